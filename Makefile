@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: MIT
+# timeprobe: one Makefile for the appliance, the host tools and the tests.
+#
+#   make run        build everything and boot the appliance in QEMU
+#   make test       unit tests, host tests and QEMU boot tests
+#   make test-all   the above plus the slow checks
+#   make bench      side-by-side benchmarks on this host (docs/benchmarks.md)
+#
+# Overrides: KERNEL_IMAGE=<bzImage> (use a prebuilt kernel), KERNEL_SRC=<dir>
+# (build another tree with our fragment), KVARIANT=<name> (kernel/variants/),
+# QEMU_MACHINE=q35|pc, APPEND="timeprobe.profile=quick ..." (added to cmdline.txt).
+# Local settings may go in config.mak (not tracked).
+
+-include config.mak
+
+B := build
+CC ?= gcc
+MUSL_CC ?= musl-gcc
+CFLAGS_COMMON := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -MMD -MP
+KVARIANT ?=
+QEMU_MACHINE ?= q35
+APPEND ?=
+SOURCE_DATE_EPOCH ?= 1700000000
+export SOURCE_DATE_EPOCH
+
+UNIT_TESTS :=
+HOST_TESTS :=
+BOOT_TESTS := $(sort $(wildcard tests/boot/*.t))
+
+.PHONY: all deps userland kernel initramfs image run test test-unit test-host test-boot \
+	test-all bench clean
+
+all: image
+
+deps:
+	@sh tools/deps.sh
+
+# ---- userland: the static probe suite ----
+USERLAND_SRC := $(wildcard userland/*.c userland/probes/*.c) common/record.c
+USERLAND_OBJ := $(patsubst %.c,$(B)/musl/%.o,$(USERLAND_SRC))
+
+$(B)/musl/%.o: %.c
+	@mkdir -p $(@D)
+	$(MUSL_CC) $(CFLAGS_COMMON) -D_GNU_SOURCE -c $< -o $@
+
+$(B)/timeprobe: $(USERLAND_OBJ)
+	$(MUSL_CC) -static -o $@ $^ -lm -lpthread
+
+userland: $(B)/timeprobe
+
+# Host builds of the same sources, for unit tests (glibc, sanitizers welcome).
+$(B)/host/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -D_GNU_SOURCE -fsanitize=address,undefined -c $< -o $@
+
+HOST_LIBS := -fsanitize=address,undefined -lm -lpthread -lz
+
+$(B)/tests/%: tests/unit/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -D_GNU_SOURCE -fsanitize=address,undefined -Itests/unit -o $@ $(filter %.c %.o,$^) $(HOST_LIBS)
+
+$(B)/tests/test_record: common/record.c
+$(B)/tests/test_options: $(B)/host/userland/options.o
+$(B)/tests/test_stats: $(B)/host/userland/stats.o $(B)/host/common/record.o
+$(B)/tests/test_save: $(B)/host/userland/save.o $(B)/host/userland/sysinfo.o \
+	$(B)/host/userland/suite.o $(B)/host/userland/emit.o $(B)/host/common/record.o \
+	$(B)/host/userland/probes/registry.o $(B)/host/userland/probes/inject.o \
+	$(B)/host/userland/tsccal.o $(B)/host/userland/stats.o \
+	$(filter-out %/main.o %/registry.o %/inject.o,$(patsubst %.c,$(B)/host/%.o,$(wildcard userland/probes/*.c)))
+UNIT_TESTS += $(B)/tests/test_record $(B)/tests/test_options $(B)/tests/test_stats $(B)/tests/test_save
+
+# ---- kernel ----
+ifneq ($(KERNEL_IMAGE),)
+$(B)/kernel/bzImage: $(KERNEL_IMAGE) FORCE
+	@mkdir -p $(@D)
+	@test -f "$(KERNEL_IMAGE)" || { echo "KERNEL_IMAGE=$(KERNEL_IMAGE): no such file" >&2; exit 1; }
+	cp "$(KERNEL_IMAGE)" $@
+else
+$(B)/kernel/bzImage: FORCE
+	@sh kernel/build.sh $@ $(KVARIANT)
+endif
+FORCE:
+kernel: $(B)/kernel/bzImage
+
+# ---- initramfs (gen_init_cpio from the kernel source, no root needed) ----
+GEN_INIT_CPIO := $(B)/tools/gen_init_cpio
+$(GEN_INIT_CPIO):
+	@mkdir -p $(@D)
+	tar -xOf /usr/src/linux-source-6.1.tar.xz linux-source-6.1/usr/gen_init_cpio.c > $(B)/tools/gen_init_cpio.c
+	$(CC) -O2 -o $@ $(B)/tools/gen_init_cpio.c
+
+$(B)/initramfs.img: initramfs/initramfs.list $(B)/timeprobe $(GEN_INIT_CPIO)
+	sed 's|@TIMEPROBE@|$(B)/timeprobe|' initramfs/initramfs.list > $(B)/initramfs.list
+	$(GEN_INIT_CPIO) -t $(SOURCE_DATE_EPOCH) $(B)/initramfs.list > $@.tmp
+	mv $@.tmp $@
+initramfs: $(B)/initramfs.img
+
+# ---- boot stub ----
+-include boot/boot.mk
+-include tools/report/report.mk
+
+# ---- disk image ----
+$(B)/timeprobe.img: $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage $(B)/initramfs.img \
+		tools/cmdline.txt tools/mkimage.sh
+	sh tools/mkimage.sh $@ $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage $(B)/initramfs.img tools/cmdline.txt "$(APPEND)"
+image: deps $(B)/timeprobe.img
+
+run: image
+	sh tools/qemu-run.sh --machine $(QEMU_MACHINE) $(B)/timeprobe.img
+
+# ---- tests ----
+test-unit: $(UNIT_TESTS)
+	prove -v $(UNIT_TESTS) 2>&1 | tail -n 40
+
+test-host: $(B)/timeprobe $(HOST_TESTS)
+	prove $(sort $(wildcard tests/host/*.t)) $(HOST_TESTS)
+
+test-boot: image
+	prove -v $(BOOT_TESTS)
+
+test: deps
+	$(MAKE) image
+	$(MAKE) $(UNIT_TESTS)
+	prove $(UNIT_TESTS) $(sort $(wildcard tests/host/*.t)) $(HOST_TESTS) $(BOOT_TESTS)
+
+test-all: test
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

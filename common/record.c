@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+/* TP1 record builder; see record.h and docs/records.md. Freestanding. */
+#include "record.h"
+
+static const char hex[] = "0123456789abcdef";
+
+uint32_t tp_crc32(uint32_t crc, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	/* Bitwise, reflected polynomial 0xEDB88320 (IEEE 802.3, zlib). Records are
+	 * short; a table would buy nothing here. */
+	crc = ~crc;
+	while (len--) {
+		crc ^= *p++;
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xEDB88320u & -(crc & 1));
+	}
+	return ~crc;
+}
+
+static void put(struct tp_rec *r, char c)
+{
+	/* keep room for " *xxxxxxxx\n\0" */
+	if (r->len + 12 >= TP_REC_MAX) {
+		r->overflow = 1;
+		return;
+	}
+	r->buf[r->len++] = c;
+}
+
+static void puts_raw(struct tp_rec *r, const char *s)
+{
+	while (*s)
+		put(r, *s++);
+}
+
+static void put_json_string(struct tp_rec *r, const char *s, size_t n)
+{
+	put(r, '"');
+	for (size_t i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		switch (c) {
+		case '"': puts_raw(r, "\\\""); break;
+		case '\\': puts_raw(r, "\\\\"); break;
+		case '\n': puts_raw(r, "\\n"); break;
+		case '\r': puts_raw(r, "\\r"); break;
+		case '\t': puts_raw(r, "\\t"); break;
+		default:
+			if (c < 0x20 || c == 0x7f) {
+				puts_raw(r, "\\u00");
+				put(r, hex[c >> 4]);
+				put(r, hex[c & 15]);
+			} else if (c >= 0x80) {
+				/* Keep the line ASCII and valid whatever the input
+				 * (firmware strings are not always UTF-8). */
+				puts_raw(r, "\\u00");
+				put(r, hex[c >> 4]);
+				put(r, hex[c & 15]);
+			} else {
+				put(r, (char)c);
+			}
+		}
+	}
+	put(r, '"');
+}
+
+static void key(struct tp_rec *r, const char *k)
+{
+	if (r->depth < 1) {
+		r->overflow = 1;
+		return;
+	}
+	if (r->need_comma[r->depth - 1])
+		put(r, ',');
+	r->need_comma[r->depth - 1] = 1;
+	if (k) {
+		size_t n = 0;
+
+		while (k[n])
+			n++;
+		put_json_string(r, k, n);
+		put(r, ':');
+	}
+}
+
+static void put_u64(struct tp_rec *r, uint64_t v)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		put(r, tmp[--n]);
+}
+
+static void push(struct tp_rec *r, char c)
+{
+	put(r, c);
+	if (r->depth >= TP_REC_DEPTH) {
+		r->overflow = 1;
+		return;
+	}
+	r->need_comma[r->depth++] = 0;
+}
+
+void tp_rec_begin(struct tp_rec *r, const char *type)
+{
+	r->len = 0;
+	r->depth = 0;
+	r->overflow = 0;
+	puts_raw(r, "TP1 ");
+	push(r, '{');
+	tp_rec_str(r, "type", type);
+}
+
+void tp_rec_strn(struct tp_rec *r, const char *k, const char *val, size_t n)
+{
+	key(r, k);
+	put_json_string(r, val ? val : "", val ? n : 0);
+}
+
+void tp_rec_str(struct tp_rec *r, const char *k, const char *val)
+{
+	size_t n = 0;
+
+	while (val && val[n])
+		n++;
+	tp_rec_strn(r, k, val, n);
+}
+
+void tp_rec_uint(struct tp_rec *r, const char *k, uint64_t v)
+{
+	key(r, k);
+	put_u64(r, v);
+}
+
+void tp_rec_int(struct tp_rec *r, const char *k, int64_t v)
+{
+	key(r, k);
+	if (v < 0) {
+		put(r, '-');
+		put_u64(r, (uint64_t)0 - (uint64_t)v);
+	} else {
+		put_u64(r, (uint64_t)v);
+	}
+}
+
+void tp_rec_bool(struct tp_rec *r, const char *k, int v)
+{
+	key(r, k);
+	puts_raw(r, v ? "true" : "false");
+}
+
+void tp_rec_null(struct tp_rec *r, const char *k)
+{
+	key(r, k);
+	puts_raw(r, "null");
+}
+
+void tp_rec_fixed(struct tp_rec *r, const char *k, int64_t v, int decimals)
+{
+	uint64_t mag, scale = 1;
+
+	key(r, k);
+	for (int i = 0; i < decimals; i++)
+		scale *= 10;
+	if (v < 0) {
+		put(r, '-');
+		mag = (uint64_t)0 - (uint64_t)v;
+	} else {
+		mag = (uint64_t)v;
+	}
+	put_u64(r, mag / scale);
+	if (decimals > 0) {
+		uint64_t frac = mag % scale;
+		char tmp[20];
+
+		put(r, '.');
+		for (int i = decimals - 1; i >= 0; i--) {
+			tmp[i] = (char)('0' + frac % 10);
+			frac /= 10;
+		}
+		for (int i = 0; i < decimals; i++)
+			put(r, tmp[i]);
+	}
+}
+
+void tp_rec_number(struct tp_rec *r, const char *k, const char *text)
+{
+	key(r, k);
+	puts_raw(r, text);
+}
+
+void tp_rec_obj_begin(struct tp_rec *r, const char *k)
+{
+	key(r, k);
+	push(r, '{');
+}
+
+void tp_rec_arr_begin(struct tp_rec *r, const char *k)
+{
+	key(r, k);
+	push(r, '[');
+}
+
+void tp_rec_obj_end(struct tp_rec *r)
+{
+	put(r, '}');
+	r->depth--;
+}
+
+void tp_rec_arr_end(struct tp_rec *r)
+{
+	put(r, ']');
+	r->depth--;
+}
+
+const char *tp_rec_finish(struct tp_rec *r)
+{
+	uint32_t crc;
+
+	if (r->depth != 1)
+		r->overflow = 1;
+	put(r, '}');
+	r->depth = 0;
+	if (r->overflow)
+		return 0;
+	crc = tp_crc32(0, r->buf + 4, r->len - 4);
+	/* put() reserved the room for this tail */
+	r->buf[r->len++] = ' ';
+	r->buf[r->len++] = '*';
+	for (int i = 7; i >= 0; i--)
+		r->buf[r->len++] = hex[(crc >> (4 * i)) & 15];
+	r->buf[r->len++] = '\n';
+	r->buf[r->len] = 0;
+	return r->buf;
+}
+
+long tp_rec_check(const char *line, size_t len, const char **json)
+{
+	uint32_t want = 0, got;
+
+	if (len < 4 || line[0] != 'T' || line[1] != 'P' || line[2] != '1' || line[3] != ' ')
+		return 0;
+	/* "TP1 " + at least "{}" + " *" + 8 hex */
+	if (len < 4 + 2 + 2 + 8 || line[len - 10] != ' ' || line[len - 9] != '*')
+		return -1;
+	for (size_t i = len - 8; i < len; i++) {
+		char c = line[i];
+		int d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else
+			return -1;
+		want = want << 4 | (uint32_t)d;
+	}
+	got = tp_crc32(0, line + 4, len - 14);
+	if (got != want)
+		return -1;
+	*json = line + 4;
+	return (long)(len - 14);
+}

@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Build (or fetch from the cache) the timeprobe kernel.
+#
+#   kernel/build.sh OUT_BZIMAGE [VARIANT]
+#
+# Environment:
+#   KERNEL_SRC    a kernel source tree to build instead of Debian's tarball
+#   KERNEL_TARBALL  the tarball (default /usr/src/linux-source-6.1.tar.xz)
+#   TIMEPROBE_CACHE cache folder (default ${XDG_CACHE_HOME:-$HOME/.cache}/timeprobe)
+#
+# The result is cached under a key made of the fragment(s), this script, the
+# source's identity and the compiler's version, so an unchanged kernel is
+# never rebuilt. Each build's .config is kept beside its bzImage.
+set -eu
+
+out=$1
+variant=${2:-}
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${TIMEPROBE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/timeprobe}
+tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+frags="$here/timeprobe.config"
+if [ -n "$variant" ]; then
+	vf="$here/variants/$variant.config"
+	if [ ! -f "$vf" ]; then
+		echo "kernel/build.sh: unknown variant '$variant' (no $vf); known:" \
+			"$(cd "$here/variants" && ls *.config | sed 's/\.config$//' | tr '\n' ' ')" >&2
+		exit 2
+	fi
+	frags="$frags $vf"
+fi
+
+# Identity of the source: the tarball's hash, or the tree's path and git HEAD
+# or newest mtime for KERNEL_SRC.
+if [ -n "${KERNEL_SRC:-}" ]; then
+	[ -f "$KERNEL_SRC/Makefile" ] || { echo "kernel/build.sh: KERNEL_SRC=$KERNEL_SRC has no Makefile" >&2; exit 2; }
+	srcid="tree:$(cd "$KERNEL_SRC" && pwd):$(git -C "$KERNEL_SRC" rev-parse HEAD 2>/dev/null || find "$KERNEL_SRC" -name '*.[ch]' -newer "$KERNEL_SRC/Makefile" | wc -l)"
+else
+	[ -f "$tarball" ] || { echo "kernel/build.sh: no kernel source: $tarball is missing (apt-get install linux-source-6.1)" >&2; exit 2; }
+	srcid="tar:$(sha256sum "$tarball" | cut -d' ' -f1)"
+fi
+key=$( { echo "$srcid"; cat $frags "$0"; gcc --version | head -n1; } | sha256sum | cut -c1-16)
+dir="$cache/kernel-${variant:-base}-$key"
+
+if [ -f "$dir/bzImage" ]; then
+	echo "kernel: cached $dir"
+else
+	if [ -n "${KERNEL_SRC:-}" ]; then
+		src=$(cd "$KERNEL_SRC" && pwd)
+	else
+		src="$cache/src-$(echo "$srcid" | cut -c5-20)"
+		if [ ! -f "$src/.extracted" ]; then
+			echo "kernel: extracting $tarball"
+			rm -rf "$src" && mkdir -p "$src"
+			tar -xf "$tarball" -C "$src" --strip-components=1
+			touch "$src/.extracted"
+		fi
+	fi
+	obj="$dir.obj"
+	rm -rf "$obj" && mkdir -p "$obj"
+	echo "kernel: building in $obj (fragments: $frags)"
+	make -s -C "$src" O="$obj" tinyconfig >/dev/null
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" $frags >/dev/null
+	make -s -C "$src" O="$obj" olddefconfig >/dev/null
+	# Every option we asked for must be in the final .config as asked.
+	bad=0
+	for f in $frags; do
+		grep -E '^CONFIG_[A-Z0-9_]+=' "$f" | while IFS= read -r line; do
+			opt=${line%%=*}
+			want=${line#*=}
+			if [ "$want" = n ]; then
+				grep -qx "# $opt is not set" "$obj/.config" || grep -qx "$opt=n" "$obj/.config" || echo "$line"
+			else
+				grep -qx "$line" "$obj/.config" || echo "$line"
+			fi
+		done
+	done > "$obj/dropped"
+	if [ -s "$obj/dropped" ]; then
+		echo "kernel/build.sh: these options did not survive olddefconfig (a missing dependency?):" >&2
+		sed 's/^/  /' "$obj/dropped" >&2
+		exit 1
+	fi
+	make -s -C "$src" O="$obj" -j"$jobs" bzImage
+	mkdir -p "$dir.tmp"
+	cp "$obj/arch/x86/boot/bzImage" "$dir.tmp/bzImage"
+	cp "$obj/.config" "$dir.tmp/config"
+	rm -rf "$dir" && mv "$dir.tmp" "$dir"
+	rm -rf "$obj"
+fi
+mkdir -p "$(dirname "$out")"
+cp "$dir/bzImage" "$out"
+cp "$dir/config" "$out.config"

@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Makes the bootable disk image without root or loop devices: a GPT disk with
+# one FAT32 EFI System Partition, built as a separate file with mtools and
+# placed at 1 MiB.
+#
+#   tools/mkimage.sh OUT.img BOOTX64.EFI bzImage initramfs.img cmdline.txt [APPEND]
+#
+# Layout of the ESP:
+#   \EFI\BOOT\BOOTX64.EFI          the stub (the firmware's default path)
+#   \EFI\timeprobe\vmlinuz         the kernel
+#   \EFI\timeprobe\initramfs.img   the probe suite
+#   \EFI\timeprobe\cmdline.txt     the kernel command line, editable on the stick
+#   \timeprobe\results\            where the appliance saves its records
+set -eu
+
+out=$1 efi=$2 kernel=$3 initrd=$4 cmdline=$5 append=${6:-}
+for f in "$efi" "$kernel" "$initrd" "$cmdline"; do
+	[ -f "$f" ] || { echo "mkimage: missing input $f" >&2; exit 1; }
+done
+
+# 64 MiB disk: FAT32 needs at least 65525 clusters; 512-byte clusters on
+# ~62 MiB give that with room for results.
+disk_mib=64
+esp_start=2048				# sectors (1 MiB)
+esp_sectors=$(( (disk_mib - 2) * 2048 ))	# leave 1 MiB at the end for the backup GPT
+tmp=$out.tmp
+esp=$out.esp
+
+rm -f "$tmp" "$esp"
+truncate -s ${disk_mib}M "$tmp"
+sgdisk -q -o -n 1:$esp_start:+$esp_sectors -t 1:ef00 -c 1:timeprobe "$tmp" >/dev/null
+
+truncate -s $(( esp_sectors * 512 )) "$esp"
+mformat -i "$esp" -F -v TIMEPROBE -c 1 -T $esp_sectors -h 64 -s 32 ::
+mmd -i "$esp" ::/EFI ::/EFI/BOOT ::/EFI/timeprobe ::/timeprobe ::/timeprobe/results
+mcopy -i "$esp" "$efi" ::/EFI/BOOT/BOOTX64.EFI
+mcopy -i "$esp" "$kernel" ::/EFI/timeprobe/vmlinuz
+mcopy -i "$esp" "$initrd" ::/EFI/timeprobe/initramfs.img
+{ tr '\n' ' ' < "$cmdline"; [ -z "$append" ] || printf '%s' "$append"; echo; } | sed 's/  */ /g' > "$esp.cmdline"
+mcopy -i "$esp" "$esp.cmdline" ::/EFI/timeprobe/cmdline.txt
+
+dd if="$esp" of="$tmp" bs=512 seek=$esp_start conv=notrunc status=none
+rm -f "$esp" "$esp.cmdline"
+mv "$tmp" "$out"
+echo "image: $out ($disk_mib MiB, GPT + FAT32 ESP)"

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+/* Output of records and human lines; see emit.h. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "emit.h"
+
+static int ctx_iteration;
+
+void emit_set_context(int iteration)
+{
+	ctx_iteration = iteration;
+}
+
+void emit_begin(struct tp_rec *r, const char *type)
+{
+	tp_rec_begin(r, type);
+	if (ctx_iteration > 0)
+		tp_rec_int(r, "iteration", ctx_iteration);
+}
+
+void emit_result_begin(struct tp_rec *r, const char *probe, const char *name)
+{
+	emit_begin(r, "result");
+	tp_rec_str(r, "probe", probe);
+	tp_rec_str(r, "name", name);
+}
+
+void emit_end(struct tp_rec *r)
+{
+	const char *line = tp_rec_finish(r);
+
+	if (!line) {
+		/* Too long or unbalanced: a bug in a probe. Say so in a record
+		 * that fits, rather than losing the line silently. */
+		struct tp_rec e;
+
+		emit_begin(&e, "error");
+		tp_rec_str(&e, "reason", "record overflow (too long or unbalanced)");
+		tp_rec_strn(&e, "head", r->buf, 120);
+		line = tp_rec_finish(&e);
+		fputs(line, stdout);
+		fflush(stdout);
+		return;
+	}
+	fputs(line, stdout);
+	fflush(stdout);
+}
+
+void rec_double(struct tp_rec *r, const char *key, double v)
+{
+	char tmp[40];
+
+	if (!isfinite(v)) {
+		tp_rec_null(r, key);
+		return;
+	}
+	/* 9 significant digits: more than any figure here deserves, enough to
+	 * carry a TSC frequency in Hz. "%g" output is a valid JSON number. */
+	snprintf(tmp, sizeof(tmp), "%.9g", v);
+	tp_rec_number(r, key, tmp);
+}
+
+void emit_skip(const char *probe, const char *name, const char *reason)
+{
+	struct tp_rec r;
+
+	emit_begin(&r, "skip");
+	tp_rec_str(&r, "probe", probe);
+	if (name)
+		tp_rec_str(&r, "name", name);
+	tp_rec_str(&r, "reason", reason);
+	emit_end(&r);
+	printf("  %-40s skipped: %s\n", name ? name : probe, reason);
+}
+
+void emit_error(const char *probe, const char *name, const char *reason)
+{
+	struct tp_rec r;
+
+	emit_begin(&r, "error");
+	tp_rec_str(&r, "probe", probe);
+	if (name)
+		tp_rec_str(&r, "name", name);
+	tp_rec_str(&r, "reason", reason);
+	emit_end(&r);
+	printf("  %-40s ERROR: %s\n", name ? name : probe, reason);
+}
+
+void human(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Output of a probe: machine records (TP1) and human lines, both on stdout,
+ * line-buffered. In a suite run each probe's stdout is a pipe read by the
+ * parent, which counts and saves the records; see suite.c.
+ */
+#ifndef TP_EMIT_H
+#define TP_EMIT_H
+
+#include <stdint.h>
+#include "../common/record.h"
+
+/*
+ * Fields that every record of this process carries after "type": set by the
+ * suite before a probe runs (iteration, clocksource for sweeps, ...).
+ */
+void emit_set_context(int iteration);
+
+/* Begins a record of TYPE with the context fields; finish with emit_end(). */
+void emit_begin(struct tp_rec *r, const char *type);
+/* Begins {"type":"result","probe":PROBE,"name":NAME,... */
+void emit_result_begin(struct tp_rec *r, const char *probe, const char *name);
+/* Finishes and writes the record; on overflow writes an error record instead. */
+void emit_end(struct tp_rec *r);
+
+/* A double with up to 'sig' significant digits ("%.*g"), NaN/inf as null. */
+void rec_double(struct tp_rec *r, const char *key, double v);
+
+/* One-call helpers for the common cases. */
+void emit_skip(const char *probe, const char *name, const char *reason);
+void emit_error(const char *probe, const char *name, const char *reason);
+
+/* Human output (tables): printf to stdout. */
+void human(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+/*
+ * timeprobe: the probe suite. As PID 1 (the appliance's /init) it prepares
+ * the system, runs the suite, saves the records and powers off; on a host it
+ * is a command: `timeprobe run|list|report|help`.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "emit.h"
+#include "options.h"
+#include "probe.h"
+#include "save.h"
+#include "suite.h"
+#include "sysinfo.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: timeprobe run [--probes=a,b] [--profile=quick|full] [--OPTION=VALUE...]\n"
+		"       timeprobe list\n"
+		"       timeprobe report FILE... [--format=text|markdown|csv|json] [--plot=DIR] [--label=A,B]\n"
+		"       timeprobe help\n\n");
+	options_usage(f);
+}
+
+static int cmd_list(void)
+{
+	for (size_t i = 0; i < probe_count; i++)
+		printf("%-8s %s\n", probe_table[i].name, probe_table[i].summary);
+	return 0;
+}
+
+/* `timeprobe report` is tp-report, a host tool built with jansson. */
+static int cmd_report(char **argv, const char *self)
+{
+	char path[4096];
+	const char *slash = strrchr(self, '/');
+
+	if (slash)
+		snprintf(path, sizeof(path), "%.*s/tp-report", (int)(slash - self), self);
+	else
+		snprintf(path, sizeof(path), "tp-report");
+	argv[0] = path;
+	execv(path, argv);
+	execvp("tp-report", argv);
+	fprintf(stderr, "timeprobe: report: cannot run %s: %s (build it with `make report`)\n",
+		path, strerror(errno));
+	return 127;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct options o;
+	struct opt_errors errs = { 0 };
+	struct suite_result res = { 0 };
+
+	options_defaults(&o);
+	for (int i = 0; i < argc; i++) {
+		char name[64], *eq;
+		const char *a = argv[i];
+
+		if (strncmp(a, "--", 2)) {
+			fprintf(stderr, "timeprobe: run: unexpected argument '%s' (options are --NAME=VALUE)\n", a);
+			return 2;
+		}
+		snprintf(name, sizeof(name), "%s", a + 2);
+		eq = strchr(name, '=');
+		if (eq)
+			*eq = 0;
+		if (!strcmp(name, "help")) {
+			usage(stdout);
+			return 0;
+		}
+		if (options_set(&o, name, strchr(a, '=') ? strchr(a, '=') + 1 : 0, &errs)) {
+			const struct opt_error *e = &errs.e[errs.n - 1];
+
+			fprintf(stderr, "timeprobe: run: --%s%s%s: %s\n", e->name,
+				e->value[0] ? "=" : "", e->value, e->reason);
+			return 2;
+		}
+	}
+	for (size_t i = 0; i < o.probes.n; i++) {
+		if (!probe_find(o.probes.v[i])) {
+			fprintf(stderr, "timeprobe: run: --probes: no such probe '%s' (see `timeprobe list`)\n",
+				o.probes.v[i]);
+			return 2;
+		}
+	}
+	if (o.clocksource_sweep < 0)
+		o.clocksource_sweep = 0;
+	if (o.priority < 0)
+		o.priority = 0;
+	suite_run(&o, &errs, 0, "os", &res);
+	return res.failed ? 1 : 0;
+}
+
+/* ---- PID 1 ---- */
+
+static void mount_one(const char *src, const char *dir, const char *type)
+{
+	mkdir(dir, 0755);
+	if (mount(src, dir, type, MS_NOSUID | MS_NOEXEC, 0) && errno != EBUSY)
+		fprintf(stderr, "timeprobe: mount %s on %s: %s\n", type, dir, strerror(errno));
+}
+
+/* Every console the kernel writes to (serial and screen): /sys/class/tty/console/active. */
+static void open_consoles(void)
+{
+	char active[256], *save = 0;
+	int fds[4];
+	size_t n = 0;
+
+	if (read_text("/sys/class/tty/console/active", active, sizeof(active)) > 0) {
+		for (char *t = strtok_r(active, " ", &save); t && n < 4; t = strtok_r(0, " ", &save)) {
+			char path[64];
+			int fd;
+
+			snprintf(path, sizeof(path), "/dev/%s", t);
+			fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+			if (fd >= 0)
+				fds[n++] = fd;
+		}
+	}
+	suite_set_outputs(fds, n);
+}
+
+static void do_after(enum after a)
+{
+	static const int how[] = {
+		[AFTER_POWEROFF] = RB_POWER_OFF,
+		[AFTER_REBOOT] = RB_AUTOBOOT,
+		[AFTER_HALT] = RB_HALT_SYSTEM,
+	};
+
+	sync();
+	reboot(how[a]);
+	/* reboot() returned: nothing more PID 1 can do but stay alive. */
+	fprintf(stderr, "timeprobe: reboot(%d) failed: %s; halting here\n", how[a], strerror(errno));
+	for (;;)
+		pause();
+}
+
+static int pid1(void)
+{
+	struct options o;
+	struct opt_errors errs = { 0 };
+	struct suite_result res = { 0 };
+	char cmdline[4096];
+	struct sigaction sa = { .sa_handler = SIG_IGN };
+
+	/* A PID 1 that dies panics the kernel: ignore what could kill it. */
+	sigaction(SIGINT, &sa, 0);
+	sigaction(SIGTERM, &sa, 0);
+	sigaction(SIGHUP, &sa, 0);
+	sigaction(SIGPIPE, &sa, 0);
+	sigaction(SIGTSTP, &sa, 0);
+	mount_one("proc", "/proc", "proc");
+	mount_one("sysfs", "/sys", "sysfs");
+	mount_one("devtmpfs", "/dev", "devtmpfs");
+	mount_one("tmpfs", "/tmp", "tmpfs");
+	setvbuf(stdout, 0, _IOLBF, 0);
+	open_consoles();
+
+	options_defaults(&o);
+	read_text("/proc/cmdline", cmdline, sizeof(cmdline));
+	options_from_cmdline(&o, cmdline, &errs);
+	if (o.clocksource_sweep < 0)
+		o.clocksource_sweep = 1;
+	if (o.priority < 0)
+		o.priority = 90;
+	if (o.hold_s < 0)
+		o.hold_s = running_in_qemu() ? 0 : 30;
+
+	suite_run(&o, &errs, 1, "appliance", &res);
+	save_results(&o, &res);
+	if (o.hold_s > 0) {
+		char line[128];
+		int n = snprintf(line, sizeof(line), "timeprobe: done; %s in %d s\n",
+				 o.after == AFTER_REBOOT ? "rebooting" : o.after == AFTER_HALT ? "halting" : "powering off",
+				 o.hold_s);
+
+		suite_line(&res, line, (size_t)n);
+		sleep((unsigned)o.hold_s);
+	}
+	/* reap anything left */
+	while (waitpid(-1, 0, WNOHANG) > 0)
+		;
+	do_after(o.after);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, 0, _IOLBF, 0);
+	if (getpid() == 1)
+		return pid1();
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "list"))
+		return cmd_list();
+	if (!strcmp(argv[1], "report"))
+		return cmd_report(argv + 1, argv[0]);
+	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	fprintf(stderr, "timeprobe: unknown command '%s' (try `timeprobe --help`)\n", argv[1]);
+	return 2;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Options: one table (options.c) read from the kernel command line
+ * ("timeprobe.NAME=VALUE") in the appliance and from argv ("--NAME=VALUE")
+ * on a host. A bad option never stops a run: it is reported and the default
+ * is kept.
+ */
+#ifndef TP_OPTIONS_H
+#define TP_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define OPT_LIST_MAX 32
+#define OPT_ERRORS_MAX 32
+
+enum after { AFTER_POWEROFF, AFTER_REBOOT, AFTER_HALT };
+enum save { SAVE_AUTO, SAVE_OFF };
+
+struct int_list {
+	size_t n;
+	int64_t v[OPT_LIST_MAX];
+};
+
+struct name_list {
+	size_t n;
+	char v[OPT_LIST_MAX][24];
+};
+
+struct options {
+	struct name_list probes;	/* empty: all */
+	int quick;			/* profile: 1 quick, 0 full */
+	enum after after;
+	int repeat;
+	int timeout_s;			/* per-probe limit; 0: the probe's own, scaled by profile */
+	int watchdog_s;			/* whole-run limit; 0: off */
+	struct name_list inject;	/* crash, hang, exit */
+	enum save save;
+	int hold_s;			/* -1: default for the machine */
+	int clocksource_sweep;		/* -1: default (on in appliance, off on host) */
+	struct int_list itimer_us;	/* itimer: requested intervals */
+	int load;			/* itimer: -1 default (0 and 2 x CPUs) */
+	struct int_list wakeup_us;	/* wakeup: periods */
+	int priority;			/* wakeup: SCHED_FIFO priority, 0: none; -1 default */
+	struct int_list threads;	/* yield: thread counts; empty: default sweep */
+	int gnuplot;			/* yield: print the seed's gnuplot columns */
+	int noise_threshold_ns;
+	int noise_ms;			/* noise: duration per CPU; 0: profile default */
+	int calib_rounds;		/* user-space TSC calibration rounds */
+
+	/* Handed over by the stub on the kernel command line. */
+	int64_t tsc_hz;			/* 0: none */
+	char tsc_ref[16];
+	char tsc_calib[512];		/* compact per-reference results */
+	char bootpart[80];		/* identity of the boot partition */
+	char variant[32];		/* kernel variant name */
+};
+
+struct opt_error {
+	char name[48];
+	char value[80];
+	char reason[96];
+};
+
+struct opt_errors {
+	size_t n;
+	struct opt_error e[OPT_ERRORS_MAX];
+};
+
+void options_defaults(struct options *o);
+
+/*
+ * Applies one "name=value" (name without prefix). Returns 0, or -1 after
+ * appending to errs (the option keeps its previous value).
+ */
+int options_set(struct options *o, const char *name, const char *value,
+		struct opt_errors *errs);
+
+/*
+ * Parses a kernel command line: every "timeprobe.NAME=VALUE" word is applied;
+ * other words are the kernel's and are ignored.
+ */
+void options_from_cmdline(struct options *o, const char *cmdline, struct opt_errors *errs);
+
+/* Help text for every option: name, default, bounds. */
+#include <stdio.h>
+void options_usage(FILE *f);
+
+#endif

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A probe: one file under userland/probes/, one row in probes/registry.c.
+ * It is told what to do (struct probe_ctx), measures, and writes its records
+ * and human table through emit.h. The suite runs each probe in a child
+ * process with a time limit, so a probe may block, crash or exit: the suite
+ * notices and goes on.
+ */
+#ifndef TP_PROBE_H
+#define TP_PROBE_H
+
+#include "options.h"
+
+enum probe_status {
+	PROBE_OK = 0,
+	PROBE_SKIPPED = 1,	/* emitted a skip record: nothing to measure here */
+	PROBE_FAILED = 2,	/* emitted an error record */
+};
+
+/* The best TSC calibration available to this run. */
+struct tsc_calib {
+	double hz;		/* 0: none (no TSC, or calibration failed) */
+	const char *source;	/* "stub" (from the command line) or "user" */
+	const char *ref;	/* the reference it was measured against */
+};
+
+struct probe_ctx {
+	const struct options *opt;
+	int quick;		/* profile quick */
+	int appliance;		/* running as PID 1 in the appliance */
+	int ncpu;		/* CPUs online */
+	int iteration;
+	struct tsc_calib tsc;	/* filled lazily: call probe_tsc_calib() */
+};
+
+struct probe {
+	const char *name;
+	const char *summary;
+	enum probe_status (*run)(struct probe_ctx *ctx);
+	int limit_quick_s;	/* time limit for profile quick ... */
+	int limit_full_s;	/* ... and full (scaled up under TCG by the suite) */
+};
+
+extern const struct probe probe_table[];
+extern const size_t probe_count;
+const struct probe *probe_find(const char *name);
+
+/* Fills ctx->tsc: the stub's figure if it handed one over, else a 200 ms
+ * calibration against CLOCK_MONOTONIC_RAW. Returns ctx->tsc.hz. */
+double probe_tsc_calib(struct probe_ctx *ctx);
+
+#endif

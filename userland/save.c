@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Saving results: find the partition the stub booted from among all block
+ * devices, mount it as vfat, write every record to
+ * /timeprobe/results/<sequence>-<machine id>.tp1 through a temporary name,
+ * fsync, rename, fsync the directory, unmount. A new name every run.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../common/record.h"
+#include "save.h"
+#include "sysinfo.h"
+#include "timeutil.h"
+
+#define MNT "/mnt"
+#define RESULTS_DIR MNT "/timeprobe/results"
+/* USB sticks behind xHCI take a few seconds to be enumerated after boot. */
+#define WAIT_FOR_DEVICE_S 15
+
+int bootpart_to_partuuid(const char *bp, char *out, size_t len)
+{
+	unsigned sig, part;
+	char tail;
+
+	if (!strncmp(bp, "gpt:", 4)) {
+		const char *g = bp + 4;
+
+		/* 8-4-4-4-12 hex digits */
+		if (strlen(g) != 36)
+			return -1;
+		for (int i = 0; i < 36; i++) {
+			int dash = i == 8 || i == 13 || i == 18 || i == 23;
+
+			if (dash ? g[i] != '-' : !isxdigit((unsigned char)g[i]))
+				return -1;
+		}
+		snprintf(out, len, "%s", g);
+		for (char *p = out; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+		return 0;
+	}
+	if (!strncmp(bp, "mbr:", 4) && sscanf(bp + 4, "%8x:%u%c", &sig, &part, &tail) == 2 &&
+	    part >= 1 && part <= 255) {
+		snprintf(out, len, "%08x-%02x", sig, part);
+		return 0;
+	}
+	return -1;
+}
+
+unsigned next_sequence(const char *const *names, size_t n)
+{
+	unsigned max = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char *end;
+		unsigned long v = strtoul(names[i], &end, 10);
+
+		if (end != names[i] && *end == '-' && v > max && v < 100000000)
+			max = (unsigned)v;
+	}
+	return max + 1;
+}
+
+/* Finds /dev/NAME whose uevent says PARTUUID=want. */
+static int find_partition(const char *want, char *dev, size_t len)
+{
+	DIR *d = opendir("/sys/class/block");
+	struct dirent *e;
+	int found = 0;
+
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d))) {
+		char path[300], uevent[1024], *p;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/block/%s/uevent", e->d_name);
+		if (read_text(path, uevent, sizeof(uevent)) <= 0)
+			continue;
+		p = strstr(uevent, "PARTUUID=");
+		if (p && !strncasecmp(p + 9, want, strlen(want)) &&
+		    (p[9 + strlen(want)] == '\n' || p[9 + strlen(want)] == 0)) {
+			snprintf(dev, len, "/dev/%s", e->d_name);
+			found = 1;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/* Without an identity from the stub: the first vfat partition holding our kernel. */
+static int find_by_content(char *dev, size_t len)
+{
+	DIR *d = opendir("/sys/class/block");
+	struct dirent *e;
+	int found = 0;
+
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d))) {
+		char path[300];
+		struct stat st;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/block/%s/partition", e->d_name);
+		if (stat(path, &st))
+			continue;
+		snprintf(dev, len, "/dev/%s", e->d_name);
+		if (mount(dev, MNT, "vfat", 0, 0))
+			continue;
+		found = !stat(MNT "/EFI/timeprobe/vmlinuz", &st);
+		umount(MNT);
+	}
+	closedir(d);
+	return found;
+}
+
+static void say(struct suite_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include <stdarg.h>
+static void say(struct suite_result *res, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(line) - 2)
+		n = (int)sizeof(line) - 2;
+	line[n++] = '\n';
+	suite_line(res, line, (size_t)n);
+}
+
+static unsigned scan_sequence(void)
+{
+	DIR *d = opendir(RESULTS_DIR);
+	const char *names[1024];
+	static char store[1024][256];
+	struct dirent *e;
+	size_t n = 0;
+
+	if (!d)
+		return 1;
+	while ((e = readdir(d)) && n < 1024) {
+		snprintf(store[n], sizeof(store[n]), "%s", e->d_name);
+		names[n] = store[n];
+		n++;
+	}
+	closedir(d);
+	return next_sequence(names, n);
+}
+
+static int write_file(const char *tmp, const char *final, const char *data, size_t len)
+{
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	size_t done = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (done < len) {
+		ssize_t w = write(fd, data + done, len - done);
+
+		if (w < 0) {
+			int e = errno;
+
+			close(fd);
+			unlink(tmp);
+			return -e;
+		}
+		done += (size_t)w;
+	}
+	if (fsync(fd) || close(fd)) {
+		unlink(tmp);
+		return -errno;
+	}
+	if (rename(tmp, final))
+		return -errno;
+	fd = open(RESULTS_DIR, O_RDONLY | O_DIRECTORY);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	return 0;
+}
+
+void save_results(const struct options *o, struct suite_result *res)
+{
+	char want[64] = "", dev[300] = "", id[64], name[128], tmp[300], final[300];
+	char machine[256], uuid[128], model[256];
+	int found = 0, rc;
+
+	if (o->save == SAVE_OFF) {
+		say(res, "timeprobe: results not saved (timeprobe.save=off)");
+		return;
+	}
+	mkdir(MNT, 0755);
+	if (o->bootpart[0] && bootpart_to_partuuid(o->bootpart, want, sizeof(want))) {
+		say(res, "timeprobe: results not saved: malformed timeprobe.bootpart=%s", o->bootpart);
+		return;
+	}
+	for (int i = 0; i < WAIT_FOR_DEVICE_S * 10 && !found; i++) {
+		found = want[0] ? find_partition(want, dev, sizeof(dev)) : find_by_content(dev, sizeof(dev));
+		if (!found)
+			usleep(100000);
+	}
+	if (!found) {
+		say(res, "timeprobe: results not saved: no writable boot partition found (%s%s); the console output above is complete",
+		    want[0] ? "PARTUUID=" : "no partition holds /EFI/timeprobe/vmlinuz", want);
+		return;
+	}
+	if (mount(dev, MNT, "vfat", 0, 0)) {
+		say(res, "timeprobe: results not saved: mounting %s as vfat: %s", dev, strerror(errno));
+		return;
+	}
+	mkdir(MNT "/timeprobe", 0755);
+	mkdir(RESULTS_DIR, 0755);
+
+	/* A short machine id: stable across runs on one machine, differs between machines. */
+	machine_name(machine, sizeof(machine));
+	cpu_model(model, sizeof(model));
+	read_text("/sys/class/dmi/id/product_uuid", uuid, sizeof(uuid));
+	snprintf(id, sizeof(id), "%08x",
+		 tp_crc32(tp_crc32(tp_crc32(0, machine, strlen(machine)), model, strlen(model)), uuid, strlen(uuid)));
+	snprintf(name, sizeof(name), "%04u-%s.tp1", scan_sequence(), id);
+	snprintf(tmp, sizeof(tmp), RESULTS_DIR "/%s.tmp", name);
+	snprintf(final, sizeof(final), RESULTS_DIR "/%s", name);
+	rc = write_file(tmp, final, res->saved ? res->saved : "", res->saved_len);
+	if (rc)
+		say(res, "timeprobe: results not saved: writing %s on %s: %s", final + strlen(MNT), dev, strerror(-rc));
+	if (umount(MNT))
+		say(res, "timeprobe: unmounting %s: %s", dev, strerror(errno));
+	else if (!rc)
+		say(res, "timeprobe: results saved to \\timeprobe\\results\\%s on %s (%zu bytes)", name, dev, res->saved_len);
+}

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+/* Machine facts from /proc and /sys; see sysinfo.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sysinfo.h"
+
+int read_text(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	buf[0] = 0;
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	close(fd);
+	buf[n] = 0;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = 0;
+	return (int)n;
+}
+
+int write_text(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+	int e = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	if (n < 0)
+		e = -errno;
+	close(fd);
+	return e;
+}
+
+int cpu_count(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
+}
+
+/* Value of the first "key\t: value" line of /proc/cpuinfo. */
+static int cpuinfo_field(const char *key, char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[4096];
+	size_t klen = strlen(key);
+	int found = 0;
+
+	buf[0] = 0;
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon;
+
+		if (strncmp(line, key, klen) || !(colon = strchr(line, ':')))
+			continue;
+		colon++;
+		while (*colon == ' ')
+			colon++;
+		colon[strcspn(colon, "\n")] = 0;
+		snprintf(buf, len, "%s", colon);
+		found = 1;
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+void cpu_model(char *buf, size_t len)
+{
+	if (!cpuinfo_field("model name", buf, len))
+		snprintf(buf, len, "unknown");
+}
+
+int cpu_has_flag(const char *flag)
+{
+	char flags[4096];
+	size_t n = strlen(flag);
+
+	if (!cpuinfo_field("flags", flags, sizeof(flags)))
+		return 0;
+	for (char *p = flags; (p = strstr(p, flag)); p += n)
+		if ((p == flags || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
+			return 1;
+	return 0;
+}
+
+void machine_name(char *buf, size_t len)
+{
+	char vendor[128], product[128];
+
+	read_text("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
+	read_text("/sys/class/dmi/id/product_name", product, sizeof(product));
+	if (!vendor[0] && !product[0])
+		snprintf(buf, len, "unknown");
+	else
+		snprintf(buf, len, "%s%s%s", vendor, vendor[0] && product[0] ? " " : "", product);
+}
+
+int running_in_qemu(void)
+{
+	char vendor[128];
+
+	read_text("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
+	return !strncmp(vendor, "QEMU", 4);
+}
+
+int current_clocksource(char *buf, size_t len)
+{
+	return read_text(CLOCKSOURCE_DIR "/current_clocksource", buf, len);
+}
+
+int set_clocksource(const char *name)
+{
+	char now[64];
+	int rc = write_text(CLOCKSOURCE_DIR "/current_clocksource", name);
+
+	if (rc)
+		return rc;
+	/* The kernel accepts the write and may still refuse the switch
+	 * (e.g. an unstable TSC): read it back. */
+	if (current_clocksource(now, sizeof(now)) < 0 || strcmp(now, name))
+		return -EINVAL;
+	return 0;
+}
