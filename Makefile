@@ -39,9 +39,19 @@ deps:
 USERLAND_SRC := $(wildcard userland/*.c userland/probes/*.c) common/record.c
 USERLAND_OBJ := $(patsubst %.c,$(B)/musl/%.o,$(USERLAND_SRC))
 
-$(B)/musl/%.o: %.c
+# musl ships no kernel UAPI headers (linux/futex.h, ...): point at Debian's
+# linux-libc-dev ones only, never at glibc's.
+MUSL_UAPI := $(B)/musl-uapi
+$(MUSL_UAPI)/.done:
 	@mkdir -p $(@D)
-	$(MUSL_CC) $(CFLAGS_COMMON) -D_GNU_SOURCE -c $< -o $@
+	ln -sfn /usr/include/linux $(@D)/linux
+	ln -sfn /usr/include/asm-generic $(@D)/asm-generic
+	ln -sfn /usr/include/x86_64-linux-gnu/asm $(@D)/asm
+	@touch $@
+
+$(B)/musl/%.o: %.c | $(MUSL_UAPI)/.done
+	@mkdir -p $(@D)
+	$(MUSL_CC) $(CFLAGS_COMMON) -D_GNU_SOURCE -isystem $(MUSL_UAPI) -c $< -o $@
 
 $(B)/timeprobe: $(USERLAND_OBJ)
 	$(MUSL_CC) -static -o $@ $^ -lm -lpthread
@@ -53,7 +63,7 @@ $(B)/host/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) -D_GNU_SOURCE -fsanitize=address,undefined -c $< -o $@
 
-HOST_LIBS := -fsanitize=address,undefined -lm -lpthread -lz
+HOST_LIBS := -fsanitize=address,undefined -lm -lpthread -lz -ljansson
 
 $(B)/tests/%: tests/unit/%.c
 	@mkdir -p $(@D)
@@ -62,11 +72,7 @@ $(B)/tests/%: tests/unit/%.c
 $(B)/tests/test_record: common/record.c
 $(B)/tests/test_options: $(B)/host/userland/options.o
 $(B)/tests/test_stats: $(B)/host/userland/stats.o $(B)/host/common/record.o
-$(B)/tests/test_save: $(B)/host/userland/save.o $(B)/host/userland/sysinfo.o \
-	$(B)/host/userland/suite.o $(B)/host/userland/emit.o $(B)/host/common/record.o \
-	$(B)/host/userland/probes/registry.o $(B)/host/userland/probes/inject.o \
-	$(B)/host/userland/tsccal.o $(B)/host/userland/stats.o \
-	$(filter-out %/main.o %/registry.o %/inject.o,$(patsubst %.c,$(B)/host/%.o,$(wildcard userland/probes/*.c)))
+$(B)/tests/test_save: $(B)/host/userland/bootpart.o
 UNIT_TESTS += $(B)/tests/test_record $(B)/tests/test_options $(B)/tests/test_stats $(B)/tests/test_save
 
 # ---- kernel ----
@@ -98,6 +104,7 @@ initramfs: $(B)/initramfs.img
 # ---- boot stub ----
 -include boot/boot.mk
 -include tools/report/report.mk
+-include $(wildcard tests/unit/*.mk)
 
 # ---- disk image ----
 $(B)/timeprobe.img: $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage $(B)/initramfs.img \

@@ -26,50 +26,6 @@
 /* USB sticks behind xHCI take a few seconds to be enumerated after boot. */
 #define WAIT_FOR_DEVICE_S 15
 
-int bootpart_to_partuuid(const char *bp, char *out, size_t len)
-{
-	unsigned sig, part;
-	char tail;
-
-	if (!strncmp(bp, "gpt:", 4)) {
-		const char *g = bp + 4;
-
-		/* 8-4-4-4-12 hex digits */
-		if (strlen(g) != 36)
-			return -1;
-		for (int i = 0; i < 36; i++) {
-			int dash = i == 8 || i == 13 || i == 18 || i == 23;
-
-			if (dash ? g[i] != '-' : !isxdigit((unsigned char)g[i]))
-				return -1;
-		}
-		snprintf(out, len, "%s", g);
-		for (char *p = out; *p; p++)
-			*p = (char)tolower((unsigned char)*p);
-		return 0;
-	}
-	if (!strncmp(bp, "mbr:", 4) && sscanf(bp + 4, "%8x:%u%c", &sig, &part, &tail) == 2 &&
-	    part >= 1 && part <= 255) {
-		snprintf(out, len, "%08x-%02x", sig, part);
-		return 0;
-	}
-	return -1;
-}
-
-unsigned next_sequence(const char *const *names, size_t n)
-{
-	unsigned max = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		char *end;
-		unsigned long v = strtoul(names[i], &end, 10);
-
-		if (end != names[i] && *end == '-' && v > max && v < 100000000)
-			max = (unsigned)v;
-	}
-	return max + 1;
-}
-
 /* Finds /dev/NAME whose uevent says PARTUUID=want. */
 static int find_partition(const char *want, char *dev, size_t len)
 {
@@ -210,7 +166,7 @@ void save_results(const struct options *o, struct suite_result *res)
 		say(res, "timeprobe: results not saved: malformed timeprobe.bootpart=%s", o->bootpart);
 		return;
 	}
-	for (int i = 0; i < WAIT_FOR_DEVICE_S * 10 && !found; i++) {
+	for (int i = 0; i < (want[0] ? WAIT_FOR_DEVICE_S * 10 : 20) && !found; i++) {
 		found = want[0] ? find_partition(want, dev, sizeof(dev)) : find_by_content(dev, sizeof(dev));
 		if (!found)
 			usleep(100000);

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+/* The option table: good values, a table of bad ones, and the kernel command line. */
+#include <string.h>
+
+#include "tap.h"
+#include "../../userland/options.h"
+
+struct bad_case {
+	const char *name, *value, *reason_has;
+};
+
+static const struct bad_case bad[] = {
+	{ "profile", "fast", "not one of" },
+	{ "profile", "", "not one of" },
+	{ "after", "explode", "not one of" },
+	{ "repeat", "-1", "out of range" },
+	{ "repeat", "0", "out of range" },
+	{ "repeat", "1000000", "out of range" },
+	{ "repeat", "99999999999999999999999", "out of range" },
+	{ "repeat", "3x", "not a number" },
+	{ "repeat", "", "not a number" },
+	{ "timeout", "-5", "out of range" },
+	{ "hold", "-2", "out of range" },
+	{ "itimer-us", "100,abc", "not a number" },
+	{ "itimer-us", "0", "out of range" },
+	{ "itimer-us", ",", "empty list" },
+	{ "wakeup-us", "1", "out of range" },
+	{ "priority", "100", "out of range" },
+	{ "gnuplot", "maybe", "not a boolean" },
+	{ "nosuch", "1", "unknown option" },
+	{ "probes", "", "empty list" },
+	{ "tsc_hz", "12", "out of range" },
+	{ "variant", "a-very-long-variant-name-that-does-not-fit-at-all", "longer than" },
+};
+
+int main(void)
+{
+	struct options o, d;
+	struct opt_errors errs = { 0 };
+
+	options_defaults(&d);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const struct bad_case *c = &bad[i];
+
+		o = d;
+		errs.n = 0;
+		ok(options_set(&o, c->name, c->value, &errs) == -1 && errs.n == 1 &&
+			   !strcmp(errs.e[0].name, c->name) && !strcmp(errs.e[0].value, c->value) &&
+			   strstr(errs.e[0].reason, c->reason_has) && !memcmp(&o, &d, sizeof(o)),
+		   "bad %s=%s: reported (%s), default kept", c->name, c->value, errs.n ? errs.e[0].reason : "-");
+	}
+
+	o = d;
+	errs.n = 0;
+	ok(!options_set(&o, "profile", "quick", &errs) && o.quick == 1, "profile=quick");
+	ok(!options_set(&o, "after", "reboot", &errs) && o.after == AFTER_REBOOT, "after=reboot");
+	ok(!options_set(&o, "itimer-us", "10000,100", &errs) && o.itimer_us.n == 2 &&
+		   o.itimer_us.v[0] == 10000 && o.itimer_us.v[1] == 100, "itimer-us list");
+	ok(!options_set(&o, "probes", "clocks,itimer", &errs) && o.probes.n == 2 &&
+		   !strcmp(o.probes.v[1], "itimer"), "probes list");
+	ok(!options_set(&o, "gnuplot", 0, &errs) && o.gnuplot == 1, "a boolean without value is on");
+	ok(!options_set(&o, "clocksource-sweep", "off", &errs) && o.clocksource_sweep == 0, "boolean off");
+	ok(!options_set(&o, "tsc_hz", "2893012345", &errs) && o.tsc_hz == 2893012345LL, "tsc_hz beyond int32");
+	is_int(errs.n, 0, "no errors for good values");
+	ok(options_set(&o, "repeat", 0, &errs) == -1 && strstr(errs.e[0].reason, "needs a value"),
+	   "a number without value is an error");
+
+	/* The kernel command line: only timeprobe.* words, quotes, bad ones listed */
+	o = d;
+	errs.n = 0;
+	options_from_cmdline(&o,
+			     "console=ttyS0,115200 timeprobe.profile=quick  initrd=\\EFI\\x timeprobe.repeat=3 "
+			     "timeprobe.profile=fast timeprobe.bogus=1 \"timeprobe.probes=clocks,yield\" "
+			     "timeprobe.bootpart=gpt:0fc63daf-8483-4772-8e79-3d69d8477de4 quiet timeprobe.gnuplot\n",
+			     &errs);
+	ok(o.quick == 1, "cmdline: profile=quick applied, later bad value did not undo it");
+	is_int(o.repeat, 3, "cmdline: repeat");
+	is_int(o.probes.n, 2, "cmdline: quoted word");
+	is_str(o.bootpart, "gpt:0fc63daf-8483-4772-8e79-3d69d8477de4", "cmdline: bootpart from the stub");
+	is_int(o.gnuplot, 1, "cmdline: bare boolean");
+	is_int(errs.n, 2, "cmdline: two bad options reported");
+	is_str(errs.e[0].name, "profile", "cmdline: first error names the option");
+	is_str(errs.e[0].value, "fast", "cmdline: and the value");
+	is_str(errs.e[1].name, "bogus", "cmdline: unknown option named");
+
+	/* more errors than fit are counted up to the cap, never overflow */
+	o = d;
+	errs.n = 0;
+	for (int i = 0; i < OPT_ERRORS_MAX + 10; i++)
+		options_set(&o, "nosuch", "1", &errs);
+	is_int(errs.n, OPT_ERRORS_MAX, "error list is capped");
+	return tap_done();
+}
