@@ -19,6 +19,7 @@ MUSL_CC ?= musl-gcc
 CFLAGS_COMMON := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -MMD -MP
 KVARIANT ?=
 QEMU_MACHINE ?= q35
+QEMU_CPUS ?= 2
 APPEND ?=
 SOURCE_DATE_EPOCH ?= 1700000000
 export SOURCE_DATE_EPOCH
@@ -81,6 +82,7 @@ $(B)/kernel/bzImage: $(KERNEL_IMAGE) FORCE
 	@mkdir -p $(@D)
 	@test -f "$(KERNEL_IMAGE)" || { echo "KERNEL_IMAGE=$(KERNEL_IMAGE): no such file" >&2; exit 1; }
 	cp "$(KERNEL_IMAGE)" $@
+	rm -f $@.config
 else
 $(B)/kernel/bzImage: FORCE
 	@sh kernel/build.sh $@ $(KVARIANT)
@@ -109,11 +111,13 @@ initramfs: $(B)/initramfs.img
 # ---- disk image ----
 $(B)/timeprobe.img: $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage $(B)/initramfs.img \
 		tools/cmdline.txt tools/mkimage.sh
-	sh tools/mkimage.sh $@ $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage $(B)/initramfs.img tools/cmdline.txt "$(APPEND)"
-image: deps $(B)/timeprobe.img
+	sh tools/mkimage.sh $@ $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage $(B)/initramfs.img tools/cmdline.txt \
+		"$$(sh tools/kconfig-words.sh $(B)/kernel/bzImage.config '$(KVARIANT)' $(QEMU_CPUS)) $(APPEND)"
+image: deps
+	$(MAKE) $(B)/timeprobe.img
 
 run: image
-	sh tools/qemu-run.sh --machine $(QEMU_MACHINE) $(B)/timeprobe.img
+	sh tools/qemu-run.sh --machine $(QEMU_MACHINE) --cpus $(QEMU_CPUS) $(B)/timeprobe.img
 
 # ---- tests ----
 test-unit: $(UNIT_TESTS)

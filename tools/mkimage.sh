@@ -29,7 +29,9 @@ esp=$out.esp
 
 rm -f "$tmp" "$esp"
 truncate -s ${disk_mib}M "$tmp"
-sgdisk -q -o -n 1:$esp_start:+$esp_sectors -t 1:ef00 -c 1:timeprobe "$tmp" >/dev/null
+# (sgdisk -q silently skips the partition; keep it verbose and quiet it here)
+sgdisk -o -n 1:$esp_start:+$esp_sectors -t 1:ef00 -c 1:timeprobe "$tmp" >/dev/null
+sgdisk -p "$tmp" | grep -q " EF00 " || { echo "mkimage: sgdisk made no ESP" >&2; exit 1; }
 
 truncate -s $(( esp_sectors * 512 )) "$esp"
 mformat -i "$esp" -F -v TIMEPROBE -c 1 -T $esp_sectors -h 64 -s 32 ::

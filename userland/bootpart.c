@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "save.h"
 
@@ -49,4 +50,61 @@ unsigned next_sequence(const char *const *names, size_t n)
 			max = (unsigned)v;
 	}
 	return max + 1;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+	return le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+void guid_to_text(const uint8_t g[16], char out[37])
+{
+	/* UEFI 2.10, Appendix A: the first three fields are little-endian. */
+	snprintf(out, 37, "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 le32(g), (unsigned)(g[4] | g[5] << 8), (unsigned)(g[6] | g[7] << 8),
+		 g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
+}
+
+int gpt_header_parse(const uint8_t *hdr, size_t len, struct gpt_layout *out)
+{
+	/* UEFI 2.10, 5.3.2 GPT Header */
+	if (len < 92 || memcmp(hdr, "EFI PART", 8))
+		return -1;
+	out->entries_lba = le64(hdr + 72);
+	out->nentries = le32(hdr + 80);
+	out->entry_size = le32(hdr + 84);
+	if (out->entry_size < 128 || out->entry_size > 4096 || out->nentries == 0 || out->nentries > 1024)
+		return -1;
+	return 0;
+}
+
+int gpt_find(const uint8_t *entries, const struct gpt_layout *l, const char *partuuid)
+{
+	char text[37];
+
+	for (uint32_t i = 0; i < l->nentries; i++) {
+		const uint8_t *e = entries + (size_t)i * l->entry_size;
+
+		/* UEFI 2.10, 5.3.3 GPT Partition Entry: unique GUID at offset 16 */
+		guid_to_text(e + 16, text);
+		if (!strcasecmp(text, partuuid))
+			return (int)i + 1;
+	}
+	return 0;
+}
+
+int mbr_matches(const uint8_t *sector0, const char *partuuid)
+{
+	char sig[16];
+
+	/* The disk signature at offset 440 and the 0x55AA boot signature. */
+	if (sector0[510] != 0x55 || sector0[511] != 0xaa)
+		return 0;
+	snprintf(sig, sizeof(sig), "%08x-", le32(sector0 + 440));
+	return !strncasecmp(sig, partuuid, 9) ? (int)strtol(partuuid + 9, 0, 16) : 0;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/klog.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -22,6 +23,10 @@
 #include "save.h"
 #include "suite.h"
 #include "sysinfo.h"
+
+#ifndef SYSLOG_ACTION_CONSOLE_LEVEL
+#define SYSLOG_ACTION_CONSOLE_LEVEL 8	/* man 2 syslog */
+#endif
 
 static void usage(FILE *f)
 {
@@ -170,6 +175,14 @@ static int pid1(void)
 	mount_one("tmpfs", "/tmp", "tmpfs");
 	setvbuf(stdout, 0, _IOLBF, 0);
 	open_consoles();
+	/*
+	 * Kernel messages share the serial line with our records, and a printk
+	 * landing in the middle of a record line corrupts it (seen: the clocks
+	 * probe's clocksource switch). During the suite only errors and worse
+	 * reach the console (level < 4, KERN_WARNING and up stay in the log
+	 * that the tsc probe reads).
+	 */
+	klogctl(SYSLOG_ACTION_CONSOLE_LEVEL, 0, 4);
 
 	options_defaults(&o);
 	read_text("/proc/cmdline", cmdline, sizeof(cmdline));

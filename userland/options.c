@@ -40,6 +40,7 @@ static const struct opt_def opt_table[] = {
 	{ "load", K_INT, O(load), -1, 1024, 0, 0, "-1 (0 and 2 x CPUs)", "itimer: CPU-burning processes in the background" },
 	{ "wakeup-us", K_INTS, O(wakeup_us), 10, 10000000, 0, 0, "1000,100", "wakeup: periods in us" },
 	{ "priority", K_INT, O(priority), -1, 99, 0, 0, "-1 (90 in the appliance, none on a host)", "wakeup: SCHED_FIFO priority, 0 for none" },
+	{ "wakeup-cpu", K_INT, O(wakeup_cpu), -1, 4095, 0, 0, "-1 (not pinned)", "wakeup: CPU to pin the measuring thread to" },
 	{ "threads", K_INTS, O(threads), 1, 4096, 0, 0, "1,2,CPUs,10,50,450", "yield: thread counts" },
 	{ "gnuplot", K_BOOL, O(gnuplot), 0, 1, 0, 0, "0", "yield: also print the seed's gnuplot-ready columns" },
 	{ "noise-threshold-ns", K_INT, O(noise_threshold_ns), 10, 1000000000, 0, 0, "1000", "noise: smallest gap counted as an interruption" },
@@ -51,6 +52,7 @@ static const struct opt_def opt_table[] = {
 	{ "tsc_calib", K_STR, O(tsc_calib), 0, 0, 0, sizeof(((struct options *)0)->tsc_calib), "from the stub", "per-reference results ref:hz:ppm,..." },
 	{ "tsc_early", K_STR, 0 /* read by the stub only */, 0, 0, 0, 0, "on", "stub: off leaves tsc_early_khz= out" },
 	{ "bootpart", K_STR, O(bootpart), 0, 0, 0, sizeof(((struct options *)0)->bootpart), "from the stub", "partition to save results on" },
+	{ "kconfig", K_STR, O(kconfig), 0, 0, 0, sizeof(((struct options *)0)->kconfig), "from the build", "kernel configuration highlights" },
 	{ "variant", K_STR, O(variant), 0, 0, 0, sizeof(((struct options *)0)->variant), "from the build", "kernel variant name" },
 };
 
@@ -65,6 +67,7 @@ void options_defaults(struct options *o)
 	o->clocksource_sweep = -1;
 	o->load = -1;
 	o->priority = -1;
+	o->wakeup_cpu = -1;
 	o->noise_threshold_ns = 1000;
 	o->calib_rounds = 5;
 }

@@ -42,6 +42,7 @@ struct options {
 	int load;			/* itimer: -1 default (0 and 2 x CPUs) */
 	struct int_list wakeup_us;	/* wakeup: periods */
 	int priority;			/* wakeup: SCHED_FIFO priority, 0: none; -1 default */
+	int wakeup_cpu;			/* wakeup: CPU to pin to, -1: not pinned */
 	struct int_list threads;	/* yield: thread counts; empty: default sweep */
 	int gnuplot;			/* yield: print the seed's gnuplot columns */
 	int noise_threshold_ns;
@@ -54,6 +55,7 @@ struct options {
 	char tsc_calib[512];		/* compact per-reference results */
 	char bootpart[80];		/* identity of the boot partition */
 	char variant[32];		/* kernel variant name */
+	char kconfig[64];		/* kernel configuration highlights (hz:N,preempt:M,nohz:K) */
 };
 
 struct opt_error {

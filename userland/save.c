@@ -26,7 +26,44 @@
 /* USB sticks behind xHCI take a few seconds to be enumerated after boot. */
 #define WAIT_FOR_DEVICE_S 15
 
-/* Finds /dev/NAME whose uevent says PARTUUID=want. */
+/*
+ * Finds the partition whose PARTUUID is want. Linux 6.1 does not show
+ * PARTUUID in sysfs (libblkid reads it from the table), so read each whole
+ * disk's GPT or MBR here, then name the partition by its number.
+ */
+static int disk_partition(const char *disk, const char *want)
+{
+	char path[300], bs[32];
+	uint8_t s0[4096], hdr[4096], *entries;
+	struct gpt_layout l;
+	size_t sz, elen;
+	int fd, part = 0;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/queue/logical_block_size", disk);
+	sz = read_text(path, bs, sizeof(bs)) > 0 ? (size_t)atoi(bs) : 512;
+	if (sz < 512 || sz > sizeof(hdr))
+		return 0;
+	snprintf(path, sizeof(path), "/dev/%s", disk);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (pread(fd, s0, sz, 0) != (ssize_t)sz || pread(fd, hdr, sz, (off_t)sz) != (ssize_t)sz) {
+		close(fd);
+		return 0;
+	}
+	if (!gpt_header_parse(hdr, sz, &l)) {
+		elen = (size_t)l.nentries * l.entry_size;
+		entries = malloc(elen);
+		if (entries && pread(fd, entries, elen, (off_t)(l.entries_lba * sz)) == (ssize_t)elen)
+			part = gpt_find(entries, &l, want);
+		free(entries);
+	} else {
+		part = mbr_matches(s0, want);
+	}
+	close(fd);
+	return part;
+}
+
 static int find_partition(const char *want, char *dev, size_t len)
 {
 	DIR *d = opendir("/sys/class/block");
@@ -36,18 +73,34 @@ static int find_partition(const char *want, char *dev, size_t len)
 	if (!d)
 		return 0;
 	while (!found && (e = readdir(d))) {
-		char path[300], uevent[1024], *p;
+		char path[600], num[16];
+		struct stat st;
+		int part;
 
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/sys/class/block/%s/uevent", e->d_name);
-		if (read_text(path, uevent, sizeof(uevent)) <= 0)
+		snprintf(path, sizeof(path), "/sys/class/block/%s/partition", e->d_name);
+		if (!stat(path, &st))
+			continue;	/* a partition: we look at whole disks */
+		part = disk_partition(e->d_name, want);
+		if (!part)
 			continue;
-		p = strstr(uevent, "PARTUUID=");
-		if (p && !strncasecmp(p + 9, want, strlen(want)) &&
-		    (p[9 + strlen(want)] == '\n' || p[9 + strlen(want)] == 0)) {
-			snprintf(dev, len, "/dev/%s", e->d_name);
-			found = 1;
+		/* its partition N is the child whose "partition" file says N */
+		{
+			DIR *pd;
+			struct dirent *pe;
+
+			snprintf(path, sizeof(path), "/sys/class/block/%s", e->d_name);
+			pd = opendir(path);
+			while (pd && !found && (pe = readdir(pd))) {
+				snprintf(path, sizeof(path), "/sys/class/block/%s/%s/partition", e->d_name, pe->d_name);
+				if (read_text(path, num, sizeof(num)) > 0 && atoi(num) == part) {
+					snprintf(dev, len, "/dev/%s", pe->d_name);
+					found = 1;
+				}
+			}
+			if (pd)
+				closedir(pd);
 		}
 	}
 	closedir(d);

@@ -17,6 +17,20 @@ void save_results(const struct options *o, struct suite_result *res);
  */
 int bootpart_to_partuuid(const char *bootpart, char *out, size_t len);
 
+#include <stdint.h>
+
+/* The GPT's layout from its header (LBA 1); 0 or -1 if it is not a GPT. */
+struct gpt_layout {
+	uint64_t entries_lba;
+	uint32_t nentries, entry_size;
+};
+int gpt_header_parse(const uint8_t *hdr, size_t len, struct gpt_layout *out);
+/* 1-based number of the entry whose unique GUID is partuuid, or 0. */
+int gpt_find(const uint8_t *entries, const struct gpt_layout *l, const char *partuuid);
+/* For an MBR PARTUUID "ssssssss-pp": the partition number if the disk matches, else 0. */
+int mbr_matches(const uint8_t *sector0, const char *partuuid);
+void guid_to_text(const uint8_t g[16], char out[37]);
+
 /* Next free sequence number among names "NNNN-*.tp1" in a directory listing. */
 unsigned next_sequence(const char *const *names, size_t n);
 

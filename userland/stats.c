@@ -194,3 +194,144 @@ void hist_record(struct tp_rec *r, const char *key, const struct hist *h)
 	tp_rec_arr_end(r);
 	tp_rec_obj_end(r);
 }
+
+void loghist_init(struct loghist *h, int64_t base_ns)
+{
+	memset(h, 0, sizeof(*h));
+	h->base_ns = base_ns > 0 ? base_ns : 1;
+}
+
+/* Octave k = floor(log2(v / base)), then LOGHIST_SUB linear steps within
+ * [base * 2^k, base * 2^(k+1)). 128-bit products: v * SUB may pass 2^64. */
+static long loghist_index(const struct loghist *h, int64_t v)
+{
+	uint64_t q = (uint64_t)v / (uint64_t)h->base_ns, lo;
+	int k = 63 - __builtin_clzll(q);
+
+	if (k >= LOGHIST_OCTAVES)
+		return -1;
+	lo = (uint64_t)h->base_ns << k;
+	return (long)k * LOGHIST_SUB +
+	       (long)((unsigned __int128)((uint64_t)v - lo) * LOGHIST_SUB / lo);
+}
+
+int64_t loghist_lower_ns(const struct loghist *h, size_t i)
+{
+	size_t k = i / LOGHIST_SUB, j = i % LOGHIST_SUB;
+	unsigned __int128 lo = (unsigned __int128)h->base_ns << k;
+	unsigned __int128 v = lo + (j * lo + LOGHIST_SUB - 1) / LOGHIST_SUB;
+
+	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
+}
+
+void loghist_add(struct loghist *h, int64_t v)
+{
+	size_t i;
+
+	h->count++;
+	if (v < h->base_ns) {
+		h->below++;
+	} else {
+		long b = loghist_index(h, v);
+
+		if (b < 0)
+			h->overflow++;
+		else
+			h->bucket[b]++;
+	}
+	if (h->noutliers < HIST_OUTLIERS)
+		h->noutliers++;
+	else if (v <= h->outlier[HIST_OUTLIERS - 1])
+		return;
+	for (i = h->noutliers - 1; i > 0 && h->outlier[i - 1] < v; i--)
+		h->outlier[i] = h->outlier[i - 1];
+	h->outlier[i] = v;
+}
+
+int loghist_merge(struct loghist *dst, const struct loghist *src)
+{
+	if (dst->base_ns != src->base_ns)
+		return -1;
+	for (size_t i = 0; i < LOGHIST_BUCKETS; i++)
+		dst->bucket[i] += src->bucket[i];
+	dst->below += src->below;
+	dst->overflow += src->overflow;
+	dst->count += src->count;
+	for (size_t k = 0; k < src->noutliers; k++) {
+		int64_t v = src->outlier[k];
+		size_t i;
+
+		if (dst->noutliers < HIST_OUTLIERS)
+			dst->noutliers++;
+		else if (v <= dst->outlier[HIST_OUTLIERS - 1])
+			continue;
+		for (i = dst->noutliers - 1; i > 0 && dst->outlier[i - 1] < v; i--)
+			dst->outlier[i] = dst->outlier[i - 1];
+		dst->outlier[i] = v;
+	}
+	return 0;
+}
+
+int64_t loghist_percentile(const struct loghist *h, double p)
+{
+	uint64_t rank, seen = h->below;
+
+	if (h->count == 0)
+		return 0;
+	rank = (uint64_t)ceil(p / 100.0 * (double)h->count);
+	if (rank < 1)
+		rank = 1;
+	if (seen >= rank)
+		return h->base_ns;
+	for (size_t i = 0; i < LOGHIST_BUCKETS; i++) {
+		seen += h->bucket[i];
+		if (seen >= rank)
+			return loghist_lower_ns(h, i + 1);
+	}
+	return h->noutliers ? h->outlier[0] : loghist_lower_ns(h, LOGHIST_BUCKETS);
+}
+
+void loghist_record(struct tp_rec *r, const char *key, const struct loghist *h)
+{
+	char lower[24];
+
+	tp_rec_obj_begin(r, key);
+	tp_rec_int(r, "base_ns", h->base_ns);
+	tp_rec_int(r, "sub", LOGHIST_SUB);
+	tp_rec_obj_begin(r, "buckets");
+	for (size_t i = 0; i < LOGHIST_BUCKETS; i++) {
+		if (!h->bucket[i])
+			continue;
+		/* keys are the lower edges in ns: a reader needs no formula */
+		uint64_t v = (uint64_t)loghist_lower_ns(h, i);
+		char tmp[24];
+		int n = 0;
+
+		do {
+			tmp[n++] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+		for (int k = 0; k < n; k++)
+			lower[k] = tmp[n - 1 - k];
+		lower[n] = 0;
+		tp_rec_uint(r, lower, h->bucket[i]);
+	}
+	tp_rec_obj_end(r);
+	tp_rec_uint(r, "below", h->below);
+	tp_rec_uint(r, "overflow", h->overflow);
+	tp_rec_arr_begin(r, "outliers_ns");
+	for (size_t i = 0; i < h->noutliers; i++)
+		tp_rec_int(r, 0, h->outlier[i]);
+	tp_rec_arr_end(r);
+	tp_rec_obj_end(r);
+}
+
+void hist_truncate(const struct hist *h, size_t nbuckets, struct hist *out)
+{
+	*out = *h;
+	if (nbuckets >= h->nbuckets)
+		return;
+	out->nbuckets = nbuckets;
+	for (size_t i = nbuckets; i < h->nbuckets; i++)
+		out->overflow += h->bucket[i];
+}

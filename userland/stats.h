@@ -55,4 +55,42 @@ struct tp_rec;
 /* Writes "key":{"width_ns":W,"buckets":{"i":c,...},"overflow":N,"outliers_ns":[...]} */
 void hist_record(struct tp_rec *r, const char *key, const struct hist *h);
 
+/*
+ * Log-scale histogram for values spanning decades (interruption gaps, wake-up
+ * latencies): LOGHIST_SUB linear buckets per octave from base_ns, as in
+ * HdrHistogram, so the relative resolution is 1/LOGHIST_SUB everywhere and
+ * the record stays small (at most LOGHIST_BUCKETS entries).
+ * Bucket i covers [loghist_lower_ns(h, i), loghist_lower_ns(h, i + 1)).
+ */
+#define LOGHIST_SUB 4
+#define LOGHIST_OCTAVES 34	/* 1 us base: up to 2^34 us, beyond any run */
+#define LOGHIST_BUCKETS (LOGHIST_SUB * LOGHIST_OCTAVES)
+struct loghist {
+	int64_t base_ns;	/* lower edge of bucket 0, > 0 */
+	uint64_t bucket[LOGHIST_BUCKETS];
+	uint64_t below;		/* samples < base_ns */
+	uint64_t overflow;	/* samples beyond the last bucket */
+	uint64_t count;
+	int64_t outlier[HIST_OUTLIERS];	/* largest, descending */
+	size_t noutliers;
+};
+void loghist_init(struct loghist *h, int64_t base_ns);
+void loghist_add(struct loghist *h, int64_t v);
+/* Adds every count of src to dst (same base_ns; else returns -1). */
+int loghist_merge(struct loghist *dst, const struct loghist *src);
+int64_t loghist_lower_ns(const struct loghist *h, size_t i);
+/* Upper edge of the bucket holding rank p (nearest rank), the largest
+ * sample if it is in the overflow, 0 if empty. */
+int64_t loghist_percentile(const struct loghist *h, double p);
+/* Writes "key":{"base_ns":B,"sub":S,"buckets":{"LOWER_NS":c,...},
+ * "below":N,"overflow":N,"outliers_ns":[...]}, empty buckets left out. */
+void loghist_record(struct tp_rec *r, const char *key, const struct loghist *h);
+
+/*
+ * A view of h with only its first nbuckets buckets (at most h->nbuckets),
+ * the samples beyond them counted as overflow: for a record that must fit
+ * TP_REC_MAX. out shares h's bucket array.
+ */
+void hist_truncate(const struct hist *h, size_t nbuckets, struct hist *out);
+
 #endif

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +107,28 @@ static void parent_human(const char *fmt, ...)
 	suite_line(cur, buf, (size_t)n);
 }
 
+/* "hz:250,preempt:none,nohz:idle" from the build as separate fields. */
+static void emit_kconfig(struct tp_rec *r, const char *kc)
+{
+	char buf[64], *save = 0;
+
+	if (!kc[0])
+		return;
+	snprintf(buf, sizeof(buf), "%s", kc);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(0, ",", &save)) {
+		char *colon = strchr(t, ':'), key[32];
+
+		if (!colon)
+			continue;
+		*colon = 0;
+		snprintf(key, sizeof(key), "kernel_%s", t);
+		if (!strcmp(t, "hz"))
+			tp_rec_int(r, key, atoi(colon + 1));
+		else
+			tp_rec_str(r, key, colon + 1);
+	}
+}
+
 static void emit_run_record(const struct options *o, const char *env, int ncpu)
 {
 	struct tp_rec r;
@@ -137,6 +160,7 @@ static void emit_run_record(const struct options *o, const char *env, int ncpu)
 	tp_rec_str(&r, "clocksource", cs);
 	tp_rec_str(&r, "available_clocksources", avail);
 	tp_rec_str(&r, "variant", o->variant[0] ? o->variant : "base");
+	emit_kconfig(&r, o->kconfig);
 	tp_rec_str(&r, "profile", o->quick ? "quick" : "full");
 	tp_rec_int(&r, "repeat", o->repeat);
 	tp_rec_str(&r, "start", when);
@@ -216,6 +240,32 @@ static int limit_for(const struct probe *p, const struct options *o)
 	return s;
 }
 
+/*
+ * Under isolcpus= (the nohz-full variant) probes run on the isolated CPUs,
+ * away from the housekeeping CPU 0. Probes that pin threads themselves
+ * still choose their own CPUs.
+ */
+static void pin_to_isolated(void)
+{
+	char list[256], *save = 0;
+	cpu_set_t set;
+	int n = 0;
+
+	if (read_text("/sys/devices/system/cpu/isolated", list, sizeof(list)) <= 0)
+		return;
+	CPU_ZERO(&set);
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(0, ",", &save)) {
+		int a, b;
+
+		if (sscanf(t, "%d-%d", &a, &b) != 2)
+			b = a = atoi(t);
+		for (int c = a; c <= b && c < CPU_SETSIZE; c++, n++)
+			CPU_SET(c, &set);
+	}
+	if (n)
+		sched_setaffinity(0, sizeof(set), &set);
+}
+
 static void child_main(const struct probe *p, struct probe_ctx *ctx, int wfd)
 {
 	struct sigaction sa = { .sa_handler = SIG_DFL };
@@ -227,6 +277,7 @@ static void child_main(const struct probe *p, struct probe_ctx *ctx, int wfd)
 		sigaction(s, &sa, 0);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, 0);
+	pin_to_isolated();
 	dup2(wfd, 1);
 	close(wfd);
 	setvbuf(stdout, 0, _IOLBF, 0);

@@ -7,6 +7,31 @@
 #include "stats.h"
 #include "timeutil.h"
 
+#if TP_HAVE_TSC
+/*
+ * A clock read between two TSC reads, the tightest of a few tries: a
+ * preemption or a host exit inside one bracket would move its midpoint by
+ * the length of the interruption (milliseconds on a loaded VM, seen here as
+ * 1700 ppm errors in 40 ms rounds).
+ */
+static void bracket(uint64_t *mid_tsc, int64_t *clock_ns)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 8; i++) {
+		uint64_t a = rdtsc_ordered();
+		int64_t c = now_ns(CLOCK_MONOTONIC_RAW);
+		uint64_t b = rdtsc_ordered();
+
+		if (b >= a && b - a < best) {
+			best = b - a;
+			*mid_tsc = a + (b - a) / 2;
+			*clock_ns = c;
+		}
+	}
+}
+#endif
+
 /*
  * One round: TSC ticks across an interval of CLOCK_MONOTONIC_RAW (not slewed
  * by NTP), each end read between two TSC reads so the pairing error is
@@ -15,21 +40,16 @@
 double tsc_hz_against_raw(int64_t interval_ns)
 {
 #if TP_HAVE_TSC
-	uint64_t t0, t1, t2, t3;
-	int64_t c0, c1;
+	uint64_t m0 = 0, m1 = 0;
+	int64_t c0 = 0, c1 = 0;
 
-	t0 = rdtsc_ordered();
-	c0 = now_ns(CLOCK_MONOTONIC_RAW);
-	t1 = rdtsc_ordered();
-	do {
-		t2 = rdtsc_ordered();
-		c1 = now_ns(CLOCK_MONOTONIC_RAW);
-		t3 = rdtsc_ordered();
-	} while (c1 - c0 < interval_ns);
-	if (c1 <= c0)
+	bracket(&m0, &c0);
+	while (now_ns(CLOCK_MONOTONIC_RAW) - c0 < interval_ns)
+		;
+	bracket(&m1, &c1);
+	if (c1 <= c0 || m1 <= m0)
 		return 0;
-	/* midpoints of each bracket */
-	return ((double)(t2 + t3) / 2 - (double)(t0 + t1) / 2) * 1e9 / (double)(c1 - c0);
+	return (double)(m1 - m0) * 1e9 / (double)(c1 - c0);
 #else
 	(void)interval_ns;
 	return 0;

@@ -1,129 +1,1203 @@
 // SPDX-License-Identifier: MIT
 /*
- * Probe `clocks`: what one read of the time costs (seeds 001 bench_time and
- * 003 clockvergleich). Foundation version: clock_gettime(CLOCK_MONOTONIC),
- * gettimeofday() and rdtsc; issue 3 widens it to every source.
+ * Probe `clocks`: what one read of the time costs, how fine it is and what it
+ * does to the system (seeds 001 bench_time and 003 clockvergleich).
+ *
+ * Sources: time(), gettimeofday() and clock_gettime() for every clock id,
+ * each through libc (which uses the vDSO where the kernel serves the clock
+ * there) and as a raw syscall; rdtsc, lfence;rdtsc and rdtscp; and a
+ * calibrated user-space TSC clock. Per source: the median, min and p99 over
+ * batches of the per-call mean, in ns and TSC ticks; clock_getres(); the
+ * smallest step and backward steps seen between consecutive reads;
+ * getrusage() around the measurement; the last value read.
+ *
+ * With the clocksource sweep (appliance, or --clocksource-sweep=1 as root)
+ * all of it is repeated for every available clocksource, each in a forked
+ * child, and the original clocksource is put back by the parent.
+ *
+ * Layout: pure helpers (clocks.h), the measured loops, the measurement
+ * kernel, the vDSO check, one block per clocksource (records + table), the
+ * sweep. See docs/probes/clocks.md.
  */
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "../emit.h"
 #include "../probe.h"
 #include "../stats.h"
+#include "../sysinfo.h"
 #include "../timeutil.h"
+#include "clocks.h"
 
+#define PROBE "clocks"
 #define UNROLL 16
+#define REP16(x) x x x x x x x x x x x x x x x x
+#define MAX_ITERS (1L << 24)		/* iterations of UNROLL calls per batch */
+#define STEP_CHUNK 512			/* consecutive reads per granularity chunk */
+#define VDSO_CHECK_CALLS 8		/* calls per libc source under the tracer */
+#define TRACE_MARK (-1000L)		/* close(TRACE_MARK - i) marks source i */
+#define TSC_MAXSEC 600			/* cyc2ns range, as the kernel's 600 s */
+#define MAX_SOURCES 40
+#define MAX_CLOCKSOURCES 8
+
+/* Intel SDM vol. 2A, CPUID: leaf 01H EDX bit 4 TSC; leaf 80000001H EDX bit 27 RDTSCP. */
+#define CPUID_1_EDX_TSC (1u << 4)
+#define CPUID_80000001_EDX_RDTSCP (1u << 27)
+
+#if !TP_HAVE_TSC
+static inline uint64_t rdtsc(void) { return 0; }
+static inline uint64_t rdtsc_ordered(void) { return 0; }
+static inline uint64_t rdtscp(uint32_t *aux) { (void)aux; return 0; }
+#endif
+
+/* ---- sources ---- */
+
+enum kind { K_TIME, K_GTOD, K_CGT, K_RDTSC, K_LFENCE_RDTSC, K_RDTSCP, K_TSC_USER, K_EMPTY };
+enum via { VIA_LIBC, VIA_SYSCALL, VIA_INSN, VIA_TSC_USER, VIA_NONE };
 
 struct source {
-	const char *name;
-	const char *path;
-	void (*batch)(long iters);	/* iters * UNROLL reads */
+	enum kind kind;
+	enum via via;
+	clockid_t id;
+	char name[56];
+	const struct tsc_clock *tclk;
 };
+
+/* Every clock id of Linux 6.1 (include/uapi/linux/time.h) but the retired
+ * CLOCK_SGI_CYCLE (10); the kernel decides which it accepts. */
+static const struct {
+	clockid_t id;
+	const char *name;
+} clock_ids[] = {
+	{ CLOCK_REALTIME, "CLOCK_REALTIME" },
+	{ CLOCK_REALTIME_COARSE, "CLOCK_REALTIME_COARSE" },
+	{ CLOCK_MONOTONIC, "CLOCK_MONOTONIC" },
+	{ CLOCK_MONOTONIC_COARSE, "CLOCK_MONOTONIC_COARSE" },
+	{ CLOCK_MONOTONIC_RAW, "CLOCK_MONOTONIC_RAW" },
+	{ CLOCK_BOOTTIME, "CLOCK_BOOTTIME" },
+	{ CLOCK_TAI, "CLOCK_TAI" },
+	{ CLOCK_PROCESS_CPUTIME_ID, "CLOCK_PROCESS_CPUTIME_ID" },
+	{ CLOCK_THREAD_CPUTIME_ID, "CLOCK_THREAD_CPUTIME_ID" },
+	{ CLOCK_REALTIME_ALARM, "CLOCK_REALTIME_ALARM" },
+	{ CLOCK_BOOTTIME_ALARM, "CLOCK_BOOTTIME_ALARM" },
+};
+
+static const char *via_name(enum via v)
+{
+	static const char *const n[] = { "libc", "syscall", "insn", "tsc-user", "none" };
+
+	return n[v];
+}
+
+/* ---- the measured loops: nothing but the reads ---- */
+
+/* The bare syscall instruction, so the syscall path costs what the kernel
+ * costs and not libc's syscall() wrapper (errno handling, varargs). */
+#if defined(__x86_64__)
+static inline long sys2(long nr, long a, long b)
+{
+	long ret;
+
+	__asm__ volatile("syscall" : "=a"(ret) : "a"(nr), "D"(a), "S"(b) : "rcx", "r11", "memory");
+	return ret;
+}
+#else
+static inline long sys2(long nr, long a, long b)
+{
+	long r = syscall(nr, a, b);
+
+	return r < 0 ? -errno : r;
+}
+#endif
 
 static volatile int64_t sink;
 
-static void b_mono(long iters)
+static inline int64_t tsc_clock_ns(const struct tsc_clock *c)
+{
+	/* ordered, like the kernel's vDSO read: a clock read must not move
+	 * before the loads that precede it */
+	return c->base_ns + (int64_t)cyc2ns(&c->conv, rdtsc_ordered() - c->base_tsc);
+}
+
+/* Each runs iters * UNROLL reads and returns the last value (ns or ticks). */
+typedef int64_t (*batch_fn)(const struct source *s, long iters);
+
+static int64_t b_time_libc(const struct source *s, long iters)
+{
+	time_t v = 0;
+
+	for (long i = 0; i < iters; i++) {
+		REP16(v = time(0);)
+	}
+	return (int64_t)v * NS_PER_S;
+}
+
+static int64_t b_gtod_libc(const struct source *s, long iters)
+{
+	struct timeval tv = { 0 };
+
+	for (long i = 0; i < iters; i++) {
+		REP16(gettimeofday(&tv, 0);)
+	}
+	return tv_ns(&tv);
+}
+
+static int64_t b_cgt_libc(const struct source *s, long iters)
+{
+	struct timespec t = { 0 };
+	clockid_t id = s->id;
+
+	for (long i = 0; i < iters; i++) {
+		REP16(clock_gettime(id, &t);)
+	}
+	return ts_ns(&t);
+}
+
+#ifdef SYS_time
+static int64_t b_time_sys(const struct source *s, long iters)
+{
+	long v = 0;
+
+	for (long i = 0; i < iters; i++) {
+		REP16(v = sys2(SYS_time, 0, 0);)
+	}
+	return (int64_t)v * NS_PER_S;
+}
+#endif
+
+static int64_t b_gtod_sys(const struct source *s, long iters)
+{
+	struct timeval tv = { 0 };
+
+	for (long i = 0; i < iters; i++) {
+		REP16(sys2(SYS_gettimeofday, (long)&tv, 0);)
+	}
+	return tv_ns(&tv);
+}
+
+static int64_t b_cgt_sys(const struct source *s, long iters)
+{
+	struct timespec t = { 0 };
+	long id = s->id;
+
+	for (long i = 0; i < iters; i++) {
+		REP16(sys2(SYS_clock_gettime, id, (long)&t);)
+	}
+	return ts_ns(&t);
+}
+
+static int64_t b_rdtsc(const struct source *s, long iters)
+{
+	uint64_t v = 0;
+
+	for (long i = 0; i < iters; i++) {
+		REP16(v = rdtsc();)
+	}
+	return (int64_t)v;
+}
+
+static int64_t b_lfence_rdtsc(const struct source *s, long iters)
+{
+	uint64_t v = 0;
+
+	for (long i = 0; i < iters; i++) {
+		REP16(v = rdtsc_ordered();)
+	}
+	return (int64_t)v;
+}
+
+static int64_t b_rdtscp(const struct source *s, long iters)
+{
+	uint64_t v = 0;
+
+	for (long i = 0; i < iters; i++) {
+		REP16(v = rdtscp(0);)
+	}
+	return (int64_t)v;
+}
+
+static int64_t b_tsc_user(const struct source *s, long iters)
+{
+	const struct tsc_clock *c = s->tclk;
+	int64_t v = 0, acc = 0;
+
+	/* acc keeps the compiler from dropping all conversions but the last */
+	for (long i = 0; i < iters; i++) {
+		REP16(v = tsc_clock_ns(c); acc += v;)
+	}
+	sink = acc;
+	return v;
+}
+
+/* The loop alone: its cost per call is the overhead in every other figure. */
+static int64_t b_empty(const struct source *s, long iters)
+{
+	for (long i = 0; i < iters; i++) {
+		REP16(__asm__ volatile("");)
+	}
+	return 0;
+}
+
+static batch_fn batch_for(const struct source *s)
+{
+	int sys = s->via == VIA_SYSCALL;
+
+	switch (s->kind) {
+#ifdef SYS_time
+	case K_TIME: return sys ? b_time_sys : b_time_libc;
+#else
+	case K_TIME: return b_time_libc;
+#endif
+	case K_GTOD: return sys ? b_gtod_sys : b_gtod_libc;
+	case K_CGT: return sys ? b_cgt_sys : b_cgt_libc;
+	case K_RDTSC: return b_rdtsc;
+	case K_LFENCE_RDTSC: return b_lfence_rdtsc;
+	case K_RDTSCP: return b_rdtscp;
+	case K_TSC_USER: return b_tsc_user;
+	case K_EMPTY: break;
+	}
+	return b_empty;
+}
+
+/* One read, checked: 0 or -errno. Used for the pre-check and the tracer. */
+static int read_once(const struct source *s, int64_t *v)
 {
 	struct timespec t;
-
-	for (long i = 0; i < iters; i++)
-		for (int k = 0; k < UNROLL; k++) {
-			clock_gettime(CLOCK_MONOTONIC, &t);
-			sink = t.tv_nsec;
-		}
-}
-
-static void b_gtod(long iters)
-{
 	struct timeval tv;
+	long r;
 
-	for (long i = 0; i < iters; i++)
-		for (int k = 0; k < UNROLL; k++) {
-			gettimeofday(&tv, 0);
-			sink = tv.tv_usec;
+	switch (s->kind) {
+	case K_TIME:
+		if (s->via == VIA_LIBC) {
+			*v = (int64_t)time(0) * NS_PER_S;
+			return 0;
 		}
+#ifdef SYS_time
+		r = sys2(SYS_time, 0, 0);
+		*v = (int64_t)r * NS_PER_S;
+		return r < 0 && r > -4096 ? (int)r : 0;
+#else
+		return -ENOSYS;
+#endif
+	case K_GTOD:
+		r = s->via == VIA_LIBC ? (gettimeofday(&tv, 0) ? -errno : 0)
+				       : sys2(SYS_gettimeofday, (long)&tv, 0);
+		*v = r ? 0 : tv_ns(&tv);
+		return (int)r;
+	case K_CGT:
+		r = s->via == VIA_LIBC ? (clock_gettime(s->id, &t) ? -errno : 0)
+				       : sys2(SYS_clock_gettime, s->id, (long)&t);
+		*v = r ? 0 : ts_ns(&t);
+		return (int)r;
+	case K_RDTSC: *v = (int64_t)rdtsc(); return 0;
+	case K_LFENCE_RDTSC: *v = (int64_t)rdtsc_ordered(); return 0;
+	case K_RDTSCP: *v = (int64_t)rdtscp(0); return 0;
+	case K_TSC_USER: *v = tsc_clock_ns(s->tclk); return 0;
+	case K_EMPTY: break;
+	}
+	*v = 0;
+	return 0;
 }
 
-static void b_rdtsc(long iters)
+/* STEP_CHUNK consecutive reads, as tight as the source allows. */
+static void fill_reads(const struct source *s, int64_t *r, size_t n)
 {
-	for (long i = 0; i < iters; i++)
-		for (int k = 0; k < UNROLL; k++)
-			sink = (int64_t)rdtsc();
+	struct timespec t = { 0 };
+	struct timeval tv = { 0 };
+	size_t i;
+
+	switch (s->kind) {
+	case K_CGT:
+		if (s->via == VIA_LIBC)
+			for (i = 0; i < n; i++) {
+				clock_gettime(s->id, &t);
+				r[i] = ts_ns(&t);
+			}
+		else
+			for (i = 0; i < n; i++) {
+				sys2(SYS_clock_gettime, s->id, (long)&t);
+				r[i] = ts_ns(&t);
+			}
+		return;
+	case K_GTOD:
+		if (s->via == VIA_LIBC)
+			for (i = 0; i < n; i++) {
+				gettimeofday(&tv, 0);
+				r[i] = tv_ns(&tv);
+			}
+		else
+			for (i = 0; i < n; i++) {
+				sys2(SYS_gettimeofday, (long)&tv, 0);
+				r[i] = tv_ns(&tv);
+			}
+		return;
+	case K_RDTSC:
+		for (i = 0; i < n; i++)
+			r[i] = (int64_t)rdtsc();
+		return;
+	default:
+		for (i = 0; i < n; i++)
+			read_once(s, &r[i]);
+	}
 }
 
-static void b_empty(long iters)
-{
-	for (long i = 0; i < iters; i++)
-		for (int k = 0; k < UNROLL; k++)
-			sink = k;
-}
+/* ---- the measurement kernel ---- */
 
-static const struct source sources[] = {
-	{ "clock_gettime(CLOCK_MONOTONIC)", "vdso", b_mono },
-	{ "gettimeofday()", "vdso", b_gtod },
-	{ "rdtsc", "insn", b_rdtsc },
+struct plan {
+	int64_t batch_min_ns;	/* shortest batch */
+	int64_t budget_ns;	/* per source, once min_batches are done */
+	int64_t hard_ns;	/* per source, whatever was done */
+	int min_batches, max_batches;
+	int rounds;		/* slices per source, taken in turns */
+	int64_t step_budget_ns;	/* granularity sampling per source */
+	uint64_t step_min_reads;
 };
 
-/* Per-call cost of each batch, in ns; batches long enough (>= 100 us) that
- * the two clock reads around each cost under 1 %. */
-static void measure(void (*batch)(long), int nbatch, double *ns, double *ticks)
+static const struct plan plan_quick = {
+	.batch_min_ns = 50 * NS_PER_US, .budget_ns = 40 * NS_PER_MS, .hard_ns = 1000 * NS_PER_MS,
+	.min_batches = 12, .max_batches = 4000, .rounds = 4,
+	.step_budget_ns = 30 * NS_PER_MS, .step_min_reads = 4096,
+};
+static const struct plan plan_full = {
+	.batch_min_ns = 200 * NS_PER_US, .budget_ns = 500 * NS_PER_MS, .hard_ns = 5000 * NS_PER_MS,
+	.min_batches = 100, .max_batches = 20000, .rounds = 10,
+	.step_budget_ns = 300 * NS_PER_MS, .step_min_reads = 65536,
+};
+
+/* What every measurement of one clocksource block shares. */
+struct env {
+	const char *cs;
+	const struct plan *plan;
+	int have_tsc, have_rdtscp;
+	const char *no_tsc_why, *no_rdtscp_why;
+	double tsc_hz;
+	const char *calib_source, *calib_ref;
+	double ns_per_unit;	/* timer unit to ns: ns per tick, or 1 */
+	struct tsc_clock tclk;
+	double timer_ns;	/* cost of the timer read inside a batch */
+	double overhead_ns;	/* the empty loop, per call */
+	int cpu;
+	int traced;		/* vDSO use checked by ptrace, else by cost */
+};
+
+/* What one source gave. */
+struct clk_result {
+	struct source src;
+	int err;		/* skipped: errno, or 0 with reason */
+	char reason[120];
+	int skipped;
+	int vdso;		/* libc: 1 served in user space, 0 not, -1 unknown */
+	double kernel_entries;	/* libc: time syscalls per call under the tracer */
+	struct per_call ns;
+	double ticks_p50;	/* NaN without the TSC */
+	double resolution_ns;
+	struct step_acc steps;
+	int64_t step_window_ns;
+	int64_t user_us, sys_us, vol_ctxsw, invol_ctxsw;
+	int64_t last;
+	double *batch;		/* max_batches durations, timer units */
+	int batches;
+	long iters;		/* of UNROLL calls per batch */
+	uint64_t calls_per_batch;
+	double batch_ns;
+};
+
+/* Batches are timed with lfence;rdtsc where the TSC works: it does not
+ * depend on the clocksource being measured (an acpi_pm read costs 2.5 us). */
+static inline uint64_t timer_now(const struct env *e)
 {
+	return e->have_tsc ? rdtsc_ordered() : (uint64_t)now_ns(CLOCK_MONOTONIC_RAW);
+}
+
+static double timer_cost_ns(const struct env *e)
+{
+	double d[101];
+
+	for (int i = 0; i < 101; i++) {
+		uint64_t a = timer_now(e), b = timer_now(e);
+
+		d[i] = (double)(b - a) * e->ns_per_unit;
+	}
+	return median(d, 101);
+}
+
+static int64_t tv_us(const struct timeval *t)
+{
+	return (int64_t)t->tv_sec * 1000000 + t->tv_usec;
+}
+
+/* Grows the batch until it lasts at least batch_min; returns iterations. */
+static long size_batch(const struct env *e, const struct source *src)
+{
+	batch_fn run = batch_for(src);
+	int64_t batch_min = e->plan->batch_min_ns;
 	long iters = 1;
 
-	/* grow the batch until it takes at least 100 us */
+	/* the timer's own read must cost under 1 % of a batch */
+	if (batch_min < (int64_t)(100 * e->timer_ns))
+		batch_min = (int64_t)(100 * e->timer_ns);
 	for (;;) {
-		int64_t t0 = mono_ns();
+		double ns = INFINITY;
+		long next;
 
-		batch(iters);
-		if (mono_ns() - t0 >= 100 * NS_PER_US || iters > (1L << 28))
+		/* the fastest of three: one interrupted batch must not stop
+		 * the sizing at a batch far too short */
+		for (int k = 0; k < 3; k++) {
+			uint64_t t0 = timer_now(e);
+
+			run(src, iters);
+			ns = fmin(ns, (double)(timer_now(e) - t0) * e->ns_per_unit);
+		}
+		if (ns >= (double)batch_min || iters >= MAX_ITERS)
+			return iters;
+		next = ns > 0 ? (long)((double)iters * 1.25 * (double)batch_min / ns) + 1 : 2 * iters;
+		if (next < 2 * iters)
+			next = 2 * iters;
+		if (next > 64 * iters)
+			next = 64 * iters;
+		iters = next < MAX_ITERS ? next : MAX_ITERS;
+	}
+}
+
+/*
+ * One slice of a source's measurement: batches until the slice's share of
+ * the budget is spent. The sources take turns slice by slice (plan->rounds),
+ * so a slow spell of the machine (a busy sibling thread, a host's
+ * neighbour) falls on all of them instead of on whichever ran then.
+ */
+static void measure_slice(const struct env *e, struct clk_result *res)
+{
+	const struct plan *p = e->plan;
+	batch_fn run = batch_for(&res->src);
+	int min_batches = (p->min_batches + p->rounds - 1) / p->rounds;
+	double budget = (double)p->budget_ns / p->rounds, hard = (double)p->hard_ns / p->rounds;
+	struct rusage r0, r1;
+	uint64_t start;
+	int n = 0;
+
+	getrusage(RUSAGE_SELF, &r0);
+	start = timer_now(e);
+	while (res->batches < p->max_batches) {
+		uint64_t t0 = timer_now(e), t1;
+		double elapsed;
+
+		res->last = run(&res->src, res->iters);
+		t1 = timer_now(e);
+		res->batch[res->batches++] = (double)(t1 - t0);
+		n++;
+		elapsed = (double)(t1 - start) * e->ns_per_unit;
+		if ((n >= min_batches && elapsed >= budget) || elapsed >= hard)
 			break;
-		iters *= 2;
 	}
-	for (int b = 0; b < nbatch; b++) {
-		uint64_t c0 = rdtsc_ordered();
-		int64_t t0 = mono_ns();
+	getrusage(RUSAGE_SELF, &r1);
+	res->user_us += tv_us(&r1.ru_utime) - tv_us(&r0.ru_utime);
+	res->sys_us += tv_us(&r1.ru_stime) - tv_us(&r0.ru_stime);
+	res->vol_ctxsw += r1.ru_nvcsw - r0.ru_nvcsw;
+	res->invol_ctxsw += r1.ru_nivcsw - r0.ru_nivcsw;
+}
 
-		batch(iters);
-		int64_t t1 = mono_ns();
-		uint64_t c1 = rdtsc_ordered();
+static void finish_cost(const struct env *e, struct clk_result *res)
+{
+	res->calls_per_batch = (uint64_t)res->iters * UNROLL;
+	per_call_figures(res->batch, (size_t)res->batches, res->calls_per_batch, e->ns_per_unit, &res->ns);
+	res->batch_ns = res->ns.p50 * (double)res->calls_per_batch;
+	res->ticks_p50 = e->have_tsc ? res->ns.p50 / e->ns_per_unit : NAN;
+}
 
-		ns[b] = (double)(t1 - t0) / (double)(iters * UNROLL);
-		ticks[b] = (double)(c1 - c0) / (double)(iters * UNROLL);
+/* Consecutive reads until a few steps were seen, or the budget is spent
+ * (a coarse clock steps once a tick; time() once a second). */
+static void measure_steps(const struct env *e, struct clk_result *res)
+{
+	int64_t buf[STEP_CHUNK];
+	uint64_t start = timer_now(e);
+	int64_t elapsed;
+
+	memset(&res->steps, 0, sizeof(res->steps));
+	do {
+		fill_reads(&res->src, buf, STEP_CHUNK);
+		step_acc_add(&res->steps, buf, STEP_CHUNK);
+		elapsed = (int64_t)((double)(timer_now(e) - start) * e->ns_per_unit);
+	} while (!(res->steps.reads >= e->plan->step_min_reads && res->steps.forward >= 4) &&
+		 elapsed < e->plan->step_budget_ns);
+	res->step_window_ns = elapsed;
+}
+
+/* ---- does libc's call enter the kernel? ---- */
+
+/* struct ptrace_syscall_info (include/uapi/linux/ptrace.h), the entry part:
+ * the kernel copies no more than the size we pass. */
+struct trace_info {
+	uint8_t op;
+	uint8_t pad[3];
+	uint32_t arch;
+	uint64_t ip, sp;
+	uint64_t nr;
+	uint64_t args[6];
+};
+#define TRACE_OP_ENTRY 1
+#define TRACE_GET_SYSCALL_INFO 0x420e	/* Linux 5.3 */
+
+static int is_time_syscall(uint64_t nr)
+{
+#ifdef SYS_time
+	if (nr == SYS_time)
+		return 1;
+#endif
+	return nr == SYS_clock_gettime || nr == SYS_gettimeofday;
+}
+
+/*
+ * Runs every libc source VDSO_CHECK_CALLS times in a child traced with
+ * PTRACE_SYSCALL and counts the time syscalls each makes: exact, whatever
+ * libc and the vDSO decide (musl falls back to the syscall for clocks the
+ * vDSO refuses; the vDSO itself falls back when the clocksource cannot be
+ * read in user space, e.g. hpet or acpi_pm). 0, or -errno when tracing is
+ * not possible here.
+ */
+static int vdso_check(struct clk_result *res, size_t n)
+{
+	int st, sig = 0, err = 0;
+	long cur = -1;
+	uint64_t count[MAX_SOURCES] = { 0 };
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int64_t v;
+
+		if (ptrace(PTRACE_TRACEME, 0, 0, 0))
+			_exit(3);
+		raise(SIGSTOP);
+		for (size_t i = 0; i < n; i++) {
+			if (res[i].skipped || res[i].src.via != VIA_LIBC)
+				continue;
+			syscall(SYS_close, TRACE_MARK - (long)i);
+			for (int k = 0; k < VDSO_CHECK_CALLS; k++)
+				read_once(&res[i].src, &v);
+		}
+		_exit(0);
 	}
+	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st)) {
+		waitpid(pid, &st, 0);
+		return -EPERM;	/* PTRACE_TRACEME refused */
+	}
+	if (ptrace(PTRACE_SETOPTIONS, pid, 0, (void *)(long)(PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL))) {
+		err = -errno;
+		goto out;
+	}
+	for (;;) {
+		struct trace_info info;
+
+		if (ptrace(PTRACE_SYSCALL, pid, 0, (void *)(long)sig)) {
+			err = -errno;
+			goto out;
+		}
+		sig = 0;
+		if (waitpid(pid, &st, 0) != pid) {
+			err = -errno;
+			goto out;
+		}
+		if (WIFEXITED(st) || WIFSIGNALED(st))
+			break;
+		if (!WIFSTOPPED(st))
+			continue;
+		if (WSTOPSIG(st) != (SIGTRAP | 0x80)) {
+			sig = WSTOPSIG(st) == SIGSTOP || WSTOPSIG(st) == SIGTRAP ? 0 : WSTOPSIG(st);
+			continue;
+		}
+		memset(&info, 0, sizeof(info));
+		if (ptrace(TRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(info), &info) <= 0) {
+			err = -errno;
+			goto out;
+		}
+		if (info.op != TRACE_OP_ENTRY)
+			continue;
+		if (info.nr == SYS_close && (int64_t)info.args[0] <= TRACE_MARK &&
+		    (int64_t)info.args[0] > TRACE_MARK - (int64_t)n)
+			cur = TRACE_MARK - (int64_t)info.args[0];
+		else if (cur >= 0 && is_time_syscall(info.nr))
+			count[cur]++;
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		return -ECHILD;
+	for (size_t i = 0; i < n; i++) {
+		if (res[i].skipped || res[i].src.via != VIA_LIBC)
+			continue;
+		res[i].kernel_entries = (double)count[i] / VDSO_CHECK_CALLS;
+		res[i].vdso = count[i] == 0;
+	}
+	return 0;
+out:
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	return err;
+}
+
+/* Without the tracer: the libc call against the raw syscall of the same call. */
+static void vdso_by_cost_all(struct clk_result *res, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (res[i].skipped || res[i].src.via != VIA_LIBC)
+			continue;
+		for (size_t k = 0; k < n; k++)
+			if (!res[k].skipped && res[k].src.via == VIA_SYSCALL &&
+			    res[k].src.kind == res[i].src.kind && res[k].src.id == res[i].src.id)
+				res[i].vdso = vdso_by_cost(res[i].ns.p50, res[k].ns.p50);
+	}
+}
+
+/* ---- one block: every source on the current clocksource ---- */
+
+static void cpu_caps(struct env *e)
+{
+	e->no_tsc_why = "not an x86 CPU";
+	e->no_rdtscp_why = "not an x86 CPU";
+#if TP_HAVE_TSC
+	unsigned int a, b, c, d;
+	int mode = 0;
+
+	e->no_tsc_why = "CPUID leaf 1 EDX bit 4 (TSC) is clear";
+	e->no_rdtscp_why = "CPUID leaf 0x80000001 EDX bit 27 (RDTSCP) is clear";
+	e->have_tsc = __get_cpuid(1, &a, &b, &c, &d) && (d & CPUID_1_EDX_TSC);
+	e->have_rdtscp = e->have_tsc && __get_cpuid(0x80000001, &a, &b, &c, &d) &&
+			 (d & CPUID_80000001_EDX_RDTSCP);
+	/* PR_SET_TSC can make rdtsc fault in this process */
+	if (prctl(PR_GET_TSC, &mode, 0, 0, 0) == 0 && mode != PR_TSC_ENABLE) {
+		e->have_tsc = e->have_rdtscp = 0;
+		e->no_tsc_why = e->no_rdtscp_why = "rdtsc disabled for this process (PR_SET_TSC)";
+	}
+#endif
+}
+
+static size_t list_sources(struct source *s, const struct env *e)
+{
+	size_t n = 0;
+
+	for (int via = VIA_LIBC; via <= VIA_SYSCALL; via++) {
+		s[n++] = (struct source){ .kind = K_TIME, .via = via, .name = "time()" };
+		s[n++] = (struct source){ .kind = K_GTOD, .via = via, .name = "gettimeofday()" };
+	}
+	for (size_t i = 0; i < sizeof(clock_ids) / sizeof(clock_ids[0]); i++)
+		for (int via = VIA_LIBC; via <= VIA_SYSCALL; via++) {
+			s[n] = (struct source){ .kind = K_CGT, .via = via, .id = clock_ids[i].id };
+			snprintf(s[n].name, sizeof(s[n].name), "clock_gettime(%s)", clock_ids[i].name);
+			n++;
+		}
+	s[n++] = (struct source){ .kind = K_RDTSC, .via = VIA_INSN, .name = "rdtsc" };
+	s[n++] = (struct source){ .kind = K_LFENCE_RDTSC, .via = VIA_INSN, .name = "lfence;rdtsc" };
+	s[n++] = (struct source){ .kind = K_RDTSCP, .via = VIA_INSN, .name = "rdtscp" };
+	s[n++] = (struct source){ .kind = K_TSC_USER, .via = VIA_TSC_USER, .tclk = &e->tclk,
+				  .name = "cheap.gettime (TSC * mult >> shift)" };
+	return n;
+}
+
+/* Can this source be read here? Fills the resolution; 0 or sets skipped. */
+static void precheck(const struct env *e, struct clk_result *r)
+{
+	const struct source *s = &r->src;
+	struct timespec res;
+	int64_t v;
+	int rc;
+
+	if (s->kind == K_TIME && s->via == VIA_SYSCALL) {
+#ifndef SYS_time
+		r->skipped = 1;
+		snprintf(r->reason, sizeof(r->reason), "no time syscall on this architecture");
+		return;
+#endif
+	}
+	if ((s->via == VIA_INSN || s->via == VIA_TSC_USER) && !e->have_tsc) {
+		r->skipped = 1;
+		snprintf(r->reason, sizeof(r->reason), "%s", e->no_tsc_why);
+		return;
+	}
+	if (s->kind == K_RDTSCP && !e->have_rdtscp) {
+		r->skipped = 1;
+		snprintf(r->reason, sizeof(r->reason), "%s", e->no_rdtscp_why);
+		return;
+	}
+	if (s->kind == K_TSC_USER && !(e->tsc_hz > 0)) {
+		r->skipped = 1;
+		snprintf(r->reason, sizeof(r->reason), "no TSC calibration");
+		return;
+	}
+	rc = read_once(s, &v);
+	if (rc < 0) {
+		r->skipped = 1;
+		r->err = -rc;
+		snprintf(r->reason, sizeof(r->reason), "%s refused: %s%s", s->via == VIA_SYSCALL ?
+			 "the syscall" : "libc", strerror(-rc),
+			 /* kernel/time/alarmtimer.c: no RTC device, no alarm clocks */
+			 s->kind == K_CGT && rc == -EINVAL && (s->id == CLOCK_REALTIME_ALARM ||
+			 s->id == CLOCK_BOOTTIME_ALARM) ? " (alarm clocks need an RTC device)" : "");
+		return;
+	}
+	switch (s->kind) {
+	case K_TIME:
+		r->resolution_ns = (double)NS_PER_S;	/* time_t seconds */
+		break;
+	case K_GTOD:
+		/* microseconds, or coarser if CLOCK_REALTIME is */
+		r->resolution_ns = 1000;
+		if (!clock_getres(CLOCK_REALTIME, &res) && ts_ns(&res) > 1000)
+			r->resolution_ns = (double)ts_ns(&res);
+		break;
+	case K_CGT:
+		rc = s->via == VIA_LIBC ? (clock_getres(s->id, &res) ? -errno : 0)
+					: (int)sys2(SYS_clock_getres, s->id, (long)&res);
+		r->resolution_ns = rc ? NAN : (double)ts_ns(&res);
+		break;
+	case K_TSC_USER:
+		r->resolution_ns = ldexp((double)e->tclk.conv.mult, -(int)e->tclk.conv.shift);
+		break;
+	default:	/* one tick */
+		r->resolution_ns = e->tsc_hz > 0 ? 1e9 / e->tsc_hz : NAN;
+	}
+}
+
+static void rec_maybe(struct tp_rec *r, const char *key, double v)
+{
+	if (isnan(v))
+		tp_rec_null(r, key);
+	else
+		rec_double(r, key, v);
+}
+
+static void emit_clk_skip(const struct env *e, const struct clk_result *res)
+{
+	struct tp_rec r;
+
+	emit_begin(&r, "skip");
+	tp_rec_str(&r, "probe", PROBE);
+	tp_rec_str(&r, "name", res->src.name);
+	tp_rec_str(&r, "path", via_name(res->src.via));
+	tp_rec_str(&r, "clocksource", e->cs);
+	if (res->src.kind == K_CGT)
+		tp_rec_int(&r, "clock_id", res->src.id);
+	if (res->err) {
+		tp_rec_int(&r, "errno", res->err);
+		tp_rec_str(&r, "errno_name", strerror(res->err));
+	}
+	tp_rec_str(&r, "reason", res->reason);
+	emit_end(&r);
+}
+
+/* A skip or error about a whole clocksource, carrying it like every record. */
+static void emit_cs_record(const char *type, const char *cs, const char *name, const char *reason)
+{
+	struct tp_rec r;
+
+	emit_begin(&r, type);
+	tp_rec_str(&r, "probe", PROBE);
+	tp_rec_str(&r, "name", name);
+	tp_rec_str(&r, "clocksource", cs);
+	tp_rec_str(&r, "reason", reason);
+	emit_end(&r);
+	human("  %s %s: %s, %s\n", name, cs, strcmp(type, "skip") ? "ERROR" : "skipped", reason);
+}
+
+static const char *path_of(const struct clk_result *res)
+{
+	if (res->src.via == VIA_LIBC)
+		return res->vdso == 1 ? "vdso" : "libc";
+	return via_name(res->src.via);
+}
+
+static void last_value(const struct clk_result *res, char *buf, size_t len)
+{
+	switch (res->src.kind) {
+	case K_TIME: format_seconds(buf, len, res->last, 0); break;
+	case K_GTOD: format_seconds(buf, len, res->last, 6); break;
+	case K_RDTSC:
+	case K_LFENCE_RDTSC:
+	case K_RDTSCP: snprintf(buf, len, "%llu", (unsigned long long)res->last); break;
+	default: format_seconds(buf, len, res->last, 9);
+	}
+}
+
+static void emit_clk_result(const struct env *e, const struct clk_result *res)
+{
+	int insn = res->src.via == VIA_INSN;
+	double step_unit = insn ? e->ns_per_unit : 1;	/* insn steps are ticks */
+	char last[32];
+	struct tp_rec r;
+
+	emit_result_begin(&r, PROBE, res->src.name);
+	tp_rec_str(&r, "clocksource", e->cs);
+	tp_rec_str(&r, "path", path_of(res));
+	if (res->src.via == VIA_LIBC) {
+		if (res->vdso >= 0)
+			tp_rec_bool(&r, "vdso", res->vdso);
+		else
+			tp_rec_null(&r, "vdso");
+		tp_rec_str(&r, "vdso_check", e->traced ? "ptrace" : "cost");
+		if (e->traced)
+			rec_double(&r, "kernel_entries_per_call", res->kernel_entries);
+	}
+	if (res->src.kind == K_CGT)
+		tp_rec_int(&r, "clock_id", res->src.id);
+	rec_double(&r, "ns_per_call", res->ns.p50);
+	rec_double(&r, "ns_per_call_min", res->ns.min);
+	rec_double(&r, "ns_per_call_p99", res->ns.p99);
+	rec_maybe(&r, "ticks_per_call", res->ticks_p50);
+	rec_double(&r, "overhead_ns_per_call", e->overhead_ns);
+	rec_maybe(&r, "resolution_ns", res->resolution_ns);
+	if (res->steps.s.granularity)
+		rec_double(&r, "granularity_ns", (double)res->steps.s.granularity * step_unit);
+	else
+		tp_rec_null(&r, "granularity_ns");	/* no step in the window */
+	if (insn)
+		tp_rec_int(&r, "granularity_ticks", res->steps.s.granularity);
+	tp_rec_uint(&r, "backward_steps", res->steps.s.backward);
+	rec_double(&r, "largest_backward_ns", (double)res->steps.s.largest_backward * step_unit);
+	tp_rec_uint(&r, "step_reads", res->steps.reads);
+	tp_rec_int(&r, "step_window_ns", res->step_window_ns);
+	tp_rec_int(&r, "user_us", res->user_us);
+	tp_rec_int(&r, "sys_us", res->sys_us);
+	tp_rec_int(&r, "vol_ctxsw", res->vol_ctxsw);
+	tp_rec_int(&r, "invol_ctxsw", res->invol_ctxsw);
+	last_value(res, last, sizeof(last));
+	tp_rec_str(&r, "last_value", last);
+	if (insn)
+		tp_rec_str(&r, "last_value_unit", "ticks");
+	tp_rec_int(&r, "batches", res->batches);
+	tp_rec_uint(&r, "calls_per_batch", res->calls_per_batch);
+	rec_double(&r, "batch_ns", res->batch_ns);
+	rec_double(&r, "timer_share_pct", 100 * e->timer_ns / res->batch_ns);
+	tp_rec_str(&r, "timer", e->have_tsc ? "lfence;rdtsc" : "CLOCK_MONOTONIC_RAW");
+	tp_rec_int(&r, "cpu", e->cpu);
+	if (res->src.kind == K_TSC_USER) {
+		tp_rec_str(&r, "calibration", e->calib_source);
+		tp_rec_str(&r, "calibration_ref", e->calib_ref);
+		rec_double(&r, "tsc_hz", e->tsc_hz);
+		tp_rec_uint(&r, "mult", e->tclk.conv.mult);
+		tp_rec_uint(&r, "shift", e->tclk.conv.shift);
+	}
+	emit_end(&r);
+}
+
+static int dearest_first(const void *a, const void *b)
+{
+	const struct clk_result *x = a, *y = b;
+
+	if (x->skipped != y->skipped)
+		return x->skipped - y->skipped;
+	if (x->skipped)		/* skips in list order: by name, libc before syscall */
+		return strcmp(x->src.name, y->src.name) ? strcmp(x->src.name, y->src.name)
+							: (int)x->src.via - (int)y->src.via;
+	return (x->ns.p50 < y->ns.p50) - (x->ns.p50 > y->ns.p50);
+}
+
+static void print_table(const struct env *e, struct clk_result *res, size_t n)
+{
+	qsort(res, n, sizeof(*res), dearest_first);
+	human("%10s %10s %10s %11s %9s %9s %9s  %-8s %s\n", "ns/call", "ticks/call", "resolution",
+	      "granularity", "user us", "sys us", "vol/invol", "path", "name");
+	for (size_t i = 0; i < n; i++) {
+		const struct clk_result *r = &res[i];
+		double step_unit = r->src.via == VIA_INSN ? e->ns_per_unit : 1;
+		char res_s[24], gran[24], cs[24];
+
+		if (r->skipped) {
+			human("%10s %10s %10s %11s %9s %9s %9s  %-8s %s: skipped, %s\n", "-", "-", "-", "-",
+			      "-", "-", "-", via_name(r->src.via), r->src.name, r->reason);
+			continue;
+		}
+		format_duration(res_s, sizeof(res_s), r->resolution_ns);
+		format_duration(gran, sizeof(gran), (double)r->steps.s.granularity * step_unit);
+		snprintf(cs, sizeof(cs), "%lld/%lld", (long long)r->vol_ctxsw, (long long)r->invol_ctxsw);
+		human("%10.2f %10.1f %10s %11s %9lld %9lld %9s  %-8s %s%s\n", r->ns.p50, r->ticks_p50,
+		      res_s, gran, (long long)r->user_us, (long long)r->sys_us, cs, path_of(r),
+		      r->src.name, r->steps.s.backward ? "  (went backwards)" : "");
+	}
+}
+
+static void pin_to_cpu(struct env *e)
+{
+	cpu_set_t set;
+
+	e->cpu = sched_getcpu();
+	if (e->cpu < 0)
+		return;
+	/* one CPU: no migration between the reads of a batch, one TSC */
+	CPU_ZERO(&set);
+	CPU_SET(e->cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void setup_tsc_clock(struct env *e)
+{
+	struct timespec t;
+	uint64_t a, b;
+
+	if (!e->have_tsc || !(e->tsc_hz > 0))
+		return;
+	clocks_calc_mult_shift(&e->tclk.conv, (uint64_t)llround(e->tsc_hz), NS_PER_S, TSC_MAXSEC);
+	a = rdtsc_ordered();
+	clock_gettime(CLOCK_MONOTONIC_RAW, &t);
+	b = rdtsc_ordered();
+	e->tclk.base_tsc = a + (b - a) / 2;
+	e->tclk.base_ns = ts_ns(&t);
+}
+
+/* Measures every source on the clocksource in use now. */
+static enum probe_status measure_block(const struct probe_ctx *ctx, struct env *e)
+{
+	struct source src[MAX_SOURCES];
+	struct clk_result *res = calloc(MAX_SOURCES + 1, sizeof(*res)), *empty;
+	size_t n = list_sources(src, e), measured = 0, skipped = 0;
+	size_t nb = (size_t)e->plan->max_batches;
+	double *buf = calloc((MAX_SOURCES + 1) * nb, sizeof(*buf));
+	char cs_end[64] = "";
+	struct tp_rec r;
+	int rc;
+
+	if (!res || !buf) {
+		free(res);
+		free(buf);
+		emit_cs_record("error", e->cs, "clocksource", "out of memory");
+		return PROBE_FAILED;
+	}
+	for (size_t i = 0; i <= MAX_SOURCES; i++)
+		res[i].batch = buf + i * nb;
+	pin_to_cpu(e);
+	setup_tsc_clock(e);
+	e->timer_ns = timer_cost_ns(e);
+
+	for (size_t i = 0; i < n; i++) {
+		res[i].src = src[i];
+		res[i].vdso = -1;
+		precheck(e, &res[i]);
+	}
+	/* the loop alone, taking its turns like the others */
+	empty = &res[n];
+	empty->src = (struct source){ .kind = K_EMPTY, .via = VIA_NONE, .name = "empty loop" };
+
+	/* the tracer first: its verdict goes into each record */
+	rc = vdso_check(res, n);
+	e->traced = rc == 0;
+	for (size_t i = 0; i <= n; i++) {
+		if (res[i].skipped) {
+			emit_clk_skip(e, &res[i]);
+			skipped++;
+			continue;
+		}
+		res[i].iters = size_batch(e, &res[i].src);
+	}
+	for (int round = 0; round < e->plan->rounds; round++)
+		for (size_t i = 0; i <= n; i++)
+			if (!res[i].skipped)
+				measure_slice(e, &res[i]);
+	for (size_t i = 0; i <= n; i++) {
+		if (res[i].skipped)
+			continue;
+		finish_cost(e, &res[i]);
+		if (i < n) {
+			measure_steps(e, &res[i]);
+			measured++;
+		}
+	}
+	e->overhead_ns = empty->ns.p50;
+	if (!e->traced)
+		vdso_by_cost_all(res, n);
+	for (size_t i = 0; i < n; i++)
+		if (!res[i].skipped)
+			emit_clk_result(e, &res[i]);
+
+	current_clocksource(cs_end, sizeof(cs_end));
+	emit_result_begin(&r, PROBE, "clocksource");
+	tp_rec_str(&r, "clocksource", e->cs);
+	tp_rec_str(&r, "clocksource_at_end", cs_end);
+	tp_rec_int(&r, "sources_measured", (int64_t)measured);
+	tp_rec_int(&r, "sources_skipped", (int64_t)skipped);
+	rec_maybe(&r, "tsc_hz", e->tsc_hz > 0 ? e->tsc_hz : NAN);
+	tp_rec_str(&r, "calibration", e->calib_source);
+	tp_rec_str(&r, "calibration_ref", e->calib_ref);
+	tp_rec_str(&r, "timer", e->have_tsc ? "lfence;rdtsc" : "CLOCK_MONOTONIC_RAW");
+	rec_double(&r, "timer_ns", e->timer_ns);
+	rec_double(&r, "overhead_ns_per_call", e->overhead_ns);
+	tp_rec_str(&r, "vdso_check", e->traced ? "ptrace" : "cost");
+	if (!e->traced)
+		tp_rec_str(&r, "vdso_check_error", strerror(-rc));
+	tp_rec_int(&r, "cpu", e->cpu);
+	tp_rec_str(&r, "profile", ctx->quick ? "quick" : "full");
+	emit_end(&r);
+
+	human("\n-- clocksource %s: TSC %.6g MHz (calibration %s against %s), CPU %d, "
+	      "loop overhead %.3g ns/call, vDSO use checked by %s --\n",
+	      e->cs, e->tsc_hz / 1e6, e->calib_source, e->calib_ref, e->cpu, e->overhead_ns,
+	      e->traced ? "ptrace" : "cost");
+	print_table(e, res, n);
+	if (strcmp(cs_end, e->cs))
+		human("   note: the clocksource changed to %s during the measurement\n", cs_end);
+	free(res);
+	free(buf);
+	return measured ? PROBE_OK : PROBE_SKIPPED;
+}
+
+/* ---- the clocksource sweep ---- */
+
+/* Seconds the sweep may use before the suite's limit would kill it with
+ * a clocksource switched: 80 % of that limit, the suite's TCG factor included. */
+static int64_t sweep_budget_ns(const struct probe_ctx *ctx)
+{
+	const struct probe *p = probe_find(PROBE);
+	int s = p ? (ctx->quick ? p->limit_quick_s : p->limit_full_s) : 60;
+
+	if (ctx->opt && ctx->opt->timeout_s > 0)
+		s = ctx->opt->timeout_s;
+	else if (running_in_qemu() && !cpu_has_flag("constant_tsc"))
+		s *= 4;
+	return (int64_t)s * NS_PER_S * 8 / 10;
+}
+
+/* Runs one block in a child; the parent survives whatever happens there. */
+static int run_child_block(const struct probe_ctx *ctx, struct env *e, int64_t deadline)
+{
+	int st = 0;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		_exit((int)measure_block(ctx, e));
+	for (;;) {
+		pid_t w = waitpid(pid, &st, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (mono_ns() > deadline) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			emit_cs_record("error", e->cs, "clocksource", "measurement overran its share of the time limit; killed");
+			return -ETIMEDOUT;
+		}
+		usleep(20000);
+	}
+	if (WIFSIGNALED(st)) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "measurement child died: %s", strsignal(WTERMSIG(st)));
+		emit_cs_record("error", e->cs, "clocksource", why);
+		return -ECHILD;
+	}
+	return WIFEXITED(st) && WEXITSTATUS(st) == PROBE_FAILED ? -EIO : 0;
+}
+
+static enum probe_status sweep(const struct probe_ctx *ctx, struct env *base, const char *orig,
+			       char *avail)
+{
+	char list[MAX_CLOCKSOURCES][32], now[64], why[128];
+	size_t n = 0;
+	int failed = 0, restored;
+	int64_t start = mono_ns(), budget = sweep_budget_ns(ctx);
+	struct tp_rec r;
+
+	/* the original first: if anything goes wrong later its figures stand */
+	snprintf(list[n++], sizeof(list[0]), "%s", orig);
+	for (char *save = 0, *t = strtok_r(avail, " ", &save); t && n < MAX_CLOCKSOURCES;
+	     t = strtok_r(0, " ", &save))
+		if (strcmp(t, orig))
+			snprintf(list[n++], sizeof(list[0]), "%s", t);
+
+	emit_result_begin(&r, PROBE, "clocksource sweep");
+	tp_rec_str(&r, "clocksource", orig);
+	tp_rec_str(&r, "original", orig);
+	tp_rec_arr_begin(&r, "clocksources");
+	for (size_t i = 0; i < n; i++)
+		tp_rec_str(&r, 0, list[i]);
+	tp_rec_arr_end(&r);
+	emit_end(&r);
+
+	for (size_t i = 0; i < n; i++) {
+		struct env e = *base;
+		int64_t left = budget - (mono_ns() - start);
+		int rc;
+
+		e.cs = list[i];
+		current_clocksource(now, sizeof(now));
+		if (strcmp(now, list[i]) && (rc = set_clocksource(list[i]))) {
+			snprintf(why, sizeof(why), "the kernel refused the switch: %s", strerror(-rc));
+			emit_cs_record("skip", list[i], "clocksource", why);
+			continue;
+		}
+		rc = run_child_block(ctx, &e, mono_ns() + left / (int64_t)(n - i));
+		if (rc && rc != -EIO)
+			failed = 1;
+	}
+
+	/* put the original back, whatever happened above */
+	current_clocksource(now, sizeof(now));
+	if (strcmp(now, orig))
+		set_clocksource(orig);
+	current_clocksource(now, sizeof(now));
+	restored = !strcmp(now, orig);
+	emit_result_begin(&r, PROBE, "clocksource restored");
+	tp_rec_str(&r, "clocksource", now);
+	tp_rec_str(&r, "original", orig);
+	tp_rec_bool(&r, "restored", restored);
+	emit_end(&r);
+	human("\n-- clocksource %s restored: %s --\n", orig, restored ? "yes" : "NO");
+	if (!restored)
+		emit_cs_record("error", now, "clocksource restored", "could not put the original clocksource back");
+	return failed || !restored ? PROBE_FAILED : PROBE_OK;
 }
 
 enum probe_status probe_clocks(struct probe_ctx *ctx)
 {
-	int nbatch = ctx->quick ? 50 : 500;
-	double *ns = calloc((size_t)nbatch, sizeof(*ns)), *ticks = calloc((size_t)nbatch, sizeof(*ticks));
-	double overhead;
+	const struct options *o = ctx->opt;
+	int want = o && (o->clocksource_sweep > 0 || (o->clocksource_sweep < 0 && ctx->appliance));
+	char orig[64], avail[256];
+	struct env e = { .plan = ctx->quick ? &plan_quick : &plan_full, .cpu = -1,
+			 .calib_source = "none", .calib_ref = "none", .ns_per_unit = 1 };
 
-	if (!ns || !ticks)
-		return PROBE_FAILED;
-	measure(b_empty, nbatch, ns, ticks);
-	overhead = median(ns, (size_t)nbatch);
-	human("%10s %10s %10s  %-6s %s\n", "ns/call", "ticks/call", "p99 ns", "path", "name");
-	for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
-		struct summary sn, st;
-		struct tp_rec r;
-
-		measure(sources[i].batch, nbatch, ns, ticks);
-		summarize(ns, (size_t)nbatch, &sn);
-		summarize(ticks, (size_t)nbatch, &st);
-		emit_result_begin(&r, "clocks", sources[i].name);
-		tp_rec_str(&r, "path", sources[i].path);
-		rec_double(&r, "ns_per_call", sn.p50);
-		rec_double(&r, "ns_per_call_min", sn.min);
-		rec_double(&r, "ns_per_call_p99", sn.p99);
-		rec_double(&r, "ticks_per_call", st.p50);
-		rec_double(&r, "overhead_ns_per_call", overhead);
-		tp_rec_int(&r, "batches", nbatch);
-		emit_end(&r);
-		human("%10.2f %10.1f %10.2f  %-6s %s\n", sn.p50, st.p50, sn.p99, sources[i].path, sources[i].name);
+	if (current_clocksource(orig, sizeof(orig)) <= 0)
+		snprintf(orig, sizeof(orig), "unknown");
+	e.cs = orig;
+	cpu_caps(&e);
+	if (e.have_tsc && probe_tsc_calib(ctx) > 0) {
+		e.tsc_hz = ctx->tsc.hz;
+		e.calib_source = ctx->tsc.source;
+		e.calib_ref = ctx->tsc.ref;
+		e.ns_per_unit = 1e9 / e.tsc_hz;
+	} else {
+		/* ticks cannot be turned into ns: time batches by the clock */
+		e.have_tsc = e.have_rdtscp = 0;
+		if (TP_HAVE_TSC)
+			e.no_tsc_why = e.no_rdtscp_why = "TSC calibration failed";
 	}
-	free(ns);
-	free(ticks);
-	return PROBE_OK;
+	if (!want)
+		return measure_block(ctx, &e);
+	if (geteuid() != 0) {
+		emit_cs_record("skip", orig, "clocksource sweep", "needs root (writes current_clocksource)");
+		return measure_block(ctx, &e);
+	}
+	if (read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail)) <= 0) {
+		emit_cs_record("skip", orig, "clocksource sweep", "no " CLOCKSOURCE_DIR "/available_clocksource");
+		return measure_block(ctx, &e);
+	}
+	return sweep(ctx, &e, orig, avail);
 }

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * TSC calibration arithmetic: EFI-free, no floating point, tested on the host
+ * (tests/unit/test_calib.c). The measurement loops live in measure.c; this
+ * file only turns recorded (tsc ticks, reference ticks) pairs into Hz,
+ * rejects outliers and reports the spread. See docs/stub.md.
+ */
+#ifndef TP_BOOT_CALIB_H
+#define TP_BOOT_CALIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ACPI 6.5, 4.8.3.3 Power Management Timer: a fixed 3.579545 MHz clock. */
+#define ACPI_PM_TIMER_HZ 3579545u
+/* The 8254 PIT input clock: 14.31818 MHz / 12. */
+#define PIT_HZ 1193182u
+/* HPET 1.0a, 2.3.4: COUNTER_CLK_PERIOD is in femtoseconds, at most 100 ns. */
+#define HPET_FS_PER_S 1000000000000000ull
+#define HPET_PERIOD_MAX_FS 100000000u
+
+/* Defaults: 5 rounds of 50 ms per reference (docs/stub.md, "Calibration"). */
+#define TP_CALIB_ROUNDS_DEFAULT 5
+#define TP_CALIB_ROUNDS_MAX 32
+#define TP_CALIB_MS_DEFAULT 50
+#define TP_CALIB_MS_MIN 1
+#define TP_CALIB_MS_MAX 1000
+
+/*
+ * Outlier rule: a round is rejected when it lies further from the median of
+ * all rounds than max(TP_CALIB_OUTLIER_FLOOR_PPM, TP_CALIB_OUTLIER_MADS x
+ * 1.4826 x MAD), MAD being the median absolute deviation in ppm (1.4826 MAD
+ * estimates one standard deviation for normal noise). The floor keeps a set
+ * of nearly identical rounds from rejecting a member that is 3 ppm off.
+ */
+#define TP_CALIB_OUTLIER_FLOOR_PPM 50
+#define TP_CALIB_OUTLIER_MADS 3
+
+/* Hardware references disagreeing by more than this earn a warning. */
+#define TP_CALIB_WARN_PPM 500
+
+struct tp_round {
+	uint64_t tsc_ticks;	/* TSC delta over the round */
+	uint64_t ref_ticks;	/* reference delta over the round */
+};
+
+struct tp_calib_result {
+	uint64_t tsc_hz;	/* median of the kept rounds */
+	uint32_t spread_ppm;	/* (max - min) / median of the kept rounds */
+	uint32_t rounds;	/* rounds measured */
+	uint32_t rejected;	/* rounds rejected as outliers or invalid */
+	uint32_t threshold_ppm;	/* the outlier threshold that was applied */
+};
+
+/* floor(a * b / c) (rounded to nearest when round != 0) with a 128-bit
+ * intermediate; returns UINT64_MAX when c == 0 or the result overflows. */
+uint64_t tp_muldiv64(uint64_t a, uint64_t b, uint64_t c, int round);
+
+/* (cur - prev) modulo 2^bits: the delta of a free-running up-counter that
+ * wrapped at most once (PM timer: 24 or 32 bits; HPET read as 32 bits). */
+uint64_t tp_counter_delta(uint64_t prev, uint64_t cur, unsigned int bits);
+
+/* TSC Hz from a round against a reference of ref_hz. 0 when ref_ticks == 0. */
+uint64_t tp_hz_from_ticks(uint64_t tsc_ticks, uint64_t ref_ticks, uint64_t ref_hz);
+/* TSC Hz from a round against the HPET, whose period is in femtoseconds. */
+uint64_t tp_hz_from_hpet(uint64_t tsc_ticks, uint64_t hpet_ticks, uint32_t period_fs);
+/* HPET frequency in Hz (rounded) from its period; 0 for an invalid period. */
+uint64_t tp_hpet_hz(uint32_t period_fs);
+int tp_hpet_period_valid(uint32_t period_fs);
+
+/* Reference ticks for a window of ms milliseconds. */
+uint64_t tp_ref_ticks_for_ms(uint64_t ref_hz, uint32_t ms);
+uint64_t tp_hpet_ticks_for_ms(uint32_t period_fs, uint32_t ms);
+/* PIT channel 2 latch for ms milliseconds, capped to the 16-bit counter
+ * (65535 ticks = 54.9 ms); *ms_out gets the window actually used. */
+uint16_t tp_pit_latch_for_ms(uint32_t ms, uint32_t *ms_out);
+
+/* |a - b| / ref in ppm (saturating at UINT32_MAX). */
+uint32_t tp_ppm_diff(uint64_t a, uint64_t b, uint64_t ref);
+
+/* Median of n values; sorts v in place. 0 when n == 0. For even n, the mean
+ * of the two middle values (rounded down). */
+uint64_t tp_median_u64(uint64_t *v, size_t n);
+
+/*
+ * Reduces per-round TSC frequencies to one result with the outlier rule
+ * above. hz[] holds n <= TP_CALIB_ROUNDS_MAX values; zero entries are invalid
+ * rounds (timeouts) and count as rejected. Returns 0, or -1 when no round
+ * survived (res->tsc_hz = 0).
+ */
+int tp_calib_reduce(const uint64_t *hz, size_t n, struct tp_calib_result *res);
+
+/* CPUID-derived frequencies (Intel SDM vol. 2A, CPUID leaves 15H and 16H). */
+/* Leaf 0x15: eax = denominator, ebx = numerator, ecx = crystal Hz (may be 0).
+ * base_mhz (leaf 0x16 eax, or 0) derives the crystal when ecx is 0, as
+ * Linux's native_calibrate_tsc() does. Returns TSC Hz or 0. */
+uint64_t tp_cpuid15_hz(uint32_t eax, uint32_t ebx, uint32_t ecx, uint32_t base_mhz,
+		       uint64_t *crystal_hz);
+
+/* Largest pairwise disagreement of n frequencies, in ppm of ref_hz. */
+uint32_t tp_max_disagreement_ppm(const uint64_t *hz, size_t n, uint64_t ref_hz);
+
+#endif

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Stub output: human messages and TP1 records to ConOut and, when ConOut
+ * does not already reach a serial port, to EFI_SERIAL_IO_PROTOCOL too.
+ * See docs/stub.md, "Output".
+ */
+#ifndef TP_BOOT_CONSOLE_H
+#define TP_BOOT_CONSOLE_H
+
+#include <efi.h>
+
+#include "../common/record.h"
+
+#define TP_CON_MAX_TEXT_OUT 8
+
+struct tp_console {
+	SIMPLE_TEXT_OUTPUT_INTERFACE *conout;
+	EFI_SERIAL_IO_PROTOCOL *serial;	/* NULL: none, or ConOut covers it */
+	int conout_serial;		/* ConOut includes a UART terminal */
+	/*
+	 * Records are written byte-exact to the serial port, never through
+	 * the firmware's terminal emulation (which may wrap at its column
+	 * count); consoles that are not serial get them through their own
+	 * text-output protocol, text_out[].
+	 */
+	EFI_SERIAL_IO_PROTOCOL *rec_serial;
+	SIMPLE_TEXT_OUTPUT_INTERFACE *text_out[TP_CON_MAX_TEXT_OUT];
+	int n_text_out;
+	unsigned int columns;		/* ConOut's current mode */
+	struct tp_rec rec;		/* scratch record, 8 KiB: not on the stack */
+};
+
+void tp_con_init(struct tp_console *c, EFI_SYSTEM_TABLE *st);
+/* One human line (ASCII, no newline needed). */
+void tp_con_msg(struct tp_console *c, const char *line);
+/* Starts a record in c->rec; finish with tp_con_emit(). */
+struct tp_rec *tp_con_rec(struct tp_console *c, const char *type);
+void tp_con_emit(struct tp_console *c);
+
+#endif

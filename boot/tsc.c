@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: MIT
+/* TSC calibration in the stub; see tsc.h and docs/stub.md, "Calibration". */
+#include <efi.h>
+#include <efilib.h>
+
+#include "acpi.h"
+#include "bootcmd.h"
+#include "measure.h"
+#include "tsc.h"
+#include "x86.h"
+
+/* What the references need while they run. */
+struct ref_ctx {
+	EFI_SYSTEM_TABLE *st;
+	int have_acpi;
+	const char *acpi_why;
+	struct tp_acpi_root root;
+	struct tp_pm_timer pm;
+	struct tp_hpet_table hpet_tbl;
+	struct tp_hpet_state hpet;
+	uint32_t ms;
+	uint64_t timeout_tsc;
+};
+
+struct ref_ops {
+	enum tp_ref_id id;
+	const char *name;
+	/* NULL when the reference can be used, else why not */
+	const char *(*setup)(struct ref_ctx *x);
+	/* one round: TP_MEASURE_OK and *hz, or an error */
+	int (*round)(struct ref_ctx *x, struct tp_round *r, uint64_t *hz);
+	void (*teardown)(struct ref_ctx *x);
+	/* reference-specific keys of the calib record */
+	void (*describe)(struct ref_ctx *x, struct tp_rec *r);
+	int raise_tpl;		/* run rounds at TPL_HIGH_LEVEL */
+};
+
+static void efi_stall(uint32_t us, void *ctx)
+{
+	EFI_SYSTEM_TABLE *st = ctx;
+
+	uefi_call_wrapper(st->BootServices->Stall, 1, us);
+}
+
+/* UEFI memory is identity-mapped during boot services (UEFI 2.10, 2.3.4). */
+static const void *map_identity(uint64_t phys, size_t len, void *ctx)
+{
+	(void)len;
+	(void)ctx;
+	return (const void *)(uintptr_t)phys;
+}
+
+static void hex_field(struct tp_rec *r, const char *key, uint64_t v)
+{
+	char s[24];
+	struct tp_buf b;
+
+	tp_buf_init(&b, s, sizeof(s));
+	tp_buf_puts(&b, "0x");
+	tp_buf_puthex(&b, v, 1);
+	tp_rec_str(r, key, s);
+}
+
+/*
+ * UEFI 2.10, 4.6 EFI Configuration Table: the ACPI 2.0 RSDP GUID
+ * (XSDT) is preferred, the ACPI 1.0 one (RSDT only) is the fallback.
+ */
+static void find_acpi(struct ref_ctx *x)
+{
+	static EFI_GUID acpi20 = ACPI_20_TABLE_GUID;
+	static EFI_GUID acpi10 = ACPI_TABLE_GUID;
+	const void *rsdp20 = NULL, *rsdp10 = NULL;
+
+	for (UINTN i = 0; i < x->st->NumberOfTableEntries; i++) {
+		EFI_CONFIGURATION_TABLE *t = &x->st->ConfigurationTable[i];
+
+		if (!CompareGuid(&t->VendorGuid, &acpi20))
+			rsdp20 = t->VendorTable;
+		else if (!CompareGuid(&t->VendorGuid, &acpi10))
+			rsdp10 = t->VendorTable;
+	}
+	x->have_acpi = 0;
+	x->acpi_why = "no ACPI RSDP in the EFI configuration table";
+	if (rsdp20 && tp_acpi_parse_rsdp(rsdp20, 36, &x->root) == 0)
+		x->have_acpi = 1;
+	else if (rsdp10 && tp_acpi_parse_rsdp(rsdp10, 20, &x->root) == 0)
+		x->have_acpi = 1;
+	else if (rsdp20 || rsdp10)
+		x->acpi_why = "ACPI RSDP checksum or signature invalid";
+}
+
+/* ---- HPET ---- */
+
+static const char *hpet_setup(struct ref_ctx *x)
+{
+	uint32_t len;
+	int bad = 0;
+	const void *t;
+	const char *why;
+
+	if (!x->have_acpi)
+		return x->acpi_why;
+	t = tp_acpi_find(&x->root, "HPET", map_identity, NULL, &len, &bad);
+	if (!t)
+		return bad ? "HPET table checksum invalid" : "no HPET table";
+	if (tp_acpi_hpet(t, len, &x->hpet_tbl, &why))
+		return why;
+	if (tp_hpet_begin(&x->hpet, x->hpet_tbl.address))
+		return "HPET capabilities register invalid (period 0 or > 100 ns)";
+	return NULL;
+}
+
+static int hpet_round(struct ref_ctx *x, struct tp_round *r, uint64_t *hz)
+{
+	int ret = tp_measure_hpet(&x->hpet, x->ms, x->timeout_tsc, r);
+
+	*hz = ret ? 0 : tp_hz_from_hpet(r->tsc_ticks, r->ref_ticks, x->hpet.period_fs);
+	return ret;
+}
+
+static void hpet_teardown(struct ref_ctx *x)
+{
+	tp_hpet_end(&x->hpet);
+}
+
+static void hpet_describe(struct ref_ctx *x, struct tp_rec *r)
+{
+	hex_field(r, "address", x->hpet_tbl.address);
+	tp_rec_uint(r, "period_fs", x->hpet.period_fs);
+	tp_rec_uint(r, "ref_hz", tp_hpet_hz(x->hpet.period_fs));
+	tp_rec_bool(r, "counter_64bit", !!(x->hpet.gcap_id & HPET_CAP_COUNT_SIZE));
+	tp_rec_bool(r, "enabled_by_stub", x->hpet.enabled_by_us);
+}
+
+/* ---- ACPI PM timer ---- */
+
+static const char *pm_setup(struct ref_ctx *x)
+{
+	uint32_t len;
+	int bad = 0;
+	const void *t;
+	const char *why;
+
+	if (!x->have_acpi)
+		return x->acpi_why;
+	t = tp_acpi_find(&x->root, "FACP", map_identity, NULL, &len, &bad);
+	if (!t)
+		return bad ? "FADT checksum invalid" : "no FADT";
+	if (tp_acpi_fadt_pm_timer(t, len, &x->pm, &why))
+		return why;
+	return NULL;
+}
+
+static int pm_round(struct ref_ctx *x, struct tp_round *r, uint64_t *hz)
+{
+	int ret = tp_measure_pmtimer(&x->pm, x->ms, x->timeout_tsc, r);
+
+	*hz = ret ? 0 : tp_hz_from_ticks(r->tsc_ticks, r->ref_ticks, ACPI_PM_TIMER_HZ);
+	return ret;
+}
+
+static void pm_describe(struct ref_ctx *x, struct tp_rec *r)
+{
+	tp_rec_str(r, "space", x->pm.space == ACPI_GAS_IO ? "io" : "memory");
+	hex_field(r, "address", x->pm.address);
+	tp_rec_uint(r, "bits", x->pm.bits);
+	tp_rec_bool(r, "from_x_pm_tmr_blk", x->pm.from_x);
+	tp_rec_uint(r, "ref_hz", ACPI_PM_TIMER_HZ);
+}
+
+/* ---- PIT ---- */
+
+static int pit_round(struct ref_ctx *x, struct tp_round *r, uint64_t *hz)
+{
+	int ret = tp_measure_pit(x->ms, x->timeout_tsc, r);
+
+	*hz = ret ? 0 : tp_hz_from_ticks(r->tsc_ticks, r->ref_ticks, PIT_HZ);
+	return ret;
+}
+
+static void pit_describe(struct ref_ctx *x, struct tp_rec *r)
+{
+	uint32_t ms;
+
+	tp_rec_uint(r, "latch", tp_pit_latch_for_ms(x->ms, &ms));
+	tp_rec_uint(r, "ref_hz", PIT_HZ);
+}
+
+/* ---- UEFI Stall ---- */
+
+static int stall_round(struct ref_ctx *x, struct tp_round *r, uint64_t *hz)
+{
+	int ret = tp_measure_stall(efi_stall, x->st, x->ms, r);
+
+	*hz = ret ? 0 : tp_hz_from_ticks(r->tsc_ticks, r->ref_ticks, 1000000);
+	return ret;
+}
+
+/* Preference order: the summary picks the first that worked. */
+static const struct ref_ops ref_table[] = {
+	{ TP_REF_HPET, "hpet", hpet_setup, hpet_round, hpet_teardown, hpet_describe, 1 },
+	{ TP_REF_PMTIMER, "pmtimer", pm_setup, pm_round, NULL, pm_describe, 1 },
+	{ TP_REF_PIT, "pit", NULL, pit_round, NULL, pit_describe, 1 },
+	{ TP_REF_STALL, "stall", NULL, stall_round, NULL, NULL, 0 },
+};
+
+static const char *round_error(int ret)
+{
+	return ret == TP_MEASURE_STUCK ? "counter does not advance" :
+					 "reference did not reach the window in time";
+}
+
+static void run_ref(struct tp_console *con, struct ref_ctx *x, const struct ref_ops *op,
+		    uint32_t rounds, struct tp_ref_result *out)
+{
+	uint64_t hz[TP_CALIB_ROUNDS_MAX], tsc_total = 0;
+	struct tp_rec *r;
+	const char *why = op->setup ? op->setup(x) : NULL;
+
+	out->name = op->name;
+	out->present = 0;
+	out->reason = why;
+	if (!why) {
+		int first_err = 0;
+
+		for (uint32_t i = 0; i < rounds; i++) {
+			struct tp_round rd = { 0, 0 };
+			EFI_TPL old = 0;
+			int ret;
+
+			if (op->raise_tpl)
+				old = uefi_call_wrapper(x->st->BootServices->RaiseTPL, 1,
+							TPL_HIGH_LEVEL);
+			ret = op->round(x, &rd, &hz[i]);
+			if (op->raise_tpl)
+				uefi_call_wrapper(x->st->BootServices->RestoreTPL, 1, old);
+			tsc_total += rd.tsc_ticks;
+			if (ret && i == 0) {
+				/* a first round that never ends: the reference is not there */
+				first_err = ret;
+				break;
+			}
+		}
+		if (first_err) {
+			why = round_error(first_err);
+		} else if (tp_calib_reduce(hz, rounds, &out->res)) {
+			why = "no valid round";
+		} else {
+			out->present = 1;
+			out->duration_us = tp_muldiv64(tsc_total, 1000000, out->res.tsc_hz, 1);
+		}
+		out->reason = why;
+	}
+	if (op->teardown)
+		op->teardown(x);
+
+	r = tp_con_rec(con, "calib");
+	tp_rec_str(r, "source", "stub");
+	tp_rec_str(r, "ref", op->name);
+	if (out->present) {
+		tp_rec_uint(r, "tsc_hz", out->res.tsc_hz);
+		tp_rec_uint(r, "spread_ppm", out->res.spread_ppm);
+		tp_rec_uint(r, "rounds", out->res.rounds);
+		tp_rec_uint(r, "rejected", out->res.rejected);
+		tp_rec_uint(r, "outlier_ppm", out->res.threshold_ppm);
+		tp_rec_uint(r, "duration_us", out->duration_us);
+		tp_rec_uint(r, "window_ms", x->ms);
+		if (op->describe)
+			op->describe(x, r);
+	} else {
+		tp_rec_bool(r, "absent", 1);
+		tp_rec_str(r, "reason", why);
+	}
+	tp_con_emit(con);
+}
+
+/* Intel SDM vol. 2A, CPUID; AMD APM vol. 3, CPUID Fn8000_0007 */
+static void cpuid_records(struct tp_console *con, struct tp_tsc_report *rep)
+{
+	struct tp_cpuid l0 = tp_cpuid(0, 0), e0 = tp_cpuid(0x80000000, 0), l1 = tp_cpuid(1, 0);
+	uint32_t base_mhz = 0;
+	struct tp_rec *r;
+
+	rep->invariant_tsc = 0;
+	if (e0.eax >= 0x80000007)
+		rep->invariant_tsc = !!(tp_cpuid(0x80000007, 0).edx & (1u << 8));
+
+	if (l0.eax >= 0x16)
+		base_mhz = tp_cpuid(0x16, 0).eax & 0xffff;
+
+	r = tp_con_rec(con, "calib");
+	tp_rec_str(r, "source", "stub");
+	tp_rec_str(r, "ref", "cpuid15");
+	if (l0.eax < 0x15) {
+		tp_rec_bool(r, "absent", 1);
+		tp_rec_str(r, "reason", "CPUID max basic leaf below 0x15");
+	} else {
+		struct tp_cpuid c = tp_cpuid(0x15, 0);
+		uint64_t crystal, hz = tp_cpuid15_hz(c.eax, c.ebx, c.ecx, base_mhz, &crystal);
+
+		if (!hz) {
+			tp_rec_bool(r, "absent", 1);
+			tp_rec_str(r, "reason", c.ebx ? "crystal clock not enumerated" :
+							"TSC/crystal ratio not enumerated");
+		} else {
+			tp_rec_uint(r, "tsc_hz", hz);
+			tp_rec_uint(r, "crystal_hz", crystal);
+			tp_rec_bool(r, "crystal_from_cpuid16", c.ecx == 0);
+			tp_rec_uint(r, "numerator", c.ebx);
+			tp_rec_uint(r, "denominator", c.eax);
+		}
+	}
+	tp_con_emit(con);
+
+	r = tp_con_rec(con, "calib");
+	tp_rec_str(r, "source", "stub");
+	tp_rec_str(r, "ref", "cpuid16");
+	if (!base_mhz) {
+		tp_rec_bool(r, "absent", 1);
+		tp_rec_str(r, "reason", l0.eax < 0x16 ? "CPUID max basic leaf below 0x16" :
+							"base frequency not enumerated");
+	} else {
+		/* the nominal base frequency: equal to the TSC's on most Intel parts */
+		tp_rec_uint(r, "tsc_hz", (uint64_t)base_mhz * 1000000);
+		tp_rec_uint(r, "base_mhz", base_mhz);
+	}
+	tp_con_emit(con);
+
+	r = tp_con_rec(con, "calib");
+	tp_rec_str(r, "source", "stub");
+	tp_rec_str(r, "ref", "hypervisor");
+	if (!(l1.ecx & (1u << 31))) {
+		tp_rec_bool(r, "absent", 1);
+		tp_rec_str(r, "reason", "no hypervisor (CPUID 1 ECX bit 31 clear)");
+	} else {
+		struct tp_cpuid h = tp_cpuid(0x40000000, 0);
+		char vendor[13];
+
+		for (int i = 0; i < 4; i++) {
+			vendor[i] = (char)(h.ebx >> (8 * i));
+			vendor[4 + i] = (char)(h.ecx >> (8 * i));
+			vendor[8 + i] = (char)(h.edx >> (8 * i));
+		}
+		vendor[12] = 0;
+		/* The VMware-defined timing leaf, also offered by KVM/QEMU
+		 * (-cpu ...,vmware-cpuid-freq=on with invtsc) and VMware. */
+		if (h.eax < 0x40000010 || h.eax > 0x4000ffff) {
+			tp_rec_bool(r, "absent", 1);
+			tp_rec_str(r, "reason", "hypervisor has no leaf 0x40000010");
+		} else {
+			struct tp_cpuid t = tp_cpuid(0x40000010, 0);
+
+			if (t.eax) {
+				tp_rec_uint(r, "tsc_hz", (uint64_t)t.eax * 1000);
+				tp_rec_uint(r, "apic_bus_hz", (uint64_t)t.ebx * 1000);
+			} else {
+				tp_rec_bool(r, "absent", 1);
+				tp_rec_str(r, "reason", "leaf 0x40000010 reports 0 kHz");
+			}
+		}
+		tp_rec_str(r, "vendor", vendor);
+	}
+	tp_con_emit(con);
+}
+
+void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rounds,
+		      uint32_t ms, struct tp_tsc_report *rep)
+{
+	static struct ref_ctx x;	/* zeroed, off the stack */
+	uint64_t rough_hz, hw_hz[3];
+	size_t n_hw = 0;
+	struct tp_buf list;
+	struct tp_rec *r;
+
+	x.st = st;
+	x.ms = ms;
+	find_acpi(&x);
+	/* Timeouts only: 4 windows at the rough rate, 10 GHz if unknown. */
+	rough_hz = tp_rough_tsc_hz(efi_stall, st);
+	if (!rough_hz)
+		rough_hz = 10000000000ull;
+	x.timeout_tsc = tp_muldiv64(rough_hz, 4ull * ms + 100, 1000, 0);
+
+	rep->chosen = NULL;
+	rep->tsc_hz = 0;
+	tp_buf_init(&list, rep->calib_list, sizeof(rep->calib_list));
+	for (size_t i = 0; i < sizeof(ref_table) / sizeof(ref_table[0]); i++) {
+		const struct ref_ops *op = &ref_table[i];
+		struct tp_ref_result *res = &rep->ref[op->id];
+
+		run_ref(con, &x, op, rounds, res);
+		if (!res->present)
+			continue;
+		tp_calib_list_add(&list, op->name, res->res.tsc_hz, res->res.spread_ppm);
+		if (!rep->chosen) {
+			rep->chosen = op->name;
+			rep->tsc_hz = res->res.tsc_hz;
+		}
+		if (op->id != TP_REF_STALL)
+			hw_hz[n_hw++] = res->res.tsc_hz;
+	}
+	rep->max_disagreement_ppm = tp_max_disagreement_ppm(hw_hz, n_hw, rep->tsc_hz);
+
+	cpuid_records(con, rep);
+
+	r = tp_con_rec(con, "calib_summary");
+	tp_rec_str(r, "source", "stub");
+	if (rep->chosen)
+		tp_rec_str(r, "chosen", rep->chosen);
+	else
+		tp_rec_null(r, "chosen");
+	tp_rec_uint(r, "tsc_hz", rep->tsc_hz);
+	tp_rec_uint(r, "max_disagreement_ppm", rep->max_disagreement_ppm);
+	tp_rec_uint(r, "hardware_refs", n_hw);
+	tp_rec_bool(r, "invariant_tsc", rep->invariant_tsc);
+	tp_rec_uint(r, "rounds", rounds);
+	tp_rec_uint(r, "window_ms", ms);
+	tp_con_emit(con);
+
+	if (rep->max_disagreement_ppm > TP_CALIB_WARN_PPM) {
+		char msg[160];
+		struct tp_buf b;
+
+		tp_buf_init(&b, msg, sizeof(msg));
+		tp_buf_puts(&b, "WARNING: TSC references disagree by ");
+		tp_buf_putu(&b, rep->max_disagreement_ppm);
+		tp_buf_puts(&b, " ppm (limit 500): ");
+		tp_buf_puts(&b, rep->calib_list);
+		tp_con_msg(con, msg);
+		r = tp_con_rec(con, "stub_warning");
+		tp_rec_str(r, "what", "calib_disagreement");
+		tp_rec_uint(r, "max_disagreement_ppm", rep->max_disagreement_ppm);
+		tp_rec_uint(r, "limit_ppm", TP_CALIB_WARN_PPM);
+		tp_rec_str(r, "calib", rep->calib_list);
+		tp_con_emit(con);
+	}
+	if (!rep->chosen)
+		tp_con_msg(con, "WARNING: TSC calibration failed against every reference");
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Host test of probe `itimer`: every timer and quick interval gives a result
+# (or a skip with a reason), claimed >= requested, accuracy is a positive
+# number, ITIMER_REAL at 10000 us lands within 90-120 % on an idle machine,
+# background load is recorded, and every record's CRC is valid.
+import json
+import os
+import subprocess
+import sys
+import zlib
+
+BIN = os.environ.get("TIMEPROBE", "build/timeprobe")
+TIMERS = ["ITIMER_REAL", "ITIMER_VIRTUAL", "ITIMER_PROF"]
+n = 0
+failed = 0
+
+
+def ok(cond, name, diag=None):
+    global n, failed
+    n += 1
+    print(("ok" if cond else "not ok") + " %d - %s" % (n, name))
+    if not cond:
+        failed += 1
+        if diag:
+            for line in str(diag).splitlines()[:40]:
+                print("#   " + line)
+    return cond
+
+
+def run(*args):
+    p = subprocess.run([BIN, "run", "--probes=itimer", "--profile=quick", *args],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=300)
+    recs, bad, human = [], [], []
+    for line in p.stdout.splitlines():
+        if not line.startswith("TP1 "):
+            human.append(line)
+            continue
+        body, sep, crc = line[4:].rpartition(" *")
+        if not sep or "%08x" % zlib.crc32(body.encode()) != crc:
+            bad.append(line)
+            continue
+        recs.append(json.loads(body))
+    return p, recs, bad, human
+
+
+def mine(recs, kind):
+    return [r for r in recs if r.get("type") == kind and r.get("probe") == "itimer"]
+
+
+# 1. the quick default: load 0, intervals 10000, 1000, 100
+p, recs, bad, human = run()
+res, skips = mine(recs, "result"), mine(recs, "skip")
+end = [r for r in recs if r.get("type") == "end"]
+ok(p.returncode == 0, "timeprobe run exits 0", p.stdout[-2000:])
+ok(not bad, "every record's CRC is valid", "\n".join(bad))
+ok(end and end[0]["probes_failed"] == 0, "the probe did not fail", end)
+ok(not mine(recs, "error"), "no error records", mine(recs, "error"))
+missing = []
+for t in TIMERS:
+    for us in (10000, 1000, 100):
+        name = "%s %dus" % (t, us)
+        r = [x for x in res if x["name"] == name]
+        s = [x for x in skips if x.get("name") == name and x.get("reason")]
+        if len(r) + len(s) != 1:
+            missing.append(name)
+ok(not missing, "every timer and interval is present once (or skipped with a reason)", missing)
+ok(all(r["timer"] in TIMERS and r["load"] == 0 for r in res), "records carry timer and load 0")
+ok(all(r["claimed_us"] >= r["requested_us"] for r in res), "claimed >= requested",
+   [(r["name"], r["claimed_us"]) for r in res if r["claimed_us"] < r["requested_us"]])
+ok(all(isinstance(r["accuracy_pct"], (int, float)) and r["accuracy_pct"] > 0 for r in res),
+   "accuracy_pct is a positive number")
+ok(all(abs(r["accuracy_pct"] - 100.0 * r["actual_us"] / r["claimed_us"]) < 1e-3 * r["accuracy_pct"]
+       for r in res), "accuracy_pct = actual_us / claimed_us x 100")
+ok(all(r["signals"] >= 2 and r["min_us"] <= r["actual_us"] <= r["max_us"] and r["stddev_us"] >= 0
+       for r in res), "signals >= 2 and min <= actual <= max",
+   [r for r in res if not r["min_us"] <= r["actual_us"] <= r["max_us"]])
+real = [r for r in res if r["name"] == "ITIMER_REAL 10000us"]
+ok(real and 90 <= real[0]["accuracy_pct"] <= 120, "ITIMER_REAL 10000 us within 90-120 %",
+   real)
+ok(all(r["actual_clock"] == ("CLOCK_MONOTONIC" if r["timer"] == "ITIMER_REAL"
+                             else "CLOCK_PROCESS_CPUTIME_ID") for r in res),
+   "actual measured on the timer's own clock")
+ok(any(l.startswith("ITIMER_VIRTUAL, load 0:") for l in human)
+   and any(l.split()[:2] == ["10000", "10000"] for l in human),
+   "human table: one block per timer, 'requested claimed actual (accuracy%)' lines")
+
+# 2. with background load and an interval list given as an option
+p, recs, bad, human = run("--load=2", "--itimer-us=20000,5000")
+res = mine(recs, "result") + mine(recs, "skip")
+ok(p.returncode == 0 and not bad, "with load: exits 0, CRCs valid", p.stdout[-2000:])
+ok(sorted({r["name"].split()[1] for r in res}) == ["20000us", "5000us"],
+   "itimer-us picks the intervals", [r["name"] for r in res])
+ok(len(res) == 6 and all(r["load"] == 2 for r in res), "every record says load 2", res)
+ok(any("load 2:" in l for l in human), "human blocks name the load")
+sys.stdout.flush()
+out = subprocess.run(["ps", "-eo", "stat,args"], stdout=subprocess.PIPE, text=True).stdout
+left = [l for l in out.splitlines() if "timeprobe" in l and "--probes=itimer" in l and "--load=2" in l]
+ok(not left, "no burner outlives the run", left)
+
+print("1..%d" % n)
+sys.exit(1 if failed else 0)

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Host test of probe `noise`: the quick profile gives one record per CPU and a
+# total in under 5 s, with sane figures (stolen below 100 %, only gaps at or
+# above the threshold, percentiles ordered, histogram counts adding up), the
+# interrupt deltas where /proc has them, options honoured (threshold,
+# duration, stub calibration), one record under `taskset -c 0`, and every
+# record's CRC valid.
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import zlib
+
+BIN = os.environ.get("TIMEPROBE", "build/timeprobe")
+n = 0
+failed = 0
+
+
+def ok(cond, name, diag=None):
+    global n, failed
+    n += 1
+    print(("ok" if cond else "not ok") + " %d - %s" % (n, name))
+    if not cond:
+        failed += 1
+        if diag:
+            for line in str(diag).splitlines()[:40]:
+                print("#   " + line)
+    return cond
+
+
+def skip(name, why):
+    global n
+    n += 1
+    print("ok %d - %s # SKIP %s" % (n, name, why))
+
+
+def run(*args, prefix=()):
+    t0 = time.monotonic()
+    p = subprocess.run([*prefix, BIN, "run", "--probes=noise", "--profile=quick", *args],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+    elapsed = time.monotonic() - t0
+    recs, bad = [], []
+    for line in p.stdout.splitlines():
+        if not line.startswith("TP1 "):
+            continue
+        body, sep, crc = line[4:].rpartition(" *")
+        if not sep or "%08x" % zlib.crc32(body.encode()) != crc:
+            bad.append(line)
+            continue
+        recs.append(json.loads(body))
+    res = {r["name"]: r for r in recs if r.get("type") == "result" and r.get("probe") == "noise"}
+    return p, res, bad, elapsed
+
+
+def sane(r, threshold, duration_ms):
+    """Problems with one cpu/total record, as a list of strings."""
+    bad = []
+    if not (0 <= r["stolen_pct"] < 100):
+        bad.append("stolen_pct %s" % r["stolen_pct"])
+    if not (duration_ms * 0.99 <= r["duration_ms"] <= duration_ms * 1.5 + 50):
+        bad.append("duration_ms %s" % r["duration_ms"])
+    if r["threshold_ns"] != threshold:
+        bad.append("threshold_ns %s" % r["threshold_ns"])
+    if r["interruptions"] > 0:
+        if not (threshold <= r["p50_gap_ns"] <= r["p99_gap_ns"] <= r["p999_gap_ns"] <= r["max_gap_ns"] * 1.000001):
+            bad.append("percentiles %s %s %s %s" % (r["p50_gap_ns"], r["p99_gap_ns"], r["p999_gap_ns"], r["max_gap_ns"]))
+        if abs(r["per_s"] - r["interruptions"] * 1000 / r["duration_ms"]) > 1e-6 * r["per_s"] + 1e-9:
+            bad.append("per_s %s" % r["per_s"])
+    else:
+        if r["p50_gap_ns"] is not None or r["stolen_pct"] != 0:
+            bad.append("quiet CPU with figures")
+    h = r["gaps"]
+    kept = r.get("gaps_kept", r["interruptions"])
+    if sum(h["buckets"].values()) + h["below"] + h["overflow"] != kept:
+        bad.append("histogram holds %d, kept %d" % (sum(h["buckets"].values()), kept))
+    if h["below"] != 0:
+        bad.append("histogram: %d gaps below the threshold" % h["below"])
+    if h["base_ns"] != threshold:
+        bad.append("histogram base %s" % h["base_ns"])
+    if r["calibration"] not in ("stub", "user") or not (1e8 <= r["tsc_hz"] <= 1e10):
+        bad.append("calibration %s %s" % (r["calibration"], r["tsc_hz"]))
+    return bad
+
+
+cpus = sorted(os.sched_getaffinity(0))
+
+# 1. quick, as it comes
+p, res, bad, elapsed = run()
+ok(p.returncode == 0, "timeprobe run exits 0", p.stdout[-2000:])
+ok(not bad, "every record's CRC is valid", "\n".join(bad))
+ok(elapsed < 5, "quick profile under 5 s (%.2f s)" % elapsed)
+names = sorted(k for k in res if k.startswith("cpu "))
+ok(names == sorted("cpu %d" % c for c in cpus), "one record per CPU (%d)" % len(cpus), names)
+ok("total" in res, "a total record")
+problems = {k: sane(r, 1000, 1000) for k, r in res.items() if k.startswith("cpu ") or k == "total"}
+ok(not any(problems.values()), "every CPU and the total: sane figures", problems)
+ok(all(res[k]["calibration"] == "user" for k in names), "host: user calibration")
+if "total" in res and names:
+    t = res["total"]
+    ok(t["interruptions"] == sum(res[k]["interruptions"] for k in names)
+       and t["max_gap_ns"] == max((res[k]["max_gap_ns"] or 0) for k in names)
+       or t["interruptions"] == 0, "total: sums interruptions, takes the largest gap", t)
+    mean = sum(res[k]["stolen_pct"] * res[k]["duration_ms"] for k in names) / (len(names) * t["duration_ms"])
+    ok(abs(t["stolen_pct"] - mean) < 1e-6 + 1e-6 * mean, "total: stolen_pct is the CPUs' share (%.4f)" % mean, t)
+else:
+    skip("total sums", "no total")
+    skip("total stolen", "no total")
+if os.path.exists("/proc/interrupts"):
+    irq = res.get("interrupts")
+    ok(irq and all(isinstance(v, int) and v > 0 for v in irq.get("interrupts", {}).values())
+       and all(isinstance(v, int) and v > 0 for v in irq.get("softirqs", {}).values()),
+       "interrupts: non-zero integer deltas", irq)
+    ok(irq and sum(irq.get("interrupts", {}).values()) > 0, "interrupts: something happened in a second "
+       "(the local timer at least)", irq)
+else:
+    skip("interrupts deltas", "no /proc/interrupts")
+    skip("interrupts something", "no /proc/interrupts")
+
+# 2. options: threshold and duration, and the stub's calibration
+p, res, bad, _ = run("--noise-threshold-ns=5000", "--noise-ms=300", "--tsc_hz=2000000000", "--tsc_ref=hpet")
+ok(p.returncode == 0 and not bad, "options: runs, CRCs valid", p.stdout[-1500:])
+cpu0 = res.get("cpu %d" % cpus[0], {})
+ok(cpu0.get("threshold_ns") == 5000 and cpu0.get("calibration") == "stub" and cpu0.get("tsc_hz") == 2000000000,
+   "options: threshold and the stub's tsc_hz used", cpu0)
+# durations are in the stub's (here made-up) ticks: 300 ms of them
+problems = {k: sane(r, 5000, 300) for k, r in res.items() if k.startswith("cpu ") or k == "total"}
+ok(not any(problems.values()), "options: sane figures at 5000 ns, 300 ms", problems)
+
+# 3. one CPU
+if shutil.which("taskset"):
+    p, res, bad, _ = run("--noise-ms=200", prefix=("taskset", "-c", "0"))
+    ok(p.returncode == 0 and not bad, "taskset -c 0: runs, CRCs valid", p.stdout[-1500:])
+    ok(sorted(k for k in res if k.startswith("cpu ")) == ["cpu 0"] and "total" in res,
+       "taskset -c 0: one CPU record and the total", sorted(res))
+else:
+    skip("taskset run", "no taskset")
+    skip("taskset one", "no taskset")
+
+print("1..%d" % n)
+sys.exit(1 if failed else 0)

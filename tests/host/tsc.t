@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Host test of probe `tsc`: the user calibration is plausible and agrees with
+# the kernel's figure where the log has one, the flags record is complete,
+# the cross-CPU check gives a record per pair (or skips with a reason on one
+# CPU, checked for real under `taskset -c 0`), the stub's hand-over is
+# re-emitted and a malformed entry gives an error record, not a crash, the
+# quick profile stays under 5 s, and every record's CRC is valid.
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import zlib
+
+BIN = os.environ.get("TIMEPROBE", "build/timeprobe")
+FLAGS = ["constant_tsc", "nonstop_tsc", "tsc_known_freq", "tsc_reliable", "rdtscp", "invariant"]
+n = 0
+failed = 0
+
+
+def ok(cond, name, diag=None):
+    global n, failed
+    n += 1
+    print(("ok" if cond else "not ok") + " %d - %s" % (n, name))
+    if not cond:
+        failed += 1
+        if diag:
+            for line in str(diag).splitlines()[:40]:
+                print("#   " + line)
+    return cond
+
+
+def skip(name, why):
+    global n
+    n += 1
+    print("ok %d - %s # SKIP %s" % (n, name, why))
+
+
+def run(*args, prefix=()):
+    t0 = time.monotonic()
+    p = subprocess.run([*prefix, BIN, "run", "--probes=tsc", "--profile=quick", *args],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+    elapsed = time.monotonic() - t0
+    recs, bad = [], []
+    for line in p.stdout.splitlines():
+        if not line.startswith("TP1 "):
+            continue
+        body, sep, crc = line[4:].rpartition(" *")
+        if not sep or "%08x" % zlib.crc32(body.encode()) != crc:
+            bad.append(line)
+            continue
+        recs.append(json.loads(body))
+    mine = [r for r in recs if r.get("probe") == "tsc"]
+    return p, mine, bad, elapsed
+
+
+def pick(recs, typ, **kw):
+    return [r for r in recs if r.get("type") == typ and all(r.get(k) == v for k, v in kw.items())]
+
+
+def num(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+ncpu = len(os.sched_getaffinity(0))
+
+# 1. as it comes on this host
+p, recs, bad, elapsed = run()
+ok(p.returncode == 0, "timeprobe run exits 0", p.stdout[-2000:])
+ok(not bad, "every record's CRC is valid", "\n".join(bad))
+ok(elapsed < 5, "quick profile under 5 s (%.2f s)" % elapsed)
+ok(not pick(recs, "error"), "no error record", pick(recs, "error"))
+user = pick(recs, "calib", source="user")
+ok(len(user) == 1, "one user calibration record", user)
+u = user[0] if user else {}
+ok(num(u.get("tsc_hz")) and 1e8 <= u["tsc_hz"] <= 1e10, "user tsc_hz plausible (%s)" % u.get("tsc_hz"))
+ok(num(u.get("spread_ppm")) and 0 <= u["spread_ppm"] < 1e5, "user spread_ppm a small number (%s)" % u.get("spread_ppm"))
+ok(u.get("rounds") == 5 and u.get("round_ms") == 50, "quick: 5 rounds of 50 ms", u)
+ok(pick(recs, "skip", name="stub calibration"), "no stub hand-over on a host: a skip with reason")
+agree = pick(recs, "result", name="tsc agreement")
+ok(len(agree) == 1 and agree[0]["stub_vs_kernel_ppm"] is None and agree[0]["stub_vs_user_ppm"] is None,
+   "agreement: stub figures null without a stub", agree)
+kern = pick(recs, "calib", source="kernel")
+if kern:
+    a = agree[0] if agree else {}
+    # the kernel itself only accepts a refinement within 1 % (tsc_refine_calibration_work)
+    ok(num(a.get("kernel_vs_user_ppm")) and abs(a["kernel_vs_user_ppm"]) < 10000,
+       "kernel vs user within 1 %% (%s ppm)" % a.get("kernel_vs_user_ppm"), a)
+    ok(all(r["ref"] in ("detected", "detected_tsc", "refined", "pit", "hpet", "pmtimer") for r in kern),
+       "kernel calib refs are known names", kern)
+else:
+    ok(pick(recs, "skip", name="kernel calibration"), "no kernel figure: a skip with reason")
+    skip("kernel vs user", "no kernel figure in the log")
+ok(len(pick(recs, "result", name="kernel tsc messages")) == 1, "kernel messages record")
+fl = pick(recs, "result", name="tsc flags")
+ok(len(fl) == 1 and all(isinstance(fl[0].get(f), bool) for f in FLAGS) and "clocksource" in fl[0],
+   "flags record: every flag a boolean, and the clocksource", fl)
+pairs = [r for r in pick(recs, "result") if r["name"].startswith("sync cpu")]
+if ncpu >= 2:
+    ok(len(pairs) == min(ncpu - 1, 8), "one sync record per pair (%d CPUs)" % ncpu, [r["name"] for r in pairs])
+    ok(all(r["iterations"] > 0 and r["handoffs"] > 0 and r["warps"] >= 0 and r["max_warp_ticks"] >= 0
+           and r["duration_ms"] == 200 for r in pairs), "sync pairs: iterations and hand-overs counted", pairs)
+    ok(all((r["warps"] == 0) == (r["max_warp_ticks"] == 0) for r in pairs),
+       "sync pairs: a warp count goes with a warp size", pairs)
+    ok(len(pick(recs, "result", name="tsc sync")) == 1, "sync summary record")
+else:
+    ok(pick(recs, "skip", name="tsc sync"), "one CPU: sync skipped with a reason")
+    skip("sync pairs", "one CPU")
+    skip("sync warps", "one CPU")
+    skip("sync summary", "one CPU")
+
+# 2. one CPU, really
+if shutil.which("taskset"):
+    p, recs, bad, _ = run(prefix=("taskset", "-c", "0"))
+    sk = pick(recs, "skip", name="tsc sync")
+    ok(p.returncode == 0 and not bad, "taskset -c 0: runs, CRCs valid", p.stdout[-1500:])
+    ok(len(sk) == 1 and "one CPU" in sk[0]["reason"], "taskset -c 0: sync skipped with a reason", sk)
+else:
+    skip("taskset run", "no taskset")
+    skip("taskset skip", "no taskset")
+
+# 3. the stub's hand-over, with one bad entry
+uhz = int(u.get("tsc_hz") or 2000000000)
+p, recs, bad, _ = run("--tsc_hz=%d" % uhz, "--tsc_ref=hpet",
+                      "--tsc_calib=hpet:%d:12,pmtimer:%d:40,bogus:1:2:3,pit:%d:150" % (uhz, uhz + 1000, uhz - 1000))
+ok(p.returncode == 0 and not bad, "stub: runs, CRCs valid", p.stdout[-1500:])
+stub = pick(recs, "calib", source="stub")
+ok([r["ref"] for r in stub] == ["hpet", "pmtimer", "pit"], "stub: one calib record per good entry", stub)
+ok([r.get("chosen") for r in stub] == [True, False, False], "stub: the chosen reference is marked", stub)
+ok(stub and stub[0]["tsc_hz"] == uhz and stub[0]["spread_ppm"] == 12, "stub: figures carried exactly", stub)
+err = pick(recs, "error", name="stub calibration")
+ok(len(err) == 1 and "bogus" in err[0]["reason"], "stub: the malformed entry named in an error record", err)
+agree = pick(recs, "result", name="tsc agreement")
+ok(agree and num(agree[0]["stub_vs_user_ppm"]) and abs(agree[0]["stub_vs_user_ppm"]) < 1000,
+   "stub: stub_vs_user_ppm present and small", agree)
+
+# 4. only a stub figure, no list
+p, recs, bad, _ = run("--tsc_hz=%d" % uhz)
+stub = pick(recs, "calib", source="stub")
+ok(len(stub) == 1 and stub[0]["tsc_hz"] == uhz and stub[0]["spread_ppm"] is None,
+   "stub: tsc_hz alone gives one calib record", stub)
+
+print("1..%d" % n)
+sys.exit(1 if failed else 0)

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Host test of probe `wakeup`: every mechanism and period gives a result (or
+# a skip with a reason), the figures are ordered (min <= p50 <= p99 <= p99.9
+# <= max), nothing wakes before its time, the histogram's counts add up to
+# the samples, the set-up in force is recorded, and every record's CRC is
+# valid. A second run asks for SCHED_FIFO: it is in force, or the refusal is
+# in the record.
+import json
+import os
+import subprocess
+import sys
+import zlib
+
+BIN = os.environ.get("TIMEPROBE", "build/timeprobe")
+MECHS = ["clock_nanosleep TIMER_ABSTIME", "clock_nanosleep relative", "nanosleep", "usleep",
+         "timer_create SIGEV_SIGNAL", "timer_create SIGEV_THREAD_ID", "timerfd", "select",
+         "poll", "ppoll", "epoll_wait", "epoll_pwait2"]
+ABSOLUTE = {"clock_nanosleep TIMER_ABSTIME", "timer_create SIGEV_SIGNAL",
+            "timer_create SIGEV_THREAD_ID", "timerfd"}
+n = 0
+failed = 0
+
+
+def ok(cond, name, diag=None):
+    global n, failed
+    n += 1
+    print(("ok" if cond else "not ok") + " %d - %s" % (n, name))
+    if not cond:
+        failed += 1
+        if diag:
+            for line in str(diag).splitlines()[:40]:
+                print("#   " + line)
+    return cond
+
+
+def run(*args):
+    p = subprocess.run([BIN, "run", "--probes=wakeup", "--profile=quick", *args],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=300)
+    recs, bad, human = [], [], []
+    for line in p.stdout.splitlines():
+        if not line.startswith("TP1 "):
+            human.append(line)
+            continue
+        body, sep, crc = line[4:].rpartition(" *")
+        if not sep or "%08x" % zlib.crc32(body.encode()) != crc:
+            bad.append(line)
+            continue
+        recs.append(json.loads(body))
+    return p, recs, bad, human
+
+
+def mine(recs, kind):
+    return [r for r in recs if r.get("type") == kind and r.get("probe") == "wakeup"]
+
+
+def hist_total(h):
+    return sum(h["buckets"].values()) + h["overflow"] + h.get("underflow", 0)
+
+
+# 1. the quick default on a host: no SCHED_FIFO, periods 1000 and 100 us
+p, recs, bad, human = run()
+res, skips = mine(recs, "result"), mine(recs, "skip")
+ok(p.returncode == 0, "timeprobe run exits 0", p.stdout[-2000:])
+ok(not bad, "every record's CRC is valid", "\n".join(bad))
+ok(not mine(recs, "error"), "no error records", mine(recs, "error"))
+missing = []
+for period in (1000, 100):
+    for m in MECHS:
+        name = "%s %dus" % (m, period)
+        r = [x for x in res if x["name"] == name]
+        s = [x for x in skips if x.get("name") == name and x.get("reason")]
+        if len(r) + len(s) != 1:
+            missing.append(name)
+ok(not missing, "every mechanism and period is present once (or skipped with a reason)", missing)
+ok(all("%s %dus" % (m, per) in [r["name"] for r in res]
+       for m in ABSOLUTE for per in (1000, 100)),
+   "clock_nanosleep, POSIX timers and timerfd are measured at both periods")
+ok(all(r["samples"] == 200 for r in res), "quick: 200 samples each",
+   [(r["name"], r["samples"]) for r in res if r["samples"] != 200])
+ok(all(r["min_ns"] <= r["p50_ns"] <= r["p99_ns"] <= r["p999_ns"] <= r["max_ns"]
+       and r["min_ns"] <= r["avg_ns"] <= r["max_ns"] for r in res),
+   "min <= p50 <= p99 <= p99.9 <= max, min <= avg <= max")
+ok(all(r["min_ns"] >= 0 for r in res), "nothing wakes before its time (min_ns >= 0)",
+   [(r["name"], r["min_ns"]) for r in res if r["min_ns"] < 0])
+ok(all(hist_total(r["hist"]) == r["samples"] for r in res),
+   "histogram buckets + overflow add up to samples",
+   [(r["name"], hist_total(r["hist"]), r["samples"]) for r in res
+    if hist_total(r["hist"]) != r["samples"]])
+ok(all(r["hist"]["width_ns"] == 1000 and all(v > 0 for v in r["hist"]["buckets"].values())
+       for r in res), "1 us buckets, written sparse (no empty bucket)")
+ok(all(r["hist"]["outliers_ns"] and r["hist"]["outliers_ns"][0] == r["max_ns"] for r in res),
+   "the largest outlier is max_ns")
+ok(all(isinstance(r["overruns"], int) and r["overruns"] >= 0 for r in res), "overruns counted")
+ok(all(r["latency_from"] == ("deadline" if r["mechanism"] in ABSOLUTE else "call+interval")
+       for r in res), "latency_from says how latency was measured")
+ok(all(r["priority"] == 0 and r["priority_requested"] == 0 and r["cpu"] == -1
+       and isinstance(r["mlockall"], bool) and r["timerslack_ns"] >= 0 for r in res),
+   "host default: priority 0, not pinned, mlockall and timer slack reported")
+poll = [x for x in skips if x["name"] == "poll 100us"]
+ok(poll and "ms" in poll[0]["reason"], "poll at 100 us is skipped: its timeout is in ms", poll)
+ok(any(l.startswith("clock_nanosleep TIMER_ABSTIME") and l.split()[2] == "1000" for l in human),
+   "human table has a line per mechanism and period")
+
+# 2. cyclictest-style: SCHED_FIFO 90, pinned to CPU 0, one period
+p, recs, bad, human = run("--priority=90", "--wakeup-cpu=0", "--wakeup-us=500")
+res = mine(recs, "result")
+ok(p.returncode == 0 and not bad, "with --priority=90: exits 0, CRCs valid", p.stdout[-2000:])
+ok(res and all(r["period_us"] == 500 for r in res), "wakeup-us picks the period")
+ok(res and all(r["priority_requested"] == 90 and
+               (r["priority"] == 90 or (r["priority"] == 0 and r.get("priority_error")))
+               for r in res), "SCHED_FIFO 90 in force, or the refusal recorded",
+   res[:1])
+ok(res and all(r["cpu"] == 0 or r.get("cpu_error") for r in res), "pinned to CPU 0, or why not")
+ok(not mine(recs, "error"), "no error records", mine(recs, "error"))
+
+print("1..%d" % n)
+sys.exit(1 if failed else 0)

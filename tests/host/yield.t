@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Host test of probe `yield`: the sweep gives one record per thread count with
+# positive throughput, 2 threads leave no thread without work, the seed's
+# gnuplot columns are printed, and every record's CRC is valid.
+import json
+import os
+import re
+import subprocess
+import sys
+import zlib
+
+BIN = os.environ.get("TIMEPROBE", "build/timeprobe")
+n = 0
+failed = 0
+
+
+def ok(cond, name, diag=None):
+    global n, failed
+    n += 1
+    print(("ok" if cond else "not ok") + " %d - %s" % (n, name))
+    if not cond:
+        failed += 1
+        if diag:
+            for line in str(diag).splitlines():
+                print("#   " + line)
+    return cond
+
+
+def run(*args):
+    p = subprocess.run([BIN, "run", "--probes=yield", "--profile=quick", *args],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=120)
+    recs, bad, human = [], [], []
+    for line in p.stdout.splitlines():
+        if not line.startswith("TP1 "):
+            human.append(line)
+            continue
+        body, sep, crc = line[4:].rpartition(" *")
+        if not sep or "%08x" % zlib.crc32(body.encode()) != crc:
+            bad.append(line)
+            continue
+        recs.append(json.loads(body))
+    return p, recs, bad, human
+
+
+ncpu = os.cpu_count() or 1
+
+# 1. default quick sweep
+p, recs, bad, human = run()
+res = [r for r in recs if r.get("type") == "result" and r.get("probe") == "yield"]
+ok(p.returncode == 0, "timeprobe run exits 0", p.stdout[-2000:])
+ok(not bad, "every record's CRC is valid", "\n".join(bad))
+want = sorted({1, 2, ncpu, 10})
+got = [r["threads"] for r in res]
+ok(got == want, "quick sweep is %s, one record per N" % want, "got %s" % got)
+ok(all(r["total_per_s"] > 0 and r["avg_per_thread_per_s"] > 0 for r in res),
+   "every N has positive throughput", res)
+ok(all(abs(r["avg_per_thread_per_s"] * r["threads"] - r["total_per_s"]) <= 1e-6 * r["total_per_s"]
+       for r in res), "avg_per_thread_per_s = total_per_s / threads")
+ok(all(r["ns_per_yield"] > 0 and r["total_yields"] > 0 for r in res), "ns_per_yield and total_yields positive")
+ok(all(150 <= r["duration_ms"] <= 2000 and r["requested_ms"] == 200 for r in res),
+   "quick: ~200 ms per N", [(r["threads"], r["duration_ms"]) for r in res])
+ok(all(r["vol_ctxsw"] >= 0 and r["invol_ctxsw"] >= 0 for r in res), "context-switch counts present")
+ok(all(0 <= r["normalized_variance"] < 1 for r in res), "normalized variance within [0, 1)",
+   [(r["threads"], r["normalized_variance"]) for r in res])
+two = [r for r in res if r["threads"] == 2]
+ok(two and two[0]["zero_work_threads"] == 0, "2 threads: zero_work_threads is 0", two)
+ok(any(re.match(r"\s+2\s+\d+\s+\d+\s+0\s+\d+\.\d+", h) for h in human),
+   "human table has a line for 2 threads")
+
+# 2. threads override, deduplicated and sorted; gnuplot columns
+p, recs, bad, human = run("--threads=3,1,3", "--gnuplot=1")
+res = [r for r in recs if r.get("type") == "result" and r.get("probe") == "yield"]
+ok(not bad, "override run: every record's CRC is valid", "\n".join(bad))
+ok([r["threads"] for r in res] == [1, 3], "--threads=3,1,3 runs 1 and 3",
+   [r["threads"] for r in res])
+gp = [h for h in human if re.fullmatch(r"\d+\t\t\d+\t\t\d+\t\t\d+\t\t\d+\.\d{6}", h)]
+ok(len(gp) == 2 and gp[0].startswith("1\t\t") and gp[1].startswith("3\t\t"),
+   "--gnuplot prints the seed's columns, one line per N", "\n".join(human))
+ok(all(int(g.split("\t\t")[1]) == int(r["total_per_s"]) for g, r in zip(gp, res)),
+   "gnuplot total work/s matches the record")
+
+print("1..%d" % n)
+sys.exit(1 if failed else 0)

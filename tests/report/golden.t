@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Golden tests: tp-report's output on the logs in tests/data compared with
+# committed expected files. After a wanted change of output:
+#   REPORT_GOLDEN_UPDATE=1 prove tests/report/golden.t   (or make report-golden)
+# and review the diff of tests/data/report-*.expected.* before committing.
+. "$(dirname "$0")/lib.sh"
+
+D=tests/data
+
+# golden NAME EXPECTED ARGS...
+golden() {
+	name=$1 want=$2
+	shift 2
+	run "$TP_REPORT" "$@"
+	if [ -n "$REPORT_GOLDEN_UPDATE" ]; then
+		cp "$TMP/out" "$want"
+	fi
+	if [ $rc -ne 0 ]; then
+		ok 1 "$name: exit status $rc"
+		diag "$TMP/err"
+		return
+	fi
+	diff -u "$want" "$TMP/out" >"$TMP/diff" 2>&1
+	ok $? "$name: matches $want"
+	[ -s "$TMP/diff" ] && diag "$TMP/diff"
+}
+
+golden "one run, damaged serial capture" $D/report-qemu.expected.txt $D/report-qemu.log
+# the damage in report-qemu.log is on purpose (tests/report/mkdata.py): say how much was lost
+grep -qx "report: $D/report-qemu.log: 2 corrupt records skipped (1 bad CRC, 1 cut short)" "$TMP/err"
+ok $? "corrupt records counted and skipped"
+diag "$TMP/err"
+grep -q "records written 43, read 41" "$TMP/out"
+ok $? "end summary shows the two records lost"
+grep -q "gettimeofday()" "$TMP/out" && grep -q "tsc.*gettimeofday()" "$TMP/out"
+ok $? "record split by a kernel message was put back together"
+
+golden "comparison of three files, text" $D/report-compare.expected.txt \
+	$D/report-qemu.log $D/report-host.log $D/report-kvm.log
+golden "comparison of three files, markdown" $D/report-compare.expected.md \
+	--format=markdown --label=qemu,host,kvm $D/report-qemu.log $D/report-host.log $D/report-kvm.log
+golden "two boots in one file" $D/report-two-boots.expected.txt $D/report-two-boots.log
+
+done_testing

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of tools/report/model.c and the figure formatting: grouping
+ * into runs, figure keys, iterations, comparison ratios and missing figures.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../tools/report/format.h"
+#include "../../tools/report/model.h"
+#include "../../tools/report/util.h"
+#include "tap.h"
+
+/* Builds a record list from JSON texts, as the scanner would hand it over. */
+static void add(struct rec_list *l, const char *json)
+{
+	json_error_t err;
+	json_t *o = json_loads(json, 0, &err);
+
+	if (!o) {
+		printf("# bad test JSON: %s: %s\n", json, err.text);
+		exit(1);
+	}
+	grow(&l->v, &l->cap, l->n + 1, sizeof(*l->v));
+	l->v[l->n].obj = o;
+	l->v[l->n].type = json_string_value(json_object_get(o, "type"));
+	l->v[l->n].line = l->n + 1;
+	l->n++;
+}
+
+static const struct figure *find_fig(const struct report *rp, const char *name, const char *key)
+{
+	for (size_t i = 0; i < rp->nfigs; i++)
+		if (!strcmp(rp->figs[i].name, name) && !strcmp(rp->figs[i].key, key))
+			return &rp->figs[i];
+	return NULL;
+}
+
+static void test_split_runs(void)
+{
+	struct rec_list l = { 0 };
+	struct report rp = { 0 };
+
+	add(&l, "{\"type\":\"result\",\"probe\":\"tsc\",\"name\":\"tsc\",\"tsc_hz\":1}");
+	add(&l, "{\"type\":\"end\",\"probes_ok\":1}");
+	add(&l, "{\"type\":\"stub\",\"firmware\":\"EDK II\"}");
+	add(&l, "{\"type\":\"calib\",\"ref\":\"pit\",\"tsc_hz\":3}");
+	add(&l, "{\"type\":\"calib_summary\",\"source\":\"stub\",\"tsc_hz\":3}");
+	add(&l, "{\"type\":\"run\",\"env\":\"appliance\",\"machine\":\"QEMU\",\"kernel\":\"6.1\"}");
+	add(&l, "{\"type\":\"calib\",\"source\":\"user\",\"tsc_hz\":3}");
+	add(&l, "{\"type\":\"result\",\"probe\":\"tsc\",\"name\":\"tsc\",\"tsc_hz\":2}");
+	add(&l, "{\"type\":\"skip\",\"probe\":\"noise\",\"reason\":\"r\"}");
+	add(&l, "{\"type\":\"end\",\"probes_ok\":1}");
+	add(&l, "{\"type\":\"stub\",\"firmware\":\"EDK II\"}");
+	add(&l, "{\"type\":\"run\",\"env\":\"appliance\",\"machine\":\"QEMU\",\"kernel\":\"6.2\"}");
+	add(&l, "{\"type\":\"result\",\"probe\":\"tsc\",\"name\":\"tsc\",\"tsc_hz\":4}");
+	add(&l, "{\"type\":\"stub\",\"firmware\":\"EDK II\"}");
+	add(&l, "{\"type\":\"calib\",\"ref\":\"pit\",\"tsc_hz\":3}");
+	report_add_file(&rp, "x.log", &l);
+	rec_list_free(&l);
+	report_finish(&rp, NULL, 0);
+
+	is_num((long long)rp.nruns, 4, "runs: headless start, two boots, a boot that never ran");
+	ok(!rp.runs[0].head && rp.runs[0].end && rp.runs[0].nres == 1,
+	   "records before any run record make a run without header");
+	is_num((long long)json_array_size(rp.runs[1].boot), 4,
+	       "stub and calib before the run record, and calib after it, belong to the run");
+	is_num((long long)rp.runs[1].nres, 2, "calib_summary becomes a result of probe calib");
+	is_num((long long)json_array_size(rp.runs[1].notes), 1, "skip kept with its run");
+	ok(!rp.runs[2].end, "a run cut off has no end record");
+	ok(!rp.runs[3].head && json_array_size(rp.runs[3].boot) == 2 && !rp.runs[3].nres,
+	   "stub and calib of a boot that never reached the suite");
+	is_str(rp.runs[1].label, "appliance/QEMU 6.1", "equal labels told apart by kernel");
+	is_str(rp.runs[2].label, "appliance/QEMU 6.2", "... both of them");
+	is_str(rp.runs[0].label, "x.log#1", "a run without header is named by file");
+	report_free(&rp);
+}
+
+static void test_keys(void)
+{
+	json_t *a = json_loads("{\"type\":\"result\",\"probe\":\"itimer\","
+			       "\"name\":\"ITIMER_REAL 10000us\","
+			       "\"timer\":\"ITIMER_REAL\",\"load\":0,\"requested_us\":10000,"
+			       "\"actual_us\":10004.2,\"iteration\":2,\"hist\":{\"width_ns\":1}}", 0, NULL);
+	json_t *b = json_loads("{\"requested_us\":10000,\"load\":0,\"timer\":\"ITIMER_REAL\","
+			       "\"probe\":\"itimer\",\"name\":\"ITIMER_REAL 10000us\",\"type\":\"result\"}",
+			       0, NULL);
+	json_t *c = json_loads("{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"gettimeofday()\","
+			       "\"path\":\"vdso\",\"clocksource\":\"tsc\",\"ns_per_call\":21.5}", 0, NULL);
+	json_t *d = json_loads("{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"gettimeofday()\","
+			       "\"path\":\"syscall\",\"clocksource\":\"tsc\",\"ns_per_call\":21.5}", 0, NULL);
+	char *ia, *ib, *ic, *id;
+	char *ka = result_id(a, &ia), *kb = result_id(b, &ib);
+	char *kc = result_id(c, &ic), *kd = result_id(d, &id);
+
+	ok(key_is_figure("actual_us", json_object_get(a, "actual_us")), "actual_us is a figure");
+	ok(!key_is_figure("load", json_object_get(a, "load")), "load is a parameter");
+	ok(!key_is_figure("iteration", json_object_get(a, "iteration")), "iteration is bookkeeping");
+	ok(!key_is_figure("hist", json_object_get(a, "hist")), "a nested hist is not a figure");
+	ok(key_is_ident("path", json_object_get(c, "path")), "path identifies a result");
+	ok(!strcmp(ka, kb), "identity does not depend on key order");
+	is_str(ia, "load=0", "shown identity leaves out what the name says");
+	is_str(ic, "path=vdso clocksource=tsc", "path and clocksource shown");
+	ok(strcmp(kc, kd), "vdso and syscall paths are different figures");
+	free(ka);
+	free(kb);
+	free(kc);
+	free(kd);
+	free(ia);
+	free(ib);
+	free(ic);
+	free(id);
+	json_decref(a);
+	json_decref(b);
+	json_decref(c);
+	json_decref(d);
+}
+
+static void test_compare(void)
+{
+	struct rec_list l1 = { 0 }, l2 = { 0 };
+	struct report rp = { 0 };
+	char *const labels[] = { "A", "" };
+	const struct figure *f;
+	char buf[64];
+
+	add(&l1, "{\"type\":\"run\",\"env\":\"appliance\",\"machine\":\"QEMU\"}");
+	add(&l1, "{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"c\",\"ns_per_call\":10}");
+	add(&l1, "{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"only-a\",\"ns_per_call\":1}");
+	add(&l2, "{\"type\":\"run\",\"env\":\"os\",\"machine\":\"Box (rev 2)\"}");
+	for (int i = 1; i <= 3; i++) {
+		char *j = xasprintf("{\"type\":\"result\",\"iteration\":%d,\"probe\":\"clocks\","
+				    "\"name\":\"c\",\"ns_per_call\":%d}", i, 18 + 2 * i);
+		add(&l2, j);
+		free(j);
+	}
+	add(&l2, "{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"only-b\",\"ns_per_call\":1}");
+	report_add_file(&rp, "a.log", &l1);
+	report_add_file(&rp, "b.log", &l2);
+	rec_list_free(&l1);
+	rec_list_free(&l2);
+	report_finish(&rp, labels, 2);
+
+	is_str(rp.runs[0].label, "A", "--label names the first run");
+	is_str(rp.runs[1].label, "os/Box", "an empty --label field keeps the default");
+	is_num(rp.runs[1].iterations, 3, "iterations counted");
+	f = find_fig(&rp, "c", "ns_per_call");
+	ok(f && f->per_run[0].n == 1 && f->per_run[1].n == 3, "a shared figure has values in both runs");
+	ok(f && f->per_run[1].mean == 22 && f->per_run[1].min == 20 && f->per_run[1].max == 24,
+	   "mean, min and max over iterations");
+	ok(f && fabs(f->per_run[1].stddev - 2) < 1e-9, "sample stddev over iterations");
+	fmt_ratio(buf, sizeof(buf), f->per_run[1].mean, f->per_run[0].mean);
+	is_str(buf, "2.20x", "ratio against the first run");
+	fmt_agg(buf, sizeof(buf), &f->per_run[1]);
+	is_str(buf, "22 ±9.1%", "mean and relative spread");
+	f = find_fig(&rp, "only-b", "ns_per_call");
+	ok(f && !f->per_run[0].n && f->per_run[1].n == 1, "figure of one run is missing in the other");
+	fmt_agg(buf, sizeof(buf), &f->per_run[0]);
+	is_str(buf, "-", "missing shown as -");
+	ok(rp.figs[0].per_run[0].n && !strcmp(rp.figs[rp.nfigs - 1].name, "only-b"),
+	   "figures in the order first seen");
+	report_free(&rp);
+}
+
+static void test_fmt_num(void)
+{
+	static const struct {
+		double v;
+		const char *want;
+	} cases[] = {
+		{ 21.5, "21.5" }, { 100.04, "100.04" }, { 10004.2, "10004.2" },
+		{ 2995000926, "2995000926" }, { 0.00123456, "0.0012346" }, { -3, "-3" },
+		{ 17.8333333, "17.833" }, { -0.0000001, "-1e-07" }, { NAN, "-" },
+	};
+	char buf[64], name[96];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		fmt_num(buf, sizeof(buf), cases[i].v);
+		snprintf(name, sizeof(name), "fmt_num %s", cases[i].want);
+		is_str(buf, cases[i].want, name);
+	}
+	fmt_ratio(buf, sizeof(buf), 1, 0);
+	is_str(buf, "-", "ratio against zero is not a number");
+}
+
+int main(void)
+{
+	test_split_runs();
+	test_keys();
+	test_compare();
+	test_fmt_num();
+	return tap_done();
+}

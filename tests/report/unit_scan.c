@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests of tools/report/scan.c: tricky serial lines, CRC, joining. TAP. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/record.h"
+#include "../../tools/report/scan.h"
+#include "../../tools/report/util.h"
+#include "tap.h"
+
+/* A real record line from the one emitter, without its newline. */
+static char *record(const char *probe, const char *name, double ns)
+{
+	static struct tp_rec r;
+	const char *line;
+	char *s;
+
+	tp_rec_begin(&r, "result");
+	tp_rec_str(&r, "probe", probe);
+	tp_rec_str(&r, "name", name);
+	tp_rec_fixed(&r, "ns_per_call", (int64_t)(ns * 10), 1);
+	line = tp_rec_finish(&r);
+	s = xstrdup(line);
+	s[strlen(s) - 1] = 0;
+	return s;
+}
+
+struct scan_case {
+	const char *what;
+	size_t records, bad_crc, cut, unparsable, joined;
+};
+
+static void check_n(const struct scan_case *c, const char *log, size_t len)
+{
+	struct rec_list l = { 0 };
+	struct scan_stats st = { 0 };
+	int good;
+
+	scan_buffer(log, len, &l, &st);
+	good = st.records == c->records && st.bad_crc == c->bad_crc && st.cut == c->cut &&
+	       st.unparsable == c->unparsable && st.joined == c->joined && l.n == c->records;
+	if (!ok(good, "scan: %s", c->what))
+		printf("#   records %zu bad_crc %zu cut %zu unparsable %zu joined %zu\n",
+		       st.records, st.bad_crc, st.cut, st.unparsable, st.joined);
+	rec_list_free(&l);
+}
+
+static void check(const struct scan_case *c, const char *log)
+{
+	check_n(c, log, strlen(log));
+}
+
+static void test_clean(void)
+{
+	static const struct {
+		const char *in, *out, *what;
+	} cases[] = {
+		{ "\x1b[0mTP1 {\x1b[2J}", "TP1 {}", "CSI sequences removed" },
+		{ "\x1b[01;01H\x1b[=3hBds", "Bds", "cursor moves and private modes removed" },
+		{ "\x1b]0;timeprobe\x07" "abc", "abc", "OSC ended by BEL removed" },
+		{ "\x1b]2;t\x1b\\abc", "abc", "OSC ended by ST removed" },
+		{ "\x1b(Bx\x1b" "7y", "xy", "charset and two-byte escapes removed" },
+		{ "line\r", "line", "CR removed" },
+		{ "a\x00\x01" "b\tc", "ab\tc", "controls removed, TAB kept" },
+		{ "abc\x1b[", "abc", "escape cut at end of line" },
+		{ "\xfe\xf8\x80", "\xfe\xf8\x80", "high bytes kept (a record with them fails its CRC)" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char buf[128];
+		size_t n = strlen(cases[i].in);
+
+		/* "a\0\1b" holds a NUL: measure it by hand */
+		if (i == 6)
+			n = 7;
+		memcpy(buf, cases[i].in, n);
+		buf[scan_clean_line(buf, n)] = 0;
+		is_str(buf, cases[i].out, cases[i].what);
+	}
+}
+
+static void test_stamp_and_find(void)
+{
+	const char *s = "[    1.234567] foo TP1 {x";
+
+	ok(scan_is_kernel_stamp("[    0.123456] x", 16), "kernel stamp with padding");
+	ok(scan_is_kernel_stamp("[12.3]", 6), "kernel stamp without padding");
+	ok(!scan_is_kernel_stamp("[abc] x", 7), "not a stamp: letters");
+	ok(!scan_is_kernel_stamp("[1.] x", 6), "not a stamp: no fraction");
+	ok(scan_find_record(s, strlen(s)) == s + 19, "TP1 { found mid-line");
+	ok(!scan_find_record("TP1 x TP1", 9), "TP1 without a brace is not a record");
+	ok(!scan_find_record("TP1 ", 4), "short line");
+}
+
+static void test_crc(void)
+{
+	char *line = record("clocks", "c", 21.5);
+	const char *json;
+	long n;
+
+	is_num(tp_crc32(0, "123456789", 9), 0xcbf43926, "CRC-32 check value (zlib's)");
+	n = tp_rec_check(line, strlen(line), &json);
+	ok(n > 0 && json == line + 4, "emitted record passes its check");
+	line[10] ^= 1;
+	ok(tp_rec_check(line, strlen(line), &json) == -1, "a flipped bit fails the check");
+	free(line);
+}
+
+static void test_scan(void)
+{
+	char *a = record("clocks", "clock_gettime(CLOCK_MONOTONIC)", 21.5);
+	char *b = record("itimer", "ITIMER_REAL 10000us", 10004.2);
+	char *bad = xstrdup(a), *log;
+	size_t half = strlen(a) / 2;
+
+	bad[20] ^= 4;
+#define CASE(what, ...) &(struct scan_case){ what, __VA_ARGS__ }
+	log = xasprintf("%s\n%s\n", a, b);
+	check(CASE("two clean lines", .records = 2), log);
+	free(log);
+	log = xasprintf("\x1b[1;1H\x1b[0m%s\r\n@@%s\r\n", a, b);
+	/* the NULs a UART prints while it settles */
+	*strchr(log, '@') = 0;
+	*strchr(log + strlen(log) + 1, '@') = 0;
+	check_n(CASE("CR LF, escapes and NULs before the record", .records = 2), log,
+		strlen(a) + strlen(b) + 17);
+	free(log);
+	log = xasprintf("[    3.210000] init: %s\n", a);
+	check(CASE("record after a kernel timestamp", .records = 1), log);
+	free(log);
+	log = xasprintf("%s\n%s\n", bad, b);
+	check(CASE("flipped byte: bad CRC counted, next read", .records = 1, .bad_crc = 1), log);
+	free(log);
+	log = xasprintf("%.*s", (int)half, a);
+	check(CASE("cut short at end of file", .records = 0, .cut = 1), log);
+	free(log);
+	log = xasprintf("%.*s\n[   25.1] killed\n%s\n", (int)half, a, b);
+	check(CASE("cut short, then a kernel line and a record", .records = 1, .cut = 1), log);
+	free(log);
+	log = xasprintf("%.*s[   12.345678] random: crng init done\r\n%s\r\n", (int)half, a,
+			a + half);
+	check(CASE("split by a kernel message, joined", .records = 1, .joined = 1), log);
+	free(log);
+	log = xasprintf("%.*s\r\n[   12.3] random: crng init done\r\n%s\r\n", (int)half, a,
+			a + half);
+	check(CASE("split by a kernel line, joined", .records = 1, .joined = 1), log);
+	free(log);
+	log = xasprintf("%.*s%s\n", (int)half, a, b);
+	check(CASE("cut record, then a whole one on the same line", .records = 1, .cut = 1), log);
+	free(log);
+	log = xasprintf("%s", a);
+	check(CASE("last line without newline", .records = 1), log);
+	free(log);
+	log = xasprintf("\xfe\xf8\x80\xe0\x1c\xff~\xf0\r\n%s  \r\n", a);
+	check(CASE("garble line, then a record with trailing blanks", .records = 1), log);
+	free(log);
+	check(CASE("CRC right, JSON wrong", .records = 0, .unparsable = 1), "TP1 {bad} *bf3f1b7e\n");
+	check(CASE("JSON without a type", .records = 0, .unparsable = 1), "TP1 {\"a\":1} *561bacaf\n");
+	check(CASE("no records at all", .records = 0), "[    0.000000] Linux version 6.1.0\nhello\n");
+#undef CASE
+	free(a);
+	free(b);
+	free(bad);
+}
+
+static void test_big_integer(void)
+{
+	struct tp_rec r;
+	struct rec_list l = { 0 };
+	struct scan_stats st = { 0 };
+	const char *line;
+
+	tp_rec_begin(&r, "result");
+	tp_rec_uint(&r, "ticks", UINT64_MAX);
+	line = tp_rec_finish(&r);
+	scan_buffer(line, strlen(line), &l, &st);
+	ok(l.n == 1 && json_is_real(json_object_get(l.v[0].obj, "ticks")),
+	   "a uint64_t beyond int64_t is read as a real, not dropped");
+	rec_list_free(&l);
+}
+
+int main(void)
+{
+	test_clean();
+	test_stamp_and_find();
+	test_crc();
+	test_scan();
+	test_big_integer();
+	return tap_done();
+}

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: MIT
+/* Host tests of the stub's kernel hand-off (boot/bootcmd.c). TAP. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "bootcmd.h"
+#include "record.h"
+#include "tap.h"
+
+static char out[TP_CMDLINE_MAX + 1];
+
+static const char *clean(const char *in, size_t n, int *cut)
+{
+	tp_cmdline_clean(out, sizeof(out), in, n, cut);
+	return out;
+}
+
+#define CLEAN(s) clean((s), sizeof(s) - 1, NULL)
+
+static void test_clean(void)
+{
+	int cut = -1;
+	char small[16];
+
+	is_str(CLEAN("console=ttyS0,115200 console=tty0 initrd=\\EFI\\timeprobe\\initramfs.img\n"),
+	       "console=ttyS0,115200 console=tty0 initrd=\\EFI\\timeprobe\\initramfs.img",
+	       "default file: trailing newline dropped");
+	is_str(CLEAN("\xef\xbb\xbf" "quiet\r\n"), "quiet", "UTF-8 BOM and CRLF");
+	is_str(CLEAN("# comment\n  # indented comment\na=1\n\n\tb=2   c=3\n#d=4\n"), "a=1 b=2 c=3",
+	       "comments skipped, lines joined, blanks collapsed");
+	is_str(CLEAN("a=1 # not a comment mid-line\n"), "a=1 # not a comment mid-line",
+	       "'#' only starts a comment at the line's start");
+	is_str(CLEAN("dyndbg=\"file foo.c  +p\" x=1\n"), "dyndbg=\"file foo.c  +p\" x=1",
+	       "blanks inside double quotes kept");
+	is_str(CLEAN("a=\"unterminated\nb=2\n"), "a=\"unterminated b=2", "a newline ends an open quote");
+	is_str(CLEAN(""), "", "empty file");
+	is_str(CLEAN("# only\n# comments\n"), "", "only comments");
+	is_str(CLEAN("   \n\n  \r\n"), "", "only blanks");
+	is_str(CLEAN("a=1\0b=2"), "a=1", "stops at a NUL byte");
+	is_str(CLEAN("a=\x01x\x7f"), "a= x", "control characters become blanks");
+	is_str(CLEAN("\xff\xfe" "a\0=\0\xe9\0 \0b\0\n\0#\0c\0"), "a=\xc3\xa9 b",
+	       "UTF-16LE with BOM decoded to UTF-8, comment line skipped");
+	is_str(clean("a=1", 3, &cut), "a=1", "no cut");
+	is_int(cut, 0, "cut flag clear");
+
+	tp_cmdline_clean(small, sizeof(small), "alpha beta gamma delta", 22, &cut);
+	is_str(small, "alpha beta", "overlong: cut at a word boundary");
+	is_int(cut, 1, "cut flag set");
+	tp_cmdline_clean(small, sizeof(small), "abcdefghijklmnop", 16, &cut);
+	is_str(small, "", "one overlong word: nothing kept");
+	tp_cmdline_clean(small, sizeof(small), "abcdefghijklmno", 15, &cut);
+	is_str(small, "abcdefghijklmno", "exactly cap - 1 bytes fit");
+	is_int(cut, 0, "exact fit is not a cut");
+}
+
+static void test_find(void)
+{
+	const char *line = "panicx=1 panic=5 quiet a=\"x panic=9\" panic=10 tsc_early_khz=2000";
+	size_t n = 0, pos = 0;
+	const char *v;
+	uint64_t u = 0;
+	int count = 0;
+
+	v = tp_cmdline_find(line, "panic", &n);
+	ok(v && n == 2 && !strncmp(v, "10", 2), "last panic= wins");
+	v = tp_cmdline_find(line, "quiet", &n);
+	ok(v && n == 0, "bare parameter found with empty value");
+	ok(!tp_cmdline_find(line, "pani", &n), "a prefix is not a match");
+	ok(!tp_cmdline_find(line, "x panic", &n), "nothing found inside quotes");
+	ok(!tp_cmdline_find(NULL, "panic", &n), "NULL line");
+	ok(tp_cmdline_get_uint(line, "tsc_early_khz", &u) && u == 2000, "get_uint");
+	ok(!tp_cmdline_get_uint("a=12x", "a", &u), "get_uint rejects trailing junk");
+	ok(!tp_cmdline_get_uint("a=", "a", &u), "get_uint rejects empty");
+	ok(!tp_cmdline_get_uint("a=123456789012345678901", "a", &u), "get_uint rejects > 19 digits");
+	ok(tp_cmdline_value_is("timeprobe.tsc_early=off", "timeprobe.tsc_early", "off"), "value_is");
+	ok(!tp_cmdline_value_is("timeprobe.tsc_early=offf", "timeprobe.tsc_early", "off"),
+	   "value_is is exact");
+	while ((v = tp_cmdline_next("initrd=\\a initrd=/b x initrd=c", "initrd", &pos, &n)))
+		count++;
+	is_int(count, 3, "tp_cmdline_next visits every initrd=");
+}
+
+static const struct tp_cmdline_extras extras = {
+	.tsc_hz = 2096020030,
+	.tsc_ref = "hpet",
+	.tsc_calib = "hpet:2096020030:0,pmtimer:2096019477:4,pit:2096021073:2,stall:2096458980:249",
+	.bootpart = "gpt:4e2c1a7b-3f5d-4c6e-9a8b-0123456789ab",
+};
+
+static void test_assemble(void)
+{
+	char line[TP_CMDLINE_MAX + 1], user[4000];
+	struct tp_cmdline_report rep;
+	struct tp_cmdline_extras x = extras;
+
+	is_int(tp_cmdline_assemble(line, sizeof(line), "console=ttyS0,115200", &extras, &rep), 0,
+	       "fits");
+	is_str(line,
+	       "console=ttyS0,115200 panic=10 tsc_early_khz=2096020 timeprobe.tsc_hz=2096020030 "
+	       "timeprobe.tsc_ref=hpet timeprobe.bootpart=gpt:4e2c1a7b-3f5d-4c6e-9a8b-0123456789ab "
+	       "timeprobe.tsc_calib=hpet:2096020030:0,pmtimer:2096019477:4,pit:2096021073:2,"
+	       "stall:2096458980:249",
+	       "full line");
+	ok(rep.added_panic && rep.added_tsc_early && rep.len == strlen(line), "report");
+
+	tp_cmdline_assemble(line, sizeof(line), "panic=0 tsc_early_khz=1000", &extras, &rep);
+	ok(!strstr(line, "panic=10") && !strstr(line, "tsc_early_khz=2096020"),
+	   "user's panic= and tsc_early_khz= are left alone");
+	ok(!rep.added_panic && !rep.added_tsc_early, "report says nothing added");
+
+	tp_cmdline_assemble(line, sizeof(line), "timeprobe.tsc_early=off", &extras, &rep);
+	ok(!strstr(line, "tsc_early_khz") && strstr(line, "timeprobe.tsc_hz=2096020030"),
+	   "timeprobe.tsc_early=off: no tsc_early_khz, still tsc_hz");
+
+	tp_cmdline_assemble(line, sizeof(line), "", &extras, &rep);
+	ok(line[0] == 'p', "empty cmdline.txt: no leading space (%.12s)", line);
+
+	x.tsc_hz = 0;
+	x.tsc_ref = NULL;
+	x.tsc_calib = "";
+	x.bootpart = NULL;
+	tp_cmdline_assemble(line, sizeof(line), "quiet", &x, &rep);
+	is_str(line, "quiet panic=10 timeprobe.bootpart=unknown", "no calibration, no partition");
+
+	/* 1900 bytes of user line: the extras do not all fit */
+	memset(user, 0, sizeof(user));
+	for (int i = 0; i < 190; i++)
+		memcpy(user + i * 10, "word=1234 ", 10);
+	user[1899] = 0;
+	is_int(tp_cmdline_assemble(line, sizeof(line), user, &extras, &rep), 1, "overlong: reported");
+	is_int(rep.dropped_tsc_calib, 1, "tsc_calib dropped first");
+	is_int(rep.user_words_dropped, 0, "no user word dropped");
+	ok(strlen(line) <= TP_CMDLINE_MAX && strstr(line, "timeprobe.tsc_hz=2096020030"),
+	   "essentials kept (%zu bytes)", strlen(line));
+
+	/* 3000 bytes: user words are cut at a word boundary */
+	for (int i = 0; i < 300; i++)
+		memcpy(user + i * 10, "word=1234 ", 10);
+	user[2999] = 0;
+	tp_cmdline_assemble(line, sizeof(line), user, &extras, &rep);
+	ok(strlen(line) <= TP_CMDLINE_MAX, "within the limit (%zu)", strlen(line));
+	ok(rep.user_words_dropped > 100, "user words dropped (%u)", rep.user_words_dropped);
+	ok(strstr(line, "word=1234 panic=10 ") != NULL, "cut between words");
+	ok(strstr(line, "timeprobe.bootpart=gpt:") != NULL, "bootpart kept");
+
+	is_int(tp_cmdline_assemble(line, 100, "a", &extras, &rep), -1, "small output buffer refused");
+}
+
+static void test_record(void)
+{
+	char line[TP_CMDLINE_MAX + 1];
+	struct tp_cmdline_report rep;
+	static struct tp_rec r;
+	const char *s, *json;
+
+	tp_cmdline_assemble(line, sizeof(line),
+			    "console=ttyS0,115200 initrd=\\EFI\\timeprobe\\initramfs.img a=\"b c\"",
+			    &extras, &rep);
+	tp_rec_begin(&r, "stub_cmdline");
+	tp_rec_str(&r, "cmdline", line);
+	s = tp_rec_finish(&r);
+	ok(s && tp_rec_check(s, strlen(s) - 1, &json) > 0, "stub_cmdline record checks");
+	ok(s && strstr(s, "initrd=\\\\EFI\\\\timeprobe") && strstr(s, "a=\\\"b c\\\""),
+	   "backslashes and quotes escaped");
+}
+
+static void test_list(void)
+{
+	char s[64];
+	struct tp_buf b;
+
+	tp_buf_init(&b, s, sizeof(s));
+	tp_calib_list_add(&b, "hpet", 2893012345ull, 12);
+	tp_calib_list_add(&b, "pmtimer", 2893010000ull, 40);
+	is_str(s, "hpet:2893012345:12,pmtimer:2893010000:40", "calib list");
+	tp_buf_init(&b, s, 8);
+	tp_buf_puts(&b, "0123456789");
+	ok(b.overflow && !strcmp(s, "0123456"), "tp_buf stops at its capacity");
+}
+
+/* A device path: PciRoot(0)/Pci(1,0)/HD(1,GPT,...)/End, as OVMF builds it */
+static const uint8_t dp_gpt[] = {
+	0x02, 0x01, 0x0c, 0x00, 0xd0, 0x41, 0x03, 0x0a, 0x00, 0x00, 0x00, 0x00,	/* PciRoot */
+	0x01, 0x01, 0x06, 0x00, 0x00, 0x01,						/* Pci(1,0) */
+	0x04, 0x01, 0x2a, 0x00,								/* HD */
+	0x01, 0x00, 0x00, 0x00,					/* partition 1 */
+	0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,		/* start 2048 */
+	0x00, 0xe0, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00,		/* size 122880 */
+	0x7b, 0x1a, 0x2c, 0x4e, 0x5d, 0x3f, 0x6e, 0x4c,		/* 4e2c1a7b-3f5d-4c6e- */
+	0x9a, 0x8b, 0x01, 0x23, 0x45, 0x67, 0x89, 0xab,		/* 9a8b-0123456789ab */
+	0x02, 0x02,						/* GPT, GUID signature */
+	0x7f, 0xff, 0x04, 0x00,
+};
+
+static void test_devpath(void)
+{
+	struct tp_hd_node hd;
+	uint8_t dp[sizeof(dp_gpt)];
+	char s[64];
+	struct tp_buf b;
+
+	is_int(tp_devpath_find_hd(dp_gpt, sizeof(dp_gpt), &hd), 0, "HD node found");
+	is_int(hd.part_number, 1, "partition number");
+	ok(hd.part_start == 2048 && hd.part_size == 122880, "start and size");
+	tp_buf_init(&b, s, sizeof(s));
+	tp_bootpart_format(&b, &hd);
+	is_str(s, "gpt:4e2c1a7b-3f5d-4c6e-9a8b-0123456789ab", "gpt bootpart (matches sgdisk -u)");
+
+	/* the same disk as MBR: signature 0x1234abcd, partition 2 */
+	memcpy(dp, dp_gpt, sizeof(dp));
+	memset(dp + 18 + 24, 0, 16);
+	dp[18 + 24] = 0xcd;
+	dp[18 + 25] = 0xab;
+	dp[18 + 26] = 0x34;
+	dp[18 + 27] = 0x12;
+	dp[18 + 4] = 2;
+	dp[18 + 40] = 1;
+	dp[18 + 41] = 1;
+	tp_devpath_find_hd(dp, sizeof(dp), &hd);
+	tp_buf_init(&b, s, sizeof(s));
+	tp_bootpart_format(&b, &hd);
+	is_str(s, "mbr:1234abcd:2", "mbr bootpart");
+
+	dp[18 + 41] = 0;
+	tp_devpath_find_hd(dp, sizeof(dp), &hd);
+	tp_buf_init(&b, s, sizeof(s));
+	tp_bootpart_format(&b, &hd);
+	is_str(s, "unknown", "no signature: unknown");
+
+	is_int(tp_devpath_find_hd(dp_gpt, 18, &hd), -1, "no HD node before the limit");
+	is_int(tp_devpath_find_hd(dp_gpt + 18 + 42, 4, &hd), -1, "end node only: none");
+	memcpy(dp, dp_gpt, sizeof(dp));
+	dp[2] = 0;
+	is_int(tp_devpath_find_hd(dp, sizeof(dp), &hd), -1, "zero-length node: malformed");
+	dp[2] = 0xff;
+	is_int(tp_devpath_find_hd(dp, sizeof(dp), &hd), -1, "node past the end: malformed");
+}
+
+/* A minimal PE32+ EFI application header with a Linux boot header. */
+static size_t make_kernel(uint8_t *k, size_t len, uint16_t machine, uint16_t magic, uint16_t subsys)
+{
+	const uint32_t pe = 0x80;
+
+	memset(k, 0, len);
+	k[0] = 'M';
+	k[1] = 'Z';
+	k[0x3c] = pe;
+	memcpy(k + pe, "PE\0\0", 4);
+	k[pe + 4] = machine & 0xff;
+	k[pe + 5] = machine >> 8;
+	k[pe + 24] = magic & 0xff;
+	k[pe + 25] = magic >> 8;
+	k[pe + 24 + 68] = subsys & 0xff;
+	k[pe + 24 + 69] = subsys >> 8;
+	memcpy(k + 0x202, "HdrS", 4);
+	k[0x206] = 0x0f;
+	k[0x207] = 0x02;
+	k[0x20e] = 0x00;	/* kernel_version at 0x200 + 0x300 */
+	k[0x20f] = 0x03;
+	strcpy((char *)k + 0x500, "6.1.0-timeprobe (root@vm) #1 SMP");
+	return len;
+}
+
+static void test_kernel(void)
+{
+	static uint8_t k[4096];
+	struct tp_kernel_info ki;
+	const char *why;
+
+	make_kernel(k, sizeof(k), 0x8664, 0x20b, 10);
+	is_int(tp_kernel_check(k, sizeof(k), &ki, &why), 0, "valid x86-64 EFI Linux image");
+	ok(ki.is_linux && ki.boot_protocol == 0x020f, "Linux boot protocol 2.15");
+	is_str(ki.version, "6.1.0-timeprobe (root@vm) #1 SMP", "kernel_version string");
+
+	k[1] = 'Y';
+	ok(tp_kernel_check(k, sizeof(k), &ki, &why) < 0 && !strcmp(why, "no MZ signature"), "no MZ");
+	make_kernel(k, sizeof(k), 0x8664, 0x20b, 10);
+	k[0x81] = 'X';
+	ok(tp_kernel_check(k, sizeof(k), &ki, &why) < 0 && !strcmp(why, "no PE signature"), "no PE");
+	make_kernel(k, sizeof(k), 0x14c, 0x20b, 10);
+	ok(tp_kernel_check(k, sizeof(k), &ki, &why) < 0 && strstr(why, "x86-64"), "i386 image refused");
+	make_kernel(k, sizeof(k), 0x8664, 0x10b, 10);
+	ok(tp_kernel_check(k, sizeof(k), &ki, &why) < 0 && strstr(why, "PE32+"), "PE32 refused");
+	make_kernel(k, sizeof(k), 0x8664, 0x20b, 3);
+	ok(tp_kernel_check(k, sizeof(k), &ki, &why) < 0 && strstr(why, "subsystem"), "console app refused");
+	make_kernel(k, sizeof(k), 0x8664, 0x20b, 10);
+	k[0x3c] = 0xf0;
+	k[0x3d] = 0x0f;
+	ok(tp_kernel_check(k, sizeof(k), &ki, &why) < 0 && strstr(why, "range"), "e_lfanew out of range");
+	ok(tp_kernel_check(k, 10, &ki, &why) < 0, "10-byte file refused");
+	make_kernel(k, sizeof(k), 0x8664, 0x20b, 10);
+	memset(k + 0x202, 0, 4);
+	ok(tp_kernel_check(k, sizeof(k), &ki, &why) == 0 && !ki.is_linux, "non-Linux EFI app accepted");
+}
+
+static void test_text(void)
+{
+	uint16_t u[8];
+	char s[32];
+	struct tp_buf b;
+
+	is_int(tp_utf8_to_ucs2(u, 8, "ab"), 2, "ASCII");
+	ok(u[0] == 'a' && u[1] == 'b' && u[2] == 0, "ASCII units");
+	tp_utf8_to_ucs2(u, 8, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xff");
+	ok(u[0] == 0xe9 && u[1] == 0x20ac && u[2] == 0xfffd && u[3] == '?' && u[4] == 0,
+	   "2-, 3-, 4-byte and invalid UTF-8");
+	is_int(tp_utf8_to_ucs2(u, 3, "abcdef"), 2, "truncated at cap - 1");
+	ok(u[2] == 0, "truncated string terminated");
+
+	const struct {
+		uint32_t rev;
+		const char *s;
+	} revs[] = {
+		{ 2 << 16 | 70, "2.7" }, { 2 << 16 | 31, "2.3.1" }, { 2 << 16 | 100, "2.10" },
+		{ 1 << 16 | 10, "1.1" },
+	};
+	for (size_t i = 0; i < sizeof(revs) / sizeof(revs[0]); i++) {
+		tp_buf_init(&b, s, sizeof(s));
+		tp_fmt_uefi_revision(&b, revs[i].rev);
+		is_str(s, revs[i].s, "UEFI revision text");
+	}
+	is_str(tp_efi_status_str(0x800000000000000eull), "Not Found", "EFI_NOT_FOUND");
+	is_str(tp_efi_status_str(0x800000000000001aull), "Security Violation", "EFI_SECURITY_VIOLATION");
+	is_str(tp_efi_status_str(0), "Success", "EFI_SUCCESS");
+	is_str(tp_efi_status_str(0x8000000000000063ull), "Unknown Error", "unknown error code");
+	is_str(tp_efi_status_str(4), "Warning", "a warning");
+}
+
+int main(void)
+{
+	test_clean();
+	test_find();
+	test_assemble();
+	test_record();
+	test_list();
+	test_devpath();
+	test_kernel();
+	test_text();
+	return tap_done();
+}

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests of probe noise's pure parts: gaps, their statistics, /proc parsers, log histogram. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "../../common/record.h"
+#include "../../userland/probes/noise.h"
+#include "../../userland/stats.h"
+
+/* Reads every 10 ticks, with interruptions of the given lengths after
+ * every 100 reads. */
+static size_t synth(uint64_t *t, size_t max, const uint64_t *gaps, size_t ngaps)
+{
+	size_t n = 0, g = 0;
+	uint64_t now = 1000000;
+
+	while (n < max) {
+		t[n++] = now;
+		if (n % 100 == 0 && g < ngaps)
+			now += gaps[g++];
+		else
+			now += 10;
+	}
+	return n;
+}
+
+static void test_gaps(void)
+{
+	static uint64_t t[10000];
+	uint64_t gaps[] = { 5000, 1000, 999, 20000, 1500 }, buf[16];
+	uint64_t back[] = { 100, 110, 120, 50, 60, 5000, 5010 };
+	struct noise_gaps g;
+	size_t n = synth(t, 1000, gaps, 5);
+
+	noise_gaps_init(&g, buf, 16, 1000);
+	noise_scan(&g, t, n);
+	is_int(g.count, 4, "gaps: 4 of 5 interruptions reach the threshold (999 does not)");
+	is_int(g.n, 4, "gaps: all kept");
+	is_int(g.sum_ticks, 5000 + 1000 + 20000 + 1500, "gaps: sum of counted gaps");
+	is_int(g.max_ticks, 20000, "gaps: max");
+	ok(buf[0] == 5000 && buf[1] == 1000 && buf[2] == 20000 && buf[3] == 1500, "gaps: kept in order");
+	is_int(g.backwards, 0, "gaps: no backward step");
+
+	noise_gaps_init(&g, buf, 2, 1000);
+	noise_scan(&g, t, n);
+	is_int(g.n, 2, "overflow: only cap kept");
+	is_int(g.overflow, 2, "overflow: the rest counted");
+	is_int(g.count, 4, "overflow: count covers all");
+	is_int(g.max_ticks, 20000, "overflow: max seen past the buffer");
+	is_int(g.sum_ticks, 27500, "overflow: sum covers all");
+
+	noise_gaps_init(&g, buf, 16, 1000);
+	noise_scan(&g, back, 7);
+	is_int(g.backwards, 1, "backwards: a step back is counted");
+	is_int(g.count, 1, "backwards: not a gap; the forward 4940 is");
+	is_int(g.max_ticks, 4940, "backwards: max is the real gap");
+
+	noise_gaps_init(&g, 0, 0, 1000);
+	noise_scan(&g, t, n);
+	is_int(g.count, 4, "no buffer: still counted");
+	is_int(g.overflow, 4, "no buffer: all overflow");
+
+	noise_gaps_init(&g, buf, 16, 1000);
+	noise_scan(&g, t, 1);
+	is_int(g.count, 0, "one read: no pair");
+}
+
+static void test_summary(void)
+{
+	uint64_t buf[200];
+	double scratch[200];
+	struct noise_gaps g, total;
+	struct noise_stats s;
+	struct loghist h;
+
+	/* 100 gaps: 2000, 4000, ... 200000 ns at 1 GHz over 1 s */
+	noise_gaps_init(&g, buf, 200, 1000);
+	for (uint64_t i = 1; i <= 100; i++)
+		noise_gap(&g, 0, i * 2000);
+	loghist_init(&h, 1000);
+	noise_summarize(&g, 1000000000ULL, 1, 1e9, scratch, &s, &h);
+	is_near(s.duration_ns, 1e9, 1e-3, "summary: duration");
+	is_int(s.interruptions, 100, "summary: interruptions");
+	is_near(s.per_s, 100, 1e-9, "summary: per second");
+	is_near(s.stolen_pct, 100.0 * 2000 * 5050 / 1e9, 1e-9, "summary: stolen = sum / duration");
+	is_near(s.max_gap_ns, 200000, 1e-6, "summary: max");
+	is_near(s.p50_gap_ns, 101000, 1e-6, "summary: p50 (interpolated)");
+	is_near(s.p99_gap_ns, 198020, 1e-6, "summary: p99");
+	ok(s.p50_gap_ns >= 1000, "summary: p50 at least the threshold");
+	is_int(h.count, 100, "summary: histogram got every kept gap");
+
+	/* 2 GHz: ticks are half a ns */
+	noise_summarize(&g, 2000000000ULL, 1, 2e9, scratch, &s, 0);
+	is_near(s.duration_ns, 1e9, 1e-3, "summary: 2 GHz duration");
+	is_near(s.max_gap_ns, 100000, 1e-6, "summary: 2 GHz max");
+
+	/* machine total: two CPUs, same gaps: stolen_pct is over 2 x duration */
+	noise_gaps_init(&total, 0, 0, 1000);
+	noise_gaps_add(&total, &g);
+	noise_gaps_add(&total, &g);
+	noise_summarize(&total, 1000000000ULL, 2, 1e9, 0, &s, 0);
+	is_int(s.interruptions, 200, "total: interruptions summed");
+	is_near(s.stolen_pct, 100.0 * 2000 * 5050 / 1e9, 1e-9, "total: stolen averaged over CPUs");
+	is_near(s.per_s, 200, 1e-9, "total: per second for the machine");
+	ok(isnan(s.p50_gap_ns), "total: no scratch, no percentile");
+
+	noise_gaps_init(&g, buf, 200, 1000);
+	noise_summarize(&g, 1000000000ULL, 1, 1e9, scratch, &s, 0);
+	ok(s.interruptions == 0 && isnan(s.p50_gap_ns) && s.stolen_pct == 0, "summary: a quiet CPU");
+}
+
+static void test_loghist(void)
+{
+	struct loghist h, h2;
+	struct tp_rec r;
+	const char *line;
+
+	loghist_init(&h, 1000);
+	is_int(loghist_lower_ns(&h, 0), 1000, "loghist: bucket 0 starts at base");
+	is_int(loghist_lower_ns(&h, 1), 1250, "loghist: 4 per octave");
+	is_int(loghist_lower_ns(&h, 3), 1750, "loghist: last of octave 0");
+	is_int(loghist_lower_ns(&h, 4), 2000, "loghist: octave 1");
+	is_int(loghist_lower_ns(&h, 5), 2500, "loghist: octave 1 step 500");
+	loghist_add(&h, 999);
+	loghist_add(&h, 1000);
+	loghist_add(&h, 1249);
+	loghist_add(&h, 1250);
+	loghist_add(&h, 1999);
+	loghist_add(&h, 2000);
+	loghist_add(&h, INT64_MAX);
+	is_int(h.below, 1, "loghist: below base");
+	is_int(h.bucket[0], 2, "loghist: 1000 and 1249 in [1000,1250)");
+	is_int(h.bucket[1], 1, "loghist: 1250");
+	is_int(h.bucket[3], 1, "loghist: 1999 in [1750,2000)");
+	is_int(h.bucket[4], 1, "loghist: 2000");
+	is_int(h.overflow, 1, "loghist: huge value overflows");
+	is_int(h.outlier[0], INT64_MAX, "loghist: outlier kept");
+	/* every value lands in the bucket whose edges hold it */
+	{
+		int bad = 0;
+
+		for (int64_t v = 1000; v < 5000000; v = v * 1001 / 1000 + 1) {
+			struct loghist t;
+			size_t i;
+
+			loghist_init(&t, 1000);
+			loghist_add(&t, v);
+			for (i = 0; i < LOGHIST_BUCKETS && !t.bucket[i]; i++)
+				;
+			if (i == LOGHIST_BUCKETS || loghist_lower_ns(&t, i) > v || loghist_lower_ns(&t, i + 1) <= v)
+				bad++;
+		}
+		is_int(bad, 0, "loghist: edges agree with the index");
+	}
+	loghist_init(&h2, 1000);
+	for (int i = 0; i < 99; i++)
+		loghist_add(&h2, 1100);
+	loghist_add(&h2, 30000);
+	is_int(loghist_percentile(&h2, 50), 1250, "loghist: p50 is the upper edge");
+	is_int(loghist_percentile(&h2, 100), 32000, "loghist: p100");
+	ok(loghist_merge(&h, &h2) == 0 && h.count == 107, "loghist: merge");
+	is_int(h.outlier[0], INT64_MAX, "loghist: merge keeps the largest outliers");
+	loghist_init(&h2, 500);
+	ok(loghist_merge(&h, &h2) < 0, "loghist: merge refuses another base");
+
+	/* the worst case, every bucket used, fits a record comfortably */
+	loghist_init(&h, 1000);
+	for (size_t i = 0; i < LOGHIST_BUCKETS; i++)
+		h.bucket[i] = 123456789;
+	tp_rec_begin(&r, "result");
+	loghist_record(&r, "gaps", &h);
+	line = tp_rec_finish(&r);
+	ok(line && strlen(line) < 6000, "loghist: a full histogram record is %zu bytes", line ? strlen(line) : 0);
+	ok(line && strstr(line, "\"1250\":123456789"), "loghist: keys are lower edges in ns");
+}
+
+static const char interrupts0[] =
+	"           CPU0       CPU1       \n"
+	" 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n"
+	" 31:          0        420 PCI-MSIX-0000:00:01.0   3-edge      virtio0-stats\n"
+	" 36:          0     124388 PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0\n"
+	"NMI:          0          0   Non-maskable interrupts\n"
+	"LOC:     352844     372922   Local timer interrupts\n"
+	"RES:     105601      85468   Rescheduling interrupts\n"
+	"CAL:    1105071     772071   Function call interrupts\n"
+	"ERR:          0\n"
+	"MIS:          0\n";
+
+static const char interrupts1[] =
+	"           CPU0       CPU1       \n"
+	" 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n"
+	" 31:          0        421 PCI-MSIX-0000:00:01.0   3-edge      virtio0-stats\n"
+	" 36:          0     124400 PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0\n"
+	" 44:          3          0 PCI-MSIX-0000:00:06.0   0-edge      nvme0q0\n"
+	"NMI:          0          0   Non-maskable interrupts\n"
+	"LOC:     353844     373922   Local timer interrupts\n"
+	"RES:     105601      85470   Rescheduling interrupts\n"
+	"CAL:    1105071     772071   Function call interrupts\n"
+	"ERR:          2\n"
+	"MIS:          0\n";
+
+static const char softirqs[] =
+	"                    CPU0       CPU1       \n"
+	"          HI:          0          0\n"
+	"       TIMER:      61448      48420\n"
+	"      NET_TX:          3          1\n"
+	"         RCU:     130162     137327\n";
+
+static const char *row_name(const struct irq_table *t, size_t i)
+{
+	return i < t->nrows ? t->row[i].name : "";
+}
+
+static uint64_t find(const struct irq_table *t, const char *name, int col)
+{
+	for (size_t i = 0; i < t->nrows; i++)
+		if (!strcmp(t->row[i].name, name))
+			return col < 0 ? t->row[i].total : t->count[i * (size_t)t->ncol + (size_t)col];
+	return (uint64_t)-1;
+}
+
+static void test_irq(void)
+{
+	struct irq_table a, b, d, s;
+
+	ok(irq_parse_interrupts(interrupts0, &a) == 0, "irq: parses");
+	is_int(a.ncol, 2, "irq: two CPU columns");
+	is_int(a.nrows, 9, "irq: nine rows");
+	is_str(row_name(&a, 0), "24:ACPI:Ged", "irq: numbered line named by its device");
+	is_str(row_name(&a, 2), "36:virtio1-req.0", "irq: device after a chip name with colons");
+	is_int(find(&a, "LOC", -1), 352844 + 372922, "irq: LOC total");
+	is_int(find(&a, "LOC", 1), 372922, "irq: LOC on CPU1");
+	is_int(find(&a, "ERR", -1), 0, "irq: ERR is one figure");
+
+	ok(irq_parse_interrupts(interrupts1, &b) == 0, "irq: second snapshot parses");
+	ok(irq_delta(&a, &b, &d) == 0, "irq: delta");
+	is_int(find(&d, "LOC", -1), 2000, "delta: LOC summed over CPUs");
+	is_int(find(&d, "LOC", 0), 1000, "delta: LOC on CPU0");
+	is_int(find(&d, "36:virtio1-req.0", 1), 12, "delta: a device on CPU1");
+	is_int(find(&d, "44:nvme0q0", -1), 3, "delta: a line new in the second snapshot counts from 0");
+	is_int(find(&d, "ERR", -1), 2, "delta: ERR total");
+	is_int(find(&d, "ERR", 0), 0, "delta: ERR not put on CPU0");
+	is_int(find(&d, "CAL", -1), 0, "delta: unchanged is 0");
+	irq_table_free(&d);
+	ok(irq_delta(&b, &a, &d) == 0 && find(&d, "LOC", -1) == 0, "delta: a counter going down gives 0");
+	irq_table_free(&d);
+
+	ok(irq_parse_softirqs(softirqs, &s) == 0, "softirq: parses");
+	is_int(s.ncol, 2, "softirq: two columns");
+	is_int(s.nrows, 4, "softirq: four rows");
+	is_str(row_name(&s, 1), "TIMER", "softirq: leading spaces stripped from names");
+	is_int(find(&s, "RCU", 0), 130162, "softirq: RCU on CPU0");
+	irq_table_free(&s);
+
+	ok(irq_parse_interrupts("", &s) < 0, "irq: empty text is an error");
+	ok(irq_parse_interrupts("garbage\nLOC: 1 2\n", &s) < 0, "irq: no header is an error");
+	ok(irq_parse_softirqs("\n\n   CPU0\nHI: 5\nweird line\nX:\n", &s) == 0 && s.nrows == 2 &&
+	   find(&s, "HI", 0) == 5 && find(&s, "X", -1) == 0, "softirq: blank lines, odd lines survive");
+	irq_table_free(&s);
+	irq_table_free(&a);
+	irq_table_free(&b);
+}
+
+int main(void)
+{
+	test_gaps();
+	test_summary();
+	test_loghist();
+	test_irq();
+	return tap_done();
+}

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests for the scheduler probes' pure helpers: yield's sweep and
+ * summary (the seed threads.c's columns) and switch's sizing, CPU choice and
+ * spread. The worked examples are computed by hand in the comments.
+ */
+#include <math.h>
+#include <sched.h>
+#include <stdint.h>
+
+#include "tap.h"
+#include "../../userland/stats.h"
+#include "../../userland/probes/yield.h"
+#include "../../userland/probes/switch.h"
+
+static void test_normalized_variance(void)
+{
+	/*
+	 * threads.c: sqrdev / (nbthreads * avgvalue^2).
+	 * x = {0, 4, 8, 4}: mean = 16 / 4 = 4; deviations -4, 0, 4, 0;
+	 * squares 16 + 0 + 16 + 0 = 32; n * mean^2 = 4 * 16 = 64;
+	 * 32 / 64 = 0.5. One thread did no work.
+	 */
+	uint64_t a[] = { 0, 4, 8, 4 };
+	/* x = {1, 3}: mean 2; squares 1 + 1 = 2; 2 * 2^2 = 8; 2 / 8 = 0.25 */
+	uint64_t b[] = { 1, 3 };
+	/* equal work: no variance */
+	uint64_t c[] = { 10, 10, 10 };
+	/* nobody worked: mean 0, defined as 0 rather than 0/0 */
+	uint64_t z[] = { 0, 0, 0 };
+
+	is_near(normalized_variance(a, 4), 0.5, 1e-12, "normalized variance {0,4,8,4} = 32/64");
+	is_near(normalized_variance(b, 2), 0.25, 1e-12, "normalized variance {1,3} = 2/8");
+	is_near(normalized_variance(c, 3), 0.0, 1e-12, "normalized variance of equal counts is 0");
+	is_near(normalized_variance(z, 3), 0.0, 1e-12, "normalized variance with mean 0 is 0");
+	is_int(count_zero(a, 4), 1, "one zero-work thread in {0,4,8,4}");
+	is_int(count_zero(b, 2), 0, "no zero-work thread in {1,3}");
+	is_int(count_zero(z, 3), 3, "three zero-work threads in {0,0,0}");
+	is_int(count_zero(a, 0), 0, "no threads, no zero-work threads");
+}
+
+static void test_summarize(void)
+{
+	/*
+	 * Two threads: 100 yields over [1000, 1000001000] ns and 300 over
+	 * [2000, 1000000500] ns, 0.5 s of CPU each. The window holding all
+	 * counted work is 1000 .. 1000001000 = 1 s, so total 400/s, 200/s per
+	 * thread; mean count 200, squares 100^2 + 100^2 = 20000,
+	 * 2 * 200^2 = 80000: variance 0.25; CPU 1e9 ns / 400 = 2.5e6 ns each.
+	 */
+	struct yield_sample s[] = {
+		{ .count = 100, .start_ns = 1000, .stop_ns = 1000001000, .cpu_ns = 500000000 },
+		{ .count = 300, .start_ns = 2000, .stop_ns = 1000000500, .cpu_ns = 500000000 },
+	};
+	struct yield_sample idle[] = {
+		{ .count = 0, .start_ns = 10, .stop_ns = 20, .cpu_ns = 0 },
+	};
+	uint64_t scratch[2];
+	struct yield_result r;
+
+	yield_summarize(s, 2, scratch, &r);
+	is_int(r.threads, 2, "summary: threads");
+	is_int(r.total_yields, 400, "summary: total yields");
+	is_int(r.span_ns, 1000000000, "summary: span from first start to last stop");
+	is_int(r.start_spread_ns, 1000, "summary: start spread");
+	is_near(r.total_per_s, 400, 1e-9, "summary: total_per_s");
+	is_near(r.avg_per_thread_per_s, 200, 1e-9, "summary: avg_per_thread_per_s");
+	is_int(r.zero_work_threads, 0, "summary: zero_work_threads");
+	is_near(r.normalized_variance, 0.25, 1e-12, "summary: normalized_variance");
+	is_near(r.ns_per_yield, 2.5e6, 1e-6, "summary: ns_per_yield is CPU time per yield");
+
+	yield_summarize(idle, 1, scratch, &r);
+	is_int(r.zero_work_threads, 1, "summary: a thread that never yielded is zero-work");
+	is_near(r.ns_per_yield, 0, 0, "summary: no yields, ns_per_yield 0 (not a division by 0)");
+	is_near(r.total_per_s, 0, 0, "summary: no yields, total_per_s 0");
+}
+
+static int same(const int *got, size_t n, const int *want, size_t wn)
+{
+	if (n != wn)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (got[i] != want[i])
+			return 0;
+	return 1;
+}
+
+static void test_sweep(void)
+{
+	int out[YIELD_SWEEP_MAX];
+	struct int_list none = { 0 }, user = { .n = 4, .v = { 10, 2, 2, 5 } };
+	const int full2[] = { 1, 2, 10, 50, 450 };
+	const int full16[] = { 1, 2, 10, 16, 50, 450 };
+	const int quick4[] = { 1, 2, 4, 10 };
+	const int quick1[] = { 1, 2, 10 };
+	const int quick64[] = { 1, 2, 10, 64 };
+	const int mine[] = { 2, 5, 10 };
+	size_t n;
+
+	n = yield_sweep(out, YIELD_SWEEP_MAX, &none, 2, 0);
+	ok(same(out, n, full2, 5), "full sweep on 2 CPUs: 1 2 10 50 450 (2 once)");
+	n = yield_sweep(out, YIELD_SWEEP_MAX, &none, 16, 0);
+	ok(same(out, n, full16, 6), "full sweep on 16 CPUs: 1 2 10 16 50 450, sorted");
+	n = yield_sweep(out, YIELD_SWEEP_MAX, &none, 4, 1);
+	ok(same(out, n, quick4, 4), "quick sweep on 4 CPUs: 1 2 4 10, no 50 or 450");
+	n = yield_sweep(out, YIELD_SWEEP_MAX, &none, 1, 1);
+	ok(same(out, n, quick1, 3), "quick sweep on 1 CPU: 1 2 10");
+	n = yield_sweep(out, YIELD_SWEEP_MAX, &none, 64, 1);
+	ok(same(out, n, quick64, 4), "quick sweep on 64 CPUs: 1 2 10 64");
+	n = yield_sweep(out, YIELD_SWEEP_MAX, &user, 2, 0);
+	ok(same(out, n, mine, 3), "threads=10,2,2,5 overrides: 2 5 10");
+	n = yield_sweep(out, 2, &none, 2, 0);
+	is_int(n, 2, "sweep respects the output size");
+}
+
+static void test_switch_helpers(void)
+{
+	double us[] = { 3, 1, 2, 5, 4 };
+	struct switch_spread s;
+	cpu_set_t set;
+	int a = -1, b = -1;
+
+	/* 100 round trips in 1 ms: 20 ms holds 2000 */
+	is_int(switch_rounds_for(1000000, 100, 20000000), 2000, "rounds for 20 ms at 10 us each");
+	is_int(switch_rounds_for(0, 100, 20000000), 16, "rounds: no warm-up time gives the floor");
+	is_int(switch_rounds_for(1000000000, 16, 1000), 16, "rounds: at least 16");
+	is_int(switch_rounds_for(1, 1 << 20, 1000000000), 1 << 26, "rounds: at most 2^26");
+
+	CPU_ZERO(&set);
+	CPU_SET(3, &set);
+	CPU_SET(5, &set);
+	CPU_SET(7, &set);
+	is_int(switch_pick_cpus(&set, &a, &b), 2, "pick cpus: two found in {3,5,7}");
+	ok(a == 3 && b == 5, "pick cpus: the first two, 3 and 5");
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	is_int(switch_pick_cpus(&set, &a, &b), 1, "pick cpus: one CPU, cross-CPU impossible");
+	is_int(a, 1, "pick cpus: that CPU");
+	CPU_ZERO(&set);
+	is_int(switch_pick_cpus(&set, &a, &b), 0, "pick cpus: empty set");
+
+	/* {1,2,3,4,5}: median 3, mean 3, squares 4+1+0+1+4 = 10, 10/4 = 2.5 */
+	switch_summarize(us, 5, &s);
+	is_near(s.us_min, 1, 0, "spread: min");
+	is_near(s.us_median, 3, 0, "spread: median");
+	is_near(s.us_max, 5, 0, "spread: max");
+	is_near(s.us_stddev, sqrt(2.5), 1e-12, "spread: sample stddev sqrt(10/4)");
+	is_near(s.ns_per_switch, 1500, 1e-9, "spread: a round trip is two switches");
+}
+
+int main(void)
+{
+	test_normalized_variance();
+	test_summarize();
+	test_sweep();
+	test_switch_helpers();
+	return tap_done();
+}

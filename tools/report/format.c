@@ -1,0 +1,856 @@
+// SPDX-License-Identifier: MIT
+/* Output of tp-report; see format.h. */
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "table.h"
+#include "util.h"
+
+#define NUM_MAX 64
+
+static const struct {
+	const char *name;
+	enum format format;
+} formats[] = {
+	{ "text", FMT_TEXT },
+	{ "markdown", FMT_MARKDOWN },
+	{ "md", FMT_MARKDOWN },
+	{ "csv", FMT_CSV },
+	{ "json", FMT_JSON },
+};
+
+int format_from_name(const char *name, enum format *f)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++) {
+		if (!strcmp(name, formats[i].name)) {
+			*f = formats[i].format;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* --- the run header ------------------------------------------------------- */
+
+/* Keys of the run record in the order a person wants them; the rest follow. */
+static const char *const head_order[] = {
+	"version", "env", "machine", "cpu_model", "cpus", "kernel", "variant",
+	"clocksource", "start", "start_time", "cmdline",
+};
+
+static void scalar_str(struct sbuf *b, const json_t *v)
+{
+	char num[NUM_MAX];
+
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		sbuf_adds(b, json_string_value(v));
+		break;
+	case JSON_INTEGER:
+	case JSON_REAL:
+		fmt_num(num, sizeof(num), json_num(v));
+		sbuf_adds(b, num);
+		break;
+	case JSON_TRUE:
+		sbuf_adds(b, "true");
+		break;
+	case JSON_FALSE:
+		sbuf_adds(b, "false");
+		break;
+	default:
+		sbuf_adds(b, "-");
+		break;
+	}
+}
+
+static int is_scalar(const json_t *v)
+{
+	return v && !json_is_object(v) && !json_is_array(v) && !json_is_null(v);
+}
+
+static void kv(FILE *f, enum style style, const char *key, const char *val)
+{
+	if (style == STYLE_MARKDOWN)
+		fprintf(f, "- **%s**: %s\n", key, val);
+	else
+		fprintf(f, "  %-13s %s\n", key, val);
+}
+
+static void print_head(FILE *f, const struct run *run, enum style style)
+{
+	struct sbuf v = { 0 };
+	const char *key;
+	json_t *val;
+
+	for (size_t i = 0; i < ARRAY_SIZE(head_order); i++) {
+		val = json_object_get(run->head, head_order[i]);
+		if (!is_scalar(val))
+			continue;
+		sbuf_reset(&v);
+		scalar_str(&v, val);
+		kv(f, style, head_order[i], v.s);
+	}
+	json_object_foreach(run->head, key, val) {
+		int known = !strcmp(key, "type");
+
+		for (size_t i = 0; i < ARRAY_SIZE(head_order) && !known; i++)
+			known = !strcmp(key, head_order[i]);
+		if (known || !is_scalar(val))
+			continue;
+		sbuf_reset(&v);
+		scalar_str(&v, val);
+		kv(f, style, key, v.s);
+	}
+	if (!run->head)
+		kv(f, style, "run", "no run record: the capture began after it, "
+		   "or the boot never reached the suite");
+	/* what the firmware stub and the calibration found, before the suite ran */
+	for (size_t i = 0; i < json_array_size(run->boot); i++) {
+		json_t *rec = json_array_get(run->boot, i);
+
+		sbuf_reset(&v);
+		json_object_foreach(rec, key, val) {
+			if (!strcmp(key, "type") || !is_scalar(val))
+				continue;
+			sbuf_addf(&v, "%s%s=", v.len ? " " : "", key);
+			scalar_str(&v, val);
+		}
+		kv(f, style, json_string_value(json_object_get(rec, "type")), v.s ? v.s : "");
+	}
+	sbuf_free(&v);
+}
+
+static void heading(FILE *f, enum style style, int level, const char *text)
+{
+	if (style == STYLE_MARKDOWN)
+		fprintf(f, "\n%.*s %s\n\n", level + 1, "######", text);
+	else if (level == 1)
+		fprintf(f, "%s\n", text);
+	else
+		fprintf(f, "\n%s\n", text);
+}
+
+/* --- one run's tables ----------------------------------------------------- */
+
+struct col_spec {
+	const char *title;
+	const char *pat;	/* fnmatch() pattern for the key */
+	const char *pat2;	/* a second key shown in the same cell ... */
+	const char *mid, *end;	/* ... as "first MID second END" */
+};
+
+/*
+ * Layouts the appliance uses for some probes; columns whose keys a probe did
+ * not write are left out, and keys no column names follow as generic columns.
+ */
+#define COL(title, pat) { title, pat, NULL, NULL, NULL }
+#define COL2(title, pat, pat2, mid, end) { title, pat, pat2, mid, end }
+
+static const struct layout {
+	const char *probe;
+	const char *sort_key;	/* rows by this figure's mean ... */
+	int descending;		/* ... dearest first */
+	struct col_spec cols[8];
+} layouts[] = {
+	{ "clocks", "ns_per_call", 1, {
+		COL("ns/call", "ns_per_call"),
+		COL("ticks/call", "ticks_per_call"),
+		COL("resolution", "resolution*"),
+		COL("granularity", "granularity*"),
+		COL2("user/sys", "user*", "sys*", "/", ""),
+		COL("ctxsw", "ctxsw*"),
+		COL("path", "path"),
+	} },
+	{ "itimer", NULL, 0, {
+		COL("timer", "timer"),
+		COL("load", "load"),
+		COL("requested us", "requested_us"),
+		COL("claimed us", "claimed_us"),
+		COL2("actual us (accuracy)", "actual_us", "accuracy_pct", " (", "%)"),
+	} },
+	{ "yield", "threads", 0, {
+		COL("threads", "threads"),
+		COL("total/s", "total_per_s"),
+		COL("avg", "avg*"),
+		COL("zero-work", "zero*"),
+		COL("variance", "*variance*"),
+	} },
+};
+
+/* Layout columns must match at least this many keys to be worth using. */
+#define LAYOUT_MIN_COLS 2
+
+struct col {
+	const char *title;
+	const char *key;
+	const char *key2;
+	const struct col_spec *spec;	/* how key2 joins key */
+	int numeric;
+};
+
+struct probe_cols {
+	struct col *v;
+	size_t n, cap;
+};
+
+static void add_col(struct probe_cols *pc, const char *title, const char *key, const char *key2,
+		    const struct col_spec *spec, int numeric)
+{
+	grow(&pc->v, &pc->cap, pc->n + 1, sizeof(*pc->v));
+	pc->v[pc->n++] = (struct col){ title, key, key2, spec, numeric };
+}
+
+static int bookkeeping(const char *key)
+{
+	return !strcmp(key, "type") || !strcmp(key, "probe") || !strcmp(key, "name") ||
+	       !strcmp(key, "iteration");
+}
+
+/* Every key the results of a probe carry, in the order first written: key -> numeric. */
+static json_t *probe_keys(const struct run *run, const char *probe)
+{
+	json_t *keys = json_object();
+
+	for (size_t i = 0; i < run->nres; i++) {
+		const struct result *r = &run->res[i];
+
+		if (strcmp(r->probe, probe))
+			continue;
+		for (size_t k = 0; k < json_array_size(r->recs); k++) {
+			const char *key;
+			json_t *val;
+
+			json_object_foreach(json_array_get(r->recs, k), key, val) {
+				if (bookkeeping(key) || !is_scalar(val) || json_object_get(keys, key))
+					continue;
+				json_object_set_new(keys, key, json_boolean(json_is_number(val)));
+			}
+		}
+	}
+	return keys;
+}
+
+static const char *claim(json_t *keys, json_t *claimed, const char *pat)
+{
+	const char *key;
+	json_t *val;
+
+	if (!pat)
+		return NULL;
+	json_object_foreach(keys, key, val) {
+		if (!json_object_get(claimed, key) && !fnmatch(pat, key, 0)) {
+			json_object_set_new(claimed, key, json_true());
+			return key;
+		}
+	}
+	return NULL;
+}
+
+static const struct layout *find_layout(const char *probe)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(layouts); i++)
+		if (!strcmp(layouts[i].probe, probe))
+			return &layouts[i];
+	return NULL;
+}
+
+static void probe_columns(json_t *keys, const struct layout *lay, struct probe_cols *pc)
+{
+	json_t *claimed = json_object();
+	const char *key;
+	json_t *val;
+
+	for (size_t i = 0; lay && i < ARRAY_SIZE(lay->cols) && lay->cols[i].title; i++) {
+		const struct col_spec *cs = &lay->cols[i];
+		const char *k = claim(keys, claimed, cs->pat);
+		const char *k2 = k ? claim(keys, claimed, cs->pat2) : NULL;
+
+		if (k)
+			add_col(pc, cs->title, k, k2, cs,
+				json_is_true(json_object_get(keys, k)));
+	}
+	if (pc->n < LAYOUT_MIN_COLS) {
+		pc->n = 0;
+		json_object_clear(claimed);
+	}
+	json_object_foreach(keys, key, val)
+		if (json_is_true(val) && !json_object_get(claimed, key))
+			add_col(pc, key, key, NULL, NULL, 1);
+	json_object_foreach(keys, key, val)
+		if (!json_is_true(val) && !json_object_get(claimed, key))
+			add_col(pc, key, key, NULL, NULL, 0);
+	add_col(pc, "name", NULL, NULL, NULL, 0);
+	json_decref(claimed);
+}
+
+/* A result's value for key: a figure's mean over iterations, else as written. */
+static int result_cell(const struct result *r, const char *key, struct sbuf *out)
+{
+	json_t *first = NULL;
+	char num[NUM_MAX];
+
+	for (size_t k = 0; k < json_array_size(r->recs) && !first; k++)
+		first = json_object_get(json_array_get(r->recs, k), key);
+	if (!first)
+		return 0;
+	if (key_is_figure(key, first)) {
+		struct agg a;
+		double *v;
+		size_t n = result_values(r, key, &v);
+
+		agg_of(v, n, &a);
+		free(v);
+		fmt_num(num, sizeof(num), a.mean);
+		sbuf_adds(out, num);
+	} else {
+		scalar_str(out, first);
+	}
+	return 1;
+}
+
+static double sort_value(const struct result *r, const char *key)
+{
+	struct agg a;
+	double *v;
+	size_t n = result_values(r, key, &v);
+
+	agg_of(v, n, &a);
+	free(v);
+	return n ? a.mean : NAN;
+}
+
+struct sort_row {
+	const struct result *r;
+	double v;
+	size_t seq;
+	int descending;
+};
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct sort_row *x = a, *y = b;
+
+	/* rows without the figure go last, in the order written */
+	if (isnan(x->v) != isnan(y->v))
+		return isnan(x->v) ? 1 : -1;
+	if (!isnan(x->v) && x->v != y->v)
+		return (x->v < y->v) == !x->descending ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static void print_probe(FILE *f, const struct run *run, const char *probe, enum style style)
+{
+	const struct layout *lay = find_layout(probe);
+	json_t *keys = probe_keys(run, probe);
+	struct probe_cols pc = { 0 };
+	struct sort_row *rows = xcalloc(run->nres, sizeof(*rows));
+	const char **titles;
+	struct table *t;
+	struct sbuf cell = { 0 }, tmp = { 0 };
+	size_t nrows = 0;
+
+	probe_columns(keys, lay, &pc);
+	titles = xcalloc(pc.n, sizeof(*titles));
+	for (size_t c = 0; c < pc.n; c++)
+		titles[c] = pc.v[c].title;
+	t = table_new(pc.n, titles);
+	for (size_t c = 0; c < pc.n; c++)
+		table_align(t, c, pc.v[c].numeric ? 'r' : 'l');
+	for (size_t i = 0; i < run->nres; i++) {
+		if (strcmp(run->res[i].probe, probe))
+			continue;
+		rows[nrows] = (struct sort_row){ &run->res[i], NAN, nrows, lay && lay->descending };
+		if (lay && lay->sort_key)
+			rows[nrows].v = sort_value(&run->res[i], lay->sort_key);
+		nrows++;
+	}
+	qsort(rows, nrows, sizeof(*rows), cmp_rows);
+	for (size_t i = 0; i < nrows; i++) {
+		size_t row = table_row(t);
+
+		for (size_t c = 0; c < pc.n; c++) {
+			const struct col *col = &pc.v[c];
+
+			sbuf_reset(&cell);
+			if (!col->key) {
+				sbuf_adds(&cell, rows[i].r->name);
+			} else if (!result_cell(rows[i].r, col->key, &cell)) {
+				sbuf_adds(&cell, "-");
+			} else if (col->key2) {
+				sbuf_reset(&tmp);
+				if (!result_cell(rows[i].r, col->key2, &tmp))
+					sbuf_adds(&tmp, "-");
+				table_setf(t, row, c, "%s%s%s%s", cell.s, col->spec->mid, tmp.s,
+					   col->spec->end);
+				continue;
+			}
+			table_set(t, row, c, cell.s);
+		}
+	}
+	heading(f, style, 2, probe);
+	table_print(t, f, style, "  ");
+	table_free(t);
+	free(titles);
+	free(pc.v);
+	free(rows);
+	sbuf_free(&cell);
+	sbuf_free(&tmp);
+	json_decref(keys);
+}
+
+static const char *rec_str(const json_t *rec, const char *key)
+{
+	const char *s = json_string_value(json_object_get(rec, key));
+
+	return s ? s : "";
+}
+
+/*
+ * Skips and errors, each with its reason: what a run could not measure. A
+ * repeated run says the same thing every iteration; say it once, counted.
+ */
+static void print_notes(FILE *f, const struct report *rp, size_t first, size_t count,
+			enum style style)
+{
+	static const char *const titles[] = { "run", "type", "probe", "name", "reason", "times" };
+	int with_run = count > 1;
+	struct table *t = table_new(ARRAY_SIZE(titles) - !with_run, titles + !with_run);
+	size_t times_col = ARRAY_SIZE(titles) - 1 - !with_run;
+	size_t n = 0;
+
+	table_align(t, times_col, 'r');
+	for (size_t i = first; i < first + count; i++) {
+		const struct run *run = &rp->runs[i];
+		json_t *seen = json_object();
+
+		for (size_t k = 0; k < json_array_size(run->notes); k++) {
+			json_t *rec = json_array_get(run->notes, k), *row_of;
+			char *key = xasprintf("%s\x1f%s\x1f%s\x1f%s", rec_str(rec, "type"),
+					      rec_str(rec, "probe"), rec_str(rec, "name"),
+					      rec_str(rec, "reason"));
+			size_t row, c = 0;
+
+			row_of = json_object_get(seen, key);
+			if (row_of) {
+				size_t r = (size_t)json_integer_value(json_array_get(row_of, 0));
+				json_int_t times = json_integer_value(json_array_get(row_of, 1)) + 1;
+
+				json_array_set_new(row_of, 1, json_integer(times));
+				table_setf(t, r, times_col, "%lld", (long long)times);
+				free(key);
+				continue;
+			}
+			row = table_row(t);
+			json_object_set_new(seen, key, json_pack("[I, I]", (json_int_t)row, 1));
+			free(key);
+			if (with_run)
+				table_set(t, row, c++, run->label);
+			table_set(t, row, c++, rec_str(rec, "type"));
+			table_set(t, row, c++, rec_str(rec, "probe"));
+			table_set(t, row, c++, rec_str(rec, "name"));
+			table_set(t, row, c, rec_str(rec, "reason"));
+			n++;
+		}
+		json_decref(seen);
+	}
+	if (n) {
+		heading(f, style, 2, "Skipped and failed");
+		table_print(t, f, style, "  ");
+	}
+	table_free(t);
+}
+
+static void end_summary(struct sbuf *b, const struct run *run)
+{
+	static const struct {
+		const char *key, *what;
+	} counts[] = {
+		{ "probes_ok", "ok" },
+		{ "probes_skipped", "skipped" },
+		{ "probes_failed", "failed" },
+	};
+	json_t *written = json_object_get(run->end, "records");
+
+	if (!run->end) {
+		sbuf_adds(b, "no end record: the run did not finish (crash, hang or cut capture)");
+		return;
+	}
+	sbuf_adds(b, "probes");
+	for (size_t i = 0; i < ARRAY_SIZE(counts); i++) {
+		json_t *v = json_object_get(run->end, counts[i].key);
+
+		sbuf_addf(b, "%s %s ", i ? "," : "", counts[i].what);
+		scalar_str(b, v);
+	}
+	if (json_is_number(written)) {
+		sbuf_adds(b, "; records written ");
+		scalar_str(b, written);
+		sbuf_addf(b, ", read %zu", run->nrecs);
+	}
+}
+
+/* Figures with more than one value in this run: their spread over iterations. */
+static void print_spread(FILE *f, const struct report *rp, size_t ri, enum style style)
+{
+	static const char *const titles[] = {
+		"result / figure", "n", "mean", "min", "max", "stddev", "rsd%",
+	};
+	struct table *t = table_new(ARRAY_SIZE(titles), titles);
+	const char *last = NULL;
+	char num[NUM_MAX];
+	size_t n = 0;
+
+	for (size_t c = 1; c < ARRAY_SIZE(titles); c++)
+		table_align(t, c, 'r');
+	for (size_t i = 0; i < rp->nfigs; i++) {
+		const struct figure *fg = &rp->figs[i];
+		const struct agg *a = &fg->per_run[ri];
+		double vals[] = { a->mean, a->min, a->max, a->stddev };
+		size_t row;
+
+		if (a->n < 2)
+			continue;
+		if (!last || strcmp(last, fg->id)) {
+			char *g = xasprintf("%s: %s%s%s", fg->probe, fg->name,
+					    *fg->ident ? " " : "", fg->ident);
+
+			table_group(t, g);
+			free(g);
+			last = fg->id;
+		}
+		row = table_row(t);
+		table_setf(t, row, 0, "  %s", fg->key);
+		table_setf(t, row, 1, "%zu", a->n);
+		for (size_t k = 0; k < ARRAY_SIZE(vals); k++) {
+			fmt_num(num, sizeof(num), vals[k]);
+			table_set(t, row, 2 + k, num);
+		}
+		if (a->mean != 0)
+			table_setf(t, row, 6, "%.2f", 100 * a->stddev / fabs(a->mean));
+		else
+			table_set(t, row, 6, "-");
+		n++;
+	}
+	if (n) {
+		char *h = xasprintf("Spread over %d iterations", rp->runs[ri].iterations);
+
+		heading(f, style, 2, h);
+		table_print(t, f, style, "  ");
+		free(h);
+	}
+	table_free(t);
+}
+
+static void print_run(FILE *f, const struct report *rp, size_t ri, enum style style)
+{
+	const struct run *run = &rp->runs[ri];
+	json_t *seen = json_object();
+	struct sbuf b = { 0 };
+	char *h;
+
+	h = xasprintf("Run %d of %s: %s", run->seq, run->file, run->label);
+	heading(f, style, 1, h);
+	free(h);
+	if (style == STYLE_MARKDOWN)
+		fputc('\n', f);
+	print_head(f, run, style);
+	/* the calibration is in the header already; its figures are for comparisons */
+	json_object_set_new(seen, "calib", json_true());
+	for (size_t i = 0; i < run->nres; i++) {
+		if (json_object_get(seen, run->res[i].probe))
+			continue;
+		json_object_set_new(seen, run->res[i].probe, json_true());
+		print_probe(f, run, run->res[i].probe, style);
+	}
+	print_spread(f, rp, ri, style);
+	print_notes(f, rp, ri, 1, style);
+	end_summary(&b, run);
+	heading(f, style, 2, "End");
+	fprintf(f, "%s%s\n", style == STYLE_MARKDOWN ? "" : "  ", b.s);
+	sbuf_free(&b);
+	json_decref(seen);
+}
+
+/* --- comparison ----------------------------------------------------------- */
+
+void fmt_agg(char *buf, size_t n, const struct agg *a)
+{
+	char mean[NUM_MAX];
+
+	if (!a->n) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	fmt_num(mean, sizeof(mean), a->mean);
+	/* a spread of zero says nothing a single value would not */
+	if (a->n < 2 || a->stddev == 0)
+		snprintf(buf, n, "%s", mean);
+	else if (a->mean != 0)
+		snprintf(buf, n, "%s ±%.2g%%", mean, 100 * a->stddev / fabs(a->mean));
+	else
+		snprintf(buf, n, "%s ±%.2g", mean, a->stddev);
+}
+
+static void print_runs_table(FILE *f, const struct report *rp, enum style style)
+{
+	static const char *const titles[] = {
+		"label", "file", "env", "machine", "kernel", "clocksource", "iterations", "end",
+	};
+	struct table *t = table_new(ARRAY_SIZE(titles), titles);
+	struct sbuf b = { 0 };
+
+	for (size_t i = 0; i < rp->nruns; i++) {
+		const struct run *run = &rp->runs[i];
+		size_t row = table_row(t);
+
+		table_set(t, row, 0, run->label);
+		table_setf(t, row, 1, "%s#%d", run->file, run->seq);
+		table_set(t, row, 2, run->head ? rec_str(run->head, "env") : "-");
+		table_set(t, row, 3, run->head ? rec_str(run->head, "machine") : "-");
+		table_set(t, row, 4, run->head ? rec_str(run->head, "kernel") : "-");
+		table_set(t, row, 5, run->head ? rec_str(run->head, "clocksource") : "-");
+		table_setf(t, row, 6, "%d", run->iterations ? run->iterations : 1);
+		sbuf_reset(&b);
+		end_summary(&b, run);
+		table_set(t, row, 7, b.s);
+	}
+	heading(f, style, 2, "Runs");
+	table_print(t, f, style, "  ");
+	table_free(t);
+	sbuf_free(&b);
+}
+
+static void print_comparison(FILE *f, const struct report *rp, enum style style)
+{
+	size_t ncol = 1 + 2 * rp->nruns - 1;
+	const char **titles = xcalloc(ncol, sizeof(*titles));
+	struct table *t = NULL;
+	const char *probe = NULL, *last = NULL;
+	char cell[2 * NUM_MAX + 8];
+	char *h;
+
+	titles[0] = "result / figure";
+	for (size_t i = 0, c = 1; i < rp->nruns; i++) {
+		titles[c++] = rp->runs[i].label;
+		if (i)
+			titles[c++] = "ratio";
+	}
+	h = xasprintf("Figures: ratio = run / %s%s", rp->runs[0].label,
+		      "; mean ±relative stddev where a run repeated");
+	heading(f, style, 2, h);
+	free(h);
+	for (size_t i = 0; i <= rp->nfigs; i++) {
+		const struct figure *fg = i < rp->nfigs ? &rp->figs[i] : NULL;
+		size_t row;
+
+		if (t && (!fg || strcmp(probe, fg->probe))) {
+			heading(f, style, 3, probe);
+			table_print(t, f, style, "  ");
+			table_free(t);
+			t = NULL;
+		}
+		if (!fg)
+			break;
+		if (!t) {
+			t = table_new(ncol, titles);
+			for (size_t c = 1; c < ncol; c++)
+				table_align(t, c, 'r');
+			probe = fg->probe;
+			last = NULL;
+		}
+		if (!last || strcmp(last, fg->id)) {
+			char *g = xasprintf("%s%s%s", fg->name, *fg->ident ? "  " : "", fg->ident);
+
+			table_group(t, g);
+			free(g);
+			last = fg->id;
+		}
+		row = table_row(t);
+		table_setf(t, row, 0, "  %s", fg->key);
+		for (size_t r = 0, c = 1; r < rp->nruns; r++) {
+			const struct agg *a = &fg->per_run[r], *base = &fg->per_run[0];
+
+			fmt_agg(cell, sizeof(cell), a);
+			table_set(t, row, c++, cell);
+			if (!r)
+				continue;
+			if (a->n && base->n)
+				fmt_ratio(cell, sizeof(cell), a->mean, base->mean);
+			else
+				snprintf(cell, sizeof(cell), "-");
+			table_set(t, row, c++, cell);
+		}
+	}
+	if (!rp->nfigs)
+		fprintf(f, "  (no figures)\n");
+	free(titles);
+}
+
+static void print_human(FILE *f, const struct report *rp, enum style style, int tables)
+{
+	if (!rp->nruns)
+		return;
+	if (rp->nruns == 1) {
+		print_run(f, rp, 0, style);
+		return;
+	}
+	heading(f, style, 1, "Comparison");
+	print_runs_table(f, rp, style);
+	print_notes(f, rp, 0, rp->nruns, style);
+	print_comparison(f, rp, style);
+	for (size_t i = 0; tables && i < rp->nruns; i++) {
+		fputc('\n', f);
+		print_run(f, rp, i, style);
+	}
+}
+
+/* --- CSV: one row per figure and run, for programs ------------------------ */
+
+static void csv_field(FILE *f, const char *s, int last)
+{
+	if (strpbrk(s, ",\"\r\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputs(last ? "\r\n" : ",", f);
+}
+
+static void csv_num(FILE *f, double v, int present)
+{
+	if (present && isfinite(v))
+		fprintf(f, "%.12g,", v);
+	else
+		fputc(',', f);
+}
+
+static void print_csv(FILE *f, const struct report *rp)
+{
+	fputs("run,label,file,probe,result,ident,figure,n,mean,min,max,stddev,ratio\r\n", f);
+	for (size_t i = 0; i < rp->nfigs; i++) {
+		const struct figure *fg = &rp->figs[i];
+
+		for (size_t r = 0; r < rp->nruns; r++) {
+			const struct agg *a = &fg->per_run[r], *base = &fg->per_run[0];
+			int ratio = a->n && base->n && base->mean != 0;
+
+			fprintf(f, "%zu,", r + 1);
+			csv_field(f, rp->runs[r].label, 0);
+			csv_field(f, rp->runs[r].file, 0);
+			csv_field(f, fg->probe, 0);
+			csv_field(f, fg->name, 0);
+			csv_field(f, fg->ident, 0);
+			csv_field(f, fg->key, 0);
+			fprintf(f, "%zu,", a->n);
+			csv_num(f, a->mean, a->n);
+			csv_num(f, a->min, a->n);
+			csv_num(f, a->max, a->n);
+			csv_num(f, a->stddev, a->n);
+			if (ratio && isfinite(a->mean / base->mean))
+				fprintf(f, "%.6g", a->mean / base->mean);
+			fputs("\r\n", f);
+		}
+	}
+}
+
+/* --- JSON: the whole model, for programs ---------------------------------- */
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *json_agg(const struct agg *a)
+{
+	if (!a->n)
+		return json_null();
+	return json_pack("{s:I, s:o, s:o, s:o, s:o}", "n", (json_int_t)a->n,
+			 "mean", jnum(a->mean), "min", jnum(a->min), "max", jnum(a->max),
+			 "stddev", jnum(a->stddev));
+}
+
+static json_t *json_or_null(json_t *v)
+{
+	return v ? json_incref(v) : json_null();
+}
+
+static void print_json(FILE *f, const struct report *rp, const struct source *src, size_t nsrc)
+{
+	json_t *doc = json_object(), *files = json_array(), *runs = json_array();
+	json_t *figs = json_array(), *rows = json_array();
+
+	for (size_t i = 0; i < nsrc; i++) {
+		const struct scan_stats *st = &src[i].st;
+
+		json_array_append_new(files, json_pack(
+			"{s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:I}", "path", src[i].path,
+			"readable", !src[i].err, "lines", (json_int_t)st->lines,
+			"records", (json_int_t)st->records, "joined", (json_int_t)st->joined,
+			"bad_crc", (json_int_t)st->bad_crc, "cut", (json_int_t)st->cut,
+			"unparsable", (json_int_t)st->unparsable));
+	}
+	for (size_t i = 0; i < rp->nruns; i++) {
+		const struct run *r = &rp->runs[i];
+
+		json_array_append_new(runs, json_pack(
+			"{s:s, s:s, s:i, s:i, s:I, s:o, s:o, s:O, s:O}", "label", r->label,
+			"file", r->file, "run_in_file", r->seq, "iterations", r->iterations,
+			"records", (json_int_t)r->nrecs, "run", json_or_null(r->head),
+			"end", json_or_null(r->end), "boot", r->boot, "notes", r->notes));
+	}
+	for (size_t i = 0; i < rp->nfigs; i++) {
+		const struct figure *fg = &rp->figs[i];
+		json_t *vals = json_array(), *ratios = json_array();
+
+		for (size_t r = 0; r < rp->nruns; r++) {
+			const struct agg *a = &fg->per_run[r], *base = &fg->per_run[0];
+
+			json_array_append_new(vals, json_agg(a));
+			json_array_append_new(ratios, a->n && base->n && base->mean != 0 ?
+					      jnum(a->mean / base->mean) : json_null());
+		}
+		json_array_append_new(figs, json_pack("{s:s, s:s, s:s, s:s, s:o}",
+			"probe", fg->probe, "result", fg->name, "ident", fg->ident,
+			"figure", fg->key, "runs", vals));
+		json_array_append_new(rows, json_pack("{s:I, s:o}", "figure", (json_int_t)i,
+						      "ratios", ratios));
+	}
+	json_object_set_new(doc, "tool", json_string("tp-report"));
+	json_object_set_new(doc, "format", json_integer(1));
+	json_object_set_new(doc, "files", files);
+	json_object_set_new(doc, "runs", runs);
+	json_object_set_new(doc, "figures", figs);
+	json_object_set_new(doc, "comparison", json_pack("{s:i, s:s?, s:o}", "baseline", 0,
+		"baseline_label", rp->nruns ? rp->runs[0].label : NULL, "rows", rows));
+	json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12) | JSON_ENSURE_ASCII);
+	fputc('\n', f);
+	json_decref(doc);
+}
+
+void print_report(FILE *f, const struct report *rp, const struct source *src, size_t nsrc,
+		  const struct out_opts *o)
+{
+	switch (o->format) {
+	case FMT_TEXT:
+		print_human(f, rp, STYLE_TEXT, o->tables);
+		break;
+	case FMT_MARKDOWN:
+		print_human(f, rp, STYLE_MARKDOWN, o->tables);
+		break;
+	case FMT_CSV:
+		print_csv(f, rp);
+		break;
+	case FMT_JSON:
+		print_json(f, rp, src, nsrc);
+		break;
+	}
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Output: one run as the human tables the appliance prints, several runs as
+ * a side-by-side comparison, and the same model as CSV or JSON for programs.
+ */
+#ifndef TP_REPORT_FORMAT_H
+#define TP_REPORT_FORMAT_H
+
+#include <stdio.h>
+
+#include "model.h"
+#include "scan.h"
+
+enum format {
+	FMT_TEXT,
+	FMT_MARKDOWN,
+	FMT_CSV,
+	FMT_JSON,
+};
+
+/* One input file and what scanning it found. */
+struct source {
+	const char *path;
+	struct scan_stats st;
+	int err;		/* -errno if it could not be read */
+};
+
+struct out_opts {
+	enum format format;
+	int tables;		/* with several runs, each run's tables too */
+};
+
+/* Returns 0 and sets *f, or -1 for a name that is not a format. */
+int format_from_name(const char *name, enum format *f);
+
+void print_report(FILE *f, const struct report *rp, const struct source *src, size_t nsrc,
+		  const struct out_opts *o);
+
+/* The cell text for a figure: mean, and its stddev when runs were repeated. */
+void fmt_agg(char *buf, size_t n, const struct agg *a);
+
+#endif

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tp-report: reads TP1 records from serial captures and saved result files,
+ * prints one run as tables and several as a comparison (docs/comparing.md).
+ * `timeprobe report ARGS` execs this program, found next to timeprobe.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "model.h"
+#include "plot.h"
+#include "scan.h"
+#include "util.h"
+
+#define USAGE "usage: tp-report FILE... [--format=text|markdown|csv|json] " \
+	"[--label=A,B,...] [--plot=DIR] [--tables]"
+
+struct cli {
+	struct out_opts out;
+	char **labels;
+	size_t nlabels;
+	const char *plot_dir;
+	const char **files;
+	size_t nfiles;
+	int help;
+};
+
+static int opt_format(struct cli *c, const char *arg)
+{
+	return format_from_name(arg, &c->out.format);
+}
+
+static int opt_label(struct cli *c, const char *arg)
+{
+	char *s = xstrdup(arg), *save = NULL, *tok;
+
+	/* empty fields keep their default label: --label=,B */
+	for (tok = s; tok; tok = save) {
+		save = strchr(tok, ',');
+		if (save)
+			*save++ = 0;
+		c->labels = xrealloc(c->labels, (c->nlabels + 1) * sizeof(*c->labels));
+		c->labels[c->nlabels++] = xstrdup(tok);
+	}
+	free(s);
+	return 0;
+}
+
+static int opt_plot(struct cli *c, const char *arg)
+{
+	c->plot_dir = arg;
+	return *arg ? 0 : -1;
+}
+
+static int opt_tables(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->out.tables = 1;
+	return 0;
+}
+
+static int opt_help(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->help = 1;
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int has_arg;
+	int (*set)(struct cli *c, const char *arg);
+	const char *help;
+} options[] = {
+	{ "--format", 1, opt_format, "text (default), markdown, csv or json" },
+	{ "--label", 1, opt_label, "labels for the runs, in order, comma-separated" },
+	{ "--plot", 1, opt_plot, "write .dat/.gp files and SVG/PNG charts into DIR" },
+	{ "--tables", 0, opt_tables, "with several runs, also print each run's tables" },
+	{ "--help", 0, opt_help, "this text" },
+	{ "-h", 0, opt_help, NULL },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "%s\n\nReads TP1 records from serial logs and saved result files. One run:\n"
+		"its tables. Several runs (files, or boots in a file): a comparison.\n\n", USAGE);
+	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
+		if (options[i].help)
+			fprintf(f, "  %-10s %s\n", options[i].name, options[i].help);
+}
+
+/* Returns 0, or 2 (bad usage) after one line on stderr. */
+static int parse_args(int argc, char **argv, struct cli *c)
+{
+	int files_only = 0;
+
+	c->files = xcalloc((size_t)argc, sizeof(*c->files));
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *eq = strchr(a, '=');
+		size_t len = eq ? (size_t)(eq - a) : strlen(a);
+		size_t k;
+
+		if (files_only || a[0] != '-' || !strcmp(a, "-")) {
+			c->files[c->nfiles++] = a;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			files_only = 1;
+			continue;
+		}
+		for (k = 0; k < ARRAY_SIZE(options); k++)
+			if (strlen(options[k].name) == len && !strncmp(a, options[k].name, len))
+				break;
+		if (k == ARRAY_SIZE(options)) {
+			fprintf(stderr, "report: unknown option '%s' (%s)\n", a, USAGE);
+			return 2;
+		}
+		if (!eq != !options[k].has_arg || options[k].set(c, eq ? eq + 1 : NULL)) {
+			fprintf(stderr, "report: bad option '%s' (%s)\n", a, USAGE);
+			return 2;
+		}
+	}
+	if (!c->nfiles && !c->help) {
+		fprintf(stderr, "report: no file given (%s)\n", USAGE);
+		return 2;
+	}
+	return 0;
+}
+
+static void say_skipped(const struct source *s)
+{
+	static const struct {
+		size_t off;
+		const char *what;
+	} kinds[] = {
+		{ offsetof(struct scan_stats, bad_crc), "bad CRC" },
+		{ offsetof(struct scan_stats, cut), "cut short" },
+		{ offsetof(struct scan_stats, unparsable), "not a JSON object" },
+	};
+	size_t total = scan_corrupt(&s->st);
+	const char *sep = " (";
+
+	if (!total)
+		return;
+	fprintf(stderr, "report: %s: %zu corrupt record%s skipped", s->path, total,
+		total == 1 ? "" : "s");
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
+		size_t n = *(const size_t *)((const char *)&s->st + kinds[i].off);
+
+		if (n) {
+			fprintf(stderr, "%s%zu %s", sep, n, kinds[i].what);
+			sep = ", ";
+		}
+	}
+	fputs(")\n", stderr);
+}
+
+/* Reads one file into the report. Returns 0, or 1 if it could not be read. */
+static int read_source(struct report *rp, struct source *s)
+{
+	struct rec_list recs = { 0 };
+	char *buf;
+	size_t len;
+
+	s->err = scan_read_file(s->path, &buf, &len);
+	if (s->err) {
+		fprintf(stderr, "report: %s: %s\n", s->path, strerror(-s->err));
+		return 1;
+	}
+	scan_buffer(buf, len, &recs, &s->st);
+	free(buf);
+	say_skipped(s);
+	if (!s->st.records)
+		fprintf(stderr, "report: %s: no TP1 records (not a timeprobe log, "
+			"or the run printed none)\n", s->path);
+	report_add_file(rp, s->path, &recs);
+	rec_list_free(&recs);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = { .out.format = FMT_TEXT };
+	struct report rp = { 0 };
+	struct source *src;
+	int status;
+
+	status = parse_args(argc, argv, &c);
+	if (status || c.help) {
+		if (c.help)
+			usage(stdout);
+		goto out;
+	}
+	src = xcalloc(c.nfiles, sizeof(*src));
+	for (size_t i = 0; i < c.nfiles; i++) {
+		src[i].path = c.files[i];
+		status |= read_source(&rp, &src[i]);
+	}
+	if (!rp.nruns) {
+		fprintf(stderr, "report: no records in any file\n");
+		status = 1;
+		goto out_src;
+	}
+	if (c.nlabels > rp.nruns)
+		fprintf(stderr, "report: --label: %zu labels for %zu runs; the rest are unused\n",
+			c.nlabels, rp.nruns);
+	report_finish(&rp, c.labels, c.nlabels);
+	print_report(stdout, &rp, src, c.nfiles, &c.out);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "report: writing the report: %s\n", strerror(errno));
+		status = 1;
+	}
+	if (c.plot_dir && plot_report(&rp, c.plot_dir))
+		status = 1;
+out_src:
+	free(src);
+out:
+	report_free(&rp);
+	for (size_t i = 0; i < c.nlabels; i++)
+		free(c.labels[i]);
+	free(c.labels);
+	free(c.files);
+	return status;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The model of what was measured: records grouped into runs (one per boot or
+ * host run), results grouped by identity across iterations, and figures
+ * (result identity x numeric key) lined up across runs for comparison.
+ */
+#ifndef TP_REPORT_MODEL_H
+#define TP_REPORT_MODEL_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#include "scan.h"
+
+/* Mean and spread of one figure over the iterations of a run. */
+struct agg {
+	size_t n;		/* 0: the run lacks this figure */
+	double mean, min, max;
+	double stddev;		/* sample (n - 1); 0 when n < 2 */
+};
+
+void agg_of(const double *v, size_t n, struct agg *a);
+
+/* One result name of one run, every iteration of it. */
+struct result {
+	char *id;		/* probe, name, identifying keys: equal across runs */
+	const char *probe;	/* inside the first record */
+	const char *name;
+	char *ident;		/* identifying keys not already in the name, "k=v ..." */
+	json_t *recs;		/* array of the records, in order */
+};
+
+struct run {
+	char *file;
+	int seq;		/* 1-based run number within its file */
+	char *label;
+	json_t *head;		/* the run record; NULL if the capture began after it */
+	json_t *end;		/* the end record; NULL if the run did not finish */
+	json_t *boot;		/* stub, calib and calib_summary records */
+	json_t *notes;		/* skip and error records */
+	struct result *res;
+	size_t nres, cap;
+	json_t *res_index;	/* result id -> index in res */
+	int iterations;		/* highest "iteration", 0 if none */
+	size_t nrecs;		/* records read for this run */
+};
+
+struct figure {
+	const char *id;		/* the result's id */
+	const char *probe;
+	const char *name;
+	const char *ident;
+	const char *key;	/* the numeric key, units in its name */
+	size_t order;		/* for sorting: probe, then result, then key */
+	struct agg *per_run;	/* one per run */
+};
+
+struct report {
+	struct run *runs;
+	size_t nruns, cap;
+	struct figure *figs;
+	size_t nfigs, figcap;
+};
+
+/*
+ * Is this key part of a result's identity (a parameter such as "path",
+ * "timer", "load", "threads") rather than a figure? Figures are numbers
+ * whose key is not an identity or bookkeeping key.
+ */
+int key_is_ident(const char *key, const json_t *val);
+int key_is_figure(const char *key, const json_t *val);
+
+/* Builds a result's id and the "k=v" list of identifying keys. */
+char *result_id(const json_t *rec, char **ident);
+
+/*
+ * Splits one file's records into runs at each run record; stub and calib
+ * records of a boot that precede its run record go to that run. Takes
+ * references to the records; the list may be freed after.
+ */
+void report_add_file(struct report *rp, const char *file, const struct rec_list *recs);
+
+/* Labels the runs (labels[i] if given, else from the run record) and lines up figures. */
+void report_finish(struct report *rp, char *const *labels, size_t nlabels);
+
+void report_free(struct report *rp);
+
+/* The values of figure key over the iterations of a result; caller frees. */
+size_t result_values(const struct result *r, const char *key, double **out);
+
+/* Index of the result with this id in run, or -1. */
+long run_find_result(const struct run *run, const char *id);
+
+#endif

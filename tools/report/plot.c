@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: MIT
+/* Plots with gnuplot; see plot.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "plot.h"
+#include "util.h"
+
+#define PLOT_W 1000
+#define PLOT_H 600
+/* Histogram buckets beyond this index are a corrupt record, not a latency. */
+#define HIST_BUCKET_MAX 1000000
+
+struct plotter {
+	const struct report *rp;
+	const char *dir;
+	struct sbuf names;	/* scripts written, one per line */
+	size_t nplots;
+	int failed;
+};
+
+static FILE *open_in(struct plotter *p, const char *name)
+{
+	char *path = xasprintf("%s/%s", p->dir, name);
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		fprintf(stderr, "report: %s: %s\n", path, strerror(errno));
+		p->failed = 1;
+	}
+	free(path);
+	return f;
+}
+
+static int close_in(struct plotter *p, FILE *f, const char *name)
+{
+	if (fclose(f)) {
+		fprintf(stderr, "report: %s/%s: %s\n", p->dir, name, strerror(errno));
+		p->failed = 1;
+		return -1;
+	}
+	return 0;
+}
+
+/* A gnuplot string literal: single quotes, where only '' is special. */
+static void gp_str(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+	fputc('\'', f);
+}
+
+static void sbuf_gp_str(struct sbuf *b, const char *s)
+{
+	sbuf_adds(b, "'");
+	for (; *s; s++) {
+		if (*s == '\'')
+			sbuf_adds(b, "'");
+		sbuf_add(b, *s == '\n' ? " " : s, 1);
+	}
+	sbuf_adds(b, "'");
+}
+
+/* A text field of a .dat file: the separator and line ends would split it. */
+static void dat_str(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+}
+
+/* Opens the script: labels, then SVG output; the plot command follows. */
+static void gp_begin(FILE *f, const char *base, const char *title, const char *xlabel,
+		     const char *ylabel)
+{
+	fputs("# SPDX-License-Identifier: MIT\n# Written by tp-report; run: gnuplot <this file>\n", f);
+	fputs("set datafile separator '\\t'\nset datafile missing '-'\n", f);
+	fputs("set grid\nset key outside top center horizontal noenhanced\n", f);
+	fputs("set title ", f);
+	gp_str(f, title);
+	fputs(" noenhanced\nset xlabel ", f);
+	gp_str(f, xlabel);
+	fputs(" noenhanced\nset ylabel ", f);
+	gp_str(f, ylabel);
+	fprintf(f, " noenhanced\nset terminal svg size %d,%d dynamic noenhanced font 'sans,10'\n",
+		PLOT_W, PLOT_H);
+	fprintf(f, "set output '%s.svg'\n", base);
+}
+
+/* The plot command has been written to SVG: draw it again as PNG. */
+static void gp_end(struct plotter *p, FILE *f, const char *base)
+{
+	fprintf(f, "\nif (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+		"\tset terminal pngcairo size %d,%d noenhanced font 'sans,10'\n"
+		"} else {\n\tset terminal png size %d,%d noenhanced\n}\n"
+		"set output '%s.png'\nreplot\nunset output\n", PLOT_W, PLOT_H, PLOT_W, PLOT_H, base);
+	sbuf_addf(&p->names, "%s.gp\n", base);
+	p->nplots++;
+}
+
+/* --- clock read cost: one bar per clock and run ---------------------------- */
+
+/* "MONOTONIC vdso tsc" for clock_gettime(CLOCK_MONOTONIC) path=vdso clocksource=tsc */
+static void clock_label(FILE *dat, const struct figure *fg)
+{
+	static const char prefix[] = "clock_gettime(CLOCK_";
+	const char *name = fg->name;
+	size_t n = strlen(name);
+
+	if (!strncmp(name, prefix, sizeof(prefix) - 1) && name[n - 1] == ')') {
+		name += sizeof(prefix) - 1;
+		n -= sizeof(prefix);
+	}
+	for (size_t i = 0; i < n; i++)
+		fputc(name[i] == '\t' ? ' ' : name[i], dat);
+	for (const char *s = fg->ident; *s; s++) {
+		if (s == fg->ident || s[-1] == ' ') {
+			const char *eq = strchr(s, '=');
+			const char *sp = strchr(s, ' ');
+
+			fputc(' ', dat);
+			if (eq && (!sp || eq < sp))
+				s = eq + 1;
+		}
+		if (*s != ' ')
+			fputc(*s == '\t' ? ' ' : *s, dat);
+	}
+}
+
+static void plot_clocks(struct plotter *p)
+{
+	const struct report *rp = p->rp;
+	FILE *dat, *gp;
+	size_t rows = 0;
+
+	for (size_t i = 0; i < rp->nfigs; i++)
+		rows += !strcmp(rp->figs[i].probe, "clocks") && !strcmp(rp->figs[i].key, "ns_per_call");
+	if (!rows || !(dat = open_in(p, "clocks.dat")))
+		return;
+	fputs("clock", dat);
+	for (size_t r = 0; r < rp->nruns; r++) {
+		fputc('\t', dat);
+		dat_str(dat, rp->runs[r].label);
+	}
+	fputc('\n', dat);
+	for (size_t i = 0; i < rp->nfigs; i++) {
+		const struct figure *fg = &rp->figs[i];
+
+		if (strcmp(fg->probe, "clocks") || strcmp(fg->key, "ns_per_call"))
+			continue;
+		clock_label(dat, fg);
+		for (size_t r = 0; r < rp->nruns; r++) {
+			if (fg->per_run[r].n)
+				fprintf(dat, "\t%.10g", fg->per_run[r].mean);
+			else
+				fputs("\t-", dat);
+		}
+		fputc('\n', dat);
+	}
+	if (close_in(p, dat, "clocks.dat") || !(gp = open_in(p, "clocks.gp")))
+		return;
+	gp_begin(gp, "clocks", "Clock read cost", "", "ns per call");
+	fputs("set style data histograms\nset style histogram clustered gap 1\n"
+	      "set style fill solid 0.8 border -1\n"
+	      "set logscale y 10\nset yrange [1:*]\n"
+	      "set xtics rotate by -35 noenhanced\n"
+	      "set bmargin 12\nset rmargin 14\nunset grid\nset grid ytics\n", gp);
+	fputs("plot 'clocks.dat' using 2:xtic(1) title columnheader(2)", gp);
+	for (size_t r = 1; r < rp->nruns; r++)
+		fprintf(gp, ", '' using %zu title columnheader(%zu)", r + 2, r + 2);
+	gp_end(p, gp, "clocks");
+	close_in(p, gp, "clocks.gp");
+}
+
+/* --- series of (x, y) points: itimer and yield ----------------------------- */
+
+struct point {
+	double x, y;
+};
+
+static int cmp_point(const void *a, const void *b)
+{
+	const struct point *x = a, *y = b;
+
+	return (x->x > y->x) - (x->x < y->x);
+}
+
+struct series_spec {
+	const char *probe;
+	const char *base;	/* file names */
+	const char *title, *xlabel, *ylabel;
+	const char *xkey, *ykey;
+	const char *const split[3];	/* string or number keys: one series per value */
+	int logx;
+};
+
+static const struct series_spec series_specs[] = {
+	{ "itimer", "itimer", "Interval timer accuracy", "requested interval (us)",
+	  "actual / requested (%)", "requested_us", "accuracy_pct", { "timer", "load" }, 1 },
+	{ "yield", "yield", "sched_yield throughput", "threads", "yields per second (total)",
+	  "threads", "total_per_s", { NULL }, 0 },
+};
+
+static double rec_num(const struct result *r, const char *key)
+{
+	double *v, mean;
+	struct agg a;
+	size_t n = result_values(r, key, &v);
+
+	agg_of(v, n, &a);
+	mean = n ? a.mean : NAN;
+	free(v);
+	return mean;
+}
+
+static void series_name(struct sbuf *b, const struct run *run, const struct result *r,
+			const struct series_spec *s)
+{
+	json_t *first = json_array_get(r->recs, 0);
+
+	sbuf_adds(b, run->label);
+	for (size_t k = 0; k < ARRAY_SIZE(s->split) && s->split[k]; k++) {
+		json_t *v = json_object_get(first, s->split[k]);
+
+		if (json_is_string(v))
+			sbuf_addf(b, " %s", json_string_value(v));
+		else if (json_is_number(v))
+			sbuf_addf(b, " %s=%g", s->split[k], json_num(v));
+	}
+}
+
+static void plot_series(struct plotter *p, const struct series_spec *s)
+{
+	const struct report *rp = p->rp;
+	json_t *series = json_object();	/* name -> index into pts */
+	struct point **pts = NULL;
+	size_t *npts = NULL, nser = 0, cap = 0, cap2 = 0;
+	struct sbuf name = { 0 };
+	char *file = xasprintf("%s.dat", s->base), *gpf = xasprintf("%s.gp", s->base);
+	const char *key;
+	json_t *val;
+	FILE *dat, *gp;
+
+	for (size_t ri = 0; ri < rp->nruns; ri++) {
+		const struct run *run = &rp->runs[ri];
+
+		for (size_t i = 0; i < run->nres; i++) {
+			const struct result *r = &run->res[i];
+			struct point pt = { rec_num(r, s->xkey), rec_num(r, s->ykey) };
+			json_t *idx;
+			size_t k;
+
+			if (strcmp(r->probe, s->probe) || !isfinite(pt.x) || !isfinite(pt.y) ||
+			    (s->logx && pt.x <= 0))
+				continue;
+			sbuf_reset(&name);
+			series_name(&name, run, r, s);
+			idx = json_object_get(series, name.s);
+			if (!idx) {
+				grow(&pts, &cap, nser + 1, sizeof(*pts));
+				grow(&npts, &cap2, nser + 1, sizeof(*npts));
+				pts[nser] = NULL;
+				npts[nser] = 0;
+				json_object_set_new(series, name.s, json_integer((json_int_t)nser));
+				k = nser++;
+			} else {
+				k = (size_t)json_integer_value(idx);
+			}
+			pts[k] = xrealloc(pts[k], (npts[k] + 1) * sizeof(**pts));
+			pts[k][npts[k]++] = pt;
+		}
+	}
+	if (!nser || !(dat = open_in(p, file)))
+		goto out;
+	/* one block per series, two blank lines apart: gnuplot's "index" */
+	json_object_foreach(series, key, val) {
+		size_t k = (size_t)json_integer_value(val);
+
+		qsort(pts[k], npts[k], sizeof(**pts), cmp_point);
+		fputs("# ", dat);
+		dat_str(dat, key);
+		fputc('\n', dat);
+		for (size_t i = 0; i < npts[k]; i++)
+			fprintf(dat, "%.10g\t%.10g\n", pts[k][i].x, pts[k][i].y);
+		fputs("\n\n", dat);
+	}
+	if (close_in(p, dat, file) || !(gp = open_in(p, gpf)))
+		goto out;
+	gp_begin(gp, s->base, s->title, s->xlabel, s->ylabel);
+	if (s->logx)
+		fputs("set logscale x 10\n", gp);
+	fputs("plot ", gp);
+	json_object_foreach(series, key, val) {
+		fprintf(gp, "%s'%s' index %lld using 1:2 with linespoints title ",
+			json_integer_value(val) ? ", \\\n\t" : "", file,
+			(long long)json_integer_value(val));
+		gp_str(gp, key);
+	}
+	gp_end(p, gp, s->base);
+	close_in(p, gp, gpf);
+out:
+	for (size_t k = 0; k < nser; k++)
+		free(pts[k]);
+	free(pts);
+	free(npts);
+	free(file);
+	free(gpf);
+	sbuf_free(&name);
+	json_decref(series);
+}
+
+/* --- latency histograms: one chart per result, one series per run --------- */
+
+/* Adds the buckets of every iteration's "hist" to counts (index -> count). */
+static int64_t hist_sum(const struct result *r, json_t *counts, uint64_t *overflow)
+{
+	int64_t width = 0;
+
+	for (size_t k = 0; k < json_array_size(r->recs); k++) {
+		json_t *h = json_object_get(json_array_get(r->recs, k), "hist");
+		json_t *w = json_object_get(h, "width_ns"), *b = json_object_get(h, "buckets");
+		json_t *o = json_object_get(h, "overflow");
+		const char *key;
+		json_t *val;
+
+		if (!json_is_integer(w) || json_integer_value(w) <= 0 || !json_is_object(b))
+			continue;
+		/* iterations with another bucket width cannot be added up */
+		if (width && json_integer_value(w) != width)
+			continue;
+		width = json_integer_value(w);
+		if (json_is_integer(o) && json_integer_value(o) > 0)
+			*overflow += (uint64_t)json_integer_value(o);
+		json_object_foreach(b, key, val) {
+			char *end;
+			long i = strtol(key, &end, 10);
+			json_t *c;
+
+			if (*end || end == key || i < 0 || i > HIST_BUCKET_MAX ||
+			    !json_is_integer(val) || json_integer_value(val) <= 0)
+				continue;
+			c = json_object_get(counts, key);
+			json_object_set_new(counts, key, json_integer(json_integer_value(val) +
+				(c ? json_integer_value(c) : 0)));
+		}
+	}
+	return width;
+}
+
+static void plot_hist_one(struct plotter *p, const char *id, const struct result *any, size_t n)
+{
+	const struct report *rp = p->rp;
+	char *base = xasprintf("hist-%02zu-%s", n, any->probe);
+	char *file = xasprintf("%s.dat", base), *gpf = xasprintf("%s.gp", base);
+	char *title = xasprintf("%s: %s %s", any->probe, any->name, any->ident);
+	FILE *dat = open_in(p, file), *gp;
+	size_t blocks = 0;
+	struct sbuf plot = { 0 }, label = { 0 };
+
+	if (!dat)
+		goto out;
+	for (size_t ri = 0; ri < rp->nruns; ri++) {
+		const struct run *run = &rp->runs[ri];
+		long i = run_find_result(run, id);
+		json_t *counts;
+		uint64_t overflow = 0;
+		int64_t width;
+		const char *key;
+		json_t *val;
+
+		if (i < 0)
+			continue;
+		counts = json_object();
+		width = hist_sum(&run->res[i], counts, &overflow);
+		if (!width || !json_object_size(counts)) {
+			json_decref(counts);
+			continue;
+		}
+		fputs("# ", dat);
+		dat_str(dat, run->label);
+		fputs("\n# bucket_us\tcount\n", dat);
+		json_object_foreach(counts, key, val)
+			fprintf(dat, "%.10g\t%lld\n", (strtod(key, NULL) + 0.5) * (double)width / 1000,
+				(long long)json_integer_value(val));
+		fputs("\n\n", dat);
+		sbuf_addf(&plot, "%s'%s' index %zu using 1:2 with boxes title ",
+			  blocks ? ", \\\n\t" : "", file, blocks);
+		sbuf_reset(&label);
+		sbuf_addf(&label, "%s (overflow %llu)", run->label, (unsigned long long)overflow);
+		sbuf_gp_str(&plot, label.s);
+		blocks++;
+		json_decref(counts);
+	}
+	if (close_in(p, dat, file) || !blocks || !(gp = open_in(p, gpf)))
+		goto out;
+	gp_begin(gp, base, title, "latency (us)", "samples");
+	fputs("set logscale y 10\nset style fill transparent solid 0.4 noborder\n"
+	      "set boxwidth 0.9 relative\n", gp);
+	fprintf(gp, "plot %s", plot.s);
+	gp_end(p, gp, base);
+	close_in(p, gp, gpf);
+out:
+	free(base);
+	free(file);
+	free(gpf);
+	free(title);
+	sbuf_free(&plot);
+	sbuf_free(&label);
+}
+
+static void plot_hists(struct plotter *p)
+{
+	const struct report *rp = p->rp;
+	json_t *done = json_object();
+	size_t n = 0;
+
+	for (size_t ri = 0; ri < rp->nruns; ri++) {
+		const struct run *run = &rp->runs[ri];
+
+		for (size_t i = 0; i < run->nres; i++) {
+			const struct result *r = &run->res[i];
+
+			if (json_object_get(done, r->id) ||
+			    !json_is_object(json_object_get(json_array_get(r->recs, 0), "hist")))
+				continue;
+			json_object_set_new(done, r->id, json_true());
+			plot_hist_one(p, r->id, r, ++n);
+		}
+	}
+	json_decref(done);
+}
+
+/* --- running gnuplot ------------------------------------------------------ */
+
+static int mkdir_p(const char *dir)
+{
+	char *d = xstrdup(dir);
+	int err = 0;
+
+	for (char *s = d + 1; ; s++) {
+		if (*s && *s != '/')
+			continue;
+		char c = *s;
+
+		*s = 0;
+		if (mkdir(d, 0777) && errno != EEXIST)
+			err = -errno;
+		*s = c;
+		if (!c || err)
+			break;
+	}
+	free(d);
+	return err;
+}
+
+static int in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	struct sbuf b = { 0 };
+	int found = 0;
+
+	while (path && !found) {
+		size_t n = strcspn(path, ":");
+
+		sbuf_reset(&b);
+		sbuf_add(&b, n ? path : ".", n ? n : 1);
+		sbuf_addf(&b, "/%s", prog);
+		found = !access(b.s, X_OK);
+		path = path[n] ? path + n + 1 : NULL;
+	}
+	sbuf_free(&b);
+	return found;
+}
+
+static int run_gnuplot(const char *dir, const char *script)
+{
+	pid_t pid;
+	int status;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		if (chdir(dir))
+			_exit(126);
+		execlp("gnuplot", "gnuplot", script, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int plot_report(const struct report *rp, const char *dir)
+{
+	struct plotter p = { .rp = rp, .dir = dir };
+	int err = mkdir_p(dir);
+	char *line, *save = NULL;
+
+	if (err) {
+		fprintf(stderr, "report: --plot=%s: %s\n", dir, strerror(-err));
+		return -1;
+	}
+	plot_clocks(&p);
+	for (size_t i = 0; i < ARRAY_SIZE(series_specs); i++)
+		plot_series(&p, &series_specs[i]);
+	plot_hists(&p);
+	if (!p.nplots) {
+		fprintf(stderr, "report: --plot=%s: nothing to plot\n", dir);
+		goto out;
+	}
+	if (!in_path("gnuplot")) {
+		fprintf(stderr, "report: gnuplot not found: wrote %zu .dat and .gp files to %s, "
+			"no images (install gnuplot-nox)\n", p.nplots, dir);
+		goto out;
+	}
+	for (line = strtok_r(p.names.s, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		int rc = run_gnuplot(dir, line);
+
+		if (rc) {
+			fprintf(stderr, "report: gnuplot %s/%s: exit %d\n", dir, line, rc);
+			p.failed = 1;
+		}
+	}
+out:
+	sbuf_free(&p.names);
+	return p.failed ? -1 : 0;
+}

@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: MIT
+# tp-report, the host side of `timeprobe report` (docs/comparing.md).
+# Included by the top Makefile, which sets B (build directory) and CC.
+# A host tool: gcc or clang against glibc and jansson, never musl.
+#
+#   make report               $(B)/tp-report
+#   make fuzz-report          $(B)/fuzz-report (libFuzzer, needs clang)
+#   make fuzz-report-quick    fuzz for REPORT_FUZZ_QUICK_S seconds (make test)
+#   make fuzz-report-long     fuzz for REPORT_FUZZ_LONG_S seconds (make fuzz)
+#   make report-golden        rewrite the golden files after a wanted change
+
+REPORT_CC ?= $(CC)
+REPORT_FUZZ_CC ?= clang
+REPORT_FUZZ_QUICK_S ?= 30
+REPORT_FUZZ_LONG_S ?= 600
+REPORT_FUZZ_FLAGS ?= -max_len=65536 -timeout=10 -rss_limit_mb=2048
+
+REPORT_JANSSON_CFLAGS := $(shell pkg-config --cflags jansson 2>/dev/null)
+REPORT_JANSSON_LIBS := $(or $(shell pkg-config --libs jansson 2>/dev/null),-ljansson)
+REPORT_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Wshadow -Wformat=2 \
+	-MMD -MP $(REPORT_JANSSON_CFLAGS)
+REPORT_LDLIBS := $(REPORT_JANSSON_LIBS) -lm
+
+REPORT_OBJDIR := $(B)/report
+# everything but the two programs' mains, plus the record framing it shares
+REPORT_LIB_SRC := $(filter-out tools/report/main.c tools/report/fuzz.c, \
+	$(wildcard tools/report/*.c)) common/record.c
+REPORT_LIB_OBJ := $(patsubst %.c,$(REPORT_OBJDIR)/%.o,$(REPORT_LIB_SRC))
+REPORT_UNIT_SRC := $(wildcard tests/report/unit_*.c)
+REPORT_UNIT := $(patsubst tests/report/%.c,$(B)/tests/report/%,$(REPORT_UNIT_SRC))
+REPORT_FUZZ := $(B)/fuzz-report
+REPORT_FUZZ_CORPUS := $(B)/fuzz-report-corpus
+REPORT_SEEDS = $(wildcard tests/data/report-*.log tests/data/serial-*.log)
+
+UNIT_TESTS += $(REPORT_UNIT)
+HOST_TESTS += $(sort $(wildcard tests/report/*.t))
+
+# the .t scripts find the binary here whatever B is
+export TP_REPORT := $(abspath $(B)/tp-report)
+
+.PHONY: report fuzz-report fuzz-report-quick fuzz-report-long report-golden report-check
+
+report: $(B)/tp-report
+
+$(REPORT_OBJDIR)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(REPORT_CC) $(REPORT_CFLAGS) -c $< -o $@
+
+$(B)/tp-report: $(REPORT_OBJDIR)/tools/report/main.o $(REPORT_LIB_OBJ)
+	$(REPORT_CC) -o $@ $^ $(REPORT_LDLIBS)
+
+$(B)/tests/report/%: $(REPORT_OBJDIR)/tests/report/%.o $(REPORT_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(REPORT_CC) -o $@ $^ $(REPORT_LDLIBS)
+
+# unit tests and .t scripts on their own, for working on the report alone
+report-check: $(B)/tp-report $(REPORT_UNIT)
+	prove $(REPORT_UNIT) $(sort $(wildcard tests/report/*.t))
+
+report-golden: $(B)/tp-report
+	REPORT_GOLDEN_UPDATE=1 prove tests/report/golden.t
+
+fuzz-report: $(REPORT_FUZZ)
+
+$(REPORT_FUZZ): tools/report/fuzz.c $(REPORT_LIB_SRC) $(wildcard tools/report/*.h) common/record.h
+	@mkdir -p $(dir $@)
+	$(REPORT_FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		$(REPORT_JANSSON_CFLAGS) -o $@ tools/report/fuzz.c $(REPORT_LIB_SRC) $(REPORT_LDLIBS)
+
+# The corpus lives in $(B) and grows between runs; the logs in tests/data seed it.
+# Without clang the runs are skipped with a message rather than failing make test.
+REPORT_HAVE_FUZZ_CC := $(shell command -v $(REPORT_FUZZ_CC) 2>/dev/null)
+define report_fuzz_run
+	@if [ -z "$(REPORT_HAVE_FUZZ_CC)" ]; then \
+		echo "fuzz-report: SKIP: $(REPORT_FUZZ_CC) not found (apt-get install clang)"; \
+	else \
+		mkdir -p $(REPORT_FUZZ_CORPUS) && \
+		cp $(REPORT_SEEDS) $(REPORT_FUZZ_CORPUS)/ && \
+		$(REPORT_FUZZ) $(REPORT_FUZZ_FLAGS) -max_total_time=$(1) \
+			-dict=tools/report/fuzz.dict -artifact_prefix=$(B)/fuzz-report- \
+			-print_final_stats=1 $(REPORT_FUZZ_CORPUS); \
+	fi
+endef
+
+fuzz-report-quick: $(if $(REPORT_HAVE_FUZZ_CC),$(REPORT_FUZZ))
+	$(call report_fuzz_run,$(REPORT_FUZZ_QUICK_S))
+
+fuzz-report-long: $(if $(REPORT_HAVE_FUZZ_CC),$(REPORT_FUZZ))
+	$(call report_fuzz_run,$(REPORT_FUZZ_LONG_S))
+
+-include $(REPORT_LIB_OBJ:.o=.d) $(REPORT_OBJDIR)/tools/report/main.d \
+	$(patsubst $(B)/tests/report/%,$(REPORT_OBJDIR)/tests/report/%.d,$(REPORT_UNIT))

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Log scanning: bytes of a serial capture or a saved result file in, a list
+ * of TP1 records out (docs/records.md). A serial console mixes the records
+ * with kernel messages, firmware escape sequences, CR LF line ends and the
+ * odd garbled byte; this is the one place that knows about any of it.
+ */
+#ifndef TP_REPORT_SCAN_H
+#define TP_REPORT_SCAN_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+/* A record split by a kernel message is looked for this many lines on. */
+#define SCAN_JOIN_LINES 4
+
+struct scan_stats {
+	size_t lines;
+	size_t records;		/* CRC matched and the JSON parsed */
+	size_t joined;		/* of those, put back together across a kernel message */
+	size_t bad_crc;		/* complete, but the CRC does not match */
+	size_t cut;		/* cut short: no CRC at the end, nothing to join */
+	size_t unparsable;	/* CRC matched, but not a JSON object with a "type" */
+};
+
+struct rec {
+	json_t *obj;		/* owned */
+	const char *type;	/* inside obj */
+	size_t line;		/* 1-based line of the file where it starts */
+};
+
+struct rec_list {
+	struct rec *v;
+	size_t n;
+	size_t cap;
+};
+
+/* Records skipped as unreadable: the figure the user is told about. */
+static inline size_t scan_corrupt(const struct scan_stats *st)
+{
+	return st->bad_crc + st->cut + st->unparsable;
+}
+
+/*
+ * Cleans one line in place, as a terminal would have shown it: removes ANSI
+ * CSI and OSC/DCS sequences (ECMA-48, 5.4 and 8.3.89), other escapes, CR and
+ * the remaining C0 controls but TAB. Returns the new length.
+ */
+size_t scan_clean_line(char *s, size_t n);
+
+/* Where "TP1 {" begins in s[0..n), or NULL. */
+const char *scan_find_record(const char *s, size_t n);
+
+/* 1 if s begins with a kernel timestamp "[   12.345678]", 0 if not. */
+int scan_is_kernel_stamp(const char *s, size_t n);
+
+/* Appends every record of buf to out and counts what it saw in st. */
+void scan_buffer(const char *buf, size_t len, struct rec_list *out, struct scan_stats *st);
+
+/* Reads a whole file ("-": stdin) into *buf. Returns 0 or -errno. */
+int scan_read_file(const char *path, char **buf, size_t *len);
+
+void rec_list_free(struct rec_list *l);
+
+#endif

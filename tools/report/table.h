@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tables for people: cells of text, laid out either as aligned columns for a
+ * terminal or as a Markdown (GFM) table. The formatters fill them; only this
+ * file knows how wide anything is.
+ */
+#ifndef TP_REPORT_TABLE_H
+#define TP_REPORT_TABLE_H
+
+#include <stdio.h>
+
+enum style {
+	STYLE_TEXT,
+	STYLE_MARKDOWN,
+};
+
+struct table {
+	size_t ncol;
+	size_t nrows, rowcap;	/* row 0 is the header */
+	char **cell;		/* nrows x ncol, NULL: empty */
+	unsigned char *group;	/* per row: a heading for the rows below it */
+	char *align;		/* per column: 'l' or 'r' */
+};
+
+/* A table with a header row of ncol titles. Columns align left until told. */
+struct table *table_new(size_t ncol, const char *const *titles);
+void table_align(struct table *t, size_t col, char align);
+/* Adds an empty row and returns its index. */
+size_t table_row(struct table *t);
+/* Adds a heading row: one text over the whole row. */
+void table_group(struct table *t, const char *text);
+void table_set(struct table *t, size_t row, size_t col, const char *s);
+void table_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Text: indent before every line. Markdown: indent is ignored. */
+void table_print(const struct table *t, FILE *f, enum style style, const char *indent);
+void table_free(struct table *t);
+
+#endif

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/* Helpers for tp-report; see util.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static void out_of_memory(size_t n)
+{
+	fprintf(stderr, "report: out of memory (%zu bytes)\n", n);
+	exit(1);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		out_of_memory(n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		out_of_memory(n * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		out_of_memory(n);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct sbuf b = { 0 };
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	b.s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(b.s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return b.s;
+}
+
+void grow(void *v, size_t *cap, size_t need, size_t size)
+{
+	void **pv = v;
+	size_t c = *cap ? *cap : 8;
+
+	if (need <= *cap)
+		return;
+	while (c < need)
+		c *= 2;
+	*pv = xrealloc(*pv, c * size);
+	*cap = c;
+}
+
+void sbuf_add(struct sbuf *b, const char *s, size_t n)
+{
+	grow(&b->s, &b->cap, b->len + n + 1, 1);
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = 0;
+}
+
+void sbuf_adds(struct sbuf *b, const char *s)
+{
+	sbuf_add(b, s, strlen(s));
+}
+
+void sbuf_addf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	grow(&b->s, &b->cap, b->len + (size_t)n + 1, 1);
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void sbuf_reset(struct sbuf *b)
+{
+	b->len = 0;
+	if (b->s)
+		b->s[0] = 0;
+}
+
+void sbuf_free(struct sbuf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+char *sbuf_take(struct sbuf *b)
+{
+	char *s = b->s ? b->s : xstrdup("");
+
+	b->s = NULL;
+	b->len = b->cap = 0;
+	return s;
+}
+
+double json_num(const json_t *v)
+{
+	if (json_is_integer(v))
+		return (double)json_integer_value(v);
+	if (json_is_real(v))
+		return json_real_value(v);
+	return NAN;
+}
+
+void fmt_num(char *buf, size_t n, double v)
+{
+	double mag = fabs(v);
+	int decimals;
+	char *dot, *end;
+
+	if (!isfinite(v)) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	if (mag < 1e15 && v == floor(v)) {
+		snprintf(buf, n, "%.0f", v);
+		return;
+	}
+	if (mag >= 1e15 || mag < 1e-6) {
+		snprintf(buf, n, "%.4g", v);
+		return;
+	}
+	/* five significant digits, at least one decimal */
+	decimals = 4 - (int)floor(log10(mag));
+	if (decimals < 1)
+		decimals = 1;
+	if (decimals > 10)
+		decimals = 10;
+	snprintf(buf, n, "%.*f", decimals, v);
+	dot = strchr(buf, '.');
+	if (!dot)
+		return;
+	end = buf + strlen(buf);
+	while (end > dot + 1 && end[-1] == '0')
+		*--end = 0;
+	if (end == dot + 1)
+		*dot = 0;
+	/* "-0" from rounding a tiny negative value reads as a different number */
+	if (!strcmp(buf, "-0"))
+		snprintf(buf, n, "0");
+}
+
+void fmt_ratio(char *buf, size_t n, double num, double den)
+{
+	double r;
+
+	if (!isfinite(num) || !isfinite(den) || den == 0) {
+		snprintf(buf, n, num == den ? "1.00x" : "-");
+		return;
+	}
+	r = num / den;
+	if (fabs(r) >= 100)
+		snprintf(buf, n, "%.0fx", r);
+	else
+		snprintf(buf, n, "%.2fx", r);
+}

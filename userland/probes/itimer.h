@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* Probe `itimer`: the arithmetic, free of I/O so tests/unit can check it. */
+#ifndef TP_ITIMER_H
+#define TP_ITIMER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../options.h"
+
+#define ITIMER_MAX_LOADS 2
+
+/* The intervals between consecutive signal time stamps. */
+struct interval_stats {
+	size_t signals;		/* time stamps given */
+	size_t intervals;	/* signals - 1, or 0 */
+	double mean_ns;		/* (last - first) / intervals: the seed's "actual" */
+	double min_ns, max_ns;
+	double stddev_ns;	/* sample standard deviation (n - 1) */
+};
+
+/* Fills s from n time stamps (ns, non-decreasing). Returns s->intervals. */
+size_t interval_stats(const int64_t *stamp_ns, size_t n, struct interval_stats *s);
+
+/* The seed's accuracy: actual / claimed x 100; 0 when claimed is 0. */
+double accuracy_pct(double actual_us, double claimed_us);
+
+/* The requested intervals in us: opt->itimer_us, or the profile's default
+ * (the seed's ten from 100000 down to 100, or three for quick). */
+size_t itimer_intervals(const struct options *opt, int quick, int64_t *us, size_t max);
+
+/* The background loads to run: opt->load, or by default 0, and in the
+ * appliance also 2 x CPUs. Returns how many (<= ITIMER_MAX_LOADS). */
+size_t itimer_loads(const struct options *opt, int appliance, int ncpu, int *load);
+
+#endif

@@ -1,0 +1,646 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Probe `noise`: how much of each CPU the machine takes away from a program
+ * that only wants to run. One thread per CPU, pinned, reads the TSC in a
+ * tight loop for a set time; every gap between two consecutive reads of at
+ * least a threshold is an interruption (an interrupt, a softirq, another
+ * task, an SMI, the hypervisor). The references are sysjitter (Solarflare,
+ * one spinning thread per core, the same threshold idea) and the kernel's
+ * osnoise tracer (Documentation/trace/osnoise-tracer.rst), which does it in
+ * the kernel and can name each source; here /proc/interrupts and
+ * /proc/softirqs before and after the run name the likely culprits.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "../emit.h"
+#include "../probe.h"
+#include "../stats.h"
+#include "../sysinfo.h"
+#include "../timeutil.h"
+#include "noise.h"
+
+#define P "noise"
+#define GAPS_PER_CPU 65536		/* 512 KiB per CPU; past it gaps are only counted */
+#define GAPS_TOTAL (1 << 21)		/* 16 MiB on the biggest machines */
+#define REC_BUDGET 6000			/* bytes of a record before we stop adding (max 8 KiB) */
+#define IRQ_TEXT_MAX (4 << 20)
+
+/* ------------------------------------------------------------------ */
+/* Pure parts (noise.h)                                                */
+
+void noise_gaps_init(struct noise_gaps *g, uint64_t *buf, size_t cap, uint64_t threshold_ticks)
+{
+	memset(g, 0, sizeof(*g));
+	g->gap = buf;
+	g->cap = buf ? cap : 0;
+	g->threshold_ticks = threshold_ticks ? threshold_ticks : 1;
+}
+
+void noise_gap(struct noise_gaps *g, uint64_t prev, uint64_t now)
+{
+	uint64_t d;
+
+	if (now < prev) {
+		g->backwards++;
+		return;
+	}
+	d = now - prev;
+	g->count++;
+	g->sum_ticks += d;
+	if (d > g->max_ticks)
+		g->max_ticks = d;
+	if (g->n < g->cap)
+		g->gap[g->n++] = d;
+	else
+		g->overflow++;
+}
+
+void noise_scan(struct noise_gaps *g, const uint64_t *ticks, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		noise_step(g, ticks[i - 1], ticks[i]);
+}
+
+void noise_gaps_add(struct noise_gaps *dst, const struct noise_gaps *src)
+{
+	dst->count += src->count;
+	dst->sum_ticks += src->sum_ticks;
+	dst->overflow += src->overflow;
+	dst->backwards += src->backwards;
+	if (src->max_ticks > dst->max_ticks)
+		dst->max_ticks = src->max_ticks;
+}
+
+void noise_summarize(const struct noise_gaps *g, uint64_t duration_ticks, int ncpu, double hz,
+		     double *scratch, struct noise_stats *s, struct loghist *h)
+{
+	double ns_per_tick = hz > 0 ? 1e9 / hz : NAN;
+
+	memset(s, 0, sizeof(*s));
+	s->duration_ns = (double)duration_ticks * ns_per_tick;
+	s->interruptions = g->count;
+	s->per_s = s->duration_ns > 0 ? (double)g->count * 1e9 / s->duration_ns : NAN;
+	s->stolen_pct = duration_ticks && ncpu > 0 ?
+		100.0 * (double)g->sum_ticks / ((double)duration_ticks * ncpu) : NAN;
+	s->max_gap_ns = (double)g->max_ticks * ns_per_tick;
+	s->kept = g->n;
+	s->dropped = g->overflow;
+	s->backwards = g->backwards;
+	s->p50_gap_ns = s->p99_gap_ns = s->p999_gap_ns = NAN;
+	for (size_t i = 0; i < g->n; i++) {
+		double ns = (double)g->gap[i] * ns_per_tick;
+
+		if (scratch)
+			scratch[i] = ns;
+		if (h)
+			loghist_add(h, llround(ns));
+	}
+	if (scratch && g->n) {
+		sort_doubles(scratch, g->n);
+		s->p50_gap_ns = percentile_sorted(scratch, g->n, 50);
+		s->p99_gap_ns = percentile_sorted(scratch, g->n, 99);
+		s->p999_gap_ns = percentile_sorted(scratch, g->n, 99.9);
+	}
+}
+
+void irq_table_free(struct irq_table *t)
+{
+	free(t->cpu);
+	free(t->row);
+	free(t->count);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Both files: a header "CPU0 CPU1 ..." then "NAME: n n n ... [text]". */
+static int irq_parse(const char *text, struct irq_table *t, int described)
+{
+	const char *line = text, *eol;
+	size_t cap = 0;
+
+	memset(t, 0, sizeof(*t));
+	/* header: the first line that is not blank */
+	while (*line && strspn(line, " \t") == strcspn(line, "\n"))
+		line += strcspn(line, "\n") + (line[strcspn(line, "\n")] == '\n');
+	eol = line + strcspn(line, "\n");
+	for (const char *p = line; p < eol;) {
+		p += strspn(p, " \t");
+		if (p >= eol)
+			break;
+		if (strncmp(p, "CPU", 3) || !isdigit((unsigned char)p[3]))
+			break;
+		t->ncol++;
+		p += strcspn(p, " \t\n");
+	}
+	if (!t->ncol)
+		return -EINVAL;
+	t->cpu = calloc((size_t)t->ncol, sizeof(*t->cpu));
+	if (!t->cpu)
+		return -ENOMEM;
+	{
+		const char *p = line;
+
+		for (int c = 0; c < t->ncol; c++) {
+			p += strspn(p, " \t");
+			t->cpu[c] = atoi(p + 3);
+			p += strcspn(p, " \t\n");
+		}
+	}
+	line = *eol ? eol + 1 : eol;
+
+	for (; *line; line = *eol ? eol + 1 : eol) {
+		const char *p = line + strspn(line, " \t"), *colon, *last = 0;
+		struct irq_row *row;
+		uint64_t *cnt;
+		size_t namelen;
+		int nnum = 0;
+
+		eol = line + strcspn(line, "\n");
+		colon = memchr(p, ':', (size_t)(eol - p));
+		if (!colon || colon == p)
+			continue;
+		if (t->nrows == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			struct irq_row *r = realloc(t->row, nc * sizeof(*r));
+			uint64_t *c;
+
+			if (!r)
+				return irq_table_free(t), -ENOMEM;
+			t->row = r;
+			c = realloc(t->count, nc * (size_t)t->ncol * sizeof(*c));
+			if (!c)
+				return irq_table_free(t), -ENOMEM;
+			t->count = c;
+			cap = nc;
+		}
+		row = &t->row[t->nrows];
+		cnt = &t->count[t->nrows * (size_t)t->ncol];
+		memset(row, 0, sizeof(*row));
+		memset(cnt, 0, (size_t)t->ncol * sizeof(*cnt));
+		namelen = (size_t)(colon - p);
+		if (namelen >= sizeof(row->name))
+			namelen = sizeof(row->name) - 1;
+		memcpy(row->name, p, namelen);
+		p = colon + 1;
+		while (nnum < t->ncol) {
+			char *end;
+			unsigned long long v;
+
+			p += strspn(p, " \t");
+			if (p >= eol || !isdigit((unsigned char)*p))
+				break;
+			v = strtoull(p, &end, 10);
+			if (end > eol || (*end != ' ' && *end != '\t' && end != eol))
+				break;
+			cnt[nnum++] = v;
+			row->total += v;
+			p = end;
+		}
+		if (nnum == 1 && t->ncol > 1)
+			cnt[0] = 0;	/* ERR:, MIS:: one machine-wide figure, not CPU0's */
+		/* numbered lines name their device last: "24:virtio0-input.0" */
+		if (described && isdigit((unsigned char)row->name[0])) {
+			for (const char *q = p; q < eol; q++)
+				if (!isspace((unsigned char)*q) && (q == p || isspace((unsigned char)q[-1])))
+					last = q;
+			if (last) {
+				size_t l = strlen(row->name), n = (size_t)(eol - last);
+
+				n = strcspn(last, " \t\n") < n ? strcspn(last, " \t\n") : n;
+				if (l + 1 + n >= sizeof(row->name))
+					n = sizeof(row->name) - l - 2;
+				row->name[l] = ':';
+				memcpy(row->name + l + 1, last, n);
+				row->name[l + 1 + n] = 0;
+			}
+		}
+		t->nrows++;
+	}
+	return 0;
+}
+
+int irq_parse_interrupts(const char *text, struct irq_table *t)
+{
+	return irq_parse(text, t, 1);
+}
+
+int irq_parse_softirqs(const char *text, struct irq_table *t)
+{
+	return irq_parse(text, t, 0);
+}
+
+int irq_delta(const struct irq_table *before, const struct irq_table *after, struct irq_table *d)
+{
+	int same = before->ncol == after->ncol &&
+		   !memcmp(before->cpu, after->cpu, (size_t)after->ncol * sizeof(*after->cpu));
+
+	memset(d, 0, sizeof(*d));
+	d->ncol = same ? after->ncol : 0;
+	d->row = calloc(after->nrows ? after->nrows : 1, sizeof(*d->row));
+	d->cpu = calloc(after->ncol ? (size_t)after->ncol : 1, sizeof(*d->cpu));
+	d->count = calloc(after->nrows && d->ncol ? after->nrows * (size_t)d->ncol : 1, sizeof(*d->count));
+	if (!d->row || !d->cpu || !d->count)
+		return irq_table_free(d), -ENOMEM;
+	if (same)
+		memcpy(d->cpu, after->cpu, (size_t)after->ncol * sizeof(*d->cpu));
+	for (size_t r = 0; r < after->nrows; r++) {
+		const struct irq_row *a = &after->row[r];
+		size_t b;
+
+		for (b = 0; b < before->nrows; b++)
+			if (!strcmp(before->row[b].name, a->name))
+				break;
+		d->row[r] = *a;
+		if (b < before->nrows)
+			d->row[r].total = a->total > before->row[b].total ? a->total - before->row[b].total : 0;
+		for (int c = 0; c < d->ncol; c++) {
+			uint64_t x = after->count[r * (size_t)d->ncol + c];
+			uint64_t y = b < before->nrows ? before->count[b * (size_t)d->ncol + c] : 0;
+
+			d->count[r * (size_t)d->ncol + c] = x > y ? x - y : 0;
+		}
+	}
+	d->nrows = after->nrows;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The measurement                                                     */
+
+struct start_line {
+	int ready;
+	int go;			/* 1 run, -1 give up */
+};
+
+struct spinner {
+	pthread_t tid;
+	int cpu;
+	int pin_error;
+	uint64_t duration_ticks;
+	struct start_line *start;
+	struct noise_gaps g;
+	uint64_t t_first, t_last, reads;
+	long nivcsw;		/* involuntary context switches during the spin: another task took the CPU */
+};
+
+/* The tight loop: one rdtsc, one subtraction and compare, one compare with
+ * the end, one increment. Nothing else until the time is up. */
+static void spin(struct spinner *s)
+{
+	uint64_t prev = rdtsc(), now, end = prev + s->duration_ticks, reads = 0;
+
+	s->t_first = prev;
+	do {
+		now = rdtsc();
+		noise_step(&s->g, prev, now);
+		prev = now;
+		reads++;
+	} while (now < end);
+	s->t_last = now;
+	s->reads = reads;
+}
+
+static void *spinner_main(void *arg)
+{
+	struct spinner *s = arg;
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(s->cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		s->pin_error = errno;
+	/* touch the gap buffer now: a page fault inside the loop is a gap
+	 * of our own making */
+	memset(s->g.gap, 0, s->g.cap * sizeof(*s->g.gap));
+	__atomic_add_fetch(&s->start->ready, 1, __ATOMIC_ACQ_REL);
+	while (!__atomic_load_n(&s->start->go, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	if (__atomic_load_n(&s->start->go, __ATOMIC_ACQUIRE) > 0 && !s->pin_error) {
+		struct rusage r0, r1;
+
+		getrusage(RUSAGE_THREAD, &r0);
+		spin(s);
+		getrusage(RUSAGE_THREAD, &r1);
+		s->nivcsw = r1.ru_nivcsw - r0.ru_nivcsw;
+	}
+	return 0;
+}
+
+/* Reads a /proc table; NULL if absent (the kernel may lack it). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *buf;
+	size_t n;
+
+	if (!f)
+		return 0;
+	buf = malloc(IRQ_TEXT_MAX);
+	if (buf) {
+		n = fread(buf, 1, IRQ_TEXT_MAX - 1, f);
+		buf[n] = 0;
+	}
+	fclose(f);
+	return buf;
+}
+
+static int snap(const char *path, int (*parse)(const char *, struct irq_table *), struct irq_table *t)
+{
+	char *text = slurp(path);
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	if (!text)
+		return -ENOENT;
+	rc = parse(text, t);
+	free(text);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Output                                                              */
+
+static void stats_fields(struct tp_rec *r, const struct noise_stats *s)
+{
+	rec_double(r, "duration_ms", s->duration_ns / 1e6);
+	tp_rec_uint(r, "interruptions", s->interruptions);
+	rec_double(r, "per_s", s->per_s);
+	rec_double(r, "stolen_pct", s->stolen_pct);
+	rec_double(r, "max_gap_ns", s->interruptions ? s->max_gap_ns : NAN);
+	rec_double(r, "p50_gap_ns", s->p50_gap_ns);
+	rec_double(r, "p99_gap_ns", s->p99_gap_ns);
+	rec_double(r, "p999_gap_ns", s->p999_gap_ns);
+	if (s->dropped) {
+		tp_rec_uint(r, "gaps_kept", s->kept);
+		tp_rec_uint(r, "gaps_dropped", s->dropped);	/* percentiles cover the kept ones */
+	}
+	if (s->backwards)
+		tp_rec_uint(r, "tsc_backwards", s->backwards);
+}
+
+static void human_row(const char *name, const struct noise_stats *s)
+{
+	human("  %-6s %8.0f %9llu %9.1f %9.4f %9.1f %8.1f %8.1f %8.1f\n", name,
+	      s->duration_ns / 1e6, (unsigned long long)s->interruptions, s->per_s, s->stolen_pct,
+	      s->interruptions ? s->max_gap_ns / 1e3 : 0.0,
+	      isfinite(s->p50_gap_ns) ? s->p50_gap_ns / 1e3 : 0.0,
+	      isfinite(s->p99_gap_ns) ? s->p99_gap_ns / 1e3 : 0.0,
+	      isfinite(s->p999_gap_ns) ? s->p999_gap_ns / 1e3 : 0.0);
+}
+
+/* Non-zero rows of D as "name":delta, while the record has room. */
+static int irq_fields(struct tp_rec *r, const char *key, const struct irq_table *d, int col)
+{
+	int full = 0;
+
+	tp_rec_obj_begin(r, key);
+	for (size_t i = 0; i < d->nrows; i++) {
+		uint64_t v = col < 0 ? d->row[i].total : d->count[i * (size_t)d->ncol + (size_t)col];
+
+		if (!v)
+			continue;
+		if (r->len > REC_BUDGET) {
+			full = 1;
+			break;
+		}
+		tp_rec_uint(r, d->row[i].name, v);
+	}
+	tp_rec_obj_end(r);
+	return full;
+}
+
+static void human_top(const char *what, const struct irq_table *d)
+{
+	size_t shown = 0;
+	uint64_t used[5] = { 0 };
+	size_t idx[5];
+
+	/* the five largest, without sorting the table */
+	for (size_t k = 0; k < 5; k++) {
+		size_t best = (size_t)-1;
+
+		for (size_t i = 0; i < d->nrows; i++) {
+			int taken = 0;
+
+			for (size_t j = 0; j < k; j++)
+				taken |= idx[j] == i;
+			if (!taken && d->row[i].total && (best == (size_t)-1 || d->row[i].total > d->row[best].total))
+				best = i;
+		}
+		if (best == (size_t)-1)
+			break;
+		idx[k] = best;
+		used[k] = d->row[best].total;
+		shown++;
+	}
+	human("  %s during the run:", what);
+	for (size_t k = 0; k < shown; k++)
+		human(" %s %llu", d->row[idx[k]].name, (unsigned long long)used[k]);
+	human("%s\n", shown ? "" : " none");
+}
+
+static void emit_interrupts(const struct irq_table *irq, const struct irq_table *soft,
+			    int64_t duration_ms)
+{
+	struct tp_rec r;
+	int full = 0;
+
+	emit_result_begin(&r, P, "interrupts");
+	tp_rec_int(&r, "duration_ms", duration_ms);
+	if (irq)
+		full |= irq_fields(&r, "interrupts", irq, -1);
+	if (soft)
+		full |= irq_fields(&r, "softirqs", soft, -1);
+	/* per CPU, as long as it fits */
+	for (int pass = 0; pass < 2 && !full; pass++) {
+		const struct irq_table *d = pass ? soft : irq;
+		char num[16];
+
+		if (!d || !d->ncol)
+			continue;
+		tp_rec_obj_begin(&r, pass ? "softirqs_per_cpu" : "interrupts_per_cpu");
+		for (int c = 0; c < d->ncol && !full; c++) {
+			snprintf(num, sizeof(num), "%d", d->cpu[c]);
+			full |= irq_fields(&r, num, d, c);
+		}
+		tp_rec_obj_end(&r);
+	}
+	if (full)
+		tp_rec_bool(&r, "truncated", 1);
+	emit_end(&r);
+	if (irq)
+		human_top("interrupts", irq);
+	if (soft)
+		human_top("softirqs", soft);
+}
+
+static void emit_stats(const char *name, int cpu, const struct noise_stats *s, const struct loghist *h,
+		       const struct probe_ctx *ctx, uint64_t reads, long nivcsw, int threshold_ns)
+{
+	struct tp_rec r;
+
+	emit_result_begin(&r, P, name);
+	if (cpu >= 0)
+		tp_rec_int(&r, "cpu", cpu);
+	tp_rec_int(&r, "threshold_ns", threshold_ns);
+	tp_rec_str(&r, "calibration", ctx->tsc.source ? ctx->tsc.source : "none");
+	tp_rec_int(&r, "tsc_hz", llround(ctx->tsc.hz));
+	stats_fields(&r, s);
+	/* the loop's own period: near the threshold, every read is a "gap" */
+	rec_double(&r, "loop_ns", reads ? s->duration_ns / (double)reads : NAN);
+	tp_rec_int(&r, "preemptions", nivcsw);
+	loghist_record(&r, "gaps", h);
+	emit_end(&r);
+}
+
+enum probe_status probe_noise(struct probe_ctx *ctx)
+{
+	int threshold_ns = ctx->opt->noise_threshold_ns > 0 ? ctx->opt->noise_threshold_ns : 1000;
+	int64_t duration_ms = ctx->opt->noise_ms > 0 ? ctx->opt->noise_ms : (ctx->quick ? 1000 : 10000);
+	struct start_line start = { 0 };
+	struct spinner *sp = 0;
+	struct noise_gaps total;
+	struct noise_stats st;
+	struct loghist *h = 0, *htotal = 0;
+	struct irq_table irq0 = { 0 }, irq1 = { 0 }, soft0 = { 0 }, soft1 = { 0 }, dirq, dsoft;
+	int have_irq, have_soft, ncpu = 0, nrun = 0, nok = 0, rc = PROBE_FAILED;
+	uint64_t *gapbuf = 0, *all = 0, max_ticks = 0, reads_total = 0;
+	double hz, *scratch = 0;
+	size_t per_cpu, kept = 0;
+	int64_t wait_end;
+	long nivcsw = 0;
+	cpu_set_t set;
+
+	if (!TP_HAVE_TSC || !cpu_has_flag("tsc")) {
+		emit_skip(P, 0, "no TSC on this CPU");
+		return PROBE_SKIPPED;
+	}
+	hz = probe_tsc_calib(ctx);
+	if (!(hz > 0)) {
+		emit_skip(P, 0, "no TSC calibration (stub hand-over absent, user calibration failed)");
+		return PROBE_SKIPPED;
+	}
+	if (sched_getaffinity(0, sizeof(set), &set)) {
+		emit_error(P, 0, "sched_getaffinity failed");
+		return PROBE_FAILED;
+	}
+	ncpu = CPU_COUNT(&set);
+	per_cpu = GAPS_TOTAL / (size_t)ncpu < GAPS_PER_CPU ? GAPS_TOTAL / (size_t)ncpu : GAPS_PER_CPU;
+	sp = calloc((size_t)ncpu, sizeof(*sp));
+	gapbuf = malloc((size_t)ncpu * per_cpu * sizeof(*gapbuf));
+	h = calloc((size_t)ncpu + 1, sizeof(*h));
+	if (!sp || !gapbuf || !h) {
+		emit_error(P, 0, "out of memory for the gap buffers");
+		goto out;
+	}
+	htotal = &h[ncpu];
+
+	for (int c = 0, i = 0; c < CPU_SETSIZE && i < ncpu; c++) {
+		if (!CPU_ISSET(c, &set))
+			continue;
+		sp[i].cpu = c;
+		sp[i].start = &start;
+		/* ceil: a counted gap is never shorter than the threshold in ns */
+		noise_gaps_init(&sp[i].g, gapbuf + (size_t)i * per_cpu, per_cpu,
+				(uint64_t)ceil((double)threshold_ns * hz / 1e9));
+		sp[i].duration_ticks = (uint64_t)((double)duration_ms * hz / 1e3);
+		i++;
+	}
+	for (nrun = 0; nrun < ncpu; nrun++)
+		if (pthread_create(&sp[nrun].tid, 0, spinner_main, &sp[nrun]))
+			break;
+	/* everyone pinned and waiting, then the /proc snapshots, then go */
+	wait_end = mono_ns() + 5 * NS_PER_S;
+	while (__atomic_load_n(&start.ready, __ATOMIC_ACQUIRE) < nrun && mono_ns() < wait_end)
+		sched_yield();
+	have_irq = !snap("/proc/interrupts", irq_parse_interrupts, &irq0);
+	have_soft = !snap("/proc/softirqs", irq_parse_softirqs, &soft0);
+	__atomic_store_n(&start.go, nrun == ncpu ? 1 : -1, __ATOMIC_RELEASE);
+	for (int i = 0; i < nrun; i++)
+		pthread_join(sp[i].tid, 0);
+	have_irq = have_irq && !snap("/proc/interrupts", irq_parse_interrupts, &irq1);
+	have_soft = have_soft && !snap("/proc/softirqs", irq_parse_softirqs, &soft1);
+	if (nrun < ncpu) {
+		emit_error(P, 0, "could not start one thread per CPU");
+		goto out_irq;
+	}
+
+	human("  threshold %d ns, TSC %.0f Hz (%s calibration, %s)\n", threshold_ns, hz,
+	      ctx->tsc.source, ctx->tsc.ref);
+	human("  %-6s %8s %9s %9s %9s %9s %8s %8s %8s\n", "cpu", "ms", "interrupt", "per_s",
+	      "stolen_%", "max_us", "p50_us", "p99_us", "p99.9_us");
+	noise_gaps_init(&total, 0, 0, sp[0].g.threshold_ticks);
+	for (int i = 0; i < ncpu; i++)
+		kept += sp[i].g.n;
+	scratch = malloc((kept ? kept : 1) * sizeof(*scratch));	/* NULL: no percentiles */
+	for (int i = 0; i < ncpu; i++) {
+		struct spinner *s = &sp[i];
+		uint64_t dur = s->t_last - s->t_first;
+		char name[16];
+
+		snprintf(name, sizeof(name), "cpu %d", s->cpu);
+		if (s->pin_error) {
+			emit_skip(P, name, "cannot pin a thread to this CPU");
+			continue;
+		}
+		loghist_init(&h[i], threshold_ns);
+		noise_summarize(&s->g, dur, 1, hz, scratch, &st, &h[i]);
+		emit_stats(name, s->cpu, &st, &h[i], ctx, s->reads, s->nivcsw, threshold_ns);
+		nivcsw += s->nivcsw;
+		human_row(name + 4, &st);
+		noise_gaps_add(&total, &s->g);
+		if (dur > max_ticks)
+			max_ticks = dur;
+		reads_total += s->reads;
+		nok++;
+	}
+	/* the machine: every kept gap of every CPU, over ncpu x the longest run */
+	all = malloc((kept ? kept : 1) * sizeof(*all));
+	if (all) {
+		for (int i = 0; i < ncpu; i++)
+			for (size_t k = 0; k < sp[i].g.n; k++)
+				all[total.n++] = sp[i].g.gap[k];
+		total.gap = all;
+		total.cap = total.n;
+	} else {
+		total.overflow = total.count;
+	}
+	loghist_init(htotal, threshold_ns);
+	noise_summarize(&total, max_ticks, nok, hz, scratch, &st, htotal);
+	emit_stats("total", -1, &st, htotal, ctx, nok ? reads_total / (uint64_t)nok : 0, nivcsw,
+		   threshold_ns);
+	human_row("total", &st);
+
+	if (have_irq || have_soft) {
+		int ok_irq = have_irq && !irq_delta(&irq0, &irq1, &dirq);
+		int ok_soft = have_soft && !irq_delta(&soft0, &soft1, &dsoft);
+
+		emit_interrupts(ok_irq ? &dirq : 0, ok_soft ? &dsoft : 0, (int64_t)(st.duration_ns / 1e6));
+		if (ok_irq)
+			irq_table_free(&dirq);
+		if (ok_soft)
+			irq_table_free(&dsoft);
+	} else {
+		emit_skip(P, "interrupts", "no /proc/interrupts or /proc/softirqs");
+	}
+	rc = PROBE_OK;
+out_irq:
+	irq_table_free(&irq0);
+	irq_table_free(&irq1);
+	irq_table_free(&soft0);
+	irq_table_free(&soft1);
+out:
+	free(all);
+	free(scratch);
+	free(gapbuf);
+	free(sp);
+	free(h);
+	return rc;
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Probe `noise`: the pure parts, tested on the host (tests/unit/test_noise.c):
+ * gap detection over TSC reads, statistics of the gaps, and the parsers of
+ * /proc/interrupts and /proc/softirqs.
+ */
+#ifndef TP_PROBE_NOISE_H
+#define TP_PROBE_NOISE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../stats.h"
+
+/* ---- gaps: what the spin loop finds ---- */
+struct noise_gaps {
+	uint64_t threshold_ticks;	/* a gap >= this is an interruption */
+	uint64_t *gap;			/* caller-owned, cap entries: gap lengths in ticks */
+	size_t cap, n;
+	uint64_t overflow;		/* gaps past cap: counted, summed and maxed, not kept */
+	uint64_t count;			/* every gap >= threshold (n + overflow) */
+	uint64_t sum_ticks;		/* of every gap >= threshold */
+	uint64_t max_ticks;
+	uint64_t backwards;		/* reads that went back: a broken TSC, not a gap */
+};
+
+void noise_gaps_init(struct noise_gaps *g, uint64_t *buf, size_t cap, uint64_t threshold_ticks);
+
+/* Out of line, so the spin loop stays a few instructions: notes one pair of
+ * consecutive reads that noise_step() found far apart (or backwards). */
+void noise_gap(struct noise_gaps *g, uint64_t prev, uint64_t now);
+
+/* The test of the spin loop: unsigned, so a backward step is also "far". */
+static inline void noise_step(struct noise_gaps *g, uint64_t prev, uint64_t now)
+{
+	if (now - prev >= g->threshold_ticks)
+		noise_gap(g, prev, now);
+}
+
+/* The same over an array of reads: the loop's logic, testable. */
+void noise_scan(struct noise_gaps *g, const uint64_t *ticks, size_t n);
+
+/* ---- statistics of one CPU's (or the machine's) gaps ---- */
+struct noise_stats {
+	double duration_ns;
+	uint64_t interruptions;
+	double per_s;
+	double stolen_pct;		/* sum of gaps / duration */
+	double max_gap_ns;
+	double p50_gap_ns, p99_gap_ns, p999_gap_ns;	/* over the kept gaps; NaN if none */
+	uint64_t kept, dropped;
+	uint64_t backwards;
+};
+
+/*
+ * G's gaps over DURATION_TICKS (spent by NCPU CPUs: the divisor of
+ * stolen_pct is duration * ncpu) at HZ: fills S and adds every kept gap to H
+ * (NULL: none). Scratch holds g->n doubles (NULL: percentiles left NaN).
+ */
+void noise_summarize(const struct noise_gaps *g, uint64_t duration_ticks, int ncpu, double hz,
+		     double *scratch, struct noise_stats *s, struct loghist *h);
+
+/* Adds src into dst (a machine total from per-CPU gaps); the buffers are
+ * not merged: dst->n counts, dst->gap is left alone. */
+void noise_gaps_add(struct noise_gaps *dst, const struct noise_gaps *src);
+
+/* ---- /proc/interrupts and /proc/softirqs ---- */
+struct irq_row {
+	char name[40];		/* "LOC", "TIMER", or "24:virtio0-input.0" for numbered lines */
+	uint64_t total;		/* sum over the CPU columns (the single figure of ERR/MIS) */
+};
+
+struct irq_table {
+	int ncol;
+	int *cpu;		/* ncol: CPU number of each column, from the header */
+	size_t nrows;
+	struct irq_row *row;
+	uint64_t *count;	/* nrows * ncol; row r column c at [r * ncol + c] */
+};
+
+/*
+ * Parses the text of /proc/interrupts: a header of "CPUn" columns, then
+ * "NAME: count... [chip hwirq-type] [device,...]" per line; lines with
+ * fewer figures than CPUs (ERR, MIS) are totals. Allocates t; 0 or -EINVAL
+ * (no header) or -ENOMEM. Free with irq_table_free().
+ */
+int irq_parse_interrupts(const char *text, struct irq_table *t);
+/* /proc/softirqs: the same header, then "NAME: count..." per line. */
+int irq_parse_softirqs(const char *text, struct irq_table *t);
+void irq_table_free(struct irq_table *t);
+
+/*
+ * after - before, matched by row name (rows new in AFTER count from 0);
+ * total in d->row[].total, per column in d->count when both tables have the
+ * same columns (else d->ncol is 0). Counters that went down give 0.
+ */
+int irq_delta(const struct irq_table *before, const struct irq_table *after, struct irq_table *d);
+
+#endif

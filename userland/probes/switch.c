@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Probe `switch`: what a context switch costs, measured the way lmbench's
+ * lat_ctx and `perf bench sched pipe` (tools/perf/bench/sched-pipe.c) do it:
+ * two tasks pass a token back and forth and we time many round trips.
+ *
+ * Variants: a pipe between two processes, a pipe between two threads, and a
+ * futex word between two threads; each with both tasks pinned to the same
+ * CPU (every hand-over is a switch on that CPU) and to two different CPUs
+ * (each hand-over is a wake-up of a sleeping task on the other CPU).
+ *
+ * A round trip is two switches. Figures include the cost of the pipe
+ * read/write or futex calls themselves: like perf bench, unlike lat_ctx,
+ * which subtracts the pipe overhead it measures separately.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../emit.h"
+#include "../probe.h"
+#include "../stats.h"
+#include "../timeutil.h"
+#include "switch.h"
+
+#define MAX_REPS 32
+
+/* ---- pure helpers (tested in tests/unit/test_yield.c) ---- */
+
+uint64_t switch_rounds_for(int64_t warm_ns, uint64_t warm_rounds, int64_t target_ns)
+{
+	double r;
+
+	if (warm_ns <= 0 || warm_rounds == 0)
+		return 16;
+	r = (double)target_ns * (double)warm_rounds / (double)warm_ns;
+	if (r < 16)
+		return 16;
+	if (r > (double)(1 << 26))
+		return 1 << 26;
+	return (uint64_t)r;
+}
+
+int switch_pick_cpus(const cpu_set_t *set, int *a, int *b)
+{
+	int found = 0;
+
+	for (int c = 0; c < CPU_SETSIZE && found < 2; c++) {
+		if (!CPU_ISSET(c, set))
+			continue;
+		if (found++ == 0)
+			*a = c;
+		else
+			*b = c;
+	}
+	return found;
+}
+
+void switch_summarize(double *us, size_t reps, struct switch_spread *s)
+{
+	struct summary sum;
+
+	summarize(us, reps, &sum);
+	s->reps = reps;
+	s->us_min = sum.min;
+	s->us_median = sum.p50;
+	s->us_max = sum.max;
+	s->us_stddev = sum.stddev;
+	s->ns_per_switch = sum.p50 * 1000.0 / SWITCHES_PER_ROUND_TRIP;
+}
+
+/* ---- the two ends of a ping-pong ---- */
+
+enum sw_mech { SW_PIPE, SW_FUTEX };
+enum sw_peer { SW_PROCESS, SW_THREAD };
+
+/* The futex word: whose turn it is. */
+enum { TURN_MAIN = 0, TURN_PEER = 1, TURN_QUIT = 2 };
+
+struct chan {
+	enum sw_mech mech;
+	int to_peer[2], to_main[2];	/* pipes */
+	atomic_int word;		/* futex (threads only) */
+};
+
+/* What the peer counted about itself, from its start to the quit token. */
+struct peer_report {
+	int64_t vol_ctxsw, invol_ctxsw;
+};
+
+static void futex_wait(atomic_int *w, int val)
+{
+	syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake(atomic_int *w)
+{
+	syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/* Own counts: RUSAGE_THREAD, so the other side is not mixed in. */
+static void thread_ctxsw(int64_t *vol, int64_t *invol)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	*vol = ru.ru_nvcsw;
+	*invol = ru.ru_nivcsw;
+}
+
+/* The peer: answer every token until told to quit. */
+static void peer_loop(struct chan *c, struct peer_report *rep)
+{
+	int64_t v0, i0, v1, i1;
+	char b;
+
+	thread_ctxsw(&v0, &i0);
+	if (c->mech == SW_PIPE) {
+		while (read(c->to_peer[0], &b, 1) == 1 && b != 'q')
+			if (write(c->to_main[1], &b, 1) != 1)
+				break;
+	} else {
+		for (;;) {
+			int v;
+
+			while ((v = atomic_load(&c->word)) == TURN_MAIN)
+				futex_wait(&c->word, TURN_MAIN);
+			if (v == TURN_QUIT)
+				break;
+			atomic_store(&c->word, TURN_MAIN);
+			futex_wake(&c->word);
+		}
+	}
+	thread_ctxsw(&v1, &i1);
+	rep->vol_ctxsw = v1 - v0;
+	rep->invol_ctxsw = i1 - i0;
+}
+
+/* The tight loop on the main side: N round trips. 0, or -errno when the
+ * peer stopped answering (then the timing is not to be used). */
+static int round_trips(struct chan *c, uint64_t n)
+{
+	char b = 'p';
+
+	if (c->mech == SW_PIPE) {
+		for (uint64_t i = 0; i < n; i++) {
+			if (write(c->to_peer[1], &b, 1) != 1)
+				return -EPIPE;
+			if (read(c->to_main[0], &b, 1) != 1)
+				return -EPIPE;
+		}
+		return 0;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		atomic_store(&c->word, TURN_PEER);
+		futex_wake(&c->word);
+		while (atomic_load(&c->word) == TURN_PEER)
+			futex_wait(&c->word, TURN_PEER);
+	}
+	return 0;
+}
+
+static void quit_peer(struct chan *c)
+{
+	if (c->mech == SW_PIPE) {
+		if (write(c->to_peer[1], "q", 1) != 1)
+			close(c->to_peer[1]);	/* EOF stops it too */
+		return;
+	}
+	atomic_store(&c->word, TURN_QUIT);
+	futex_wake(&c->word);
+}
+
+struct thread_peer {
+	struct chan *c;
+	struct peer_report rep;
+};
+
+static void *peer_thread(void *arg)
+{
+	struct thread_peer *t = arg;
+
+	peer_loop(t->c, &t->rep);
+	return 0;
+}
+
+/* ---- one variant ---- */
+
+struct switch_cfg {
+	const char *name;
+	enum sw_mech mech;
+	enum sw_peer peer;
+	int cross;			/* the peer on another CPU */
+};
+
+struct switch_result {
+	int cpu_main, cpu_peer;
+	uint64_t rounds_per_rep;
+	uint64_t counted_round_trips;	/* in the rusage window: warm-up + reps */
+	struct switch_spread spread;
+	int64_t vol_main, invol_main;
+	struct peer_report peer;
+};
+
+static int pin(pid_t tid, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(tid, sizeof(set), &set) ? -errno : 0;
+}
+
+/*
+ * Runs one variant: the caller's thread is the main side, pinned to
+ * CPU_MAIN; the peer is pinned to CPU_PEER. Returns 0 or -errno with *WHAT
+ * naming the call that failed.
+ */
+static int switch_run(const struct switch_cfg *cfg, int cpu_main, int cpu_peer, int reps,
+		      int64_t rep_ns, struct switch_result *r, const char **what)
+{
+	struct chan c = { .mech = cfg->mech, .word = TURN_MAIN,
+			  .to_peer = { -1, -1 }, .to_main = { -1, -1 } };
+	struct thread_peer tp = { .c = &c };
+	double us[MAX_REPS];
+	pthread_t tid;
+	pid_t pid = -1;
+	int started = 0;		/* a peer is running and must be stopped */
+	uint64_t warm = 16, warm_total = 0;
+	int64_t warm_ns, v0, i0, v1, i1;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->cpu_main = cpu_main;
+	r->cpu_peer = cpu_peer;
+	*what = "sched_setaffinity(main)";
+	if ((rc = pin(0, cpu_main)))
+		return rc;
+	if (cfg->mech == SW_PIPE) {
+		*what = "pipe";
+		if (pipe(c.to_peer) || pipe(c.to_main)) {
+			rc = -errno;
+			goto out;
+		}
+	}
+	/* The peer inherits the main side's CPU; a cross-CPU peer moves
+	 * before the first token, while it waits for it. */
+	if (cfg->peer == SW_PROCESS) {
+		*what = "fork";
+		pid = fork();
+		if (pid < 0) {
+			rc = -errno;
+			goto out;
+		}
+		if (pid == 0) {
+			struct peer_report rep;
+
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			peer_loop(&c, &rep);
+			/* the child reports its own counts: RUSAGE_CHILDREN
+			 * would add its fork and exit too */
+			if (write(c.to_main[1], &rep, sizeof(rep)) != sizeof(rep))
+				_exit(1);
+			_exit(0);
+		}
+		started = 1;
+		*what = "sched_setaffinity(peer process)";
+		rc = pin(pid, cpu_peer);
+	} else {
+		cpu_set_t set;
+
+		*what = "pthread_create";
+		rc = -pthread_create(&tid, 0, peer_thread, &tp);
+		if (rc)
+			goto out;
+		started = 1;
+		CPU_ZERO(&set);
+		CPU_SET(cpu_peer, &set);
+		*what = "pthread_setaffinity_np(peer)";
+		rc = -pthread_setaffinity_np(tid, sizeof(set), &set);
+	}
+	if (rc)
+		goto out;
+
+	thread_ctxsw(&v0, &i0);
+	/* Warm up (first wake-ups, page faults, CPU frequency) and size the
+	 * repetitions: double the batch until it takes a quarter of one. */
+	for (;;) {
+		int64_t t0 = mono_ns();
+
+		*what = "warm-up (peer stopped answering)";
+		if ((rc = round_trips(&c, warm)))
+			goto out;
+		warm_ns = mono_ns() - t0;
+		warm_total += warm;
+		if (warm_ns >= rep_ns / 4 || warm >= (1 << 24))
+			break;
+		warm *= 2;
+	}
+	r->rounds_per_rep = switch_rounds_for(warm_ns, warm, rep_ns);
+	for (int i = 0; i < reps; i++) {
+		int64_t t0 = mono_ns();
+
+		*what = "round trips (peer stopped answering)";
+		if ((rc = round_trips(&c, r->rounds_per_rep)))
+			goto out;
+		us[i] = (double)(mono_ns() - t0) / 1e3 / (double)r->rounds_per_rep;
+	}
+	thread_ctxsw(&v1, &i1);
+	r->vol_main = v1 - v0;
+	r->invol_main = i1 - i0;
+	r->counted_round_trips = warm_total + (uint64_t)reps * r->rounds_per_rep;
+	switch_summarize(us, (size_t)reps, &r->spread);
+
+out:
+	/* stop the peer in every case, and collect its report */
+	if (started) {
+		quit_peer(&c);
+		if (cfg->peer == SW_PROCESS) {
+			if (!rc && read(c.to_main[0], &r->peer, sizeof(r->peer)) != sizeof(r->peer)) {
+				*what = "peer report";
+				rc = -EIO;
+			}
+			waitpid(pid, 0, 0);
+		} else {
+			pthread_join(tid, 0);
+			r->peer = tp.rep;
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		if (c.to_peer[i] >= 0)
+			close(c.to_peer[i]);
+		if (c.to_main[i] >= 0)
+			close(c.to_main[i]);
+	}
+	return rc;
+}
+
+/* ---- output ---- */
+
+static void emit_switch(const struct switch_cfg *cfg, const struct switch_result *r)
+{
+	const struct switch_spread *s = &r->spread;
+	int64_t vol = r->vol_main + r->peer.vol_ctxsw, invol = r->invol_main + r->peer.invol_ctxsw;
+	struct tp_rec rec;
+
+	emit_result_begin(&rec, "switch", cfg->name);
+	tp_rec_str(&rec, "mechanism", cfg->mech == SW_PIPE ? "pipe" : "futex");
+	tp_rec_str(&rec, "peer", cfg->peer == SW_PROCESS ? "process" : "thread");
+	tp_rec_str(&rec, "placement", cfg->cross ? "cross-cpu" : "same-cpu");
+	tp_rec_int(&rec, "cpu_main", r->cpu_main);
+	tp_rec_int(&rec, "cpu_peer", r->cpu_peer);
+	tp_rec_uint(&rec, "round_trips", (uint64_t)s->reps * r->rounds_per_rep);
+	tp_rec_uint(&rec, "round_trips_per_rep", r->rounds_per_rep);
+	tp_rec_uint(&rec, "reps", s->reps);
+	rec_double(&rec, "us_per_round_trip", s->us_median);
+	rec_double(&rec, "us_per_round_trip_min", s->us_min);
+	rec_double(&rec, "us_per_round_trip_max", s->us_max);
+	rec_double(&rec, "us_per_round_trip_stddev", s->us_stddev);
+	tp_rec_int(&rec, "switches_per_round_trip", SWITCHES_PER_ROUND_TRIP);
+	rec_double(&rec, "ns_per_switch", s->ns_per_switch);
+	tp_rec_int(&rec, "vol_ctxsw", vol);
+	tp_rec_int(&rec, "invol_ctxsw", invol);
+	tp_rec_int(&rec, "vol_ctxsw_main", r->vol_main);
+	tp_rec_int(&rec, "vol_ctxsw_peer", r->peer.vol_ctxsw);
+	tp_rec_uint(&rec, "ctxsw_round_trips", r->counted_round_trips);
+	rec_double(&rec, "ctxsw_per_round_trip",
+		   r->counted_round_trips ? (double)(vol + invol) / (double)r->counted_round_trips : 0.0);
+	tp_rec_str(&rec, "ctxsw_source", "getrusage(RUSAGE_THREAD) of each side, warm-up included");
+	emit_end(&rec);
+	human("%-24s %9.2f %9.2f %9.2f %8.2f %10.0f %7.2f %7.2f\n", cfg->name, s->us_median,
+	      s->us_min, s->us_max, s->us_stddev, s->ns_per_switch,
+	      r->counted_round_trips ? (double)vol / (double)r->counted_round_trips : 0.0,
+	      r->counted_round_trips ? (double)invol / (double)r->counted_round_trips : 0.0);
+}
+
+static const struct switch_cfg variants[] = {
+	{ "pipe-process-same-cpu", SW_PIPE, SW_PROCESS, 0 },
+	{ "pipe-process-cross-cpu", SW_PIPE, SW_PROCESS, 1 },
+	{ "pipe-thread-same-cpu", SW_PIPE, SW_THREAD, 0 },
+	{ "pipe-thread-cross-cpu", SW_PIPE, SW_THREAD, 1 },
+	{ "futex-thread-same-cpu", SW_FUTEX, SW_THREAD, 0 },
+	{ "futex-thread-cross-cpu", SW_FUTEX, SW_THREAD, 1 },
+};
+
+enum probe_status probe_switch(struct probe_ctx *ctx)
+{
+	int reps = ctx->quick ? 5 : 11;
+	int64_t rep_ns = ctx->quick ? 20 * NS_PER_MS : 200 * NS_PER_MS;
+	cpu_set_t orig;
+	int a = 0, b = 0, ncpus, ok = 0, failed = 0;
+
+	/* a peer that dies must give an error record, not kill us by SIGPIPE */
+	signal(SIGPIPE, SIG_IGN);
+	if (sched_getaffinity(0, sizeof(orig), &orig)) {
+		emit_skip("switch", 0, "sched_getaffinity failed: cannot pin the two tasks");
+		return PROBE_SKIPPED;
+	}
+	ncpus = switch_pick_cpus(&orig, &a, &b);
+	human("%-24s %9s %9s %9s %8s %10s %7s %7s\n", "variant", "us/rt", "min", "max",
+	      "stddev", "ns/switch", "vol/rt", "invol/rt");
+	for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+		const struct switch_cfg *cfg = &variants[i];
+		struct switch_result r;
+		const char *what = "";
+		char why[160];
+		int rc;
+
+		if (cfg->cross && ncpus < 2) {
+			emit_skip("switch", cfg->name,
+				  "one CPU available: the cross-CPU variant needs two");
+			continue;
+		}
+		rc = switch_run(cfg, a, cfg->cross ? b : a, reps, rep_ns, &r, &what);
+		sched_setaffinity(0, sizeof(orig), &orig);
+		if (rc == -EINVAL && !strncmp(what, "sched_setaffinity", 17)) {
+			snprintf(why, sizeof(why), "%s: CPU %d not usable", what, cfg->cross ? b : a);
+			emit_skip("switch", cfg->name, why);
+			continue;
+		}
+		if (rc) {
+			snprintf(why, sizeof(why), "%s: %s", what, strerror(-rc));
+			emit_error("switch", cfg->name, why);
+			failed++;
+			continue;
+		}
+		emit_switch(cfg, &r);
+		ok++;
+	}
+	human("(a round trip is %d switches: ns/switch = median us/rt / %d; vol/rt, invol/rt:\n"
+	      " context switches of both sides per round trip, from getrusage(RUSAGE_THREAD))\n",
+	      SWITCHES_PER_ROUND_TRIP, SWITCHES_PER_ROUND_TRIP);
+	if (failed && !ok)
+		return PROBE_FAILED;
+	return ok ? PROBE_OK : PROBE_SKIPPED;
+}

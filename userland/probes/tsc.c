@@ -1,0 +1,842 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Probe `tsc`: how fast the TSC runs, by three hands, and whether it is one
+ * clock across the CPUs.
+ *
+ *  1. the stub's calibrations against HPET, ACPI PM timer, PIT, UEFI Stall,
+ *     CPUID 0x15/0x16 and leaf 0x40000010, handed over on the command line
+ *     (timeprobe.tsc_hz, tsc_ref, tsc_calib; docs/stub.md);
+ *  2. the kernel's, from its log (arch/x86/kernel/tsc.c: "Detected ... MHz",
+ *     "Refined TSC clocksource calibration", "Marking TSC unstable");
+ *  3. our own against CLOCK_MONOTONIC_RAW (tsccal.c);
+ *
+ * then their differences in ppm, the CPU's TSC flags, and a cross-CPU check
+ * in the manner of the kernel's check_tsc_warp() (arch/x86/kernel/tsc_sync.c).
+ */
+#include <cpuid.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../emit.h"
+#include "../kmsg.h"
+#include "../probe.h"
+#include "../stats.h"
+#include "../sysinfo.h"
+#include "../timeutil.h"
+#include "tsc.h"
+
+#define P "tsc"
+#define KMSG_NOTES_MAX 16
+#define SYNC_PAIRS_QUICK 8
+#define SYNC_PAIRS_FULL 32
+
+double tsc_hz_against_raw(int64_t interval_ns);	/* tsccal.c */
+
+/* ------------------------------------------------------------------ */
+/* Pure parts (tsc.h)                                                  */
+
+static void calib_error(struct tsc_calib_entry *e, const char *why)
+{
+	snprintf(e->error, sizeof(e->error), "%s", why);
+	e->ref[0] = 0;
+	e->hz = 0;
+	e->spread_ppm = 0;
+}
+
+/* One "ref:hz:spread_ppm" of LEN bytes at P. */
+static void calib_one(const char *p, size_t len, struct tsc_calib_entry *e)
+{
+	char buf[96], *f[3], *end;
+	size_t nf = 0;
+	double ppm;
+	long long hz;
+
+	memset(e, 0, sizeof(*e));
+	snprintf(e->text, sizeof(e->text), "%.*s", (int)(len < sizeof(e->text) - 1 ? len : sizeof(e->text) - 1), p);
+	if (len >= sizeof(buf))
+		return calib_error(e, "entry too long");
+	memcpy(buf, p, len);
+	buf[len] = 0;
+	f[nf++] = buf;
+	for (char *c = buf; *c; c++)
+		if (*c == ':') {
+			if (nf == 3)
+				return calib_error(e, "more than 3 fields (want ref:hz:spread_ppm)");
+			*c = 0;
+			f[nf++] = c + 1;
+		}
+	if (nf != 3)
+		return calib_error(e, "fewer than 3 fields (want ref:hz:spread_ppm)");
+	if (!f[0][0] || strlen(f[0]) >= sizeof(e->ref))
+		return calib_error(e, "reference name empty or longer than 15");
+	for (const char *c = f[0]; *c; c++)
+		if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) && *c != '_')
+			return calib_error(e, "reference name not [a-z0-9_]");
+	errno = 0;
+	hz = strtoll(f[1], &end, 10);
+	if (!f[1][0] || *end || errno)
+		return calib_error(e, "hz not an integer");
+	/* the same bounds as timeprobe.tsc_hz (options.c) */
+	if (hz < 1000000 || hz > 100000000000LL)
+		return calib_error(e, "hz out of range 1e6..1e11");
+	errno = 0;
+	ppm = strtod(f[2], &end);
+	if (!f[2][0] || *end || errno || !isfinite(ppm) || ppm < 0)
+		return calib_error(e, "spread_ppm not a non-negative number");
+	snprintf(e->ref, sizeof(e->ref), "%s", f[0]);
+	e->hz = hz;
+	e->spread_ppm = ppm;
+}
+
+size_t tsc_calib_parse(const char *s, struct tsc_calib_entry *e, size_t max)
+{
+	size_t n = 0;
+
+	if (!s || !max)
+		return 0;
+	while (*s) {
+		size_t len = strcspn(s, ",");
+
+		if (n == max) {
+			calib_error(&e[max - 1], "too many entries, the rest dropped");
+			break;
+		}
+		if (len)	/* tolerate ",," and a trailing comma */
+			calib_one(s, len, &e[n++]);
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	return n;
+}
+
+/* "2893.012" (the kernel's %lu.%03lu) -> 2893012 kHz; -1 if not that form. */
+static int64_t parse_mhz3(const char *p)
+{
+	int64_t mhz = 0, frac = 0;
+	int digits = 0;
+
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	for (; isdigit((unsigned char)*p); p++)
+		mhz = mhz * 10 + (*p - '0');
+	if (*p++ != '.')
+		return -1;
+	for (; isdigit((unsigned char)*p) && digits < 3; p++, digits++)
+		frac = frac * 10 + (*p - '0');
+	if (digits != 3)
+		return -1;
+	return mhz * 1000 + frac;
+}
+
+static int starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* What follows PREFIX in S, or NULL. */
+static const char *after(const char *s, const char *prefix)
+{
+	return starts(s, prefix) ? s + strlen(prefix) : 0;
+}
+
+static void set_reason(struct tsc_kmsg *m, const char *s)
+{
+	size_t n = strcspn(s, "\n");
+
+	if (n >= sizeof(m->reason))
+		n = sizeof(m->reason) - 1;
+	memcpy(m->reason, s, n);
+	m->reason[n] = 0;
+}
+
+enum tsc_kmsg_kind tsc_kmsg_parse(const char *line, struct tsc_kmsg *m)
+{
+	const char *s, *p, *q;
+	int64_t khz;
+
+	memset(m, 0, sizeof(*m));
+	s = kmsg_message(line, &m->usec);
+	m->msg = s;
+	if (!s)
+		return m->kind = TSC_KMSG_NONE;
+
+	/* tsc.c, pr_fmt "tsc: " */
+	if ((q = after(s, "tsc: Detected ")) && (khz = parse_mhz3(q)) >= 0) {
+		p = strstr(s, " MHz ");
+		if (p && starts(p, " MHz processor")) {
+			m->ref[0] = "detected";		/* cpu_khz: equals tsc_khz unless the next line says otherwise */
+		} else if (p && starts(p, " MHz TSC")) {
+			m->ref[0] = "detected_tsc";	/* tsc_khz, printed when it differs from cpu_khz */
+		} else {
+			return m->kind = TSC_KMSG_NOTE;
+		}
+		m->khz[0] = khz;
+		m->nfreq = 1;
+		return m->kind = TSC_KMSG_FREQ;
+	}
+	if ((q = after(s, "tsc: Refined TSC clocksource calibration: ")) &&
+	    (khz = parse_mhz3(q)) >= 0) {
+		m->ref[0] = "refined";		/* tsc_refine_calibration_work(), against HPET/PM timer */
+		m->khz[0] = khz;
+		m->nfreq = 1;
+		return m->kind = TSC_KMSG_FREQ;
+	}
+	/* "PIT calibration deviates from HPET: <pit kHz> <ref kHz>" */
+	if ((q = after(s, "tsc: PIT calibration deviates from "))) {
+		long long a, b;
+		char refname[16];
+
+		if (sscanf(q, "%15[A-Z]: %lld %lld", refname, &a, &b) == 3) {
+			m->ref[0] = "pit";
+			m->khz[0] = a;
+			m->ref[1] = !strcmp(refname, "HPET") ? "hpet" : "pmtimer";
+			m->khz[1] = b;
+			m->nfreq = 2;
+			return m->kind = TSC_KMSG_FREQ;
+		}
+		return m->kind = TSC_KMSG_NOTE;
+	}
+	if ((q = after(s, "tsc: Marking TSC unstable due to "))) {
+		set_reason(m, q);
+		return m->kind = TSC_KMSG_UNSTABLE;
+	}
+	/* clocksource.c's watchdog: "timekeeping watchdog on CPU1: Marking
+	 * clocksource 'tsc' as unstable because the skew is too large:" */
+	if (starts(s, "clocksource: timekeeping watchdog on CPU") &&
+	    strstr(s, "'tsc' as unstable")) {
+		set_reason(m, "clocksource watchdog: skew too large");
+		return m->kind = TSC_KMSG_UNSTABLE;
+	}
+	if (starts(s, "clocksource: timekeeping watchdog on CPU") &&
+	    strstr(s, ": tsc read-back delay") && strstr(s, "marking unstable")) {
+		set_reason(m, "clocksource watchdog: read-back delay");
+		return m->kind = TSC_KMSG_UNSTABLE;
+	}
+	/* tsc_sync.c: "Measured %Ld cycles TSC warp between CPUs, turning off TSC clock." */
+	if ((p = strstr(s, "Measured ")) && strstr(s, " cycles TSC warp between CPUs")) {
+		m->warp_ticks = strtoll(p + 9, 0, 10);
+		set_reason(m, s);
+		return m->kind = TSC_KMSG_WARP;
+	}
+	if (starts(s, "tsc: ") || strstr(s, "TSC") || starts(s, "clocksource: Switched to clocksource"))
+		return m->kind = TSC_KMSG_NOTE;
+	return m->kind = TSC_KMSG_NONE;
+}
+
+int64_t cmdline_int(const char *cmdline, const char *key)
+{
+	size_t klen = strlen(key);
+	int64_t v = -1;
+
+	/* the last one wins, as in the kernel's parse_args() */
+	for (const char *p = cmdline; p && *p; p += strcspn(p, " \t\n")) {
+		char *end;
+		long long x;
+
+		p += strspn(p, " \t\n");
+		if (strncmp(p, key, klen) || p[klen] != '=')
+			continue;
+		errno = 0;
+		x = strtoll(p + klen + 1, &end, 10);
+		v = (!errno && end != p + klen + 1 && (!*end || isspace((unsigned char)*end))) ? x : -1;
+	}
+	return v;
+}
+
+double ppm_diff(double a, double b)
+{
+	if (!(a > 0) || !(b > 0))
+		return NAN;
+	return (a - b) / b * 1e6;
+}
+
+double spread_ppm(double *v, size_t n, double *median_out)
+{
+	double med = median(v, n);	/* sorts v */
+
+	if (median_out)
+		*median_out = med;
+	if (n < 2 || !(med > 0))
+		return 0;
+	return (v[n - 1] - v[0]) / med * 1e6;
+}
+
+/* ------------------------------------------------------------------ */
+/* Stub, kernel and user figures                                       */
+
+struct figures {
+	double stub_hz, kernel_hz, user_hz;
+	const char *stub_ref, *kernel_ref;
+	int kernel_is_early;	/* the kernel's figure is tsc_early_khz=, i.e. the stub's */
+};
+
+/* Hz as an integer: "%.9g" would round a 10-digit frequency. */
+static void rec_hz(struct tp_rec *r, const char *key, double hz)
+{
+	if (hz > 0 && isfinite(hz))
+		tp_rec_int(r, key, llround(hz));
+	else
+		tp_rec_null(r, key);
+}
+
+static void emit_calib(const char *source, const char *ref, double hz, double spread,
+		       int chosen)
+{
+	struct tp_rec r;
+
+	emit_begin(&r, "calib");
+	tp_rec_str(&r, "probe", P);
+	tp_rec_str(&r, "source", source);
+	tp_rec_str(&r, "ref", ref);
+	rec_hz(&r, "tsc_hz", hz);
+	rec_double(&r, "spread_ppm", spread);
+	if (chosen >= 0)
+		tp_rec_bool(&r, "chosen", chosen);
+	emit_end(&r);
+}
+
+static void human_calib(const char *source, const char *ref, double hz, double spread)
+{
+	if (isfinite(spread))
+		human("  %-7s %-20s %14.0f Hz  %10.1f\n", source, ref, hz, spread);
+	else
+		human("  %-7s %-20s %14.0f Hz  %10s\n", source, ref, hz, "-");
+}
+
+static void stub_figures(const struct options *o, struct figures *f)
+{
+	static struct tsc_calib_entry e[TSC_CALIB_MAX];
+	size_t n = tsc_calib_parse(o->tsc_calib, e, TSC_CALIB_MAX);
+	const char *chosen = o->tsc_ref[0] ? o->tsc_ref : 0;
+	int any = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char why[160];
+		int is_chosen;
+
+		if (e[i].error[0]) {
+			snprintf(why, sizeof(why), "timeprobe.tsc_calib entry \"%s\": %s", e[i].text, e[i].error);
+			emit_error(P, "stub calibration", why);
+			continue;
+		}
+		is_chosen = chosen && !strcmp(chosen, e[i].ref);
+		emit_calib("stub", e[i].ref, (double)e[i].hz, e[i].spread_ppm, is_chosen);
+		human_calib("stub", e[i].ref, (double)e[i].hz, e[i].spread_ppm);
+		if (is_chosen || (!f->stub_hz && !chosen)) {
+			f->stub_hz = (double)e[i].hz;
+			f->stub_ref = is_chosen ? chosen : "first";
+		}
+		any = 1;
+	}
+	/* timeprobe.tsc_hz is the figure the stub chose; it wins over the list */
+	if (o->tsc_hz > 0) {
+		f->stub_hz = (double)o->tsc_hz;
+		f->stub_ref = chosen ? chosen : "unknown";
+		if (!any) {
+			emit_calib("stub", f->stub_ref, f->stub_hz, NAN, 1);
+			human_calib("stub", f->stub_ref, f->stub_hz, NAN);
+		}
+		any = 1;
+	}
+	if (!any)
+		emit_skip(P, "stub calibration", o->tsc_calib[0] ?
+			  "timeprobe.tsc_calib held no valid entry" :
+			  "no timeprobe.tsc_hz/tsc_calib on the command line (not booted through the stub)");
+}
+
+static void kernel_figures(struct figures *f)
+{
+	static char notes[KMSG_NOTES_MAX][120];
+	char *text = 0, *line, *save = 0;
+	const char *how, *unstable = 0;
+	char unstable_buf[96], cmdline[4096];
+	size_t len, nnotes = 0, dropped = 0;
+	int64_t warp = -1, early_khz = -1, khz_detected = 0, khz_tsc = 0, khz_refined = 0;
+	int rc = kmsg_read_all(&text, &len, &how), nfreq = 0;
+	struct tp_rec r;
+
+	if (rc) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "kernel log unreadable: %s", strerror(-rc));
+		emit_skip(P, "kernel calibration", why);
+		return;
+	}
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(0, "\n", &save)) {
+		struct tsc_kmsg m;
+
+		switch (tsc_kmsg_parse(line, &m)) {
+		case TSC_KMSG_FREQ:
+			for (size_t i = 0; i < m.nfreq; i++) {
+				emit_begin(&r, "calib");
+				tp_rec_str(&r, "probe", P);
+				tp_rec_str(&r, "source", "kernel");
+				tp_rec_str(&r, "ref", m.ref[i]);
+				tp_rec_int(&r, "tsc_hz", m.khz[i] * 1000);
+				tp_rec_int(&r, "resolution_hz", 1000);
+				if (m.usec >= 0)
+					tp_rec_int(&r, "log_us", m.usec);
+				tp_rec_strn(&r, "message", m.msg, 100);
+				emit_end(&r);
+				human_calib("kernel", m.ref[i], (double)m.khz[i] * 1000, NAN);
+				nfreq++;
+			}
+			/* a later line of a kind wins: a re-calibration replaces the first */
+			if (!strcmp(m.ref[0], "detected"))
+				khz_detected = m.khz[0];
+			else if (!strcmp(m.ref[0], "detected_tsc"))
+				khz_tsc = m.khz[0];
+			else if (!strcmp(m.ref[0], "refined"))
+				khz_refined = m.khz[0];
+			break;
+		case TSC_KMSG_UNSTABLE:
+		case TSC_KMSG_WARP:
+		case TSC_KMSG_NOTE:
+			if (m.kind == TSC_KMSG_UNSTABLE) {
+				snprintf(unstable_buf, sizeof(unstable_buf), "%s", m.reason);
+				unstable = unstable_buf;
+			}
+			if (m.kind == TSC_KMSG_WARP)
+				warp = m.warp_ticks;
+			/* every one of them is also shown as it was written */
+			if (nnotes < KMSG_NOTES_MAX)
+				snprintf(notes[nnotes++], sizeof(notes[0]), "%s", m.msg);
+			else
+				dropped++;
+			break;
+		case TSC_KMSG_NONE:
+			break;
+		}
+	}
+	free(text);
+
+	/* The kernel's final word: refined, else the TSC line, else the
+	 * processor line (printed alone when cpu_khz == tsc_khz). */
+	if (khz_refined) {
+		f->kernel_hz = (double)khz_refined * 1000;
+		f->kernel_ref = "refined";
+	} else if (khz_tsc) {
+		f->kernel_hz = (double)khz_tsc * 1000;
+		f->kernel_ref = "detected_tsc";
+	} else if (khz_detected) {
+		f->kernel_hz = (double)khz_detected * 1000;
+		f->kernel_ref = "detected";
+	}
+	/* With tsc_early_khz= the kernel's "Detected" figure is the stub's,
+	 * not a measurement (determine_cpu_tsc_frequencies()). */
+	if (read_text("/proc/cmdline", cmdline, sizeof(cmdline)) > 0)
+		early_khz = cmdline_int(cmdline, "tsc_early_khz");
+	if (!nfreq)
+		emit_skip(P, "kernel calibration",
+			  "no \"tsc: Detected/Refined\" line in the kernel log (ring buffer wrapped, or no TSC calibration)");
+
+	emit_result_begin(&r, P, "kernel tsc messages");
+	tp_rec_str(&r, "log", how);
+	tp_rec_bool(&r, "unstable", unstable != 0);
+	if (unstable)
+		tp_rec_str(&r, "unstable_reason", unstable);
+	if (warp >= 0)
+		tp_rec_int(&r, "boot_warp_ticks", warp);
+	if (f->kernel_ref)
+		tp_rec_str(&r, "kernel_ref", f->kernel_ref);
+	if (early_khz > 0) {
+		f->kernel_is_early = f->kernel_hz == (double)early_khz * 1000;
+		tp_rec_int(&r, "tsc_early_khz", early_khz);
+		tp_rec_bool(&r, "detected_is_early", early_khz == (khz_tsc ? khz_tsc : khz_detected));
+	}
+	tp_rec_arr_begin(&r, "messages");
+	for (size_t i = 0; i < nnotes; i++)
+		tp_rec_str(&r, 0, notes[i]);
+	tp_rec_arr_end(&r);
+	if (dropped)
+		tp_rec_uint(&r, "messages_dropped", dropped);
+	emit_end(&r);
+	if (unstable)
+		human("  kernel marked the TSC unstable: %s\n", unstable);
+	if (warp >= 0)
+		human("  kernel measured a %lld-tick TSC warp at boot\n", (long long)warp);
+	if (early_khz > 0)
+		human("  kernel was given tsc_early_khz=%lld: its \"detected\" figure is the stub's\n",
+		      (long long)early_khz);
+}
+
+/* Our own calibration, pinned to the CPU we are on: a migration between two
+ * CPUs whose TSCs differ would be counted as frequency. */
+static void user_figures(struct probe_ctx *ctx, struct figures *f)
+{
+	int rounds = ctx->opt->calib_rounds > 0 ? ctx->opt->calib_rounds : 5;
+	int64_t round_ns = (ctx->quick ? 50 : 200) * NS_PER_MS;
+	double *v = calloc((size_t)rounds, sizeof(*v)), med, spread;
+	cpu_set_t old, one;
+	int pinned = 0, cpu = sched_getcpu();
+	struct tp_rec r;
+
+	if (!v)
+		return;
+	if (cpu >= 0 && !sched_getaffinity(0, sizeof(old), &old)) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		pinned = !sched_setaffinity(0, sizeof(one), &one);
+	}
+	for (int i = 0; i < rounds; i++)
+		v[i] = tsc_hz_against_raw(round_ns);
+	if (pinned)
+		sched_setaffinity(0, sizeof(old), &old);
+	spread = spread_ppm(v, (size_t)rounds, &med);
+	f->user_hz = med;
+
+	emit_begin(&r, "calib");
+	tp_rec_str(&r, "probe", P);
+	tp_rec_str(&r, "source", "user");
+	tp_rec_str(&r, "ref", "CLOCK_MONOTONIC_RAW");
+	rec_hz(&r, "tsc_hz", med);
+	rec_double(&r, "spread_ppm", spread);
+	rec_hz(&r, "min_hz", v[0]);
+	rec_hz(&r, "max_hz", v[rounds - 1]);
+	tp_rec_int(&r, "rounds", rounds);
+	tp_rec_int(&r, "round_ms", round_ns / NS_PER_MS);
+	tp_rec_int(&r, "cpu", cpu);
+	emit_end(&r);
+	human_calib("user", "CLOCK_MONOTONIC_RAW", med, spread);
+	free(v);
+}
+
+static void agreement(const struct figures *f)
+{
+	static const struct {
+		const char *key, *label;
+		int a, b;	/* 0 stub, 1 kernel, 2 user */
+	} pairs[] = {
+		{ "stub_vs_kernel_ppm", "stub vs kernel", 0, 1 },
+		{ "stub_vs_user_ppm", "stub vs user", 0, 2 },
+		{ "kernel_vs_user_ppm", "kernel vs user", 1, 2 },
+	};
+	double hz[3] = { f->stub_hz, f->kernel_hz, f->user_hz };
+	struct tp_rec r;
+
+	emit_result_begin(&r, P, "tsc agreement");
+	rec_hz(&r, "stub_hz", hz[0]);
+	rec_hz(&r, "kernel_hz", hz[1]);
+	rec_hz(&r, "user_hz", hz[2]);
+	if (f->stub_ref)
+		tp_rec_str(&r, "stub_ref", f->stub_ref);
+	if (f->kernel_ref)
+		tp_rec_str(&r, "kernel_ref", f->kernel_ref);
+	/* then stub vs kernel compares the stub with itself, to 1 kHz */
+	tp_rec_bool(&r, "kernel_is_early", f->kernel_is_early);
+	human("\n  %-16s %12s%s\n", "agreement", "ppm",
+	      f->kernel_is_early ? "   (kernel figure = tsc_early_khz from the stub)" : "");
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		double d = ppm_diff(hz[pairs[i].a], hz[pairs[i].b]);
+
+		rec_double(&r, pairs[i].key, d);	/* null where a figure is missing */
+		if (isfinite(d))
+			human("  %-16s %12.1f\n", pairs[i].label, d);
+		else
+			human("  %-16s %12s\n", pairs[i].label, "-");
+	}
+	emit_end(&r);
+}
+
+/* ------------------------------------------------------------------ */
+/* Flags                                                               */
+
+static void flags(void)
+{
+	static const char *const names[] = { "constant_tsc", "nonstop_tsc", "tsc_known_freq",
+					     "tsc_reliable", "rdtscp", "tsc_deadline_timer" };
+	unsigned int a, b, c, d, max_leaf, max_ext;
+	char cs[64], avail[256], hv[13] = "", line[256] = "";
+	size_t len = 0;
+	int invariant = 0;
+	struct tp_rec r;
+
+	emit_result_begin(&r, P, "tsc flags");
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		int on = cpu_has_flag(names[i]);
+
+		tp_rec_bool(&r, names[i], on);
+		if (on)
+			len += (size_t)snprintf(line + len, sizeof(line) - len, " %s", names[i]);
+	}
+	max_leaf = __get_cpuid_max(0, 0);
+	max_ext = __get_cpuid_max(0x80000000, 0);
+	/* Intel SDM vol. 3B 18.17.1 / AMD APM vol. 3, CPUID Fn8000_0007 EDX[8]:
+	 * the TSC runs at a constant rate in every ACPI P-, C- and T-state. */
+	if (max_ext >= 0x80000007) {
+		__cpuid(0x80000007, a, b, c, d);
+		invariant = !!(d & (1u << 8));
+	}
+	tp_rec_bool(&r, "invariant", invariant);
+	if (invariant)
+		snprintf(line + len, sizeof(line) - len, " invariant");
+	/* CPUID 0x15: TSC = crystal (ECX Hz) * EBX / EAX; ECX may be 0 (unknown) */
+	if (max_leaf >= 0x15) {
+		__cpuid_count(0x15, 0, a, b, c, d);
+		if (a && b && c)
+			tp_rec_int(&r, "cpuid15_tsc_hz", (int64_t)c * b / a);
+	}
+	if (max_leaf >= 0x16) {
+		__cpuid_count(0x16, 0, a, b, c, d);
+		if (a & 0xffff)
+			tp_rec_int(&r, "cpuid16_base_mhz", a & 0xffff);
+	}
+	/* Hypervisor leaves (CPUID.1:ECX[31]); 0x40000010 EAX is the TSC in
+	 * kHz where the hypervisor offers it (VMware's convention, also KVM's
+	 * with -cpu ...,+invtsc,tsc-frequency=). */
+	__cpuid(1, a, b, c, d);
+	if (c & (1u << 31)) {
+		unsigned int hmax;
+
+		__cpuid(0x40000000, hmax, b, c, d);
+		memcpy(hv, &b, 4);
+		memcpy(hv + 4, &c, 4);
+		memcpy(hv + 8, &d, 4);
+		for (int i = 0; i < 12; i++)
+			if (!isprint((unsigned char)hv[i]))
+				hv[i] = hv[i] ? '?' : ' ';
+		for (int i = 11; i >= 0 && hv[i] == ' '; i--)
+			hv[i] = 0;
+		tp_rec_str(&r, "hypervisor", hv);
+		if (hmax >= 0x40000010 && hmax < 0x40000100) {
+			__cpuid(0x40000010, a, b, c, d);
+			if (a)
+				tp_rec_int(&r, "hv_tsc_khz", a);
+		}
+	}
+	current_clocksource(cs, sizeof(cs));
+	read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail));
+	tp_rec_str(&r, "clocksource", cs);
+	tp_rec_str(&r, "available_clocksources", avail);
+	emit_end(&r);
+	human("\n  flags:%s\n  clocksource: %s (available: %s)%s%s\n", line, cs, avail,
+	      hv[0] ? ", hypervisor " : "", hv);
+}
+
+/* ------------------------------------------------------------------ */
+/* Cross-CPU synchronisation (tsc_sync.c check_tsc_warp())            */
+
+struct warp_shared {
+	unsigned int next, owner;	/* ticket lock */
+	int ready, go_fail;
+	int last_cpu;
+	uint64_t last_tsc;
+	uint64_t max_warp;
+	uint64_t nr_warps, random_warps, handoffs;
+	int64_t duration_ns;
+};
+
+struct warp_thread {
+	pthread_t tid;
+	struct warp_shared *sh;
+	int cpu;
+	int pin_error;		/* errno of sched_setaffinity, 0 if pinned */
+	uint64_t iterations;
+};
+
+/*
+ * A ticket lock: fair, so two CPUs that both want it take turns, and every
+ * turn compares the TSC of one CPU with the other's. (A test-and-set lock
+ * mostly stays with the CPU that has the cache line: here it changed hands
+ * in 0.3 % of the rounds.) The kernel's arch_spinlock_t is fair too (ticket,
+ * then queued spinlocks).
+ */
+static inline void warp_lock(struct warp_shared *sh)
+{
+	unsigned int me = __atomic_fetch_add(&sh->next, 1, __ATOMIC_RELAXED);
+
+	while (__atomic_load_n(&sh->owner, __ATOMIC_ACQUIRE) != me)
+		cpu_relax();
+}
+
+static inline void warp_unlock(struct warp_shared *sh)
+{
+	__atomic_store_n(&sh->owner, sh->owner + 1, __ATOMIC_RELEASE);
+}
+
+static void *warp_main(void *arg)
+{
+	struct warp_thread *t = arg;
+	struct warp_shared *sh = t->sh;
+	uint64_t prev, now, cur_warps = 0, i;
+	int64_t end, wait_end;
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(t->cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		t->pin_error = errno;
+	if (t->pin_error)
+		__atomic_store_n(&sh->go_fail, 1, __ATOMIC_RELEASE);
+	/* both threads start together (the kernel's start_count) */
+	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_ACQ_REL);
+	wait_end = mono_ns() + 2 * NS_PER_S;
+	while (__atomic_load_n(&sh->ready, __ATOMIC_ACQUIRE) < 2) {
+		cpu_relax();
+		if (mono_ns() > wait_end) {
+			__atomic_store_n(&sh->go_fail, 1, __ATOMIC_RELEASE);
+			return 0;
+		}
+	}
+	if (__atomic_load_n(&sh->go_fail, __ATOMIC_ACQUIRE))
+		return 0;
+	end = mono_ns() + sh->duration_ns;
+
+	for (i = 0;; i++) {
+		int other;
+
+		warp_lock(sh);
+		prev = sh->last_tsc;
+		now = rdtsc_ordered();
+		sh->last_tsc = now;
+		other = sh->last_cpu != t->cpu;
+		sh->last_cpu = t->cpu;
+		sh->handoffs += other;
+		warp_unlock(sh);
+
+		/* the kernel checks its deadline every 8 rounds against the TSC
+		 * itself; the TSC is what is on trial here, so use the clock */
+		if (!(i & 63) && mono_ns() > end)
+			break;
+		if (prev > now) {
+			warp_lock(sh);
+			if (prev - now > sh->max_warp)
+				sh->max_warp = prev - now;
+			/* warps seen by both CPUs in turn: "TSC warped randomly" */
+			if (cur_warps != sh->nr_warps)
+				sh->random_warps++;
+			sh->nr_warps++;
+			cur_warps = sh->nr_warps;
+			warp_unlock(sh);
+		}
+	}
+	t->iterations = i;
+	return 0;
+}
+
+/* Runs one pair; 0, or -errno (pinning failed: the CPU is not ours). */
+static int warp_pair(int cpu_a, int cpu_b, int64_t duration_ns, struct warp_shared *sh,
+		     uint64_t *iterations)
+{
+	struct warp_thread t[2] = { { .cpu = cpu_a }, { .cpu = cpu_b } };
+	int rc = 0;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->duration_ns = duration_ns;
+	sh->last_cpu = -1;
+	for (int i = 0; i < 2; i++) {
+		t[i].sh = sh;
+		if (pthread_create(&t[i].tid, 0, warp_main, &t[i])) {
+			if (i == 1) {
+				__atomic_store_n(&sh->go_fail, 1, __ATOMIC_RELEASE);
+				__atomic_add_fetch(&sh->ready, 1, __ATOMIC_ACQ_REL);
+				pthread_join(t[0].tid, 0);
+			}
+			return -EAGAIN;
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		pthread_join(t[i].tid, 0);
+		if (t[i].pin_error)
+			rc = -t[i].pin_error;
+	}
+	if (!rc && sh->go_fail)
+		rc = -ETIMEDOUT;
+	*iterations = t[0].iterations + t[1].iterations;
+	return rc;
+}
+
+static void sync_check(struct probe_ctx *ctx, double hz)
+{
+	int64_t duration_ns = (ctx->quick ? 200 : 1000) * NS_PER_MS;
+	int max_pairs = ctx->quick ? SYNC_PAIRS_QUICK : SYNC_PAIRS_FULL;
+	int cpus[CPU_SETSIZE], ncpus = 0, npairs, with_warps = 0, done = 0;
+	uint64_t worst = 0;
+	cpu_set_t set;
+	struct tp_rec r;
+
+	if (sched_getaffinity(0, sizeof(set), &set)) {
+		emit_skip(P, "tsc sync", "sched_getaffinity failed");
+		return;
+	}
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[ncpus++] = c;
+	if (ncpus < 2) {
+		emit_skip(P, "tsc sync", "one CPU: nothing to compare");
+		return;
+	}
+	/* The first CPU against every other, as the kernel checks each CPU
+	 * coming up against the boot CPU; on big machines a spread sample. */
+	npairs = ncpus - 1 < max_pairs ? ncpus - 1 : max_pairs;
+	human("\n  %-12s %12s %8s %14s %12s %10s\n", "tsc sync", "iterations", "warps",
+	      "max_warp_ticks", "max_warp_ns", "handoffs");
+	for (int k = 0; k < npairs; k++) {
+		int other = cpus[1 + (int)((int64_t)k * (ncpus - 1) / npairs)];
+		struct warp_shared sh;
+		uint64_t iterations = 0;
+		char name[40];
+		int rc;
+
+		snprintf(name, sizeof(name), "sync cpu%d-cpu%d", cpus[0], other);
+		rc = warp_pair(cpus[0], other, duration_ns, &sh, &iterations);
+		if (rc) {
+			char why[80];
+
+			snprintf(why, sizeof(why), "pair not run: %s", strerror(-rc));
+			emit_skip(P, name, why);
+			continue;
+		}
+		done++;
+		with_warps += sh.nr_warps > 0;
+		if (sh.max_warp > worst)
+			worst = sh.max_warp;
+		emit_result_begin(&r, P, name);
+		tp_rec_int(&r, "cpu_a", cpus[0]);
+		tp_rec_int(&r, "cpu_b", other);
+		tp_rec_uint(&r, "iterations", iterations);
+		tp_rec_uint(&r, "handoffs", sh.handoffs);
+		tp_rec_uint(&r, "warps", sh.nr_warps);
+		tp_rec_uint(&r, "random_warps", sh.random_warps);
+		tp_rec_uint(&r, "max_warp_ticks", sh.max_warp);
+		rec_double(&r, "max_warp_ns", hz > 0 ? (double)sh.max_warp * 1e9 / hz : NAN);
+		tp_rec_int(&r, "duration_ms", duration_ns / NS_PER_MS);
+		emit_end(&r);
+		human("  %-12s %12llu %8llu %14llu %12.1f %10llu\n", name + 5,
+		      (unsigned long long)iterations, (unsigned long long)sh.nr_warps,
+		      (unsigned long long)sh.max_warp, hz > 0 ? (double)sh.max_warp * 1e9 / hz : NAN,
+		      (unsigned long long)sh.handoffs);
+	}
+	emit_result_begin(&r, P, "tsc sync");
+	tp_rec_int(&r, "cpus", ncpus);
+	tp_rec_int(&r, "pairs", done);
+	tp_rec_int(&r, "pairs_with_warps", with_warps);
+	tp_rec_uint(&r, "max_warp_ticks", worst);
+	rec_double(&r, "max_warp_ns", hz > 0 ? (double)worst * 1e9 / hz : NAN);
+	emit_end(&r);
+}
+
+enum probe_status probe_tsc(struct probe_ctx *ctx)
+{
+	struct figures f = { 0 };
+
+	if (!TP_HAVE_TSC || !cpu_has_flag("tsc")) {
+		emit_skip(P, 0, "no TSC on this CPU");
+		return PROBE_SKIPPED;
+	}
+	human("  %-7s %-20s %17s  %10s\n", "source", "ref", "tsc_hz", "spread_ppm");
+	stub_figures(ctx->opt, &f);
+	kernel_figures(&f);
+	user_figures(ctx, &f);
+	agreement(&f);
+	flags();
+	sync_check(ctx, f.stub_hz > 0 ? f.stub_hz : f.user_hz);
+	return PROBE_OK;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Probe `tsc`: the pure parts, tested on the host (tests/unit/test_tsc.c):
+ * the stub's hand-over list, the kernel's log lines, ppm arithmetic.
+ */
+#ifndef TP_PROBE_TSC_H
+#define TP_PROBE_TSC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- the stub's timeprobe.tsc_calib=ref:hz:spread_ppm,... ---- */
+#define TSC_CALIB_MAX 16
+
+struct tsc_calib_entry {
+	char ref[16];		/* [a-z0-9_], e.g. "hpet", "pmtimer", "cpuid16" */
+	int64_t hz;
+	double spread_ppm;	/* >= 0 */
+	char text[48];		/* the entry as given, cut to fit */
+	char error[80];		/* non-empty: malformed, and why; ref/hz unset */
+};
+
+/*
+ * Splits S at commas and parses each "ref:hz:spread_ppm". A malformed entry
+ * is kept with its error set, so the caller can say which one was bad;
+ * parsing goes on with the next. Entries past MAX are dropped, the last slot
+ * then says so. Returns the number of entries written (0 for an empty S).
+ */
+size_t tsc_calib_parse(const char *s, struct tsc_calib_entry *e, size_t max);
+
+/* ---- kernel log lines (arch/x86/kernel/tsc.c, tsc_sync.c, kernel/time/clocksource.c) ---- */
+enum tsc_kmsg_kind {
+	TSC_KMSG_NONE = 0,	/* nothing about the TSC */
+	TSC_KMSG_FREQ,		/* a calibration figure: nfreq of ref[]/khz[] */
+	TSC_KMSG_UNSTABLE,	/* the kernel gave up on the TSC: reason */
+	TSC_KMSG_WARP,		/* tsc_sync.c measured a warp: warp_ticks */
+	TSC_KMSG_NOTE,		/* anything else about the TSC worth showing */
+};
+
+struct tsc_kmsg {
+	enum tsc_kmsg_kind kind;
+	size_t nfreq;
+	const char *ref[2];	/* "detected", "detected_tsc", "refined", "pit", "hpet", "pmtimer" */
+	int64_t khz[2];		/* the kernel prints kHz resolution */
+	int64_t warp_ticks;
+	char reason[96];
+	const char *msg;	/* the message without its log prefix (points into the line) */
+	long long usec;		/* time stamp since boot, -1 if the line had none */
+};
+
+/* Classifies one log line, with or without a /dev/kmsg or klogctl prefix. */
+enum tsc_kmsg_kind tsc_kmsg_parse(const char *line, struct tsc_kmsg *m);
+
+/* The value of word KEY=N on a kernel command line, -1 if absent or bad
+ * (e.g. "tsc_early_khz": the stub's figure that the kernel adopts). */
+int64_t cmdline_int(const char *cmdline, const char *key);
+
+/* (a - b) / b in parts per million; NaN when either is not positive. */
+double ppm_diff(double a, double b);
+/* (max - min) / median of v[0..n) in ppm; sorts v. 0 for n < 2. */
+double spread_ppm(double *v, size_t n, double *median_out);
+
+#endif

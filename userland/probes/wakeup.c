@@ -1,0 +1,652 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Probe `wakeup`: how late a thread wakes after the time it asked for, for
+ * every way Linux offers to wait for a time, the measurement cyclictest
+ * (rt-tests) made the standard.
+ *
+ * Absolute mechanisms (clock_nanosleep TIMER_ABSTIME, POSIX timers, timerfd)
+ * wait for deadlines on a fixed grid, start + k x period, like cyclictest's
+ * timerthread(): latency = wake-up time - deadline, and a wake-up later than
+ * a whole period counts the grid points it missed as overruns instead of
+ * letting the grid drift. Relative mechanisms (nanosleep, usleep, select,
+ * poll, epoll_wait, ...) can only be told "this long from now":
+ * latency = wake-up time - (time read just before the call + period), so it
+ * includes the cost of entering the call; overruns are counted the same way,
+ * floor(latency / period).
+ *
+ * All times are CLOCK_MONOTONIC. The SCHED_FIFO priority, mlockall, CPU
+ * pinning and the timer slack in force are written into every record: a
+ * normal (SCHED_OTHER) task's sleeps are stretched by its timer slack
+ * (50 us by default, prctl(2) PR_SET_TIMERSLACK), an RT task's are not
+ * (kernel/time/hrtimer.c, hrtimer_nanosleep(); fs/select.c,
+ * select_estimate_accuracy()); POSIX timers and timerfd never use slack.
+ */
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/select.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../emit.h"
+#include "../probe.h"
+#include "../stats.h"
+#include "../timeutil.h"
+#include "wakeup.h"
+
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid	/* glibc before 2.41 lacks the name */
+#endif
+
+#define MAX_PERIODS OPT_LIST_MAX
+#define HIST_BUCKETS 10000	/* 1 us each: 0 .. 10 ms, beyond is overflow */
+#define HIST_WIDTH_NS NS_PER_US
+#define FIFO_DEFAULT_PRIO 90	/* cyclictest's usual -p90 */
+
+/* ---- arithmetic (wakeup.h) ---- */
+
+void lat_summarize(const int64_t *lat_ns, size_t n, double *scratch, struct lat_summary *s)
+{
+	struct summary sm;
+
+	memset(s, 0, sizeof(*s));
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++)
+		scratch[i] = (double)lat_ns[i];
+	summarize(scratch, n, &sm);
+	s->samples = n;
+	s->min_ns = (int64_t)sm.min;
+	s->max_ns = (int64_t)sm.max;
+	s->avg_ns = sm.mean;
+	s->p50_ns = sm.p50;
+	s->p99_ns = sm.p99;
+	s->p999_ns = sm.p999;
+}
+
+uint64_t missed_periods(int64_t latency_ns, int64_t period_ns)
+{
+	if (period_ns <= 0 || latency_ns < period_ns)
+		return 0;
+	return (uint64_t)(latency_ns / period_ns);
+}
+
+size_t wakeup_periods(const struct options *opt, int64_t *us, size_t max)
+{
+	static const int64_t dflt[] = { 1000, 100 };
+	const int64_t *src = dflt;
+	size_t n = 2;
+
+	if (opt && opt->wakeup_us.n) {
+		src = opt->wakeup_us.v;
+		n = opt->wakeup_us.n;
+	}
+	if (n > max)
+		n = max;
+	memcpy(us, src, n * sizeof(*us));
+	return n;
+}
+
+size_t wakeup_samples(int quick, int64_t period_us)
+{
+	int64_t n;
+
+	if (quick)
+		return 200;
+	n = 3 * 1000000 / (period_us > 0 ? period_us : 1);
+	return (size_t)(n < 1000 ? 1000 : n > 30000 ? 30000 : n);
+}
+
+int wakeup_priority(const struct options *opt, int appliance)
+{
+	if (opt && opt->priority >= 0)
+		return opt->priority;
+	return appliance ? FIFO_DEFAULT_PRIO : 0;
+}
+
+/* ---- measurement ---- */
+
+struct wcfg {
+	int64_t period_ns;
+	size_t samples;
+	int64_t wall_cap_ns;	/* stop early after this much wall time */
+};
+
+struct wout {
+	int64_t *lat;		/* samples, caller-owned */
+	size_t n;
+	uint64_t overruns;
+	int stopped_early;
+};
+
+/* A mechanism: 0 measured, 1 skipped (why says so), -errno failed. */
+struct mech {
+	const char *name;
+	int absolute;
+	int (*run)(const struct wcfg *c, struct wout *o, char *why, size_t whylen);
+};
+
+static int fail(char *why, size_t len, const char *call)
+{
+	int err = errno;
+
+	snprintf(why, len, "%s: %s", call, strerror(err));
+	return -err;
+}
+
+/* -- relative: one call per sample, latency from the time before the call -- */
+
+typedef int (*sleep_fn)(void *arg, int64_t ns);
+
+static int rel_loop(const struct wcfg *c, struct wout *o, sleep_fn f, void *arg,
+		    char *why, size_t whylen, const char *call)
+{
+	int64_t start = mono_ns();
+
+	for (size_t i = 0; i < c->samples; i++) {
+		int64_t before = mono_ns();
+
+		if (f(arg, c->period_ns) < 0)
+			return fail(why, whylen, call);
+		int64_t after = mono_ns();
+
+		o->lat[o->n++] = after - (before + c->period_ns);
+		if (after - start > c->wall_cap_ns) {
+			o->stopped_early = 1;
+			break;
+		}
+	}
+	for (size_t i = 0; i < o->n; i++)
+		o->overruns += missed_periods(o->lat[i], c->period_ns);
+	return 0;
+}
+
+static int s_cns_rel(void *arg, int64_t ns)
+{
+	struct timespec t = ns_ts(ns);
+	int rc = clock_nanosleep(CLOCK_MONOTONIC, 0, &t, 0);
+
+	if (rc)
+		errno = rc;	/* clock_nanosleep returns the error number */
+	return rc ? -1 : 0;
+}
+
+static int s_nanosleep(void *arg, int64_t ns)
+{
+	struct timespec t = ns_ts(ns);
+
+	return nanosleep(&t, 0);
+}
+
+static int s_usleep(void *arg, int64_t ns)
+{
+	return usleep((useconds_t)(ns / NS_PER_US));
+}
+
+static int s_select(void *arg, int64_t ns)
+{
+	struct timeval tv = { .tv_sec = ns / NS_PER_S, .tv_usec = ns % NS_PER_S / NS_PER_US };
+
+	return select(0, 0, 0, 0, &tv);
+}
+
+static int s_poll(void *arg, int64_t ns)
+{
+	return poll(0, 0, (int)(ns / NS_PER_MS));
+}
+
+static int s_ppoll(void *arg, int64_t ns)
+{
+	struct timespec t = ns_ts(ns);
+
+	return ppoll(0, 0, &t, 0);
+}
+
+static int s_epoll_wait(void *arg, int64_t ns)
+{
+	struct epoll_event ev;
+
+	return epoll_wait(*(int *)arg, &ev, 1, (int)(ns / NS_PER_MS));
+}
+
+static int s_epoll_pwait2(void *arg, int64_t ns)
+{
+	struct epoll_event ev;
+	struct timespec t = ns_ts(ns);
+
+	/* No libc wrapper in musl 1.2.3; Linux 5.11 added the call. */
+	return (int)syscall(SYS_epoll_pwait2, *(int *)arg, &ev, 1, &t, 0, 0);
+}
+
+static int ms_only(const struct wcfg *c, char *why, size_t whylen, const char *call)
+{
+	if (c->period_ns % NS_PER_MS == 0)
+		return 0;
+	snprintf(why, whylen, "%s takes its timeout in whole ms; the period is %lld us",
+		 call, (long long)(c->period_ns / NS_PER_US));
+	return 1;
+}
+
+static int r_cns_rel(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return rel_loop(c, o, s_cns_rel, 0, why, len, "clock_nanosleep");
+}
+
+static int r_nanosleep(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return rel_loop(c, o, s_nanosleep, 0, why, len, "nanosleep");
+}
+
+static int r_usleep(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return rel_loop(c, o, s_usleep, 0, why, len, "usleep");
+}
+
+static int r_select(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return rel_loop(c, o, s_select, 0, why, len, "select");
+}
+
+static int r_poll(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return ms_only(c, why, len, "poll") ?: rel_loop(c, o, s_poll, 0, why, len, "poll");
+}
+
+static int r_ppoll(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return rel_loop(c, o, s_ppoll, 0, why, len, "ppoll");
+}
+
+static int epoll_common(const struct wcfg *c, struct wout *o, char *why, size_t len, int pwait2)
+{
+	int fd = epoll_create1(EPOLL_CLOEXEC), rc;
+
+	if (fd < 0)
+		return fail(why, len, "epoll_create1");
+	if (pwait2 && s_epoll_pwait2(&fd, 0) < 0 && errno == ENOSYS) {
+		close(fd);
+		snprintf(why, len, "epoll_pwait2: not in this kernel (Linux 5.11+)");
+		return 1;
+	}
+	rc = rel_loop(c, o, pwait2 ? s_epoll_pwait2 : s_epoll_wait, &fd, why, len,
+		      pwait2 ? "epoll_pwait2" : "epoll_wait");
+	close(fd);
+	return rc;
+}
+
+static int r_epoll_wait(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return ms_only(c, why, len, "epoll_wait") ?: epoll_common(c, o, why, len, 0);
+}
+
+static int r_epoll_pwait2(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return epoll_common(c, o, why, len, 1);
+}
+
+/* -- absolute: deadlines on the grid start + k x period -- */
+
+static int r_cns_abs(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	int64_t start = mono_ns(), next = start + c->period_ns;
+
+	for (size_t i = 0; i < c->samples; i++) {
+		struct timespec t = ns_ts(next);
+		int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, 0);
+		int64_t now = mono_ns(), lat = now - next;
+		uint64_t miss;
+
+		if (rc) {
+			errno = rc;
+			return fail(why, len, "clock_nanosleep");
+		}
+		miss = missed_periods(lat, c->period_ns);
+		o->lat[o->n++] = lat;
+		o->overruns += miss;
+		next += (int64_t)(1 + miss) * c->period_ns;
+		if (now - start > c->wall_cap_ns) {
+			o->stopped_early = 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* POSIX timer, periodic, first expiry absolute; the signal is blocked and
+ * taken with sigwaitinfo(), as cyclictest does. The kernel re-arms the
+ * timer when the signal is taken and reports the periods it skipped in
+ * si_overrun (kernel/time/posix-timers.c, posixtimer_rearm()). */
+static int posix_timer(const struct wcfg *c, struct wout *o, char *why, size_t len, int thread_id)
+{
+	int signo = SIGRTMIN;
+	struct sigevent sev = { .sigev_notify = thread_id ? SIGEV_THREAD_ID : SIGEV_SIGNAL, .sigev_signo = signo };
+	struct itimerspec its = { 0 };
+	struct timespec zero = { 0 };
+	int64_t start, expected;
+	timer_t tid;
+	sigset_t set;
+	siginfo_t si;
+	int rc = 0;
+
+	sigemptyset(&set);
+	sigaddset(&set, signo);
+	sigprocmask(SIG_BLOCK, &set, 0);
+	if (thread_id)
+		sev.sigev_notify_thread_id = (pid_t)syscall(SYS_gettid);
+	if (timer_create(CLOCK_MONOTONIC, &sev, &tid) < 0) {
+		rc = fail(why, len, "timer_create");
+		if (rc == -EINVAL || rc == -ENOSYS || rc == -EOPNOTSUPP)
+			rc = 1;
+		return rc;
+	}
+	start = mono_ns();
+	expected = start + c->period_ns;
+	its.it_value = ns_ts(expected);
+	its.it_interval = ns_ts(c->period_ns);
+	if (timer_settime(tid, TIMER_ABSTIME, &its, 0) < 0) {
+		rc = fail(why, len, "timer_settime");
+		goto out;
+	}
+	for (size_t i = 0; i < c->samples; i++) {
+		int64_t now, lat;
+		uint64_t over;
+
+		if (sigwaitinfo(&set, &si) < 0) {
+			if (errno == EINTR) {
+				i--;
+				continue;
+			}
+			rc = fail(why, len, "sigwaitinfo");
+			goto out;
+		}
+		now = mono_ns();
+		lat = now - expected;
+		over = si.si_overrun > 0 ? (uint64_t)si.si_overrun : 0;
+		o->lat[o->n++] = lat;
+		o->overruns += over;
+		expected += (int64_t)(1 + over) * c->period_ns;
+		if (now - start > c->wall_cap_ns) {
+			o->stopped_early = 1;
+			break;
+		}
+	}
+out:
+	timer_delete(tid);
+	while (sigtimedwait(&set, &si, &zero) == signo)
+		;	/* one may be pending still */
+	return rc;
+}
+
+static int r_timer_signal(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return posix_timer(c, o, why, len, 0);
+}
+
+static int r_timer_tid(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return posix_timer(c, o, why, len, 1);
+}
+
+/* timerfd, periodic, first expiry absolute: read() returns how many
+ * periods expired since the last read (timerfd_create(2)). */
+static int r_timerfd(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC), rc = 0;
+	struct itimerspec its = { 0 };
+	int64_t start, expected;
+
+	if (fd < 0) {
+		rc = fail(why, len, "timerfd_create");
+		return rc == -ENOSYS || rc == -EINVAL ? 1 : rc;
+	}
+	start = mono_ns();
+	expected = start + c->period_ns;
+	its.it_value = ns_ts(expected);
+	its.it_interval = ns_ts(c->period_ns);
+	if (timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, 0) < 0) {
+		rc = fail(why, len, "timerfd_settime");
+		goto out;
+	}
+	for (size_t i = 0; i < c->samples; i++) {
+		uint64_t exp = 0;
+		int64_t now;
+
+		if (read(fd, &exp, sizeof(exp)) != (ssize_t)sizeof(exp) || !exp) {
+			if (errno == EINTR) {
+				i--;
+				continue;
+			}
+			rc = fail(why, len, "read(timerfd)");
+			goto out;
+		}
+		now = mono_ns();
+		o->lat[o->n++] = now - expected;
+		o->overruns += exp - 1;
+		expected += (int64_t)exp * c->period_ns;
+		if (now - start > c->wall_cap_ns) {
+			o->stopped_early = 1;
+			break;
+		}
+	}
+out:
+	close(fd);
+	return rc;
+}
+
+static const struct mech mechs[] = {
+	{ "clock_nanosleep TIMER_ABSTIME", 1, r_cns_abs },
+	{ "clock_nanosleep relative", 0, r_cns_rel },
+	{ "nanosleep", 0, r_nanosleep },
+	{ "usleep", 0, r_usleep },
+	{ "timer_create SIGEV_SIGNAL", 1, r_timer_signal },
+	{ "timer_create SIGEV_THREAD_ID", 1, r_timer_tid },
+	{ "timerfd", 1, r_timerfd },
+	{ "select", 0, r_select },
+	{ "poll", 0, r_poll },
+	{ "ppoll", 0, r_ppoll },
+	{ "epoll_wait", 0, r_epoll_wait },
+	{ "epoll_pwait2", 0, r_epoll_pwait2 },
+};
+
+/* ---- set-up: what cyclictest users ask for ---- */
+
+struct wsetup {
+	int prio_requested;
+	int prio;		/* in force; 0: SCHED_OTHER */
+	char prio_error[80];
+	int mlocked;
+	char mlock_error[64];
+	int cpu;		/* pinned to, -1: not */
+	char cpu_error[64];
+	long timerslack_ns;
+};
+
+static void setup(const struct probe_ctx *ctx, struct wsetup *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->cpu = -1;
+	s->prio_requested = wakeup_priority(ctx->opt, ctx->appliance);
+	if (s->prio_requested > 0) {
+		struct sched_param sp = { .sched_priority = s->prio_requested };
+
+		int rc;
+
+		/* musl's sched_setscheduler() is a stub returning ENOSYS
+		 * (POSIX means a process, Linux sets a thread); this one
+		 * sets the calling thread, the only one measuring. */
+		rc = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+		if (rc == 0)
+			s->prio = s->prio_requested;
+		else
+			snprintf(s->prio_error, sizeof(s->prio_error), "pthread_setschedparam(SCHED_FIFO, %d): %s",
+				 s->prio_requested, strerror(rc));
+	}
+	if (mlockall(MCL_CURRENT | MCL_FUTURE) == 0)
+		s->mlocked = 1;
+	else
+		snprintf(s->mlock_error, sizeof(s->mlock_error), "mlockall: %s", strerror(errno));
+	if (ctx->opt && ctx->opt->wakeup_cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(ctx->opt->wakeup_cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) == 0)
+			s->cpu = ctx->opt->wakeup_cpu;
+		else
+			snprintf(s->cpu_error, sizeof(s->cpu_error), "sched_setaffinity(%d): %s",
+				 ctx->opt->wakeup_cpu, strerror(errno));
+	}
+	/* Reported as found, not changed: see the comment at the top. */
+	s->timerslack_ns = (long)prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+}
+
+/* ---- output ---- */
+
+static void rec_setup(struct tp_rec *r, const struct wsetup *s)
+{
+	tp_rec_int(r, "priority", s->prio);
+	tp_rec_int(r, "priority_requested", s->prio_requested);
+	if (s->prio_error[0])
+		tp_rec_str(r, "priority_error", s->prio_error);
+	tp_rec_bool(r, "mlockall", s->mlocked);
+	if (s->mlock_error[0])
+		tp_rec_str(r, "mlockall_error", s->mlock_error);
+	tp_rec_int(r, "cpu", s->cpu);
+	if (s->cpu_error[0])
+		tp_rec_str(r, "cpu_error", s->cpu_error);
+	tp_rec_int(r, "timerslack_ns", s->timerslack_ns);
+}
+
+/* Writes the result record; the histogram is cut short (the rest counted
+ * as overflow, "hist_range_ns" says where) only if it would not fit. */
+static void emit_result(const struct mech *m, const struct wcfg *c, const struct wsetup *s,
+			const struct wout *o, const struct lat_summary *ls, const struct hist *h)
+{
+	char name[64];
+	size_t nb = h->nbuckets;
+	struct hist view;
+	struct tp_rec r;
+
+	snprintf(name, sizeof(name), "%s %lldus", m->name, (long long)(c->period_ns / NS_PER_US));
+	for (;;) {
+		emit_result_begin(&r, "wakeup", name);
+		tp_rec_str(&r, "mechanism", m->name);
+		tp_rec_int(&r, "period_us", c->period_ns / NS_PER_US);
+		tp_rec_str(&r, "latency_from", m->absolute ? "deadline" : "call+interval");
+		tp_rec_str(&r, "clock", "CLOCK_MONOTONIC");
+		tp_rec_uint(&r, "samples", ls->samples);
+		tp_rec_int(&r, "min_ns", ls->min_ns);
+		rec_double(&r, "avg_ns", round(ls->avg_ns));
+		tp_rec_int(&r, "p50_ns", llround(ls->p50_ns));
+		tp_rec_int(&r, "p99_ns", llround(ls->p99_ns));
+		tp_rec_int(&r, "p999_ns", llround(ls->p999_ns));
+		tp_rec_int(&r, "max_ns", ls->max_ns);
+		tp_rec_uint(&r, "overruns", o->overruns);
+		if (o->stopped_early)
+			tp_rec_bool(&r, "stopped_early", 1);
+		rec_setup(&r, s);
+		hist_truncate(h, nb, &view);
+		tp_rec_int(&r, "hist_range_ns", (int64_t)view.nbuckets * view.width_ns);
+		hist_record(&r, "hist", &view);
+		/* room for the closing brace and the CRC */
+		if (!r.overflow && r.len + 16 < TP_REC_MAX)
+			break;
+		if (nb < 8)
+			break;	/* cannot happen with <8 buckets; emit_end reports it */
+		nb = nb * 3 / 4;
+	}
+	emit_end(&r);
+}
+
+static void human_us(int64_t ns)
+{
+	human(" %8.1f", (double)ns / NS_PER_US);
+}
+
+enum probe_status probe_wakeup(struct probe_ctx *ctx)
+{
+	int64_t periods[MAX_PERIODS];
+	size_t np = wakeup_periods(ctx->opt, periods, MAX_PERIODS);
+	size_t maxs = 0;
+	uint64_t *buckets;
+	int64_t *lat;
+	double *scratch;
+	struct wsetup s;
+	char cpu[16];
+	int measured = 0, failed = 0;
+
+	setup(ctx, &s);
+	for (size_t p = 0; p < np; p++)
+		if (wakeup_samples(ctx->quick, periods[p]) > maxs)
+			maxs = wakeup_samples(ctx->quick, periods[p]);
+	lat = calloc(maxs, sizeof(*lat));
+	scratch = calloc(maxs, sizeof(*scratch));
+	buckets = calloc(HIST_BUCKETS, sizeof(*buckets));
+	if (!lat || !scratch || !buckets) {
+		emit_error("wakeup", 0, "out of memory for samples");
+		return PROBE_FAILED;
+	}
+
+	snprintf(cpu, sizeof(cpu), s.cpu < 0 ? "any" : "%d", s.cpu);
+	human("SCHED_FIFO priority %d%s%s%s, mlockall %s, cpu %s, timer slack %ld ns\n", s.prio,
+	      s.prio_error[0] ? " (asked " : "", s.prio_error[0] ? s.prio_error : "", s.prio_error[0] ? ")" : "",
+	      s.mlocked ? "on" : "off", cpu, s.timerslack_ns);
+	human("latency in us: wake-up - deadline (absolute) or - (call + period) (relative)\n");
+	human("%-30s %7s %7s %8s %8s %8s %8s %8s %8s %8s\n", "mechanism", "period", "samples",
+	      "min", "avg", "p50", "p99", "p99.9", "max", "overruns");
+	for (size_t p = 0; p < np; p++) {
+		for (size_t m = 0; m < sizeof(mechs) / sizeof(*mechs); m++) {
+			struct wcfg c = { .period_ns = periods[p] * NS_PER_US,
+					  .samples = wakeup_samples(ctx->quick, periods[p]) };
+			struct wout o = { .lat = lat };
+			struct lat_summary ls;
+			struct hist h;
+			char why[128] = "", name[64];
+			int rc;
+
+			/* ample for a slow emulator; a stuck timer must not
+			 * use up the probe's whole time limit */
+			c.wall_cap_ns = (int64_t)c.samples * (c.period_ns + 2 * NS_PER_MS) * 2 + NS_PER_S;
+			snprintf(name, sizeof(name), "%s %lldus", mechs[m].name, (long long)periods[p]);
+			rc = mechs[m].run(&c, &o, why, sizeof(why));
+			if (rc == 1) {
+				emit_skip("wakeup", name, why);
+				continue;
+			}
+			if (rc < 0 || o.n == 0) {
+				emit_error("wakeup", name, why[0] ? why : "no samples");
+				failed++;
+				continue;
+			}
+			hist_init(&h, buckets, HIST_BUCKETS, HIST_WIDTH_NS);
+			for (size_t i = 0; i < o.n; i++)
+				hist_add(&h, o.lat[i]);
+			lat_summarize(o.lat, o.n, scratch, &ls);
+			emit_result(&mechs[m], &c, &s, &o, &ls, &h);
+			human("%-30s %7lld %7zu", mechs[m].name, (long long)periods[p], ls.samples);
+			human_us(ls.min_ns);
+			human(" %8.1f %8.1f %8.1f %8.1f", ls.avg_ns / NS_PER_US, ls.p50_ns / NS_PER_US,
+			      ls.p99_ns / NS_PER_US, ls.p999_ns / NS_PER_US);
+			human_us(ls.max_ns);
+			human(" %8llu%s\n", (unsigned long long)o.overruns, o.stopped_early ? " (stopped early)" : "");
+			measured++;
+		}
+	}
+	free(lat);
+	free(scratch);
+	free(buckets);
+	if (!measured)
+		return failed ? PROBE_FAILED : PROBE_SKIPPED;
+	return PROBE_OK;
+}

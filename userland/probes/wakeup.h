@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* Probe `wakeup`: the arithmetic, free of I/O so tests/unit can check it. */
+#ifndef TP_WAKEUP_H
+#define TP_WAKEUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../options.h"
+
+/* Latencies of one mechanism at one period. */
+struct lat_summary {
+	size_t samples;
+	int64_t min_ns, max_ns;
+	double avg_ns;
+	double p50_ns, p99_ns, p999_ns;	/* exact, from the samples (stats.c) */
+};
+
+/* Fills s from n latencies; scratch holds n doubles. */
+void lat_summarize(const int64_t *lat_ns, size_t n, double *scratch, struct lat_summary *s);
+
+/*
+ * Periods missed by a wake-up this late: the deadlines on the period grid
+ * that passed before it, floor(latency / period), as cyclictest's
+ * timerthread() counts them (its "while (now > next) next += interval").
+ */
+uint64_t missed_periods(int64_t latency_ns, int64_t period_ns);
+
+/* The periods in us: opt->wakeup_us, or 1000 and 100. */
+size_t wakeup_periods(const struct options *opt, int64_t *us, size_t max);
+
+/* Samples per mechanism and period: quick 200; full 3 s worth, 1000..30000. */
+size_t wakeup_samples(int quick, int64_t period_us);
+
+/* The SCHED_FIFO priority to ask for: opt->priority, or by default 90 in
+ * the appliance and none (0) on a host. */
+int wakeup_priority(const struct options *opt, int appliance);
+
+#endif

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Probe `yield`: how much sched_yield() work N threads get done together
+ * (seed 004, Willy Tarreau's and Davide Libenzi's threads.c, lkml 1999-06-10,
+ * "More new schedule() results"). For each N of a sweep, N threads start
+ * together behind a gate and loop on sched_yield() for a fixed time; the
+ * result carries the seed's columns <nb_threads> <total work/s> <avg work>
+ * <zero-work threads> <normalized variance>.
+ *
+ * Not copied from the seed: syscall(158) (sched_yield on i386 only; on x86-64
+ * it is arch_prctl), counters in one shared array (false sharing; here each
+ * thread has its own cache line), and time(2) at one-second resolution (here
+ * CLOCK_MONOTONIC, each thread timing its own window).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../emit.h"
+#include "../probe.h"
+#include "../stats.h"
+#include "../timeutil.h"
+#include "yield.h"
+
+#define CACHE_LINE 64
+#define STACK_BYTES (64 * 1024)	/* 450 threads x 64 KiB: small for the appliance */
+#define QUICK_NS (200 * NS_PER_MS)
+#define FULL_NS (3 * NS_PER_S)
+
+/* ---- pure helpers (tested in tests/unit/test_yield.c) ---- */
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+size_t yield_sweep(int *out, size_t max, const struct int_list *user, int ncpu, int quick)
+{
+	const int full_set[] = { 1, 2, ncpu, 10, 50, 450 };
+	size_t n = 0, k = 0;
+
+	if (user && user->n) {
+		for (size_t i = 0; i < user->n && n < max; i++)
+			out[n++] = (int)user->v[i];
+	} else {
+		/* the seed's lkml post compared schedulers at 2, 10 and 450 */
+		size_t want = quick ? 4 : sizeof(full_set) / sizeof(full_set[0]);
+
+		for (size_t i = 0; i < want && n < max; i++)
+			if (full_set[i] > 0)
+				out[n++] = full_set[i];
+	}
+	qsort(out, n, sizeof(*out), cmp_int);
+	for (size_t i = 0; i < n; i++)
+		if (k == 0 || out[i] != out[k - 1])
+			out[k++] = out[i];
+	return k;
+}
+
+void yield_summarize(const struct yield_sample *s, size_t n, uint64_t *scratch,
+		     struct yield_result *r)
+{
+	int64_t first_start = 0, last_start = 0, last_stop = 0, cpu_ns = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->threads = (int)n;
+	for (size_t i = 0; i < n; i++) {
+		r->total_yields += s[i].count;
+		cpu_ns += s[i].cpu_ns;
+		scratch[i] = s[i].count;
+		if (i == 0 || s[i].start_ns < first_start)
+			first_start = s[i].start_ns;
+		if (i == 0 || s[i].start_ns > last_start)
+			last_start = s[i].start_ns;
+		if (i == 0 || s[i].stop_ns > last_stop)
+			last_stop = s[i].stop_ns;
+	}
+	if (n == 0)
+		return;
+	/* Every counted call happened between the first start and the last
+	 * stop, so that is the window the rate is over (the seed divided by
+	 * a time(2) difference, off by up to a second). */
+	r->span_ns = last_stop - first_start;
+	r->start_spread_ns = last_start - first_start;
+	if (r->span_ns > 0)
+		r->total_per_s = (double)r->total_yields * 1e9 / (double)r->span_ns;
+	r->avg_per_thread_per_s = r->total_per_s / (double)n;
+	r->zero_work_threads = count_zero(scratch, n);
+	r->normalized_variance = normalized_variance(scratch, n);
+	if (r->total_yields)
+		r->ns_per_yield = (double)cpu_ns / (double)r->total_yields;
+}
+
+/* ---- the measurement ---- */
+
+/* A gate all threads wait at, opened once for all by the main thread. */
+struct yield_shared {
+	_Alignas(CACHE_LINE) atomic_int go;	/* 0 wait, 1 run, -1 abort */
+	atomic_int ready;			/* threads waiting at the gate */
+	_Alignas(CACHE_LINE) atomic_int stop;	/* read by every thread: own line */
+};
+
+/* Each thread's count on its own cache line: the seed's totalwork[] array
+ * put eight counters in one line, and every ++ bounced it between CPUs. */
+struct yield_worker {
+	_Alignas(CACHE_LINE) struct yield_sample s;
+	struct yield_shared *sh;
+	pthread_t tid;
+};
+
+static void futex_wait(atomic_int *w, int val)
+{
+	syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake_all(atomic_int *w)
+{
+	syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+static int64_t thread_cpu_ns(void)
+{
+	return now_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+static void *worker(void *arg)
+{
+	struct yield_worker *w = arg;
+	struct yield_shared *sh = w->sh;
+	int go;
+	int64_t cpu0;
+
+	atomic_fetch_add(&sh->ready, 1);
+	while ((go = atomic_load(&sh->go)) == 0)
+		futex_wait(&sh->go, 0);
+	if (go < 0)
+		return 0;
+	w->s.start_ns = mono_ns();
+	cpu0 = thread_cpu_ns();
+	/* the tight loop: one yield, one increment of our own counter */
+	while (!atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
+		sched_yield();
+		w->s.count++;
+	}
+	w->s.cpu_ns = thread_cpu_ns() - cpu0;
+	w->s.stop_ns = mono_ns();
+	return 0;
+}
+
+/*
+ * Runs N threads for DURATION_NS and fills R. Returns 0, or -errno with
+ * *FAILED_AT set to the thread that could not be created.
+ */
+static int yield_run(int n, int64_t duration_ns, struct yield_result *r, int *failed_at)
+{
+	struct yield_shared sh = { .go = 0, .ready = 0, .stop = 0 };
+	struct yield_worker *w;
+	struct yield_sample *s;
+	uint64_t *scratch;
+	pthread_attr_t attr;
+	struct rusage ru0, ru1;
+	struct timespec until;
+	int created = 0, err = 0;
+
+	w = aligned_alloc(CACHE_LINE, (size_t)n * sizeof(*w));
+	s = calloc((size_t)n, sizeof(*s));
+	scratch = calloc((size_t)n, sizeof(*scratch));
+	if (!w || !s || !scratch) {
+		free(w);
+		free(s);
+		free(scratch);
+		*failed_at = 0;
+		return -ENOMEM;
+	}
+	memset(w, 0, (size_t)n * sizeof(*w));
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, STACK_BYTES);
+	for (; created < n; created++) {
+		w[created].sh = &sh;
+		err = pthread_create(&w[created].tid, &attr, worker, &w[created]);
+		if (err)
+			break;
+	}
+	pthread_attr_destroy(&attr);
+	if (err) {
+		*failed_at = created;
+		atomic_store(&sh.go, -1);
+		futex_wake_all(&sh.go);
+		for (int i = 0; i < created; i++)
+			pthread_join(w[i].tid, 0);
+		free(w);
+		free(s);
+		free(scratch);
+		return -err;
+	}
+	/* Everyone at the gate before the clock starts (the seed polled with
+	 * usleep(10000) too, for "a bit of stability"). */
+	while (atomic_load(&sh.ready) < n)
+		usleep(1000);
+
+	getrusage(RUSAGE_SELF, &ru0);
+	until = ns_ts(mono_ns() + duration_ns);
+	atomic_store(&sh.go, 1);
+	futex_wake_all(&sh.go);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, 0) == EINTR)
+		;
+	atomic_store(&sh.stop, 1);
+	for (int i = 0; i < n; i++)
+		pthread_join(w[i].tid, 0);
+	getrusage(RUSAGE_SELF, &ru1);
+
+	for (int i = 0; i < n; i++)
+		s[i] = w[i].s;
+	yield_summarize(s, (size_t)n, scratch, r);
+	r->vol_ctxsw = ru1.ru_nvcsw - ru0.ru_nvcsw;
+	r->invol_ctxsw = ru1.ru_nivcsw - ru0.ru_nivcsw;
+	free(w);
+	free(s);
+	free(scratch);
+	return 0;
+}
+
+/* ---- output ---- */
+
+static void emit_yield(const struct yield_result *r, int64_t requested_ns)
+{
+	struct tp_rec rec;
+	char name[32];
+
+	snprintf(name, sizeof(name), "%d threads", r->threads);
+	emit_result_begin(&rec, "yield", name);
+	tp_rec_int(&rec, "threads", r->threads);
+	rec_double(&rec, "total_per_s", r->total_per_s);
+	rec_double(&rec, "avg_per_thread_per_s", r->avg_per_thread_per_s);
+	tp_rec_uint(&rec, "zero_work_threads", r->zero_work_threads);
+	rec_double(&rec, "normalized_variance", r->normalized_variance);
+	rec_double(&rec, "ns_per_yield", r->ns_per_yield);
+	tp_rec_uint(&rec, "total_yields", r->total_yields);
+	tp_rec_int(&rec, "vol_ctxsw", r->vol_ctxsw);
+	tp_rec_int(&rec, "invol_ctxsw", r->invol_ctxsw);
+	tp_rec_fixed(&rec, "duration_ms", r->span_ns / NS_PER_US, 3);
+	tp_rec_int(&rec, "requested_ms", requested_ns / NS_PER_MS);
+	tp_rec_fixed(&rec, "start_spread_ms", r->start_spread_ns / NS_PER_US, 3);
+	emit_end(&rec);
+	human("%7d %13.0f %13.0f %9zu %10.6f %9.1f %10lld %10lld %8.1f\n",
+	      r->threads, r->total_per_s, r->avg_per_thread_per_s, r->zero_work_threads,
+	      r->normalized_variance, r->ns_per_yield, (long long)r->vol_ctxsw,
+	      (long long)r->invol_ctxsw, (double)r->span_ns / NS_PER_MS);
+}
+
+/* Exactly the seed's line: printf("%d\t\t%lld\t\t%d\t\t%d\t\t%f\n", ...). */
+static void gnuplot_line(const struct yield_result *r)
+{
+	human("%d\t\t%lld\t\t%d\t\t%d\t\t%f\n", r->threads, (long long)r->total_per_s,
+	      (int)r->avg_per_thread_per_s, (int)r->zero_work_threads, r->normalized_variance);
+}
+
+enum probe_status probe_yield(struct probe_ctx *ctx)
+{
+	int sweep[YIELD_SWEEP_MAX];
+	struct yield_result res[YIELD_SWEEP_MAX];
+	size_t n = yield_sweep(sweep, YIELD_SWEEP_MAX, &ctx->opt->threads, ctx->ncpu, ctx->quick);
+	int64_t duration_ns = ctx->quick ? QUICK_NS : FULL_NS;
+	size_t done = 0;
+
+	human("%7s %13s %13s %9s %10s %9s %10s %10s %8s\n", "threads", "total/s",
+	      "avg/thread/s", "zero-work", "norm.var", "ns/yield", "vol_ctxsw", "invol_ctxsw", "ms");
+	for (size_t i = 0; i < n; i++) {
+		int failed_at = 0, rc = yield_run(sweep[i], duration_ns, &res[done], &failed_at);
+		char name[32], why[128];
+
+		if (rc) {
+			/* A thread limit (RLIMIT_NPROC, memory) is the machine's,
+			 * not a failure of the measurement: skip this N. */
+			snprintf(name, sizeof(name), "%d threads", sweep[i]);
+			snprintf(why, sizeof(why), "cannot create thread %d of %d: %s",
+				 failed_at + 1, sweep[i], strerror(-rc));
+			emit_skip("yield", name, why);
+			continue;
+		}
+		emit_yield(&res[done], duration_ns);
+		done++;
+	}
+	if (ctx->opt->gnuplot) {
+		human("# <nb_threads> <total work/s> <avg work> <zero-work threads> <normalized variance>\n");
+		for (size_t i = 0; i < done; i++)
+			gnuplot_line(&res[i]);
+	}
+	return done ? PROBE_OK : PROBE_SKIPPED;
+}
