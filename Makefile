@@ -29,7 +29,7 @@ HOST_TESTS :=
 BOOT_TESTS := $(sort $(wildcard tests/boot/*.t))
 
 .PHONY: all deps userland kernel initramfs image run test test-unit test-host test-boot \
-	test-all bench clean
+	test-all bench fuzz clean
 
 all: image
 
@@ -106,6 +106,7 @@ initramfs: $(B)/initramfs.img
 # ---- boot stub ----
 -include boot/boot.mk
 -include tools/report/report.mk
+-include tools/matrix.mk
 -include $(wildcard tests/unit/*.mk)
 
 # ---- disk image ----
@@ -120,21 +121,35 @@ run: image
 	sh tools/qemu-run.sh --machine $(QEMU_MACHINE) --cpus $(QEMU_CPUS) $(B)/timeprobe.img
 
 # ---- tests ----
-test-unit: $(UNIT_TESTS)
-	prove -v $(UNIT_TESTS) 2>&1 | tail -n 40
+# Boot tests named 9x-*.t are slow (kernel variants): make test-all runs them.
+BOOT_TESTS_QUICK := $(filter-out tests/boot/9%,$(BOOT_TESTS))
+HOST_SCRIPTS := $(sort $(wildcard tests/host/*.t))
 
-test-host: $(B)/timeprobe $(HOST_TESTS)
-	prove $(sort $(wildcard tests/host/*.t)) $(HOST_TESTS)
+test-unit: $(UNIT_TESTS)
+	prove $(UNIT_TESTS)
+
+test-host: userland report $(UNIT_TESTS)
+	prove $(HOST_SCRIPTS) $(HOST_TESTS)
 
 test-boot: image
-	prove -v $(BOOT_TESTS)
+	prove -v $(BOOT_TESTS_QUICK)
 
+# One prove run, so CI reads one summary; the fuzzer's short run first.
 test: deps
-	$(MAKE) image
-	$(MAKE) $(UNIT_TESTS)
-	prove $(UNIT_TESTS) $(sort $(wildcard tests/host/*.t)) $(HOST_TESTS) $(BOOT_TESTS)
+	$(MAKE) image report $(UNIT_TESTS)
+	$(MAKE) fuzz-report-quick
+	prove -v $(UNIT_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(BOOT_TESTS_QUICK)
 
-test-all: test
+test-all: deps
+	$(MAKE) image report $(UNIT_TESTS)
+	$(MAKE) fuzz-report-long
+	prove -v $(UNIT_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(BOOT_TESTS)
+
+fuzz: fuzz-report-long
+
+# Side-by-side benchmarks on this host; see docs/benchmarks.md.
+bench: deps userland
+	@for s in $(sort $(wildcard tools/bench/*.sh)); do echo "== $$s"; sh $$s || echo "bench: $$s failed"; done
 
 clean:
 	rm -rf $(B)

@@ -131,10 +131,15 @@ def esp_read(img, path):
                           text=True, env=mtools_env(), check=True).stdout
 
 
+_boots = 0
+
+
 def boot(img, machine="q35", timeout=900, cpus=2, extra=(), until=None, cdrom=False):
     """Boots img; returns (exit status, seconds, log text). With `until`, QEMU
     is stopped as soon as that text appears in the log (status None)."""
-    log = img + "." + machine.replace(",", "_").replace("=", "-") + ".log"
+    global _boots
+    _boots += 1
+    log = "%s.%d.%s.log" % (img, _boots, machine.replace(",", "_").replace("=", "-"))
     cmd = ["sh", os.path.join(ROOT, "tools/qemu-run.sh"), "--machine", machine,
            "--cpus", str(cpus), "--timeout", str(timeout)]
     if cdrom:

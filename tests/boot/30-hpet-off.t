@@ -1,0 +1,29 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""q35 without an HPET: the stub says HPET is absent and chooses the PM timer;
+the suite goes on and the clocks sweep has no hpet block."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from tp1 import *  # noqa
+
+img = image_copy("hpet-off", "timeprobe.profile=quick timeprobe.probes=clocks,tsc timeprobe.watchdog=900")
+status, secs, text = boot(img, "q35,hpet=off", timeout=1200)
+ok(status == 0, "QEMU exited by itself with status 0", text[-3000:])
+recs, corrupt = records(text)
+calib = {r["ref"]: r for r in recs if r["type"] == "calib" and r.get("source") == "stub"}
+summary = [r for r in recs if r["type"] == "calib_summary" and r.get("source") == "stub"]
+ok(calib.get("hpet", {}).get("absent") is True, "stub reports HPET absent", calib.get("hpet"))
+ok(bool(calib.get("hpet", {}).get("reason")), "with a reason", calib.get("hpet"))
+ok(calib.get("pmtimer", {}).get("tsc_hz", 0) > 0, "PM timer calibration present", calib.get("pmtimer"))
+ok(bool(summary) and summary[-1].get("chosen") == "pmtimer", "the PM timer is chosen",
+   summary[-1] if summary else None)
+suite = check_suite(text)
+run = suite[0] if suite else {}
+ok("hpet" not in run.get("available_clocksources", "hpet"), "the kernel has no hpet clocksource",
+   run.get("available_clocksources"))
+ok("timeprobe.tsc_ref=pmtimer" in run.get("cmdline", ""), "the kernel was told the PM timer's figure",
+   run.get("cmdline"))
+ok(bool(suite) and suite[-1].get("probes_failed") == 0, "no probe failed")
+done()

@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: MIT
+"""What each probe must show in an appliance run (quick profile), shared by
+the q35 and pc boot tests. One function per probe, one table to run them."""
+import re
+
+from tp1 import ok
+
+
+def results(suite, probe):
+    return [r for r in suite if r.get("probe") == probe and r["type"] == "result"]
+
+
+def ran(suite, probe):
+    return [r for r in suite if r.get("probe") == probe]
+
+
+def check_clocks(suite, text):
+    rs = results(suite, "clocks")
+    run = suite[0]
+    avail = run.get("available_clocksources", "").split()
+    seen = {r.get("clocksource") for r in rs if r.get("ns_per_call") is not None}
+    ok(avail and set(avail) <= seen, "clocks: a block of figures for every available clocksource",
+       "available %s, measured %s" % (avail, sorted(x for x in seen if x)))
+    ok(all("clocksource" in r for r in ran(suite, "clocks")), "clocks: every record names its clocksource")
+    restored = [r for r in rs if r.get("name") == "clocksource restored"]
+    ok(restored and restored[-1].get("clocksource") == run.get("clocksource") and restored[-1].get("restored") is True,
+       "clocks: the original clocksource %s was restored" % run.get("clocksource"),
+       restored[-1] if restored else "no 'clocksource restored' record")
+    mono = [r for r in rs if r.get("name") == "clock_gettime(CLOCK_MONOTONIC)"]
+    ok({r.get("path") for r in mono} >= {"syscall"} and len({r.get("path") for r in mono}) >= 2,
+       "clocks: CLOCK_MONOTONIC through libc and as a raw syscall", sorted({r.get("path") for r in mono}))
+    ok(all(r.get("ns_per_call", 0) > 0 for r in rs if "ns_per_call" in r), "clocks: every cost is positive")
+
+
+def check_itimer(suite, text):
+    rs = results(suite, "itimer")
+    loads = {r.get("load") for r in rs}
+    ok(0 in loads and any(l and l > 0 for l in loads), "itimer: ran with load 0 and with load", sorted(
+        x for x in loads if x is not None))
+    timers = {r.get("timer") for r in rs}
+    ok(timers >= {"ITIMER_REAL", "ITIMER_VIRTUAL", "ITIMER_PROF"}, "itimer: all three timers", timers)
+    ok(all(r.get("claimed_us", 0) >= r.get("requested_us", 1) for r in rs if "claimed_us" in r),
+       "itimer: claimed >= requested")
+    ok(all(r.get("accuracy_pct", 0) > 0 for r in rs if "accuracy_pct" in r), "itimer: accuracy positive")
+
+
+def check_wakeup(suite, text):
+    rs = results(suite, "wakeup")
+    names = " ".join(r.get("name", "") for r in rs)
+    ok(rs and "clock_nanosleep" in names and "timerfd" in names, "wakeup: mechanisms measured",
+       sorted({r.get("name") for r in rs}))
+    ok(all(r.get("samples", 0) > 0 for r in rs), "wakeup: every mechanism has samples")
+
+
+def check_yield(suite, text):
+    rs = results(suite, "yield")
+    ok(rs and all(r.get("total_per_s", 0) > 0 for r in rs), "yield: positive throughput per thread count",
+       [(r.get("threads"), r.get("total_per_s")) for r in rs])
+
+
+def check_switch(suite, text):
+    rs = results(suite, "switch")
+    ok(rs and all(r.get("ns_per_switch", 0) > 0 for r in rs), "switch: context-switch cost measured",
+       [(r.get("name"), r.get("ns_per_switch")) for r in rs])
+
+
+def check_tsc(suite, text):
+    calib = [r for r in suite if r["type"] == "calib"]
+    sources = {r.get("source") for r in calib}
+    ok({"stub", "user"} <= sources, "tsc: stub and user calibrations in the suite's records", sources)
+    run = suite[0]
+    ok(re.search(r"(^| )tsc_early_khz=\d+", run.get("cmdline", "")) is not None,
+       "tsc: the kernel's command line carries the stub's tsc_early_khz", run.get("cmdline"))
+
+
+def check_noise(suite, text):
+    rs = results(suite, "noise")
+    cpus = [r for r in rs if r.get("name", "").startswith("cpu ")]
+    ok(len(cpus) == suite[0].get("cpus") and any(r.get("name") == "total" for r in rs),
+       "noise: one record per CPU and a total", [r.get("name") for r in rs])
+    ok(all(0 <= r.get("stolen_pct", -1) < 100 for r in cpus), "noise: stolen time below 100 %")
+
+
+CHECKS = [("clocks", check_clocks), ("itimer", check_itimer), ("wakeup", check_wakeup),
+          ("yield", check_yield), ("switch", check_switch), ("tsc", check_tsc), ("noise", check_noise)]
+
+
+def check_all(suite, text):
+    if not suite:
+        ok(False, "no suite records to check the probes in")
+        return
+    for name, fn in CHECKS:
+        if not ran(suite, name) and not (name == "tsc" and any(r["type"] == "calib" for r in suite)):
+            ok(False, "%s: the probe ran" % name)
+            continue
+        fn(suite, text)
