@@ -19,20 +19,20 @@ typedef uint32_t (*read_fn)(const void *ctx);
 struct stamp {
 	uint32_t count;
 	uint64_t tsc;		/* midpoint of the bracket */
+	uint64_t width;		/* bracket width in TSC ticks */
 };
 
 static struct stamp read_stamped(read_fn rd, const void *ctx)
 {
-	struct stamp best = { 0, 0 };
-	uint64_t best_w = UINT64_MAX;
+	struct stamp best = { 0, 0, UINT64_MAX };
 
 	for (int i = 0; i < BRACKET_TRIES; i++) {
 		uint64_t a = tp_rdtsc();
 		uint32_t c = rd(ctx);
 		uint64_t b = tp_rdtsc();
 
-		if (b - a < best_w) {
-			best_w = b - a;
+		if (b - a < best.width) {
+			best.width = b - a;
 			best.count = c;
 			best.tsc = a + (b - a) / 2;
 		}
@@ -42,7 +42,7 @@ static struct stamp read_stamped(read_fn rd, const void *ctx)
 
 /* One round against a free-running up-counter of `bits` bits. */
 static int counter_round(read_fn rd, const void *ctx, unsigned int bits, uint64_t target,
-			 uint64_t timeout_tsc, struct tp_round *r)
+			 const struct tp_measure_limits *lim, struct tp_round *r)
 {
 	struct stamp s0, s1;
 	uint64_t t0;
@@ -54,12 +54,14 @@ static int counter_round(read_fn rd, const void *ctx, unsigned int bits, uint64_
 		c = rd(ctx);
 		if (tp_counter_delta(s0.count, c, bits) >= target)
 			break;
-		if (tp_rdtsc() - t0 > timeout_tsc)
+		if (tp_rdtsc() - t0 > lim->timeout_tsc)
 			return c == s0.count ? TP_MEASURE_STUCK : TP_MEASURE_TIMEOUT;
 	}
 	s1 = read_stamped(rd, ctx);
 	r->tsc_ticks = s1.tsc - s0.tsc;
 	r->ref_ticks = tp_counter_delta(s0.count, s1.count, bits);
+	if (s0.width > lim->max_bracket_tsc || s1.width > lim->max_bracket_tsc)
+		return TP_MEASURE_NOISY;
 	return TP_MEASURE_OK;
 }
 
@@ -72,13 +74,13 @@ static uint32_t pm_read(const void *ctx)
 	return tp_mmio_read32(pm->address);
 }
 
-int tp_measure_pmtimer(const struct tp_pm_timer *pm, uint32_t ms, uint64_t timeout_tsc,
+int tp_measure_pmtimer(const struct tp_pm_timer *pm, uint32_t ms, const struct tp_measure_limits *lim,
 		       struct tp_round *r)
 {
 	/* The 24-bit counter wraps every 4.69 s; a round is far shorter, and
 	 * tp_counter_delta() masks to the width the FADT declares. */
 	return counter_round(pm_read, pm, pm->bits, tp_ref_ticks_for_ms(ACPI_PM_TIMER_HZ, ms),
-			     timeout_tsc, r);
+			     lim, r);
 }
 
 static uint32_t hpet_read(const void *ctx)
@@ -114,18 +116,17 @@ void tp_hpet_end(struct tp_hpet_state *h)
 	h->enabled_by_us = 0;
 }
 
-int tp_measure_hpet(const struct tp_hpet_state *h, uint32_t ms, uint64_t timeout_tsc,
+int tp_measure_hpet(const struct tp_hpet_state *h, uint32_t ms, const struct tp_measure_limits *lim,
 		    struct tp_round *r)
 {
-	return counter_round(hpet_read, h, 32, tp_hpet_ticks_for_ms(h->period_fs, ms),
-			     timeout_tsc, r);
+	return counter_round(hpet_read, h, 32, tp_hpet_ticks_for_ms(h->period_fs, ms), lim, r);
 }
 
-int tp_measure_pit(uint32_t ms, uint64_t timeout_tsc, struct tp_round *r)
+int tp_measure_pit(uint32_t ms, const struct tp_measure_limits *lim, struct tp_round *r)
 {
 	uint8_t p61 = tp_inb(PORT_61);
 	uint16_t latch = tp_pit_latch_for_ms(ms, 0);
-	uint64_t t0, t1;
+	uint64_t start_a, start_b, low, high;
 	int ret = TP_MEASURE_OK;
 
 	/* Gate high, speaker off: channel 2 counts but makes no sound. */
@@ -134,19 +135,30 @@ int tp_measure_pit(uint32_t ms, uint64_t timeout_tsc, struct tp_round *r)
 	 * binary: OUT2 goes low now and high when the count reaches 0. */
 	tp_outb(0xb0, PIT_MODE);
 	tp_outb(latch & 0xff, PIT_CH2);
-	tp_outb(latch >> 8, PIT_CH2);
 	/* Counting starts with the next input clock after the MSB write. */
-	t0 = tp_rdtsc();
-	while (!(tp_inb(PORT_61) & PORT_61_OUT2)) {
-		if (tp_rdtsc() - t0 > timeout_tsc) {
+	start_a = tp_rdtsc();
+	tp_outb(latch >> 8, PIT_CH2);
+	start_b = tp_rdtsc();
+	low = start_b;
+	for (;;) {
+		uint64_t t = tp_rdtsc();
+
+		if (tp_inb(PORT_61) & PORT_61_OUT2) {
+			high = tp_rdtsc();
+			break;
+		}
+		low = t;	/* OUT2 was still low after t */
+		if (t - start_b > lim->timeout_tsc) {
+			high = t;
 			ret = TP_MEASURE_TIMEOUT;
 			break;
 		}
 	}
-	t1 = tp_rdtsc();
 	tp_outb(p61, PORT_61);
-	r->tsc_ticks = t1 - t0;
+	r->tsc_ticks = (low + (high - low) / 2) - (start_a + (start_b - start_a) / 2);
 	r->ref_ticks = latch;
+	if (!ret && (start_b - start_a > lim->max_bracket_tsc || high - low > lim->max_bracket_tsc))
+		ret = TP_MEASURE_NOISY;
 	return ret;
 }
 

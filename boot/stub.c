@@ -209,8 +209,13 @@ static void load_cmdline_txt(struct tp_stub *s)
 	tp_cmdline_clean(s->user, sizeof(s->user), buf, size, &cut);
 	FreePool(buf);
 	if (cut) {
-		tp_con_msg(&s->con, "WARNING: " TP_CMDLINE_PATH " is longer than 2047 bytes: "
-				    "cut at a word boundary");
+		tp_con_msg(&s->con, "WARNING: " TP_CMDLINE_PATH " holds more than 2047 bytes of "
+				    "parameters: cut at a word boundary");
+		r = tp_con_rec(&s->con, "stub_warning");
+		tp_rec_str(r, "what", "cmdline_file_cut");
+		tp_rec_uint(r, "limit", TP_CMDLINE_MAX);
+		tp_rec_uint(r, "file_bytes", size);
+		tp_con_emit(&s->con);
 	}
 }
 

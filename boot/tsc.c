@@ -19,7 +19,7 @@ struct ref_ctx {
 	struct tp_hpet_table hpet_tbl;
 	struct tp_hpet_state hpet;
 	uint32_t ms;
-	uint64_t timeout_tsc;
+	struct tp_measure_limits lim;
 };
 
 struct ref_ops {
@@ -112,7 +112,7 @@ static const char *hpet_setup(struct ref_ctx *x)
 
 static int hpet_round(struct ref_ctx *x, struct tp_round *r, uint64_t *hz)
 {
-	int ret = tp_measure_hpet(&x->hpet, x->ms, x->timeout_tsc, r);
+	int ret = tp_measure_hpet(&x->hpet, x->ms, &x->lim, r);
 
 	*hz = ret ? 0 : tp_hz_from_hpet(r->tsc_ticks, r->ref_ticks, x->hpet.period_fs);
 	return ret;
@@ -153,7 +153,7 @@ static const char *pm_setup(struct ref_ctx *x)
 
 static int pm_round(struct ref_ctx *x, struct tp_round *r, uint64_t *hz)
 {
-	int ret = tp_measure_pmtimer(&x->pm, x->ms, x->timeout_tsc, r);
+	int ret = tp_measure_pmtimer(&x->pm, x->ms, &x->lim, r);
 
 	*hz = ret ? 0 : tp_hz_from_ticks(r->tsc_ticks, r->ref_ticks, ACPI_PM_TIMER_HZ);
 	return ret;
@@ -172,7 +172,7 @@ static void pm_describe(struct ref_ctx *x, struct tp_rec *r)
 
 static int pit_round(struct ref_ctx *x, struct tp_round *r, uint64_t *hz)
 {
-	int ret = tp_measure_pit(x->ms, x->timeout_tsc, r);
+	int ret = tp_measure_pit(x->ms, &x->lim, r);
 
 	*hz = ret ? 0 : tp_hz_from_ticks(r->tsc_ticks, r->ref_ticks, PIT_HZ);
 	return ret;
@@ -219,23 +219,32 @@ static void run_ref(struct tp_console *con, struct ref_ctx *x, const struct ref_
 
 	out->name = op->name;
 	out->present = 0;
+	out->retried = 0;
 	out->reason = why;
 	if (!why) {
 		int first_err = 0;
 
 		for (uint32_t i = 0; i < rounds; i++) {
-			struct tp_round rd = { 0, 0 };
-			EFI_TPL old = 0;
 			int ret;
 
-			if (op->raise_tpl)
-				old = uefi_call_wrapper(x->st->BootServices->RaiseTPL, 1,
-							TPL_HIGH_LEVEL);
-			ret = op->round(x, &rd, &hz[i]);
-			if (op->raise_tpl)
-				uefi_call_wrapper(x->st->BootServices->RestoreTPL, 1, old);
-			tsc_total += rd.tsc_ticks;
-			if (ret && i == 0) {
+			for (int attempt = 0;; attempt++) {
+				struct tp_round rd = { 0, 0 };
+				EFI_TPL old = 0;
+
+				if (op->raise_tpl)
+					old = uefi_call_wrapper(x->st->BootServices->RaiseTPL, 1,
+								TPL_HIGH_LEVEL);
+				ret = op->round(x, &rd, &hz[i]);
+				if (op->raise_tpl)
+					uefi_call_wrapper(x->st->BootServices->RestoreTPL, 1, old);
+				tsc_total += rd.tsc_ticks;
+				if (ret != TP_MEASURE_NOISY || attempt >= TP_MEASURE_RETRIES)
+					break;
+				out->retried++;
+			}
+			if (ret)
+				hz[i] = 0;	/* counted as rejected */
+			if ((ret == TP_MEASURE_TIMEOUT || ret == TP_MEASURE_STUCK) && i == 0) {
 				/* a first round that never ends: the reference is not there */
 				first_err = ret;
 				break;
@@ -262,6 +271,7 @@ static void run_ref(struct tp_console *con, struct ref_ctx *x, const struct ref_
 		tp_rec_uint(r, "spread_ppm", out->res.spread_ppm);
 		tp_rec_uint(r, "rounds", out->res.rounds);
 		tp_rec_uint(r, "rejected", out->res.rejected);
+		tp_rec_uint(r, "retried", out->retried);
 		tp_rec_uint(r, "outlier_ppm", out->res.threshold_ppm);
 		tp_rec_uint(r, "duration_us", out->duration_us);
 		tp_rec_uint(r, "window_ms", x->ms);
@@ -375,11 +385,12 @@ void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rou
 	x.st = st;
 	x.ms = ms;
 	find_acpi(&x);
-	/* Timeouts only: 4 windows at the rough rate, 10 GHz if unknown. */
+	/* Limits only: 4 windows + 100 ms at the rough rate, 10 GHz if unknown. */
 	rough_hz = tp_rough_tsc_hz(efi_stall, st);
 	if (!rough_hz)
 		rough_hz = 10000000000ull;
-	x.timeout_tsc = tp_muldiv64(rough_hz, 4ull * ms + 100, 1000, 0);
+	x.lim.timeout_tsc = tp_muldiv64(rough_hz, 4ull * ms + 100, 1000, 0);
+	x.lim.max_bracket_tsc = tp_muldiv64(rough_hz, TP_MEASURE_MAX_BRACKET_US, 1000000, 0);
 
 	rep->chosen = NULL;
 	rep->tsc_hz = 0;

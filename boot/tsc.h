@@ -19,7 +19,8 @@ struct tp_ref_result {
 	int present;
 	const char *reason;		/* why absent */
 	struct tp_calib_result res;
-	uint64_t duration_us;
+	uint64_t duration_us;		/* all rounds, retries included */
+	uint32_t retried;		/* rounds measured again (TP_MEASURE_NOISY) */
 };
 
 struct tp_tsc_report {

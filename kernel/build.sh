@@ -3,6 +3,12 @@
 # Build (or fetch from the cache) the timeprobe kernel.
 #
 #   kernel/build.sh OUT_BZIMAGE [VARIANT]
+#   kernel/build.sh --config-only OUT_CONFIG [VARIANT]
+#
+# --config-only runs only the configuration step (tinyconfig, merge of the
+# fragments, olddefconfig and the check that every requested option
+# survived), writes the resulting .config to OUT_CONFIG and compiles
+# nothing: seconds instead of minutes, to check a fragment.
 #
 # Environment:
 #   KERNEL_SRC    a kernel source tree to build instead of Debian's tarball
@@ -14,6 +20,12 @@
 # never rebuilt. Each build's .config is kept beside its bzImage.
 set -eu
 
+config_only=
+if [ "${1:-}" = --config-only ]; then
+	config_only=1
+	shift
+fi
+[ $# -ge 1 ] || { echo "usage: kernel/build.sh [--config-only] OUT [VARIANT]" >&2; exit 2; }
 out=$1
 variant=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -44,9 +56,8 @@ fi
 key=$( { echo "$srcid"; cat $frags "$0"; gcc --version | head -n1; } | sha256sum | cut -c1-16)
 dir="$cache/kernel-${variant:-base}-$key"
 
-if [ -f "$dir/bzImage" ]; then
-	echo "kernel: cached $dir"
-else
+# The source tree to build: KERNEL_SRC, or the tarball extracted once.
+source_tree() {
 	if [ -n "${KERNEL_SRC:-}" ]; then
 		src=$(cd "$KERNEL_SRC" && pwd)
 	else
@@ -58,30 +69,54 @@ else
 			touch "$src/.extracted"
 		fi
 	fi
-	obj="$dir.obj"
-	rm -rf "$obj" && mkdir -p "$obj"
-	echo "kernel: building in $obj (fragments: $frags)"
-	make -s -C "$src" O="$obj" tinyconfig >/dev/null
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" $frags >/dev/null
-	make -s -C "$src" O="$obj" olddefconfig >/dev/null
+}
+
+# tinyconfig, our fragments on top, olddefconfig, in the object folder $1;
+# fails when an option we asked for did not survive.
+configure() {
+	make -s -C "$src" O="$1" tinyconfig >/dev/null
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$1" "$1/.config" $frags >/dev/null
+	make -s -C "$src" O="$1" olddefconfig >/dev/null
 	# Every option we asked for must be in the final .config as asked.
-	bad=0
 	for f in $frags; do
 		grep -E '^CONFIG_[A-Z0-9_]+=' "$f" | while IFS= read -r line; do
 			opt=${line%%=*}
 			want=${line#*=}
 			if [ "$want" = n ]; then
-				grep -qx "# $opt is not set" "$obj/.config" || grep -qx "$opt=n" "$obj/.config" || echo "$line"
+				grep -qx "# $opt is not set" "$1/.config" || grep -qx "$opt=n" "$1/.config" || echo "$line"
 			else
-				grep -qx "$line" "$obj/.config" || echo "$line"
+				grep -qx "$line" "$1/.config" || echo "$line"
 			fi
 		done
-	done > "$obj/dropped"
-	if [ -s "$obj/dropped" ]; then
+	done > "$1/dropped"
+	if [ -s "$1/dropped" ]; then
 		echo "kernel/build.sh: these options did not survive olddefconfig (a missing dependency?):" >&2
-		sed 's/^/  /' "$obj/dropped" >&2
+		sed 's/^/  /' "$1/dropped" >&2
 		exit 1
 	fi
+}
+
+if [ -n "$config_only" ]; then
+	source_tree
+	mkdir -p "$cache"
+	obj=$(mktemp -d "$dir.cfg.XXXXXX")
+	trap 'rm -rf "$obj"' EXIT
+	echo "kernel: configuring in $obj (fragments: $frags)"
+	configure "$obj"
+	mkdir -p "$(dirname "$out")"
+	cp "$obj/.config" "$out"
+	echo "kernel: config ok, $out"
+	exit 0
+fi
+
+if [ -f "$dir/bzImage" ]; then
+	echo "kernel: cached $dir"
+else
+	source_tree
+	obj="$dir.obj"
+	rm -rf "$obj" && mkdir -p "$obj"
+	echo "kernel: building in $obj (fragments: $frags)"
+	configure "$obj"
 	make -s -C "$src" O="$obj" -j"$jobs" bzImage
 	mkdir -p "$dir.tmp"
 	cp "$obj/arch/x86/boot/bzImage" "$dir.tmp/bzImage"

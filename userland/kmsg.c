@@ -18,8 +18,8 @@
 
 #include "kmsg.h"
 
-#define KMSG_RECORD_MAX 8192	/* a record never exceeds this (printk's LOG_LINE_MAX is 1 KiB) */
-#define SYSLOG_ACTION_READ_ALL 3	/* syslog(2) */
+#define KMSG_RECORD_MAX 8192	 /* a record never exceeds this (printk's LOG_LINE_MAX is 1 KiB) */
+#define SYSLOG_ACTION_READ_ALL 3 /* syslog(2) */
 #define SYSLOG_ACTION_SIZE_BUFFER 10
 
 static int append(char **buf, size_t *len, size_t *cap, const char *p, size_t n)
@@ -57,7 +57,7 @@ static int read_dev_kmsg(char **text, size_t *len)
 		ssize_t n = read(fd, rec, sizeof(rec) - 1);
 
 		if (n < 0 && errno == EPIPE)
-			continue;	/* overwritten while we read: take the next */
+			continue; /* overwritten while we read: take the next */
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -121,7 +121,7 @@ const char *kmsg_message(const char *line, long long *usec)
 
 	*usec = -1;
 	if (*p == ' ')
-		return 0;	/* dictionary continuation of the previous record */
+		return 0; /* dictionary continuation of the previous record */
 	/* klogctl / dmesg: "<6>[    0.000263] msg" or "[    0.000263] msg" */
 	if (*p == '<') {
 		const char *gt = strchr(p, '>');

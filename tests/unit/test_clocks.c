@@ -50,6 +50,7 @@ static void test_per_call(void)
 	is_near(f.min, 0.5, 1e-12, "min of batch means");
 	/* p99, linear interpolation: rank 0.99 * 4 = 3.96 -> 40 + 0.96 * 960 */
 	is_near(f.p99, (40 + 0.96 * 960) * 0.05, 1e-9, "p99 of batch means, interpolated");
+	is_near(f.mean, (10 + 20 + 30 + 40 + 1000) / 5.0 * 0.05, 1e-12, "mean of batch means");
 	ok(b[0] == 10 && b[4] == 1000, "batches sorted in place");
 
 	double one[] = { 7 };

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tap.h"
 #include "../../common/record.h"
 #include "../../userland/probes/noise.h"
 #include "../../userland/stats.h"
+#include "tap.h"
 
 /* Reads every 10 ticks, with interruptions of the given lengths after
  * every 100 reads. */
@@ -30,8 +30,8 @@ static size_t synth(uint64_t *t, size_t max, const uint64_t *gaps, size_t ngaps)
 static void test_gaps(void)
 {
 	static uint64_t t[10000];
-	uint64_t gaps[] = { 5000, 1000, 999, 20000, 1500 }, buf[16];
-	uint64_t back[] = { 100, 110, 120, 50, 60, 5000, 5010 };
+	uint64_t gaps[] = {5000, 1000, 999, 20000, 1500}, buf[16];
+	uint64_t back[] = {100, 110, 120, 50, 60, 5000, 5010};
 	struct noise_gaps g;
 	size_t n = synth(t, 1000, gaps, 5);
 
@@ -41,7 +41,8 @@ static void test_gaps(void)
 	is_int(g.n, 4, "gaps: all kept");
 	is_int(g.sum_ticks, 5000 + 1000 + 20000 + 1500, "gaps: sum of counted gaps");
 	is_int(g.max_ticks, 20000, "gaps: max");
-	ok(buf[0] == 5000 && buf[1] == 1000 && buf[2] == 20000 && buf[3] == 1500, "gaps: kept in order");
+	ok(buf[0] == 5000 && buf[1] == 1000 && buf[2] == 20000 && buf[3] == 1500,
+	   "gaps: kept in order");
 	is_int(g.backwards, 0, "gaps: no backward step");
 
 	noise_gaps_init(&g, buf, 2, 1000);
@@ -109,7 +110,8 @@ static void test_summary(void)
 
 	noise_gaps_init(&g, buf, 200, 1000);
 	noise_summarize(&g, 1000000000ULL, 1, 1e9, scratch, &s, 0);
-	ok(s.interruptions == 0 && isnan(s.p50_gap_ns) && s.stolen_pct == 0, "summary: a quiet CPU");
+	ok(s.interruptions == 0 && isnan(s.p50_gap_ns) && s.stolen_pct == 0,
+	   "summary: a quiet CPU");
 }
 
 static void test_loghist(void)
@@ -150,7 +152,8 @@ static void test_loghist(void)
 			loghist_add(&t, v);
 			for (i = 0; i < LOGHIST_BUCKETS && !t.bucket[i]; i++)
 				;
-			if (i == LOGHIST_BUCKETS || loghist_lower_ns(&t, i) > v || loghist_lower_ns(&t, i + 1) <= v)
+			if (i == LOGHIST_BUCKETS || loghist_lower_ns(&t, i) > v ||
+			    loghist_lower_ns(&t, i + 1) <= v)
 				bad++;
 		}
 		is_int(bad, 0, "loghist: edges agree with the index");
@@ -173,41 +176,41 @@ static void test_loghist(void)
 	tp_rec_begin(&r, "result");
 	loghist_record(&r, "gaps", &h);
 	line = tp_rec_finish(&r);
-	ok(line && strlen(line) < 6000, "loghist: a full histogram record is %zu bytes", line ? strlen(line) : 0);
+	ok(line && strlen(line) < 6000, "loghist: a full histogram record is %zu bytes",
+	   line ? strlen(line) : 0);
 	ok(line && strstr(line, "\"1250\":123456789"), "loghist: keys are lower edges in ns");
 }
 
 static const char interrupts0[] =
-	"           CPU0       CPU1       \n"
-	" 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n"
-	" 31:          0        420 PCI-MSIX-0000:00:01.0   3-edge      virtio0-stats\n"
-	" 36:          0     124388 PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0\n"
-	"NMI:          0          0   Non-maskable interrupts\n"
-	"LOC:     352844     372922   Local timer interrupts\n"
-	"RES:     105601      85468   Rescheduling interrupts\n"
-	"CAL:    1105071     772071   Function call interrupts\n"
-	"ERR:          0\n"
-	"MIS:          0\n";
+    "           CPU0       CPU1       \n"
+    " 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n"
+    " 31:          0        420 PCI-MSIX-0000:00:01.0   3-edge      virtio0-stats\n"
+    " 36:          0     124388 PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0\n"
+    "NMI:          0          0   Non-maskable interrupts\n"
+    "LOC:     352844     372922   Local timer interrupts\n"
+    "RES:     105601      85468   Rescheduling interrupts\n"
+    "CAL:    1105071     772071   Function call interrupts\n"
+    "ERR:          0\n"
+    "MIS:          0\n";
 
 static const char interrupts1[] =
-	"           CPU0       CPU1       \n"
-	" 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n"
-	" 31:          0        421 PCI-MSIX-0000:00:01.0   3-edge      virtio0-stats\n"
-	" 36:          0     124400 PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0\n"
-	" 44:          3          0 PCI-MSIX-0000:00:06.0   0-edge      nvme0q0\n"
-	"NMI:          0          0   Non-maskable interrupts\n"
-	"LOC:     353844     373922   Local timer interrupts\n"
-	"RES:     105601      85470   Rescheduling interrupts\n"
-	"CAL:    1105071     772071   Function call interrupts\n"
-	"ERR:          2\n"
-	"MIS:          0\n";
+    "           CPU0       CPU1       \n"
+    " 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n"
+    " 31:          0        421 PCI-MSIX-0000:00:01.0   3-edge      virtio0-stats\n"
+    " 36:          0     124400 PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0\n"
+    " 44:          3          0 PCI-MSIX-0000:00:06.0   0-edge      nvme0q0\n"
+    "NMI:          0          0   Non-maskable interrupts\n"
+    "LOC:     353844     373922   Local timer interrupts\n"
+    "RES:     105601      85470   Rescheduling interrupts\n"
+    "CAL:    1105071     772071   Function call interrupts\n"
+    "ERR:          2\n"
+    "MIS:          0\n";
 
-static const char softirqs[] =
-	"                    CPU0       CPU1       \n"
-	"          HI:          0          0\n"
-	"       TIMER:      61448      48420\n"
-	"      NET_TX:          3          1\n"
-	"         RCU:     130162     137327\n";
+static const char softirqs[] = "                    CPU0       CPU1       \n"
+			       "          HI:          0          0\n"
+			       "       TIMER:      61448      48420\n"
+			       "      NET_TX:          3          1\n"
+			       "         RCU:     130162     137327\n";
 
 static const char *row_name(const struct irq_table *t, size_t i)
 {
@@ -218,7 +221,8 @@ static uint64_t find(const struct irq_table *t, const char *name, int col)
 {
 	for (size_t i = 0; i < t->nrows; i++)
 		if (!strcmp(t->row[i].name, name))
-			return col < 0 ? t->row[i].total : t->count[i * (size_t)t->ncol + (size_t)col];
+			return col < 0 ? t->row[i].total
+				       : t->count[i * (size_t)t->ncol + (size_t)col];
 	return (uint64_t)-1;
 }
 
@@ -240,12 +244,14 @@ static void test_irq(void)
 	is_int(find(&d, "LOC", -1), 2000, "delta: LOC summed over CPUs");
 	is_int(find(&d, "LOC", 0), 1000, "delta: LOC on CPU0");
 	is_int(find(&d, "36:virtio1-req.0", 1), 12, "delta: a device on CPU1");
-	is_int(find(&d, "44:nvme0q0", -1), 3, "delta: a line new in the second snapshot counts from 0");
+	is_int(find(&d, "44:nvme0q0", -1), 3,
+	       "delta: a line new in the second snapshot counts from 0");
 	is_int(find(&d, "ERR", -1), 2, "delta: ERR total");
 	is_int(find(&d, "ERR", 0), 0, "delta: ERR not put on CPU0");
 	is_int(find(&d, "CAL", -1), 0, "delta: unchanged is 0");
 	irq_table_free(&d);
-	ok(irq_delta(&b, &a, &d) == 0 && find(&d, "LOC", -1) == 0, "delta: a counter going down gives 0");
+	ok(irq_delta(&b, &a, &d) == 0 && find(&d, "LOC", -1) == 0,
+	   "delta: a counter going down gives 0");
 	irq_table_free(&d);
 
 	ok(irq_parse_softirqs(softirqs, &s) == 0, "softirq: parses");
@@ -258,7 +264,8 @@ static void test_irq(void)
 	ok(irq_parse_interrupts("", &s) < 0, "irq: empty text is an error");
 	ok(irq_parse_interrupts("garbage\nLOC: 1 2\n", &s) < 0, "irq: no header is an error");
 	ok(irq_parse_softirqs("\n\n   CPU0\nHI: 5\nweird line\nX:\n", &s) == 0 && s.nrows == 2 &&
-	   find(&s, "HI", 0) == 5 && find(&s, "X", -1) == 0, "softirq: blank lines, odd lines survive");
+	       find(&s, "HI", 0) == 5 && find(&s, "X", -1) == 0,
+	   "softirq: blank lines, odd lines survive");
 	irq_table_free(&s);
 	irq_table_free(&a);
 	irq_table_free(&b);

@@ -4,9 +4,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "tap.h"
 #include "../../userland/kmsg.h"
 #include "../../userland/probes/tsc.h"
+#include "tap.h"
 
 static void test_calib(void)
 {
@@ -14,8 +14,9 @@ static void test_calib(void)
 	size_t n;
 	char many[1024] = "";
 
-	n = tsc_calib_parse("hpet:2893012345:12,pmtimer:2893010000:40,pit:2892990000:150,cpuid16:2900000000:0",
-			    e, TSC_CALIB_MAX);
+	n = tsc_calib_parse(
+	    "hpet:2893012345:12,pmtimer:2893010000:40,pit:2892990000:150,cpuid16:2900000000:0", e,
+	    TSC_CALIB_MAX);
 	is_int(n, 4, "calib: the documented example has 4 entries");
 	is_str(e[0].ref, "hpet", "calib: ref of the first");
 	is_int(e[0].hz, 2893012345LL, "calib: hz of the first");
@@ -26,14 +27,19 @@ static void test_calib(void)
 
 	is_int(tsc_calib_parse("", e, TSC_CALIB_MAX), 0, "calib: empty string, no entry");
 	is_int(tsc_calib_parse(0, e, TSC_CALIB_MAX), 0, "calib: NULL, no entry");
-	is_int(tsc_calib_parse("hpet:2893012345:1.5,", e, TSC_CALIB_MAX), 1, "calib: trailing comma tolerated");
+	is_int(tsc_calib_parse("hpet:2893012345:1.5,", e, TSC_CALIB_MAX), 1,
+	       "calib: trailing comma tolerated");
 	is_near(e[0].spread_ppm, 1.5, 1e-12, "calib: fractional spread");
-	is_int(tsc_calib_parse(",,hpet:2893012345:1,,", e, TSC_CALIB_MAX), 1, "calib: empty items skipped");
+	is_int(tsc_calib_parse(",,hpet:2893012345:1,,", e, TSC_CALIB_MAX), 1,
+	       "calib: empty items skipped");
 
-	n = tsc_calib_parse("hpet,pit:abc:1,pmtimer:2893010000:-3,HPET:2893012345:1,a:b:c:d,uefi:12:0,:2893012345:0,"
-			    "stall:2893012345:,pm:2893012345:x,cpuid15:2893012345:7", e, TSC_CALIB_MAX);
+	n = tsc_calib_parse("hpet,pit:abc:1,pmtimer:2893010000:-3,HPET:2893012345:1,a:b:c:d,uefi:"
+			    "12:0,:2893012345:0,"
+			    "stall:2893012345:,pm:2893012345:x,cpuid15:2893012345:7",
+			    e, TSC_CALIB_MAX);
 	is_int(n, 10, "calib: malformed entries are kept, each with its error");
-	ok(strstr(e[0].error, "fewer than 3") != 0, "calib: 'hpet' -> fewer than 3 fields (%s)", e[0].error);
+	ok(strstr(e[0].error, "fewer than 3") != 0, "calib: 'hpet' -> fewer than 3 fields (%s)",
+	   e[0].error);
 	ok(strstr(e[1].error, "hz not an integer") != 0, "calib: 'pit:abc:1' -> hz not an integer");
 	ok(strstr(e[2].error, "spread_ppm") != 0, "calib: negative spread rejected");
 	ok(strstr(e[3].error, "[a-z0-9_]") != 0, "calib: upper-case ref rejected");
@@ -46,16 +52,19 @@ static void test_calib(void)
 	is_str(e[1].text, "pit:abc:1", "calib: the bad entry's text is kept for the message");
 	ok(!e[1].ref[0] && e[1].hz == 0, "calib: a bad entry has no figure");
 
-	is_int(tsc_calib_parse("x:99999999999999999999999:1", e, TSC_CALIB_MAX), 1, "calib: huge hz parsed as one entry");
+	is_int(tsc_calib_parse("x:99999999999999999999999:1", e, TSC_CALIB_MAX), 1,
+	       "calib: huge hz parsed as one entry");
 	ok(e[0].error[0] != 0, "calib: huge hz -> error, not overflow");
-	is_int(tsc_calib_parse("averyveryverylongname:2893012345:1", e, TSC_CALIB_MAX), 1, "calib: long ref");
+	is_int(tsc_calib_parse("averyveryverylongname:2893012345:1", e, TSC_CALIB_MAX), 1,
+	       "calib: long ref");
 	ok(e[0].error[0] != 0, "calib: ref longer than 15 rejected");
 
 	for (int i = 0; i < TSC_CALIB_MAX + 3; i++)
 		strcat(many, "hpet:2893012345:1,");
 	n = tsc_calib_parse(many, e, TSC_CALIB_MAX);
 	is_int(n, TSC_CALIB_MAX, "calib: never more than the array");
-	ok(strstr(e[TSC_CALIB_MAX - 1].error, "too many") != 0, "calib: the last slot says entries were dropped");
+	ok(strstr(e[TSC_CALIB_MAX - 1].error, "too many") != 0,
+	   "calib: the last slot says entries were dropped");
 }
 
 static void test_kmsg(void)
@@ -63,8 +72,8 @@ static void test_kmsg(void)
 	struct tsc_kmsg m;
 	long long us;
 
-	is_int(tsc_kmsg_parse("6,123,456789,-;tsc: Detected 2893.012 MHz processor", &m), TSC_KMSG_FREQ,
-	       "kmsg: Detected ... processor is a figure");
+	is_int(tsc_kmsg_parse("6,123,456789,-;tsc: Detected 2893.012 MHz processor", &m),
+	       TSC_KMSG_FREQ, "kmsg: Detected ... processor is a figure");
 	is_str(m.ref[0], "detected", "kmsg: ref detected");
 	is_int(m.khz[0], 2893012, "kmsg: 2893.012 MHz -> 2893012 kHz");
 	is_int(m.usec, 456789, "kmsg: /dev/kmsg time stamp");
@@ -75,19 +84,22 @@ static void test_kmsg(void)
 	is_str(m.ref[0], "detected_tsc", "kmsg: ref detected_tsc");
 	is_int(m.khz[0], 2892999, "kmsg: TSC kHz");
 
-	is_int(tsc_kmsg_parse("<6>[    0.000263] tsc: Detected 2096.020 MHz processor", &m), TSC_KMSG_FREQ,
-	       "kmsg: klogctl prefix");
+	is_int(tsc_kmsg_parse("<6>[    0.000263] tsc: Detected 2096.020 MHz processor", &m),
+	       TSC_KMSG_FREQ, "kmsg: klogctl prefix");
 	is_int(m.khz[0], 2096020, "kmsg: klogctl figure");
 	is_int(m.usec, 263, "kmsg: klogctl time stamp");
 
-	is_int(tsc_kmsg_parse("[    1.543210] tsc: Refined TSC clocksource calibration: 2893.011 MHz", &m),
+	is_int(tsc_kmsg_parse(
+		   "[    1.543210] tsc: Refined TSC clocksource calibration: 2893.011 MHz", &m),
 	       TSC_KMSG_FREQ, "kmsg: Refined");
 	is_str(m.ref[0], "refined", "kmsg: ref refined");
 	is_int(m.khz[0], 2893011, "kmsg: refined kHz");
 	is_int(m.usec, 1543210, "kmsg: dmesg time stamp");
 
-	is_int(tsc_kmsg_parse("4,300,100000,-;tsc: PIT calibration deviates from PMTIMER: 2893012 2899100", &m),
-	       TSC_KMSG_FREQ, "kmsg: PIT deviates gives two figures");
+	is_int(
+	    tsc_kmsg_parse(
+		"4,300,100000,-;tsc: PIT calibration deviates from PMTIMER: 2893012 2899100", &m),
+	    TSC_KMSG_FREQ, "kmsg: PIT deviates gives two figures");
 	is_int(m.nfreq, 2, "kmsg: two figures");
 	ok(!strcmp(m.ref[0], "pit") && !strcmp(m.ref[1], "pmtimer"), "kmsg: pit and pmtimer");
 	is_int(m.khz[1], 2899100, "kmsg: the reference's kHz");
@@ -95,55 +107,71 @@ static void test_kmsg(void)
 	is_int(tsc_kmsg_parse("6,200,75066,-;tsc: Marking TSC unstable due to boot parameter", &m),
 	       TSC_KMSG_UNSTABLE, "kmsg: unstable");
 	is_str(m.reason, "boot parameter", "kmsg: unstable reason");
-	is_int(tsc_kmsg_parse("6,201,9000000,-;tsc: Marking TSC unstable due to clocksource watchdog", &m),
+	is_int(tsc_kmsg_parse(
+		   "6,201,9000000,-;tsc: Marking TSC unstable due to clocksource watchdog", &m),
 	       TSC_KMSG_UNSTABLE, "kmsg: unstable by watchdog");
-	is_int(tsc_kmsg_parse("4,202,9000001,-;clocksource: timekeeping watchdog on CPU1: Marking clocksource "
-			      "'tsc' as unstable because the skew is too large:", &m),
+	is_int(tsc_kmsg_parse(
+		   "4,202,9000001,-;clocksource: timekeeping watchdog on CPU1: Marking clocksource "
+		   "'tsc' as unstable because the skew is too large:",
+		   &m),
 	       TSC_KMSG_UNSTABLE, "kmsg: clocksource watchdog on tsc");
-	is_int(tsc_kmsg_parse("4,202,9000001,-;clocksource: timekeeping watchdog on CPU1: Marking clocksource "
-			      "'hpet' as unstable because the skew is too large:", &m),
+	is_int(tsc_kmsg_parse(
+		   "4,202,9000001,-;clocksource: timekeeping watchdog on CPU1: Marking clocksource "
+		   "'hpet' as unstable because the skew is too large:",
+		   &m),
 	       TSC_KMSG_NONE, "kmsg: watchdog on another clocksource is not about the TSC");
-	is_int(tsc_kmsg_parse("4,210,300000,-;Measured 123456 cycles TSC warp between CPUs, turning off TSC clock.", &m),
+	is_int(tsc_kmsg_parse("4,210,300000,-;Measured 123456 cycles TSC warp between CPUs, "
+			      "turning off TSC clock.",
+			      &m),
 	       TSC_KMSG_WARP, "kmsg: tsc_sync warp");
 	is_int(m.warp_ticks, 123456, "kmsg: warp ticks");
 
-	is_int(tsc_kmsg_parse("6,10,5000,-;tsc: Fast TSC calibration using PIT", &m), TSC_KMSG_NOTE, "kmsg: fast PIT note");
-	is_int(tsc_kmsg_parse("6,11,5001,-;tsc: PIT calibration matches HPET. 1 loops", &m), TSC_KMSG_NOTE,
-	       "kmsg: PIT matches HPET note");
-	is_int(tsc_kmsg_parse("6,12,5002,-;clocksource: Switched to clocksource tsc", &m), TSC_KMSG_NOTE,
-	       "kmsg: switched clocksource note");
-	is_int(tsc_kmsg_parse("4,0,0,-;[Firmware Bug]: TSC doesn't count with P0 frequency!", &m), TSC_KMSG_NOTE,
-	       "kmsg: firmware bug note");
+	is_int(tsc_kmsg_parse("6,10,5000,-;tsc: Fast TSC calibration using PIT", &m), TSC_KMSG_NOTE,
+	       "kmsg: fast PIT note");
+	is_int(tsc_kmsg_parse("6,11,5001,-;tsc: PIT calibration matches HPET. 1 loops", &m),
+	       TSC_KMSG_NOTE, "kmsg: PIT matches HPET note");
+	is_int(tsc_kmsg_parse("6,12,5002,-;clocksource: Switched to clocksource tsc", &m),
+	       TSC_KMSG_NOTE, "kmsg: switched clocksource note");
+	is_int(tsc_kmsg_parse("4,0,0,-;[Firmware Bug]: TSC doesn't count with P0 frequency!", &m),
+	       TSC_KMSG_NOTE, "kmsg: firmware bug note");
 	is_int(tsc_kmsg_parse("6,13,5003,-;tsc: Detected 2893.01 MHz processor", &m), TSC_KMSG_NOTE,
 	       "kmsg: two decimals is not the kernel's format: a note, not a figure");
-	is_int(tsc_kmsg_parse("6,14,6000,-;virtio_net virtio2 eth0: link up", &m), TSC_KMSG_NONE, "kmsg: unrelated");
-	is_int(tsc_kmsg_parse(" SUBSYSTEM=cpu", &m), TSC_KMSG_NONE, "kmsg: dictionary continuation");
+	is_int(tsc_kmsg_parse("6,14,6000,-;virtio_net virtio2 eth0: link up", &m), TSC_KMSG_NONE,
+	       "kmsg: unrelated");
+	is_int(tsc_kmsg_parse(" SUBSYSTEM=cpu", &m), TSC_KMSG_NONE,
+	       "kmsg: dictionary continuation");
 	is_int(tsc_kmsg_parse("", &m), TSC_KMSG_NONE, "kmsg: empty line");
 	is_int(tsc_kmsg_parse("6,1;", &m), TSC_KMSG_NONE, "kmsg: truncated prefix");
-	is_str(kmsg_message("tsc: no prefix", &us), "tsc: no prefix", "kmsg: a line without prefix is the message");
+	is_str(kmsg_message("tsc: no prefix", &us), "tsc: no prefix",
+	       "kmsg: a line without prefix is the message");
 	is_int(us, -1, "kmsg: no time stamp");
 }
 
 static void test_ppm(void)
 {
-	double v[5] = { 2000000100, 2000000000, 2000000300, 1999999900, 2000000050 }, med;
+	double v[5] = {2000000100, 2000000000, 2000000300, 1999999900, 2000000050}, med;
 
-	is_near(ppm_diff(2893012345.0, 2893010000.0), 2345.0 / 2893010000.0 * 1e6, 1e-9, "ppm: stub vs kernel");
+	is_near(ppm_diff(2893012345.0, 2893010000.0), 2345.0 / 2893010000.0 * 1e6, 1e-9,
+		"ppm: stub vs kernel");
 	is_near(ppm_diff(1000001, 1000000), 1.0, 1e-9, "ppm: 1 in a million");
 	is_near(ppm_diff(999999, 1000000), -1.0, 1e-9, "ppm: negative when below");
 	ok(isnan(ppm_diff(0, 1000000)), "ppm: missing figure gives NaN (null in the record)");
 	ok(isnan(ppm_diff(1000000, 0)), "ppm: missing base gives NaN");
-	is_near(spread_ppm(v, 5, &med), 400.0 / 2000000050.0 * 1e6, 1e-9, "spread: (max - min) / median");
+	is_near(spread_ppm(v, 5, &med), 400.0 / 2000000050.0 * 1e6, 1e-9,
+		"spread: (max - min) / median");
 	is_near(med, 2000000050, 0, "spread: median");
 	is_near(spread_ppm(v, 1, 0), 0, 0, "spread: one round has none");
 }
 
 static void test_cmdline(void)
 {
-	is_int(cmdline_int("console=ttyS0 tsc_early_khz=2893012 quiet", "tsc_early_khz"), 2893012, "cmdline: found");
+	is_int(cmdline_int("console=ttyS0 tsc_early_khz=2893012 quiet", "tsc_early_khz"), 2893012,
+	       "cmdline: found");
 	is_int(cmdline_int("console=ttyS0 quiet", "tsc_early_khz"), -1, "cmdline: absent");
-	is_int(cmdline_int("xtsc_early_khz=5 tsc_early_khz=abc", "tsc_early_khz"), -1, "cmdline: bad value, no prefix match");
-	is_int(cmdline_int("tsc_early_khz=1 tsc_early_khz=2\n", "tsc_early_khz"), 2, "cmdline: last wins");
+	is_int(cmdline_int("xtsc_early_khz=5 tsc_early_khz=abc", "tsc_early_khz"), -1,
+	       "cmdline: bad value, no prefix match");
+	is_int(cmdline_int("tsc_early_khz=1 tsc_early_khz=2\n", "tsc_early_khz"), 2,
+	       "cmdline: last wins");
 }
 
 int main(void)

@@ -23,23 +23,60 @@ if ! command -v stress-ng >/dev/null 2>&1; then
 fi
 mkdir -p "$tmp"
 
-# The reference: the same call in a bare loop, timed around the whole loop.
+# The reference: the same call in a bare loop, timed around the whole loop,
+# by the wall clock and by the thread's CPU time; then the same loop cut into
+# 400 chunks of 2500 calls, timed each, and the median chunk. On a shared
+# machine the wall figure also counts the time the loop was not running at
+# all (preempted), the CPU-time figure the interrupts and the cache refills
+# after preemptions; the chunk median, like the probe's median of batches,
+# neither. Prints "WALL_NS CPU_NS CHUNK_MEDIAN_NS" per call.
 cat > "$tmp/ref.c" <<'SRC'
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
+#define CHUNKS 400
+#define CHUNK_CALLS 2500
+
+static double now(clockid_t id)
+{
+	struct timespec t;
+
+	clock_gettime(id, &t);
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 20000000;
-	struct timespec a, b, t;
+	static double chunk[CHUNKS];
+	struct timespec t;
+	double w0, w1, c0, c1;
 
 	clock_gettime(CLOCK_MONOTONIC, &t);	/* resolve the vDSO first */
-	clock_gettime(CLOCK_MONOTONIC, &a);
+	w0 = now(CLOCK_MONOTONIC);
+	c0 = now(CLOCK_THREAD_CPUTIME_ID);
 	for (long i = 0; i < n; i++)
 		clock_gettime(CLOCK_MONOTONIC, &t);
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	printf("%.4f\n", ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / (double)n);
+	c1 = now(CLOCK_THREAD_CPUTIME_ID);
+	w1 = now(CLOCK_MONOTONIC);
+	for (int k = 0; k < CHUNKS; k++) {
+		double s = now(CLOCK_MONOTONIC);
+
+		for (long i = 0; i < CHUNK_CALLS; i++)
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		chunk[k] = (now(CLOCK_MONOTONIC) - s) / CHUNK_CALLS;
+	}
+	qsort(chunk, CHUNKS, sizeof(chunk[0]), cmp);
+	printf("%.4f %.4f %.4f\n", (w1 - w0) / (double)n, (c1 - c0) / (double)n,
+	       (chunk[CHUNKS / 2 - 1] + chunk[CHUNKS / 2]) / 2);
 	return 0;
 }
 SRC
@@ -64,7 +101,7 @@ for line in open(sys.argv[1], errors="replace"):
         continue
     r = json.loads(body)
     if r.get("name") == "clock_gettime(CLOCK_MONOTONIC)" and r.get("path") in ("vdso", "libc"):
-        print(r["ns_per_call"], r["path"])
+        print(r["ns_per_call"], r.get("ns_per_call_mean", "nan"), r["path"])
         break
 PY
 }
@@ -78,17 +115,18 @@ stress_ns() {
 
 echo "clocks bench: $runs runs, probe profile $profile, CPU $cpu, reference loop libc $reflibc"
 echo "$(stress-ng --version 2>/dev/null | head -n 1)"
-printf '%4s %14s %14s %14s\n' run "probe ns" "plain loop ns" "stress-ng ns"
+printf '%4s %12s %12s %12s %12s %12s %12s\n' run "probe ns" "probe mean" "loop chunks" "loop cpu" "loop wall" "stress-ng"
 : > "$tmp/all"
 i=1
 while [ "$i" -le "$runs" ]; do
 	set -- $(probe_ns)
-	p=${1:-nan} path=${2:-?}
-	r=$(taskset -c "$cpu" "$tmp/ref" 20000000)
+	p=${1:-nan} pm=${2:-nan} path=${3:-?}
+	set -- $(taskset -c "$cpu" "$tmp/ref" 20000000)
+	rw=$1 rc=$2 rk=$3
 	s=$(stress_ns)
 	s=${s:-nan}
-	printf '%4d %14s %14s %14s\n' "$i" "$p" "$r" "$s"
-	echo "$p $r $s" >> "$tmp/all"
+	printf '%4d %12.2f %12.2f %12.2f %12.2f %12.2f %12.2f\n' "$i" "$p" "$pm" "$rk" "$rc" "$rw" "$s"
+	echo "$p $pm $rk $rc $rw $s" >> "$tmp/all"
 	i=$((i + 1))
 done
 
@@ -96,14 +134,16 @@ python3 - "$tmp/all" "$path" <<'PY'
 import statistics as st, sys
 rows = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
 cols = list(zip(*rows))
-names = ["probe (%s)" % sys.argv[2], "plain loop", "stress-ng"]
+names = ["probe (%s)" % sys.argv[2], "probe, mean", "loop, chunk median",
+         "loop, CPU time", "loop, wall", "stress-ng"]
 med = [st.median(c) for c in cols]
 print()
-print("%-18s %10s %10s %10s %12s" % ("", "median ns", "min ns", "max ns", "spread %"))
+print("%-20s %10s %10s %10s %10s" % ("ns per call", "median", "min", "max", "spread %"))
 for n, c, m in zip(names, cols, med):
     # spread: (max - min) / median over the runs
-    print("%-18s %10.2f %10.2f %10.2f %12.1f" % (n, m, min(c), max(c), 100 * (max(c) - min(c)) / m))
+    print("%-20s %10.2f %10.2f %10.2f %10.1f" % (n, m, min(c), max(c), 100 * (max(c) - min(c)) / m))
 print()
-print("probe / plain loop: %.3f" % (med[0] / med[1]))
-print("probe / stress-ng:  %.3f" % (med[0] / med[2]))
+for i, n in enumerate(names[2:], 2):
+    print("probe / %-18s %.3f" % (n + ":", med[0] / med[i]))
+print("probe mean / loop, wall:    %.3f" % (med[1] / med[4]))
 PY

@@ -858,6 +858,7 @@ static void emit_clk_result(const struct env *e, const struct clk_result *res)
 	rec_double(&r, "ns_per_call", res->ns.p50);
 	rec_double(&r, "ns_per_call_min", res->ns.min);
 	rec_double(&r, "ns_per_call_p99", res->ns.p99);
+	rec_double(&r, "ns_per_call_mean", res->ns.mean);
 	rec_maybe(&r, "ticks_per_call", res->ticks_p50);
 	rec_double(&r, "overhead_ns_per_call", e->overhead_ns);
 	rec_maybe(&r, "resolution_ns", res->resolution_ns);
@@ -915,7 +916,7 @@ static void print_table(const struct env *e, struct clk_result *res, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct clk_result *r = &res[i];
 		double step_unit = r->src.via == VIA_INSN ? e->ns_per_unit : 1;
-		char res_s[24], gran[24], cs[24];
+		char res_s[24], gran[24], cs[24], ticks[24];
 
 		if (r->skipped) {
 			human("%10s %10s %10s %11s %9s %9s %9s  %-8s %s: skipped, %s\n", "-", "-", "-", "-",
@@ -925,7 +926,11 @@ static void print_table(const struct env *e, struct clk_result *res, size_t n)
 		format_duration(res_s, sizeof(res_s), r->resolution_ns);
 		format_duration(gran, sizeof(gran), (double)r->steps.s.granularity * step_unit);
 		snprintf(cs, sizeof(cs), "%lld/%lld", (long long)r->vol_ctxsw, (long long)r->invol_ctxsw);
-		human("%10.2f %10.1f %10s %11s %9lld %9lld %9s  %-8s %s%s\n", r->ns.p50, r->ticks_p50,
+		if (isnan(r->ticks_p50))
+			snprintf(ticks, sizeof(ticks), "-");
+		else
+			snprintf(ticks, sizeof(ticks), "%.1f", r->ticks_p50);
+		human("%10.2f %10s %10s %11s %9lld %9lld %9s  %-8s %s%s\n", r->ns.p50, ticks,
 		      res_s, gran, (long long)r->user_us, (long long)r->sys_us, cs, path_of(r),
 		      r->src.name, r->steps.s.backward ? "  (went backwards)" : "");
 	}
@@ -967,7 +972,7 @@ static enum probe_status measure_block(const struct probe_ctx *ctx, struct env *
 	size_t n = list_sources(src, e), measured = 0, skipped = 0;
 	size_t nb = (size_t)e->plan->max_batches;
 	double *buf = calloc((MAX_SOURCES + 1) * nb, sizeof(*buf));
-	char cs_end[64] = "";
+	char cs_end[64] = "", tsc[160];
 	struct tp_rec r;
 	int rc;
 
@@ -1042,10 +1047,13 @@ static enum probe_status measure_block(const struct probe_ctx *ctx, struct env *
 	tp_rec_str(&r, "profile", ctx->quick ? "quick" : "full");
 	emit_end(&r);
 
-	human("\n-- clocksource %s: TSC %.6g MHz (calibration %s against %s), CPU %d, "
-	      "loop overhead %.3g ns/call, vDSO use checked by %s --\n",
-	      e->cs, e->tsc_hz / 1e6, e->calib_source, e->calib_ref, e->cpu, e->overhead_ns,
-	      e->traced ? "ptrace" : "cost");
+	if (e->tsc_hz > 0)
+		snprintf(tsc, sizeof(tsc), "TSC %.6g MHz (calibration %s against %s)", e->tsc_hz / 1e6,
+			 e->calib_source, e->calib_ref);
+	else
+		snprintf(tsc, sizeof(tsc), "no TSC (%s)", e->no_tsc_why);
+	human("\n-- clocksource %s: %s, CPU %d, loop overhead %.3g ns/call, vDSO use checked by %s --\n",
+	      e->cs, tsc, e->cpu, e->overhead_ns, e->traced ? "ptrace" : "cost");
 	print_table(e, res, n);
 	if (strcmp(cs_end, e->cs))
 		human("   note: the clocksource changed to %s during the measurement\n", cs_end);
@@ -1183,11 +1191,10 @@ enum probe_status probe_clocks(struct probe_ctx *ctx)
 		e.calib_source = ctx->tsc.source;
 		e.calib_ref = ctx->tsc.ref;
 		e.ns_per_unit = 1e9 / e.tsc_hz;
-	} else {
+	} else if (e.have_tsc) {
 		/* ticks cannot be turned into ns: time batches by the clock */
 		e.have_tsc = e.have_rdtscp = 0;
-		if (TP_HAVE_TSC)
-			e.no_tsc_why = e.no_rdtscp_why = "TSC calibration failed";
+		e.no_tsc_why = e.no_rdtscp_why = "TSC calibration failed";
 	}
 	if (!want)
 		return measure_block(ctx, &e);

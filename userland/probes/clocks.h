@@ -74,17 +74,22 @@ struct tsc_clock {
 /*
  * Per-call figures from batches: batch[i] timer units for calls_per_batch
  * calls; 'unit' turns timer units into ns (1 for a ns timer, ns per tick for
- * the TSC). The median, min and p99 of the batch means. Sorts batch.
+ * the TSC). The median, min and p99 of the batch means, and their mean.
+ * Sorts batch.
  */
 struct per_call {
 	double p50, min, p99;
+	double mean;	/* total time / total calls, what a plain loop reports */
 };
 
 static inline void per_call_figures(double *batch, size_t n, uint64_t calls_per_batch,
 				    double unit, struct per_call *f)
 {
-	double k = unit / (double)(calls_per_batch ? calls_per_batch : 1);
+	double k = unit / (double)(calls_per_batch ? calls_per_batch : 1), sum = 0;
 
+	for (size_t i = 0; i < n; i++)
+		sum += batch[i];
+	f->mean = n ? sum / (double)n * k : 0;
 	sort_doubles(batch, n);
 	f->p50 = percentile_sorted(batch, n, 50) * k;
 	f->min = n ? batch[0] * k : 0;

@@ -28,9 +28,9 @@
 #include "noise.h"
 
 #define P "noise"
-#define GAPS_PER_CPU 65536		/* 512 KiB per CPU; past it gaps are only counted */
-#define GAPS_TOTAL (1 << 21)		/* 16 MiB on the biggest machines */
-#define REC_BUDGET 6000			/* bytes of a record before we stop adding (max 8 KiB) */
+#define GAPS_PER_CPU 65536   /* 512 KiB per CPU; past it gaps are only counted */
+#define GAPS_TOTAL (1 << 21) /* 16 MiB on the biggest machines */
+#define REC_BUDGET 6000	     /* bytes of a record before we stop adding (max 8 KiB) */
 #define IRQ_TEXT_MAX (4 << 20)
 
 /* ------------------------------------------------------------------ */
@@ -88,8 +88,9 @@ void noise_summarize(const struct noise_gaps *g, uint64_t duration_ticks, int nc
 	s->duration_ns = (double)duration_ticks * ns_per_tick;
 	s->interruptions = g->count;
 	s->per_s = s->duration_ns > 0 ? (double)g->count * 1e9 / s->duration_ns : NAN;
-	s->stolen_pct = duration_ticks && ncpu > 0 ?
-		100.0 * (double)g->sum_ticks / ((double)duration_ticks * ncpu) : NAN;
+	s->stolen_pct = duration_ticks && ncpu > 0
+			    ? 100.0 * (double)g->sum_ticks / ((double)duration_ticks * ncpu)
+			    : NAN;
 	s->max_gap_ns = (double)g->max_ticks * ns_per_tick;
 	s->kept = g->n;
 	s->dropped = g->overflow;
@@ -204,11 +205,12 @@ static int irq_parse(const char *text, struct irq_table *t, int described)
 			p = end;
 		}
 		if (nnum == 1 && t->ncol > 1)
-			cnt[0] = 0;	/* ERR:, MIS:: one machine-wide figure, not CPU0's */
+			cnt[0] = 0; /* ERR:, MIS:: one machine-wide figure, not CPU0's */
 		/* numbered lines name their device last: "24:virtio0-input.0" */
 		if (described && isdigit((unsigned char)row->name[0])) {
 			for (const char *q = p; q < eol; q++)
-				if (!isspace((unsigned char)*q) && (q == p || isspace((unsigned char)q[-1])))
+				if (!isspace((unsigned char)*q) &&
+				    (q == p || isspace((unsigned char)q[-1])))
 					last = q;
 			if (last) {
 				size_t l = strlen(row->name), n = (size_t)(eol - last);
@@ -245,7 +247,8 @@ int irq_delta(const struct irq_table *before, const struct irq_table *after, str
 	d->ncol = same ? after->ncol : 0;
 	d->row = calloc(after->nrows ? after->nrows : 1, sizeof(*d->row));
 	d->cpu = calloc(after->ncol ? (size_t)after->ncol : 1, sizeof(*d->cpu));
-	d->count = calloc(after->nrows && d->ncol ? after->nrows * (size_t)d->ncol : 1, sizeof(*d->count));
+	d->count =
+	    calloc(after->nrows && d->ncol ? after->nrows * (size_t)d->ncol : 1, sizeof(*d->count));
 	if (!d->row || !d->cpu || !d->count)
 		return irq_table_free(d), -ENOMEM;
 	if (same)
@@ -259,7 +262,8 @@ int irq_delta(const struct irq_table *before, const struct irq_table *after, str
 				break;
 		d->row[r] = *a;
 		if (b < before->nrows)
-			d->row[r].total = a->total > before->row[b].total ? a->total - before->row[b].total : 0;
+			d->row[r].total =
+			    a->total > before->row[b].total ? a->total - before->row[b].total : 0;
 		for (int c = 0; c < d->ncol; c++) {
 			uint64_t x = after->count[r * (size_t)d->ncol + c];
 			uint64_t y = b < before->nrows ? before->count[b * (size_t)d->ncol + c] : 0;
@@ -276,7 +280,7 @@ int irq_delta(const struct irq_table *before, const struct irq_table *after, str
 
 struct start_line {
 	int ready;
-	int go;			/* 1 run, -1 give up */
+	int go; /* 1 run, -1 give up */
 };
 
 struct spinner {
@@ -287,7 +291,7 @@ struct spinner {
 	struct start_line *start;
 	struct noise_gaps g;
 	uint64_t t_first, t_last, reads;
-	long nivcsw;		/* involuntary context switches during the spin: another task took the CPU */
+	long nivcsw; /* involuntary context switches during the spin: another task took the CPU */
 };
 
 /* The tight loop: one rdtsc, one subtraction and compare, one compare with
@@ -351,7 +355,8 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static int snap(const char *path, int (*parse)(const char *, struct irq_table *), struct irq_table *t)
+static int snap(const char *path, int (*parse)(const char *, struct irq_table *),
+		struct irq_table *t)
 {
 	char *text = slurp(path);
 	int rc;
@@ -379,7 +384,7 @@ static void stats_fields(struct tp_rec *r, const struct noise_stats *s)
 	rec_double(r, "p999_gap_ns", s->p999_gap_ns);
 	if (s->dropped) {
 		tp_rec_uint(r, "gaps_kept", s->kept);
-		tp_rec_uint(r, "gaps_dropped", s->dropped);	/* percentiles cover the kept ones */
+		tp_rec_uint(r, "gaps_dropped", s->dropped); /* percentiles cover the kept ones */
 	}
 	if (s->backwards)
 		tp_rec_uint(r, "tsc_backwards", s->backwards);
@@ -395,31 +400,44 @@ static void human_row(const char *name, const struct noise_stats *s)
 	      isfinite(s->p999_gap_ns) ? s->p999_gap_ns / 1e3 : 0.0);
 }
 
-/* Non-zero rows of D as "name":delta, while the record has room. */
-static int irq_fields(struct tp_rec *r, const char *key, const struct irq_table *d, int col)
+static int has_row(const struct irq_table *t, const char *name)
 {
-	int full = 0;
+	for (size_t i = 0; t && i < t->nrows; i++)
+		if (!strcmp(t->row[i].name, name))
+			return 1;
+	return 0;
+}
 
-	tp_rec_obj_begin(r, key);
-	for (size_t i = 0; i < d->nrows; i++) {
-		uint64_t v = col < 0 ? d->row[i].total : d->count[i * (size_t)d->ncol + (size_t)col];
+/*
+ * Non-zero rows of D (column COL, or the totals for -1) as "name":delta in
+ * the object being written, while the record has room; a name that OTHER
+ * also has gets a "softirq:" prefix (none do in Linux 6.1, but a key must
+ * not appear twice). Returns 1 when it ran out of room.
+ */
+static int irq_fields(struct tp_rec *r, const struct irq_table *d, int col,
+		      const struct irq_table *other)
+{
+	char key[64];
+
+	for (size_t i = 0; d && i < d->nrows; i++) {
+		uint64_t v =
+		    col < 0 ? d->row[i].total : d->count[i * (size_t)d->ncol + (size_t)col];
 
 		if (!v)
 			continue;
-		if (r->len > REC_BUDGET) {
-			full = 1;
-			break;
-		}
-		tp_rec_uint(r, d->row[i].name, v);
+		if (r->len > REC_BUDGET)
+			return 1;
+		snprintf(key, sizeof(key), "%s%s", has_row(other, d->row[i].name) ? "softirq:" : "",
+			 d->row[i].name);
+		tp_rec_uint(r, key, v);
 	}
-	tp_rec_obj_end(r);
-	return full;
+	return 0;
 }
 
 static void human_top(const char *what, const struct irq_table *d)
 {
 	size_t shown = 0;
-	uint64_t used[5] = { 0 };
+	uint64_t used[5] = {0};
 	size_t idx[5];
 
 	/* the five largest, without sorting the table */
@@ -431,7 +449,8 @@ static void human_top(const char *what, const struct irq_table *d)
 
 			for (size_t j = 0; j < k; j++)
 				taken |= idx[j] == i;
-			if (!taken && d->row[i].total && (best == (size_t)-1 || d->row[i].total > d->row[best].total))
+			if (!taken && d->row[i].total &&
+			    (best == (size_t)-1 || d->row[i].total > d->row[best].total))
 				best = i;
 		}
 		if (best == (size_t)-1)
@@ -449,26 +468,29 @@ static void human_top(const char *what, const struct irq_table *d)
 static void emit_interrupts(const struct irq_table *irq, const struct irq_table *soft,
 			    int64_t duration_ms)
 {
+	const struct irq_table *cols = irq && irq->ncol ? irq : soft;
 	struct tp_rec r;
 	int full = 0;
 
+	/* Flat "SOURCE":count at the top, so that `report` compares each
+	 * source across runs; per CPU nested, as long as it fits. */
 	emit_result_begin(&r, P, "interrupts");
 	tp_rec_int(&r, "duration_ms", duration_ms);
-	if (irq)
-		full |= irq_fields(&r, "interrupts", irq, -1);
-	if (soft)
-		full |= irq_fields(&r, "softirqs", soft, -1);
-	/* per CPU, as long as it fits */
-	for (int pass = 0; pass < 2 && !full; pass++) {
-		const struct irq_table *d = pass ? soft : irq;
-		char num[16];
+	full |= irq_fields(&r, irq, -1, 0);
+	full |= irq_fields(&r, soft, -1, irq);
+	if (!full && cols && cols->ncol) {
+		tp_rec_obj_begin(&r, "per_cpu");
+		for (int c = 0; c < cols->ncol && !full; c++) {
+			char num[16];
 
-		if (!d || !d->ncol)
-			continue;
-		tp_rec_obj_begin(&r, pass ? "softirqs_per_cpu" : "interrupts_per_cpu");
-		for (int c = 0; c < d->ncol && !full; c++) {
-			snprintf(num, sizeof(num), "%d", d->cpu[c]);
-			full |= irq_fields(&r, num, d, c);
+			snprintf(num, sizeof(num), "%d", cols->cpu[c]);
+			tp_rec_obj_begin(&r, num);
+			if (irq && irq->ncol && cols == irq)
+				full |= irq_fields(&r, irq, c, 0);
+			for (int k = 0; soft && k < soft->ncol && !full; k++)
+				if (soft->cpu[k] == cols->cpu[c])
+					full |= irq_fields(&r, soft, k, irq);
+			tp_rec_obj_end(&r);
 		}
 		tp_rec_obj_end(&r);
 	}
@@ -481,8 +503,9 @@ static void emit_interrupts(const struct irq_table *irq, const struct irq_table 
 		human_top("softirqs", soft);
 }
 
-static void emit_stats(const char *name, int cpu, const struct noise_stats *s, const struct loghist *h,
-		       const struct probe_ctx *ctx, uint64_t reads, long nivcsw, int threshold_ns)
+static void emit_stats(const char *name, int cpu, const struct noise_stats *s,
+		       const struct loghist *h, const struct probe_ctx *ctx, uint64_t reads,
+		       long nivcsw, int threshold_ns)
 {
 	struct tp_rec r;
 
@@ -490,11 +513,11 @@ static void emit_stats(const char *name, int cpu, const struct noise_stats *s, c
 	if (cpu >= 0)
 		tp_rec_int(&r, "cpu", cpu);
 	tp_rec_int(&r, "threshold_ns", threshold_ns);
-	tp_rec_str(&r, "calibration", ctx->tsc.source ? ctx->tsc.source : "none");
-	tp_rec_int(&r, "tsc_hz", llround(ctx->tsc.hz));
 	stats_fields(&r, s);
-	/* the loop's own period: near the threshold, every read is a "gap" */
-	rec_double(&r, "loop_ns", reads ? s->duration_ns / (double)reads : NAN);
+	/* the loop's own period, gaps left out: near the threshold, every
+	 * read would be a "gap" */
+	rec_double(&r, "loop_ns",
+		   reads ? s->duration_ns * (1 - s->stolen_pct / 100) / (double)reads : NAN);
 	tp_rec_int(&r, "preemptions", nivcsw);
 	loghist_record(&r, "gaps", h);
 	emit_end(&r);
@@ -503,19 +526,21 @@ static void emit_stats(const char *name, int cpu, const struct noise_stats *s, c
 enum probe_status probe_noise(struct probe_ctx *ctx)
 {
 	int threshold_ns = ctx->opt->noise_threshold_ns > 0 ? ctx->opt->noise_threshold_ns : 1000;
-	int64_t duration_ms = ctx->opt->noise_ms > 0 ? ctx->opt->noise_ms : (ctx->quick ? 1000 : 10000);
-	struct start_line start = { 0 };
+	int64_t duration_ms =
+	    ctx->opt->noise_ms > 0 ? ctx->opt->noise_ms : (ctx->quick ? 1000 : 10000);
+	struct start_line start = {0};
 	struct spinner *sp = 0;
 	struct noise_gaps total;
 	struct noise_stats st;
 	struct loghist *h = 0, *htotal = 0;
-	struct irq_table irq0 = { 0 }, irq1 = { 0 }, soft0 = { 0 }, soft1 = { 0 }, dirq, dsoft;
+	struct irq_table irq0 = {0}, irq1 = {0}, soft0 = {0}, soft1 = {0}, dirq, dsoft;
 	int have_irq, have_soft, ncpu = 0, nrun = 0, nok = 0, rc = PROBE_FAILED;
 	uint64_t *gapbuf = 0, *all = 0, max_ticks = 0, reads_total = 0;
 	double hz, *scratch = 0;
 	size_t per_cpu, kept = 0;
 	int64_t wait_end;
 	long nivcsw = 0;
+	struct tp_rec r;
 	cpu_set_t set;
 
 	if (!TP_HAVE_TSC || !cpu_has_flag("tsc")) {
@@ -524,7 +549,8 @@ enum probe_status probe_noise(struct probe_ctx *ctx)
 	}
 	hz = probe_tsc_calib(ctx);
 	if (!(hz > 0)) {
-		emit_skip(P, 0, "no TSC calibration (stub hand-over absent, user calibration failed)");
+		emit_skip(P, 0,
+			  "no TSC calibration (stub hand-over absent, user calibration failed)");
 		return PROBE_SKIPPED;
 	}
 	if (sched_getaffinity(0, sizeof(set), &set)) {
@@ -532,7 +558,8 @@ enum probe_status probe_noise(struct probe_ctx *ctx)
 		return PROBE_FAILED;
 	}
 	ncpu = CPU_COUNT(&set);
-	per_cpu = GAPS_TOTAL / (size_t)ncpu < GAPS_PER_CPU ? GAPS_TOTAL / (size_t)ncpu : GAPS_PER_CPU;
+	per_cpu =
+	    GAPS_TOTAL / (size_t)ncpu < GAPS_PER_CPU ? GAPS_TOTAL / (size_t)ncpu : GAPS_PER_CPU;
 	sp = calloc((size_t)ncpu, sizeof(*sp));
 	gapbuf = malloc((size_t)ncpu * per_cpu * sizeof(*gapbuf));
 	h = calloc((size_t)ncpu + 1, sizeof(*h));
@@ -572,6 +599,15 @@ enum probe_status probe_noise(struct probe_ctx *ctx)
 		goto out_irq;
 	}
 
+	/* Which calibration turned ticks into ns, in a record of its own: a
+	 * string in the per-CPU records would make `report` treat host (user)
+	 * and appliance (stub) figures as different things. */
+	emit_result_begin(&r, P, "tsc calibration");
+	tp_rec_str(&r, "calibration", ctx->tsc.source ? ctx->tsc.source : "none");
+	tp_rec_str(&r, "ref", ctx->tsc.ref ? ctx->tsc.ref : "none");
+	tp_rec_int(&r, "tsc_hz", llround(hz));
+	tp_rec_int(&r, "threshold_ns", threshold_ns);
+	emit_end(&r);
 	human("  threshold %d ns, TSC %.0f Hz (%s calibration, %s)\n", threshold_ns, hz,
 	      ctx->tsc.source, ctx->tsc.ref);
 	human("  %-6s %8s %9s %9s %9s %9s %8s %8s %8s\n", "cpu", "ms", "interrupt", "per_s",
@@ -579,7 +615,7 @@ enum probe_status probe_noise(struct probe_ctx *ctx)
 	noise_gaps_init(&total, 0, 0, sp[0].g.threshold_ticks);
 	for (int i = 0; i < ncpu; i++)
 		kept += sp[i].g.n;
-	scratch = malloc((kept ? kept : 1) * sizeof(*scratch));	/* NULL: no percentiles */
+	scratch = malloc((kept ? kept : 1) * sizeof(*scratch)); /* NULL: no percentiles */
 	for (int i = 0; i < ncpu; i++) {
 		struct spinner *s = &sp[i];
 		uint64_t dur = s->t_last - s->t_first;
@@ -622,7 +658,8 @@ enum probe_status probe_noise(struct probe_ctx *ctx)
 		int ok_irq = have_irq && !irq_delta(&irq0, &irq1, &dirq);
 		int ok_soft = have_soft && !irq_delta(&soft0, &soft1, &dsoft);
 
-		emit_interrupts(ok_irq ? &dirq : 0, ok_soft ? &dsoft : 0, (int64_t)(st.duration_ns / 1e6));
+		emit_interrupts(ok_irq ? &dirq : 0, ok_soft ? &dsoft : 0,
+				(int64_t)(st.duration_ns / 1e6));
 		if (ok_irq)
 			irq_table_free(&dirq);
 		if (ok_soft)

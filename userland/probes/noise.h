@@ -14,14 +14,14 @@
 
 /* ---- gaps: what the spin loop finds ---- */
 struct noise_gaps {
-	uint64_t threshold_ticks;	/* a gap >= this is an interruption */
-	uint64_t *gap;			/* caller-owned, cap entries: gap lengths in ticks */
+	uint64_t threshold_ticks; /* a gap >= this is an interruption */
+	uint64_t *gap;		  /* caller-owned, cap entries: gap lengths in ticks */
 	size_t cap, n;
-	uint64_t overflow;		/* gaps past cap: counted, summed and maxed, not kept */
-	uint64_t count;			/* every gap >= threshold (n + overflow) */
-	uint64_t sum_ticks;		/* of every gap >= threshold */
+	uint64_t overflow;  /* gaps past cap: counted, summed and maxed, not kept */
+	uint64_t count;	    /* every gap >= threshold (n + overflow) */
+	uint64_t sum_ticks; /* of every gap >= threshold */
 	uint64_t max_ticks;
-	uint64_t backwards;		/* reads that went back: a broken TSC, not a gap */
+	uint64_t backwards; /* reads that went back: a broken TSC, not a gap */
 };
 
 void noise_gaps_init(struct noise_gaps *g, uint64_t *buf, size_t cap, uint64_t threshold_ticks);
@@ -45,9 +45,9 @@ struct noise_stats {
 	double duration_ns;
 	uint64_t interruptions;
 	double per_s;
-	double stolen_pct;		/* sum of gaps / duration */
+	double stolen_pct; /* sum of gaps / duration */
 	double max_gap_ns;
-	double p50_gap_ns, p99_gap_ns, p999_gap_ns;	/* over the kept gaps; NaN if none */
+	double p50_gap_ns, p99_gap_ns, p999_gap_ns; /* over the kept gaps; NaN if none */
 	uint64_t kept, dropped;
 	uint64_t backwards;
 };
@@ -66,16 +66,16 @@ void noise_gaps_add(struct noise_gaps *dst, const struct noise_gaps *src);
 
 /* ---- /proc/interrupts and /proc/softirqs ---- */
 struct irq_row {
-	char name[40];		/* "LOC", "TIMER", or "24:virtio0-input.0" for numbered lines */
-	uint64_t total;		/* sum over the CPU columns (the single figure of ERR/MIS) */
+	char name[40];	/* "LOC", "TIMER", or "24:virtio0-input.0" for numbered lines */
+	uint64_t total; /* sum over the CPU columns (the single figure of ERR/MIS) */
 };
 
 struct irq_table {
 	int ncol;
-	int *cpu;		/* ncol: CPU number of each column, from the header */
+	int *cpu; /* ncol: CPU number of each column, from the header */
 	size_t nrows;
 	struct irq_row *row;
-	uint64_t *count;	/* nrows * ncol; row r column c at [r * ncol + c] */
+	uint64_t *count; /* nrows * ncol; row r column c at [r * ncol + c] */
 };
 
 /*

@@ -268,6 +268,8 @@ static int switch_run(const struct switch_cfg *cfg, int cpu_main, int cpu_peer, 
 			struct peer_report rep;
 
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			close(c.to_peer[1]);
+			close(c.to_main[0]);
 			peer_loop(&c, &rep);
 			/* the child reports its own counts: RUSAGE_CHILDREN
 			 * would add its fork and exit too */
@@ -276,6 +278,11 @@ static int switch_run(const struct switch_cfg *cfg, int cpu_main, int cpu_peer, 
 			_exit(0);
 		}
 		started = 1;
+		/* Only the peer keeps its ends: if it dies, our read sees
+		 * end of file instead of waiting for ever. */
+		close(c.to_peer[0]);
+		close(c.to_main[1]);
+		c.to_peer[0] = c.to_main[1] = -1;
 		*what = "sched_setaffinity(peer process)";
 		rc = pin(pid, cpu_peer);
 	} else {

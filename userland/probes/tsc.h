@@ -13,11 +13,11 @@
 #define TSC_CALIB_MAX 16
 
 struct tsc_calib_entry {
-	char ref[16];		/* [a-z0-9_], e.g. "hpet", "pmtimer", "cpuid16" */
+	char ref[16]; /* [a-z0-9_], e.g. "hpet", "pmtimer", "cpuid16" */
 	int64_t hz;
-	double spread_ppm;	/* >= 0 */
-	char text[48];		/* the entry as given, cut to fit */
-	char error[80];		/* non-empty: malformed, and why; ref/hz unset */
+	double spread_ppm; /* >= 0 */
+	char text[48];	   /* the entry as given, cut to fit */
+	char error[80];	   /* non-empty: malformed, and why; ref/hz unset */
 };
 
 /*
@@ -30,22 +30,22 @@ size_t tsc_calib_parse(const char *s, struct tsc_calib_entry *e, size_t max);
 
 /* ---- kernel log lines (arch/x86/kernel/tsc.c, tsc_sync.c, kernel/time/clocksource.c) ---- */
 enum tsc_kmsg_kind {
-	TSC_KMSG_NONE = 0,	/* nothing about the TSC */
-	TSC_KMSG_FREQ,		/* a calibration figure: nfreq of ref[]/khz[] */
-	TSC_KMSG_UNSTABLE,	/* the kernel gave up on the TSC: reason */
-	TSC_KMSG_WARP,		/* tsc_sync.c measured a warp: warp_ticks */
-	TSC_KMSG_NOTE,		/* anything else about the TSC worth showing */
+	TSC_KMSG_NONE = 0, /* nothing about the TSC */
+	TSC_KMSG_FREQ,	   /* a calibration figure: nfreq of ref[]/khz[] */
+	TSC_KMSG_UNSTABLE, /* the kernel gave up on the TSC: reason */
+	TSC_KMSG_WARP,	   /* tsc_sync.c measured a warp: warp_ticks */
+	TSC_KMSG_NOTE,	   /* anything else about the TSC worth showing */
 };
 
 struct tsc_kmsg {
 	enum tsc_kmsg_kind kind;
 	size_t nfreq;
-	const char *ref[2];	/* "detected", "detected_tsc", "refined", "pit", "hpet", "pmtimer" */
-	int64_t khz[2];		/* the kernel prints kHz resolution */
+	const char *ref[2]; /* "detected", "detected_tsc", "refined", "pit", "hpet", "pmtimer" */
+	int64_t khz[2];	    /* the kernel prints kHz resolution */
 	int64_t warp_ticks;
 	char reason[96];
-	const char *msg;	/* the message without its log prefix (points into the line) */
-	long long usec;		/* time stamp since boot, -1 if the line had none */
+	const char *msg; /* the message without its log prefix (points into the line) */
+	long long usec;	 /* time stamp since boot, -1 if the line had none */
 };
 
 /* Classifies one log line, with or without a /dev/kmsg or klogctl prefix. */
