@@ -105,10 +105,13 @@ void yield_summarize(const struct yield_sample *s, size_t n, uint64_t *scratch,
 
 /* ---- the measurement ---- */
 
+#define START_WAIT_NS (2 * NS_PER_S)
+
 /* A gate all threads wait at, opened once for all by the main thread. */
 struct yield_shared {
 	_Alignas(CACHE_LINE) atomic_int go;	/* 0 wait, 1 run, -1 abort */
 	atomic_int ready;			/* threads waiting at the gate */
+	atomic_int started;			/* threads past the gate */
 	_Alignas(CACHE_LINE) atomic_int stop;	/* read by every thread: own line */
 };
 
@@ -148,6 +151,7 @@ static void *worker(void *arg)
 	if (go < 0)
 		return 0;
 	w->s.start_ns = mono_ns();
+	atomic_fetch_add(&sh->started, 1);
 	cpu0 = thread_cpu_ns();
 	/* the tight loop: one yield, one increment of our own counter */
 	while (!atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
@@ -211,9 +215,23 @@ static int yield_run(int n, int64_t duration_ns, struct yield_result *r, int *fa
 		usleep(1000);
 
 	getrusage(RUSAGE_SELF, &ru0);
-	until = ns_ts(mono_ns() + duration_ns);
 	atomic_store(&sh.go, 1);
 	futex_wake_all(&sh.go);
+	/*
+	 * The window opens when every thread is past the gate: waking N
+	 * threads can take longer than a quick run's 200 ms (seen under QEMU
+	 * TCG on a loaded host, where one thread woke after the stop and
+	 * counted zero). A thread that the scheduler starves after starting
+	 * still counts as zero work, as in the seed. Give up waiting after
+	 * START_WAIT_NS and measure whatever started.
+	 */
+	{
+		int64_t give_up = mono_ns() + START_WAIT_NS;
+
+		while (atomic_load(&sh.started) < n && mono_ns() < give_up)
+			usleep(200);
+	}
+	until = ns_ts(mono_ns() + duration_ns);
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, 0) == EINTR)
 		;
 	atomic_store(&sh.stop, 1);
