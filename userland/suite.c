@@ -29,6 +29,7 @@
 
 #define TP_VERSION "0.1.0"
 #define MAX_OUTPUTS 4
+#define SUMMARY_MAX 256
 
 const struct probe *inject_find(const char *name);
 
@@ -401,6 +402,13 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	};
 	int64_t run_deadline = o->watchdog_s ? mono_ns() + (int64_t)o->watchdog_s * NS_PER_S : 0;
 	struct opt_error bad;
+	struct {
+		const char *name;
+		int iteration, status;
+		unsigned long records;
+		int64_t ms;
+	} sum[SUMMARY_MAX];
+	size_t nsum = 0;
 
 	cur = res;
 	emit_set_context(0);
@@ -451,7 +459,18 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 			emit_set_context(ctx.iteration);
 			parent_human("\n== %s%s%.0d: %s ==\n", list[i]->name,
 				     ctx.iteration ? " iteration " : "", ctx.iteration, list[i]->summary);
+			unsigned long before = res->records;
+			int64_t t0 = mono_ns();
+
 			st = run_one(list[i], &ctx, res, run_deadline);
+			if (nsum < SUMMARY_MAX) {
+				sum[nsum].name = list[i]->name;
+				sum[nsum].iteration = ctx.iteration;
+				sum[nsum].status = (int)st;
+				sum[nsum].records = res->records - before;
+				sum[nsum].ms = (mono_ns() - t0) / NS_PER_MS;
+				nsum++;
+			}
 			if ((int)st == -1) {
 				res->failed++;
 				res->watchdog_fired = 1;
@@ -473,6 +492,15 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 		tp_rec_str(&r, "reason", "watchdog");
 		tp_rec_int(&r, "limit_s", o->watchdog_s);
 		parent_emit(&r);
+	}
+	/* A summary a person can read at a glance on a screen without serial. */
+	parent_human("\n== summary ==\n%-8s %5s  %-8s %8s %9s\n", "probe", "iter", "status", "records", "seconds");
+	for (size_t i = 0; i < nsum; i++) {
+		static const char *const names[] = { "ok", "skipped", "FAILED" };
+		int st = sum[i].status;
+
+		parent_human("%-8s %5d  %-8s %8lu %9.1f\n", sum[i].name, sum[i].iteration,
+			     st >= 0 && st <= 2 ? names[st] : "WATCHDOG", sum[i].records, (double)sum[i].ms / 1000);
 	}
 	parent_human("\n== end: %d ok, %d skipped, %d failed ==\n", res->ok, res->skipped, res->failed);
 	emit_end_record(res);

@@ -188,7 +188,9 @@ class Run:
                     ok += 1
         if end:
             out.append({"type": "end", "probes_ok": ok, "probes_skipped": skipped,
-                        "probes_failed": failed, "records": len(out) + 1})
+                        "probes_failed": failed,
+                        # the suite's records before end, from its run record on
+                        "records": len(out) - out.index(self.head)})
         return out
 
 
@@ -306,7 +308,7 @@ def host_log(rng):
             "tsc_hz": 2803201000, "spread_ppm": 4}]
     recs = run.records(PROBES)
     recs = recs[:1] + cal + recs[1:]
-    recs[-1]["records"] = len(recs)
+    recs[-1]["records"] = len(recs) - 1
     return "".join(rec(r) + "\n" for r in recs)
 
 

@@ -13,7 +13,8 @@ static void test_mult_shift(void)
 	/* 2.5 GHz: 0.4 ns per cycle */
 	clocks_calc_mult_shift(&c, 2500000000ULL, 1000000000ULL, 600);
 	ok(c.shift > 0 && c.shift <= 32, "2.5 GHz: shift %u in 1..32", c.shift);
-	is_near(ldexp((double)c.mult, -(int)c.shift), 0.4, 0.4 / (double)c.mult, "2.5 GHz: mult/2^shift = 0.4 ns to 1/mult");
+	is_near(ldexp((double)c.mult, -(int)c.shift), 0.4, 0.4 / (double)c.mult,
+		"2.5 GHz: mult/2^shift = 0.4 ns to 1/mult");
 	ok((unsigned __int128)600 * 2500000000ULL * c.mult < ((unsigned __int128)1 << 64),
 	   "2.5 GHz: 600 s of cycles times mult fits in 64 bits");
 	/* mult is rounded to an integer: relative error up to 1/(2 mult),
@@ -32,7 +33,8 @@ static void test_mult_shift(void)
 
 	/* the kernel's own example, TSC at 3 GHz as kHz (3000000 kHz -> 1e6 ns/ms) */
 	clocks_calc_mult_shift(&c, 3000000, 1000000, 600);
-	is_near((double)cyc2ns(&c, 3000000000ULL), 1e9, 1, "3 GHz in kHz units: 1 s of cycles is 1e9 ns +- 1");
+	is_near((double)cyc2ns(&c, 3000000000ULL), 1e9, 1,
+		"3 GHz in kHz units: 1 s of cycles is 1e9 ns +- 1");
 
 	/* a slow clock (ACPI PM timer, 3.579545 MHz): mult large, shift small is fine */
 	clocks_calc_mult_shift(&c, 3579545, 1000000000ULL, 600);

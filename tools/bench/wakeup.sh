@@ -45,16 +45,23 @@ ct_cpu=
 echo "wakeup bench: period $period us, priority $prio, cpu $cpu, $samples samples each; outputs in $out"
 echo "kernel $(uname -r), $(nproc) CPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo '?'), $(cyclictest --help 2>&1 | head -n 1)"
 
-# ours: all mechanisms at this period; the comparison uses clock_nanosleep
-# TIMER_ABSTIME. Full profile, so the sample count is the one above.
-"$bin" run --probes=wakeup --profile=full --wakeup-us="$period" --priority="$prio" \
-	--wakeup-cpu="$cpu" >"$out/timeprobe.log" 2>&1
-
 # cyclictest: -m mlockall, -h histogram of 1 us buckets up to 10 ms (as ours),
 # --default-system: leave /dev/cpu_dma_latency alone, as the probe does.
-# shellcheck disable=SC2086
-cyclictest -q -m $ct_sched $ct_cpu -i "$period" -l "$samples" -h 10000 --default-system \
-	--json="$out/cyclictest.json" >"$out/cyclictest.out" 2>&1
+ct() {
+	# shellcheck disable=SC2086
+	cyclictest -q -m $ct_sched $ct_cpu -i "$period" -l "$samples" -h 10000 --default-system \
+		--json="$out/$1.json" >"$out/$1.out" 2>&1
+}
+
+# cyclictest, ours, cyclictest again: the two cyclictest runs show how much
+# the same tool differs from itself on this machine, the yardstick for
+# "the distributions match". Ours runs every mechanism at this period (full
+# profile, so the sample count above); clock_nanosleep TIMER_ABSTIME is the
+# first, the one compared.
+ct cyclictest
+"$bin" run --probes=wakeup --profile=full --wakeup-us="$period" --priority="$prio" \
+	--wakeup-cpu="$cpu" >"$out/timeprobe.log" 2>&1
+ct cyclictest2
 
 python3 - "$out" "$period" <<'EOF'
 import json, sys, zlib
@@ -77,86 +84,84 @@ if not ours:
     sys.exit("no clock_nanosleep TIMER_ABSTIME record in " + out + "/timeprobe.log")
 
 # cyclictest: JSON histogram (us -> count) and the overflow line of its text
-ct = json.load(open(out + "/cyclictest.json"))
-th = ct["thread"]["0"]
-ct_over = 0
-for line in open(out + "/cyclictest.out", errors="replace"):
-    if line.startswith("# Histogram Overflows:"):
-        ct_over = int(line.split(":")[1].split()[0])
+def cyclic(name):
+    th = json.load(open("%s/%s.json" % (out, name)))["thread"]["0"]
+    over = 0
+    for line in open("%s/%s.out" % (out, name), errors="replace"):
+        if line.startswith("# Histogram Overflows:"):
+            over = int(line.split(":")[1].split()[0])
+    b = sorted((int(k), int(v)) for k, v in th["histogram"].items())
+    return {"b": b, "n": sum(c for _, c in b) + over, "over": over, "min": th["min"],
+            "avg": th["avg"], "max": th["max"]}
 
-def from_hist(buckets, overflow, outliers=None):
-    """us bucket -> count, plus overflow, as a sorted list of (us, count)."""
-    b = sorted((int(k), int(v)) for k, v in buckets.items())
-    n = sum(c for _, c in b) + overflow
-    return b, n
-
-def pct(b, n, overflow, p, largest):
-    """nearest rank, bucket lower edge in us (cyclictest's own convention)"""
-    rank = max(1, -(-p * n // 100))
+def pct(d, p):
+    """nearest rank; the bucket's lower edge in us (cyclictest's convention)"""
+    rank = max(1, -(-p * d["n"] // 100))
     seen = 0
-    for us, c in b:
+    for us, c in d["b"]:
         seen += c
         if seen >= rank:
             return us
-    return largest
+    return d["max"]
 
-ob, on = from_hist(ours["hist"]["buckets"], ours["hist"]["overflow"])
-cb, cn = from_hist(th["histogram"], ct_over)
-o_max = ours["max_ns"] / 1000.0
-c_max = th["max"]
+ob = sorted((int(k), int(v)) for k, v in ours["hist"]["buckets"].items())
+o = {"b": ob, "n": sum(c for _, c in ob) + ours["hist"]["overflow"], "over": ours["hist"]["overflow"],
+     "min": ours["min_ns"] / 1000.0, "avg": ours["avg_ns"] / 1000.0, "max": ours["max_ns"] / 1000.0}
+runs = [("timeprobe", o), ("cyclictest", cyclic("cyclictest")), ("cyclictest2", cyclic("cyclictest2"))]
 
-rows = [
-    ("samples", on, cn),
-    ("min us", ours["min_ns"] / 1000.0, th["min"]),
-    ("avg us", ours["avg_ns"] / 1000.0, th["avg"]),
-    ("p50 us", pct(ob, on, 0, 50, o_max), pct(cb, cn, 0, 50, c_max)),
-    ("p90 us", pct(ob, on, 0, 90, o_max), pct(cb, cn, 0, 90, c_max)),
-    ("p99 us", pct(ob, on, 0, 99, o_max), pct(cb, cn, 0, 99, c_max)),
-    ("p99.9 us", pct(ob, on, 0, 99.9, o_max), pct(cb, cn, 0, 99.9, c_max)),
-    ("max us", o_max, c_max),
-    ("over 10 ms", ours["hist"]["overflow"], ct_over),
-]
 print()
-print("%-12s %12s %12s" % ("", "timeprobe", "cyclictest"))
-for name, a, b in rows:
-    fa = "%12.1f" % a if isinstance(a, float) else "%12d" % a
-    fb = "%12.1f" % b if isinstance(b, float) else "%12d" % b
-    print("%-12s %s %s" % (name, fa, fb))
-print("%-12s %12s %12s" % ("set-up", "FIFO %d%s" % (ours["priority"], " mlock" if ours["mlockall"] else ""),
-                          "cpu %d" % ours["cpu"]))
-if ours.get("priority_error"):
-    print("  timeprobe: " + ours["priority_error"])
+print("%-12s" % "" + "".join("%13s" % name for name, _ in runs))
+def row(label, f):
+    cells = []
+    for _, d in runs:
+        v = f(d)
+        cells.append("%13.1f" % v if isinstance(v, float) else "%13d" % v)
+    print("%-12s" % label + "".join(cells))
+row("samples", lambda d: d["n"])
+row("min us", lambda d: float(d["min"]))
+row("avg us", lambda d: float(d["avg"]))
+for p in (50, 90, 99, 99.9):
+    row("p%g us" % p, lambda d, p=p: pct(d, p))
+row("max us", lambda d: float(d["max"]))
+row("over 10 ms", lambda d: d["over"])
+print("timeprobe set-up: SCHED_FIFO %d, mlockall %s, cpu %d, timer slack %d ns%s" % (
+    ours["priority"], "on" if ours["mlockall"] else "off", ours["cpu"], ours["timerslack_ns"],
+    "; " + ours["priority_error"] if ours.get("priority_error") else ""))
 
-# shape: both cumulative distributions on the 1 us grid; KS distance
-grid = sorted({us for us, _ in ob} | {us for us, _ in cb})
-def cdf(b, n):
-    d, acc, j = {}, 0, 0
+grid = sorted({us for _, d in runs for us, _ in d["b"]})
+def cdf(d):
+    c, acc, j = {}, 0, 0
     for us in grid:
-        while j < len(b) and b[j][0] <= us:
-            acc += b[j][1]
+        while j < len(d["b"]) and d["b"][j][0] <= us:
+            acc += d["b"][j][1]
             j += 1
-        d[us] = acc / n
-    return d
-oc, cc = cdf(ob, on), cdf(cb, cn)
-ks, at = 0.0, 0
-for us in grid:
-    if abs(oc[us] - cc[us]) > ks:
-        ks, at = abs(oc[us] - cc[us]), us
-print()
-print("share of wake-ups within: (cumulative, both on 1 us buckets)")
-marks = [m for m in (5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000) if m <= max(grid[-1], 5) * 2]
-print("  %-10s" % "us" + "".join("%8d" % m for m in marks))
+        c[us] = acc / d["n"]
+    return c
+cdfs = {name: cdf(d) for name, d in runs}
 def at_most(c, m):
     v = 0.0
     for us in grid:
         if us <= m:
             v = c[us]
     return v
-print("  %-10s" % "timeprobe" + "".join("%8.3f" % at_most(oc, m) for m in marks))
-print("  %-10s" % "cyclictest" + "".join("%8.3f" % at_most(cc, m) for m in marks))
-# two-sample KS: above c(0.05) = 1.358 x sqrt((n + m) / (n m)) the samples
-# are unlikely to come from one distribution
-crit = 1.358 * ((on + cn) / (on * cn)) ** 0.5
-print("largest CDF difference (Kolmogorov-Smirnov D): %.3f at %d us; 5%% critical value %.3f"
-      % (ks, at, crit))
+print()
+print("share of wake-ups below N us (cumulative, 1 us buckets):")
+marks = [m for m in (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000) if m <= 2 * grid[-1] + 10]
+print("  %-12s" % "N" + "".join("%8d" % m for m in marks))
+for name, _ in runs:
+    print("  %-12s" % name + "".join("%8.3f" % at_most(cdfs[name], m - 1) for m in marks))
+
+def ks(a, b):
+    d, at = 0.0, 0
+    for us in grid:
+        if abs(cdfs[a][us] - cdfs[b][us]) > d:
+            d, at = abs(cdfs[a][us] - cdfs[b][us]), us
+    n, m = dict(runs)[a]["n"], dict(runs)[b]["n"]
+    # two-sample KS critical value at 5 %: 1.358 x sqrt((n + m) / (n m))
+    return d, at, 1.358 * ((n + m) / (n * m)) ** 0.5
+print()
+print("Kolmogorov-Smirnov D (largest CDF difference):")
+for a, b in (("timeprobe", "cyclictest"), ("timeprobe", "cyclictest2"), ("cyclictest", "cyclictest2")):
+    d, at, crit = ks(a, b)
+    print("  %-11s vs %-11s  D = %.3f at %d us  (5%% critical value %.3f)" % (a, b, d, at, crit))
 EOF

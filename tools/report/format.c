@@ -488,7 +488,7 @@ static void end_summary(struct sbuf *b, const struct run *run)
 	if (json_is_number(written)) {
 		sbuf_adds(b, "; records written ");
 		scalar_str(b, written);
-		sbuf_addf(b, ", read %zu", run->nrecs);
+		sbuf_addf(b, ", read %zu", run->nsuite);
 	}
 }
 

@@ -249,7 +249,10 @@ static void add_result(struct run *run, json_t *rec, const char *probe, const ch
 
 static void on_run(struct splitter *s, json_t *rec)
 {
-	new_run(s, rec)->nrecs++;
+	struct run *run = new_run(s, rec);
+
+	run->nrecs++;
+	run->nsuite++;
 }
 
 static void on_stub(struct splitter *s, json_t *rec)
@@ -276,8 +279,10 @@ static void on_calib(struct splitter *s, json_t *rec)
 {
 	if (!s->cur || s->closed || json_array_size(s->pending))
 		json_array_append(s->pending, rec);
-	else
+	else {
 		attach_boot(s->cur, rec);
+		s->cur->nsuite++;	/* a probe's calib record, inside the run */
+	}
 }
 
 static void on_result(struct splitter *s, json_t *rec)
@@ -288,6 +293,7 @@ static void on_result(struct splitter *s, json_t *rec)
 	char *ident, *id = result_id(rec, &ident);
 
 	run->nrecs++;
+	run->nsuite++;
 	add_result(run, rec, probe ? probe : "", name ? name : "", id, ident);
 }
 
@@ -296,6 +302,7 @@ static void on_note(struct splitter *s, json_t *rec)
 	struct run *run = open_run(s);
 
 	run->nrecs++;
+	run->nsuite++;
 	json_array_append(run->notes, rec);
 }
 

@@ -43,6 +43,7 @@ struct run {
 	json_t *res_index;	/* result id -> index in res */
 	int iterations;		/* highest "iteration", 0 if none */
 	size_t nrecs;		/* records read for this run */
+	size_t nsuite;		/* of those, the suite's before its end record (what end counts) */
 };
 
 struct figure {

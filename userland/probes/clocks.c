@@ -1100,7 +1100,8 @@ static int run_child_block(const struct probe_ctx *ctx, struct env *e, int64_t d
 		if (mono_ns() > deadline) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);
-			emit_cs_record("error", e->cs, "clocksource", "measurement overran its share of the time limit; killed");
+			emit_cs_record("error", e->cs, "clocksource",
+				       "measurement overran its share of the time limit; killed");
 			return -ETIMEDOUT;
 		}
 		usleep(20000);
@@ -1170,7 +1171,8 @@ static enum probe_status sweep(const struct probe_ctx *ctx, struct env *base, co
 	emit_end(&r);
 	human("\n-- clocksource %s restored: %s --\n", orig, restored ? "yes" : "NO");
 	if (!restored)
-		emit_cs_record("error", now, "clocksource restored", "could not put the original clocksource back");
+		emit_cs_record("error", now, "clocksource restored",
+			       "could not put the original clocksource back");
 	return failed || !restored ? PROBE_FAILED : PROBE_OK;
 }
 

@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Builds one appliance image per kernel variant, boots each in QEMU with the
+# same options and writes one report comparing them (docs/variants.md).
+#
+#   tools/matrix.sh [--out DIR] [--append WORDS] [--machine M] [--cpus N]
+#                   [--timeout S] VARIANT...
+#
+# VARIANT is a name from kernel/variants/ (hz100, nohz-full, ...) or `base`
+# (our fragment alone). For each one:
+#   make image B=DIR/VARIANT KVARIANT=VARIANT APPEND=WORDS   (its own build)
+#   tools/qemu-run.sh --log DIR/VARIANT.log DIR/VARIANT/timeprobe.img
+# then
+#   tp-report DIR/*.log --format=markdown --label=VARIANT,... > DIR/report.md
+#   (and --plot=DIR/plots).
+# Every image is built before the first boot, so a fragment that fails the
+# kernel's option check stops the matrix before any QEMU time is spent, and
+# the boots run close together under the same host load.
+#
+# Environment: MAKE (default make), TP_REPORT (default build/tp-report).
+# Exit status: 0 when every variant booted to its `end` record and the
+# report was written; 1 otherwise (the report is still written from the
+# logs there are).
+set -eu
+
+out=build/matrix append=timeprobe.profile=quick machine=q35 cpus=2 timeout=1800
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out) out=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--machine) machine=$2; shift 2 ;;
+	--cpus) cpus=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--) shift; break ;;
+	-*) echo "matrix: unknown option $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 1 ] || { echo "usage: tools/matrix.sh [--out DIR] [--append WORDS] VARIANT..." >&2; exit 2; }
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+make=${MAKE:-make}
+report=${TP_REPORT:-build/tp-report}
+
+# Names first, so a typo costs nothing.
+for v in "$@"; do
+	case $v in
+	*[!A-Za-z0-9_-]*|'') echo "matrix: bad variant name '$v'" >&2; exit 2 ;;
+	esac
+	[ "$v" = base ] || [ -f "kernel/variants/$v.config" ] || {
+		echo "matrix: unknown variant '$v'; known: base" \
+			"$(cd kernel/variants && ls *.config | sed 's/\.config$//' | tr '\n' ' ')" >&2
+		exit 2
+	}
+done
+
+mkdir -p "$out"
+rm -f "$out/report.md"
+for v in "$@"; do
+	kv=$v
+	[ "$v" = base ] && kv=
+	echo "matrix: building $v in $out/$v"
+	# The image is remade whenever the kernel is copied (bzImage is FORCE),
+	# so APPEND always reaches cmdline.txt.
+	$make --no-print-directory image B="$out/$v" KVARIANT="$kv" APPEND="$append" QEMU_CPUS="$cpus"
+done
+$make --no-print-directory "$report"
+
+failed=
+labels=
+logs=
+for v in "$@"; do
+	log=$out/$v.log
+	echo "matrix: booting $v ($machine, $cpus CPUs, log $log)"
+	rm -f "$log"
+	t0=$(date +%s)
+	status=0
+	sh tools/qemu-run.sh --machine "$machine" --cpus "$cpus" --timeout "$timeout" \
+		--log "$log" "$out/$v/timeprobe.img" || status=$?
+	echo "matrix: $v: QEMU exited with $status after $(( $(date +%s) - t0 )) s"
+	if ! grep -q 'TP1 {"type":"end"' "$log"; then
+		echo "matrix: $v: no end record in $log" >&2
+		failed="$failed $v"
+	fi
+	labels=${labels:+$labels,}$v
+	logs="$logs $log"
+done
+
+rm -rf "$out/plots"
+"$report" $logs --format=markdown --plot="$out/plots" --label="$labels" > "$out/report.md.tmp"
+mv "$out/report.md.tmp" "$out/report.md"
+echo "matrix: report $out/report.md, plots $out/plots/"
+if [ -n "$failed" ]; then
+	echo "matrix: these variants did not finish their suite:$failed" >&2
+	exit 1
+fi
