@@ -43,7 +43,7 @@ static void efi_stall(uint32_t us, void *ctx)
 }
 
 /* UEFI memory is identity-mapped during boot services (UEFI 2.10, 2.3.4). */
-static const void *map_identity(uint64_t phys, size_t len, void *ctx)
+const void *tp_acpi_map_identity(uint64_t phys, size_t len, void *ctx)
 {
 	(void)len;
 	(void)ctx;
@@ -65,28 +65,33 @@ static void hex_field(struct tp_rec *r, const char *key, uint64_t v)
  * UEFI 2.10, 4.6 EFI Configuration Table: the ACPI 2.0 RSDP GUID
  * (XSDT) is preferred, the ACPI 1.0 one (RSDT only) is the fallback.
  */
-static void find_acpi(struct ref_ctx *x)
+const char *tp_efi_acpi_root(EFI_SYSTEM_TABLE *st, struct tp_acpi_root *root)
 {
 	static EFI_GUID acpi20 = ACPI_20_TABLE_GUID;
 	static EFI_GUID acpi10 = ACPI_TABLE_GUID;
 	const void *rsdp20 = NULL, *rsdp10 = NULL;
 
-	for (UINTN i = 0; i < x->st->NumberOfTableEntries; i++) {
-		EFI_CONFIGURATION_TABLE *t = &x->st->ConfigurationTable[i];
+	for (UINTN i = 0; i < st->NumberOfTableEntries; i++) {
+		EFI_CONFIGURATION_TABLE *t = &st->ConfigurationTable[i];
 
 		if (!CompareGuid(&t->VendorGuid, &acpi20))
 			rsdp20 = t->VendorTable;
 		else if (!CompareGuid(&t->VendorGuid, &acpi10))
 			rsdp10 = t->VendorTable;
 	}
-	x->have_acpi = 0;
-	x->acpi_why = "no ACPI RSDP in the EFI configuration table";
-	if (rsdp20 && tp_acpi_parse_rsdp(rsdp20, 36, &x->root) == 0)
-		x->have_acpi = 1;
-	else if (rsdp10 && tp_acpi_parse_rsdp(rsdp10, 20, &x->root) == 0)
-		x->have_acpi = 1;
-	else if (rsdp20 || rsdp10)
-		x->acpi_why = "ACPI RSDP checksum or signature invalid";
+	if (rsdp20 && tp_acpi_parse_rsdp(rsdp20, 36, root) == 0)
+		return NULL;
+	if (rsdp10 && tp_acpi_parse_rsdp(rsdp10, 20, root) == 0)
+		return NULL;
+	if (rsdp20 || rsdp10)
+		return "ACPI RSDP checksum or signature invalid";
+	return "no ACPI RSDP in the EFI configuration table";
+}
+
+static void find_acpi(struct ref_ctx *x)
+{
+	x->acpi_why = tp_efi_acpi_root(x->st, &x->root);
+	x->have_acpi = !x->acpi_why;
 }
 
 /* ---- HPET ---- */
@@ -100,7 +105,7 @@ static const char *hpet_setup(struct ref_ctx *x)
 
 	if (!x->have_acpi)
 		return x->acpi_why;
-	t = tp_acpi_find(&x->root, "HPET", map_identity, NULL, &len, &bad);
+	t = tp_acpi_find(&x->root, "HPET", tp_acpi_map_identity, NULL, &len, &bad);
 	if (!t)
 		return bad ? "HPET table checksum invalid" : "no HPET table";
 	if (tp_acpi_hpet(t, len, &x->hpet_tbl, &why))
@@ -143,7 +148,7 @@ static const char *pm_setup(struct ref_ctx *x)
 
 	if (!x->have_acpi)
 		return x->acpi_why;
-	t = tp_acpi_find(&x->root, "FACP", map_identity, NULL, &len, &bad);
+	t = tp_acpi_find(&x->root, "FACP", tp_acpi_map_identity, NULL, &len, &bad);
 	if (!t)
 		return bad ? "FADT checksum invalid" : "no FADT";
 	if (tp_acpi_fadt_pm_timer(t, len, &x->pm, &why))
@@ -385,11 +390,17 @@ void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rou
 	x.st = st;
 	x.ms = ms;
 	find_acpi(&x);
-	/* Limits only: 4 windows + 100 ms at the rough rate, 10 GHz if unknown. */
+	/*
+	 * Limits only, at the rough rate (10 GHz if unknown): the timeout only
+	 * tells a dead counter from a slow one, so it is generous. Under QEMU
+	 * TCG on a loaded host a vCPU can lose the host CPU for hundreds of ms
+	 * inside one window (seen: a PM timer round timing out at 4 windows +
+	 * 100 ms); such a round is still a valid measurement.
+	 */
 	rough_hz = tp_rough_tsc_hz(efi_stall, st);
 	if (!rough_hz)
 		rough_hz = 10000000000ull;
-	x.lim.timeout_tsc = tp_muldiv64(rough_hz, 4ull * ms + 100, 1000, 0);
+	x.lim.timeout_tsc = tp_muldiv64(rough_hz, 20ull * ms + 2000, 1000, 0);
 	x.lim.max_bracket_tsc = tp_muldiv64(rough_hz, TP_MEASURE_MAX_BRACKET_US, 1000000, 0);
 
 	rep->chosen = NULL;
