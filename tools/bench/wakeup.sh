@@ -124,8 +124,8 @@ for p in (50, 90, 99, 99.9):
     row("p%g us" % p, lambda d, p=p: pct(d, p))
 row("max us", lambda d: float(d["max"]))
 row("over 10 ms", lambda d: d["over"])
-print("timeprobe set-up: SCHED_FIFO %d, mlockall %s, cpu %d, timer slack %d ns%s" % (
-    ours["priority"], "on" if ours["mlockall"] else "off", ours["cpu"], ours["timerslack_ns"],
+print("timeprobe set-up: %s, mlockall %s, cpu %d, timer slack %d ns%s" % (
+    "SCHED_FIFO %d" % ours["priority"] if ours["priority"] else "SCHED_OTHER", "on" if ours["mlockall"] else "off", ours["cpu"], ours["timerslack_ns"],
     "; " + ours["priority_error"] if ours.get("priority_error") else ""))
 
 grid = sorted({us for _, d in runs for us, _ in d["b"]})

@@ -16,10 +16,12 @@
  *
  * All times are CLOCK_MONOTONIC. The SCHED_FIFO priority, mlockall, CPU
  * pinning and the timer slack in force are written into every record: a
- * normal (SCHED_OTHER) task's sleeps are stretched by its timer slack
- * (50 us by default, prctl(2) PR_SET_TIMERSLACK), an RT task's are not
- * (kernel/time/hrtimer.c, hrtimer_nanosleep(); fs/select.c,
- * select_estimate_accuracy()); POSIX timers and timerfd never use slack.
+ * normal (SCHED_OTHER) task's sleeps may end up to its timer slack late
+ * (50 us by default, prctl(2) PR_SET_TIMERSLACK; kernel/time/hrtimer.c,
+ * hrtimer_nanosleep(); fs/select.c, select_estimate_accuracy()); an RT
+ * task has none (Linux 6.1.192 kernel/sched/core.c, __setscheduler_params(),
+ * sets it to 0), and POSIX timers and timerfd never use it. The slack is
+ * reported, not changed: cyclictest runs SCHED_FIFO and leaves it alone too.
  */
 #include <errno.h>
 #include <math.h>
@@ -583,7 +585,7 @@ enum probe_status probe_wakeup(struct probe_ctx *ctx)
 	int64_t *lat;
 	double *scratch;
 	struct wsetup s;
-	char cpu[16];
+	char cpu[16], policy[24];
 	int measured = 0, failed = 0;
 
 	setup(ctx, &s);
@@ -599,8 +601,9 @@ enum probe_status probe_wakeup(struct probe_ctx *ctx)
 	}
 
 	snprintf(cpu, sizeof(cpu), s.cpu < 0 ? "any" : "%d", s.cpu);
-	human("SCHED_FIFO priority %d%s%s%s, mlockall %s, cpu %s, timer slack %ld ns\n", s.prio,
-	      s.prio_error[0] ? " (asked " : "", s.prio_error[0] ? s.prio_error : "", s.prio_error[0] ? ")" : "",
+	snprintf(policy, sizeof(policy), s.prio ? "SCHED_FIFO %d" : "SCHED_OTHER", s.prio);
+	human("%s%s%s%s, mlockall %s, cpu %s, timer slack %ld ns\n", policy,
+	      s.prio_error[0] ? " (refused: " : "", s.prio_error, s.prio_error[0] ? ")" : "",
 	      s.mlocked ? "on" : "off", cpu, s.timerslack_ns);
 	human("latency in us: wake-up - deadline (absolute) or - (call + period) (relative)\n");
 	human("%-30s %7s %7s %8s %8s %8s %8s %8s %8s %8s\n", "mechanism", "period", "samples",
