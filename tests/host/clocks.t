@@ -2,15 +2,13 @@
 # SPDX-License-Identifier: MIT
 # Host test of probe clocks: runs `build/timeprobe run --probes=clocks
 # --profile=quick` and checks the records and the human table (TAP).
-import json
 import os
 import re
-import subprocess
 import sys
-import time
-import zlib
 
-BIN = "build/timeprobe"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tp1 import BIN, done, ok, run_probe, skip  # noqa: E402
+
 CLOCKS = ["CLOCK_REALTIME", "CLOCK_REALTIME_COARSE", "CLOCK_MONOTONIC",
           "CLOCK_MONOTONIC_COARSE", "CLOCK_MONOTONIC_RAW", "CLOCK_BOOTTIME",
           "CLOCK_TAI", "CLOCK_PROCESS_CPUTIME_ID", "CLOCK_THREAD_CPUTIME_ID",
@@ -20,66 +18,26 @@ FIELDS = ["ns_per_call", "ns_per_call_min", "ns_per_call_p99", "ticks_per_call",
           "user_us", "sys_us", "vol_ctxsw", "invol_ctxsw", "last_value", "path",
           "clocksource"]
 
-n = 0
-failed = 0
-
-
-def check(cond, name, diag=None):
-    global n, failed
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
-    if not cond:
-        failed += 1
-        if diag:
-            for line in str(diag).splitlines()[:20]:
-                print("#   " + line)
-    return cond
-
-
-def skip(name, why):
-    global n
-    n += 1
-    print("ok %d - %s # SKIP %s" % (n, name, why))
-
-
-def run(*extra):
-    t0 = time.monotonic()
-    p = subprocess.run([BIN, "run", "--probes=clocks", "--profile=quick"] + list(extra),
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120)
-    out = p.stdout.decode("utf-8", "replace")
-    recs, bad, human = [], [], []
-    for line in out.splitlines():
-        if not line.startswith("TP1 "):
-            human.append(line)
-            continue
-        body, _, crc = line[4:].rpartition(" *")
-        if "%08x" % zlib.crc32(body.encode()) != crc:
-            bad.append(line)
-            continue
-        recs.append(json.loads(body))
-    return p.returncode, time.monotonic() - t0, recs, bad, human, out
-
-
 if not os.access(BIN, os.X_OK):
     print("1..0 # SKIP %s not built" % BIN)
     sys.exit(0)
 
-rc, secs, recs, bad, human, out = run()
-check(rc == 0, "timeprobe run --probes=clocks --profile=quick exits 0", out[-2000:])
-check(secs < 30, "quick profile finishes in seconds (%.1f s)" % secs)
-check(not bad, "every record's CRC is valid", "\n".join(bad))
+p, recs, bad, human, secs = run_probe("clocks")
+ok(p.returncode == 0, "timeprobe run --probes=clocks --profile=quick exits 0", p.stdout[-2000:])
+ok(secs < 30, "quick profile finishes in seconds (%.1f s)" % secs)
+ok(not bad, "every record's CRC is valid", "\n".join(bad))
 mine = [r for r in recs if r.get("probe") == "clocks"]
 results = [r for r in mine if r["type"] == "result"]
 skips = [r for r in mine if r["type"] == "skip"]
 errors = [r for r in recs if r["type"] == "error"]
-check(not errors, "no error records", errors)
-check(all("clocksource" in r for r in mine), "every clocks record carries the clocksource",
-      [r for r in mine if "clocksource" not in r])
+ok(not errors, "no error records", errors)
+ok(all("clocksource" in r for r in mine), "every clocks record carries the clocksource",
+   [r for r in mine if "clocksource" not in r])
 
 run_rec = next((r for r in recs if r["type"] == "run"), {})
 block = [r for r in results if r["name"] == "clocksource"]
-check(len(block) == 1 and block[0]["clocksource"] == run_rec.get("clocksource"),
-      "one block, for the clocksource in use (%s)" % run_rec.get("clocksource"), block)
+ok(len(block) == 1 and block[0]["clocksource"] == run_rec.get("clocksource"),
+   "one block, for the clocksource in use (%s)" % run_rec.get("clocksource"), block)
 
 # every expected source appears, as a result or a skip, on each path
 expected = [("time()", "libc"), ("time()", "syscall"),
@@ -96,74 +54,73 @@ def family(path):
 
 missing = [e for e in expected
            if not any(r["name"] == e[0] and family(r.get("path")) == e[1] for r in results + skips)]
-check(not missing, "every source appears as a result or a skip (%d sources)" % len(expected), missing)
+ok(not missing, "every source appears as a result or a skip (%d sources)" % len(expected), missing)
 
 measured = [r for r in results if "ns_per_call" in r]
-check(measured and all(r["ns_per_call"] > 0 for r in measured), "ns_per_call is positive",
-      [(r["name"], r["ns_per_call"]) for r in measured if not r["ns_per_call"] > 0])
+ok(measured and all(r["ns_per_call"] > 0 for r in measured), "ns_per_call is positive",
+   [(r["name"], r["ns_per_call"]) for r in measured if not r["ns_per_call"] > 0])
 lacking = [(r["name"], f) for r in measured for f in FIELDS if f not in r]
-check(not lacking, "every result has the figures with their units", lacking)
-check(all(r["ns_per_call_min"] <= r["ns_per_call"] <= r["ns_per_call_p99"] for r in measured),
-      "min <= median <= p99 of the batch means",
-      [(r["name"], r["ns_per_call_min"], r["ns_per_call"], r["ns_per_call_p99"]) for r in measured])
-check(all(r.get("timer_share_pct", 100) < 1 for r in measured),
-      "the timer around each batch costs under 1 % of it",
-      [(r["name"], r.get("timer_share_pct")) for r in measured if not r.get("timer_share_pct", 100) < 1])
-check(all(r.get("reason") for r in skips), "every skip says why", skips)
-check(all(isinstance(r["errno"], int) and r["errno"] > 0 for r in skips if "errno" in r),
-      "skips of refused clocks carry the errno")
-check(all(r["path"] in ("vdso", "libc") and isinstance(r.get("vdso"), bool) for r in measured
-          if family(r["path"]) == "libc"), "libc results say whether the vDSO served them")
+ok(not lacking, "every result has the figures with their units", lacking)
+ok(all(r["ns_per_call_min"] <= r["ns_per_call"] <= r["ns_per_call_p99"] for r in measured),
+   "min <= median <= p99 of the batch means",
+   [(r["name"], r["ns_per_call_min"], r["ns_per_call"], r["ns_per_call_p99"]) for r in measured])
+ok(all(r.get("timer_share_pct", 100) < 1 for r in measured),
+   "the timer around each batch costs under 1 % of it",
+   [(r["name"], r.get("timer_share_pct")) for r in measured if not r.get("timer_share_pct", 100) < 1])
+ok(all(r.get("reason") for r in skips), "every skip says why", skips)
+ok(all(isinstance(r["errno"], int) and r["errno"] > 0 for r in skips if "errno" in r),
+   "skips of refused clocks carry the errno")
+ok(all(r["path"] in ("vdso", "libc") and isinstance(r.get("vdso"), bool) for r in measured
+       if family(r["path"]) == "libc"), "libc results say whether the vDSO served them")
 
 mono = {r["path"]: r for r in measured if r["name"] == "clock_gettime(CLOCK_MONOTONIC)"}
-check("syscall" in mono and ("vdso" in mono or "libc" in mono),
-      "CLOCK_MONOTONIC measured through libc and as a raw syscall", list(mono))
+ok("syscall" in mono and ("vdso" in mono or "libc" in mono),
+   "CLOCK_MONOTONIC measured through libc and as a raw syscall", list(mono))
 if "vdso" in mono and "syscall" in mono:
-    check(mono["syscall"]["ns_per_call"] > mono["vdso"]["ns_per_call"],
-          "the syscall costs more than the vDSO (%.1f > %.1f ns)"
-          % (mono["syscall"]["ns_per_call"], mono["vdso"]["ns_per_call"]))
+    ok(mono["syscall"]["ns_per_call"] > mono["vdso"]["ns_per_call"],
+       "the syscall costs more than the vDSO (%.1f > %.1f ns)"
+       % (mono["syscall"]["ns_per_call"], mono["vdso"]["ns_per_call"]))
 else:
     skip("the syscall costs more than the vDSO", "the vDSO does not serve CLOCK_MONOTONIC here")
 
 rt = next((r for r in measured if r["name"] == "clock_gettime(CLOCK_REALTIME)"), None)
-check(rt is not None and re.fullmatch(r"\d+\.\d{9}", rt["last_value"]) is not None,
-      "last_value is seconds with nanoseconds", rt and rt["last_value"])
+ok(rt is not None and re.fullmatch(r"\d+\.\d{9}", rt["last_value"]) is not None,
+   "last_value is seconds with nanoseconds", rt and rt["last_value"])
 tsc = next((r for r in measured if r["path"] == "tsc-user"), None)
 if tsc:
-    check(tsc.get("calibration") in ("stub", "user") and tsc.get("mult", 0) > 0,
-          "the TSC clock says its calibration and mult/shift", tsc)
+    ok(tsc.get("calibration") in ("stub", "user") and tsc.get("mult", 0) > 0,
+       "the TSC clock says its calibration and mult/shift", tsc)
 else:
     skip("the TSC clock says its calibration", "no TSC clock here")
 
 # the human table: header, one line per measured source, dearest first
 hdr = [i for i, l in enumerate(human) if re.match(r"\s*ns/call\s+ticks/call\s+resolution\s+granularity", l)]
-check(len(hdr) == 1, "the human table is printed", "\n".join(human[:20]))
+ok(len(hdr) == 1, "the human table is printed", "\n".join(human[:20]))
 rows = []
 for l in human[hdr[0] + 1:] if hdr else []:
     m = re.match(r"\s*(\d+\.\d+)\s", l)
     if not m:
         break
     rows.append(float(m.group(1)))
-check(len(rows) == len(measured), "a table line per measured source (%d)" % len(rows))
-check(rows == sorted(rows, reverse=True), "the table is sorted dearest first", rows)
+ok(len(rows) == len(measured), "a table line per measured source (%d)" % len(rows))
+ok(rows == sorted(rows, reverse=True), "the table is sorted dearest first", rows)
 
 # the sweep, as root: a block per available clocksource, original restored
 if os.geteuid() == 0 and os.access("/sys/devices/system/clocksource/clocksource0/current_clocksource", os.W_OK):
     avail = open("/sys/devices/system/clocksource/clocksource0/available_clocksource").read().split()
     before = open("/sys/devices/system/clocksource/clocksource0/current_clocksource").read().strip()
-    rc, secs, recs, bad, human, out = run("--clocksource-sweep=1")
+    p, recs, bad, human, secs = run_probe("clocks", "--clocksource-sweep=1")
     mine = [r for r in recs if r.get("probe") == "clocks"]
-    check(rc == 0 and not bad, "sweep: runs, records valid", out[-2000:])
+    ok(p.returncode == 0 and not bad, "sweep: runs, records valid", p.stdout[-2000:])
     seen = {r["clocksource"] for r in mine if r["name"] == "clocksource"}
-    check(seen == set(avail), "sweep: a block (or skip) per available clocksource %s" % avail, seen)
+    ok(seen == set(avail), "sweep: a block (or skip) per available clocksource %s" % avail, seen)
     rest = [r for r in mine if r["name"] == "clocksource restored"]
     after = open("/sys/devices/system/clocksource/clocksource0/current_clocksource").read().strip()
-    check(len(rest) == 1 and rest[0]["restored"] is True and rest[0]["original"] == before
-          and after == before, "sweep: the original clocksource (%s) is restored" % before, rest)
+    ok(len(rest) == 1 and rest[0]["restored"] is True and rest[0]["original"] == before
+       and after == before, "sweep: the original clocksource (%s) is restored" % before, rest)
 else:
     skip("sweep: runs", "not root")
     skip("sweep: a block per available clocksource", "not root")
     skip("sweep: the original clocksource is restored", "not root")
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()

@@ -4,45 +4,14 @@
 # (or a skip with a reason), claimed >= requested, accuracy is a positive
 # number, ITIMER_REAL at 10000 us lands within 90-120 % on an idle machine,
 # background load is recorded, and every record's CRC is valid.
-import json
 import os
 import subprocess
 import sys
-import zlib
 
-BIN = os.environ.get("TIMEPROBE", "build/timeprobe")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tp1 import done, ok, run_probe  # noqa: E402
+
 TIMERS = ["ITIMER_REAL", "ITIMER_VIRTUAL", "ITIMER_PROF"]
-n = 0
-failed = 0
-
-
-def ok(cond, name, diag=None):
-    global n, failed
-    n += 1
-    print(("ok" if cond else "not ok") + " %d - %s" % (n, name))
-    if not cond:
-        failed += 1
-        if diag:
-            for line in str(diag).splitlines()[:40]:
-                print("#   " + line)
-    return cond
-
-
-def run(*args):
-    p = subprocess.run([BIN, "run", "--probes=itimer", "--profile=quick", *args],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, timeout=300)
-    recs, bad, human = [], [], []
-    for line in p.stdout.splitlines():
-        if not line.startswith("TP1 "):
-            human.append(line)
-            continue
-        body, sep, crc = line[4:].rpartition(" *")
-        if not sep or "%08x" % zlib.crc32(body.encode()) != crc:
-            bad.append(line)
-            continue
-        recs.append(json.loads(body))
-    return p, recs, bad, human
 
 
 def mine(recs, kind):
@@ -50,7 +19,7 @@ def mine(recs, kind):
 
 
 # 1. the quick default: load 0, intervals 10000, 1000, 100
-p, recs, bad, human = run()
+p, recs, bad, human, _ = run_probe("itimer", timeout=300)
 res, skips = mine(recs, "result"), mine(recs, "skip")
 end = [r for r in recs if r.get("type") == "end"]
 ok(p.returncode == 0, "timeprobe run exits 0", p.stdout[-2000:])
@@ -86,7 +55,7 @@ def best(acc):
 for _ in range(2):
     if real and 90 <= best(real) <= 120:
         break
-    _, again, _, _ = run("--itimer-us=10000")
+    again = run_probe("itimer", "--itimer-us=10000", timeout=300).recs
     real += [r["accuracy_pct"] for r in mine(again, "result") if r["name"] == "ITIMER_REAL 10000us"]
 ok(real and 90 <= best(real) <= 120,
    "ITIMER_REAL 10000 us within 90-120 % (best of up to 3)", "accuracy_pct: %s; load %s"
@@ -99,7 +68,7 @@ ok(any(l.startswith("ITIMER_VIRTUAL, load 0:") for l in human)
    "human table: one block per timer, 'requested claimed actual (accuracy%)' lines")
 
 # 2. with background load and an interval list given as an option
-p, recs, bad, human = run("--load=2", "--itimer-us=20000,5000")
+p, recs, bad, human, _ = run_probe("itimer", "--load=2", "--itimer-us=20000,5000", timeout=300)
 res = mine(recs, "result") + mine(recs, "skip")
 ok(p.returncode == 0 and not bad, "with load: exits 0, CRCs valid", p.stdout[-2000:])
 ok(sorted({r["name"].split()[1] for r in res}) == ["20000us", "5000us"],
@@ -111,5 +80,4 @@ out = subprocess.run(["ps", "-eo", "stat,args"], stdout=subprocess.PIPE, text=Tr
 left = [l for l in out.splitlines() if "timeprobe" in l and "--probes=itimer" in l and "--load=2" in l]
 ok(not left, "no burner outlives the run", left)
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()

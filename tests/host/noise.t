@@ -6,53 +6,17 @@
 # interrupt deltas where /proc has them, options honoured (threshold,
 # duration, stub calibration), one record under `taskset -c 0`, and every
 # record's CRC valid.
-import json
 import os
 import shutil
-import subprocess
 import sys
-import time
-import zlib
 
-BIN = os.environ.get("TIMEPROBE", "build/timeprobe")
-n = 0
-failed = 0
-
-
-def ok(cond, name, diag=None):
-    global n, failed
-    n += 1
-    print(("ok" if cond else "not ok") + " %d - %s" % (n, name))
-    if not cond:
-        failed += 1
-        if diag:
-            for line in str(diag).splitlines()[:40]:
-                print("#   " + line)
-    return cond
-
-
-def skip(name, why):
-    global n
-    n += 1
-    print("ok %d - %s # SKIP %s" % (n, name, why))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tp1 import done, ok, run_probe, skip  # noqa: E402
 
 
 def run(*args, prefix=()):
-    t0 = time.monotonic()
-    p = subprocess.run([*prefix, BIN, "run", "--probes=noise", "--profile=quick", *args],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
-    elapsed = time.monotonic() - t0
-    recs, bad = [], []
-    for line in p.stdout.splitlines():
-        if not line.startswith("TP1 "):
-            continue
-        body, sep, crc = line[4:].rpartition(" *")
-        if not sep or "%08x" % zlib.crc32(body.encode()) != crc:
-            bad.append(line)
-            continue
-        recs.append(json.loads(body))
-    res = {r["name"]: r for r in recs if r.get("type") == "result" and r.get("probe") == "noise"}
-    return p, res, bad, elapsed
+    p, recs, bad, _, secs = run_probe("noise", *args, prefix=prefix)
+    return p, {r["name"]: r for r in recs if r.get("type") == "result" and r.get("probe") == "noise"}, bad, secs
 
 
 def sane(r, threshold, duration_ms):
@@ -140,5 +104,4 @@ else:
     skip("taskset run", "no taskset")
     skip("taskset one", "no taskset")
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()

@@ -7,49 +7,13 @@
 import json
 import os
 import shutil
-import subprocess
 import sys
-import zlib
 
-BIN = os.environ.get("TIMEPROBE", "build/timeprobe")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tp1 import done, ok, run_probe, skip  # noqa: E402
+
 VARIANTS = ["pipe-process-same-cpu", "pipe-process-cross-cpu", "pipe-thread-same-cpu",
             "pipe-thread-cross-cpu", "futex-thread-same-cpu", "futex-thread-cross-cpu"]
-n = 0
-failed = 0
-
-
-def ok(cond, name, diag=None):
-    global n, failed
-    n += 1
-    print(("ok" if cond else "not ok") + " %d - %s" % (n, name))
-    if not cond:
-        failed += 1
-        if diag:
-            for line in str(diag).splitlines():
-                print("#   " + line)
-    return cond
-
-
-def skip(name, why):
-    global n
-    n += 1
-    print("ok %d - %s # SKIP %s" % (n, name, why))
-
-
-def run(prefix=()):
-    p = subprocess.run([*prefix, BIN, "run", "--probes=switch", "--profile=quick"],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, timeout=120)
-    recs, bad = [], []
-    for line in p.stdout.splitlines():
-        if not line.startswith("TP1 "):
-            continue
-        body, sep, crc = line[4:].rpartition(" *")
-        if not sep or "%08x" % zlib.crc32(body.encode()) != crc:
-            bad.append(line)
-            continue
-        recs.append(json.loads(body))
-    return p, recs, bad
 
 
 def check_results(res, label):
@@ -77,7 +41,7 @@ def by_name(recs, typ):
 ncpu = len(os.sched_getaffinity(0))
 
 # 1. as it comes
-p, recs, bad = run()
+p, recs, bad, _, _ = run_probe("switch")
 ok(p.returncode == 0, "timeprobe run exits 0", p.stdout[-2000:])
 ok(not bad, "every record's CRC is valid", "\n".join(bad))
 res, sk = by_name(recs, "result"), by_name(recs, "skip")
@@ -93,7 +57,7 @@ check_results(res, "default")
 
 # 2. one CPU, really: the cross-CPU variants must skip with a reason
 if shutil.which("taskset"):
-    p, recs, bad = run(("taskset", "-c", "0"))
+    p, recs, bad, _, _ = run_probe("switch", prefix=("taskset", "-c", "0"))
     res, sk = by_name(recs, "result"), by_name(recs, "skip")
     ok(not bad, "taskset -c 0: every record's CRC is valid", "\n".join(bad))
     ok(sorted(res) == sorted(v for v in VARIANTS if v.endswith("same-cpu")),
@@ -105,5 +69,4 @@ else:
     for name in ("taskset CRC", "taskset same", "taskset skip"):
         skip(name, "no taskset")
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()

@@ -6,54 +6,19 @@
 # CPU, checked for real under `taskset -c 0`), the stub's hand-over is
 # re-emitted and a malformed entry gives an error record, not a crash, the
 # quick profile stays under 5 s, and every record's CRC is valid.
-import json
 import os
 import shutil
-import subprocess
 import sys
-import time
-import zlib
 
-BIN = os.environ.get("TIMEPROBE", "build/timeprobe")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tp1 import done, ok, run_probe, skip  # noqa: E402
+
 FLAGS = ["constant_tsc", "nonstop_tsc", "tsc_known_freq", "tsc_reliable", "rdtscp", "invariant"]
-n = 0
-failed = 0
-
-
-def ok(cond, name, diag=None):
-    global n, failed
-    n += 1
-    print(("ok" if cond else "not ok") + " %d - %s" % (n, name))
-    if not cond:
-        failed += 1
-        if diag:
-            for line in str(diag).splitlines()[:40]:
-                print("#   " + line)
-    return cond
-
-
-def skip(name, why):
-    global n
-    n += 1
-    print("ok %d - %s # SKIP %s" % (n, name, why))
 
 
 def run(*args, prefix=()):
-    t0 = time.monotonic()
-    p = subprocess.run([*prefix, BIN, "run", "--probes=tsc", "--profile=quick", *args],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
-    elapsed = time.monotonic() - t0
-    recs, bad = [], []
-    for line in p.stdout.splitlines():
-        if not line.startswith("TP1 "):
-            continue
-        body, sep, crc = line[4:].rpartition(" *")
-        if not sep or "%08x" % zlib.crc32(body.encode()) != crc:
-            bad.append(line)
-            continue
-        recs.append(json.loads(body))
-    mine = [r for r in recs if r.get("probe") == "tsc"]
-    return p, mine, bad, elapsed
+    p, recs, bad, _, secs = run_probe("tsc", *args, prefix=prefix)
+    return p, [r for r in recs if r.get("probe") == "tsc"], bad, secs
 
 
 def pick(recs, typ, **kw):
@@ -142,5 +107,4 @@ stub = pick(recs, "calib", source="stub")
 ok(len(stub) == 1 and stub[0]["tsc_hz"] == uhz and stub[0]["spread_ppm"] is None,
    "stub: tsc_hz alone gives one calib record", stub)
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()

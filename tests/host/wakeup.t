@@ -6,49 +6,17 @@
 # the samples, the set-up in force is recorded, and every record's CRC is
 # valid. A second run asks for SCHED_FIFO: it is in force, or the refusal is
 # in the record.
-import json
 import os
-import subprocess
 import sys
-import zlib
 
-BIN = os.environ.get("TIMEPROBE", "build/timeprobe")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tp1 import done, ok, run_probe  # noqa: E402
+
 MECHS = ["clock_nanosleep TIMER_ABSTIME", "clock_nanosleep relative", "nanosleep", "usleep",
          "timer_create SIGEV_SIGNAL", "timer_create SIGEV_THREAD_ID", "timerfd", "select",
          "poll", "ppoll", "epoll_wait", "epoll_pwait2"]
 ABSOLUTE = {"clock_nanosleep TIMER_ABSTIME", "timer_create SIGEV_SIGNAL",
             "timer_create SIGEV_THREAD_ID", "timerfd"}
-n = 0
-failed = 0
-
-
-def ok(cond, name, diag=None):
-    global n, failed
-    n += 1
-    print(("ok" if cond else "not ok") + " %d - %s" % (n, name))
-    if not cond:
-        failed += 1
-        if diag:
-            for line in str(diag).splitlines()[:40]:
-                print("#   " + line)
-    return cond
-
-
-def run(*args):
-    p = subprocess.run([BIN, "run", "--probes=wakeup", "--profile=quick", *args],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, timeout=300)
-    recs, bad, human = [], [], []
-    for line in p.stdout.splitlines():
-        if not line.startswith("TP1 "):
-            human.append(line)
-            continue
-        body, sep, crc = line[4:].rpartition(" *")
-        if not sep or "%08x" % zlib.crc32(body.encode()) != crc:
-            bad.append(line)
-            continue
-        recs.append(json.loads(body))
-    return p, recs, bad, human
 
 
 def mine(recs, kind):
@@ -60,7 +28,7 @@ def hist_total(h):
 
 
 # 1. the quick default on a host: no SCHED_FIFO, periods 1000 and 100 us
-p, recs, bad, human = run()
+p, recs, bad, human, _ = run_probe("wakeup", timeout=300)
 res, skips = mine(recs, "result"), mine(recs, "skip")
 ok(p.returncode == 0, "timeprobe run exits 0", p.stdout[-2000:])
 ok(not bad, "every record's CRC is valid", "\n".join(bad))
@@ -104,7 +72,7 @@ ok(any(l.startswith("clock_nanosleep TIMER_ABSTIME") and l.split()[2] == "1000" 
    "human table has a line per mechanism and period")
 
 # 2. cyclictest-style: SCHED_FIFO 90, pinned to CPU 0, one period
-p, recs, bad, human = run("--priority=90", "--wakeup-cpu=0", "--wakeup-us=500")
+p, recs, bad, human, _ = run_probe("wakeup", "--priority=90", "--wakeup-cpu=0", "--wakeup-us=500", timeout=300)
 res = mine(recs, "result")
 ok(p.returncode == 0 and not bad, "with --priority=90: exits 0, CRCs valid", p.stdout[-2000:])
 ok(res and all(r["period_us"] == 500 for r in res), "wakeup-us picks the period")
@@ -115,5 +83,4 @@ ok(res and all(r["priority_requested"] == 90 and
 ok(res and all(r["cpu"] == 0 or r.get("cpu_error") for r in res), "pinned to CPU 0, or why not")
 ok(not mine(recs, "error"), "no error records", mine(recs, "error"))
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()

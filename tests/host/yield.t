@@ -3,51 +3,17 @@
 # Host test of probe `yield`: the sweep gives one record per thread count with
 # positive throughput, 2 threads leave no thread without work, the seed's
 # gnuplot columns are printed, and every record's CRC is valid.
-import json
 import os
 import re
-import subprocess
 import sys
-import zlib
 
-BIN = os.environ.get("TIMEPROBE", "build/timeprobe")
-n = 0
-failed = 0
-
-
-def ok(cond, name, diag=None):
-    global n, failed
-    n += 1
-    print(("ok" if cond else "not ok") + " %d - %s" % (n, name))
-    if not cond:
-        failed += 1
-        if diag:
-            for line in str(diag).splitlines():
-                print("#   " + line)
-    return cond
-
-
-def run(*args):
-    p = subprocess.run([BIN, "run", "--probes=yield", "--profile=quick", *args],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, timeout=120)
-    recs, bad, human = [], [], []
-    for line in p.stdout.splitlines():
-        if not line.startswith("TP1 "):
-            human.append(line)
-            continue
-        body, sep, crc = line[4:].rpartition(" *")
-        if not sep or "%08x" % zlib.crc32(body.encode()) != crc:
-            bad.append(line)
-            continue
-        recs.append(json.loads(body))
-    return p, recs, bad, human
-
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tp1 import done, ok, run_probe  # noqa: E402
 
 ncpu = os.cpu_count() or 1
 
 # 1. default quick sweep
-p, recs, bad, human = run()
+p, recs, bad, human, _ = run_probe("yield")
 res = [r for r in recs if r.get("type") == "result" and r.get("probe") == "yield"]
 ok(p.returncode == 0, "timeprobe run exits 0", p.stdout[-2000:])
 ok(not bad, "every record's CRC is valid", "\n".join(bad))
@@ -70,7 +36,7 @@ ok(any(re.match(r"\s+2\s+\d+\s+\d+\s+0\s+\d+\.\d+", h) for h in human),
    "human table has a line for 2 threads")
 
 # 2. threads override, deduplicated and sorted; gnuplot columns
-p, recs, bad, human = run("--threads=3,1,3", "--gnuplot=1")
+p, recs, bad, human, _ = run_probe("yield", "--threads=3,1,3", "--gnuplot=1")
 res = [r for r in recs if r.get("type") == "result" and r.get("probe") == "yield"]
 ok(not bad, "override run: every record's CRC is valid", "\n".join(bad))
 ok([r["threads"] for r in res] == [1, 3], "--threads=3,1,3 runs 1 and 3",
@@ -81,5 +47,4 @@ ok(len(gp) == 2 and gp[0].startswith("1\t\t") and gp[1].startswith("3\t\t"),
 ok(all(int(g.split("\t\t")[1]) == int(r["total_per_s"]) for g, r in zip(gp, res)),
    "gnuplot total work/s matches the record")
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()
