@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Statistics on samples; see stats.h. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,6 +110,28 @@ size_t count_zero(const uint64_t *x, size_t n)
 	return z;
 }
 
+/* Keeps the HIST_OUTLIERS largest values of a stream, in descending order. */
+static void keep_largest(int64_t *outlier, size_t *n, int64_t v)
+{
+	size_t i;
+
+	if (*n < HIST_OUTLIERS)
+		(*n)++;
+	else if (v <= outlier[HIST_OUTLIERS - 1])
+		return;
+	for (i = *n - 1; i > 0 && outlier[i - 1] < v; i--)
+		outlier[i] = outlier[i - 1];
+	outlier[i] = v;
+}
+
+/* The nearest rank (1-based) of percentile p among count samples. */
+static uint64_t nearest_rank(double p, uint64_t count)
+{
+	uint64_t rank = (uint64_t)ceil(p / 100.0 * (double)count);
+
+	return rank < 1 ? 1 : rank;
+}
+
 void hist_init(struct hist *h, uint64_t *buckets, size_t nbuckets, int64_t width_ns)
 {
 	memset(h, 0, sizeof(*h));
@@ -120,8 +143,6 @@ void hist_init(struct hist *h, uint64_t *buckets, size_t nbuckets, int64_t width
 
 void hist_add(struct hist *h, int64_t v)
 {
-	size_t i;
-
 	h->count++;
 	if (v < 0) {
 		h->underflow++;
@@ -130,14 +151,7 @@ void hist_add(struct hist *h, int64_t v)
 	} else {
 		h->bucket[(uint64_t)v / (uint64_t)h->width_ns]++;
 	}
-	/* Keep the HIST_OUTLIERS largest values, in descending order. */
-	if (h->noutliers < HIST_OUTLIERS)
-		h->noutliers++;
-	else if (v <= h->outlier[HIST_OUTLIERS - 1])
-		return;
-	for (i = h->noutliers - 1; i > 0 && h->outlier[i - 1] < v; i--)
-		h->outlier[i] = h->outlier[i - 1];
-	h->outlier[i] = v;
+	keep_largest(h->outlier, &h->noutliers, v);
 }
 
 int64_t hist_percentile(const struct hist *h, double p)
@@ -147,9 +161,7 @@ int64_t hist_percentile(const struct hist *h, double p)
 	if (h->count == 0)
 		return 0;
 	/* nearest rank: the smallest bucket whose cumulative count reaches it */
-	rank = (uint64_t)ceil(p / 100.0 * (double)h->count);
-	if (rank < 1)
-		rank = 1;
+	rank = nearest_rank(p, h->count);
 	if (seen >= rank)
 		return 0;
 	for (size_t i = 0; i < h->nbuckets; i++) {
@@ -169,19 +181,9 @@ void hist_record(struct tp_rec *r, const char *key, const struct hist *h)
 	tp_rec_int(r, "width_ns", h->width_ns);
 	tp_rec_obj_begin(r, "buckets");
 	for (size_t i = 0; i < h->nbuckets; i++) {
-		int n = 0;
-		size_t v = i;
-		char tmp[24];
-
 		if (!h->bucket[i])
 			continue;
-		do {
-			tmp[n++] = (char)('0' + v % 10);
-			v /= 10;
-		} while (v);
-		for (int k = 0; k < n; k++)
-			idx[k] = tmp[n - 1 - k];
-		idx[n] = 0;
+		snprintf(idx, sizeof(idx), "%zu", i);
 		tp_rec_uint(r, idx, h->bucket[i]);
 	}
 	tp_rec_obj_end(r);
@@ -226,8 +228,6 @@ int64_t loghist_lower_ns(const struct loghist *h, size_t i)
 
 void loghist_add(struct loghist *h, int64_t v)
 {
-	size_t i;
-
 	h->count++;
 	if (v < h->base_ns) {
 		h->below++;
@@ -239,13 +239,7 @@ void loghist_add(struct loghist *h, int64_t v)
 		else
 			h->bucket[b]++;
 	}
-	if (h->noutliers < HIST_OUTLIERS)
-		h->noutliers++;
-	else if (v <= h->outlier[HIST_OUTLIERS - 1])
-		return;
-	for (i = h->noutliers - 1; i > 0 && h->outlier[i - 1] < v; i--)
-		h->outlier[i] = h->outlier[i - 1];
-	h->outlier[i] = v;
+	keep_largest(h->outlier, &h->noutliers, v);
 }
 
 int loghist_merge(struct loghist *dst, const struct loghist *src)
@@ -257,18 +251,8 @@ int loghist_merge(struct loghist *dst, const struct loghist *src)
 	dst->below += src->below;
 	dst->overflow += src->overflow;
 	dst->count += src->count;
-	for (size_t k = 0; k < src->noutliers; k++) {
-		int64_t v = src->outlier[k];
-		size_t i;
-
-		if (dst->noutliers < HIST_OUTLIERS)
-			dst->noutliers++;
-		else if (v <= dst->outlier[HIST_OUTLIERS - 1])
-			continue;
-		for (i = dst->noutliers - 1; i > 0 && dst->outlier[i - 1] < v; i--)
-			dst->outlier[i] = dst->outlier[i - 1];
-		dst->outlier[i] = v;
-	}
+	for (size_t k = 0; k < src->noutliers; k++)
+		keep_largest(dst->outlier, &dst->noutliers, src->outlier[k]);
 	return 0;
 }
 
@@ -278,9 +262,7 @@ int64_t loghist_percentile(const struct loghist *h, double p)
 
 	if (h->count == 0)
 		return 0;
-	rank = (uint64_t)ceil(p / 100.0 * (double)h->count);
-	if (rank < 1)
-		rank = 1;
+	rank = nearest_rank(p, h->count);
 	if (seen >= rank)
 		return h->base_ns;
 	for (size_t i = 0; i < LOGHIST_BUCKETS; i++) {
@@ -303,17 +285,7 @@ void loghist_record(struct tp_rec *r, const char *key, const struct loghist *h)
 		if (!h->bucket[i])
 			continue;
 		/* keys are the lower edges in ns: a reader needs no formula */
-		uint64_t v = (uint64_t)loghist_lower_ns(h, i);
-		char tmp[24];
-		int n = 0;
-
-		do {
-			tmp[n++] = (char)('0' + v % 10);
-			v /= 10;
-		} while (v);
-		for (int k = 0; k < n; k++)
-			lower[k] = tmp[n - 1 - k];
-		lower[n] = 0;
+		snprintf(lower, sizeof(lower), "%lld", (long long)loghist_lower_ns(h, i));
 		tp_rec_uint(r, lower, h->bucket[i]);
 	}
 	tp_rec_obj_end(r);
