@@ -64,6 +64,38 @@ static int disk_partition(const char *disk, const char *want)
 	return part;
 }
 
+/* 1 if /sys/class/block/NAME is a partition (it has a "partition" file). */
+static int is_partition(const char *name)
+{
+	char path[300];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/partition", name);
+	return !stat(path, &st);
+}
+
+/* Names partition PART of DISK: the child whose "partition" file says PART. */
+static int partition_child(const char *disk, int part, char *dev, size_t len)
+{
+	char path[600], num[16];
+	struct dirent *pe;
+	int found = 0;
+	DIR *pd;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s", disk);
+	pd = opendir(path);
+	while (pd && !found && (pe = readdir(pd))) {
+		snprintf(path, sizeof(path), "/sys/class/block/%s/%s/partition", disk, pe->d_name);
+		if (read_text(path, num, sizeof(num)) > 0 && atoi(num) == part) {
+			snprintf(dev, len, "/dev/%s", pe->d_name);
+			found = 1;
+		}
+	}
+	if (pd)
+		closedir(pd);
+	return found;
+}
+
 static int find_partition(const char *want, char *dev, size_t len)
 {
 	DIR *d = opendir("/sys/class/block");
@@ -73,41 +105,20 @@ static int find_partition(const char *want, char *dev, size_t len)
 	if (!d)
 		return 0;
 	while (!found && (e = readdir(d))) {
-		char path[600], num[16];
-		struct stat st;
 		int part;
 
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/block/%s/partition", e->d_name);
-		if (!stat(path, &st))
-			continue;	/* a partition: we look at whole disks */
+		if (e->d_name[0] == '.' || is_partition(e->d_name))
+			continue;	/* we read the tables of whole disks */
 		part = disk_partition(e->d_name, want);
-		if (!part)
-			continue;
-		/* its partition N is the child whose "partition" file says N */
-		{
-			DIR *pd;
-			struct dirent *pe;
-
-			snprintf(path, sizeof(path), "/sys/class/block/%s", e->d_name);
-			pd = opendir(path);
-			while (pd && !found && (pe = readdir(pd))) {
-				snprintf(path, sizeof(path), "/sys/class/block/%s/%s/partition", e->d_name, pe->d_name);
-				if (read_text(path, num, sizeof(num)) > 0 && atoi(num) == part) {
-					snprintf(dev, len, "/dev/%s", pe->d_name);
-					found = 1;
-				}
-			}
-			if (pd)
-				closedir(pd);
-		}
+		if (part)
+			found = partition_child(e->d_name, part, dev, len);
 	}
 	closedir(d);
 	return found;
 }
 
-/* Without an identity from the stub: the first vfat partition holding our kernel. */
+/* Without an identity from the stub: the first vfat partition holding our
+ * kernel or a boot loader (looked at read-only). */
 static int find_by_content(char *dev, size_t len)
 {
 	DIR *d = opendir("/sys/class/block");
@@ -117,18 +128,14 @@ static int find_by_content(char *dev, size_t len)
 	if (!d)
 		return 0;
 	while (!found && (e = readdir(d))) {
-		char path[300];
 		struct stat st;
 
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/block/%s/partition", e->d_name);
-		if (stat(path, &st))
+		if (e->d_name[0] == '.' || !is_partition(e->d_name))
 			continue;
 		snprintf(dev, len, "/dev/%s", e->d_name);
-		if (mount(dev, MNT, "vfat", 0, 0))
+		if (mount(dev, MNT, "vfat", MS_RDONLY, 0))
 			continue;
-		found = !stat(MNT "/EFI/timeprobe/vmlinuz", &st);
+		found = !stat(MNT "/EFI/timeprobe/vmlinuz", &st) || !stat(MNT "/EFI/BOOT/BOOTX64.EFI", &st);
 		umount(MNT);
 	}
 	closedir(d);
