@@ -107,6 +107,8 @@ initramfs: $(B)/initramfs.img
 -include boot/boot.mk
 -include tools/report/report.mk
 -include tools/matrix.mk
+-include tools/iso.mk
+-include tools/sign.mk
 -include $(wildcard tests/unit/*.mk)
 
 # ---- disk image ----

@@ -5,6 +5,8 @@
 # alone from the repository root:
 #   make -f boot/boot.mk B=build build/boot/BOOTX64.EFI
 #   make -f boot/boot.mk B=build boot-tests && prove build/tests/test_calib ...
+# The single file timeprobe.efi (make efi) needs the top Makefile's kernel
+# and initramfs rules; see docs/netboot.md.
 # Builds with Debian 12's gnu-efi 3.0.15 the standard way: position-independent
 # ELF shared object linked against crt0 + libefi, then objcopy to PE32+.
 
@@ -34,11 +36,12 @@ BOOT_EFI_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym \
 	-j .rel -j .rela -j .rel.* -j .rela.* -j .reloc
 
 BOOT_EFI_SRCS := boot/stub.c boot/console.c boot/tsc.c boot/measure.c \
-	boot/calib.c boot/acpi.c boot/bootcmd.c common/record.c
+	boot/calib.c boot/acpi.c boot/bootcmd.c boot/pe.c boot/spcr.c common/record.c
 BOOT_EFI_OBJS := $(patsubst %.c,$(B)/boot/efi/%.o,$(BOOT_EFI_SRCS))
 
-.PHONY: boot boot-tests
+.PHONY: boot boot-tests efi
 boot: $(B)/boot/BOOTX64.EFI
+efi: $(B)/timeprobe.efi
 
 $(B)/boot/efi/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -50,10 +53,30 @@ $(B)/boot/stub.so: $(BOOT_EFI_OBJS)
 $(B)/boot/BOOTX64.EFI: $(B)/boot/stub.so
 	$(EFI_OBJCOPY) $(BOOT_EFI_SECTIONS) --target efi-app-x86_64 --subsystem=10 $< $@
 
+# ---- the single file: stub + kernel + initramfs + command line ----
+# The embedded default command line is what the disk image's cmdline.txt
+# holds (tools/cmdline.txt, the kernel's words, APPEND) without initrd=: the
+# initramfs travels in .initrd and reaches Linux by LINUX_EFI_INITRD_MEDIA_GUID.
+# Rewritten only when it changes (KVARIANT and APPEND are not files).
+$(B)/timeprobe.cmdline: tools/cmdline.txt tools/kconfig-words.sh $(B)/kernel/bzImage FORCE
+	@mkdir -p $(@D)
+	{ grep -v '^[[:space:]]*#' tools/cmdline.txt | tr '\n' ' '; \
+	  printf ' %s %s\n' "$$(sh tools/kconfig-words.sh $(B)/kernel/bzImage.config '$(KVARIANT)' $(QEMU_CPUS))" '$(APPEND)'; } | \
+		sed 's/\(^\| \)initrd=[^ ]*//g; s/  */ /g; s/^ //; s/ $$//' > $@.tmp
+	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(B)/timeprobe.efi: $(B)/boot/BOOTX64.EFI $(B)/boot/stub.so $(B)/kernel/bzImage $(B)/initramfs.img \
+		$(B)/timeprobe.cmdline boot/mkefi.sh
+	EFI_SECTIONS='$(BOOT_EFI_SECTIONS)' EFI_OBJCOPY=$(EFI_OBJCOPY) \
+		sh boot/mkefi.sh $@ $(B)/boot/stub.so $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage \
+		$(B)/initramfs.img $(B)/timeprobe.cmdline
+FORCE:
+
 # ---- host unit tests (TAP, run by prove) ----
 BOOT_TEST_CFLAGS := -std=gnu11 -Wall -Wextra -O2 -g -Iboot -Icommon -Itests/unit -MMD -MP
 
-BOOT_UNIT_TESTS := $(B)/tests/test_calib $(B)/tests/test_bootcmd $(B)/tests/test_acpi
+BOOT_UNIT_TESTS := $(B)/tests/test_calib $(B)/tests/test_bootcmd $(B)/tests/test_acpi \
+	$(B)/tests/test_pe $(B)/tests/test_spcr
 UNIT_TESTS += $(BOOT_UNIT_TESTS)
 boot-tests: $(BOOT_UNIT_TESTS)
 
@@ -61,6 +84,26 @@ $(B)/tests/test_calib: $(B)/boot/host/tests/unit/test_calib.o $(B)/boot/host/boo
 $(B)/tests/test_bootcmd: $(B)/boot/host/tests/unit/test_bootcmd.o $(B)/boot/host/boot/bootcmd.o \
 	$(B)/boot/host/common/record.o
 $(B)/tests/test_acpi: $(B)/boot/host/tests/unit/test_acpi.o $(B)/boot/host/boot/acpi.o
+$(B)/tests/test_pe: $(B)/boot/host/tests/unit/test_pe.o $(B)/boot/host/boot/pe.o \
+	$(B)/boot/host/boot/bootcmd.o
+$(B)/tests/test_spcr: $(B)/boot/host/tests/unit/test_spcr.o $(B)/boot/host/boot/spcr.o \
+	$(B)/boot/host/boot/acpi.o $(B)/boot/host/boot/bootcmd.o
+
+# test_pe reads a real build's headers: the stub, and the stub made into a
+# single file by boot/mkefi.sh with small known payloads (BOOTX64.EFI itself
+# stands in for the kernel: a valid x86-64 EFI application).
+PE_FIXTURE := $(B)/tests/pe/fixture.efi
+$(PE_FIXTURE): $(B)/boot/BOOTX64.EFI $(B)/boot/stub.so boot/mkefi.sh
+	@mkdir -p $(@D)
+	head -c 5000 /dev/zero | tr '\0' 'i' > $(@D)/initrd.bin
+	printf '# fixture\nconsole=ttyS0,115200 initrd=\\EFI\\timeprobe\\initramfs.img quiet\n' > $(@D)/cmdline.txt
+	EFI_SECTIONS='$(BOOT_EFI_SECTIONS)' EFI_OBJCOPY=$(EFI_OBJCOPY) \
+		sh boot/mkefi.sh $@ $(B)/boot/stub.so $(B)/boot/BOOTX64.EFI $(B)/boot/BOOTX64.EFI \
+		$(@D)/initrd.bin $(@D)/cmdline.txt >/dev/null
+$(B)/boot/host/tests/unit/test_pe.o: $(PE_FIXTURE)
+$(B)/boot/host/tests/unit/test_pe.o: BOOT_TEST_CFLAGS += \
+	-DTP_PE_STUB='"$(abspath $(B)/boot/BOOTX64.EFI)"' \
+	-DTP_PE_FIXTURE='"$(abspath $(PE_FIXTURE))"' -DTP_PE_FIXTURE_DIR='"$(abspath $(B)/tests/pe)"'
 
 $(B)/boot/host/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -287,6 +287,33 @@ int tp_cmdline_value_is(const char *line, const char *name, const char *val)
 	return 1;
 }
 
+unsigned int tp_cmdline_drop(char *line, const char *name)
+{
+	size_t nl = str_len(name), pos = 0, out = 0, wl;
+	unsigned int dropped = 0;
+	const char *w;
+
+	if (!line)
+		return 0;
+	/* words move only leftwards: copying in place is safe */
+	while ((wl = next_word(line, &pos, &w)) != 0) {
+		size_t i;
+
+		for (i = 0; i < nl && i < wl && w[i] == name[i]; i++)
+			;
+		if (i == nl && (wl == nl || w[nl] == '=')) {
+			dropped++;
+			continue;
+		}
+		if (out)
+			line[out++] = ' ';
+		for (i = 0; i < wl; i++)
+			line[out++] = w[i];
+	}
+	line[out] = 0;
+	return dropped;
+}
+
 /* ---- assembly ---- */
 
 void tp_calib_list_add(struct tp_buf *b, const char *ref, uint64_t hz, uint32_t spread_ppm)

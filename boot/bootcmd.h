@@ -68,6 +68,14 @@ int tp_cmdline_get_uint(const char *line, const char *name, uint64_t *v);
 /* 1 when the value of `name` equals val exactly. */
 int tp_cmdline_value_is(const char *line, const char *name, const char *val);
 
+/*
+ * Removes every `name` parameter (bare or name=value) from line in place,
+ * keeping the other words and single spaces. Returns how many were removed.
+ * The single-file stub drops initrd= this way: its initramfs comes through
+ * LINUX_EFI_INITRD_MEDIA_GUID instead. Tested by tests/unit/test_pe.c.
+ */
+unsigned int tp_cmdline_drop(char *line, const char *name);
+
 struct tp_cmdline_extras {
 	uint64_t tsc_hz;	/* 0: calibration failed, no TSC parameters */
 	const char *tsc_ref;	/* "hpet", "pmtimer", ... */

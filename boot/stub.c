@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * timeprobe's UEFI stub (BOOTX64.EFI): reports the firmware, calibrates the
- * TSC, assembles the kernel command line and starts \EFI\timeprobe\vmlinuz.
- * See docs/stub.md. Everything that can be computed without firmware lives
- * in calib.c, acpi.c and bootcmd.c and is tested on the host.
+ * TSC, assembles the kernel command line and starts \EFI\timeprobe\vmlinuz
+ * (file mode) or, built as the single file timeprobe.efi, the kernel and
+ * initramfs carried in its own .linux and .initrd sections. See docs/stub.md.
+ * Everything that can be computed without firmware lives in calib.c, acpi.c,
+ * bootcmd.c, pe.c and spcr.c and is tested on the host.
  */
 #include <efi.h>
 #include <efilib.h>
@@ -11,6 +13,8 @@
 #include "../common/record.h"
 #include "bootcmd.h"
 #include "console.h"
+#include "pe.h"
+#include "spcr.h"
 #include "tsc.h"
 
 #define TP_STUB_VERSION "0.1.0"
@@ -21,6 +25,39 @@
 #define TP_ERROR_PAUSE_US (5 * 1000 * 1000)
 /* Largest kernel we read into memory. */
 #define TP_KERNEL_MAX (256u << 20)
+/* How the single-file stub names its kernel in messages and records. */
+#define TP_EMBEDDED_KERNEL ".linux section"
+
+/*
+ * Linux's EFI stub asks for its initramfs through this vendor media device
+ * path before it looks at initrd= (Linux 6.1,
+ * drivers/firmware/efi/libstub/efi-stub-helper.c, efi_load_initrd_dev_path;
+ * include/linux/efi.h LINUX_EFI_INITRD_MEDIA_GUID).
+ */
+#define TP_LINUX_INITRD_MEDIA_GUID \
+	{ 0x5568e427, 0x68fc, 0x4f3d, { 0xac, 0x74, 0xca, 0x55, 0x52, 0x31, 0xcc, 0x68 } }
+/* UEFI 2.10, 13.2 EFI Load File 2 Protocol */
+#define TP_LOAD_FILE2_PROTOCOL_GUID \
+	{ 0x4006c0c1, 0xfcb3, 0x403e, { 0x99, 0x6d, 0x4a, 0x6c, 0x87, 0x24, 0xe0, 0x6d } }
+
+/* UEFI 2.10, 10.3.5.6 Vendor-Defined Media Device Path, then the end node */
+struct tp_initrd_path {
+	VENDOR_DEVICE_PATH vendor;
+	EFI_DEVICE_PATH end;
+} __attribute__((packed));
+
+/*
+ * The initramfs handed to Linux: EFI_LOAD_FILE2_PROTOCOL has the same shape
+ * as EFI_LOAD_FILE_PROTOCOL (one LoadFile member), so gnu-efi's type serves.
+ * lf2 comes first: the protocol pointer Linux passes back is this struct.
+ */
+struct tp_initrd {
+	EFI_LOAD_FILE_PROTOCOL lf2;
+	const void *data;
+	UINTN size;
+	struct tp_initrd_path path;
+	EFI_HANDLE handle;
+};
 
 struct tp_stub {
 	EFI_HANDLE image;
@@ -30,6 +67,11 @@ struct tp_stub {
 	struct tp_console con;
 	struct tp_tsc_report tsc;
 	char bootpart[64];
+	struct tp_payload pl;			/* the stub's own sections */
+	int embedded;				/* .linux present: single-file mode */
+	const char *cmdline_source;		/* "file", "embedded", "builtin" */
+	unsigned int initrd_dropped;		/* initrd= words removed */
+	struct tp_initrd initrd;
 	char user[TP_CMDLINE_MAX + 1];		/* cleaned cmdline.txt */
 	char cmdline[TP_CMDLINE_MAX + 1];	/* what the kernel gets */
 	CHAR16 cmdline16[TP_CMDLINE_MAX + 1];
@@ -186,37 +228,194 @@ static void find_bootpart(struct tp_stub *s)
 		tp_buf_puts(&b, "unknown");
 }
 
-static void load_cmdline_txt(struct tp_stub *s)
+/* Cleans a command line source into s->user and says when it was cut. */
+static void clean_user(struct tp_stub *s, const void *text, size_t size, const char *what)
 {
-	void *buf;
-	UINTN size;
-	EFI_STATUS status;
 	int cut = 0;
 	struct tp_rec *r;
 
-	status = read_file(s, TP_CMDLINE_PATH, TP_CMDLINE_FILE_MAX, &buf, &size);
-	if (EFI_ERROR(status)) {
-		msg_status(s, "cmdline_read", "cannot read", TP_CMDLINE_PATH, status);
-		tp_con_msg(&s->con, "using the built-in command line: " TP_CMDLINE_DEFAULT);
-		tp_cmdline_clean(s->user, sizeof(s->user), TP_CMDLINE_DEFAULT,
-				 sizeof(TP_CMDLINE_DEFAULT) - 1, &cut);
-		r = tp_con_rec(&s->con, "stub_warning");
-		tp_rec_str(r, "what", "cmdline_default");
-		tp_rec_str(r, "status", tp_efi_status_str(status));
-		tp_con_emit(&s->con);
-		return;
-	}
-	tp_cmdline_clean(s->user, sizeof(s->user), buf, size, &cut);
-	FreePool(buf);
+	tp_cmdline_clean(s->user, sizeof(s->user), text, size, &cut);
 	if (cut) {
-		tp_con_msg(&s->con, "WARNING: " TP_CMDLINE_PATH " holds more than 2047 bytes of "
-				    "parameters: cut at a word boundary");
+		char m[200];
+		struct tp_buf b;
+
+		tp_buf_init(&b, m, sizeof(m));
+		tp_buf_puts(&b, "WARNING: ");
+		tp_buf_puts(&b, what);
+		tp_buf_puts(&b, " holds more than 2047 bytes of parameters: "
+				"cut at a word boundary");
+		tp_con_msg(&s->con, m);
 		r = tp_con_rec(&s->con, "stub_warning");
 		tp_rec_str(r, "what", "cmdline_file_cut");
+		tp_rec_str(r, "file", what);
 		tp_rec_uint(r, "limit", TP_CMDLINE_MAX);
 		tp_rec_uint(r, "file_bytes", size);
 		tp_con_emit(&s->con);
 	}
+}
+
+/*
+ * The user's part of the command line: \EFI\timeprobe\cmdline.txt when the
+ * stub's volume has one; else, in single-file mode, the embedded .cmdline;
+ * else the built-in line. In single-file mode a missing cmdline.txt is the
+ * normal case, not an error.
+ */
+static void load_cmdline(struct tp_stub *s)
+{
+	EFI_STATUS status = EFI_NO_MEDIA;	/* no volume (e.g. network boot) */
+	void *buf = NULL;
+	UINTN size = 0;
+	struct tp_rec *r;
+
+	if (s->root)
+		status = read_file(s, TP_CMDLINE_PATH, TP_CMDLINE_FILE_MAX, &buf, &size);
+	if (!EFI_ERROR(status)) {
+		if (s->embedded)
+			tp_con_msg(&s->con, TP_CMDLINE_PATH " overrides the embedded command line");
+		clean_user(s, buf, size, TP_CMDLINE_PATH);
+		FreePool(buf);
+		s->cmdline_source = "file";
+		return;
+	}
+	if (s->embedded && s->pl.cmdline.data) {
+		if (s->root && status != EFI_NOT_FOUND)
+			msg_status(s, "cmdline_read", "cannot read", TP_CMDLINE_PATH, status);
+		tp_con_msg(&s->con, "using the embedded command line (.cmdline section)");
+		clean_user(s, s->pl.cmdline.data, s->pl.cmdline.size, ".cmdline section");
+		s->cmdline_source = "embedded";
+		return;
+	}
+	msg_status(s, "cmdline_read", "cannot read", TP_CMDLINE_PATH, status);
+	tp_con_msg(&s->con, "using the built-in command line: " TP_CMDLINE_DEFAULT);
+	clean_user(s, TP_CMDLINE_DEFAULT, sizeof(TP_CMDLINE_DEFAULT) - 1, "built-in line");
+	s->cmdline_source = "builtin";
+	r = tp_con_rec(&s->con, "stub_warning");
+	tp_rec_str(r, "what", "cmdline_default");
+	tp_rec_str(r, "status", tp_efi_status_str(status));
+	tp_con_emit(&s->con);
+}
+
+/*
+ * Single-file mode: the stub's own .linux, .initrd and .cmdline sections
+ * (UEFI 2.10, 9.1: LoadedImage->ImageBase/ImageSize is our image as loaded).
+ */
+static void find_payload(struct tp_stub *s)
+{
+	const char *why;
+	char m[200];
+	struct tp_buf b;
+	struct tp_rec *r;
+
+	if (tp_payload_find(s->li->ImageBase, s->li->ImageSize, TP_PE_LOADED, &s->pl, &why) < 0) {
+		tp_buf_init(&b, m, sizeof(m));
+		tp_buf_puts(&b, "WARNING: cannot read the stub's own PE sections (");
+		tp_buf_puts(&b, why);
+		tp_buf_puts(&b, "): file mode");
+		tp_con_msg(&s->con, m);
+		r = tp_con_rec(&s->con, "stub_warning");
+		tp_rec_str(r, "what", "pe_sections");
+		tp_rec_str(r, "reason", why);
+		tp_con_emit(&s->con);
+		s->pl = (struct tp_payload){ 0 };
+	}
+	s->embedded = s->pl.kernel.data != NULL;
+	tp_buf_init(&b, m, sizeof(m));
+	if (!s->embedded) {
+		tp_buf_puts(&b, "file mode: kernel " TP_KERNEL_PATH);
+	} else {
+		tp_buf_puts(&b, "single-file mode: embedded kernel ");
+		tp_buf_putu(&b, s->pl.kernel.size);
+		tp_buf_puts(&b, " bytes, initramfs ");
+		tp_buf_putu(&b, s->pl.initrd.size);
+		tp_buf_puts(&b, " bytes, command line ");
+		tp_buf_putu(&b, s->pl.cmdline.size);
+		tp_buf_puts(&b, " bytes");
+	}
+	tp_con_msg(&s->con, m);
+}
+
+/*
+ * A serial console for Linux from the ACPI SPCR table (Microsoft, "Serial
+ * Port Console Redirection Table"): the UART the firmware redirects to.
+ * Added to the user's words unless they already name that UART.
+ */
+static void spcr_console(struct tp_stub *s)
+{
+	struct tp_acpi_root root;
+	struct tp_spcr sp;
+	const void *t = NULL;
+	const char *why;
+	uint32_t len = 0;
+	int bad = 0, usable = 0, named = 0, added = 0;
+	char word[64], m[200];
+	struct tp_buf w, b;
+	struct tp_rec *r;
+
+	word[0] = 0;
+	why = tp_efi_acpi_root(s->st, &root);
+	if (!why) {
+		t = tp_acpi_find(&root, "SPCR", tp_acpi_map_identity, NULL, &len, &bad);
+		if (!t)
+			why = bad ? "SPCR checksum bad" : "no SPCR table";
+		else
+			usable = tp_spcr_parse(t, len, &sp, &why) == 0;
+	}
+	if (usable) {
+		size_t ul = 0;
+
+		tp_buf_init(&w, word, sizeof(word));
+		tp_spcr_console_word(&sp, &w);
+		named = tp_spcr_console_named(s->user, &sp);
+		while (s->user[ul])
+			ul++;
+		if (!named && ul + 1 + w.len <= TP_CMDLINE_MAX) {
+			tp_buf_init(&b, s->user + ul, sizeof(s->user) - ul);
+			if (ul)
+				tp_buf_putc(&b, ' ');
+			tp_buf_puts(&b, word);
+			added = 1;
+		} else if (!named) {
+			why = "no room on the command line";
+		}
+	}
+
+	tp_buf_init(&b, m, sizeof(m));
+	if (added) {
+		tp_buf_puts(&b, "serial console from ACPI SPCR: added ");
+		tp_buf_puts(&b, word);
+	} else if (named) {
+		tp_buf_puts(&b, "serial console from ACPI SPCR: the command line already has ");
+		tp_buf_puts(&b, word);
+	} else {
+		tp_buf_puts(&b, "no serial console from ACPI SPCR: ");
+		tp_buf_puts(&b, why);
+	}
+	tp_con_msg(&s->con, m);
+
+	r = tp_con_rec(&s->con, "stub_console");
+	tp_rec_bool(r, "spcr", t != NULL);
+	if (t) {
+		char addr[24];
+		struct tp_buf a;
+
+		tp_buf_init(&a, addr, sizeof(addr));
+		tp_buf_puts(&a, "0x");
+		tp_buf_puthex(&a, sp.address, 1);
+		tp_rec_uint(r, "revision", sp.revision);
+		tp_rec_uint(r, "interface_type", sp.interface_type);
+		tp_rec_str(r, "interface", tp_spcr_interface_name(sp.interface_type));
+		tp_rec_str(r, "space", sp.space == ACPI_GAS_IO ? "io" :
+				       sp.space == ACPI_GAS_MEMORY ? "mmio" : "other");
+		tp_rec_str(r, "address", addr);
+		tp_rec_uint(r, "baud", sp.baud);
+	}
+	if (usable)
+		tp_rec_str(r, "console", word);
+	tp_rec_bool(r, "added", added);
+	tp_rec_bool(r, "already_named", named);
+	if (!added && !named)
+		tp_rec_str(r, "reason", why);
+	tp_con_emit(&s->con);
 }
 
 /* timeprobe.calib_rounds= and timeprobe.calib_ms= from cmdline.txt */
@@ -279,6 +478,8 @@ static void build_cmdline(struct tp_stub *s)
 	tp_rec_uint(r, "len", rep.len);
 	tp_rec_bool(r, "added_panic", rep.added_panic);
 	tp_rec_bool(r, "added_tsc_early", rep.added_tsc_early);
+	tp_rec_str(r, "source", s->cmdline_source);
+	tp_rec_uint(r, "initrd_dropped", s->initrd_dropped);
 	tp_con_emit(&s->con);
 }
 
@@ -337,11 +538,85 @@ static EFI_STATUS read_kernel(struct tp_stub *s, void **buf, UINTN *size,
 	return status;
 }
 
-/* Frees buf in all cases. Returns only when the kernel could not start. */
-static EFI_STATUS start_kernel(struct tp_stub *s, void *buf, UINTN size,
-			       const struct tp_kernel_info *ki)
+/*
+ * UEFI 2.10, 13.2 EFI_LOAD_FILE2_PROTOCOL.LoadFile(): the size first (Linux
+ * calls with no buffer and expects EFI_BUFFER_TOO_SMALL), then the bytes.
+ */
+static EFI_STATUS EFIAPI initrd_load_file(EFI_LOAD_FILE_PROTOCOL *this, EFI_DEVICE_PATH *path,
+					  BOOLEAN boot_policy, UINTN *size, VOID *buf)
 {
-	EFI_DEVICE_PATH *kpath;
+	struct tp_initrd *rd = (struct tp_initrd *)this;
+
+	(void)path;
+	if (!this || !size)
+		return EFI_INVALID_PARAMETER;
+	/* LoadFile2 "does not support BootPolicy": TRUE is Unsupported */
+	if (boot_policy)
+		return EFI_UNSUPPORTED;
+	if (!buf || *size < rd->size) {
+		*size = rd->size;
+		return EFI_BUFFER_TOO_SMALL;
+	}
+	CopyMem(buf, (void *)rd->data, rd->size);
+	*size = rd->size;
+	return EFI_SUCCESS;
+}
+
+static EFI_GUID initrd_media_guid = TP_LINUX_INITRD_MEDIA_GUID;
+static EFI_GUID load_file2_guid = TP_LOAD_FILE2_PROTOCOL_GUID;
+
+/*
+ * Installs a handle with the device path VenMedia(LINUX_EFI_INITRD_MEDIA_GUID)
+ * and EFI_LOAD_FILE2_PROTOCOL serving the embedded .initrd. Fails with
+ * EFI_ALREADY_STARTED when a loader before us registered an initrd the same
+ * way (UEFI 2.10, 7.3 InstallMultipleProtocolInterfaces: a device path
+ * already present on another handle).
+ */
+static EFI_STATUS initrd_register(struct tp_stub *s)
+{
+	struct tp_initrd *rd = &s->initrd;
+	EFI_STATUS status;
+
+	rd->lf2.LoadFile = initrd_load_file;
+	rd->data = s->pl.initrd.data;
+	rd->size = s->pl.initrd.size;
+	rd->path.vendor.Header.Type = MEDIA_DEVICE_PATH;
+	rd->path.vendor.Header.SubType = MEDIA_VENDOR_DP;
+	SetDevicePathNodeLength(&rd->path.vendor.Header, sizeof(rd->path.vendor));
+	rd->path.vendor.Guid = initrd_media_guid;
+	SetDevicePathEndNode(&rd->path.end);
+	rd->handle = NULL;
+	status = uefi_call_wrapper(BS->InstallMultipleProtocolInterfaces, 5, &rd->handle,
+				   &DevicePathProtocol, &rd->path, &load_file2_guid, &rd->lf2,
+				   NULL);
+	if (EFI_ERROR(status)) {
+		msg_status(s, "initrd_register",
+			   "cannot register the initramfs as LINUX_EFI_INITRD_MEDIA_GUID for",
+			   TP_EMBEDDED_KERNEL, status);
+		rd->handle = NULL;
+	}
+	return status;
+}
+
+static void initrd_unregister(struct tp_stub *s)
+{
+	struct tp_initrd *rd = &s->initrd;
+
+	if (!rd->handle)
+		return;
+	uefi_call_wrapper(BS->UninstallMultipleProtocolInterfaces, 5, rd->handle,
+			  &DevicePathProtocol, &rd->path, &load_file2_guid, &rd->lf2, NULL);
+	rd->handle = NULL;
+}
+
+/*
+ * LoadImage, LoadOptions, StartImage. kpath is the device path the kernel's
+ * LoadedImage will carry; name is what messages call it. Returns only when
+ * the kernel could not start or came back.
+ */
+static EFI_STATUS start_kernel(struct tp_stub *s, EFI_DEVICE_PATH *kpath, const char *name,
+			       void *buf, UINTN size, const struct tp_kernel_info *ki)
+{
 	EFI_HANDLE kimage = NULL;
 	EFI_LOADED_IMAGE *kli;
 	UINTN exit_size = 0;
@@ -349,14 +624,10 @@ static EFI_STATUS start_kernel(struct tp_stub *s, void *buf, UINTN size,
 	EFI_STATUS status;
 	struct tp_rec *r;
 
-	/* UEFI 2.10, 7.4 LoadImage: from our buffer, with the file's device
-	 * path so that the kernel's LoadedImage names our volume (Linux's EFI
-	 * stub opens initrd= files on that volume). */
-	kpath = FileDevicePath(s->li->DeviceHandle, L"" TP_KERNEL_PATH);
+	/* UEFI 2.10, 7.4 LoadImage: a memory-to-memory load from buf */
 	status = uefi_call_wrapper(BS->LoadImage, 6, FALSE, s->image, kpath, buf, size, &kimage);
-	FreePool(buf);
 	if (EFI_ERROR(status)) {
-		msg_status(s, "kernel_load", "LoadImage failed for", TP_KERNEL_PATH, status);
+		msg_status(s, "kernel_load", "LoadImage failed for", name, status);
 		/* UEFI 2.10, 7.4: on EFI_SECURITY_VIOLATION an image handle may
 		 * still have been created; it must be unloaded. */
 		goto fail;
@@ -364,7 +635,7 @@ static EFI_STATUS start_kernel(struct tp_stub *s, void *buf, UINTN size,
 	status = uefi_call_wrapper(BS->HandleProtocol, 3, kimage, &LoadedImageProtocol,
 				   (void **)&kli);
 	if (EFI_ERROR(status)) {
-		msg_status(s, "kernel_load", "no LoadedImage protocol on", TP_KERNEL_PATH, status);
+		msg_status(s, "kernel_load", "no LoadedImage protocol on", name, status);
 		goto fail;
 	}
 	/* UEFI 2.10, 9.1 EFI_LOADED_IMAGE_PROTOCOL: LoadOptionsSize in bytes */
@@ -372,15 +643,19 @@ static EFI_STATUS start_kernel(struct tp_stub *s, void *buf, UINTN size,
 	kli->LoadOptionsSize = (UINT32)((StrLen(s->cmdline16) + 1) * sizeof(CHAR16));
 
 	r = tp_con_rec(&s->con, "stub_start");
-	tp_rec_str(r, "kernel", TP_KERNEL_PATH);
+	tp_rec_str(r, "kernel", name);
 	tp_rec_uint(r, "size", size);
 	tp_rec_bool(r, "linux", ki->is_linux);
 	tp_rec_str(r, "kernel_version", ki->version);
+	tp_rec_str(r, "mode", s->embedded ? "single-file" : "file");
+	tp_rec_str(r, "initrd", s->initrd.handle ? "initrd_media_guid" : "cmdline");
+	if (s->initrd.handle)
+		tp_rec_uint(r, "initrd_size", s->initrd.size);
 	tp_con_emit(&s->con);
 
 	/* UEFI 2.10, 7.4 StartImage: returns only if the kernel exits */
 	status = uefi_call_wrapper(BS->StartImage, 3, kimage, &exit_size, &exit_data);
-	msg_status(s, "kernel_exit", "StartImage returned from", TP_KERNEL_PATH, status);
+	msg_status(s, "kernel_exit", "StartImage returned from", name, status);
 	if (!EFI_ERROR(status))
 		status = EFI_LOAD_ERROR;	/* a kernel that returns did not boot */
 	if (exit_data)
@@ -389,6 +664,84 @@ static EFI_STATUS start_kernel(struct tp_stub *s, void *buf, UINTN size,
 fail:
 	if (kimage)
 		uefi_call_wrapper(BS->UnloadImage, 1, kimage);
+	return status;
+}
+
+/* File mode: \EFI\timeprobe\vmlinuz, initrd= files on the same volume. */
+static EFI_STATUS boot_file(struct tp_stub *s)
+{
+	struct tp_kernel_info ki;
+	EFI_DEVICE_PATH *kpath;
+	void *kbuf = NULL;
+	UINTN ksize = 0;
+	EFI_STATUS status;
+
+	status = read_kernel(s, &kbuf, &ksize, &ki);
+	if (EFI_ERROR(status))
+		return status;
+	status = check_initrds(s);
+	if (EFI_ERROR(status)) {
+		FreePool(kbuf);
+		return status;
+	}
+	tp_con_msg(&s->con, "starting " TP_KERNEL_PATH);
+	/* the file's device path, so that the kernel's LoadedImage names our
+	 * volume (Linux's EFI stub opens initrd= files on that volume) */
+	kpath = FileDevicePath(s->li->DeviceHandle, L"" TP_KERNEL_PATH);
+	status = start_kernel(s, kpath, TP_KERNEL_PATH, kbuf, ksize, &ki);
+	FreePool(kbuf);
+	if (kpath)
+		FreePool(kpath);
+	return status;
+}
+
+/*
+ * Single-file mode: the kernel from our .linux section, the initramfs from
+ * .initrd through LINUX_EFI_INITRD_MEDIA_GUID (an initrd= path cannot name
+ * a file inside this image).
+ */
+static EFI_STATUS boot_embedded(struct tp_stub *s)
+{
+	struct tp_kernel_info ki;
+	EFI_DEVICE_PATH *dev, *kpath = NULL;
+	const char *why;
+	EFI_STATUS status;
+
+	if (tp_kernel_check(s->pl.kernel.data, s->pl.kernel.size, &ki, &why)) {
+		char m[160];
+		struct tp_buf b;
+
+		tp_buf_init(&b, m, sizeof(m));
+		tp_buf_puts(&b, "the " TP_EMBEDDED_KERNEL " is not an x86-64 EFI kernel: ");
+		tp_buf_puts(&b, why);
+		tp_con_msg(&s->con, m);
+		status = EFI_LOAD_ERROR;
+		msg_status(s, "kernel_header", "bad kernel image", TP_EMBEDDED_KERNEL, status);
+		return status;
+	}
+	if (s->pl.initrd.data) {
+		status = initrd_register(s);
+		if (EFI_ERROR(status))
+			return status;
+	} else if (s->root) {
+		status = check_initrds(s);
+		if (EFI_ERROR(status))
+			return status;
+	}
+	/*
+	 * The kernel's device path is ours (device + \EFI\BOOT\BOOTX64.EFI or
+	 * whatever we were started as): the image it came from. LoadImage does
+	 * not read it when given a buffer (UEFI 2.10, 7.4); it may be NULL.
+	 */
+	dev = DevicePathFromHandle(s->li->DeviceHandle);
+	if (dev && s->li->FilePath)
+		kpath = AppendDevicePath(dev, s->li->FilePath);
+	tp_con_msg(&s->con, s->initrd.handle ?
+		   "starting the embedded kernel with the embedded initramfs "
+		   "(LINUX_EFI_INITRD_MEDIA_GUID)" : "starting the embedded kernel");
+	status = start_kernel(s, kpath, TP_EMBEDDED_KERNEL, (void *)s->pl.kernel.data,
+			      s->pl.kernel.size, &ki);
+	initrd_unregister(s);
 	if (kpath)
 		FreePool(kpath);
 	return status;
@@ -397,17 +750,14 @@ fail:
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
 	struct tp_stub *s = &stub;
-	struct tp_kernel_info ki;
 	uint32_t rounds, ms;
-	void *kbuf = NULL;
-	UINTN ksize = 0;
 	EFI_STATUS status;
 
 	InitializeLib(image, st);
 	s->image = image;
 	s->st = st;
 	tp_con_init(&s->con, st);
-	tp_con_msg(&s->con, "stub " TP_STUB_VERSION " (" TP_KERNEL_PATH ")");
+	tp_con_msg(&s->con, "stub " TP_STUB_VERSION);
 	stub_record(s);
 
 	status = uefi_call_wrapper(BS->HandleProtocol, 3, image, &LoadedImageProtocol,
@@ -417,27 +767,25 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 		goto fail;
 	}
 	find_bootpart(s);
+	find_payload(s);
 	s->root = LibOpenRoot(s->li->DeviceHandle);
-	if (!s->root) {
+	if (!s->root && !s->embedded) {
 		status = EFI_NOT_FOUND;
 		msg_status(s, "volume_open", "cannot open the stub's own volume for", TP_KERNEL_PATH, status);
 		goto fail;
 	}
-	load_cmdline_txt(s);
+	if (!s->root)
+		tp_con_msg(&s->con, "no file system on the boot device (network boot?): "
+				    "no " TP_CMDLINE_PATH " can override the embedded line");
+	load_cmdline(s);
+	if (s->embedded && s->pl.initrd.data)
+		s->initrd_dropped = tp_cmdline_drop(s->user, "initrd");
+	spcr_console(s);
 	calib_params(s, &rounds, &ms);
 	tp_con_msg(&s->con, "calibrating the TSC");
 	tp_tsc_calibrate(&s->con, st, rounds, ms, &s->tsc);
 	build_cmdline(s);
-	status = read_kernel(s, &kbuf, &ksize, &ki);
-	if (EFI_ERROR(status))
-		goto fail;
-	status = check_initrds(s);
-	if (EFI_ERROR(status)) {
-		FreePool(kbuf);
-		goto fail;
-	}
-	tp_con_msg(&s->con, "starting " TP_KERNEL_PATH);
-	status = start_kernel(s, kbuf, ksize, &ki);
+	status = s->embedded ? boot_embedded(s) : boot_file(s);
 fail:
 	tp_con_msg(&s->con, "returning to the firmware in 5 s");
 	uefi_call_wrapper(BS->Stall, 1, TP_ERROR_PAUSE_US);

@@ -6,8 +6,10 @@
 #   tools/matrix.sh [--out DIR] [--append WORDS] [--machine M] [--cpus N]
 #                   [--timeout S] VARIANT...
 #
-# VARIANT is a name from kernel/variants/ (hz100, nohz-full, ...) or `base`
-# (our fragment alone). For each one:
+# VARIANT is a name from kernel/variants/ (hz100, nohz-full, ...), `base`
+# (our fragment alone), or NAME=VMLINUZ: a prebuilt kernel (KERNEL_IMAGE=,
+# e.g. a distribution's /boot/vmlinuz-*) labelled NAME, whose highlights are
+# read from the config-* file beside it when there is one. For each one:
 #   make image B=DIR/VARIANT KVARIANT=VARIANT APPEND=WORDS   (its own build)
 #   tools/qemu-run.sh --log DIR/VARIANT.log DIR/VARIANT/timeprobe.img
 # then
@@ -17,7 +19,8 @@
 # kernel's option check stops the matrix before any QEMU time is spent, and
 # the boots run close together under the same host load.
 #
-# Environment: MAKE (default make), TP_REPORT (default build/tp-report).
+# Environment: MAKE (default make); TP_REPORT, the tp-report to use (default:
+# `make report` and build/tp-report).
 # Exit status: 0 when every variant booted to its `end` record and the
 # report was written; 1 otherwise (the report is still written from the
 # logs there are).
@@ -41,36 +44,53 @@ done
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
 make=${MAKE:-make}
-report=${TP_REPORT:-build/tp-report}
+report=${TP_REPORT:-}
 
 # Names first, so a typo costs nothing.
 for v in "$@"; do
-	case $v in
-	*[!A-Za-z0-9_-]*|'') echo "matrix: bad variant name '$v'" >&2; exit 2 ;;
+	name=${v%%=*}
+	case $name in
+	*[!A-Za-z0-9_-]*|'') echo "matrix: bad variant name '$name'" >&2; exit 2 ;;
 	esac
-	[ "$v" = base ] || [ -f "kernel/variants/$v.config" ] || {
+	if [ "$name" != "$v" ]; then
+		[ -f "${v#*=}" ] || { echo "matrix: $name: no kernel image ${v#*=}" >&2; exit 2; }
+	elif [ "$v" != base ] && [ ! -f "kernel/variants/$v.config" ]; then
 		echo "matrix: unknown variant '$v'; known: base" \
-			"$(cd kernel/variants && ls *.config | sed 's/\.config$//' | tr '\n' ' ')" >&2
+			"$(cd kernel/variants && ls *.config | sed 's/\.config$//' | tr '\n' ' ')" \
+			"or NAME=/path/to/vmlinuz" >&2
 		exit 2
-	}
+	fi
 done
 
 mkdir -p "$out"
 rm -f "$out/report.md"
 for v in "$@"; do
-	kv=$v
-	[ "$v" = base ] && kv=
-	echo "matrix: building $v in $out/$v"
+	name=${v%%=*}
+	echo "matrix: building $name in $out/$name"
 	# The image is remade whenever the kernel is copied (bzImage is FORCE),
 	# so APPEND always reaches cmdline.txt.
+	if [ "$name" != "$v" ]; then
+		kimg=${v#*=}
+		kcfg=$(dirname "$kimg")/config-$(basename "$kimg" | sed 's/^vmlinuz-//')
+		words=$(sh tools/kconfig-words.sh "$kcfg" "$name" "$cpus" | sed "s/^timeprobe.variant=[^ ]* *//")
+		$make --no-print-directory image B="$out/$name" KERNEL_IMAGE="$kimg" KVARIANT="$name" \
+			APPEND="$words $append" QEMU_CPUS="$cpus"
+		continue
+	fi
+	kv=$v
+	[ "$v" = base ] && kv=
 	$make --no-print-directory image B="$out/$v" KVARIANT="$kv" APPEND="$append" QEMU_CPUS="$cpus"
 done
-$make --no-print-directory "$report"
+if [ -z "$report" ]; then
+	$make --no-print-directory report
+	report=build/tp-report
+fi
 
 failed=
 labels=
 logs=
 for v in "$@"; do
+	v=${v%%=*}
 	log=$out/$v.log
 	echo "matrix: booting $v ($machine, $cpus CPUs, log $log)"
 	rm -f "$log"
@@ -88,7 +108,11 @@ for v in "$@"; do
 done
 
 rm -rf "$out/plots"
-"$report" $logs --format=markdown --plot="$out/plots" --label="$labels" > "$out/report.md.tmp"
+if ! "$report" $logs --format=markdown --plot="$out/plots" --label="$labels" > "$out/report.md.tmp"; then
+	rm -f "$out/report.md.tmp"
+	echo "matrix: tp-report failed" >&2
+	exit 1
+fi
 mv "$out/report.md.tmp" "$out/report.md"
 echo "matrix: report $out/report.md, plots $out/plots/"
 if [ -n "$failed" ]; then

@@ -233,7 +233,7 @@ void save_results(const struct options *o, struct suite_result *res)
 	}
 	if (!found) {
 		say(res, "timeprobe: results not saved: no writable boot partition found (%s%s); the console output above is complete",
-		    want[0] ? "PARTUUID=" : "no partition holds /EFI/timeprobe/vmlinuz", want);
+		    want[0] ? "PARTUUID=" : "no vfat partition holds our kernel or a boot loader", want);
 		return;
 	}
 	if (mount(dev, MNT, "vfat", 0, 0)) {

@@ -197,3 +197,141 @@ def check_suite(text, name=""):
     run = suite[0] if suite else {}
     ok(run.get("env") == "appliance", "%srun record says env appliance" % name)
     return suite
+
+
+# ---- the single file, build/timeprobe.efi (tests/boot/6*-*.t) ----
+EFI = os.path.join(BUILD, "timeprobe.efi")
+
+
+def efi_section(efi, name):
+    """The bytes of one PE section of a single-file efi (objcopy keeps a PE
+    section's exact VirtualSize)."""
+    out = os.path.join(BUILD, "tests", "section%s.bin" % name)
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    subprocess.run(["objcopy", "-O", "binary", "-j", name, efi, out], check=True)
+    with open(out, "rb") as f:
+        data = f.read()
+    os.unlink(out)
+    return data
+
+
+def single_efi(name, cmdline):
+    """A copy of build/timeprobe.efi with another .cmdline: boot/mkefi.sh
+    again from its own .linux and .initrd (objcopy --update-section cannot
+    grow a PE section)."""
+    if not os.path.exists(EFI):
+        bail("no %s: run `make efi` first" % EFI)
+    d = os.path.join(BUILD, "tests", name)
+    os.makedirs(d, exist_ok=True)
+    parts = {}
+    for sec in ("linux", "initrd"):
+        parts[sec] = os.path.join(d, sec + ".bin")
+        with open(parts[sec], "wb") as f:
+            f.write(efi_section(EFI, "." + sec))
+    cl = os.path.join(d, "cmdline.txt")
+    with open(cl, "w") as f:
+        f.write(cmdline.strip() + "\n")
+    out = os.path.join(d, "timeprobe.efi")
+    subprocess.run(["sh", os.path.join(ROOT, "boot/mkefi.sh"), out,
+                    os.path.join(BUILD, "boot/stub.so"), os.path.join(BUILD, "boot/BOOTX64.EFI"),
+                    parts["linux"], parts["initrd"], cl], check=True, stdout=subprocess.DEVNULL)
+    return out
+
+
+def efi_default_cmdline():
+    """The command line build/timeprobe.efi carries (its .cmdline section)."""
+    return efi_section(EFI, ".cmdline").decode().strip()
+
+
+def single_image(name, efi, cmdline_txt=None):
+    """A disk image whose ESP holds only efi as \\EFI\\BOOT\\BOOTX64.EFI
+    (tools/mkimage-single.sh), plus \\EFI\\timeprobe\\cmdline.txt when given."""
+    d = os.path.join(BUILD, "tests")
+    img = os.path.join(d, name + ".img")
+    cmd = ["sh", os.path.join(ROOT, "tools/mkimage-single.sh"), img, efi]
+    if cmdline_txt is not None:
+        cl = img + ".cmdline.txt"
+        with open(cl, "w") as f:
+            f.write(cmdline_txt.strip() + "\n")
+        cmd.append(cl)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    return img
+
+
+def spcr_table(path, interface=0, space=1, access=1, address=0x3f8, baud=7, width=8):
+    """Writes an 80-byte ACPI SPCR (Microsoft SPCR rev. 2) for QEMU's
+    -acpitable file=: interface type, GAS (space 1 = I/O, 0 = memory), baud
+    code (7 = 115200)."""
+    import struct
+    t = bytearray(80)
+    t[0:4] = b"SPCR"
+    struct.pack_into("<I", t, 4, 80)
+    t[8] = 2
+    t[10:16] = b"TPROBE"
+    t[16:24] = b"TPSPCR  "
+    t[36] = interface
+    t[40:44] = bytes([space, width, 0, access])
+    struct.pack_into("<Q", t, 44, address)
+    t[52], t[53], t[58] = 1, 4, baud
+    t[64:68] = b"\xff\xff\xff\xff"      # not a PCI device
+    t[9] = (-sum(t)) & 0xff
+    with open(path, "wb") as f:
+        f.write(bytes(t))
+    return path
+
+
+def first(recs, rtype):
+    """The first record of a type, or {}."""
+    return next((r for r in recs if r["type"] == rtype), {})
+
+
+# --- host tests: running `timeprobe run` on this machine -------------------
+
+BIN = os.environ.get("TIMEPROBE", os.path.join(BUILD, "timeprobe"))
+
+
+def skip(name, why):
+    """A skipped test, counted with ok()'s."""
+    global _n
+    _n += 1
+    print("ok %d - %s # SKIP %s" % (_n, name, why), flush=True)
+
+
+class Run:
+    """One `timeprobe run`: p (the CompletedProcess, stdout and stderr as one
+    text), recs (the records, in order), bad (the lines starting `TP1 ` whose
+    CRC does not match), human (every other line) and secs (elapsed)."""
+
+    def __init__(self, p, recs, bad, human, secs):
+        self.p, self.recs, self.bad, self.human, self.secs = p, recs, bad, human, secs
+
+    def __iter__(self):
+        return iter((self.p, self.recs, self.bad, self.human, self.secs))
+
+
+def run_probe(probe, *args, prefix=(), timeout=120):
+    """Runs `[prefix...] BIN run --probes=PROBE --profile=quick ARGS...` and
+    reads its output: a Run (p, recs, bad, human, secs)."""
+    t0 = time.monotonic()
+    p = subprocess.run([*prefix, BIN, "run", "--probes=" + probe, "--profile=quick", *args],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       encoding="utf-8", errors="replace", timeout=timeout)
+    secs = time.monotonic() - t0
+    recs, bad, human = [], [], []
+    for line in p.stdout.splitlines():
+        if not line.startswith("TP1 "):
+            human.append(line)
+            continue
+        body, sep, crc = line[4:].rpartition(" *")
+        if not sep or "%08x" % zlib.crc32(body.encode()) != crc:
+            bad.append(line)
+            continue
+        recs.append(json.loads(body))
+    return Run(p, recs, bad, human, secs)
+
+
+def esp_files(img):
+    """Every file (not folder) on img's ESP, as mtools paths, sorted."""
+    r = subprocess.run(["mdir", "-/", "-b", "-i", img + ESP_OFFSET, "::/"],
+                       capture_output=True, text=True, env=mtools_env())
+    return sorted(l.strip() for l in r.stdout.splitlines() if l.strip() and not l.strip().endswith("/"))

@@ -92,8 +92,10 @@ static void test_plain_stub(void)
 
 	if (!ok(f != NULL, "read %s", TP_PE_STUB))
 		return;
-	is_int(tp_payload_find(f, len, TP_PE_FILE, &pl, &why), 0, "BOOTX64.EFI: headers parse (file)");
-	ok(!pl.kernel.data && !pl.initrd.data && !pl.cmdline.data, "BOOTX64.EFI: no payload: file mode");
+	is_int(tp_payload_find(f, len, TP_PE_FILE, &pl, &why), 0,
+	       "BOOTX64.EFI: headers parse (file)");
+	ok(!pl.kernel.data && !pl.initrd.data && !pl.cmdline.data,
+	   "BOOTX64.EFI: no payload: file mode");
 	img = load_like_firmware(f, len, &ilen);
 	ok(img != NULL, "BOOTX64.EFI loads like the firmware would");
 	if (img) {
@@ -124,15 +126,19 @@ static void test_fixture(void)
 		return;
 	is_int(tp_payload_find(f, len, TP_PE_FILE, &pl, &why), 0, "fixture: headers parse (file)");
 	ok(same(&pl.kernel, kernel, klen), "file: .linux holds the kernel, %zu bytes", klen);
-	ok(same(&pl.initrd, initrd, rlen), "file: .initrd holds the initramfs, exact size %zu", rlen);
-	ok(same(&pl.cmdline, cmd, clen), "file: .cmdline holds the command line, exact size %zu", clen);
+	ok(same(&pl.initrd, initrd, rlen), "file: .initrd holds the initramfs, exact size %zu",
+	   rlen);
+	ok(same(&pl.cmdline, cmd, clen), "file: .cmdline holds the command line, exact size %zu",
+	   clen);
 
 	img = load_like_firmware(f, len, &ilen);
 	if (!ok(img != NULL, "fixture loads like the firmware would"))
 		return;
-	is_int(tp_payload_find(img, ilen, TP_PE_LOADED, &pl, &why), 0, "fixture: headers parse (loaded)");
+	is_int(tp_payload_find(img, ilen, TP_PE_LOADED, &pl, &why), 0,
+	       "fixture: headers parse (loaded)");
 	ok(same(&pl.kernel, kernel, klen), "loaded: .linux holds the kernel");
-	ok(same(&pl.initrd, initrd, rlen), "loaded: .initrd holds the initramfs (VirtualSize, not padded)");
+	ok(same(&pl.initrd, initrd, rlen),
+	   "loaded: .initrd holds the initramfs (VirtualSize, not padded)");
 	ok(same(&pl.cmdline, cmd, clen), "loaded: .cmdline holds the command line");
 	ok(pl.cmdline.data < pl.initrd.data && pl.initrd.data < pl.kernel.data,
 	   "layout: .cmdline, .initrd, .linux in that order (ukify's, kernel last)");
@@ -157,7 +163,7 @@ static void test_fixture(void)
 
 		for (int i = 0; i < nsec; i++, sec += 40)
 			if (!memcmp(sec, ".linux", 7))
-				sec[8 + 3] = 0x7f;	/* VirtualSize += 2 GiB */
+				sec[8 + 3] = 0x7f; /* VirtualSize += 2 GiB */
 		int rc = tp_payload_find(img, ilen, TP_PE_LOADED, &pl, &why);
 
 		ok(rc < 0 && why, "section beyond SizeOfImage refused (%s)", why ? why : "");
@@ -185,11 +191,15 @@ static void test_malformed(void)
 
 	memcpy(c, f, len);
 	c[0] = 'X';
-	ok(tp_pe_find_section(c, len, TP_PE_FILE, ".linux", &s, &why) < 0 && !strcmp(why, "no MZ signature"),
+	ok(tp_pe_find_section(c, len, TP_PE_FILE, ".linux", &s, &why) < 0 &&
+	       !strcmp(why, "no MZ signature"),
 	   "no MZ: refused");
-	ok(tp_pe_find_section(f, 0x30, TP_PE_FILE, ".linux", &s, &why) < 0, "shorter than a DOS header: refused");
-	ok(tp_pe_find_section(f, pe + 10, TP_PE_FILE, ".linux", &s, &why) < 0, "cut inside the COFF header: refused");
-	ok(tp_pe_find_section(NULL, 100, TP_PE_FILE, ".linux", &s, &why) < 0, "NULL image: refused");
+	ok(tp_pe_find_section(f, 0x30, TP_PE_FILE, ".linux", &s, &why) < 0,
+	   "shorter than a DOS header: refused");
+	ok(tp_pe_find_section(f, pe + 10, TP_PE_FILE, ".linux", &s, &why) < 0,
+	   "cut inside the COFF header: refused");
+	ok(tp_pe_find_section(NULL, 100, TP_PE_FILE, ".linux", &s, &why) < 0,
+	   "NULL image: refused");
 
 	memcpy(c, f, len);
 	c[0x3c] = 0xf0;
@@ -205,11 +215,14 @@ static void test_malformed(void)
 	ok(rc < 0, "200 sections: refused (%s)", why);
 
 	memcpy(c, f, len);
-	c[pe + 24] = 0x07;	/* optional header magic */
-	ok(tp_pe_find_section(c, len, TP_PE_FILE, ".linux", &s, &why) < 0, "bad optional header magic: refused");
+	c[pe + 24] = 0x07; /* optional header magic */
+	ok(tp_pe_find_section(c, len, TP_PE_FILE, ".linux", &s, &why) < 0,
+	   "bad optional header magic: refused");
 
-	is_int(tp_pe_find_section(f, len, TP_PE_FILE, ".linu", &s, &why), 0, "a name prefix does not match");
-	is_int(tp_pe_find_section(f, len, TP_PE_FILE, ".linuxx", &s, &why), 0, "a longer name does not match");
+	is_int(tp_pe_find_section(f, len, TP_PE_FILE, ".linu", &s, &why), 0,
+	       "a name prefix does not match");
+	is_int(tp_pe_find_section(f, len, TP_PE_FILE, ".linuxx", &s, &why), 0,
+	       "a longer name does not match");
 	is_int(tp_pe_find_section(f, len, TP_PE_FILE, ".cmdline", &s, &why), 1,
 	       "an 8-character name (no NUL in the field) matches");
 	free(c);
@@ -224,7 +237,8 @@ static void test_drop(void)
 	is_int(tp_cmdline_drop(l, "initrd"), 3, "three initrd words (bare one included)");
 	is_str(l, "console=ttyS0 quiet", "others kept, single spaces");
 	strcpy(l, "initrdx=1 myinitrd=2 a=\"initrd=3 x\"");
-	is_int(tp_cmdline_drop(l, "initrd"), 0, "initrdx=, myinitrd= and a quoted value are not initrd=");
+	is_int(tp_cmdline_drop(l, "initrd"), 0,
+	       "initrdx=, myinitrd= and a quoted value are not initrd=");
 	is_str(l, "initrdx=1 myinitrd=2 a=\"initrd=3 x\"", "line unchanged");
 	strcpy(l, "initrd=only");
 	is_int(tp_cmdline_drop(l, "initrd"), 1, "the only word");

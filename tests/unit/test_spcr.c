@@ -50,10 +50,10 @@ static size_t make(uint8_t type, uint8_t space, uint8_t width, uint8_t access, u
 	spcr[41] = width;
 	spcr[43] = access;
 	put64(spcr + 44, addr);
-	spcr[52] = 1;		/* interrupt type: 8259 */
-	spcr[53] = 4;		/* IRQ 4 */
+	spcr[52] = 1; /* interrupt type: 8259 */
+	spcr[53] = 4; /* IRQ 4 */
 	spcr[58] = baud;
-	spcr[62] = 0;		/* terminal type VT100 */
+	spcr[62] = 0; /* terminal type VT100 */
 	spcr[64] = spcr[65] = spcr[66] = spcr[67] = 0xff;
 	fix_sum(spcr, 80);
 	return 80;
@@ -130,7 +130,8 @@ static void test_refused(void)
 	n = make(0x00, ACPI_GAS_IO, 8, 1, 0x3f8, 7);
 	spcr[9] ^= 0x5a;
 	rc = tp_spcr_parse(spcr, n, &s, &why);
-	ok(rc < 0 && why && !strcmp(why, "SPCR checksum bad"), "bad checksum: no console (%s)", why);
+	ok(rc < 0 && why && !strcmp(why, "SPCR checksum bad"), "bad checksum: no console (%s)",
+	   why);
 
 	make(0x00, ACPI_GAS_IO, 8, 1, 0x3f8, 7);
 	put32(spcr + 4, 60);
@@ -141,7 +142,8 @@ static void test_refused(void)
 	ok(rc < 0 && why, "30 bytes, shorter than an ACPI header: no console (%s)", why);
 	make(0x00, ACPI_GAS_IO, 8, 1, 0x3f8, 7);
 	rc = tp_spcr_parse(spcr, 70, &s, &why);
-	ok(rc < 0 && why && strstr(why, "beyond"), "Length says 80, 70 bytes given: no console (%s)", why);
+	ok(rc < 0 && why && strstr(why, "beyond"),
+	   "Length says 80, 70 bytes given: no console (%s)", why);
 
 	n = make(0x03, ACPI_GAS_MEMORY, 32, 3, 0x9000000, 7);
 	rc = tp_spcr_parse(spcr, n, &s, &why);
@@ -188,14 +190,20 @@ static void test_named(void)
 	ok(tp_spcr_console_named("console=tty0 console=ttyS0,115200 initrd=x", &com1),
 	   "console=ttyS0,115200 names COM1");
 	ok(tp_spcr_console_named("console=ttyS0", &com1), "bare console=ttyS0 names COM1");
-	ok(!tp_spcr_console_named("console=tty0 console=ttyS0,115200", &com2), "ttyS0 does not name COM2");
+	ok(!tp_spcr_console_named("console=tty0 console=ttyS0,115200", &com2),
+	   "ttyS0 does not name COM2");
 	ok(!tp_spcr_console_named("console=ttyS10,115200", &com1), "ttyS10 is not ttyS1 or ttyS0");
-	ok(tp_spcr_console_named("console=uart8250,io,0x3f8,115200n8", &com1), "uart8250,io,0x3f8 names COM1");
-	ok(tp_spcr_console_named("console=uart,io,1016", &com1), "uart,io,1016 (decimal) names COM1");
-	ok(!tp_spcr_console_named("earlycon=uart8250,io,0x3f8", &com1), "earlycon= is not console=");
+	ok(tp_spcr_console_named("console=uart8250,io,0x3f8,115200n8", &com1),
+	   "uart8250,io,0x3f8 names COM1");
+	ok(tp_spcr_console_named("console=uart,io,1016", &com1),
+	   "uart,io,1016 (decimal) names COM1");
+	ok(!tp_spcr_console_named("earlycon=uart8250,io,0x3f8", &com1),
+	   "earlycon= is not console=");
 	ok(!tp_spcr_console_named("", &com1), "empty line names nothing");
-	ok(tp_spcr_console_named("console=uart8250,mmio32,0xfe032000,115200", &mm), "mmio32 at the address");
-	ok(tp_spcr_console_named("console=uart,mmio,0xFE032000", &mm), "mmio (other width, upper case) at the address");
+	ok(tp_spcr_console_named("console=uart8250,mmio32,0xfe032000,115200", &mm),
+	   "mmio32 at the address");
+	ok(tp_spcr_console_named("console=uart,mmio,0xFE032000", &mm),
+	   "mmio (other width, upper case) at the address");
 	ok(!tp_spcr_console_named("console=uart8250,io,0xfe032000", &mm), "I/O space is not MMIO");
 	ok(!tp_spcr_console_named("console=uart8250,mmio32,0xfe033000", &mm), "another address");
 	ok(!tp_spcr_console_named("console=ttyS0", &mm), "ttyS0 does not name an MMIO UART");
