@@ -1,0 +1,59 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Makes the single-file timeprobe.efi: the stub with the kernel, the
+# initramfs and a default command line as PE sections, laid out the way a
+# Unified Kernel Image carries them (systemd's ukify: .cmdline, .initrd,
+# .linux, each after the stub's last section at the next SectionAlignment
+# boundary, .linux last). See docs/stub.md, "Single file".
+#
+#   boot/mkefi.sh OUT STUB.so STUB.EFI BZIMAGE INITRD CMDLINE-FILE
+#
+# The sections are added while stub.so (the ELF that BOOTX64.EFI is made
+# from) is converted, with BOOTX64.EFI's own objcopy arguments: objcopy 2.40
+# stamps the build time into a PE it rewrites, but keeps an ELF
+# conversion's at 0, so the output stays reproducible. STUB.EFI gives the
+# layout: its last section's end and its SectionAlignment.
+set -eu
+
+out=$1 so=$2 efi=$3 kernel=$4 initrd=$5 cmdline=$6
+for f in "$so" "$efi" "$kernel" "$initrd" "$cmdline"; do
+	[ -f "$f" ] || { echo "mkefi: missing input $f" >&2; exit 1; }
+done
+objcopy=${EFI_OBJCOPY:-objcopy}
+objdump=${EFI_OBJDUMP:-objdump}
+
+align=$($objdump -p "$efi" | awk '$1 == "SectionAlignment" { print $2 }')
+[ -n "$align" ] || { echo "mkefi: no SectionAlignment in $efi" >&2; exit 1; }
+# "Idx Name Size VMA ...": the end of the highest section
+end=0
+for e in $($objdump -h "$efi" | awk '$1 ~ /^[0-9]+$/ { print $4 ":" $3 }'); do
+	e=$((0x${e%%:*} + 0x${e#*:}))
+	[ $e -le $end ] || end=$e
+done
+align=$((0x$align))
+
+next=$end
+args=
+for s in cmdline:"$cmdline" initrd:"$initrd" linux:"$kernel"; do
+	name=${s%%:*} file=${s#*:}
+	vma=$(( (next + align - 1) / align * align ))
+	size=$(stat -c %s "$file")
+	args="$args --add-section .$name=$file --change-section-vma .$name=$(printf '0x%x' $vma)"
+	args="$args --set-section-flags .$name=contents,alloc,load,readonly,data -j .$name"
+	next=$((vma + size))
+done
+
+# BOOTX64.EFI's section list (boot/boot.mk passes its BOOT_EFI_SECTIONS)
+sections=${EFI_SECTIONS:-"-j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela -j .rel.* -j .rela.* -j .reloc"}
+# shellcheck disable=SC2086 # words by design (no blanks in paths or names)
+set -f
+$objcopy $sections $args --target efi-app-x86_64 --subsystem=10 "$so" "$out.tmp"
+set +f
+# The stub inside must be BOOTX64.EFI byte for byte (same ELF, same objcopy).
+for sec in .text .data .reloc .rela .dynsym .dynamic; do
+	$objcopy -O binary -j $sec "$efi" "$out.a" && $objcopy -O binary -j $sec "$out.tmp" "$out.b"
+	cmp -s "$out.a" "$out.b" || { echo "mkefi: section $sec differs from $efi (stale stub.so?)" >&2; rm -f "$out.a" "$out.b" "$out.tmp"; exit 1; }
+done
+rm -f "$out.a" "$out.b"
+mv "$out.tmp" "$out"
+echo "efi: $out ($(stat -c %s "$out") bytes: stub, .cmdline $(stat -c %s "$cmdline"), .initrd $(stat -c %s "$initrd"), .linux $(stat -c %s "$kernel"))"

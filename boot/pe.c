@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+/* The stub's own PE sections; see pe.h. EFI-free, tested by tests/unit/test_pe.c. */
+#include "pe.h"
+
+/* PE format 3.3 COFF File Header offsets, from the "PE\0\0" signature */
+#define COFF_NUMBER_OF_SECTIONS 6
+#define COFF_SIZE_OF_OPT_HEADER 20
+#define COFF_HDR_END 24
+/* PE format 3.4: optional header; SizeOfImage is at 56 in PE32 and PE32+ */
+#define OPT_MAGIC 0
+#define OPT_SIZE_OF_IMAGE 56
+#define OPT_SIZE_OF_HEADERS 60
+#define OPT_MAGIC_PE32 0x10b
+#define OPT_MAGIC_PE32PLUS 0x20b
+/* PE format 4: section table entries of 40 bytes */
+#define SEC_ENTRY_LEN 40
+#define SEC_VIRTUAL_SIZE 8
+#define SEC_VIRTUAL_ADDRESS 12
+#define SEC_SIZE_OF_RAW_DATA 16
+#define SEC_POINTER_TO_RAW_DATA 20
+
+static uint16_t le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Section names are 8 bytes, NUL-padded when shorter (PE format 4). */
+static int name_eq(const uint8_t *field, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < 8 && name[i]; i++)
+		if (field[i] != (uint8_t)name[i])
+			return 0;
+	return i == 8 || field[i] == 0;
+}
+
+/* [off, off + n) inside [0, len), without overflow */
+static int in_range(uint64_t off, uint64_t n, uint64_t len)
+{
+	return off <= len && n <= len - off;
+}
+
+int tp_pe_find_section(const void *base, size_t len, enum tp_pe_layout layout,
+		       const char *name, struct tp_pe_section *sec, const char **why)
+{
+	const uint8_t *p = base;
+	uint32_t pe, opt, table, image_size;
+	uint64_t limit = len;
+	uint16_t nsec, opt_len, magic;
+
+	sec->data = 0;
+	sec->size = 0;
+	*why = 0;
+	if (!p || len < 0x40 || p[0] != 'M' || p[1] != 'Z') {
+		*why = "no MZ signature";
+		return -1;
+	}
+	pe = le32(p + 0x3c);
+	if (!in_range(pe, COFF_HDR_END, len) || p[pe] != 'P' || p[pe + 1] != 'E' || p[pe + 2] ||
+	    p[pe + 3]) {
+		*why = "no PE signature at e_lfanew";
+		return -2;
+	}
+	nsec = le16(p + pe + COFF_NUMBER_OF_SECTIONS);
+	opt_len = le16(p + pe + COFF_SIZE_OF_OPT_HEADER);
+	opt = pe + COFF_HDR_END;
+	if (opt_len < OPT_SIZE_OF_HEADERS + 4 || !in_range(opt, opt_len, len)) {
+		*why = "optional header truncated";
+		return -3;
+	}
+	magic = le16(p + opt + OPT_MAGIC);
+	if (magic != OPT_MAGIC_PE32 && magic != OPT_MAGIC_PE32PLUS) {
+		*why = "unknown optional header magic";
+		return -4;
+	}
+	if (nsec > TP_PE_MAX_SECTIONS) {
+		*why = "more than 96 sections";
+		return -5;
+	}
+	table = opt + opt_len;
+	if (!in_range(table, (uint64_t)nsec * SEC_ENTRY_LEN, len)) {
+		*why = "section table outside the image";
+		return -6;
+	}
+	image_size = le32(p + opt + OPT_SIZE_OF_IMAGE);
+	/* A loaded image spans SizeOfImage bytes; never read past either end. */
+	if (layout == TP_PE_LOADED && image_size < limit)
+		limit = image_size;
+	for (uint16_t i = 0; i < nsec; i++) {
+		const uint8_t *s = p + table + (size_t)i * SEC_ENTRY_LEN;
+		uint32_t vsize = le32(s + SEC_VIRTUAL_SIZE), off, n;
+
+		if (!name_eq(s, name))
+			continue;
+		if (layout == TP_PE_LOADED) {
+			/* the loader zero-fills VirtualSize beyond SizeOfRawData */
+			off = le32(s + SEC_VIRTUAL_ADDRESS);
+			n = vsize;
+		} else {
+			uint32_t raw = le32(s + SEC_SIZE_OF_RAW_DATA);
+
+			off = le32(s + SEC_POINTER_TO_RAW_DATA);
+			/* PE format 4: VirtualSize 0 means SizeOfRawData; raw data
+			 * is padded to FileAlignment, VirtualSize is exact */
+			n = vsize && vsize < raw ? vsize : raw;
+		}
+		if (!in_range(off, n, limit)) {
+			*why = "section outside the image";
+			return -7;
+		}
+		sec->data = p + off;
+		sec->size = n;
+		return 1;
+	}
+	return 0;
+}
+
+int tp_payload_find(const void *base, size_t len, enum tp_pe_layout layout,
+		    struct tp_payload *pl, const char **why)
+{
+	static const char *const names[3] = { ".linux", ".initrd", ".cmdline" };
+	struct tp_pe_section *secs[3] = { &pl->kernel, &pl->initrd, &pl->cmdline };
+
+	for (int i = 0; i < 3; i++) {
+		int rc = tp_pe_find_section(base, len, layout, names[i], secs[i], why);
+
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}

@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Makes a disk image whose ESP holds only the single file: timeprobe.efi as
+# \EFI\BOOT\BOOTX64.EFI (the firmware's default path), optionally with a
+# \EFI\timeprobe\cmdline.txt beside it that overrides the embedded command
+# line. Same disk layout as tools/mkimage.sh (GPT, FAT32 ESP at 1 MiB, built
+# with mtools and sgdisk, no root). See docs/netboot.md.
+#
+#   tools/mkimage-single.sh OUT.img timeprobe.efi [CMDLINE.txt]
+#
+# The appliance saves its results in \timeprobe\results on this ESP (it
+# creates the folders): the stub names the partition by its GPT GUID.
+set -eu
+
+out=$1 efi=$2 cmdline=${3:-}
+[ -f "$efi" ] || { echo "mkimage-single: missing input $efi" >&2; exit 1; }
+[ -z "$cmdline" ] || [ -f "$cmdline" ] || { echo "mkimage-single: missing input $cmdline" >&2; exit 1; }
+
+# 64 MiB disk, FAT32 with 512-byte clusters: as tools/mkimage.sh
+disk_mib=64
+esp_start=2048
+esp_sectors=$(( (disk_mib - 2) * 2048 ))
+tmp=$out.tmp
+esp=$out.esp
+
+rm -f "$tmp" "$esp"
+truncate -s ${disk_mib}M "$tmp"
+sgdisk -o -n 1:$esp_start:+$esp_sectors -t 1:ef00 -c 1:timeprobe "$tmp" >/dev/null
+sgdisk -p "$tmp" | grep -q " EF00 " || { echo "mkimage-single: sgdisk made no ESP" >&2; exit 1; }
+
+truncate -s $(( esp_sectors * 512 )) "$esp"
+mformat -i "$esp" -F -v TIMEPROBE -c 1 -T $esp_sectors -h 64 -s 32 ::
+mmd -i "$esp" ::/EFI ::/EFI/BOOT
+mcopy -i "$esp" "$efi" ::/EFI/BOOT/BOOTX64.EFI
+if [ -n "$cmdline" ]; then
+	mmd -i "$esp" ::/EFI/timeprobe
+	mcopy -i "$esp" "$cmdline" ::/EFI/timeprobe/cmdline.txt
+fi
+
+dd if="$esp" of="$tmp" bs=512 seek=$esp_start conv=notrunc status=none
+rm -f "$esp"
+mv "$tmp" "$out"
+echo "image: $out ($disk_mib MiB, GPT + FAT32 ESP holding only $(basename "$efi") as BOOTX64.EFI${cmdline:+ and cmdline.txt})"
