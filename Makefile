@@ -133,17 +133,17 @@ test-unit: $(UNIT_TESTS)
 test-host: userland report $(UNIT_TESTS)
 	prove $(HOST_SCRIPTS) $(HOST_TESTS)
 
-test-boot: image
+test-boot: image efi
 	prove -v $(BOOT_TESTS_QUICK)
 
 # One prove run, so CI reads one summary; the fuzzer's short run first.
 test: deps
-	$(MAKE) image report $(UNIT_TESTS)
+	$(MAKE) image efi report $(UNIT_TESTS)
 	$(MAKE) fuzz-report-quick
 	prove -v $(UNIT_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(BOOT_TESTS_QUICK)
 
 test-all: deps
-	$(MAKE) image report $(UNIT_TESTS)
+	$(MAKE) image efi report $(UNIT_TESTS)
 	$(MAKE) fuzz-report-long
 	prove -v $(UNIT_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(BOOT_TESTS)
 

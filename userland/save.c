@@ -222,6 +222,11 @@ void save_results(const struct options *o, struct suite_result *res)
 		return;
 	}
 	mkdir(MNT, 0755);
+	if (!strcmp(o->bootpart, "unknown")) {
+		/* The stub booted from a device without a partition (network). */
+		say(res, "timeprobe: results not saved: booted from a device without a boot partition (network?); the console output above is complete");
+		return;
+	}
 	if (o->bootpart[0] && bootpart_to_partuuid(o->bootpart, want, sizeof(want))) {
 		say(res, "timeprobe: results not saved: malformed timeprobe.bootpart=%s", o->bootpart);
 		return;
