@@ -109,6 +109,7 @@ initramfs: $(B)/initramfs.img
 -include tools/matrix.mk
 -include tools/iso.mk
 -include tools/sign.mk
+-include tools/lava/lava.mk
 -include $(wildcard tests/unit/*.mk)
 
 # ---- disk image ----

@@ -8,7 +8,10 @@
 # KVM when /dev/kvm works, TCG otherwise. The appliance powers the machine
 # off at the end, so QEMU exits by itself; -no-reboot makes a reboot (or a
 # panic=N reboot) end QEMU too instead of looping. The image is used
-# read-write (results are saved on it).
+# read-write (results are saved on it); --cdrom attaches it as a read-only
+# CD-ROM instead (an ISO from tools/mkiso.sh).
+# OVMF_CODE and OVMF_VARS in the environment choose other firmware files,
+# e.g. Debian's Secure Boot "snakeoil" pair (docs/secureboot.md).
 set -eu
 
 machine=q35 cpus=2 log= timeout= cdrom=
@@ -28,8 +31,8 @@ while [ $# -gt 0 ]; do
 done
 [ -n "${img:-}" ] && [ -f "$img" ] || { echo "qemu-run: no image given or not found: ${img:-}" >&2; exit 2; }
 
-code=/usr/share/OVMF/OVMF_CODE_4M.fd
-vars_src=/usr/share/OVMF/OVMF_VARS_4M.fd
+code=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
+vars_src=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
 [ -f "$code" ] || { echo "qemu-run: $code missing (apt-get install ovmf)" >&2; exit 1; }
 vars=$(mktemp /tmp/timeprobe-vars.XXXXXX)
 trap 'rm -f "$vars"' EXIT

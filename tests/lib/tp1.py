@@ -335,3 +335,39 @@ def esp_files(img):
     r = subprocess.run(["mdir", "-/", "-b", "-i", img + ESP_OFFSET, "::/"],
                        capture_output=True, text=True, env=mtools_env())
     return sorted(l.strip() for l in r.stdout.splitlines() if l.strip() and not l.strip().endswith("/"))
+
+
+# ---- ISO images (tools/mkiso.sh), for tests/boot/70-iso.t ----
+
+def iso_build(name, cmdline_extra=""):
+    """build/tests/<name>.iso from the stub, kernel and initramfs `make image`
+    built, with the image's command line words plus cmdline_extra."""
+    parts = [os.path.join(BUILD, p) for p in ("boot/BOOTX64.EFI", "kernel/bzImage", "initramfs.img")]
+    for p in parts:
+        if not os.path.exists(p):
+            bail("no %s: run `make image` first" % p)
+    words = subprocess.run(["sh", os.path.join(ROOT, "tools/kconfig-words.sh"),
+                            os.path.join(BUILD, "kernel/bzImage.config"), "", "2"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    d = os.path.join(BUILD, "tests")
+    os.makedirs(d, exist_ok=True)
+    iso = os.path.join(d, name + ".iso")
+    r = subprocess.run(["sh", os.path.join(ROOT, "tools/mkiso.sh"), iso] + parts +
+                       [os.path.join(ROOT, "tools/cmdline.txt"), (words + " " + cmdline_extra).strip()],
+                       capture_output=True, text=True)
+    if r.returncode:
+        bail("tools/mkiso.sh failed: " + (r.stderr or r.stdout).strip()[-500:])
+    return iso
+
+
+def iso_el_torito(iso):
+    """xorriso's report of the ISO's El Torito boot catalog."""
+    r = subprocess.run(["xorriso", "-indev", iso, "-report_el_torito", "plain"],
+                       capture_output=True, text=True)
+    return r.stdout
+
+
+def iso_has_efi_boot(iso):
+    """True when the boot catalog holds a no-emulation image for platform UEFI (0xEF)."""
+    return any(l.startswith("El Torito boot img") and " UEFI " in l and " none " in l
+               for l in iso_el_torito(iso).splitlines())
