@@ -56,6 +56,12 @@ fi
 key=$( { echo "$srcid"; cat $frags "$0"; gcc --version | head -n1; } | sha256sum | cut -c1-16)
 dir="$cache/kernel-${variant:-base}-$key"
 
+# One build of a key at a time: two makes sharing an object folder (two test
+# runs, or make efi beside make image) would delete each other's files.
+mkdir -p "$cache"
+exec 9>"$dir.lock"
+flock 9
+
 # The source tree to build: KERNEL_SRC, or the tarball extracted once.
 source_tree() {
 	if [ -n "${KERNEL_SRC:-}" ]; then
