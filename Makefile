@@ -113,8 +113,15 @@ initramfs: $(B)/initramfs.img
 -include $(wildcard tests/unit/*.mk)
 
 # ---- disk image ----
+# The words added to cmdline.txt, rewritten only when they change (cmp || mv),
+# so `make run APPEND=...` rebuilds the image and a plain `make` does not.
+$(B)/image-words: FORCE
+	@mkdir -p $(@D)
+	@echo '$(KVARIANT) $(QEMU_CPUS) $(APPEND)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
 $(B)/timeprobe.img: $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage $(B)/initramfs.img \
-		tools/cmdline.txt tools/mkimage.sh
+		tools/cmdline.txt tools/mkimage.sh $(B)/image-words
 	sh tools/mkimage.sh $@ $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage $(B)/initramfs.img tools/cmdline.txt \
 		"$$(sh tools/kconfig-words.sh $(B)/kernel/bzImage.config '$(KVARIANT)' $(QEMU_CPUS)) $(APPEND)"
 image: deps
