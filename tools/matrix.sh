@@ -67,8 +67,8 @@ rm -f "$out/report.md"
 for v in "$@"; do
 	name=${v%%=*}
 	echo "matrix: building $name in $out/$name"
-	# The image is remade whenever the kernel is copied (bzImage is FORCE),
-	# so APPEND always reaches cmdline.txt.
+	# make remakes the image when the kernel or the words (APPEND,
+	# KVARIANT, QEMU_CPUS) change, so APPEND always reaches cmdline.txt.
 	if [ "$name" != "$v" ]; then
 		kimg=${v#*=}
 		kcfg=$(dirname "$kimg")/config-$(basename "$kimg" | sed 's/^vmlinuz-//')
