@@ -1,22 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* ACPI table walking; see acpi.h. EFI-free, tested by tests/unit/test_acpi.c. */
 #include "acpi.h"
-
-/* Tables are byte-packed and may be unaligned: read them byte by byte. */
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
+#include "../common/le.h"
 
 static int sig_eq(const uint8_t *p, const char *sig, size_t n)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The kernel hand-off; see bootcmd.h and docs/stub.md. EFI-free. */
 #include "bootcmd.h"
+#include "../common/le.h"
 
 static size_t str_len(const char *s)
 {
@@ -414,16 +415,6 @@ int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 #define DP_TYPE_END 0x7f
 #define DP_END_ENTIRE 0xff
 #define DP_HD_LEN 42
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
 
 int tp_devpath_find_hd(const void *dp, size_t max_len, struct tp_hd_node *hd)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The stub's own PE sections; see pe.h. EFI-free, tested by tests/unit/test_pe.c. */
 #include "pe.h"
+#include "../common/le.h"
 
 /* PE format 3.3 COFF File Header offsets, from the "PE\0\0" signature */
 #define COFF_NUMBER_OF_SECTIONS 6
@@ -18,16 +19,6 @@
 #define SEC_VIRTUAL_ADDRESS 12
 #define SEC_SIZE_OF_RAW_DATA 16
 #define SEC_POINTER_TO_RAW_DATA 20
-
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 /* Section names are 8 bytes, NUL-padded when shorter (PE format 4). */
 static int name_eq(const uint8_t *field, const char *name)

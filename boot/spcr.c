@@ -3,6 +3,7 @@
 #include "spcr.h"
 
 #include "acpi.h"
+#include "../common/le.h"
 
 /* SPCR (Microsoft), Table 3: field offsets */
 #define SPCR_INTERFACE_TYPE 36
@@ -14,16 +15,6 @@
 #define DBG2_16550_SUBSET 0x01
 #define DBG2_16550_NVIDIA 0x05
 #define DBG2_16550_GAS 0x12
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
 
 const char *tp_spcr_interface_name(uint8_t t)
 {

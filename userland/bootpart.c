@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "save.h"
+#include "../common/le.h"
 
 int bootpart_to_partuuid(const char *bp, char *out, size_t len)
 {
@@ -50,16 +51,6 @@ unsigned next_sequence(const char *const *names, size_t n)
 			max = (unsigned)v;
 	}
 	return max + 1;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
 void guid_to_text(const uint8_t g[16], char out[37])

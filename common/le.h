@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Little-endian reads from byte-packed, possibly unaligned tables (ACPI, PE,
+ * GPT, device paths): byte by byte, so no alignment or aliasing rule is
+ * bent. Freestanding; shared by the stub and the suite.
+ */
+#ifndef TP_LE_H
+#define TP_LE_H
+
+#include <stdint.h>
+
+static inline uint16_t le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t le64(const uint8_t *p)
+{
+	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+#endif
