@@ -155,6 +155,23 @@ static void do_after(enum after a)
 		pause();
 }
 
+/*
+ * With tsc_early_khz= the kernel starts on "tsc-early" and replaces it by
+ * "tsc" once its refined calibration ends, a second or more after boot
+ * (longer under QEMU TCG). Measure the settled clocksource, not that switch:
+ * wait for it, a bounded time.
+ */
+static void wait_for_settled_clocksource(void)
+{
+	char cs[64];
+
+	for (int i = 0; i < 100; i++) {
+		if (current_clocksource(cs, sizeof(cs)) <= 0 || strcmp(cs, "tsc-early"))
+			return;
+		usleep(100000);
+	}
+}
+
 static int pid1(void)
 {
 	struct options o;
@@ -194,6 +211,7 @@ static int pid1(void)
 	if (o.hold_s < 0)
 		o.hold_s = running_in_qemu() ? 0 : 30;
 
+	wait_for_settled_clocksource();
 	suite_run(&o, &errs, 1, "appliance", &res);
 	save_results(&o, &res);
 	if (o.hold_s > 0) {
