@@ -71,6 +71,22 @@ def check_tsc(suite, text):
     run = suite[0]
     ok(re.search(r"(^| )tsc_early_khz=\d+", run.get("cmdline", "")) is not None,
        "tsc: the kernel's command line carries the stub's tsc_early_khz", run.get("cmdline"))
+    # The stub's hardware references agree with each other, and the user-space
+    # calibration under Linux agrees with the stub's choice. Under TCG they agree
+    # within a few ppm (docs/stub.md); 500 ppm is the stub's own warning line.
+    hw = {r["ref"]: r["tsc_hz"] for r in calib if r.get("source") == "stub"
+          and r.get("ref") in ("hpet", "pmtimer", "pit") and r.get("tsc_hz")}
+    spread = (max(hw.values()) - min(hw.values())) / min(hw.values()) * 1e6 if hw else None
+    ok(len(hw) >= 2 and spread < 500, "tsc: the stub's hardware references agree within 500 ppm",
+       "%s, spread %s ppm" % (hw, spread))
+    chosen = [r for r in calib if r.get("source") == "stub" and r.get("chosen")]
+    user = [r for r in calib if r.get("source") == "user" and r.get("tsc_hz")]
+    if chosen and user:
+        d = abs(user[-1]["tsc_hz"] - chosen[-1]["tsc_hz"]) / chosen[-1]["tsc_hz"] * 1e6
+        ok(d < 1000, "tsc: Linux-side calibration agrees with the stub's within 1000 ppm",
+           "stub %s, user %s: %.1f ppm" % (chosen[-1]["tsc_hz"], user[-1]["tsc_hz"], d))
+    else:
+        ok(False, "tsc: stub's chosen and user calibrations both present", calib)
 
 
 def check_noise(suite, text):
