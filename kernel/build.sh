@@ -29,7 +29,7 @@ fi
 out=$1
 variant=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
-cache=${TIMEPROBE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/timeprobe}
+cache=${TIMEPROBE_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/timeprobe}
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 jobs=$(nproc 2>/dev/null || echo 2)
 
