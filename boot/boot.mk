@@ -85,9 +85,9 @@ $(B)/tests/test_bootcmd: $(B)/boot/host/tests/unit/test_bootcmd.o $(B)/boot/host
 	$(B)/boot/host/common/record.o
 $(B)/tests/test_acpi: $(B)/boot/host/tests/unit/test_acpi.o $(B)/boot/host/boot/acpi.o
 $(B)/tests/test_pe: $(B)/boot/host/tests/unit/test_pe.o $(B)/boot/host/boot/pe.o \
-	$(B)/boot/host/boot/bootcmd.o
+	$(B)/boot/host/boot/bootcmd.o $(B)/boot/host/common/record.o
 $(B)/tests/test_spcr: $(B)/boot/host/tests/unit/test_spcr.o $(B)/boot/host/boot/spcr.o \
-	$(B)/boot/host/boot/acpi.o $(B)/boot/host/boot/bootcmd.o
+	$(B)/boot/host/boot/acpi.o $(B)/boot/host/boot/bootcmd.o $(B)/boot/host/common/record.o
 
 # test_pe reads a real build's headers: the stub, and the stub made into a
 # single file by boot/mkefi.sh with small known payloads (BOOTX64.EFI itself

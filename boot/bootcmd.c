@@ -2,6 +2,7 @@
 /* The kernel hand-off; see bootcmd.h and docs/stub.md. EFI-free. */
 #include "bootcmd.h"
 #include "../common/le.h"
+#include "../common/record.h"
 
 static size_t str_len(const char *s)
 {
@@ -52,15 +53,9 @@ void tp_buf_puts(struct tp_buf *b, const char *str)
 
 void tp_buf_putu(struct tp_buf *b, uint64_t v)
 {
-	char tmp[24];
-	int n = 0;
+	char tmp[20];
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		tp_buf_putc(b, tmp[--n]);
+	tp_buf_putn(b, tmp, tp_fmt_u64(tmp, v));
 }
 
 void tp_buf_puthex(struct tp_buf *b, uint64_t v, int digits)

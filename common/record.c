@@ -85,17 +85,28 @@ static void key(struct tp_rec *r, const char *k)
 	}
 }
 
-static void put_u64(struct tp_rec *r, uint64_t v)
+size_t tp_fmt_u64(char *out, uint64_t v)
 {
-	char tmp[24];
-	int n = 0;
+	char tmp[20];
+	size_t n = 0, len;
 
 	do {
 		tmp[n++] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	while (n)
-		put(r, tmp[--n]);
+	len = n;
+	for (size_t i = 0; i < len; i++)
+		out[i] = tmp[--n];
+	return len;
+}
+
+static void put_u64(struct tp_rec *r, uint64_t v)
+{
+	char tmp[20];
+	size_t n = tp_fmt_u64(tmp, v);
+
+	for (size_t i = 0; i < n; i++)
+		put(r, tmp[i]);
 }
 
 static void push(struct tp_rec *r, char c)

@@ -26,6 +26,9 @@ struct tp_rec {
 /* IEEE 802.3 CRC-32, the same as zlib's crc32(): start with crc = 0. */
 uint32_t tp_crc32(uint32_t crc, const void *data, size_t len);
 
+/* Decimal digits of v into out (room for 20), no NUL; returns their count. */
+size_t tp_fmt_u64(char *out, uint64_t v);
+
 /* Starts {"type":TYPE ... */
 void tp_rec_begin(struct tp_rec *r, const char *type);
 void tp_rec_str(struct tp_rec *r, const char *key, const char *val);
