@@ -39,9 +39,11 @@ trap 'rm -f "$vars"' EXIT
 cp "$vars_src" "$vars"
 
 accel=tcg cpu=max
-if [ -w /dev/kvm ] && [ -r /dev/kvm ]; then
-	accel=kvm cpu=host
-fi
+case ${ACCEL:-auto} in
+tcg) ;;
+kvm) accel=kvm cpu=host ;;
+*) if [ -w /dev/kvm ] && [ -r /dev/kvm ]; then accel=kvm cpu=host; fi ;;
+esac
 
 if [ -n "$cdrom" ]; then
 	disk="-drive if=none,id=cd,format=raw,media=cdrom,readonly=on,file=$img -device ide-cd,drive=cd"
