@@ -8,7 +8,8 @@
 #
 # Overrides: KERNEL_IMAGE=<bzImage> (use a prebuilt kernel), KERNEL_SRC=<dir>
 # (build another tree with our fragment), KVARIANT=<name> (kernel/variants/),
-# QEMU_MACHINE=q35|pc, APPEND="timeprobe.profile=quick ..." (added to cmdline.txt).
+# QEMU_MACHINE=q35|pc, APPEND="timeprobe.profile=quick ..." (added to cmdline.txt),
+# ACCEL=auto|kvm|tcg (tools/accel.sh), PROFILE=quick|full (make run).
 # Local settings may go in config.mak (not tracked).
 
 -include config.mak
@@ -21,6 +22,10 @@ KVARIANT ?=
 QEMU_MACHINE ?= q35
 QEMU_CPUS ?= 2
 APPEND ?=
+# auto: KVM only where tools/accel.sh has seen a guest run under it.
+ACCEL ?= auto
+export ACCEL
+PROFILE ?=
 SOURCE_DATE_EPOCH ?= 1700000000
 export SOURCE_DATE_EPOCH
 
@@ -74,7 +79,8 @@ $(B)/tests/test_record: common/record.c
 $(B)/tests/test_options: $(B)/host/userland/options.o
 $(B)/tests/test_stats: $(B)/host/userland/stats.o $(B)/host/common/record.o
 $(B)/tests/test_save: $(B)/host/userland/bootpart.o
-UNIT_TESTS += $(B)/tests/test_record $(B)/tests/test_options $(B)/tests/test_stats $(B)/tests/test_save
+$(B)/tests/test_smbios: $(B)/host/userland/smbios.o
+UNIT_TESTS += $(B)/tests/test_record $(B)/tests/test_options $(B)/tests/test_stats $(B)/tests/test_save $(B)/tests/test_smbios
 
 # ---- kernel ----
 ifneq ($(KERNEL_IMAGE),)
@@ -127,8 +133,18 @@ $(B)/timeprobe.img: $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage $(B)/initramfs.img
 image: deps
 	$(MAKE) $(B)/timeprobe.img
 
-run: image
-	sh tools/qemu-run.sh --machine $(QEMU_MACHINE) --cpus $(QEMU_CPUS) $(B)/timeprobe.img
+# Under TCG the full profile takes minutes and measures the emulator: unless
+# a profile was chosen, make run boots the quick one there and says so.
+run: deps
+	@case '$(PROFILE)' in ''|quick|full) ;; *) echo "make run: PROFILE=$(PROFILE) is not quick or full" >&2; exit 2 ;; esac
+	@accel=$$(sh tools/accel.sh) || exit 1; extra=; \
+	if [ -n '$(PROFILE)' ]; then extra=timeprobe.profile=$(PROFILE); \
+	elif [ "$${accel%% *}" = tcg ] && ! echo '$(APPEND)' | grep -q 'timeprobe\.profile='; then \
+		extra=timeprobe.profile=quick; \
+		echo "make run: QEMU runs under TCG here, so the quick profile (PROFILE=full for the full one)"; \
+	fi; \
+	$(MAKE) $(B)/timeprobe.img APPEND='$(APPEND)'" $$extra" && \
+	ACCEL=$${accel%% *} sh tools/qemu-run.sh --machine $(QEMU_MACHINE) --cpus $(QEMU_CPUS) $(B)/timeprobe.img
 
 # ---- tests ----
 # Boot tests named 9x-*.t are slow (kernel variants): make test-all runs them.
@@ -146,11 +162,13 @@ test-boot: image efi
 
 # One prove run, so CI reads one summary; the fuzzer's short run first.
 test: deps
+	@sh tools/accel.sh >/dev/null
 	$(MAKE) image efi report $(UNIT_TESTS)
 	$(MAKE) fuzz-report-quick
 	prove -v $(UNIT_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(BOOT_TESTS_QUICK)
 
 test-all: deps
+	@sh tools/accel.sh >/dev/null
 	$(MAKE) image efi report $(UNIT_TESTS)
 	$(MAKE) fuzz-report-long
 	prove -v $(UNIT_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(BOOT_TESTS)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Boots the stub in QEMU/OVMF (TCG) in the situations docs/stub.md lists and
+# Boots the stub in QEMU/OVMF (accelerator from tools/accel.sh) in the situations docs/stub.md lists and
 # keeps each serial log. A developer's tool, not a test: it prints what each
 # boot showed; read the logs in OUTDIR.
 #
@@ -15,6 +15,7 @@ shift 4
 code=/usr/share/OVMF/OVMF_CODE_4M.fd
 vars=/usr/share/OVMF/OVMF_VARS_4M.fd
 mkdir -p "$out"
+choice=$(sh "$(dirname "$0")/../tools/accel.sh")
 
 # mkesp IMG KERNEL INITRD CMDLINE: a GPT disk with one ESP; "" leaves a file out
 mkesp() {
@@ -35,7 +36,7 @@ mkesp() {
 # gives up, 120 s at most
 boot() {
 	cp "$vars" "$1.vars"
-	qemu-system-x86_64 -machine "$3" -m 512 -nodefaults -nographic -serial stdio -net none \
+	qemu-system-x86_64 -machine "$3,accel=${choice%% *}" -cpu "${choice#* }" -m 512 -nodefaults -nographic -serial stdio -net none \
 		-drive if=pflash,format=raw,readonly=on,file="$code" \
 		-drive if=pflash,format=raw,file="$1.vars" \
 		-drive file="$1",format=raw,if=none,id=d0 -device virtio-blk-pci,drive=d0 \

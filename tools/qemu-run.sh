@@ -3,24 +3,39 @@
 # Boots a timeprobe disk image in QEMU with OVMF, serial on stdout.
 #
 #   tools/qemu-run.sh [--machine q35|pc|SPEC] [--cpus N] [--log FILE]
-#                     [--timeout S] [--cdrom] IMAGE [-- extra qemu args]
+#                     [--timeout S] [--silence S] [--format FMT] [--cdrom]
+#                     IMAGE [-- extra qemu args]
 #
-# KVM when /dev/kvm works, TCG otherwise. The appliance powers the machine
-# off at the end, so QEMU exits by itself; -no-reboot makes a reboot (or a
-# panic=N reboot) end QEMU too instead of looping. The image is used
-# read-write (results are saved on it); --cdrom attaches it as a read-only
-# CD-ROM instead (an ISO from tools/mkiso.sh).
+# The accelerator comes from tools/accel.sh (ACCEL=auto|kvm|tcg): KVM only
+# where a guest has been seen to run under it here, TCG otherwise. The choice
+# reaches the appliance as an SMBIOS OEM string (type 11)
+# "timeprobe.accel=ACCEL:CPU", which PID 1 reads like a command-line word and
+# reports in its run record.
+#
+# tools/qemu_watch.py watches the serial output: a guest that prints nothing
+# for --silence S seconds (default 60 under KVM, 180 under TCG; while a probe
+# runs, its own limit plus a margin), or that QEMU reports as stopped by a KVM
+# internal error, is ended with its last lines on stderr (exit 125); --timeout
+# S bounds the whole boot (exit 124).
+#
+# The appliance powers the machine off at the end, so QEMU exits by itself;
+# -no-reboot makes a reboot (or a panic=N reboot) end QEMU too instead of
+# looping. The image is used read-write (results are saved on it); --format
+# names its format (raw, vmdk, vdi, vhdx, qcow2; default raw); --cdrom attaches
+# it as a read-only CD-ROM instead (an ISO from tools/mkiso.sh).
 # OVMF_CODE and OVMF_VARS in the environment choose other firmware files,
 # e.g. Debian's Secure Boot "snakeoil" pair (docs/secureboot.md).
 set -eu
 
-machine=q35 cpus=2 log= timeout= cdrom=
+machine=q35 cpus=2 log= timeout=0 silence= cdrom= format=raw
 while [ $# -gt 0 ]; do
 	case $1 in
 	--machine) machine=$2; shift 2 ;;
 	--cpus) cpus=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
+	--silence) silence=$2; shift 2 ;;
+	--format) format=$2; shift 2 ;;
 	--cdrom) cdrom=1; shift ;;
 	--) shift; break ;;
 	-*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
@@ -38,29 +53,29 @@ vars=$(mktemp /tmp/timeprobe-vars.XXXXXX)
 trap 'rm -f "$vars"' EXIT
 cp "$vars_src" "$vars"
 
-accel=tcg cpu=max
-case ${ACCEL:-auto} in
-tcg) ;;
-kvm) accel=kvm cpu=host ;;
-*) if [ -w /dev/kvm ] && [ -r /dev/kvm ]; then accel=kvm cpu=host; fi ;;
-esac
+here=$(cd "$(dirname "$0")" && pwd)
+choice=$(sh "$here/accel.sh") || exit 1
+accel=${choice%% *} cpu=${choice#* }
+[ -n "$silence" ] || { [ "$accel" = kvm ] && silence=60 || silence=180; }
+echo "qemu-run: $accel, -cpu $cpu, $machine, $cpus CPUs" >&2
 
 if [ -n "$cdrom" ]; then
 	disk="-drive if=none,id=cd,format=raw,media=cdrom,readonly=on,file=$img -device ide-cd,drive=cd"
 	case $machine in q35*) disk="-drive if=none,id=cd,format=raw,media=cdrom,readonly=on,file=$img -device ahci,id=ahci0 -device ide-cd,drive=cd,bus=ahci0.0" ;; esac
 else
-	disk="-drive if=ide,format=raw,file=$img"
+	disk="-drive if=ide,format=$format,file=$img"
 fi
 
 set -- qemu-system-x86_64 -machine "$machine,accel=$accel" -cpu $cpu -smp "$cpus" -m 512 \
 	-nodefaults -nographic -serial stdio -net none -no-reboot \
 	-drive if=pflash,format=raw,readonly=on,file=$code \
 	-drive if=pflash,format=raw,file="$vars" \
+	-smbios "type=11,value=timeprobe.accel=$accel:$(echo "$cpu" | sed 's/,/,,/g')" \
 	$disk "$@"
 
-[ -n "$timeout" ] && set -- timeout --foreground -k 5 "$timeout" "$@"
+watch="python3 $here/qemu_watch.py --silence $silence --timeout $timeout"
 if [ -n "$log" ]; then
-	"$@" < /dev/null > "$log" 2>&1
+	$watch --log "$log" -- "$@" < /dev/null
 else
-	"$@"
+	$watch -- "$@"
 fi

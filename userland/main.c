@@ -19,6 +19,7 @@
 
 #include "emit.h"
 #include "options.h"
+#include "smbios.h"
 #include "probe.h"
 #include "save.h"
 #include "suite.h"
@@ -172,6 +173,27 @@ static void wait_for_settled_clocksource(void)
 	}
 }
 
+/*
+ * Words a host handed over as SMBIOS OEM strings (smbios.h), applied after
+ * the kernel command line's. The table is a few KiB; a larger one is cut and
+ * its last structures ignored.
+ */
+static void options_from_smbios(struct options *o, struct opt_errors *errs)
+{
+	static unsigned char tbl[65536];
+	char words[1024];
+	ssize_t n = 0, r;
+	int fd = open("/sys/firmware/dmi/tables/DMI", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	while (n < (ssize_t)sizeof(tbl) && (r = read(fd, tbl + n, sizeof(tbl) - (size_t)n)) > 0)
+		n += r;
+	close(fd);
+	if (smbios_oem_words(tbl, (size_t)n, words, sizeof(words)) != 0)
+		options_from_cmdline(o, words, errs);
+}
+
 static int pid1(void)
 {
 	struct options o;
@@ -204,6 +226,7 @@ static int pid1(void)
 	options_defaults(&o);
 	read_text("/proc/cmdline", cmdline, sizeof(cmdline));
 	options_from_cmdline(&o, cmdline, &errs);
+	options_from_smbios(&o, &errs);
 	if (o.clocksource_sweep < 0)
 		o.clocksource_sweep = 1;
 	if (o.priority < 0)

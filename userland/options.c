@@ -53,6 +53,7 @@ static const struct opt_def opt_table[] = {
 	{ "tsc_early", K_STR, 0 /* read by the stub only */, 0, 0, 0, 0, "on", "stub: off leaves tsc_early_khz= out" },
 	{ "bootpart", K_STR, O(bootpart), 0, 0, 0, sizeof(((struct options *)0)->bootpart), "from the stub", "partition to save results on" },
 	{ "kconfig", K_STR, O(kconfig), 0, 0, 0, sizeof(((struct options *)0)->kconfig), "from the build", "kernel configuration highlights" },
+	{ "accel", K_STR, O(accel), 0, 0, 0, sizeof(((struct options *)0)->accel), "from the launcher", "QEMU accelerator and CPU model (tools/qemu-run.sh, SMBIOS OEM string)" },
 	{ "variant", K_STR, O(variant), 0, 0, 0, sizeof(((struct options *)0)->variant), "from the build", "kernel variant name" },
 };
 

@@ -56,6 +56,7 @@ struct options {
 	char bootpart[80];		/* identity of the boot partition */
 	char variant[32];		/* kernel variant name */
 	char kconfig[64];		/* kernel configuration highlights (hz:N,preempt:M,nohz:K) */
+	char accel[64];			/* how QEMU ran us (ACCEL:CPU), from tools/qemu-run.sh */
 };
 
 struct opt_error {

@@ -161,6 +161,10 @@ static void emit_run_record(const struct options *o, const char *env, int ncpu)
 	tp_rec_str(&r, "clocksource", cs);
 	tp_rec_str(&r, "available_clocksources", avail);
 	tp_rec_str(&r, "variant", o->variant[0] ? o->variant : "base");
+	if (o->accel[0])
+		tp_rec_str(&r, "accel", o->accel);
+	else
+		tp_rec_null(&r, "accel");
 	emit_kconfig(&r, o->kconfig);
 	tp_rec_str(&r, "profile", o->quick ? "quick" : "full");
 	tp_rec_int(&r, "repeat", o->repeat);
@@ -298,6 +302,10 @@ static enum probe_status run_one(const struct probe *p, struct probe_ctx *ctx,
 
 	if (run_deadline && run_deadline < deadline)
 		deadline = run_deadline;
+	/* tools/qemu_watch.py (PROGRESS) reads this line: a guest may stay
+	 * silent this long while the probe runs. Keep the two in step. */
+	parent_human("timeprobe: probe %s started, limit %lld s\n", p->name,
+		     (long long)((deadline - start + NS_PER_S - 1) / NS_PER_S));
 	fflush(stdout);
 	if (pipe2(fds, O_CLOEXEC) < 0 || fcntl(fds[0], F_SETFL, O_NONBLOCK) < 0) {
 		emit_begin(&r, "error");

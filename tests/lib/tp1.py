@@ -14,6 +14,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BUILD = os.path.join(ROOT, "build")
 IMAGE = os.path.join(BUILD, "timeprobe.img")
 ESP_OFFSET = "@@1M"     # tools/mkimage.sh puts the ESP at 1 MiB
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import qemu_watch  # noqa: E402  (the launcher's watcher: its patterns are the contract)
 
 _n = 0
 _failed = 0
@@ -133,43 +135,66 @@ def esp_read(img, path):
 
 _boots = 0
 
+# tools/qemu-run.sh's line naming what it chose; the same pair reaches the
+# appliance as timeprobe.accel=ACCEL:CPU (SMBIOS OEM string).
+LAUNCH = re.compile(r"qemu-run: (tcg|kvm), -cpu (\S+),")
+STOPPED = "qemu-run: guest stopped"
 
-def boot(img, machine="q35", timeout=900, cpus=2, extra=(), until=None, cdrom=False):
-    """Boots img; returns (exit status, seconds, log text). With `until`, QEMU
-    is stopped as soon as that text appears in the log (status None)."""
+
+def boot(img, machine="q35", timeout=900, cpus=2, extra=(), until=None, cdrom=False,
+         silence=None, env=None):
+    """Boots img with tools/qemu-run.sh; returns (exit status, seconds, log
+    text). With `until`, QEMU is stopped as soon as that text appears in the
+    log (status None). The launcher's watcher ends a guest that goes silent
+    for `silence` s (its default otherwise) or stops with a KVM internal
+    error (status 125), or that runs past `timeout` (status 124); the reason
+    and the last lines it printed are then shown as diagnostics."""
     global _boots
     _boots += 1
     log = "%s.%d.%s.log" % (img, _boots, machine.replace(",", "_").replace("=", "-"))
     cmd = ["sh", os.path.join(ROOT, "tools/qemu-run.sh"), "--machine", machine,
            "--cpus", str(cpus), "--timeout", str(timeout)]
+    if silence:
+        cmd += ["--silence", str(silence)]
     if cdrom:
         cmd.append("--cdrom")
     cmd += [img, "--"] + list(extra)
     t0 = time.monotonic()
     with open(log, "wb") as out:
         p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                             start_new_session=True)
-        status = None
-        while True:
-            try:
-                status = p.wait(timeout=1)
-                break
-            except subprocess.TimeoutExpired:
-                pass
-            if until:
-                with open(log, "rb") as f:
-                    if until.encode() in f.read():
-                        os.killpg(p.pid, 15)
-                        p.wait()
-                        status = None
-                        break
+                             start_new_session=True, env=env)
+        status = _wait(p, log, until)
     secs = time.monotonic() - t0
     with open(log, "rb") as f:
         text = f.read().decode("utf-8", "replace")
     diag("%s: QEMU %s on %s in %.0f s, log %s" % (os.path.basename(img),
          "exited %s" % status if status is not None else "stopped", machine, secs,
          os.path.relpath(log, ROOT)))
+    if STOPPED in text:
+        diag("\n".join(l for l in text.splitlines() if l.startswith("qemu-run: ")))
     return status, secs, text
+
+
+def _wait(p, log, until):
+    """Waits for the launcher; with `until`, stops it (and QEMU, in its
+    process group) once that text is in the log. Returns its status or None."""
+    while True:
+        try:
+            return p.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            pass
+        if until:
+            with open(log, "rb") as f:
+                if until.encode() in f.read():
+                    os.killpg(p.pid, 15)
+                    p.wait()
+                    return None
+
+
+def launch(text):
+    """(accel, cpu) that tools/qemu-run.sh chose for a boot, from its log."""
+    m = LAUNCH.search(text)
+    return (m.group(1), m.group(2)) if m else (None, None)
 
 
 def kernel_cmdline(text):
@@ -196,6 +221,14 @@ def check_suite(text, name=""):
        "stub:   %s\nkernel: %s" % (stub_cl[-1]["cmdline"] if stub_cl else None, kcl))
     run = suite[0] if suite else {}
     ok(run.get("env") == "appliance", "%srun record says env appliance" % name)
+    started = {m.group(1).decode() for m in qemu_watch.PROGRESS.finditer(text.encode())}
+    ran = {r["probe"] for r in suite if r["type"] in ("result", "skip") and "probe" in r}
+    ok(bool(ran) and ran <= started, "%sthe watcher sees the start line of every probe that ran"
+       % name, "ran %s, start lines for %s" % (sorted(ran), sorted(started)))
+    accel, cpu = launch(text)
+    ok(accel is not None and run.get("accel") == "%s:%s" % (accel, cpu),
+       "%sthe run record names the accelerator the launcher chose" % name,
+       "launcher: %s %s, run record: %s" % (accel, cpu, run.get("accel")))
     return suite
 
 
