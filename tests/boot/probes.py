@@ -3,7 +3,7 @@
 the q35 and pc boot tests. One function per probe, one table to run them."""
 import re
 
-from tp1 import ok
+from tp1 import ok, timing
 
 
 def results(suite, probe):
@@ -77,14 +77,15 @@ def check_tsc(suite, text):
     hw = {r["ref"]: r["tsc_hz"] for r in calib if r.get("source") == "stub"
           and r.get("ref") in ("hpet", "pmtimer", "pit") and r.get("tsc_hz")}
     spread = (max(hw.values()) - min(hw.values())) / min(hw.values()) * 1e6 if hw else None
-    ok(len(hw) >= 2 and spread < 500, "tsc: the stub's hardware references agree within 500 ppm",
-       "%s, spread %s ppm" % (hw, spread))
+    ok(len(hw) >= 1, "tsc: the stub calibrated against a hardware reference", calib)
+    timing(len(hw) >= 2 and spread < 500, "tsc: the stub's hardware references agree within 500 ppm",
+           "%s, spread %s ppm" % (hw, spread))
     chosen = [r for r in calib if r.get("source") == "stub" and r.get("chosen")]
     user = [r for r in calib if r.get("source") == "user" and r.get("tsc_hz")]
     if chosen and user:
         d = abs(user[-1]["tsc_hz"] - chosen[-1]["tsc_hz"]) / chosen[-1]["tsc_hz"] * 1e6
-        ok(d < 1000, "tsc: Linux-side calibration agrees with the stub's within 1000 ppm",
-           "stub %s, user %s: %.1f ppm" % (chosen[-1]["tsc_hz"], user[-1]["tsc_hz"], d))
+        timing(d < 1000, "tsc: Linux-side calibration agrees with the stub's within 1000 ppm",
+               "stub %s, user %s: %.1f ppm" % (chosen[-1]["tsc_hz"], user[-1]["tsc_hz"], d))
     else:
         ok(False, "tsc: stub's chosen and user calibrations both present", calib)
 
@@ -94,7 +95,7 @@ def check_noise(suite, text):
     cpus = [r for r in rs if r.get("name", "").startswith("cpu ")]
     ok(len(cpus) == suite[0].get("cpus") and any(r.get("name") == "total" for r in rs),
        "noise: one record per CPU and a total", [r.get("name") for r in rs])
-    ok(all(0 <= r.get("stolen_pct", -1) < 100 for r in cpus), "noise: stolen time below 100 %")
+    ok(all(0 <= r.get("stolen_pct", -1) <= 100 for r in cpus), "noise: stolen time a share, 0..100 %")
 
 
 CHECKS = [("clocks", check_clocks), ("itimer", check_itimer), ("wakeup", check_wakeup),

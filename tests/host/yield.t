@@ -8,7 +8,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tp1 import done, ok, run_probe  # noqa: E402
+from tp1 import done, ok, run_probe, timing  # noqa: E402
 
 ncpu = os.cpu_count() or 1
 
@@ -25,14 +25,20 @@ ok(all(r["total_per_s"] > 0 and r["avg_per_thread_per_s"] > 0 for r in res),
 ok(all(abs(r["avg_per_thread_per_s"] * r["threads"] - r["total_per_s"]) <= 1e-6 * r["total_per_s"]
        for r in res), "avg_per_thread_per_s = total_per_s / threads")
 ok(all(r["ns_per_yield"] > 0 and r["total_yields"] > 0 for r in res), "ns_per_yield and total_yields positive")
-ok(all(150 <= r["duration_ms"] <= 2000 and r["requested_ms"] == 200 for r in res),
-   "quick: ~200 ms per N", [(r["threads"], r["duration_ms"]) for r in res])
+ok(all(r["duration_ms"] > 0 and r["requested_ms"] == 200 for r in res),
+   "quick: 200 ms asked per N, a duration measured", [(r["threads"], r["duration_ms"]) for r in res])
+timing(all(150 <= r["duration_ms"] <= 2000 for r in res), "quick: ~200 ms per N",
+       [(r["threads"], r["duration_ms"]) for r in res])
 ok(all(r["vol_ctxsw"] >= 0 and r["invol_ctxsw"] >= 0 for r in res), "context-switch counts present")
-ok(all(0 <= r["normalized_variance"] < 1 for r in res), "normalized variance within [0, 1)",
+ok(all(r["normalized_variance"] >= 0 for r in res), "normalized variance is >= 0",
    [(r["threads"], r["normalized_variance"]) for r in res])
+timing(all(r["normalized_variance"] < 1 for r in res), "normalized variance below 1",
+       [(r["threads"], r["normalized_variance"]) for r in res])
 two = [r for r in res if r["threads"] == 2]
-ok(two and two[0]["zero_work_threads"] == 0, "2 threads: zero_work_threads is 0", two)
-ok(any(re.match(r"\s+2\s+\d+\s+\d+\s+0\s+\d+\.\d+", h) for h in human),
+ok(two and 0 <= two[0]["zero_work_threads"] <= 2, "2 threads: zero_work_threads counted", two)
+timing(two and two[0]["zero_work_threads"] == 0, "2 threads: no thread starved",
+       two and two[0]["zero_work_threads"])
+ok(any(re.match(r"\s+2\s+\d+\s+\d+\s+[0-2]\s+\d+\.\d+", h) for h in human),
    "human table has a line for 2 threads")
 
 # 2. threads override, deduplicated and sorted; gnuplot columns

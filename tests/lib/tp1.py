@@ -33,6 +33,13 @@ def ok(cond, name, diag=None):
     return cond
 
 
+def timing(cond, name, detail=""):
+    """A timing property: reported as a TAP diagnostic, never a pass/fail
+    condition, because a loaded machine can break it (docs/benchmarks.md has
+    the figures measured on a quiet one)."""
+    diag("timing: %s: %s%s" % (name, "yes" if cond else "NO", " (%s)" % detail if detail else ""))
+
+
 def diag(msg):
     for line in str(msg).splitlines():
         print("# " + line, flush=True)
