@@ -34,7 +34,7 @@ HOST_TESTS :=
 BOOT_TESTS := $(sort $(wildcard tests/boot/*.t))
 
 .PHONY: all deps userland kernel initramfs image run test test-unit test-host test-boot \
-	test-all bench fuzz clean
+	test-all bench fuzz clean readme-options
 
 all: image
 
@@ -42,7 +42,10 @@ deps:
 	@sh tools/deps.sh
 
 # ---- userland: the static probe suite ----
-USERLAND_SRC := $(wildcard userland/*.c userland/probes/*.c) common/record.c
+# common/: the TP1 emitter and the command-line contract, shared with the stub.
+COMMON_SRC := $(wildcard common/*.c)
+COMMON_HOST_OBJ := $(patsubst %.c,$(B)/host/%.o,$(COMMON_SRC))
+USERLAND_SRC := $(wildcard userland/*.c userland/probes/*.c) $(COMMON_SRC)
 USERLAND_OBJ := $(patsubst %.c,$(B)/musl/%.o,$(USERLAND_SRC))
 
 # musl ships no kernel UAPI headers (linux/futex.h, ...): point at Debian's
@@ -76,9 +79,12 @@ $(B)/tests/%: tests/unit/%.c
 	$(CC) $(CFLAGS_COMMON) -D_GNU_SOURCE -fsanitize=address,undefined -Itests/unit -o $@ $(filter %.c %.o,$^) $(HOST_LIBS)
 
 $(B)/tests/test_record: common/record.c
-$(B)/tests/test_options: $(B)/host/userland/options.o
+$(B)/tests/test_options: $(B)/host/userland/options.o $(B)/host/userland/options_help.o \
+	$(COMMON_HOST_OBJ)
+# every test that links the option table links the contract it reads
+$(B)/tests/test_itimer $(B)/tests/test_wakeup $(B)/tests/test_tsc: $(COMMON_HOST_OBJ)
 $(B)/tests/test_stats: $(B)/host/userland/stats.o $(B)/host/common/record.o
-$(B)/tests/test_save: $(B)/host/userland/bootpart.o
+$(B)/tests/test_save: $(B)/host/userland/bootpart.o $(COMMON_HOST_OBJ)
 $(B)/tests/test_smbios: $(B)/host/userland/smbios.o
 UNIT_TESTS += $(B)/tests/test_record $(B)/tests/test_options $(B)/tests/test_stats $(B)/tests/test_save $(B)/tests/test_smbios
 
@@ -145,6 +151,11 @@ run: deps
 	fi; \
 	$(MAKE) $(B)/timeprobe.img APPEND='$(APPEND)'" $$extra" && \
 	ACCEL=$${accel%% *} sh tools/qemu-run.sh --machine $(QEMU_MACHINE) --cpus $(QEMU_CPUS) $(B)/timeprobe.img
+
+# README's options tables come from `timeprobe help markdown` (one table).
+readme-options: $(B)/timeprobe
+	sh tools/readme-options.sh $(B)/timeprobe README.md > README.md.tmp
+	mv README.md.tmp README.md
 
 # ---- tests ----
 # Boot tests named 9x-*.t are slow (kernel variants): make test-all runs them.

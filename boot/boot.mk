@@ -36,7 +36,8 @@ BOOT_EFI_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym \
 	-j .rel -j .rela -j .rel.* -j .rela.* -j .reloc
 
 BOOT_EFI_SRCS := boot/stub.c boot/console.c boot/tsc.c boot/measure.c \
-	boot/calib.c boot/acpi.c boot/bootcmd.c boot/pe.c boot/spcr.c common/record.c
+	boot/calib.c boot/acpi.c boot/bootcmd.c boot/pe.c boot/spcr.c \
+	$(wildcard common/*.c)
 BOOT_EFI_OBJS := $(patsubst %.c,$(B)/boot/efi/%.o,$(BOOT_EFI_SRCS))
 
 .PHONY: boot boot-tests efi
@@ -75,6 +76,9 @@ FORCE:
 # ---- host unit tests (TAP, run by prove) ----
 BOOT_TEST_CFLAGS := -std=gnu11 -Wall -Wextra -O2 -g -Iboot -Icommon -Itests/unit -MMD -MP
 
+# common/ (records, string buffer, the command-line contract) built for the host
+BOOT_COMMON_OBJ := $(patsubst %.c,$(B)/boot/host/%.o,$(wildcard common/*.c))
+
 BOOT_UNIT_TESTS := $(B)/tests/test_calib $(B)/tests/test_bootcmd $(B)/tests/test_acpi \
 	$(B)/tests/test_pe $(B)/tests/test_spcr
 UNIT_TESTS += $(BOOT_UNIT_TESTS)
@@ -82,12 +86,12 @@ boot-tests: $(BOOT_UNIT_TESTS)
 
 $(B)/tests/test_calib: $(B)/boot/host/tests/unit/test_calib.o $(B)/boot/host/boot/calib.o
 $(B)/tests/test_bootcmd: $(B)/boot/host/tests/unit/test_bootcmd.o $(B)/boot/host/boot/bootcmd.o \
-	$(B)/boot/host/common/record.o
+	$(BOOT_COMMON_OBJ)
 $(B)/tests/test_acpi: $(B)/boot/host/tests/unit/test_acpi.o $(B)/boot/host/boot/acpi.o
 $(B)/tests/test_pe: $(B)/boot/host/tests/unit/test_pe.o $(B)/boot/host/boot/pe.o \
-	$(B)/boot/host/boot/bootcmd.o $(B)/boot/host/common/record.o
+	$(B)/boot/host/boot/bootcmd.o $(BOOT_COMMON_OBJ)
 $(B)/tests/test_spcr: $(B)/boot/host/tests/unit/test_spcr.o $(B)/boot/host/boot/spcr.o \
-	$(B)/boot/host/boot/acpi.o $(B)/boot/host/boot/bootcmd.o $(B)/boot/host/common/record.o
+	$(B)/boot/host/boot/acpi.o $(B)/boot/host/boot/bootcmd.o $(BOOT_COMMON_OBJ)
 
 # test_pe reads a real build's headers: the stub, and the stub made into a
 # single file by boot/mkefi.sh with small known payloads (BOOTX64.EFI itself

@@ -4,74 +4,9 @@
 #include "../common/le.h"
 #include "../common/record.h"
 
-static size_t str_len(const char *s)
-{
-	size_t n = 0;
-
-	while (s && s[n])
-		n++;
-	return n;
-}
-
 static int is_blank(unsigned char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/* ---- bounded string builder ---- */
-
-void tp_buf_init(struct tp_buf *b, char *s, size_t cap)
-{
-	b->s = s;
-	b->cap = cap;
-	b->len = 0;
-	b->overflow = 0;
-	if (cap)
-		s[0] = 0;
-}
-
-void tp_buf_putc(struct tp_buf *b, char c)
-{
-	if (b->len + 1 >= b->cap) {
-		b->overflow = 1;
-		return;
-	}
-	b->s[b->len++] = c;
-	b->s[b->len] = 0;
-}
-
-void tp_buf_putn(struct tp_buf *b, const char *str, size_t n)
-{
-	for (size_t i = 0; i < n && str[i]; i++)
-		tp_buf_putc(b, str[i]);
-}
-
-void tp_buf_puts(struct tp_buf *b, const char *str)
-{
-	tp_buf_putn(b, str, str_len(str));
-}
-
-void tp_buf_putu(struct tp_buf *b, uint64_t v)
-{
-	char tmp[20];
-
-	tp_buf_putn(b, tmp, tp_fmt_u64(tmp, v));
-}
-
-void tp_buf_puthex(struct tp_buf *b, uint64_t v, int digits)
-{
-	static const char hex[] = "0123456789abcdef";
-	char tmp[16];
-	int n = 0;
-
-	do {
-		tmp[n++] = hex[v & 15];
-		v >>= 4;
-	} while (v && n < 16);
-	while (n < digits && n < 16)
-		tmp[n++] = '0';
-	while (n)
-		tp_buf_putc(b, tmp[--n]);
 }
 
 /* ---- cmdline.txt ---- */
@@ -215,7 +150,7 @@ static size_t next_word(const char *line, size_t *pos, const char **start)
 
 const char *tp_cmdline_next(const char *line, const char *name, size_t *pos, size_t *vlen)
 {
-	size_t nl = str_len(name), wl;
+	size_t nl = tp_strlen(name), wl;
 	const char *w;
 
 	if (!line)
@@ -272,7 +207,7 @@ int tp_cmdline_get_uint(const char *line, const char *name, uint64_t *v)
 
 int tp_cmdline_value_is(const char *line, const char *name, const char *val)
 {
-	size_t n = 0, vl = str_len(val);
+	size_t n = 0, vl = tp_strlen(val);
 	const char *s = tp_cmdline_find(line, name, &n);
 
 	if (!s || n != vl)
@@ -285,7 +220,7 @@ int tp_cmdline_value_is(const char *line, const char *name, const char *val)
 
 unsigned int tp_cmdline_drop(char *line, const char *name)
 {
-	size_t nl = str_len(name), pos = 0, out = 0, wl;
+	size_t nl = tp_strlen(name), pos = 0, out = 0, wl;
 	unsigned int dropped = 0;
 	const char *w;
 
@@ -312,23 +247,12 @@ unsigned int tp_cmdline_drop(char *line, const char *name)
 
 /* ---- assembly ---- */
 
-void tp_calib_list_add(struct tp_buf *b, const char *ref, uint64_t hz, uint32_t spread_ppm)
-{
-	if (b->len)
-		tp_buf_putc(b, ',');
-	tp_buf_puts(b, ref);
-	tp_buf_putc(b, ':');
-	tp_buf_putu(b, hz);
-	tp_buf_putc(b, ':');
-	tp_buf_putu(b, spread_ppm);
-}
-
 int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 			const struct tp_cmdline_extras *x, struct tp_cmdline_report *rep)
 {
 	char ess[512], opt[512];
 	struct tp_buf e, o, b;
-	size_t ul = str_len(user), keep, pos;
+	size_t ul = tp_strlen(user), keep, pos;
 	int dropped = 0;
 
 	rep->added_panic = 0;
@@ -442,36 +366,21 @@ int tp_devpath_find_hd(const void *dp, size_t max_len, struct tp_hd_node *hd)
 	return -1;
 }
 
-void tp_fmt_guid(struct tp_buf *b, const uint8_t g[16])
-{
-	/* Data1 (LE u32) - Data2 (LE u16) - Data3 (LE u16) - Data4[0..1] - [2..7] */
-	tp_buf_puthex(b, le32(g), 8);
-	tp_buf_putc(b, '-');
-	tp_buf_puthex(b, (uint64_t)(g[4] | g[5] << 8), 4);
-	tp_buf_putc(b, '-');
-	tp_buf_puthex(b, (uint64_t)(g[6] | g[7] << 8), 4);
-	tp_buf_putc(b, '-');
-	for (int i = 8; i < 16; i++) {
-		if (i == 10)
-			tp_buf_putc(b, '-');
-		tp_buf_puthex(b, g[i], 2);
-	}
-}
-
 void tp_bootpart_format(struct tp_buf *b, const struct tp_hd_node *hd)
 {
+	struct tp_bootpart bp = { .kind = TP_BOOTPART_UNKNOWN };
+
 	if (hd->sig_type == 2) {
-		tp_buf_puts(b, "gpt:");
-		tp_fmt_guid(b, hd->signature);
+		bp.kind = TP_BOOTPART_GPT;
+		for (int i = 0; i < 16; i++)
+			bp.guid[i] = hd->signature[i];
 	} else if (hd->sig_type == 1) {
 		/* the MBR disk signature, offset 0x1b8 of the MBR, as a LE u32 */
-		tp_buf_puts(b, "mbr:");
-		tp_buf_puthex(b, le32(hd->signature), 8);
-		tp_buf_putc(b, ':');
-		tp_buf_putu(b, hd->part_number);
-	} else {
-		tp_buf_puts(b, "unknown");
+		bp.kind = TP_BOOTPART_MBR;
+		bp.mbr_sig = le32(hd->signature);
+		bp.part = hd->part_number;
 	}
+	tp_bootpart_fmt(b, &bp);
 }
 
 /* ---- kernel header ---- */

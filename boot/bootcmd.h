@@ -25,21 +25,8 @@
 #define TP_CMDLINE_DEFAULT \
 	"console=ttyS0,115200 console=tty0 initrd=\\EFI\\timeprobe\\initramfs.img"
 
-/* A bounded string builder: never overflows, remembers that it would have. */
-struct tp_buf {
-	char *s;
-	size_t cap;		/* bytes at s, including the NUL */
-	size_t len;
-	int overflow;
-};
-
-void tp_buf_init(struct tp_buf *b, char *s, size_t cap);
-void tp_buf_puts(struct tp_buf *b, const char *str);
-void tp_buf_putn(struct tp_buf *b, const char *str, size_t n);
-void tp_buf_putc(struct tp_buf *b, char c);
-void tp_buf_putu(struct tp_buf *b, uint64_t v);
-/* Lowercase hex, zero-padded to at least `digits`. */
-void tp_buf_puthex(struct tp_buf *b, uint64_t v, int digits);
+#include "../common/buf.h"
+#include "../common/handoff.h"
 
 /*
  * Cleans cmdline.txt: drops a UTF-8 BOM (a UTF-16LE BOM switches to
@@ -104,9 +91,6 @@ struct tp_cmdline_report {
 int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 			const struct tp_cmdline_extras *x, struct tp_cmdline_report *rep);
 
-/* Appends "ref:hz:spread_ppm" to a comma-separated list. */
-void tp_calib_list_add(struct tp_buf *b, const char *ref, uint64_t hz, uint32_t spread_ppm);
-
 /* UEFI 2.10, 10.3.5.1 Hard Drive Media Device Path */
 struct tp_hd_node {
 	uint32_t part_number;
@@ -120,9 +104,6 @@ struct tp_hd_node {
 /* Walks a device path (at most max_len bytes) and copies its last Hard
  * Drive node. Returns 0, or -1 when there is none or the path is malformed. */
 int tp_devpath_find_hd(const void *dp, size_t max_len, struct tp_hd_node *hd);
-
-/* EFI GUID (mixed-endian, UEFI 2.10 Appendix A) as 36 lowercase characters. */
-void tp_fmt_guid(struct tp_buf *b, const uint8_t guid[16]);
 
 /* "gpt:<guid>", "mbr:<8 hex>:<n>", or "unknown" when sig_type is neither. */
 void tp_bootpart_format(struct tp_buf *b, const struct tp_hd_node *hd);

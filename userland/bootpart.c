@@ -7,36 +7,20 @@
 #include <strings.h>
 
 #include "save.h"
+#include "../common/handoff.h"
 #include "../common/le.h"
 
 int bootpart_to_partuuid(const char *bp, char *out, size_t len)
 {
-	unsigned sig, part;
-	char tail;
+	struct tp_bootpart id;
+	struct tp_buf b;
 
-	if (!strncmp(bp, "gpt:", 4)) {
-		const char *g = bp + 4;
-
-		/* 8-4-4-4-12 hex digits */
-		if (strlen(g) != 36)
-			return -1;
-		for (int i = 0; i < 36; i++) {
-			int dash = i == 8 || i == 13 || i == 18 || i == 23;
-
-			if (dash ? g[i] != '-' : !isxdigit((unsigned char)g[i]))
-				return -1;
-		}
-		snprintf(out, len, "%s", g);
-		for (char *p = out; *p; p++)
-			*p = (char)tolower((unsigned char)*p);
-		return 0;
-	}
-	if (!strncmp(bp, "mbr:", 4) && sscanf(bp + 4, "%8x:%u%c", &sig, &part, &tail) == 2 &&
-	    part >= 1 && part <= 255) {
-		snprintf(out, len, "%08x-%02x", sig, part);
-		return 0;
-	}
-	return -1;
+	/* the one parser of the stub's word (common/handoff.c) */
+	if (tp_bootpart_parse(bp, strlen(bp), &id) || id.kind == TP_BOOTPART_UNKNOWN)
+		return -1;
+	tp_buf_init(&b, out, len);
+	tp_bootpart_partuuid(&b, &id);
+	return b.overflow ? -1 : 0;
 }
 
 unsigned next_sequence(const char *const *names, size_t n)
@@ -55,10 +39,10 @@ unsigned next_sequence(const char *const *names, size_t n)
 
 void guid_to_text(const uint8_t g[16], char out[37])
 {
-	/* UEFI 2.10, Appendix A: the first three fields are little-endian. */
-	snprintf(out, 37, "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 le32(g), (unsigned)(g[4] | g[5] << 8), (unsigned)(g[6] | g[7] << 8),
-		 g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
+	struct tp_buf b;
+
+	tp_buf_init(&b, out, 37);
+	tp_fmt_guid(&b, g);
 }
 
 int gpt_header_parse(const uint8_t *hdr, size_t len, struct gpt_layout *out)

@@ -35,7 +35,7 @@ static void usage(FILE *f)
 		"usage: timeprobe run [--probes=a,b] [--profile=quick|full] [--OPTION=VALUE...]\n"
 		"       timeprobe list\n"
 		"       timeprobe report FILE... [--format=text|markdown|csv|json] [--plot=DIR] [--label=A,B]\n"
-		"       timeprobe help\n\n");
+		"       timeprobe help [markdown]\n\n");
 	options_usage(f);
 }
 
@@ -269,7 +269,11 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argv + 1, argv[0]);
 	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(stdout);
+		/* README's tables come from here (tests/host/readme-options.t) */
+		if (argc > 2 && !strcmp(argv[2], "markdown"))
+			options_markdown(stdout);
+		else
+			usage(stdout);
 		return 0;
 	}
 	fprintf(stderr, "timeprobe: unknown command '%s' (try `timeprobe --help`)\n", argv[1]);

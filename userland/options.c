@@ -1,76 +1,131 @@
 // SPDX-License-Identifier: MIT
-/* The option table; see options.h. README's option list mirrors it. */
+/*
+ * The suite's options: the command-line contract's rows (common/words.c)
+ * and the probes' own rows, each bound to where struct options keeps it.
+ * `timeprobe help` and README's tables are printed from these rows.
+ */
 #include <ctype.h>
-#include <errno.h>
-#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "options.h"
+#include "../common/buf.h"
+#include "../common/words.h"
 
-enum opt_kind { K_INT, K_BOOL, K_CHOICE, K_INTS, K_NAMES, K_STR, K_I64 };
-
-struct opt_def {
-	const char *name;
-	enum opt_kind kind;
-	size_t off;
-	int64_t lo, hi;		/* bounds for ints, each element of int lists */
-	const char *choices;	/* K_CHOICE: "a|b|c", index stored as int */
-	size_t size;		/* K_STR: buffer size */
-	const char *dflt;	/* documentation only: the default in words */
-	const char *help;
+struct opt_row {
+	const struct tp_word *w;
+	size_t off, size;	/* where struct options keeps the value; size 0: nowhere */
 };
 
-#define O(f) offsetof(struct options, f)
+#define AT(f) offsetof(struct options, f), sizeof(((struct options *)0)->f)
+#define NOWHERE 0, 0
+#define W(id) (&tp_words[id])
+/* A probe's own row, in the contract's row type. */
+#define PROBE_ROW(...) (&(const struct tp_word)__VA_ARGS__)
+#define U TP_BY_USER
+#define S TP_FOR_SUITE
 
-static const struct opt_def opt_table[] = {
-	{ "probes", K_NAMES, O(probes), 0, 0, 0, 0, "all", "probes to run, comma-separated (see `timeprobe list`)" },
-	{ "profile", K_CHOICE, O(quick), 0, 0, "full|quick", 0, "full", "quick: seconds per probe; full: stable figures" },
-	{ "after", K_CHOICE, O(after), 0, 0, "poweroff|reboot|halt", 0, "poweroff", "what the appliance does when the suite ends" },
-	{ "repeat", K_INT, O(repeat), 1, 100, 0, 0, "1", "run the suite N times; records carry \"iteration\"" },
-	{ "timeout", K_INT, O(timeout_s), 0, 86400, 0, 0, "0 (per probe)", "time limit per probe in seconds; 0: each probe's own" },
-	{ "watchdog", K_INT, O(watchdog_s), 0, 604800, 0, 0, "0 (off)", "whole-run limit in seconds, then `after` is done" },
-	{ "inject", K_NAMES, O(inject), 0, 0, 0, 0, "none", "fault-injection probes to add: crash,hang,exit" },
-	{ "save", K_CHOICE, O(save), 0, 0, "auto|off", 0, "auto", "save the records on the boot partition" },
-	{ "hold", K_INT, O(hold_s), -1, 3600, 0, 0, "-1 (0 under QEMU, 30 on hardware)", "seconds to wait before `after`, to read the screen" },
-	{ "clocksource-sweep", K_BOOL, O(clocksource_sweep), 0, 1, 0, 0, "on in the appliance, off on a host", "clocks: repeat for every clocksource (root)" },
-	{ "itimer-us", K_INTS, O(itimer_us), 1, 10000000, 0, 0, "100000,50000,...,100", "itimer: requested intervals in us" },
-	{ "load", K_INT, O(load), -1, 1024, 0, 0, "-1 (0 and 2 x CPUs)", "itimer: CPU-burning processes in the background" },
-	{ "wakeup-us", K_INTS, O(wakeup_us), 10, 10000000, 0, 0, "1000,100", "wakeup: periods in us" },
-	{ "priority", K_INT, O(priority), -1, 99, 0, 0, "-1 (90 in the appliance, none on a host)", "wakeup: SCHED_FIFO priority, 0 for none" },
-	{ "wakeup-cpu", K_INT, O(wakeup_cpu), -1, 4095, 0, 0, "-1 (not pinned)", "wakeup: CPU to pin the measuring thread to" },
-	{ "threads", K_INTS, O(threads), 1, 4096, 0, 0, "1,2,CPUs,10,50,450", "yield: thread counts" },
-	{ "gnuplot", K_BOOL, O(gnuplot), 0, 1, 0, 0, "0", "yield: also print the seed's gnuplot-ready columns" },
-	{ "noise-threshold-ns", K_INT, O(noise_threshold_ns), 10, 1000000000, 0, 0, "1000", "noise: smallest gap counted as an interruption" },
-	{ "noise-ms", K_INT, O(noise_ms), 0, 3600000, 0, 0, "0 (profile: 1000 quick, 10000 full)", "noise: spin duration per CPU" },
-	{ "calib-rounds", K_INT, O(calib_rounds), 1, 100, 0, 0, "5", "tsc: rounds of the user-space calibration" },
-	/* Handed over by the stub; documented in docs/stub.md. */
-	{ "tsc_hz", K_I64, O(tsc_hz), 1000000, 100000000000LL, 0, 0, "from the stub", "TSC frequency the stub measured" },
-	{ "tsc_ref", K_STR, O(tsc_ref), 0, 0, 0, sizeof(((struct options *)0)->tsc_ref), "from the stub", "reference the stub chose" },
-	{ "tsc_calib", K_STR, O(tsc_calib), 0, 0, 0, sizeof(((struct options *)0)->tsc_calib), "from the stub", "per-reference results ref:hz:ppm,..." },
-	{ "tsc_early", K_STR, 0 /* read by the stub only */, 0, 0, 0, 0, "on", "stub: off leaves tsc_early_khz= out" },
-	{ "bootpart", K_STR, O(bootpart), 0, 0, 0, sizeof(((struct options *)0)->bootpart), "from the stub", "partition to save results on" },
-	{ "kconfig", K_STR, O(kconfig), 0, 0, 0, sizeof(((struct options *)0)->kconfig), "from the build", "kernel configuration highlights" },
-	{ "accel", K_STR, O(accel), 0, 0, 0, sizeof(((struct options *)0)->accel), "from the launcher", "QEMU accelerator and CPU model (tools/qemu-run.sh, SMBIOS OEM string)" },
-	{ "variant", K_STR, O(variant), 0, 0, 0, sizeof(((struct options *)0)->variant), "from the build", "kernel variant name" },
+static const struct opt_row opt_rows[] = {
+	{ W(TPW_PROBES), AT(probes) },
+	{ W(TPW_PROFILE), AT(quick) },
+	{ W(TPW_AFTER), AT(after) },
+	{ W(TPW_REPEAT), AT(repeat) },
+	{ W(TPW_TIMEOUT), AT(timeout_s) },
+	{ W(TPW_WATCHDOG), AT(watchdog_s) },
+	{ W(TPW_INJECT), AT(inject) },
+	{ W(TPW_SAVE), AT(save) },
+	{ W(TPW_HOLD), AT(hold_s) },
+	/* The probes' own rows. */
+	{ PROBE_ROW({
+		.name = "clocksource-sweep", .type = TP_WT_BOOL, .by = U, .reader = S, .hi = 1,
+		.def = -1, .dflt = "on", .dflt_host = "off",
+		.help = "`clocks`: repeat for every clocksource (root)",
+	  }), AT(clocksource_sweep) },
+	{ PROBE_ROW({
+		.name = "itimer-us", .type = TP_WT_INTS, .by = U, .reader = S, .lo = 1,
+		.hi = 10000000, .dflt = "100000,50000,20000,10000,5000,2000,1000,500,200,100",
+		.bounds = "1..10000000 each", .help = "`itimer`: requested intervals",
+	  }), AT(itimer_us) },
+	{ PROBE_ROW({
+		.name = "load", .type = TP_WT_INT, .by = U, .reader = S, .lo = -1, .hi = 1024,
+		.def = -1, .dflt = "0 and 2 × CPUs", .dflt_host = "0",
+		.help = "`itimer`: CPU-burning processes in the background",
+	  }), AT(load) },
+	{ PROBE_ROW({
+		.name = "wakeup-us", .type = TP_WT_INTS, .by = U, .reader = S, .lo = 10,
+		.hi = 10000000, .dflt = "1000,100", .bounds = "10..10000000 each",
+		.help = "`wakeup`: periods",
+	  }), AT(wakeup_us) },
+	{ PROBE_ROW({
+		.name = "priority", .type = TP_WT_INT, .by = U, .reader = S, .lo = -1,
+		.hi = 99, .def = -1, .dflt = "90", .dflt_host = "0 (none)", .bounds = "0..99",
+		.help = "`wakeup`: SCHED_FIFO priority",
+	  }), AT(priority) },
+	{ PROBE_ROW({
+		.name = "wakeup-cpu", .type = TP_WT_INT, .by = U, .reader = S, .lo = -1,
+		.hi = 4095, .def = -1, .dflt = "-1 (not pinned)",
+		.help = "`wakeup`: CPU to pin the measuring thread to",
+	  }), AT(wakeup_cpu) },
+	{ PROBE_ROW({
+		.name = "threads", .type = TP_WT_INTS, .by = U, .reader = S, .lo = 1,
+		.hi = 4096, .dflt = "1,2,CPUs,10,50,450", .bounds = "1..4096 each",
+		.help = "`yield`: thread counts",
+	  }), AT(threads) },
+	{ PROBE_ROW({
+		.name = "gnuplot", .type = TP_WT_BOOL, .by = U, .reader = S, .hi = 1,
+		.dflt = "0", .help = "`yield`: also print the seed's gnuplot-ready columns",
+	  }), AT(gnuplot) },
+	{ PROBE_ROW({
+		.name = "noise-threshold-ns", .type = TP_WT_INT, .by = U, .reader = S,
+		.lo = 10, .hi = 1000000000, .def = 1000, .dflt = "1000", .bounds = "10..10⁹",
+		.help = "`noise`: smallest gap counted as an interruption",
+	  }), AT(noise_threshold_ns) },
+	{ PROBE_ROW({
+		.name = "noise-ms", .type = TP_WT_INT, .by = U, .reader = S, .hi = 3600000,
+		.dflt = "1000 quick, 10000 full", .help = "`noise`: spin time per CPU",
+	  }), AT(noise_ms) },
+	{ PROBE_ROW({
+		.name = "calib-rounds", .type = TP_WT_INT, .by = U, .reader = S, .lo = 1,
+		.hi = 100, .def = 5, .dflt = "5",
+		.help = "`tsc`: rounds of the user-space calibration",
+	  }), AT(calib_rounds) },
+	/* The stub's own: checked here with its bounds, listed in the run record. */
+	{ W(TPW_CALIB_ROUNDS), NOWHERE },
+	{ W(TPW_CALIB_MS), NOWHERE },
+	{ W(TPW_TSC_EARLY), NOWHERE },
+	/* Written by the stub, the build and the launcher. */
+	{ W(TPW_TSC_HZ), AT(tsc_hz) },
+	{ W(TPW_TSC_REF), AT(tsc_ref) },
+	{ W(TPW_TSC_CALIB), AT(tsc_calib) },
+	{ W(TPW_BOOTPART), AT(bootpart) },
+	{ W(TPW_VARIANT), AT(variant) },
+	{ W(TPW_KCONFIG), AT(kconfig) },
+	{ W(TPW_ACCEL), AT(accel) },
 };
+
+#define N_ROWS (sizeof(opt_rows) / sizeof(opt_rows[0]))
+
+static void store_int(const struct opt_row *r, struct options *o, int64_t v)
+{
+	char *p = (char *)o + r->off;
+
+	if (r->size == sizeof(int64_t))
+		*(int64_t *)p = v;
+	else if (r->size == sizeof(int))
+		*(int *)p = (int)v;
+}
 
 void options_defaults(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->quick = 0;
-	o->after = AFTER_POWEROFF;
-	o->repeat = 1;
-	o->save = SAVE_AUTO;
-	o->hold_s = -1;
-	o->clocksource_sweep = -1;
-	o->load = -1;
-	o->priority = -1;
-	o->wakeup_cpu = -1;
-	o->noise_threshold_ns = 1000;
-	o->calib_rounds = 5;
+	for (size_t i = 0; i < N_ROWS; i++) {
+		enum tp_word_type t = opt_rows[i].w->type;
+
+		if (opt_rows[i].size && (t == TP_WT_INT || t == TP_WT_BOOL || t == TP_WT_CHOICE))
+			store_int(&opt_rows[i], o, opt_rows[i].w->def);
+	}
 }
 
 static void fail(struct opt_errors *errs, const char *name, const char *value, const char *reason)
@@ -85,157 +140,147 @@ static void fail(struct opt_errors *errs, const char *name, const char *value, c
 	snprintf(e->reason, sizeof(e->reason), "%s", reason);
 }
 
-/* Parses a decimal integer within bounds; -EINVAL or -ERANGE. */
-static int parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
+static void why(char *out, size_t len, const struct tp_word *w, enum tp_word_err e,
+		const char *reason)
 {
-	char *end;
-	long long v;
+	struct tp_buf b;
 
-	if (!*s)
-		return -EINVAL;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (*end || end == s)
-		return -EINVAL;
-	if (errno == ERANGE || v < lo || v > hi)
-		return -ERANGE;
-	*out = v;
+	tp_buf_init(&b, out, len);
+	tp_word_why(&b, w, e, reason);
+}
+
+/* INTS: each element checked by the contract's parser, at most OPT_LIST_MAX. */
+static int set_ints(const struct tp_word *w, struct int_list *dst, const char *value,
+		    char *msg, size_t len)
+{
+	struct int_list tmp = { 0 };
+	char buf[512], *save = 0, *tok;
+	enum tp_word_err e;
+	int64_t v;
+
+	snprintf(buf, sizeof(buf), "%s", value);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(0, ",", &save)) {
+		if (tmp.n >= OPT_LIST_MAX) {
+			snprintf(msg, len, "more than %d values", OPT_LIST_MAX);
+			return -1;
+		}
+		e = tp_word_int(w, tok, strlen(tok), &v);
+		if (e) {
+			snprintf(msg, len, "'%.20s' is %s", tok,
+				 e == TP_WE_RANGE ? "out of range" : "not a number");
+			return -1;
+		}
+		tmp.v[tmp.n++] = v;
+	}
+	*dst = tmp;
 	return 0;
 }
 
-static int set_one(const struct opt_def *d, struct options *o, const char *value,
-		   char *why, size_t whylen)
+static int set_names(struct name_list *dst, const char *value, char *msg, size_t len)
 {
-	char *base = (char *)o + d->off;
-	int64_t v;
-	int rc;
+	struct name_list tmp = { 0 };
+	char buf[512], *save = 0, *tok;
 
-	switch (d->kind) {
-	case K_INT:
-	case K_I64:
-	case K_BOOL:
-		if (d->kind == K_BOOL && (!strcmp(value, "on") || !strcmp(value, "yes") || !strcmp(value, "true")))
-			value = "1";
-		if (d->kind == K_BOOL && (!strcmp(value, "off") || !strcmp(value, "no") || !strcmp(value, "false")))
-			value = "0";
-		rc = parse_i64(value, d->lo, d->hi, &v);
-		if (rc) {
-			snprintf(why, whylen, rc == -ERANGE ? "out of range %lld..%lld" : "not a number",
-				 (long long)d->lo, (long long)d->hi);
-			if (rc != -ERANGE && d->kind == K_BOOL)
-				snprintf(why, whylen, "not a boolean (0, 1, on, off)");
+	snprintf(buf, sizeof(buf), "%s", value);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(0, ",", &save)) {
+		if (tmp.n >= OPT_LIST_MAX || strlen(tok) >= sizeof(tmp.v[0])) {
+			snprintf(msg, len, "too many or too long names");
 			return -1;
 		}
-		if (d->kind == K_I64)
-			*(int64_t *)base = v;
-		else
-			*(int *)base = (int)v;
-		return 0;
-	case K_CHOICE: {
-		const char *c = d->choices;
-		int idx = 0;
-		size_t n = strlen(value);
+		snprintf(tmp.v[tmp.n++], sizeof(tmp.v[0]), "%s", tok);
+	}
+	*dst = tmp;
+	return 0;
+}
 
-		while (c && *c) {
-			const char *bar = strchr(c, '|');
-			size_t len = bar ? (size_t)(bar - c) : strlen(c);
+/* A word the stub alone reads: kept as given for the run record. */
+static void keep_stub_word(struct options *o, const char *name, const char *value)
+{
+	size_t i;
 
-			if (len == n && !strncmp(c, value, n)) {
-				*(int *)base = idx;
-				return 0;
-			}
-			idx++;
-			c = bar ? bar + 1 : 0;
-		}
-		snprintf(why, whylen, "not one of %s", d->choices);
+	for (i = 0; i < o->n_stub_words; i++)
+		if (!strcmp(o->stub_words[i].name, name))
+			break;
+	if (i == OPT_STUB_WORDS_MAX)
+		return;
+	if (i == o->n_stub_words)
+		o->n_stub_words++;
+	snprintf(o->stub_words[i].name, sizeof(o->stub_words[i].name), "%s", name);
+	snprintf(o->stub_words[i].value, sizeof(o->stub_words[i].value), "%s", value);
+}
+
+static int set_one(const struct opt_row *r, struct options *o, const char *value,
+		   char *msg, size_t len)
+{
+	const struct tp_word *w = r->w;
+	char *base = (char *)o + r->off;
+	const char *reason;
+	enum tp_word_err e = tp_word_check(w, value, strlen(value), &reason);
+	int64_t v;
+
+	if (e) {
+		why(msg, len, w, e, reason);
 		return -1;
 	}
-	case K_INTS: {
-		struct int_list tmp = { 0 };
-		char buf[512], *save = 0, *tok;
-
-		snprintf(buf, sizeof(buf), "%s", value);
-		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(0, ",", &save)) {
-			if (tmp.n >= OPT_LIST_MAX) {
-				snprintf(why, whylen, "more than %d values", OPT_LIST_MAX);
-				return -1;
-			}
-			rc = parse_i64(tok, d->lo, d->hi, &v);
-			if (rc) {
-				snprintf(why, whylen, "'%.20s' is %s", tok,
-					 rc == -ERANGE ? "out of range" : "not a number");
-				return -1;
-			}
-			tmp.v[tmp.n++] = v;
-		}
-		if (!tmp.n) {
-			snprintf(why, whylen, "empty list");
-			return -1;
-		}
-		*(struct int_list *)base = tmp;
+	if (!r->size) {
+		keep_stub_word(o, w->name, value);
 		return 0;
 	}
-	case K_NAMES: {
-		struct name_list tmp = { 0 };
-		char buf[512], *save = 0, *tok;
-
-		snprintf(buf, sizeof(buf), "%s", value);
-		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(0, ",", &save)) {
-			if (tmp.n >= OPT_LIST_MAX || strlen(tok) >= sizeof(tmp.v[0])) {
-				snprintf(why, whylen, "too many or too long names");
-				return -1;
-			}
-			snprintf(tmp.v[tmp.n++], sizeof(tmp.v[0]), "%s", tok);
-		}
-		if (!tmp.n) {
-			snprintf(why, whylen, "empty list");
-			return -1;
-		}
-		*(struct name_list *)base = tmp;
+	switch (w->type) {
+	case TP_WT_INT:
+	case TP_WT_BOOL:
+		tp_word_int(w, value, strlen(value), &v);
+		store_int(r, o, v);
 		return 0;
-	}
-	case K_STR:
-		if (!d->size)
-			return 0;	/* read by the stub only */
-		if (strlen(value) >= d->size) {
-			snprintf(why, whylen, "longer than %zu characters", d->size - 1);
-			return -1;
-		}
-		snprintf(base, d->size, "%s", value);
+	case TP_WT_CHOICE:
+		tp_word_choice(w, value, strlen(value), &v);
+		store_int(r, o, v);
+		return 0;
+	case TP_WT_INTS:
+		return set_ints(w, (struct int_list *)base, value, msg, len);
+	case TP_WT_NAMES:
+		return set_names((struct name_list *)base, value, msg, len);
+	case TP_WT_STR:
+		snprintf(base, r->size, "%s", value);
 		return 0;
 	}
 	return -1;
+}
+
+static const struct opt_row *find_row(const char *name)
+{
+	for (size_t i = 0; i < N_ROWS; i++)
+		if (!strcmp(opt_rows[i].w->name, name))
+			return &opt_rows[i];
+	return 0;
 }
 
 int options_set(struct options *o, const char *name, const char *value, struct opt_errors *errs)
 {
-	char why[96];
+	const struct opt_row *r = find_row(name);
+	char msg[96];
 
-	for (size_t i = 0; i < sizeof(opt_table) / sizeof(opt_table[0]); i++) {
-		const struct opt_def *d = &opt_table[i];
-
-		if (strcmp(d->name, name))
-			continue;
-		if (!value) {
-			if (d->kind != K_BOOL) {
-				fail(errs, name, "", "needs a value (NAME=VALUE)");
-				return -1;
-			}
-			value = "1";
-		}
-		if (set_one(d, o, value, why, sizeof(why))) {
-			fail(errs, name, value, why);
+	if (!r) {
+		fail(errs, name, value, "unknown option");
+		return -1;
+	}
+	if (!value) {
+		if (r->w->type != TP_WT_BOOL) {
+			why(msg, sizeof(msg), r->w, TP_WE_NEEDS_VALUE, 0);
+			fail(errs, name, "", msg);
 			return -1;
 		}
-		return 0;
+		value = "1";
 	}
-	fail(errs, name, value, "unknown option");
-	return -1;
+	if (set_one(r, o, value, msg, sizeof(msg))) {
+		fail(errs, name, value, msg);
+		return -1;
+	}
+	return 0;
 }
 
 void options_from_cmdline(struct options *o, const char *cmdline, struct opt_errors *errs)
 {
-	static const char prefix[] = "timeprobe.";
 	const char *p = cmdline;
 
 	while (*p) {
@@ -257,28 +302,16 @@ void options_from_cmdline(struct options *o, const char *cmdline, struct opt_err
 				word[n++] = *p;
 		}
 		word[n] = 0;
-		if (strncmp(word, prefix, sizeof(prefix) - 1))
+		if (strncmp(word, TP_WORD_PREFIX, TP_WORD_PREFIX_LEN))
 			continue;
 		eq = strchr(word, '=');
 		if (eq)
 			*eq++ = 0;
-		options_set(o, word + sizeof(prefix) - 1, eq, errs);
+		options_set(o, word + TP_WORD_PREFIX_LEN, eq, errs);
 	}
 }
 
-void options_usage(FILE *f)
+const struct tp_word *options_row(size_t i)
 {
-	fprintf(f, "Options (--NAME=VALUE on a host, timeprobe.NAME=VALUE on the kernel command line):\n");
-	for (size_t i = 0; i < sizeof(opt_table) / sizeof(opt_table[0]); i++) {
-		const struct opt_def *d = &opt_table[i];
-
-		if (!strncmp(d->dflt, "from the", 8))
-			continue;	/* set by the stub or the build, not by people */
-		fprintf(f, "  %-20s %s\n  %-20s default %s", d->name, d->help, "", d->dflt);
-		if (d->kind == K_INT || d->kind == K_INTS)
-			fprintf(f, ", %lld..%lld", (long long)d->lo, (long long)d->hi);
-		if (d->kind == K_CHOICE)
-			fprintf(f, ", one of %s", d->choices);
-		fputc('\n', f);
-	}
+	return i < N_ROWS ? opt_rows[i].w : 0;
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Options: one table (options.c) read from the kernel command line
+ * Options: the command-line contract's rows (common/words.h) plus the
+ * probes' own rows (options.c), read from the kernel command line
  * ("timeprobe.NAME=VALUE") in the appliance and from argv ("--NAME=VALUE")
  * on a host. A bad option never stops a run: it is reported and the default
- * is kept.
+ * is kept. Words the stub alone reads are accepted, checked against the
+ * same bounds as the stub's, and listed in the run record.
  */
 #ifndef TP_OPTIONS_H
 #define TP_OPTIONS_H
@@ -13,6 +15,7 @@
 
 #define OPT_LIST_MAX 32
 #define OPT_ERRORS_MAX 32
+#define OPT_STUB_WORDS_MAX 8
 
 enum after { AFTER_POWEROFF, AFTER_REBOOT, AFTER_HALT };
 enum save { SAVE_AUTO, SAVE_OFF };
@@ -56,7 +59,14 @@ struct options {
 	char bootpart[80];		/* identity of the boot partition */
 	char variant[32];		/* kernel variant name */
 	char kconfig[64];		/* kernel configuration highlights (hz:N,preempt:M,nohz:K) */
-	char accel[64];			/* how QEMU ran us (ACCEL:CPU), from tools/qemu-run.sh */
+	char accel[64];			/* the launcher's accelerator and CPU model ("tcg:max", "kvm:host") */
+
+	/* Words the stub alone reads (calib_rounds, ...), as given: run record. */
+	size_t n_stub_words;
+	struct {
+		char name[24];
+		char value[32];
+	} stub_words[OPT_STUB_WORDS_MAX];
 };
 
 struct opt_error {
@@ -85,8 +95,19 @@ int options_set(struct options *o, const char *name, const char *value,
  */
 void options_from_cmdline(struct options *o, const char *cmdline, struct opt_errors *errs);
 
-/* Help text for every option: name, default, bounds. */
+/* The i-th row the suite knows (contract rows and probe rows), NULL past the end. */
+struct tp_word;
+const struct tp_word *options_row(size_t i);
+
+/* Help text for every option a person sets: name, default, bounds. */
 #include <stdio.h>
 void options_usage(FILE *f);
+
+/*
+ * README's tables, in Markdown: the options people set, then the words the
+ * stub, the build and the launcher write. tests/host/readme-options.t
+ * compares them with README.md.
+ */
+void options_markdown(FILE *f);
 
 #endif

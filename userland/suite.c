@@ -130,6 +130,17 @@ static void emit_kconfig(struct tp_rec *r, const char *kc)
 	}
 }
 
+/* The words the stub alone reads (timeprobe.calib_rounds=...), as given. */
+static void emit_stub_words(struct tp_rec *r, const struct options *o)
+{
+	if (!o->n_stub_words)
+		return;
+	tp_rec_obj_begin(r, "stub_options");
+	for (size_t i = 0; i < o->n_stub_words; i++)
+		tp_rec_str(r, o->stub_words[i].name, o->stub_words[i].value);
+	tp_rec_obj_end(r);
+}
+
 static void emit_run_record(const struct options *o, const char *env, int ncpu)
 {
 	struct tp_rec r;
@@ -166,6 +177,9 @@ static void emit_run_record(const struct options *o, const char *env, int ncpu)
 	else
 		tp_rec_null(&r, "accel");
 	emit_kconfig(&r, o->kconfig);
+	if (o->accel[0])
+		tp_rec_str(&r, "accel", o->accel);
+	emit_stub_words(&r, o);
 	tp_rec_str(&r, "profile", o->quick ? "quick" : "full");
 	tp_rec_int(&r, "repeat", o->repeat);
 	tp_rec_str(&r, "start", when);

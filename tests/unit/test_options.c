@@ -31,6 +31,14 @@ static const struct bad_case bad[] = {
 	{ "probes", "", "empty list" },
 	{ "tsc_hz", "12", "out of range" },
 	{ "variant", "a-very-long-variant-name-that-does-not-fit-at-all", "longer than" },
+	/* the stub's own words: the stub's bounds (common/words.c), said here too */
+	{ "calib_rounds", "33", "out of range 1..32" },
+	{ "calib_ms", "0", "out of range 1..1000" },
+	{ "tsc_early", "maybe", "not one of on|off" },
+	/* the kernel's own words are not timeprobe.* options */
+	{ "panic", "10", "unknown option" },
+	{ "tsc_early_khz", "2000000", "unknown option" },
+	{ "accel", "kvm:host,-arch-capabilities,a-cpu-model-name-far-too-long-to-keep", "longer than 63" },
 };
 
 int main(void)
@@ -82,6 +90,19 @@ int main(void)
 	is_str(errs.e[0].name, "profile", "cmdline: first error names the option");
 	is_str(errs.e[0].value, "fast", "cmdline: and the value");
 	is_str(errs.e[1].name, "bogus", "cmdline: unknown option named");
+
+	/* words the stub alone reads: accepted, kept as given for the run record */
+	o = d;
+	errs.n = 0;
+	options_from_cmdline(&o, "timeprobe.calib_rounds=7 timeprobe.calib_ms=20 "
+				 "timeprobe.tsc_early=off timeprobe.calib_rounds=8 timeprobe.accel=kvm:host",
+			     &errs);
+	is_int(errs.n, 0, "stub words: no error record");
+	is_int(o.n_stub_words, 3, "stub words: three kept, a repeated one once");
+	is_str(o.stub_words[0].name, "calib_rounds", "stub words: name");
+	is_str(o.stub_words[0].value, "8", "stub words: the last value wins, as in the stub");
+	is_str(o.stub_words[2].value, "off", "stub words: tsc_early");
+	is_str(o.accel, "kvm:host", "accel from the launcher");
 
 	/* more errors than fit are counted up to the cap, never overflow */
 	o = d;

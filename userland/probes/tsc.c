@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/handoff.h"
 #include "../emit.h"
 #include "../kmsg.h"
 #include "../probe.h"
@@ -49,51 +50,21 @@ static void calib_error(struct tsc_calib_entry *e, const char *why)
 	e->spread_ppm = 0;
 }
 
-/* One "ref:hz:spread_ppm" of LEN bytes at P. */
+/* One "ref:hz:spread_ppm" of LEN bytes at P, by the one parser (common/handoff.c). */
 static void calib_one(const char *p, size_t len, struct tsc_calib_entry *e)
 {
-	char buf[96], *f[3], *end;
-	size_t nf = 0;
-	double ppm;
-	long long hz;
+	struct tp_calib_item it;
+	const char *why;
 
 	memset(e, 0, sizeof(*e));
 	snprintf(e->text, sizeof(e->text), "%.*s",
 		 (int)(len < sizeof(e->text) - 1 ? len : sizeof(e->text) - 1), p);
-	if (len >= sizeof(buf))
-		return calib_error(e, "entry too long");
-	memcpy(buf, p, len);
-	buf[len] = 0;
-	f[nf++] = buf;
-	for (char *c = buf; *c; c++)
-		if (*c == ':') {
-			if (nf == 3)
-				return calib_error(e,
-						   "more than 3 fields (want ref:hz:spread_ppm)");
-			*c = 0;
-			f[nf++] = c + 1;
-		}
-	if (nf != 3)
-		return calib_error(e, "fewer than 3 fields (want ref:hz:spread_ppm)");
-	if (!f[0][0] || strlen(f[0]) >= sizeof(e->ref))
-		return calib_error(e, "reference name empty or longer than 15");
-	for (const char *c = f[0]; *c; c++)
-		if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) && *c != '_')
-			return calib_error(e, "reference name not [a-z0-9_]");
-	errno = 0;
-	hz = strtoll(f[1], &end, 10);
-	if (!f[1][0] || *end || errno)
-		return calib_error(e, "hz not an integer");
-	/* the same bounds as timeprobe.tsc_hz (options.c) */
-	if (hz < 1000000 || hz > 100000000000LL)
-		return calib_error(e, "hz out of range 1e6..1e11");
-	errno = 0;
-	ppm = strtod(f[2], &end);
-	if (!f[2][0] || *end || errno || !isfinite(ppm) || ppm < 0)
-		return calib_error(e, "spread_ppm not a non-negative number");
-	snprintf(e->ref, sizeof(e->ref), "%s", f[0]);
-	e->hz = hz;
-	e->spread_ppm = ppm;
+	why = tp_calib_item_parse(p, len, &it);
+	if (why)
+		return calib_error(e, why);
+	snprintf(e->ref, sizeof(e->ref), "%s", it.ref);
+	e->hz = it.hz;
+	e->spread_ppm = (double)it.spread_mppm / 1000;
 }
 
 size_t tsc_calib_parse(const char *s, struct tsc_calib_entry *e, size_t max)

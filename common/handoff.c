@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+/* The stub's hand-off formats; see handoff.h and docs/stub.md. Freestanding. */
+#include "handoff.h"
+#include "le.h"
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int hex_val(char c)
+{
+	if (is_digit(c))
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Decimal s[0..n) into *v, at most 19 digits; -1 when not a number. */
+static int dec_u64(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (!n || n > 19)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!is_digit(s[i]))
+			return -1;
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	}
+	*v = x;
+	return 0;
+}
+
+/* Hex s[0..n) of exactly n digits (n <= 16) into *v. */
+static int hex_u64(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (!n || n > 16)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int h = hex_val(s[i]);
+
+		if (h < 0)
+			return -1;
+		x = x << 4 | (uint64_t)h;
+	}
+	*v = x;
+	return 0;
+}
+
+/* ---- timeprobe.tsc_calib ---- */
+
+void tp_calib_list_add(struct tp_buf *b, const char *ref, uint64_t hz, uint32_t spread_ppm)
+{
+	if (b->len)
+		tp_buf_putc(b, ',');
+	tp_buf_puts(b, ref);
+	tp_buf_putc(b, ':');
+	tp_buf_putu(b, hz);
+	tp_buf_putc(b, ':');
+	tp_buf_putu(b, spread_ppm);
+}
+
+size_t tp_calib_list_next(const char *list, size_t *pos, const char **item)
+{
+	size_t i = *pos, n;
+
+	if (!list)
+		return 0;
+	while (list[i] == ',')
+		i++;
+	*item = list + i;
+	for (n = 0; list[i] && list[i] != ','; i++)
+		n++;
+	*pos = i;
+	return n;
+}
+
+/* "12" or "1.5": ppm with up to 3 decimals, as thousandths. */
+static const char *parse_spread(const char *s, size_t n, uint64_t *mppm)
+{
+	size_t dot = 0, frac;
+	uint64_t whole, part = 0;
+
+	while (dot < n && s[dot] != '.')
+		dot++;
+	frac = dot < n ? n - dot - 1 : 0;
+	if (dec_u64(s, dot, &whole) || whole > 1000000000 || (dot < n && !frac) || frac > 3 ||
+	    (frac && dec_u64(s + dot + 1, frac, &part)))
+		return "spread_ppm not a non-negative number (up to 3 decimals)";
+	for (; frac < 3; frac++)
+		part *= 10;
+	*mppm = whole * 1000 + part;
+	return 0;
+}
+
+const char *tp_calib_item_parse(const char *s, size_t n, struct tp_calib_item *it)
+{
+	size_t c1 = 0, c2, c3;
+	uint64_t hz;
+	const char *why;
+
+	it->ref[0] = 0;
+	it->hz = 0;
+	it->spread_mppm = 0;
+	while (c1 < n && s[c1] != ':')
+		c1++;
+	for (c2 = c1 + (c1 < n); c2 < n && s[c2] != ':'; c2++)
+		;
+	for (c3 = c2 + (c2 < n); c3 < n && s[c3] != ':'; c3++)
+		;
+	if (c2 >= n)
+		return "fewer than 3 fields (want ref:hz:spread_ppm)";
+	if (c3 < n)
+		return "more than 3 fields (want ref:hz:spread_ppm)";
+	if (c1 == 0 || c1 > TP_CALIB_REF_MAX)
+		return "reference name empty or longer than 15";
+	for (size_t i = 0; i < c1; i++)
+		if (!(s[i] >= 'a' && s[i] <= 'z') && !is_digit(s[i]) && s[i] != '_')
+			return "reference name not [a-z0-9_]";
+	if (dec_u64(s + c1 + 1, c2 - c1 - 1, &hz))
+		return "hz not an integer";
+	if (hz < TP_CALIB_HZ_MIN || hz > TP_CALIB_HZ_MAX)
+		return "hz out of range 1e6..1e11";
+	why = parse_spread(s + c2 + 1, n - c2 - 1, &it->spread_mppm);
+	if (why)
+		return why;
+	for (size_t i = 0; i < c1; i++)
+		it->ref[i] = s[i];
+	it->ref[c1] = 0;
+	it->hz = (int64_t)hz;
+	return 0;
+}
+
+const char *tp_calib_list_check(const char *s, size_t n)
+{
+	struct tp_calib_item it;
+	const char *why;
+
+	/* the list is one word: split it on commas within n bytes */
+	for (size_t i = 0; i < n;) {
+		size_t len = 0;
+
+		while (i + len < n && s[i + len] != ',')
+			len++;
+		if (len && (why = tp_calib_item_parse(s + i, len, &it)) != 0)
+			return why;
+		i += len + 1;
+	}
+	return 0;
+}
+
+/* ---- GUID text ---- */
+
+void tp_fmt_guid(struct tp_buf *b, const uint8_t g[16])
+{
+	/* Data1 (LE u32) - Data2 (LE u16) - Data3 (LE u16) - Data4[0..1] - [2..7] */
+	tp_buf_puthex(b, le32(g), 8);
+	tp_buf_putc(b, '-');
+	tp_buf_puthex(b, (uint64_t)(g[4] | g[5] << 8), 4);
+	tp_buf_putc(b, '-');
+	tp_buf_puthex(b, (uint64_t)(g[6] | g[7] << 8), 4);
+	tp_buf_putc(b, '-');
+	for (int i = 8; i < 16; i++) {
+		if (i == 10)
+			tp_buf_putc(b, '-');
+		tp_buf_puthex(b, g[i], 2);
+	}
+}
+
+int tp_guid_parse(const char *s, size_t n, uint8_t g[16])
+{
+	uint64_t d1, d2, d3, d4, d5;
+
+	if (n != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-')
+		return -1;
+	if (hex_u64(s, 8, &d1) || hex_u64(s + 9, 4, &d2) || hex_u64(s + 14, 4, &d3) ||
+	    hex_u64(s + 19, 4, &d4) || hex_u64(s + 24, 12, &d5))
+		return -1;
+	for (int i = 0; i < 4; i++)
+		g[i] = (uint8_t)(d1 >> (8 * i));
+	g[4] = (uint8_t)d2;
+	g[5] = (uint8_t)(d2 >> 8);
+	g[6] = (uint8_t)d3;
+	g[7] = (uint8_t)(d3 >> 8);
+	g[8] = (uint8_t)(d4 >> 8);
+	g[9] = (uint8_t)d4;
+	for (int i = 0; i < 6; i++)
+		g[10 + i] = (uint8_t)(d5 >> (8 * (5 - i)));
+	return 0;
+}
+
+/* ---- timeprobe.bootpart ---- */
+
+void tp_bootpart_fmt(struct tp_buf *b, const struct tp_bootpart *bp)
+{
+	if (bp->kind == TP_BOOTPART_GPT) {
+		tp_buf_puts(b, "gpt:");
+		tp_fmt_guid(b, bp->guid);
+	} else if (bp->kind == TP_BOOTPART_MBR) {
+		tp_buf_puts(b, "mbr:");
+		tp_buf_puthex(b, bp->mbr_sig, 8);
+		tp_buf_putc(b, ':');
+		tp_buf_putu(b, bp->part);
+	} else {
+		tp_buf_puts(b, "unknown");
+	}
+}
+
+const char *tp_bootpart_parse(const char *s, size_t n, struct tp_bootpart *bp)
+{
+	uint64_t sig, part;
+
+	*bp = (struct tp_bootpart){ .kind = TP_BOOTPART_UNKNOWN };
+	if (tp_streqn(s, n, "unknown"))
+		return 0;
+	if (n >= 4 && tp_streqn(s, 4, "gpt:")) {
+		if (tp_guid_parse(s + 4, n - 4, bp->guid))
+			return "gpt: wants a GUID 8-4-4-4-12 hex digits";
+		bp->kind = TP_BOOTPART_GPT;
+		return 0;
+	}
+	if (n >= 4 && tp_streqn(s, 4, "mbr:")) {
+		if (n < 14 || s[12] != ':' || hex_u64(s + 4, 8, &sig))
+			return "mbr: wants <8 hex digits>:<partition>";
+		if (dec_u64(s + 13, n - 13, &part) || part < 1 || part > 255)
+			return "mbr: partition number not 1..255";
+		bp->kind = TP_BOOTPART_MBR;
+		bp->mbr_sig = (uint32_t)sig;
+		bp->part = (uint32_t)part;
+		return 0;
+	}
+	return "not gpt:<guid>, mbr:<sig>:<n> or unknown";
+}
+
+const char *tp_bootpart_check(const char *s, size_t n)
+{
+	struct tp_bootpart bp;
+
+	return tp_bootpart_parse(s, n, &bp);
+}
+
+void tp_bootpart_partuuid(struct tp_buf *b, const struct tp_bootpart *bp)
+{
+	if (bp->kind == TP_BOOTPART_GPT) {
+		tp_fmt_guid(b, bp->guid);
+	} else if (bp->kind == TP_BOOTPART_MBR) {
+		tp_buf_puthex(b, bp->mbr_sig, 8);
+		tp_buf_putc(b, '-');
+		tp_buf_puthex(b, bp->part, 2);
+	}
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The formats of the values the stub hands to the suite, each with its one
+ * formatter and its one parser (docs/stub.md, "What the stub adds"):
+ *   timeprobe.tsc_calib=<ref>:<Hz>:<spread_ppm>,...
+ *   timeprobe.bootpart=gpt:<guid> | mbr:<8 hex>:<n> | unknown
+ *   GUID text, 8-4-4-4-12 lowercase hex (UEFI 2.10, Appendix A)
+ * Freestanding C (no libc), built by the stub and the suite; the parsers
+ * take text from the command line, which is hostile until checked.
+ */
+#ifndef TP_COMMON_HANDOFF_H
+#define TP_COMMON_HANDOFF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+
+/* ---- timeprobe.tsc_calib ---- */
+
+#define TP_CALIB_REF_MAX 15	/* bytes of a reference name, [a-z0-9_] */
+#define TP_CALIB_HZ_MIN 1000000LL	/* the bounds of timeprobe.tsc_hz */
+#define TP_CALIB_HZ_MAX 100000000000LL
+
+struct tp_calib_item {
+	char ref[TP_CALIB_REF_MAX + 1];
+	int64_t hz;
+	uint64_t spread_mppm;	/* spread in ppm x 1000 (up to 3 decimals) */
+};
+
+/* Appends "ref:hz:spread_ppm" to a comma-separated list. */
+void tp_calib_list_add(struct tp_buf *b, const char *ref, uint64_t hz, uint32_t spread_ppm);
+
+/*
+ * Next non-empty entry of a list at *pos (start with 0): sets *item and
+ * returns its length, 0 at the end. ",," and a trailing comma are skipped.
+ */
+size_t tp_calib_list_next(const char *list, size_t *pos, const char **item);
+
+/* Parses one entry s[0..n); returns NULL, or why it is malformed. */
+const char *tp_calib_item_parse(const char *s, size_t n, struct tp_calib_item *it);
+
+/* The whole list: NULL, or the reason of its first malformed entry. */
+const char *tp_calib_list_check(const char *s, size_t n);
+
+/* ---- GUID text ---- */
+
+/* EFI GUID (mixed-endian, UEFI 2.10 Appendix A) as 36 lowercase characters. */
+void tp_fmt_guid(struct tp_buf *b, const uint8_t guid[16]);
+/* The inverse, either case; returns 0, or -1 when s[0..n) is not a GUID. */
+int tp_guid_parse(const char *s, size_t n, uint8_t guid[16]);
+
+/* ---- timeprobe.bootpart ---- */
+
+enum tp_bootpart_kind { TP_BOOTPART_UNKNOWN, TP_BOOTPART_GPT, TP_BOOTPART_MBR };
+
+struct tp_bootpart {
+	enum tp_bootpart_kind kind;
+	uint8_t guid[16];	/* GPT: the partition's unique GUID */
+	uint32_t mbr_sig;	/* MBR: the disk signature (offset 440, LE) */
+	uint32_t part;		/* MBR: partition number 1..255 */
+};
+
+void tp_bootpart_fmt(struct tp_buf *b, const struct tp_bootpart *bp);
+/* Returns NULL, or why s[0..n) is not an identity ("unknown" is one). */
+const char *tp_bootpart_parse(const char *s, size_t n, struct tp_bootpart *bp);
+const char *tp_bootpart_check(const char *s, size_t n);
+/*
+ * The PARTUUID Linux shows for that partition (block/partitions/efi.c,
+ * msdos.c): "<guid>" or "<sig, 8 hex>-<nn>". Nothing for unknown.
+ */
+void tp_bootpart_partuuid(struct tp_buf *b, const struct tp_bootpart *bp);
+
+#endif

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+/* The command-line contract's table and value checks; see words.h. Freestanding. */
+#include "words.h"
+#include "buf.h"
+#include "handoff.h"
+
+#define USER TP_BY_USER
+#define STUB TP_BY_STUB
+#define BUILD TP_BY_BUILD
+#define SUITE TP_FOR_SUITE
+
+const struct tp_word tp_words[TPW_COUNT] = {
+	[TPW_PROBES] = {
+		.name = "probes", .type = TP_WT_NAMES, .by = USER, .reader = SUITE,
+		.dflt = "all", .bounds = "names from `timeprobe list`",
+		.help = "probes to run, comma-separated",
+	},
+	[TPW_PROFILE] = {
+		.name = "profile", .type = TP_WT_CHOICE, .by = USER, .reader = SUITE,
+		.choices = "full|quick", .dflt = "full",
+		.help = "quick: seconds per probe; full: stable figures",
+	},
+	[TPW_AFTER] = {
+		.name = "after", .type = TP_WT_CHOICE, .by = USER, .reader = SUITE,
+		.choices = "poweroff|reboot|halt", .dflt = "poweroff",
+		.help = "what the appliance does at the end, always, even after failures",
+	},
+	[TPW_REPEAT] = {
+		.name = "repeat", .type = TP_WT_INT, .by = USER, .reader = SUITE, .lo = 1,
+		.hi = 100, .def = 1, .dflt = "1",
+		.help = "run the suite N times in one boot; records carry `iteration`",
+	},
+	[TPW_TIMEOUT] = {
+		.name = "timeout", .type = TP_WT_INT, .by = USER, .reader = SUITE, .hi = 86400,
+		.dflt = "0 (each probe's own)", .bounds = "0..86400 s",
+		.help = "time limit per probe; a probe over it is killed with everything it started",
+	},
+	[TPW_WATCHDOG] = {
+		.name = "watchdog", .type = TP_WT_INT, .by = USER, .reader = SUITE,
+		.hi = 604800, .dflt = "0 (off)", .bounds = "0..604800 s",
+		.help = "whole-run limit; then an `error` record and `after`",
+	},
+	[TPW_INJECT] = {
+		.name = "inject", .type = TP_WT_NAMES, .by = USER, .reader = SUITE,
+		.dflt = "none", .bounds = "`crash`, `hang`, `exit`",
+		.help = "add fault-injection probes that do exactly that",
+	},
+	[TPW_SAVE] = {
+		.name = "save", .type = TP_WT_CHOICE, .by = USER, .reader = SUITE,
+		.choices = "auto|off", .dflt = "auto",
+		.help = "save the records on the boot partition",
+	},
+	[TPW_HOLD] = {
+		.name = "hold", .type = TP_WT_INT, .by = USER, .reader = SUITE, .lo = -1,
+		.hi = 3600, .def = -1, .dflt = "0 under QEMU, 30 on hardware",
+		.bounds = "-1..3600 s",
+		.help = "wait before `after`, to read the screen",
+	},
+
+	/* Read by the stub alone (docs/stub.md, "Calibration"); the suite accepts
+	 * them silently and lists them in its run record. */
+	[TPW_CALIB_ROUNDS] = {
+		.name = "calib_rounds", .type = TP_WT_INT, .by = USER, .reader = TP_FOR_STUB,
+		.lo = 1, .hi = 32, .def = 5, .dflt = "5",
+		.help = "stub: calibration rounds per reference",
+	},
+	[TPW_CALIB_MS] = {
+		.name = "calib_ms", .type = TP_WT_INT, .by = USER, .reader = TP_FOR_STUB,
+		.lo = 1, .hi = 1000, .def = 50, .dflt = "50", .bounds = "1..1000 ms",
+		.help = "stub: length of one calibration round",
+	},
+	[TPW_TSC_EARLY] = {
+		.name = "tsc_early", .type = TP_WT_CHOICE, .by = USER, .reader = TP_FOR_STUB,
+		.choices = "on|off", .dflt = "on",
+		.help = "stub: `off` leaves `tsc_early_khz=` off the kernel command line",
+	},
+
+	/* Written by the stub after its calibration (docs/stub.md, "What the stub adds"). */
+	[TPW_TSC_HZ] = {
+		.name = "tsc_hz", .type = TP_WT_INT, .by = STUB, .reader = SUITE,
+		.lo = TP_CALIB_HZ_MIN, .hi = TP_CALIB_HZ_MAX, .dflt = "none",
+		.help = "TSC frequency the stub chose, in Hz",
+	},
+	[TPW_TSC_REF] = {
+		.name = "tsc_ref", .type = TP_WT_STR, .by = STUB, .reader = SUITE,
+		.hi = TP_CALIB_REF_MAX, .dflt = "none",
+		.help = "reference the stub chose (hpet, pmtimer, pit, stall)",
+	},
+	/* each entry is checked by the tsc probe, which reports the bad ones */
+	[TPW_TSC_CALIB] = {
+		.name = "tsc_calib", .type = TP_WT_STR, .by = STUB, .reader = SUITE, .hi = 511,
+		.dflt = "none", .bounds = "`ref:Hz:spread_ppm,...`",
+		.help = "every reference the stub measured",
+	},
+	/* checked where it is used (save.c), which refuses to guess a partition */
+	[TPW_BOOTPART] = {
+		.name = "bootpart", .type = TP_WT_STR, .by = STUB, .reader = SUITE, .hi = 79,
+		.dflt = "none", .bounds = "`gpt:<guid>`, `mbr:<sig>:<n>`, `unknown`",
+		.help = "the partition the stub was loaded from",
+	},
+	[TPW_TSC_EARLY_KHZ] = {
+		.name = "tsc_early_khz", .type = TP_WT_INT, .by = USER | STUB,
+		.reader = TP_FOR_KERNEL | SUITE, .flags = TP_WF_BARE, .lo = 1000,
+		.hi = 100000000, .dflt = "the stub's tsc_hz / 1000",
+		.help = "Linux: TSC frequency in kHz, instead of its own early calibration",
+	},
+	[TPW_PANIC] = {
+		.name = "panic", .type = TP_WT_INT, .by = USER | STUB, .reader = TP_FOR_KERNEL,
+		.flags = TP_WF_BARE, .lo = -2147483647 - 1, .hi = 2147483647, .def = 10,
+		.dflt = "10 (the stub's)",
+		.help = "Linux: seconds until a reboot after a panic",
+	},
+
+	/* Written by the image build (tools/kconfig-words.sh) and the launcher. */
+	[TPW_VARIANT] = {
+		.name = "variant", .type = TP_WT_STR, .by = BUILD, .reader = SUITE, .hi = 31,
+		.dflt = "base", .help = "kernel variant name (kernel/variants/)",
+	},
+	[TPW_KCONFIG] = {
+		.name = "kconfig", .type = TP_WT_STR, .by = BUILD, .reader = SUITE, .hi = 63,
+		.dflt = "none", .bounds = "`hz:N,preempt:M,nohz:K`",
+		.help = "kernel configuration highlights",
+	},
+	[TPW_ACCEL] = {
+		.name = "accel", .type = TP_WT_STR, .by = TP_BY_LAUNCHER, .reader = SUITE,
+		.hi = 63, .dflt = "none", .bounds = "`tcg:max`, `kvm:<cpu>`",
+		.help = "accelerator and CPU model tools/qemu-run.sh chose (SMBIOS OEM string)",
+	},
+};
+
+const struct tp_word *tp_word_find(const char *name, size_t n)
+{
+	for (size_t i = 0; i < TPW_COUNT; i++)
+		if (tp_streqn(name, n, tp_words[i].name))
+			return &tp_words[i];
+	return 0;
+}
+
+int tp_word_stub_only(const struct tp_word *w)
+{
+	return !(w->reader & TP_FOR_SUITE);
+}
+
+static enum tp_word_err parse_bool(const char *s, size_t n, int64_t *v)
+{
+	static const char *const on[] = { "1", "on", "yes", "true" };
+	static const char *const off[] = { "0", "off", "no", "false" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (tp_streqn(s, n, on[i])) {
+			*v = 1;
+			return TP_WE_OK;
+		}
+		if (tp_streqn(s, n, off[i])) {
+			*v = 0;
+			return TP_WE_OK;
+		}
+	}
+	return TP_WE_NOT_BOOL;
+}
+
+enum tp_word_err tp_word_int(const struct tp_word *w, const char *s, size_t n, int64_t *v)
+{
+	uint64_t x = 0, limit;
+	size_t i = 0;
+	int neg = 0, big = 0;
+
+	if (w->type == TP_WT_BOOL)
+		return parse_bool(s, n, v);
+	if (n && (s[0] == '-' || s[0] == '+'))
+		neg = s[i++] == '-';
+	if (i == n)
+		return TP_WE_NOT_NUMBER;
+	limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	for (; i < n; i++) {
+		uint64_t d = (uint64_t)(s[i] - '0');
+
+		if (s[i] < '0' || s[i] > '9')
+			return TP_WE_NOT_NUMBER;
+		if (x > (limit - d) / 10)
+			big = 1;	/* too big, but go on looking for a non-digit */
+		else
+			x = x * 10 + d;
+	}
+	if (big)
+		return TP_WE_RANGE;
+	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
+	if (*v < w->lo || *v > w->hi)
+		return TP_WE_RANGE;
+	return TP_WE_OK;
+}
+
+enum tp_word_err tp_word_choice(const struct tp_word *w, const char *s, size_t n, int64_t *v)
+{
+	const char *c = w->choices;
+	int64_t idx = 0;
+
+	while (c && *c) {
+		size_t len = 0;
+
+		while (c[len] && c[len] != '|')
+			len++;
+		if (len == n) {
+			size_t i = 0;
+
+			while (i < n && s[i] == c[i])
+				i++;
+			if (i == n) {
+				*v = idx;
+				return TP_WE_OK;
+			}
+		}
+		idx++;
+		c += len + (c[len] == '|');
+	}
+	return TP_WE_CHOICE;
+}
+
+/* A comma-separated list: every element checked, none empty overall. */
+static enum tp_word_err check_list(const struct tp_word *w, const char *s, size_t n)
+{
+	size_t count = 0;
+	int64_t v;
+
+	for (size_t i = 0; i < n;) {
+		size_t len = 0;
+
+		while (i + len < n && s[i + len] != ',')
+			len++;
+		if (len && w->type == TP_WT_INTS && tp_word_int(w, s + i, len, &v) != TP_WE_OK)
+			return tp_word_int(w, s + i, len, &v);
+		count += len != 0;
+		i += len + 1;
+	}
+	return count ? TP_WE_OK : TP_WE_EMPTY;
+}
+
+enum tp_word_err tp_word_check(const struct tp_word *w, const char *s, size_t n,
+			       const char **reason)
+{
+	int64_t v;
+
+	*reason = 0;
+	if (!s)
+		return w->type == TP_WT_BOOL ? TP_WE_OK : TP_WE_NEEDS_VALUE;
+	switch (w->type) {
+	case TP_WT_INT:
+	case TP_WT_BOOL:
+		return tp_word_int(w, s, n, &v);
+	case TP_WT_CHOICE:
+		return tp_word_choice(w, s, n, &v);
+	case TP_WT_INTS:
+	case TP_WT_NAMES:
+		return check_list(w, s, n);
+	case TP_WT_STR:
+		if ((int64_t)n > w->hi)
+			return TP_WE_TOO_LONG;
+		if (w->check && (*reason = w->check(s, n)) != 0)
+			return TP_WE_FORMAT;
+		return TP_WE_OK;
+	}
+	return TP_WE_FORMAT;
+}
+
+void tp_word_why(struct tp_buf *b, const struct tp_word *w, enum tp_word_err e,
+		 const char *reason)
+{
+	switch (e) {
+	case TP_WE_OK:
+		tp_buf_puts(b, "ok");
+		break;
+	case TP_WE_NOT_NUMBER:
+		tp_buf_puts(b, "not a number");
+		break;
+	case TP_WE_RANGE:
+		tp_buf_puts(b, "out of range ");
+		tp_buf_puti(b, w->lo);
+		tp_buf_puts(b, "..");
+		tp_buf_puti(b, w->hi);
+		break;
+	case TP_WE_NOT_BOOL:
+		tp_buf_puts(b, "not a boolean (0, 1, on, off)");
+		break;
+	case TP_WE_CHOICE:
+		tp_buf_puts(b, "not one of ");
+		tp_buf_puts(b, w->choices);
+		break;
+	case TP_WE_EMPTY:
+		tp_buf_puts(b, "empty list");
+		break;
+	case TP_WE_TOO_LONG:
+		tp_buf_puts(b, "longer than ");
+		tp_buf_puti(b, w->hi);
+		tp_buf_puts(b, " characters");
+		break;
+	case TP_WE_NEEDS_VALUE:
+		tp_buf_puts(b, "needs a value (NAME=VALUE)");
+		break;
+	case TP_WE_FORMAT:
+		tp_buf_puts(b, reason ? reason : "malformed");
+		break;
+	}
+}
