@@ -67,26 +67,32 @@ $(B)/timeprobe: $(USERLAND_OBJ)
 
 userland: $(B)/timeprobe
 
-# Host builds of the same sources, for unit tests (glibc, sanitizers welcome).
+# ---- unit tests: every tests/unit/test_*.c, built by pattern ----
+# Each links against two host libraries (glibc, ASan and UBSan): the userland
+# objects (everything but main.c) and the stub's EFI-free objects (STUB_HOST_SRC,
+# boot/boot.mk). The linker takes from them only what a test uses, so a new
+# test or probe needs no make rule.
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
+HOST_CFLAGS := $(CFLAGS_COMMON) -D_GNU_SOURCE $(SAN)
+HOST_LIBS := $(SAN) -lm -lpthread -lz -ljansson
+USERLAND_HOST_OBJ := $(patsubst %.c,$(B)/host/%.o,$(filter-out userland/main.c,$(USERLAND_SRC)))
+USERLAND_HOST_LIB := $(B)/host/libtimeprobe.a
+STUB_HOST_LIB := $(B)/host/libstub.a
+
 $(B)/host/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -D_GNU_SOURCE -fsanitize=address,undefined -c $< -o $@
+	$(CC) $(HOST_CFLAGS) -Iboot -Icommon -c $< -o $@
 
-HOST_LIBS := -fsanitize=address,undefined -lm -lpthread -lz -ljansson
+$(USERLAND_HOST_LIB): $(USERLAND_HOST_OBJ)
+	rm -f $@
+	ar rcs $@ $^
 
-$(B)/tests/%: tests/unit/%.c
+UNIT_TESTS += $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/unit/test_*.c)))
+
+$(B)/tests/test_%: tests/unit/test_%.c $(USERLAND_HOST_LIB) $(STUB_HOST_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -D_GNU_SOURCE -fsanitize=address,undefined -Itests/unit -o $@ $(filter %.c %.o,$^) $(HOST_LIBS)
-
-$(B)/tests/test_record: common/record.c
-$(B)/tests/test_options: $(B)/host/userland/options.o $(B)/host/userland/options_help.o \
-	$(COMMON_HOST_OBJ)
-# every test that links the option table links the contract it reads
-$(B)/tests/test_itimer $(B)/tests/test_wakeup $(B)/tests/test_tsc: $(COMMON_HOST_OBJ)
-$(B)/tests/test_stats: $(B)/host/userland/stats.o $(B)/host/common/record.o
-$(B)/tests/test_save: $(B)/host/userland/bootpart.o $(COMMON_HOST_OBJ)
-$(B)/tests/test_smbios: $(B)/host/userland/smbios.o
-UNIT_TESTS += $(B)/tests/test_record $(B)/tests/test_options $(B)/tests/test_stats $(B)/tests/test_save $(B)/tests/test_smbios
+	$(CC) $(HOST_CFLAGS) $(UNIT_EXTRA_CFLAGS) -Iboot -Icommon -Itests/unit -o $@ $< \
+		-Wl,--start-group $(USERLAND_HOST_LIB) $(STUB_HOST_LIB) -Wl,--end-group $(HOST_LIBS)
 
 # ---- kernel ----
 ifneq ($(KERNEL_IMAGE),)
@@ -122,7 +128,6 @@ initramfs: $(B)/initramfs.img
 -include tools/iso.mk
 -include tools/sign.mk
 -include tools/lava/lava.mk
--include $(wildcard tests/unit/*.mk)
 
 # ---- disk image ----
 # The words added to cmdline.txt, rewritten only when they change (cmp || mv),

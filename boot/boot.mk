@@ -4,7 +4,8 @@
 # Included by the top Makefile (B = output root, CC = host gcc); also usable
 # alone from the repository root:
 #   make -f boot/boot.mk B=build build/boot/BOOTX64.EFI
-#   make -f boot/boot.mk B=build boot-tests && prove build/tests/test_calib ...
+# Its host unit tests are built by the top Makefile's pattern rule:
+#   make boot-tests && prove build/tests/test_calib ...
 # The single file timeprobe.efi (make efi) needs the top Makefile's kernel
 # and initramfs rules; see docs/netboot.md.
 # Builds with Debian 12's gnu-efi 3.0.15 the standard way: position-independent
@@ -74,24 +75,22 @@ $(B)/timeprobe.efi: $(B)/boot/BOOTX64.EFI $(B)/boot/stub.so $(B)/kernel/bzImage 
 FORCE:
 
 # ---- host unit tests (TAP, run by prove) ----
-BOOT_TEST_CFLAGS := -std=gnu11 -Wall -Wextra -O2 -g -Iboot -Icommon -Itests/unit -MMD -MP
-
-# common/ (records, string buffer, the command-line contract) built for the host
-BOOT_COMMON_OBJ := $(patsubst %.c,$(B)/boot/host/%.o,$(wildcard common/*.c))
-
+# The stub's EFI-free files, built for the host with the sanitizers into one
+# library; the top Makefile links every tests/unit/test_*.c against it.
+# (common/ comes from the userland library, built from the same files.)
+STUB_HOST_SRC := boot/calib.c boot/bootcmd.c boot/acpi.c boot/pe.c boot/spcr.c
+STUB_HOST_OBJ := $(patsubst %.c,$(B)/boot/host/%.o,$(STUB_HOST_SRC))
 BOOT_UNIT_TESTS := $(B)/tests/test_calib $(B)/tests/test_bootcmd $(B)/tests/test_acpi \
 	$(B)/tests/test_pe $(B)/tests/test_spcr
-UNIT_TESTS += $(BOOT_UNIT_TESTS)
 boot-tests: $(BOOT_UNIT_TESTS)
 
-$(B)/tests/test_calib: $(B)/boot/host/tests/unit/test_calib.o $(B)/boot/host/boot/calib.o
-$(B)/tests/test_bootcmd: $(B)/boot/host/tests/unit/test_bootcmd.o $(B)/boot/host/boot/bootcmd.o \
-	$(BOOT_COMMON_OBJ)
-$(B)/tests/test_acpi: $(B)/boot/host/tests/unit/test_acpi.o $(B)/boot/host/boot/acpi.o
-$(B)/tests/test_pe: $(B)/boot/host/tests/unit/test_pe.o $(B)/boot/host/boot/pe.o \
-	$(B)/boot/host/boot/bootcmd.o $(BOOT_COMMON_OBJ)
-$(B)/tests/test_spcr: $(B)/boot/host/tests/unit/test_spcr.o $(B)/boot/host/boot/spcr.o \
-	$(B)/boot/host/boot/acpi.o $(B)/boot/host/boot/bootcmd.o $(BOOT_COMMON_OBJ)
+$(B)/boot/host/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -Iboot -Icommon -c $< -o $@
+
+$(B)/host/libstub.a: $(STUB_HOST_OBJ)
+	rm -f $@
+	ar rcs $@ $^
 
 # test_pe reads a real build's headers: the stub, and the stub made into a
 # single file by boot/mkefi.sh with small known payloads (BOOTX64.EFI itself
@@ -104,17 +103,9 @@ $(PE_FIXTURE): $(B)/boot/BOOTX64.EFI $(B)/boot/stub.so boot/mkefi.sh
 	EFI_SECTIONS='$(BOOT_EFI_SECTIONS)' EFI_OBJCOPY=$(EFI_OBJCOPY) \
 		sh boot/mkefi.sh $@ $(B)/boot/stub.so $(B)/boot/BOOTX64.EFI $(B)/boot/BOOTX64.EFI \
 		$(@D)/initrd.bin $(@D)/cmdline.txt >/dev/null
-$(B)/boot/host/tests/unit/test_pe.o: $(PE_FIXTURE)
-$(B)/boot/host/tests/unit/test_pe.o: BOOT_TEST_CFLAGS += \
+$(B)/tests/test_pe: $(PE_FIXTURE)
+$(B)/tests/test_pe: UNIT_EXTRA_CFLAGS = \
 	-DTP_PE_STUB='"$(abspath $(B)/boot/BOOTX64.EFI)"' \
 	-DTP_PE_FIXTURE='"$(abspath $(PE_FIXTURE))"' -DTP_PE_FIXTURE_DIR='"$(abspath $(B)/tests/pe)"'
 
-$(B)/boot/host/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(CC) $(BOOT_TEST_CFLAGS) -c $< -o $@
-
-$(BOOT_UNIT_TESTS):
-	@mkdir -p $(dir $@)
-	$(CC) $^ -o $@ -lm
-
--include $(BOOT_EFI_OBJS:.o=.d) $(wildcard $(B)/boot/host/*/*.d $(B)/boot/host/*/*/*.d)
+-include $(BOOT_EFI_OBJS:.o=.d) $(STUB_HOST_OBJ:.o=.d)

@@ -216,23 +216,28 @@ enum tp_word_err tp_word_choice(const struct tp_word *w, const char *s, size_t n
 	return TP_WE_CHOICE;
 }
 
-/* A comma-separated list: every element checked, none empty overall. */
+/*
+ * A comma-separated list: every element checked. An empty element (",,", a
+ * comma at either end) is refused rather than skipped: it is a typo.
+ */
 static enum tp_word_err check_list(const struct tp_word *w, const char *s, size_t n)
 {
-	size_t count = 0;
+	enum tp_word_err e;
 	int64_t v;
 
-	for (size_t i = 0; i < n;) {
+	for (size_t i = 0;; i++) {
 		size_t len = 0;
 
 		while (i + len < n && s[i + len] != ',')
 			len++;
-		if (len && w->type == TP_WT_INTS && tp_word_int(w, s + i, len, &v) != TP_WE_OK)
-			return tp_word_int(w, s + i, len, &v);
-		count += len != 0;
-		i += len + 1;
+		if (!len)
+			return TP_WE_EMPTY;
+		if (w->type == TP_WT_INTS && (e = tp_word_int(w, s + i, len, &v)) != TP_WE_OK)
+			return e;
+		i += len;
+		if (i == n)
+			return TP_WE_OK;
 	}
-	return count ? TP_WE_OK : TP_WE_EMPTY;
 }
 
 enum tp_word_err tp_word_check(const struct tp_word *w, const char *s, size_t n,
@@ -286,7 +291,7 @@ void tp_word_why(struct tp_buf *b, const struct tp_word *w, enum tp_word_err e,
 		tp_buf_puts(b, w->choices);
 		break;
 	case TP_WE_EMPTY:
-		tp_buf_puts(b, "empty list");
+		tp_buf_puts(b, "empty list or list element");
 		break;
 	case TP_WE_TOO_LONG:
 		tp_buf_puts(b, "longer than ");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Pure helpers of save.c: partition identity and result file sequence. */
+/* Pure helpers of save.c: the partition identity and partition tables. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,20 +21,6 @@ int bootpart_to_partuuid(const char *bp, char *out, size_t len)
 	tp_buf_init(&b, out, len);
 	tp_bootpart_partuuid(&b, &id);
 	return b.overflow ? -1 : 0;
-}
-
-unsigned next_sequence(const char *const *names, size_t n)
-{
-	unsigned max = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		char *end;
-		unsigned long v = strtoul(names[i], &end, 10);
-
-		if (end != names[i] && *end == '-' && v > max && v < 100000000)
-			max = (unsigned)v;
-	}
-	return max + 1;
 }
 
 void guid_to_text(const uint8_t g[16], char out[37])

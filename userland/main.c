@@ -22,6 +22,8 @@
 #include "smbios.h"
 #include "probe.h"
 #include "save.h"
+#include "selection.h"
+#include "sink.h"
 #include "suite.h"
 #include "sysinfo.h"
 
@@ -42,7 +44,8 @@ static void usage(FILE *f)
 static int cmd_list(void)
 {
 	for (size_t i = 0; i < probe_count; i++)
-		printf("%-8s %s\n", probe_table[i].name, probe_table[i].summary);
+		if (!probe_table[i].inject)
+			printf("%-8s %s\n", probe_table[i].name, probe_table[i].summary);
 	return 0;
 }
 
@@ -69,6 +72,8 @@ static int cmd_run(int argc, char **argv)
 	struct options o;
 	struct opt_errors errs = { 0 };
 	struct suite_result res = { 0 };
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	const char *bad, *which;
 
 	options_defaults(&o);
 	for (int i = 0; i < argc; i++) {
@@ -95,19 +100,21 @@ static int cmd_run(int argc, char **argv)
 			return 2;
 		}
 	}
-	for (size_t i = 0; i < o.probes.n; i++) {
-		if (!probe_find(o.probes.v[i])) {
-			fprintf(stderr, "timeprobe: run: --probes: no such probe '%s' (see `timeprobe list`)\n",
-				o.probes.v[i]);
-			return 2;
-		}
+	if ((bad = selection_unknown(&o, &which))) {
+		fprintf(stderr, "timeprobe: run: --%s: no such %s '%s' (%s)\n", which,
+			!strcmp(which, "probes") ? "probe" : "fault injection", bad,
+			!strcmp(which, "probes") ? "see `timeprobe list`" : inject_names());
+		return 2;
 	}
 	if (o.clocksource_sweep < 0)
 		o.clocksource_sweep = 0;
 	if (o.priority < 0)
 		o.priority = 0;
-	suite_run(&o, &errs, 0, "os", &res);
-	return res.failed ? 1 : 0;
+	/* stdout is the result: a write error there ends the run (exit 1) */
+	sigaction(SIGPIPE, &ign, 0);
+	sink_set_outputs(0, 0, 1);
+	suite_catch_signals();
+	return suite_run(&o, &errs, 0, "os", &res);
 }
 
 /* ---- PID 1 ---- */
@@ -137,7 +144,7 @@ static void open_consoles(void)
 				fds[n++] = fd;
 		}
 	}
-	suite_set_outputs(fds, n);
+	sink_set_outputs(fds, n, 0);
 }
 
 static void do_after(enum after a)
@@ -236,14 +243,14 @@ static int pid1(void)
 
 	wait_for_settled_clocksource();
 	suite_run(&o, &errs, 1, "appliance", &res);
-	save_results(&o, &res);
+	save_results(&o);
 	if (o.hold_s > 0) {
 		char line[128];
 		int n = snprintf(line, sizeof(line), "timeprobe: done; %s in %d s\n",
 				 o.after == AFTER_REBOOT ? "rebooting" : o.after == AFTER_HALT ? "halting" : "powering off",
 				 o.hold_s);
 
-		suite_line(&res, line, (size_t)n);
+		sink_line(line, (size_t)n);
 		sleep((unsigned)o.hold_s);
 	}
 	/* reap anything left */
@@ -253,8 +260,30 @@ static int pid1(void)
 	return 0;
 }
 
+/*
+ * Descriptors 0-2 that were closed are opened on /dev/null before anything
+ * else, so no pipe or file takes their number (a result pipe on fd 1 would
+ * receive our own output). A closed stdout gets a read-only one: writing the
+ * records there fails, and the run says so instead of losing them quietly.
+ */
+static void valid_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		int nfd;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		nfd = open("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY);
+		if (nfd >= 0 && nfd != fd) {
+			dup2(nfd, fd);
+			close(nfd);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
+	valid_std_fds();
 	setvbuf(stdout, 0, _IOLBF, 0);
 	if (getpid() == 1)
 		return pid1();

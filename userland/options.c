@@ -149,29 +149,47 @@ static void why(char *out, size_t len, const struct tp_word *w, enum tp_word_err
 	tp_word_why(&b, w, e, reason);
 }
 
+/*
+ * The next element of a list the contract already checked (no empty ones)
+ * into out; 1, 0 at the end, -1 (with msg) when it does not fit. The whole
+ * value is read, however long: nothing is cut.
+ */
+static int next_elem(const char **p, char *out, size_t outlen, char *msg, size_t len)
+{
+	size_t n;
+
+	if (!*p)
+		return 0;
+	n = strcspn(*p, ",");
+	if (n >= outlen) {
+		snprintf(msg, len, "'%.20s...' is longer than %zu characters", *p, outlen - 1);
+		return -1;
+	}
+	memcpy(out, *p, n);
+	out[n] = 0;
+	*p = (*p)[n] ? *p + n + 1 : 0;
+	return 1;
+}
+
 /* INTS: each element checked by the contract's parser, at most OPT_LIST_MAX. */
 static int set_ints(const struct tp_word *w, struct int_list *dst, const char *value,
 		    char *msg, size_t len)
 {
 	struct int_list tmp = { 0 };
-	char buf[512], *save = 0, *tok;
-	enum tp_word_err e;
-	int64_t v;
+	const char *p = value;
+	char tok[24];
+	int rc;
 
-	snprintf(buf, sizeof(buf), "%s", value);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(0, ",", &save)) {
+	while ((rc = next_elem(&p, tok, sizeof(tok), msg, len)) > 0) {
 		if (tmp.n >= OPT_LIST_MAX) {
 			snprintf(msg, len, "more than %d values", OPT_LIST_MAX);
 			return -1;
 		}
-		e = tp_word_int(w, tok, strlen(tok), &v);
-		if (e) {
-			snprintf(msg, len, "'%.20s' is %s", tok,
-				 e == TP_WE_RANGE ? "out of range" : "not a number");
-			return -1;
-		}
-		tmp.v[tmp.n++] = v;
+		if (tp_word_int(w, tok, strlen(tok), &tmp.v[tmp.n++]))
+			return -1;	/* cannot happen: tp_word_check() passed it */
 	}
+	if (rc < 0)
+		return -1;
 	*dst = tmp;
 	return 0;
 }
@@ -179,16 +197,19 @@ static int set_ints(const struct tp_word *w, struct int_list *dst, const char *v
 static int set_names(struct name_list *dst, const char *value, char *msg, size_t len)
 {
 	struct name_list tmp = { 0 };
-	char buf[512], *save = 0, *tok;
+	const char *p = value;
+	char tok[sizeof(tmp.v[0])];
+	int rc;
 
-	snprintf(buf, sizeof(buf), "%s", value);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(0, ",", &save)) {
-		if (tmp.n >= OPT_LIST_MAX || strlen(tok) >= sizeof(tmp.v[0])) {
-			snprintf(msg, len, "too many or too long names");
+	while ((rc = next_elem(&p, tok, sizeof(tok), msg, len)) > 0) {
+		if (tmp.n >= OPT_LIST_MAX) {
+			snprintf(msg, len, "more than %d names", OPT_LIST_MAX);
 			return -1;
 		}
 		snprintf(tmp.v[tmp.n++], sizeof(tmp.v[0]), "%s", tok);
 	}
+	if (rc < 0)
+		return -1;
 	*dst = tmp;
 	return 0;
 }

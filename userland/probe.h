@@ -9,13 +9,22 @@
 #ifndef TP_PROBE_H
 #define TP_PROBE_H
 
+#include <stdint.h>
+
 #include "options.h"
+#include "supervise.h"
 
 enum probe_status {
 	PROBE_OK = 0,
 	PROBE_SKIPPED = 1,	/* emitted a skip record: nothing to measure here */
 	PROBE_FAILED = 2,	/* emitted an error record */
 };
+
+/* The exit code of a probe's process: see supervise.h. */
+static inline int probe_exit_code(enum probe_status s)
+{
+	return s == PROBE_OK ? 0 : s == PROBE_SKIPPED ? SUP_EXIT_SKIPPED : SUP_EXIT_FAILED;
+}
 
 /* The best TSC calibration available to this run. */
 struct tsc_calib {
@@ -29,7 +38,7 @@ struct probe_ctx {
 	int quick;		/* profile quick */
 	int appliance;		/* running as PID 1 in the appliance */
 	int ncpu;		/* CPUs online */
-	int iteration;
+	int64_t deadline_ns;	/* CLOCK_MONOTONIC: the suite kills the probe then */
 	struct tsc_calib tsc;	/* filled lazily: call probe_tsc_calib() */
 };
 
@@ -39,11 +48,14 @@ struct probe {
 	enum probe_status (*run)(struct probe_ctx *ctx);
 	int limit_quick_s;	/* time limit for profile quick ... */
 	int limit_full_s;	/* ... and full (scaled up under TCG by the suite) */
+	int inject;		/* fault injection: runs only when named by inject= */
 };
 
+/* Every row, fault injection included; probe_find() finds measuring probes. */
 extern const struct probe probe_table[];
 extern const size_t probe_count;
 const struct probe *probe_find(const char *name);
+const struct probe *inject_find(const char *name);
 
 /* Fills ctx->tsc: the stub's figure if it handed one over, else a 200 ms
  * calibration against CLOCK_MONOTONIC_RAW. Returns ctx->tsc.hz. */

@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 
 #include "../common/record.h"
 #include "save.h"
+#include "sink.h"
 #include "sysinfo.h"
 #include "timeutil.h"
 
@@ -142,9 +144,8 @@ static int find_by_content(char *dev, size_t len)
 	return found;
 }
 
-static void say(struct suite_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#include <stdarg.h>
-static void say(struct suite_result *res, const char *fmt, ...)
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
 {
 	char line[512];
 	va_list ap;
@@ -156,32 +157,16 @@ static void say(struct suite_result *res, const char *fmt, ...)
 	if (n > (int)sizeof(line) - 2)
 		n = (int)sizeof(line) - 2;
 	line[n++] = '\n';
-	suite_line(res, line, (size_t)n);
+	sink_line(line, (size_t)n);
 }
 
-static unsigned scan_sequence(void)
+/* Writes TMP, then renames it to the next free NNNN-ID.tp1 (its name to name). */
+static int write_file(const char *tmp, const char *id, char *name, size_t namelen,
+		      const char *data, size_t len)
 {
-	DIR *d = opendir(RESULTS_DIR);
-	const char *names[1024];
-	static char store[1024][256];
-	struct dirent *e;
-	size_t n = 0;
-
-	if (!d)
-		return 1;
-	while ((e = readdir(d)) && n < 1024) {
-		snprintf(store[n], sizeof(store[n]), "%s", e->d_name);
-		names[n] = store[n];
-		n++;
-	}
-	closedir(d);
-	return next_sequence(names, n);
-}
-
-static int write_file(const char *tmp, const char *final, const char *data, size_t len)
-{
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	size_t done = 0;
+	int rc;
 
 	if (fd < 0)
 		return -errno;
@@ -201,8 +186,10 @@ static int write_file(const char *tmp, const char *final, const char *data, size
 		unlink(tmp);
 		return -errno;
 	}
-	if (rename(tmp, final))
-		return -errno;
+	if ((rc = rename_to_sequence(RESULTS_DIR, tmp, id, next_sequence(RESULTS_DIR), name, namelen))) {
+		unlink(tmp);
+		return rc;
+	}
 	fd = open(RESULTS_DIR, O_RDONLY | O_DIRECTORY);
 	if (fd >= 0) {
 		fsync(fd);
@@ -211,24 +198,26 @@ static int write_file(const char *tmp, const char *final, const char *data, size
 	return 0;
 }
 
-void save_results(const struct options *o, struct suite_result *res)
+void save_results(const struct options *o)
 {
-	char want[64] = "", dev[300] = "", id[64], name[128], tmp[300], final[300];
+	char want[64] = "", dev[300] = "", id[64], name[128] = "";
 	char machine[256], uuid[128], model[256];
 	int found = 0, rc;
+	size_t len;
+	const char *saved = sink_saved(&len);
 
 	if (o->save == SAVE_OFF) {
-		say(res, "timeprobe: results not saved (timeprobe.save=off)");
+		say("timeprobe: results not saved (timeprobe.save=off)");
 		return;
 	}
 	mkdir(MNT, 0755);
 	if (!strcmp(o->bootpart, "unknown")) {
 		/* The stub booted from a device without a partition (network). */
-		say(res, "timeprobe: results not saved: booted from a device without a boot partition (network?); the console output above is complete");
+		say("timeprobe: results not saved: booted from a device without a boot partition (network?); the console output above is complete");
 		return;
 	}
 	if (o->bootpart[0] && bootpart_to_partuuid(o->bootpart, want, sizeof(want))) {
-		say(res, "timeprobe: results not saved: malformed timeprobe.bootpart=%s", o->bootpart);
+		say("timeprobe: results not saved: malformed timeprobe.bootpart=%s", o->bootpart);
 		return;
 	}
 	/*
@@ -244,12 +233,12 @@ void save_results(const struct options *o, struct suite_result *res)
 			usleep(100000);
 	}
 	if (!found) {
-		say(res, "timeprobe: results not saved: no writable boot partition found (%s%s); the console output above is complete",
+		say("timeprobe: results not saved: no writable boot partition found (%s%s); the console output above is complete",
 		    want[0] ? "PARTUUID=" : "no vfat partition holds our kernel or a boot loader", want);
 		return;
 	}
 	if (mount(dev, MNT, "vfat", 0, 0)) {
-		say(res, "timeprobe: results not saved: mounting %s as vfat: %s", dev, strerror(errno));
+		say("timeprobe: results not saved: mounting %s as vfat: %s", dev, strerror(errno));
 		return;
 	}
 	mkdir(MNT "/timeprobe", 0755);
@@ -261,14 +250,11 @@ void save_results(const struct options *o, struct suite_result *res)
 	read_text("/sys/class/dmi/id/product_uuid", uuid, sizeof(uuid));
 	snprintf(id, sizeof(id), "%08x",
 		 tp_crc32(tp_crc32(tp_crc32(0, machine, strlen(machine)), model, strlen(model)), uuid, strlen(uuid)));
-	snprintf(name, sizeof(name), "%04u-%s.tp1", scan_sequence(), id);
-	snprintf(tmp, sizeof(tmp), RESULTS_DIR "/%s.tmp", name);
-	snprintf(final, sizeof(final), RESULTS_DIR "/%s", name);
-	rc = write_file(tmp, final, res->saved ? res->saved : "", res->saved_len);
+	rc = write_file(RESULTS_DIR "/writing.tmp", id, name, sizeof(name), saved, len);
 	if (rc)
-		say(res, "timeprobe: results not saved: writing %s on %s: %s", final + strlen(MNT), dev, strerror(-rc));
+		say("timeprobe: results not saved: writing %s on %s: %s", RESULTS_DIR + strlen(MNT), dev, strerror(-rc));
 	if (umount(MNT))
-		say(res, "timeprobe: unmounting %s: %s", dev, strerror(errno));
+		say("timeprobe: unmounting %s: %s", dev, strerror(errno));
 	else if (!rc)
-		say(res, "timeprobe: results saved to \\timeprobe\\results\\%s on %s (%zu bytes)", name, dev, res->saved_len);
+		say("timeprobe: results saved to \\timeprobe\\results\\%s on %s (%zu bytes)", name, dev, len);
 }

@@ -5,10 +5,9 @@
 
 #include <stddef.h>
 #include "options.h"
-#include "suite.h"
 
 /* Says what it did on the consoles (human lines); never fails the run. */
-void save_results(const struct options *o, struct suite_result *res);
+void save_results(const struct options *o);
 
 /*
  * Turns the stub's partition identity ("gpt:<guid>" or "mbr:<sig>:<n>") into
@@ -31,7 +30,15 @@ int gpt_find(const uint8_t *entries, const struct gpt_layout *l, const char *par
 int mbr_matches(const uint8_t *sector0, const char *partuuid);
 void guid_to_text(const uint8_t g[16], char out[37]);
 
-/* Next free sequence number among names "NNNN-*.tp1" in a directory listing. */
-unsigned next_sequence(const char *const *names, size_t n);
+/* seqfile.c: the N of a name "N-..." (0 if it has none). */
+unsigned sequence_of(const char *name);
+/* One more than the largest sequence number in DIR, looking at every entry. */
+unsigned next_sequence(const char *dir);
+/*
+ * Renames TMP to DIR/NNNN-ID.tp1, NNNN the first free number from SEQ on,
+ * never replacing a file; the name chosen goes to name. 0 or -errno.
+ */
+int rename_to_sequence(const char *dir, const char *tmp, const char *id, unsigned seq,
+		       char *name, size_t len);
 
 #endif

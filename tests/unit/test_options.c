@@ -24,6 +24,12 @@ static const struct bad_case bad[] = {
 	{ "itimer-us", "100,abc", "not a number" },
 	{ "itimer-us", "0", "out of range" },
 	{ "itimer-us", ",", "empty list" },
+	{ "itimer-us", "100,,200", "empty list or list element" },
+	{ "itimer-us", "100,", "empty list or list element" },
+	{ "itimer-us", "1234567890123456789012345", "out of range" },
+	{ "probes", "clocks,,tsc", "empty list or list element" },
+	{ "probes", "a-name-longer-than-any-probe-has", "longer than" },
+	{ "inject", "crash,", "empty list or list element" },
 	{ "wakeup-us", "1", "out of range" },
 	{ "priority", "100", "out of range" },
 	{ "gnuplot", "maybe", "not a boolean" },
@@ -103,6 +109,22 @@ int main(void)
 	is_str(o.stub_words[0].value, "8", "stub words: the last value wins, as in the stub");
 	is_str(o.stub_words[2].value, "off", "stub words: tsc_early");
 	is_str(o.accel, "kvm:host", "accel from the launcher");
+
+	/* a list longer than the old 511-character buffer: read whole, not cut */
+	{
+		char longlist[700] = "";
+
+		for (int i = 0; i < 30; i++)
+			strcat(longlist, i == 29 ? "0000000000000000077" : "0000000000000100000,");
+		o = d;
+		errs.n = 0;
+		ok(!options_set(&o, "itimer-us", longlist, &errs) && o.itimer_us.n == 30 &&
+			   o.itimer_us.v[29] == 77,
+		   "a %zu-character list of 30 values: every value read", strlen(longlist));
+		strcat(longlist, ",5,6,7");
+		ok(options_set(&o, "itimer-us", longlist, &errs) == -1 && strstr(errs.e[0].reason, "more than"),
+		   "33 values: reported");
+	}
 
 	/* more errors than fit are counted up to the cap, never overflow */
 	o = d;

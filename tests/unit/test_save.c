@@ -1,17 +1,83 @@
 // SPDX-License-Identifier: MIT
 /* Partition identity from the stub, and the result file sequence. */
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tap.h"
 #include "../../userland/save.h"
 
+static void touch(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static int file_is(const char *dir, const char *name, const char *text)
+{
+	char path[512], buf[64] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return !strcmp(buf, text);
+}
+
+/* The sequence over a directory of more runs than the old 1024-entry look. */
+static void sequence_tests(void)
+{
+	char dir[] = "/tmp/tp-save-test.XXXXXX", name[64], cmd[128];
+
+	is_int(sequence_of("0012-ffffffff.tp1"), 12, "sequence of a result name");
+	is_int(sequence_of("notes.txt") + sequence_of("99x-bad.tp1") + sequence_of("-1.tp1"), 0,
+	       "names without one give 0");
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	is_int(next_sequence(dir), 1, "first run is 1");
+	for (int i = 1; i <= 1500; i++) {
+		snprintf(name, sizeof(name), "%04d-%08x.tp1", i, i % 7 ? 0x1a2b3c4d : 0xffffffff);
+		touch(dir, name, "old");
+	}
+	touch(dir, "notes.txt", "x");
+	touch(dir, "writing.tmp", "x");
+	is_int(next_sequence(dir), 1501, "next after the largest of 1500 runs");
+
+	touch(dir, "new.tmp", "new");
+	ok(rename_to_sequence(dir, "/dev/null/none", "1a2b3c4d", 1501, name, sizeof(name)) < 0,
+	   "a missing temporary file is an error");
+	{
+		char tmp[512];
+
+		snprintf(tmp, sizeof(tmp), "%s/new.tmp", dir);
+		/* as if the scan had missed run 1500: the rename must not replace it */
+		ok(!rename_to_sequence(dir, tmp, "1a2b3c4d", 1500, name, sizeof(name)), "renamed");
+	}
+	is_str(name, "1501-1a2b3c4d.tp1", "an existing name is skipped, the next one taken");
+	ok(file_is(dir, "1500-1a2b3c4d.tp1", "old"), "the old result is untouched");
+	ok(file_is(dir, "1501-1a2b3c4d.tp1", "new"), "the new result is there");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ok(!system(cmd), "clean up");
+}
+
 int main(void)
 {
 	char out[64];
-	static const char *const names[] = { ".", "..", "0001-1a2b3c4d.tp1", "0012-ffffffff.tp1",
-		"0003-1a2b3c4d.tp1.tmp", "notes.txt", "99x-bad.tp1" };
-	static const char *const none[] = { ".", ".." };
 
 	ok(!bootpart_to_partuuid("gpt:0FC63DAF-8483-4772-8E79-3D69D8477DE4", out, sizeof(out)), "gpt accepted");
 	is_str(out, "0fc63daf-8483-4772-8e79-3d69d8477de4", "gpt lower-cased as the kernel shows PARTUUID");
@@ -22,8 +88,7 @@ int main(void)
 	ok(bootpart_to_partuuid("mbr:1a2b3c4d:0", out, sizeof(out)), "partition 0 refused");
 	ok(bootpart_to_partuuid("mbr:1a2b3c4d:1x", out, sizeof(out)), "trailing garbage refused");
 	ok(bootpart_to_partuuid("usb:1", out, sizeof(out)), "unknown scheme refused");
-	is_int(next_sequence(names, sizeof(names) / sizeof(names[0])), 13, "next after the largest, whatever the order");
-	is_int(next_sequence(none, 2), 1, "first run is 1");
+	sequence_tests();
 
 	/* A GPT header and two entries, laid out as UEFI 2.10 5.3 says */
 	{

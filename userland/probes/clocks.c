@@ -1064,56 +1064,54 @@ static enum probe_status measure_block(const struct probe_ctx *ctx, struct env *
 
 /* ---- the clocksource sweep ---- */
 
-/* Seconds the sweep may use before the suite's limit would kill it with
- * a clocksource switched: 80 % of that limit, the suite's TCG factor included. */
+/* The sweep stops 20 % before the suite's deadline: time to put the original back. */
 static int64_t sweep_budget_ns(const struct probe_ctx *ctx)
 {
-	const struct probe *p = probe_find(PROBE);
-	int s = p ? (ctx->quick ? p->limit_quick_s : p->limit_full_s) : 60;
+	int64_t left = ctx->deadline_ns ? ctx->deadline_ns - mono_ns() : 60 * NS_PER_S;
 
-	if (ctx->opt && ctx->opt->timeout_s > 0)
-		s = ctx->opt->timeout_s;
-	else if (running_in_qemu() && !cpu_has_flag("constant_tsc"))
-		s *= 4;
-	return (int64_t)s * NS_PER_S * 8 / 10;
+	return left > 0 ? left * 8 / 10 : 0;
 }
 
-/* Runs one block in a child; the parent survives whatever happens there. */
+struct block_job {
+	const struct probe_ctx *ctx;
+	struct env *e;
+};
+
+static int block_child(void *arg)
+{
+	struct block_job *b = arg;
+
+	return probe_exit_code(measure_block(b->ctx, b->e));
+}
+
+/* Runs one block under the supervisor; the sweep survives whatever happens there. */
 static int run_child_block(const struct probe_ctx *ctx, struct env *e, int64_t deadline)
 {
-	int st = 0;
-	pid_t pid;
+	struct block_job b = { ctx, e };
+	struct sup_job job = { .fn = block_child, .arg = &b, .deadline_ns = deadline };
+	struct sup_result sr;
+	char why[96];
 
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0)
-		_exit((int)measure_block(ctx, e));
-	for (;;) {
-		pid_t w = waitpid(pid, &st, WNOHANG);
-
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR)
-			return -errno;
-		if (mono_ns() > deadline) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &st, 0);
-			emit_cs_record("error", e->cs, "clocksource",
-				       "measurement overran its share of the time limit; killed");
-			return -ETIMEDOUT;
-		}
-		usleep(20000);
+	supervise(&job, &sr);
+	switch (sr.out) {
+	case OUT_OK:
+	case OUT_SKIPPED:
+		return 0;
+	case OUT_FAILED:
+		return -EIO;	/* its records say why */
+	case OUT_TIMEOUT:
+		emit_cs_record("error", e->cs, "clocksource",
+			       "measurement overran its share of the time limit; killed");
+		return -ETIMEDOUT;
+	case OUT_SIGNAL:
+		snprintf(why, sizeof(why), "measurement child died: %s", strsignal(sr.status));
+		break;
+	default:
+		snprintf(why, sizeof(why), "measurement child: %s %d", outcome_name(sr.out), sr.status);
+		break;
 	}
-	if (WIFSIGNALED(st)) {
-		char why[96];
-
-		snprintf(why, sizeof(why), "measurement child died: %s", strsignal(WTERMSIG(st)));
-		emit_cs_record("error", e->cs, "clocksource", why);
-		return -ECHILD;
-	}
-	return WIFEXITED(st) && WEXITSTATUS(st) == PROBE_FAILED ? -EIO : 0;
+	emit_cs_record("error", e->cs, "clocksource", why);
+	return -ECHILD;
 }
 
 /* 1 if the space-separated list in the file PATH holds NAME. */

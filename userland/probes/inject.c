@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Fault-injection probes (timeprobe.inject=crash,hang,exit): they do exactly
- * what their name says, so a user or a test can see the suite survive them.
+ * Fault-injection probes (timeprobe.inject=NAME,...): each does exactly what
+ * its name says, so a user or a test can see the suite survive it. Their
+ * rows in registry.c are marked inject: they run only when asked for.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -11,7 +12,9 @@
 #include "../emit.h"
 #include "../probe.h"
 
-static enum probe_status inject_crash(struct probe_ctx *ctx)
+#define FLOOD_RECORDS 200000	/* ~24 MB of records: over the suite's per-probe cap */
+
+enum probe_status probe_inject_crash(struct probe_ctx *ctx)
 {
 	(void)ctx;
 	human("inject-crash: raising SIGSEGV\n");
@@ -19,7 +22,7 @@ static enum probe_status inject_crash(struct probe_ctx *ctx)
 	return PROBE_FAILED;
 }
 
-static __attribute__((noreturn)) enum probe_status inject_hang(struct probe_ctx *ctx)
+enum probe_status probe_inject_hang(struct probe_ctx *ctx)
 {
 	(void)ctx;
 	human("inject-hang: sleeping until killed\n");
@@ -27,23 +30,51 @@ static __attribute__((noreturn)) enum probe_status inject_hang(struct probe_ctx 
 		pause();
 }
 
-static enum probe_status inject_exit(struct probe_ctx *ctx)
+enum probe_status probe_inject_exit(struct probe_ctx *ctx)
 {
 	(void)ctx;
 	human("inject-exit: exiting with status 3\n");
 	exit(3);
 }
 
-static const struct probe inject_table[] = {
-	{ "crash", "raises SIGSEGV", inject_crash, 10, 10 },
-	{ "hang", "never returns; killed at its time limit", inject_hang, 5, 5 },
-	{ "exit", "exits with status 3", inject_exit, 10, 10 },
-};
-
-const struct probe *inject_find(const char *name)
+/* Statuses 1 and 2 were once read as "skipped" and "failed": no longer. */
+enum probe_status probe_inject_exit1(struct probe_ctx *ctx)
 {
-	for (size_t i = 0; i < sizeof(inject_table) / sizeof(inject_table[0]); i++)
-		if (!strcmp(inject_table[i].name, name))
-			return &inject_table[i];
-	return 0;
+	(void)ctx;
+	human("inject-exit1: exiting with status 1\n");
+	exit(1);
+}
+
+/*
+ * A grandchild in a session of its own, holding the probe's stdout, while
+ * the probe itself ends well: the suite must not wait for the pipe to close
+ * and must not leave the grandchild running.
+ */
+enum probe_status probe_inject_grandchild(struct probe_ctx *ctx)
+{
+	(void)ctx;
+	human("inject-grandchild: leaving a setsid() grandchild that holds stdout\n");
+	fflush(stdout);
+	if (fork() == 0) {
+		setsid();
+		for (;;)
+			pause();
+	}
+	emit_skip("grandchild", 0, "fault injection: nothing measured");
+	return PROBE_OK;
+}
+
+/* Records, fast and many: the suite keeps a bounded number of them. */
+enum probe_status probe_inject_flood(struct probe_ctx *ctx)
+{
+	struct tp_rec r;
+
+	(void)ctx;
+	for (long i = 0; i < FLOOD_RECORDS; i++) {
+		emit_result_begin(&r, "flood", "record");
+		tp_rec_int(&r, "i", i);
+		tp_rec_str(&r, "pad", "................................................................");
+		emit_end(&r);
+	}
+	return PROBE_OK;
 }

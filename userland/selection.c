@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+/* Selection of the probes to run; see selection.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "selection.h"
+#include "summary.h"
+
+static int named(const struct name_list *l, const char *name)
+{
+	for (size_t k = 0; k < l->n; k++)
+		if (!strcmp(l->v[k], name))
+			return 1;
+	return 0;
+}
+
+static void report_unknown(const char *option, const char *value, const char *reason)
+{
+	struct opt_error bad;
+
+	snprintf(bad.name, sizeof(bad.name), "%s", option);
+	snprintf(bad.value, sizeof(bad.value), "%s", value);
+	snprintf(bad.reason, sizeof(bad.reason), "%s", reason);
+	summary_option_error(&bad);
+}
+
+/* "not one of crash, hang, ...": the inject rows of the registry. */
+const char *inject_names(void)
+{
+	static char buf[160];
+	size_t len = (size_t)snprintf(buf, sizeof(buf), "not one of");
+
+	for (size_t i = 0; i < probe_count && len < sizeof(buf); i++)
+		if (probe_table[i].inject)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s %s",
+						len > 10 ? "," : "", probe_table[i].name);
+	return buf;
+}
+
+const char *selection_unknown(const struct options *o, const char **which)
+{
+	for (size_t i = 0; i < o->probes.n; i++)
+		if (!probe_find(o->probes.v[i])) {
+			*which = "probes";
+			return o->probes.v[i];
+		}
+	for (size_t i = 0; i < o->inject.n; i++)
+		if (!inject_find(o->inject.v[i])) {
+			*which = "inject";
+			return o->inject.v[i];
+		}
+	return 0;
+}
+
+size_t select_probes(const struct options *o, const struct probe **list, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < o->probes.n; i++)
+		if (!probe_find(o->probes.v[i]))
+			report_unknown("probes", o->probes.v[i], "no such probe (see `timeprobe list`)");
+	for (size_t i = 0; i < probe_count && n < max; i++)
+		if (!probe_table[i].inject && (!o->probes.n || named(&o->probes, probe_table[i].name)))
+			list[n++] = &probe_table[i];
+	/* Nothing valid was named: run everything rather than nothing. */
+	if (!n)
+		for (size_t i = 0; i < probe_count && n < max; i++)
+			if (!probe_table[i].inject)
+				list[n++] = &probe_table[i];
+	for (size_t i = 0; i < o->inject.n && n < max; i++) {
+		const struct probe *p = inject_find(o->inject.v[i]);
+
+		if (p)
+			list[n++] = p;
+		else
+			report_unknown("inject", o->inject.v[i], inject_names());
+	}
+	return n;
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+/* The suite's output sink; see sink.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sink.h"
+
+#define MAX_OUTPUTS 4
+
+static struct {
+	int fd[MAX_OUTPUTS];
+	size_t n;
+	int fatal, write_err;
+	size_t probe_cap, run_cap;
+	char *saved;
+	size_t len, cap;
+	size_t probe_bytes;		/* kept for the current probe */
+	unsigned long records, dropped, probe_dropped;
+} s = { .fd = { 1 }, .n = 1, .probe_cap = SINK_PROBE_CAP, .run_cap = SINK_RUN_CAP };
+
+void sink_set_outputs(const int *fds, size_t n, int fatal)
+{
+	s.n = 0;
+	for (size_t i = 0; i < n && i < MAX_OUTPUTS; i++)
+		s.fd[s.n++] = fds[i];
+	if (!s.n)
+		s.fd[s.n++] = 1;
+	s.fatal = fatal;
+}
+
+void sink_set_caps(size_t probe_bytes, size_t run_bytes)
+{
+	s.probe_cap = probe_bytes;
+	s.run_cap = run_bytes;
+}
+
+static void write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (s.fatal && !s.write_err)
+				s.write_err = w < 0 ? errno : EIO;
+			return;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/*
+ * Keeps one record line; 0, or -1 when a cap or memory says no. The
+ * parent's own records (a few per probe) are not capped: the results file
+ * always has its run, error and end records.
+ */
+static int keep(const char *line, size_t len, int capped)
+{
+	if (capped && (s.probe_bytes + len > s.probe_cap || s.len + len > s.run_cap))
+		return -1;
+	if (s.len + len > s.cap) {
+		size_t cap = s.cap ? s.cap : 65536;
+		char *p;
+
+		while (cap < s.len + len)
+			cap *= 2;
+		p = realloc(s.saved, cap);
+		if (!p)
+			return -1;
+		s.saved = p;
+		s.cap = cap;
+	}
+	memcpy(s.saved + s.len, line, len);
+	s.len += len;
+	s.probe_bytes += capped ? len : 0;
+	return 0;
+}
+
+static void put(const char *line, size_t len, int capped)
+{
+	for (size_t i = 0; i < s.n; i++)
+		write_all(s.fd[i], line, len);
+	if (len < 4 || memcmp(line, "TP1 ", 4))
+		return;
+	s.records++;
+	if (keep(line, len, capped)) {
+		s.dropped++;
+		s.probe_dropped++;
+	}
+}
+
+void sink_line(const char *line, size_t len)
+{
+	put(line, len, 1);
+}
+
+void sink_emit(struct tp_rec *r)
+{
+	const char *line = tp_rec_finish(r);
+
+	if (line)
+		put(line, r->len, 0);
+}
+
+void sink_human(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (n > (int)sizeof(buf) - 1)
+		n = sizeof(buf) - 1;
+	sink_line(buf, (size_t)n);
+}
+
+void sink_probe_begin(void)
+{
+	s.probe_bytes = 0;
+	s.probe_dropped = 0;
+}
+
+unsigned long sink_probe_dropped(void)
+{
+	return s.probe_dropped;
+}
+
+int sink_write_error(void)
+{
+	return s.write_err;
+}
+
+unsigned long sink_records(void)
+{
+	return s.records;
+}
+
+unsigned long sink_dropped(void)
+{
+	return s.dropped;
+}
+
+const char *sink_saved(size_t *len)
+{
+	*len = s.len;
+	return s.saved ? s.saved : "";
+}

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+/* The run record, option errors, summary table and end record; see summary.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "emit.h"
+#include "sink.h"
+#include "summary.h"
+#include "sysinfo.h"
+
+#define TP_VERSION "0.1.0"
+
+/* "hz:250,preempt:none,nohz:idle" from the build as separate fields. */
+static void emit_kconfig(struct tp_rec *r, const char *kc)
+{
+	char buf[64], *save = 0;
+
+	if (!kc[0])
+		return;
+	snprintf(buf, sizeof(buf), "%s", kc);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(0, ",", &save)) {
+		char *colon = strchr(t, ':'), key[32];
+
+		if (!colon)
+			continue;
+		*colon = 0;
+		snprintf(key, sizeof(key), "kernel_%s", t);
+		if (!strcmp(t, "hz"))
+			tp_rec_int(r, key, atoi(colon + 1));
+		else
+			tp_rec_str(r, key, colon + 1);
+	}
+}
+
+/* The words the stub alone reads (timeprobe.calib_rounds=...), as given. */
+static void emit_stub_words(struct tp_rec *r, const struct options *o)
+{
+	if (!o->n_stub_words)
+		return;
+	tp_rec_obj_begin(r, "stub_options");
+	for (size_t i = 0; i < o->n_stub_words; i++)
+		tp_rec_str(r, o->stub_words[i].name, o->stub_words[i].value);
+	tp_rec_obj_end(r);
+}
+
+void summary_run_record(const struct options *o, const char *env, int ncpu)
+{
+	struct tp_rec r;
+	struct utsname u;
+	char cmdline[4096], model[256], machine[256], cs[64], avail[256], when[32];
+	time_t t = time(0);
+	struct tm tm;
+
+	uname(&u);
+	read_text("/proc/cmdline", cmdline, sizeof(cmdline));
+	cpu_model(model, sizeof(model));
+	machine_name(machine, sizeof(machine));
+	current_clocksource(cs, sizeof(cs));
+	read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail));
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+
+	emit_begin(&r, "run");
+	tp_rec_str(&r, "version", TP_VERSION);
+	tp_rec_int(&r, "records_version", 1);
+	tp_rec_str(&r, "env", env);
+	tp_rec_str(&r, "kernel", u.release);
+	tp_rec_str(&r, "kernel_version", u.version);
+	tp_rec_str(&r, "cmdline", cmdline);
+	tp_rec_str(&r, "cpu_model", model);
+	tp_rec_int(&r, "cpus", ncpu);
+	tp_rec_str(&r, "machine", machine);
+	tp_rec_bool(&r, "hypervisor", cpu_has_flag("hypervisor"));
+	tp_rec_str(&r, "clocksource", cs);
+	tp_rec_str(&r, "available_clocksources", avail);
+	tp_rec_str(&r, "variant", o->variant[0] ? o->variant : "base");
+	if (o->accel[0])
+		tp_rec_str(&r, "accel", o->accel);
+	else
+		tp_rec_null(&r, "accel");
+	emit_kconfig(&r, o->kconfig);
+	emit_stub_words(&r, o);
+	tp_rec_str(&r, "profile", o->quick ? "quick" : "full");
+	tp_rec_int(&r, "repeat", o->repeat);
+	tp_rec_str(&r, "start", when);
+	sink_emit(&r);
+	sink_human("timeprobe %s on %s (%s), Linux %s, %d CPUs, clocksource %s\n",
+		   TP_VERSION, machine, env, u.release, ncpu, cs);
+}
+
+void summary_option_error(const struct opt_error *e)
+{
+	struct tp_rec r;
+
+	emit_begin(&r, "error");
+	tp_rec_str(&r, "option", e->name);
+	tp_rec_str(&r, "value", e->value);
+	tp_rec_str(&r, "reason", e->reason);
+	tp_rec_str(&r, "action", "default kept");
+	sink_emit(&r);
+	sink_human("option %s=%s: %s; default kept\n", e->name, e->value, e->reason);
+}
+
+void summary_table(const struct summary_row *rows, size_t n, const struct suite_result *res)
+{
+	sink_human("\n== summary ==\n%-10s %5s  %-11s %8s %9s\n", "probe", "iter", "outcome", "records", "seconds");
+	for (size_t i = 0; i < n; i++) {
+		const struct summary_row *s = &rows[i];
+
+		sink_human("%-10s %5d  %-11s %8lu %9.1f\n", s->name, s->iteration,
+			   outcome_name(s->out),
+			   s->records, (double)s->ms / 1000);
+	}
+	sink_human("\n== end: %d ok, %d skipped, %d failed ==\n", res->ok, res->skipped, res->failed);
+}
+
+void summary_end_record(const struct suite_result *res)
+{
+	struct tp_rec r;
+
+	emit_set_context(0);
+	emit_begin(&r, "end");
+	tp_rec_int(&r, "probes_ok", res->ok);
+	tp_rec_int(&r, "probes_skipped", res->skipped);
+	tp_rec_int(&r, "probes_failed", res->failed);
+	tp_rec_bool(&r, "watchdog", res->watchdog_fired);
+	tp_rec_uint(&r, "records", sink_records());
+	if (sink_dropped())
+		tp_rec_uint(&r, "records_not_kept", sink_dropped());
+	sink_emit(&r);
+}

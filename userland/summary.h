@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The run's bookends: the run record (what ran where), the option error
+ * records, the summary table a person reads on a screen without serial, and
+ * the end record with the counts. All go through the sink.
+ */
+#ifndef TP_SUMMARY_H
+#define TP_SUMMARY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "options.h"
+#include "suite.h"
+#include "supervise.h"
+
+struct summary_row {
+	const char *name;
+	int iteration;
+	enum outcome out;
+	unsigned long records;
+	int64_t ms;
+};
+
+void summary_run_record(const struct options *o, const char *env, int ncpu);
+void summary_option_error(const struct opt_error *e);
+void summary_table(const struct summary_row *rows, size_t n, const struct suite_result *res);
+void summary_end_record(const struct suite_result *res);
+
+#endif

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The supervisor; see supervise.h.
+ *
+ * The child is the leader of a new process group, so one kill(-pid) ends it
+ * and everything it started that stayed in the group. A descendant that
+ * left the group (setsid()) is found another way: this process is a child
+ * subreaper (prctl(2) PR_SET_CHILD_SUBREAPER; PID 1 is one by nature), so
+ * such orphans become its children once their parents die, and every child
+ * still there after the supervised one was reaped is a leftover.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/record.h"
+#include "supervise.h"
+#include "timeutil.h"
+
+#define TICK_MS 50		/* how often the deadline and stop() are looked at */
+#define DRAIN_GRACE_MS 500	/* output still in flight after every writer died */
+
+/* Complete lines from the child's pipe; a partial line waits for the rest. */
+struct linebuf {
+	char buf[TP_REC_MAX + 256];
+	size_t len;
+};
+
+void supervise_init(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+const char *outcome_name(enum outcome o)
+{
+	static const char *const names[] = {
+		[OUT_OK] = "ok", [OUT_SKIPPED] = "skipped", [OUT_FAILED] = "failed",
+		[OUT_EXIT] = "exit", [OUT_SIGNAL] = "signal", [OUT_TIMEOUT] = "timeout",
+		[OUT_WATCHDOG] = "watchdog", [OUT_STOPPED] = "stopped", [OUT_NOSTART] = "not started",
+	};
+
+	return (unsigned)o < sizeof(names) / sizeof(names[0]) ? names[o] : "?";
+}
+
+static void split_lines(struct linebuf *lb, void (*line)(const char *, size_t))
+{
+	char *nl;
+
+	while ((nl = memchr(lb->buf, '\n', lb->len))) {
+		size_t l = (size_t)(nl - lb->buf) + 1;
+
+		line(lb->buf, l);
+		memmove(lb->buf, lb->buf + l, lb->len - l);
+		lb->len -= l;
+	}
+	if (lb->len == sizeof(lb->buf)) {
+		/* a line longer than any record: pass it on as it is */
+		line(lb->buf, lb->len);
+		lb->len = 0;
+	}
+}
+
+/* Reads what is there (fd is non-blocking); 1 at end of file. */
+static int drain(int fd, struct linebuf *lb, void (*line)(const char *, size_t))
+{
+	for (;;) {
+		ssize_t n = read(fd, lb->buf + lb->len, sizeof(lb->buf) - lb->len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n == 0;
+		lb->len += (size_t)n;
+		split_lines(lb, line);
+	}
+}
+
+/* After the child and its leftovers are gone: the rest of the output. */
+static void finish_output(int fd, struct linebuf *lb, void (*line)(const char *, size_t))
+{
+	int64_t end = mono_ns() + DRAIN_GRACE_MS * NS_PER_MS;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	while (!drain(fd, lb, line) && mono_ns() < end)
+		poll(&pfd, 1, TICK_MS);
+	if (lb->len) {
+		/* A cut line (the child died mid-write) is ended, so the next
+		 * record starts on a line of its own; its CRC will not match. */
+		lb->buf[lb->len++] = '\n';
+		line(lb->buf, lb->len);
+		lb->len = 0;
+	}
+}
+
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	/* "pid (comm) state ppid ...": comm may hold spaces and parentheses */
+	p = strrchr(buf, ')');
+	return p ? (pid_t)strtol(p + 4, 0, 10) : -1;
+}
+
+/* Kills and reaps every child of this process; returns how many. */
+static int kill_children(void)
+{
+	pid_t self = getpid(), kids[256];
+	int n = 0;
+	struct dirent *e;
+	DIR *d = opendir("/proc");
+
+	while (d && n < 256 && (e = readdir(d))) {
+		pid_t p = (pid_t)atoi(e->d_name);
+
+		if (p > 0 && parent_of(p) == self)
+			kids[n++] = p;
+	}
+	if (d)
+		closedir(d);
+	for (int i = 0; i < n; i++) {
+		kill(kids[i], SIGKILL);
+		waitpid(kids[i], 0, 0);
+	}
+	return n;
+}
+
+/* Whatever the supervised child left: its group, then orphans that left it. */
+static int kill_leftovers(pid_t pgid)
+{
+	int total = 0, n;
+
+	kill(-pgid, SIGKILL);
+	/* each round kills a generation; their orphans come to us next round */
+	for (int round = 0; round < 64 && (n = kill_children()) > 0; round++)
+		total += n;
+	return total;
+}
+
+static __attribute__((noreturn)) void child(const struct sup_job *job, int wfd)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t none;
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	for (int s = 1; s < NSIG; s++)
+		sigaction(s, &dfl, 0);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, 0);
+	if (wfd >= 0) {
+		dup2(wfd, 1);
+		close(wfd);
+	}
+	setvbuf(stdout, 0, _IOLBF, 0);
+	int rc = job->fn(job->arg);
+
+	fflush(stdout);
+	_exit(rc);
+}
+
+static enum outcome over_time(const struct sup_job *job, int64_t now)
+{
+	if (job->watchdog_ns && now >= job->watchdog_ns)
+		return OUT_WATCHDOG;
+	if (job->deadline_ns && now >= job->deadline_ns)
+		return OUT_TIMEOUT;
+	if (job->stop && job->stop())
+		return OUT_STOPPED;
+	return OUT_OK;
+}
+
+/* Waits for the child while forwarding its output; OUT_OK once it exited. */
+static enum outcome wait_child(const struct sup_job *job, pid_t pid, int fd,
+			       struct linebuf *lb, int *status)
+{
+	int eof = fd < 0;
+
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int64_t now = mono_ns(), left = INT64_MAX;
+		enum outcome o;
+
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return OUT_OK;
+		if ((o = over_time(job, now)) != OUT_OK) {
+			kill(-pid, SIGKILL);
+			waitpid(pid, status, 0);
+			return o;
+		}
+		if (job->deadline_ns)
+			left = job->deadline_ns - now;
+		if (job->watchdog_ns && job->watchdog_ns - now < left)
+			left = job->watchdog_ns - now;
+		left = left / NS_PER_MS + 1;
+		if (left > TICK_MS)
+			left = TICK_MS;
+		if (!eof && poll(&pfd, 1, (int)left) > 0)
+			eof = drain(fd, lb, job->line);
+		else if (eof) {
+			struct timespec ts = ns_ts(left * NS_PER_MS);
+
+			nanosleep(&ts, 0);
+		}
+	}
+}
+
+static void classify(struct sup_result *res, int st)
+{
+	if (WIFSIGNALED(st)) {
+		res->out = OUT_SIGNAL;
+		res->status = WTERMSIG(st);
+	} else if (!WIFEXITED(st)) {
+		res->out = OUT_EXIT;
+		res->status = -1;
+	} else if (WEXITSTATUS(st) == 0) {
+		res->out = OUT_OK;
+	} else if (WEXITSTATUS(st) == SUP_EXIT_SKIPPED) {
+		res->out = OUT_SKIPPED;
+	} else if (WEXITSTATUS(st) == SUP_EXIT_FAILED) {
+		res->out = OUT_FAILED;
+	} else {
+		res->out = OUT_EXIT;
+		res->status = WEXITSTATUS(st);
+	}
+}
+
+void supervise(const struct sup_job *job, struct sup_result *res)
+{
+	int fds[2] = { -1, -1 }, st = 0;
+	struct linebuf *lb = 0;
+	int64_t t0 = mono_ns();
+	pid_t pid;
+
+	memset(res, 0, sizeof(*res));
+	if (job->line && (!(lb = calloc(1, sizeof(*lb))) || pipe2(fds, O_CLOEXEC) ||
+			  fcntl(fds[0], F_SETFL, O_NONBLOCK))) {
+		res->out = OUT_NOSTART;
+		res->status = errno ? errno : ENOMEM;
+		goto out;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (fds[0] >= 0)
+			close(fds[0]);
+		child(job, fds[1]);
+	}
+	if (fds[1] >= 0)
+		close(fds[1]);
+	if (pid < 0) {
+		res->out = OUT_NOSTART;
+		res->status = errno;
+		goto out;
+	}
+	setpgid(pid, pid);	/* also here: no race with the child's own call */
+	res->out = wait_child(job, pid, fds[0], lb, &st);
+	res->leftovers = kill_leftovers(pid);
+	if (fds[0] >= 0)
+		finish_output(fds[0], lb, job->line);
+	if (res->out == OUT_OK)
+		classify(res, st);
+out:
+	if (fds[0] >= 0)
+		close(fds[0]);
+	free(lb);
+	res->ran_ns = mono_ns() - t0;
+}

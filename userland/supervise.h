@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one supervisor: runs a function in a child process in its own process
+ * group with a deadline, hands each line the child writes to a callback,
+ * waits for the child (not for its output to close), kills whatever the
+ * child left behind, and says how it ended. Used by the suite for each probe
+ * and by the clocks probe for each clocksource of its sweep.
+ */
+#ifndef TP_SUPERVISE_H
+#define TP_SUPERVISE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit codes of a supervised function: 0 ok, these two, anything else is a fault. */
+#define SUP_EXIT_SKIPPED 77	/* nothing to measure here; a skip record says why */
+#define SUP_EXIT_FAILED 78	/* failed; the child's error record says why */
+
+enum outcome {
+	OUT_OK,
+	OUT_SKIPPED,
+	OUT_FAILED,		/* exited SUP_EXIT_FAILED */
+	OUT_EXIT,		/* exited with another status */
+	OUT_SIGNAL,		/* killed by a signal it did not ask for */
+	OUT_TIMEOUT,		/* over its deadline: killed */
+	OUT_WATCHDOG,		/* over the whole run's deadline: killed */
+	OUT_STOPPED,		/* stop() asked for it: killed */
+	OUT_NOSTART,		/* pipe or fork failed */
+};
+
+struct sup_job {
+	int (*fn)(void *arg);	/* runs in the child; returns its exit code */
+	void *arg;
+	int64_t deadline_ns;	/* CLOCK_MONOTONIC; 0: none */
+	int64_t watchdog_ns;	/* the run's deadline; 0: none */
+	/* Each line of the child's stdout (with '\n'); NULL: the child inherits stdout. */
+	void (*line)(const char *line, size_t len);
+	/* Polled while the child runs: nonzero stops it (e.g. SIGINT seen). */
+	int (*stop)(void);
+};
+
+struct sup_result {
+	enum outcome out;
+	int status;		/* OUT_EXIT: exit status; OUT_SIGNAL: signal; OUT_NOSTART: errno */
+	int leftovers;		/* processes it left behind, killed after it ended */
+	int64_t ran_ns;
+};
+
+void supervise(const struct sup_job *job, struct sup_result *res);
+
+/* Makes this process the reaper of its descendants' orphans (done once). */
+void supervise_init(void);
+
+/* A word for an outcome: "ok", "skipped", "failed", "exit", ... */
+const char *outcome_name(enum outcome o);
+
+#endif
