@@ -4,50 +4,30 @@
 # whose records are all valid and counted by its end record.
 set -u
 tp=build/timeprobe
-n=0 failed=0
-t() {	# t NAME EXPECTED_STATUS COMMAND... : runs COMMAND, checks its exit status
-	name=$1 want=$2
-	shift 2
-	out=$("$@" 2>&1)
-	got=$?
-	n=$((n + 1))
-	if [ "$got" = "$want" ]; then
-		echo "ok $n - $name"
-	else
-		echo "not ok $n - $name (exit $got, want $want)"
-		echo "$out" | head -5 | sed 's/^/#   /'
-		failed=$((failed + 1))
-	fi
-}
-check() {	# check NAME CONDITION-COMMAND...
-	name=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then echo "ok $n - $name"; else echo "not ok $n - $name"; failed=$((failed + 1)); fi
-}
+. tests/lib/tap.sh
 one_line() { [ "$("$@" 2>&1 >/dev/null | wc -l)" = 1 ]; }
 
-t "list" 0 $tp list
-check "list names every probe" sh -c "$tp list | awk '{print \$1}' | tr '\n' ' ' | grep -q 'clocks.*yield.*switch.*tsc.*itimer.*wakeup.*noise'"
-t "help" 0 $tp --help
-check "help lists the options with defaults" sh -c "$tp help | grep -q 'watchdog' && $tp help | grep -q 'default'"
-t "no command is a usage error" 2 $tp
-t "unknown command" 2 $tp frobnicate
-check "unknown command: one line" one_line $tp frobnicate
-t "unknown option" 2 $tp run --nosuch=1
-check "unknown option: one line naming it" sh -c "$tp run --nosuch=1 2>&1 | grep -q -- '--nosuch'"
-t "bad profile" 2 $tp run --profile=fast
-check "bad profile: one line naming the value" sh -c "[ \$($tp run --profile=fast 2>&1 | wc -l) = 1 ] && $tp run --profile=fast 2>&1 | grep -q fast"
-t "unknown probe" 2 $tp run --probes=nosuch
-t "negative repeat" 2 $tp run --repeat=-1
-t "absurd timeout" 2 $tp run --timeout=99999999999
-t "stray argument" 2 $tp run clocks
+exits "list" 0 $tp list
+ok "list names every probe" sh -c "$tp list | awk '{print \$1}' | tr '\n' ' ' | grep -q 'clocks.*yield.*switch.*tsc.*itimer.*wakeup.*noise'"
+exits "help" 0 $tp --help
+ok "help lists the options with defaults" sh -c "$tp help | grep -q 'watchdog' && $tp help | grep -q 'default'"
+exits "no command is a usage error" 2 $tp
+exits "unknown command" 2 $tp frobnicate
+ok "unknown command: one line" one_line $tp frobnicate
+exits "unknown option" 2 $tp run --nosuch=1
+ok "unknown option: one line naming it" sh -c "$tp run --nosuch=1 2>&1 | grep -q -- '--nosuch'"
+exits "bad profile" 2 $tp run --profile=fast
+ok "bad profile: one line naming the value" sh -c "[ \$($tp run --profile=fast 2>&1 | wc -l) = 1 ] && $tp run --profile=fast 2>&1 | grep -q fast"
+exits "unknown probe" 2 $tp run --probes=nosuch
+exits "negative repeat" 2 $tp run --repeat=-1
+exits "absurd timeout" 2 $tp run --timeout=99999999999
+exits "stray argument" 2 $tp run clocks
 
 # a real run: records valid, end counts them, failures give exit 1
 out=$(mktemp)
 $tp run --probes=clocks --profile=quick --clocksource-sweep=0 > "$out"
-check "run exits 0" [ $? = 0 ]
-check "records valid, run first, end last and counting" python3 - "$out" <<'PY'
+ok "run exits 0" [ $? = 0 ]
+ok "records valid, run first, end last and counting" python3 - "$out" <<'PY'
 import json, sys, zlib
 recs = []
 for line in open(sys.argv[1]):
@@ -59,8 +39,7 @@ assert recs[0]["type"] == "run" and recs[0]["env"] == "os"
 assert recs[-1]["type"] == "end" and recs[-1]["records"] == len(recs) - 1
 PY
 $tp run --probes=clocks --profile=quick --clocksource-sweep=0 --inject=exit > "$out"
-check "a failed probe makes run exit 1" [ $? = 1 ]
-check "and its error record is there" grep -q '"probe":"exit","reason":"exit"' "$out"
+ok "a failed probe makes run exit 1" [ $? = 1 ]
+ok "and its error record is there" grep -q '"probe":"exit","reason":"exit"' "$out"
 rm -f "$out"
-echo "1..$n"
-[ $failed = 0 ]
+done_testing

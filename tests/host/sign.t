@@ -6,31 +6,7 @@
 # the signed stub. Works on copies in a temporary build root, so the real
 # build/ is neither rebuilt nor touched.
 set -u
-n=0 failed=0
-ok() {	# ok NAME COMMAND... : passes when COMMAND succeeds
-	name=$1
-	shift
-	n=$((n + 1))
-	if out=$("$@" 2>&1); then
-		echo "ok $n - $name"
-	else
-		echo "not ok $n - $name"
-		echo "$out" | head -5 | sed 's/^/#   /'
-		failed=$((failed + 1))
-	fi
-}
-fails() {	# fails NAME COMMAND... : passes when COMMAND fails
-	name=$1
-	shift
-	n=$((n + 1))
-	if out=$("$@" 2>&1); then
-		echo "not ok $n - $name (it succeeded)"
-		echo "$out" | head -5 | sed 's/^/#   /'
-		failed=$((failed + 1))
-	else
-		echo "ok $n - $name"
-	fi
-}
+. tests/lib/tap.sh
 
 for tool in sbsign sbverify openssl mcopy; do
 	command -v $tool >/dev/null || { echo "1..0 # SKIP $tool missing (make deps)"; exit 0; }
@@ -79,5 +55,4 @@ ok "the signed image's BOOTX64.EFI is the signed stub" sh -c \
 ok "the signed image's vmlinuz verifies" sh -c \
 	"MTOOLS_SKIP_CHECK=1 mcopy -i $b/timeprobe.signed.img@@1M ::/EFI/timeprobe/vmlinuz $tmp/vmlinuz && sbverify --cert $tmp/db.crt $tmp/vmlinuz"
 
-echo "1..$n"
-[ $failed = 0 ]
+done_testing

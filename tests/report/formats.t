@@ -20,14 +20,14 @@ for set in single compare; do
 	# shellcheck disable=SC2086
 	run "$TP_REPORT" --format=json $files
 	[ $rc -eq 0 ] && json_ok "$TMP/out"
-	ok $? "$set: json parses"
+	pass $? "$set: json parses"
 	if command -v jq >/dev/null; then
 		runs=$(jq '.runs | length' "$TMP/out")
 		figs=$(jq '.figures | length' "$TMP/out")
 		bad=$(jq --argjson r "$runs" '[.figures[].runs | length | select(. != $r)] | length' "$TMP/out")
 		rows=$(jq '.comparison.rows | length' "$TMP/out")
 		[ "$figs" -gt 0 ] && [ "$bad" -eq 0 ] && [ "$rows" -eq "$figs" ]
-		ok $? "$set: json has runs ($runs), figures ($figs) with one entry per run, comparison rows"
+		pass $? "$set: json has runs ($runs), figures ($figs) with one entry per run, comparison rows"
 	fi
 
 	# shellcheck disable=SC2086
@@ -39,7 +39,7 @@ widths = {len(r) for r in rows}
 assert len(rows) > 1 and widths == {13}, widths
 assert rows[0][:3] == ["run", "label", "file"]
 PY
-	ok $? "$set: csv has 13 columns on every row"
+	pass $? "$set: csv has 13 columns on every row"
 
 	# shellcheck disable=SC2086
 	run "$TP_REPORT" --format=markdown $files
@@ -49,7 +49,7 @@ PY
 		{ intable = 0 }
 		END { exit bad ? 1 : 0 }
 	' "$TMP/out" && grep -q '^| --- |' "$TMP/out"
-	ok $? "$set: markdown tables are regular"
+	pass $? "$set: markdown tables are regular"
 done
 
 done_testing

@@ -17,24 +17,24 @@ golden() {
 		cp "$TMP/out" "$want"
 	fi
 	if [ $rc -ne 0 ]; then
-		ok 1 "$name: exit status $rc"
+		pass 1 "$name: exit status $rc"
 		diag "$TMP/err"
 		return
 	fi
 	diff -u "$want" "$TMP/out" >"$TMP/diff" 2>&1
-	ok $? "$name: matches $want"
+	pass $? "$name: matches $want"
 	[ -s "$TMP/diff" ] && diag "$TMP/diff"
 }
 
 golden "one run, damaged serial capture" $D/report-qemu.expected.txt $D/report-qemu.log
 # the damage in report-qemu.log is on purpose (tests/report/mkdata.py): say how much was lost
 grep -qx "report: $D/report-qemu.log: 2 corrupt records skipped (1 bad CRC, 1 cut short)" "$TMP/err"
-ok $? "corrupt records counted and skipped"
+pass $? "corrupt records counted and skipped"
 diag "$TMP/err"
 grep -q "records written 38, read 36" "$TMP/out"
-ok $? "end summary shows the two records lost"
+pass $? "end summary shows the two records lost"
 grep -q "gettimeofday()" "$TMP/out" && grep -q "tsc.*gettimeofday()" "$TMP/out"
-ok $? "record split by a kernel message was put back together"
+pass $? "record split by a kernel message was put back together"
 
 golden "comparison of three files, text" $D/report-compare.expected.txt \
 	$D/report-qemu.log $D/report-host.log $D/report-kvm.log

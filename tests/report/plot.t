@@ -10,7 +10,7 @@ run env PATH=/nonexistent "$(cd "$(dirname "$TP_REPORT")" && pwd)/$(basename "$T
 	--plot="$TMP/nognuplot" $LOGS
 [ $rc -eq 0 ] && grep -q "gnuplot not found" "$TMP/err" && [ -s "$TMP/nognuplot/clocks.dat" ] &&
 	[ -s "$TMP/nognuplot/clocks.gp" ] && [ ! -e "$TMP/nognuplot/clocks.svg" ]
-ok $? "without gnuplot: says so, writes .dat and .gp, exit 0"
+pass $? "without gnuplot: says so, writes .dat and .gp, exit 0"
 diag "$TMP/err"
 
 if ! command -v gnuplot >/dev/null; then
@@ -20,15 +20,15 @@ fi
 
 # shellcheck disable=SC2086
 run "$TP_REPORT" --plot="$TMP/plots" $LOGS
-ok $rc "with gnuplot: exit 0"
+pass $rc "with gnuplot: exit 0"
 diag "$TMP/err"
 for chart in clocks itimer yield hist-01-wakeup; do
 	[ -s "$TMP/plots/$chart.svg" ] && [ -s "$TMP/plots/$chart.png" ] &&
 		grep -q "<svg" "$TMP/plots/$chart.svg" &&
 		[ "$(head -c 4 "$TMP/plots/$chart.png" | od -An -c | tr -d ' ')" = "211PNG" ]
-	ok $? "$chart: SVG and PNG drawn"
+	pass $? "$chart: SVG and PNG drawn"
 done
 grep -q "set logscale x" "$TMP/plots/itimer.gp"
-ok $? "itimer accuracy against requested interval on a log x axis"
+pass $? "itimer accuracy against requested interval on a log x axis"
 
 done_testing

@@ -10,11 +10,11 @@ for log in tests/data/serial-*.log; do
 	found=1
 	run "$TP_REPORT" "$log"
 	[ $rc -eq 0 ] && grep -Eq "^(Run 1 of|Comparison)" "$TMP/out"
-	ok $? "$log: report"
+	pass $? "$log: report"
 	diag "$TMP/err"
 	run "$TP_REPORT" --format=json "$log"
 	[ $rc -eq 0 ] && python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$TMP/out"
-	ok $? "$log: json"
+	pass $? "$log: json"
 done
 if [ $found -eq 0 ]; then
 	echo "1..0 # SKIP no tests/data/serial-*.log yet"

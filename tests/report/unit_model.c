@@ -10,7 +10,7 @@
 #include "../../tools/report/format.h"
 #include "../../tools/report/model.h"
 #include "../../tools/report/util.h"
-#include "tap.h"
+#include "../unit/tap.h"
 
 /* Builds a record list from JSON texts, as the scanner would hand it over. */
 static void add(struct rec_list *l, const char *json)

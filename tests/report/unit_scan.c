@@ -6,7 +6,7 @@
 #include "../../common/record.h"
 #include "../../tools/report/scan.h"
 #include "../../tools/report/util.h"
-#include "tap.h"
+#include "../unit/tap.h"
 
 /* A real record line from the one emitter, without its newline. */
 static char *record(const char *probe, const char *name, double ns)

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* A minimal TAP producer for unit tests, run by prove. */
+/*
+ * The TAP producer of every C test (tests/unit, tests/report), run by prove.
+ * Shell scripts have tests/lib/tap.sh.
+ */
 #ifndef TP_TAP_H
 #define TP_TAP_H
 
@@ -12,6 +15,7 @@ static int tap_n, tap_failed;
 #define ok(cond, ...) tap_ok(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
 #define is_int(got, want, name) tap_is_int((long long)(got), (long long)(want), __FILE__, __LINE__, name)
 #define is_str(got, want, name) tap_is_str((got), (want), __FILE__, __LINE__, name)
+#define is_num(got, want, name) is_int(got, want, name)
 #define is_near(got, want, tol, name) tap_is_near((double)(got), (double)(want), (double)(tol), __FILE__, __LINE__, name)
 
 static inline int tap_ok(int pass, const char *file, int line, const char *fmt, ...)
