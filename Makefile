@@ -17,7 +17,9 @@
 B := build
 CC ?= gcc
 MUSL_CC ?= musl-gcc
-CFLAGS_COMMON := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -MMD -MP
+# -ffile-prefix-map: no build path in the objects, so two checkouts give the same bytes.
+REPRO_CFLAGS := -ffile-prefix-map=$(CURDIR)=.
+CFLAGS_COMMON := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -MMD -MP $(REPRO_CFLAGS)
 KVARIANT ?=
 QEMU_MACHINE ?= q35
 QEMU_CPUS ?= 2
@@ -64,6 +66,11 @@ $(B)/musl/%.o: %.c | $(MUSL_UAPI)/.done
 
 $(B)/timeprobe: $(USERLAND_OBJ)
 	$(MUSL_CC) -static -o $@ $^ -lm -lpthread
+
+# The appliance's /init: stripped (a third of the size, and no debug
+# information to differ); $(B)/timeprobe keeps the symbols for gdb.
+$(B)/timeprobe.stripped: $(B)/timeprobe
+	strip -o $@ $<
 
 userland: $(B)/timeprobe
 
@@ -115,8 +122,11 @@ $(GEN_INIT_CPIO):
 	tar -xOf /usr/src/linux-source-6.1.tar.xz linux-source-6.1/usr/gen_init_cpio.c > $(B)/tools/gen_init_cpio.c
 	$(CC) -O2 -o $@ $(B)/tools/gen_init_cpio.c
 
-$(B)/initramfs.img: initramfs/initramfs.list $(B)/timeprobe $(GEN_INIT_CPIO)
-	sed 's|@TIMEPROBE@|$(B)/timeprobe|' initramfs/initramfs.list > $(B)/initramfs.list
+$(B)/initramfs.img: initramfs/initramfs.list $(B)/timeprobe.stripped $(GEN_INIT_CPIO)
+	@# gen_init_cpio stores a file's own mtime: a copy dated SOURCE_DATE_EPOCH
+	cp $(B)/timeprobe.stripped $(B)/initramfs.init
+	touch -d @$(SOURCE_DATE_EPOCH) $(B)/initramfs.init
+	sed 's|@TIMEPROBE@|$(B)/initramfs.init|' initramfs/initramfs.list > $(B)/initramfs.list
 	$(GEN_INIT_CPIO) -t $(SOURCE_DATE_EPOCH) $(B)/initramfs.list > $@.tmp
 	mv $@.tmp $@
 initramfs: $(B)/initramfs.img
@@ -166,6 +176,8 @@ readme-options: $(B)/timeprobe
 # Boot tests named 9x-*.t are slow (kernel variants): make test-all runs them.
 BOOT_TESTS_QUICK := $(filter-out tests/boot/9%,$(BOOT_TESTS))
 HOST_SCRIPTS := $(sort $(wildcard tests/host/*.t))
+# Builds of this tree in two other folders, compared byte for byte.
+BUILD_TESTS := $(sort $(wildcard tests/build/*.t))
 
 test-unit: $(UNIT_TESTS)
 	prove $(UNIT_TESTS)
@@ -181,13 +193,13 @@ test: deps
 	@sh tools/accel.sh >/dev/null
 	$(MAKE) image efi report $(UNIT_TESTS)
 	$(MAKE) fuzz-report-quick
-	prove -v $(UNIT_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(BOOT_TESTS_QUICK)
+	prove -v $(UNIT_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(BUILD_TESTS) $(BOOT_TESTS_QUICK)
 
 test-all: deps
 	@sh tools/accel.sh >/dev/null
 	$(MAKE) image efi report $(UNIT_TESTS)
 	$(MAKE) fuzz-report-long
-	prove -v $(UNIT_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(BOOT_TESTS)
+	REPRO_KERNEL=1 prove -v $(UNIT_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(BUILD_TESTS) $(BOOT_TESTS)
 
 fuzz: fuzz-report-long
 

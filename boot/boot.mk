@@ -28,7 +28,7 @@ BOOT_EFI_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -fpic -ffreestanding \
 	-fno-stack-protector -fno-stack-check -fshort-wchar -mno-red-zone \
 	-maccumulate-outgoing-args -DGNU_EFI_USE_MS_ABI \
 	-I$(EFI_INC) -I$(EFI_INC)/x86_64 -I$(EFI_INC)/protocol -Iboot -Icommon \
-	-MMD -MP
+	-MMD -MP $(REPRO_CFLAGS)
 BOOT_EFI_LDFLAGS := -nostdlib -znocombreloc -T $(EFI_LDS) -shared -Bsymbolic \
 	-L$(EFI_LIB) $(EFI_CRT0)
 BOOT_EFI_LIBS := -lefi -lgnuefi

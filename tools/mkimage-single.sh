@@ -23,13 +23,17 @@ esp_sectors=$(( (disk_mib - 2) * 2048 ))
 tmp=$out.tmp
 esp=$out.esp
 
+ids_from="$efi $cmdline"
+. "$(dirname "$0")/image-ids.sh"
+
 rm -f "$tmp" "$esp"
 truncate -s ${disk_mib}M "$tmp"
-sgdisk -o -n 1:$esp_start:+$esp_sectors -t 1:ef00 -c 1:timeprobe "$tmp" >/dev/null
+sgdisk -o -n 1:$esp_start:+$esp_sectors -t 1:ef00 -c 1:timeprobe -U "$disk_guid" -u "1:$part_guid" \
+	"$tmp" >/dev/null
 sgdisk -p "$tmp" | grep -q " EF00 " || { echo "mkimage-single: sgdisk made no ESP" >&2; exit 1; }
 
 truncate -s $(( esp_sectors * 512 )) "$esp"
-mformat -i "$esp" -F -v TIMEPROBE -c 1 -T $esp_sectors -h 64 -s 32 ::
+mformat -i "$esp" -F -N "$fat_serial" -v TIMEPROBE -c 1 -T $esp_sectors -h 64 -s 32 ::
 mmd -i "$esp" ::/EFI ::/EFI/BOOT
 mcopy -i "$esp" "$efi" ::/EFI/BOOT/BOOTX64.EFI
 if [ -n "$cmdline" ]; then
