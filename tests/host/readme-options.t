@@ -6,29 +6,22 @@
 # caught. Fix a failure with `make readme-options`.
 set -u
 tp=build/timeprobe
-n=0 failed=0
-check() {	# check NAME CONDITION-COMMAND...
-	name=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then echo "ok $n - $name"; else echo "not ok $n - $name"; failed=$((failed + 1)); fi
-}
+. tests/lib/tap.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 sh tools/readme-options.sh $tp README.md > "$tmp/README.md"
-check "README's options tables equal \`timeprobe help markdown\`" cmp -s README.md "$tmp/README.md"
+ok "README's options tables equal \`timeprobe help markdown\`" cmp -s README.md "$tmp/README.md"
 diff -u README.md "$tmp/README.md" | head -20 | sed 's/^/# /'
 
 # The test itself can fail: a README with one default changed is caught.
 sed 's/^| `repeat` | 1 |/| `repeat` | 2 |/' README.md > "$tmp/drift.md"
 sh tools/readme-options.sh $tp "$tmp/drift.md" > "$tmp/fixed.md"
-check "a drifted README is detected" sh -c '! cmp -s "$1" "$2"' - "$tmp/drift.md" "$tmp/fixed.md"
+ok "a drifted README is detected" sh -c '! cmp -s "$1" "$2"' - "$tmp/drift.md" "$tmp/fixed.md"
 
 # Every option `help` names is in README's table, and the other way round.
 $tp help | sed -n 's/^  \([a-z][a-z_-]*\)  .*/\1/p' | sort > "$tmp/help"
 sed -n 's/^| `\([a-z][a-z_-]*\)` |.*/\1/p' README.md | sort > "$tmp/readme"
-check "help and README list the same options ($(wc -l < "$tmp/help"))" cmp -s "$tmp/help" "$tmp/readme"
-check "the stub's own words are documented" grep -q '^| `calib_rounds` | 5 | 1..32 |' README.md
-echo "1..$n"
-[ "$failed" = 0 ]
+ok "help and README list the same options ($(wc -l < "$tmp/help"))" cmp -s "$tmp/help" "$tmp/readme"
+ok "the stub's own words are documented" grep -q '^| `calib_rounds` | 5 | 1..32 |' README.md
+done_testing
