@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The suite's options: the command-line contract's rows (common/words.c)
- * and the probes' own rows, each bound to where struct options keeps it.
+ * and the probes' own rows (each probe's struct probe), each bound to where
+ * its value is kept.
  * `timeprobe help` and README's tables are printed from these rows.
  */
 #include <ctype.h>
@@ -11,23 +12,24 @@
 #include <string.h>
 
 #include "options.h"
+#include "probe.h"
+#include "sysinfo.h"
 #include "../common/buf.h"
 #include "../common/words.h"
 
 struct opt_row {
 	const struct tp_word *w;
 	size_t off, size;	/* where struct options keeps the value; size 0: nowhere */
+	void *store;		/* a probe's own option: its value lives in its file */
+	const struct probe_opt *po;	/* a probe's own option: its row */
 };
 
-#define AT(f) offsetof(struct options, f), sizeof(((struct options *)0)->f)
-#define NOWHERE 0, 0
+#define AT(f) offsetof(struct options, f), sizeof(((struct options *)0)->f), 0, 0
+#define NOWHERE 0, 0, 0, 0
 #define W(id) (&tp_words[id])
-/* A probe's own row, in the contract's row type. */
-#define PROBE_ROW(...) (&(const struct tp_word)__VA_ARGS__)
-#define U TP_BY_USER
-#define S TP_FOR_SUITE
 
-static const struct opt_row opt_rows[] = {
+/* The suite's own words; then come the probes' rows (registry order). */
+static const struct opt_row suite_rows[] = {
 	{ W(TPW_PROBES), AT(probes) },
 	{ W(TPW_PROFILE), AT(quick) },
 	{ W(TPW_AFTER), AT(after) },
@@ -37,60 +39,10 @@ static const struct opt_row opt_rows[] = {
 	{ W(TPW_INJECT), AT(inject) },
 	{ W(TPW_SAVE), AT(save) },
 	{ W(TPW_HOLD), AT(hold_s) },
-	/* The probes' own rows. */
-	{ PROBE_ROW({
-		.name = "clocksource-sweep", .type = TP_WT_BOOL, .by = U, .reader = S, .hi = 1,
-		.def = -1, .dflt = "on", .dflt_host = "off",
-		.help = "`clocks`: repeat for every clocksource (root)",
-	  }), AT(clocksource_sweep) },
-	{ PROBE_ROW({
-		.name = "itimer-us", .type = TP_WT_INTS, .by = U, .reader = S, .lo = 1,
-		.hi = 10000000, .dflt = "100000,50000,20000,10000,5000,2000,1000,500,200,100",
-		.bounds = "1..10000000 each", .help = "`itimer`: requested intervals",
-	  }), AT(itimer_us) },
-	{ PROBE_ROW({
-		.name = "load", .type = TP_WT_INT, .by = U, .reader = S, .lo = -1, .hi = 1024,
-		.def = -1, .dflt = "0 and 2 × CPUs", .dflt_host = "0",
-		.help = "`itimer`: CPU-burning processes in the background",
-	  }), AT(load) },
-	{ PROBE_ROW({
-		.name = "wakeup-us", .type = TP_WT_INTS, .by = U, .reader = S, .lo = 10,
-		.hi = 10000000, .dflt = "1000,100", .bounds = "10..10000000 each",
-		.help = "`wakeup`: periods",
-	  }), AT(wakeup_us) },
-	{ PROBE_ROW({
-		.name = "priority", .type = TP_WT_INT, .by = U, .reader = S, .lo = -1,
-		.hi = 99, .def = -1, .dflt = "90", .dflt_host = "0 (none)", .bounds = "0..99",
-		.help = "`wakeup`: SCHED_FIFO priority",
-	  }), AT(priority) },
-	{ PROBE_ROW({
-		.name = "wakeup-cpu", .type = TP_WT_INT, .by = U, .reader = S, .lo = -1,
-		.hi = 4095, .def = -1, .dflt = "-1 (not pinned)",
-		.help = "`wakeup`: CPU to pin the measuring thread to",
-	  }), AT(wakeup_cpu) },
-	{ PROBE_ROW({
-		.name = "threads", .type = TP_WT_INTS, .by = U, .reader = S, .lo = 1,
-		.hi = 4096, .dflt = "1,2,CPUs,10,50,450", .bounds = "1..4096 each",
-		.help = "`yield`: thread counts",
-	  }), AT(threads) },
-	{ PROBE_ROW({
-		.name = "gnuplot", .type = TP_WT_BOOL, .by = U, .reader = S, .hi = 1,
-		.dflt = "0", .help = "`yield`: also print the seed's gnuplot-ready columns",
-	  }), AT(gnuplot) },
-	{ PROBE_ROW({
-		.name = "noise-threshold-ns", .type = TP_WT_INT, .by = U, .reader = S,
-		.lo = 10, .hi = 1000000000, .def = 1000, .dflt = "1000", .bounds = "10..10⁹",
-		.help = "`noise`: smallest gap counted as an interruption",
-	  }), AT(noise_threshold_ns) },
-	{ PROBE_ROW({
-		.name = "noise-ms", .type = TP_WT_INT, .by = U, .reader = S, .hi = 3600000,
-		.dflt = "1000 quick, 10000 full", .help = "`noise`: spin time per CPU",
-	  }), AT(noise_ms) },
-	{ PROBE_ROW({
-		.name = "calib-rounds", .type = TP_WT_INT, .by = U, .reader = S, .lo = 1,
-		.hi = 100, .def = 5, .dflt = "5",
-		.help = "`tsc`: rounds of the user-space calibration",
-	  }), AT(calib_rounds) },
+};
+
+/* After the probes' rows: the words of the stub, the build and the launcher. */
+static const struct opt_row handoff_rows[] = {
 	/* The stub's own: checked here with its bounds, listed in the run record. */
 	{ W(TPW_CALIB_ROUNDS), NOWHERE },
 	{ W(TPW_CALIB_MS), NOWHERE },
@@ -105,11 +57,46 @@ static const struct opt_row opt_rows[] = {
 	{ W(TPW_ACCEL), AT(accel) },
 };
 
-#define N_ROWS (sizeof(opt_rows) / sizeof(opt_rows[0]))
+#define N_SUITE (sizeof(suite_rows) / sizeof(suite_rows[0]))
+#define N_HANDOFF (sizeof(handoff_rows) / sizeof(handoff_rows[0]))
+
+/* The i-th row of all: suite rows, every probe's rows, hand-off rows. */
+static int row_at(size_t i, struct opt_row *out)
+{
+	if (i < N_SUITE) {
+		*out = suite_rows[i];
+		return 1;
+	}
+	i -= N_SUITE;
+	for (size_t k = 0; k < probe_count; k++) {
+		const struct probe *p = probe_table[k];
+
+		if (i < p->n_opts) {
+			const struct probe_opt *po = &p->opts[i];
+
+			*out = (struct opt_row){ &po->w, po->off, po->size, po->store, po };
+			if (po->store)
+				out->size = po->w.type == TP_WT_INTS ? sizeof(struct int_list) :
+					    po->w.type == TP_WT_NAMES ? sizeof(struct name_list) : sizeof(int);
+			return 1;
+		}
+		i -= p->n_opts;
+	}
+	if (i < N_HANDOFF) {
+		*out = handoff_rows[i];
+		return 1;
+	}
+	return 0;
+}
+
+static char *slot(const struct opt_row *r, struct options *o)
+{
+	return r->store ? (char *)r->store : (char *)o + r->off;
+}
 
 static void store_int(const struct opt_row *r, struct options *o, int64_t v)
 {
-	char *p = (char *)o + r->off;
+	char *p = slot(r, o);
 
 	if (r->size == sizeof(int64_t))
 		*(int64_t *)p = v;
@@ -117,15 +104,38 @@ static void store_int(const struct opt_row *r, struct options *o, int64_t v)
 		*(int *)p = (int)v;
 }
 
+static int64_t load_int(const struct opt_row *r, struct options *o)
+{
+	char *p = slot(r, o);
+
+	return r->size == sizeof(int64_t) ? *(int64_t *)p : *(int *)p;
+}
+
 void options_defaults(struct options *o)
 {
-	memset(o, 0, sizeof(*o));
-	for (size_t i = 0; i < N_ROWS; i++) {
-		enum tp_word_type t = opt_rows[i].w->type;
+	struct opt_row r;
 
-		if (opt_rows[i].size && (t == TP_WT_INT || t == TP_WT_BOOL || t == TP_WT_CHOICE))
-			store_int(&opt_rows[i], o, opt_rows[i].w->def);
+	memset(o, 0, sizeof(*o));
+	for (size_t i = 0; row_at(i, &r); i++) {
+		enum tp_word_type t = r.w->type;
+
+		if (r.store)
+			memset(r.store, 0, r.size);
+		if (r.size && (t == TP_WT_INT || t == TP_WT_BOOL || t == TP_WT_CHOICE))
+			store_int(&r, o, r.w->def);
 	}
+}
+
+void options_resolve(struct options *o, enum opt_env env)
+{
+	struct opt_row r;
+
+	for (size_t i = 0; row_at(i, &r); i++)
+		if (r.po && r.po->by_env && load_int(&r, o) == r.w->def)
+			store_int(&r, o, r.po->env_def[env]);
+	/* hold: time to read the screen on hardware; none under QEMU or on a host */
+	if (o->hold_s < 0)
+		o->hold_s = env == OPT_ENV_APPLIANCE && !running_in_qemu() ? 30 : 0;
 }
 
 static void fail(struct opt_errors *errs, const char *name, const char *value, const char *reason)
@@ -234,7 +244,7 @@ static int set_one(const struct opt_row *r, struct options *o, const char *value
 		   char *msg, size_t len)
 {
 	const struct tp_word *w = r->w;
-	char *base = (char *)o + r->off;
+	char *base = slot(r, o);
 	const char *reason;
 	enum tp_word_err e = tp_word_check(w, value, strlen(value), &reason);
 	int64_t v;
@@ -268,20 +278,20 @@ static int set_one(const struct opt_row *r, struct options *o, const char *value
 	return -1;
 }
 
-static const struct opt_row *find_row(const char *name)
+static int find_row(const char *name, struct opt_row *r)
 {
-	for (size_t i = 0; i < N_ROWS; i++)
-		if (!strcmp(opt_rows[i].w->name, name))
-			return &opt_rows[i];
+	for (size_t i = 0; row_at(i, r); i++)
+		if (!strcmp(r->w->name, name))
+			return 1;
 	return 0;
 }
 
 int options_set(struct options *o, const char *name, const char *value, struct opt_errors *errs)
 {
-	const struct opt_row *r = find_row(name);
+	struct opt_row row, *r = &row;
 	char msg[96];
 
-	if (!r) {
+	if (!find_row(name, r)) {
 		fail(errs, name, value, "unknown option");
 		return -1;
 	}
@@ -334,5 +344,7 @@ void options_from_cmdline(struct options *o, const char *cmdline, struct opt_err
 
 const struct tp_word *options_row(size_t i)
 {
-	return i < N_ROWS ? opt_rows[i].w : 0;
+	struct opt_row r;
+
+	return row_at(i, &r) ? r.w : 0;
 }

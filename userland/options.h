@@ -18,6 +18,7 @@
 #define OPT_STUB_WORDS_MAX 8
 
 enum after { AFTER_POWEROFF, AFTER_REBOOT, AFTER_HALT };
+enum opt_env { OPT_ENV_APPLIANCE, OPT_ENV_HOST };
 enum save { SAVE_AUTO, SAVE_OFF };
 
 struct int_list {
@@ -81,6 +82,13 @@ struct opt_errors {
 };
 
 void options_defaults(struct options *o);
+
+/*
+ * After every option was read: the defaults that depend on where the suite
+ * runs (the appliance or a host), from the rows. The one place they are
+ * resolved; probes read resolved values.
+ */
+void options_resolve(struct options *o, enum opt_env env);
 
 /*
  * Applies one "name=value" (name without prefix). Returns 0, or -1 after

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A probe: one file under userland/probes/, one row in probes/registry.c.
- * It is told what to do (struct probe_ctx), measures, and writes its records
- * and human table through emit.h. The suite runs each probe in a child
- * process with a time limit, so a probe may block, crash or exit: the suite
- * notices and goes on.
+ * A probe: one file under userland/probes/ that ends with its struct probe
+ * (name, summary, options, time limits, entry point, promised figures), and
+ * one word in the list of probes/registry.c. It is told what to do (struct
+ * probe_ctx), measures, and writes its records and human table through
+ * emit.h. The suite runs each probe in a child process with a time limit,
+ * so a probe may block, crash or exit: the suite notices and goes on.
+ * docs/adding-a-probe.md is the recipe.
  */
 #ifndef TP_PROBE_H
 #define TP_PROBE_H
@@ -13,6 +15,7 @@
 
 #include "options.h"
 #include "supervise.h"
+#include "../common/words.h"
 
 enum probe_status {
 	PROBE_OK = 0,
@@ -42,17 +45,48 @@ struct probe_ctx {
 	struct tsc_calib tsc;	/* filled lazily: call probe_tsc_calib() */
 };
 
+/*
+ * A probe's own option: the command-line contract's row type (name, type,
+ * bounds, default, help; common/words.h) and where its value lives: in the
+ * probe's own file (store, a static the suite sets before it forks the
+ * probe), or, for the older probes, in struct options (off, size). A
+ * default that differs between the appliance and a host is env_def[], put
+ * in place of w.def (then a value no one can set) by options_resolve().
+ */
+struct probe_opt {
+	struct tp_word w;
+	void *store;		/* int, int64_t, struct int_list or struct name_list */
+	size_t off, size;	/* when store is NULL */
+	int by_env;
+	int64_t env_def[2];	/* [OPT_ENV_APPLIANCE], [OPT_ENV_HOST] */
+};
+
+/* The row of a probe option kept in struct options (the older probes). */
+#define PROBE_OPT_IN_OPTIONS(f) .off = offsetof(struct options, f), \
+	.size = sizeof(((struct options *)0)->f)
+
 struct probe {
 	const char *name;
 	const char *summary;
 	enum probe_status (*run)(struct probe_ctx *ctx);
 	int limit_quick_s;	/* time limit for profile quick ... */
 	int limit_full_s;	/* ... and full (scaled up under TCG by the suite) */
+	const struct probe_opt *opts;	/* its own options */
+	size_t n_opts;
+	/*
+	 * Figures its records promise in every run where it measures: record
+	 * fields, the first its headline (LAVA's measurement). The boot tests
+	 * check each is there (`timeprobe list --figures`). NULL-terminated.
+	 */
+	const char *const *figures;
 	int inject;		/* fault injection: runs only when named by inject= */
 };
 
-/* Every row, fault injection included; probe_find() finds measuring probes. */
-extern const struct probe probe_table[];
+#define PROBE_OPTS(a) .opts = (a), .n_opts = sizeof(a) / sizeof((a)[0])
+#define PROBE_FIGURES(...) .figures = (const char *const[]){ __VA_ARGS__, 0 }
+
+/* Every probe, fault injections last; probe_find() finds measuring probes. */
+extern const struct probe *const probe_table[];
 extern const size_t probe_count;
 const struct probe *probe_find(const char *name);
 const struct probe *inject_find(const char *name);

@@ -31,9 +31,9 @@ const char *inject_names(void)
 	size_t len = (size_t)snprintf(buf, sizeof(buf), "not one of");
 
 	for (size_t i = 0; i < probe_count && len < sizeof(buf); i++)
-		if (probe_table[i].inject)
+		if (probe_table[i]->inject)
 			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s %s",
-						len > 10 ? "," : "", probe_table[i].name);
+						len > 10 ? "," : "", probe_table[i]->name);
 	return buf;
 }
 
@@ -60,13 +60,13 @@ size_t select_probes(const struct options *o, const struct probe **list, size_t 
 		if (!probe_find(o->probes.v[i]))
 			report_unknown("probes", o->probes.v[i], "no such probe (see `timeprobe list`)");
 	for (size_t i = 0; i < probe_count && n < max; i++)
-		if (!probe_table[i].inject && (!o->probes.n || named(&o->probes, probe_table[i].name)))
-			list[n++] = &probe_table[i];
+		if (!probe_table[i]->inject && (!o->probes.n || named(&o->probes, probe_table[i]->name)))
+			list[n++] = probe_table[i];
 	/* Nothing valid was named: run everything rather than nothing. */
 	if (!n)
 		for (size_t i = 0; i < probe_count && n < max; i++)
-			if (!probe_table[i].inject)
-				list[n++] = &probe_table[i];
+			if (!probe_table[i]->inject)
+				list[n++] = probe_table[i];
 	for (size_t i = 0; i < o->inject.n && n < max; i++) {
 		const struct probe *p = inject_find(o->inject.v[i]);
 

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "emit.h"
+#include "probe.h"
 #include "sink.h"
 #include "summary.h"
 #include "sysinfo.h"
@@ -43,6 +44,27 @@ static void emit_stub_words(struct tp_rec *r, const struct options *o)
 	tp_rec_obj_begin(r, "stub_options");
 	for (size_t i = 0; i < o->n_stub_words; i++)
 		tp_rec_str(r, o->stub_words[i].name, o->stub_words[i].value);
+	tp_rec_obj_end(r);
+}
+
+/*
+ * The figures each probe promises, its headline first (struct probe): the
+ * registry travels with the records, so the LAVA converter and the report
+ * need no table of their own.
+ */
+static void emit_figures(struct tp_rec *r)
+{
+	tp_rec_obj_begin(r, "figures");
+	for (size_t i = 0; i < probe_count; i++) {
+		const struct probe *p = probe_table[i];
+
+		if (p->inject || !p->figures)
+			continue;
+		tp_rec_arr_begin(r, p->name);
+		for (const char *const *f = p->figures; *f; f++)
+			tp_rec_str(r, 0, *f);
+		tp_rec_arr_end(r);
+	}
 	tp_rec_obj_end(r);
 }
 
@@ -86,6 +108,7 @@ void summary_run_record(const struct options *o, const char *env, int ncpu)
 	tp_rec_str(&r, "profile", o->quick ? "quick" : "full");
 	tp_rec_int(&r, "repeat", o->repeat);
 	tp_rec_str(&r, "start", when);
+	emit_figures(&r);
 	sink_emit(&r);
 	sink_human("timeprobe %s on %s (%s), Linux %s, %d CPUs, clocksource %s\n",
 		   TP_VERSION, machine, env, u.release, ncpu, cs);

@@ -158,6 +158,23 @@ pf = cases.get("probes-failed", [{}])[0]
 ok(pf.get("result") == "fail" and pf.get("measurement") == "1", "failed probe: probes-failed fails with 1", pf)
 ok(cases.get("clocks.rdtsc.insn", [{}])[0].get("measurement") == "10.5", "failed probe: other results still measured")
 
+# ---- the headline comes from the registry the run record carries ----
+fig_log = os.path.join(tmp, "figures.log")
+with open(fig_log, "w") as f:
+	f.write("\n".join([
+		record_line({"type": "run", "env": "appliance", "version": "0.1.0",
+			     "figures": {"newprobe": ["gap_ns", "count"], "clocks": ["resolution_ns"]}}),
+		record_line({"type": "result", "probe": "newprobe", "name": "x", "count": 3, "gap_ns": 7}),
+		record_line({"type": "result", "probe": "clocks", "name": "y", "ns_per_call": 2, "resolution_ns": 1}),
+		record_line({"type": "end", "probes_ok": 2, "probes_skipped": 0, "probes_failed": 0, "records": 3}),
+	]) + "\n")
+rc, out, _ = convert(fig_log)
+cases, _ = parse_signals(out)
+ok(cases.get("newprobe.x", [{}])[0].get("measurement") == "7",
+   "figures: a probe the converter has never heard of gets its registry headline", out)
+ok(cases.get("clocks.y", [{}])[0].get("measurement") == "1",
+   "figures: the registry's headline wins over the built-in list", out)
+
 # ---- a run cut short: no end record ----
 cut_log = os.path.join(tmp, "cut.log")
 open(cut_log, "w").write("\n".join(text.split("\n")[:text[:text.find('"type":"end"')].count("\n")]))

@@ -34,8 +34,10 @@ import zlib
 RECORD = re.compile(r"TP1 (\{.*\}) \*([0-9a-f]{8})$")
 ANSI = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[()][0-9A-Za-z]|[=>c])")
 
-# Each probe's headline figure, first present wins (docs/probes/<probe>.md).
-# A result without any of them is still a passing case, without measurement.
+# Each probe's headline figure comes from the registry, which the run record
+# carries ("figures": probe -> its promised figures, headline first). Older
+# logs without it fall back to this list: first present wins. A result
+# without any of them is still a passing case, without measurement.
 HEADLINE = (
 	"ns_per_call",		# clocks: cost of one read of a clock
 	"ns_per_yield",		# yield
@@ -170,10 +172,13 @@ def cases(recs, corrupt, all_figures=False):
 		out.append(c)
 
 	run = suite(recs)
+	figures = run[0].get("figures") if run and run[0]["type"] == "run" else None
 	for r in run:
 		t = r["type"]
 		if t == "result":
-			key = next((k for k in HEADLINE if is_number(r.get(k))), None)
+			own = figures.get(r.get("probe")) if isinstance(figures, dict) else None
+			order = [k for k in own if isinstance(k, str)] if isinstance(own, list) else []
+			key = next((k for k in order + list(HEADLINE) if is_number(r.get(k))), None)
 			if all_figures:
 				for k, v in r.items():
 					if is_number(v) and units_of(k):

@@ -1232,3 +1232,19 @@ enum probe_status probe_clocks(struct probe_ctx *ctx)
 	}
 	return sweep(ctx, &e, orig, avail);
 }
+
+/* ---- the registry's row (probes/registry.c) ---- */
+
+static const struct probe_opt clocks_opts[] = {
+	{ .w = {
+		.name = "clocksource-sweep", .type = TP_WT_BOOL, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .hi = 1,
+		.def = -1, .dflt = "on", .dflt_host = "off",
+		.help = "`clocks`: repeat for every clocksource (root)",
+	  }, PROBE_OPT_IN_OPTIONS(clocksource_sweep), .by_env = 1, .env_def = { 1, 0 } },
+};
+
+const struct probe clocks_probe = {
+	.name = "clocks", .summary = "cost, resolution and behaviour of every way to read the time",
+	.run = probe_clocks, .limit_quick_s = 60, .limit_full_s = 600,
+	PROBE_OPTS(clocks_opts), PROBE_FIGURES("ns_per_call", "resolution_ns"),
+};

@@ -2,7 +2,7 @@
 /*
  * Fault-injection probes (timeprobe.inject=NAME,...): each does exactly what
  * its name says, so a user or a test can see the suite survive it. Their
- * rows in registry.c are marked inject: they run only when asked for.
+ * rows are marked inject: they run only when asked for.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 
 #define FLOOD_RECORDS 200000	/* ~24 MB of records: over the suite's per-probe cap */
 
-enum probe_status probe_inject_crash(struct probe_ctx *ctx)
+static enum probe_status inject_crash(struct probe_ctx *ctx)
 {
 	(void)ctx;
 	human("inject-crash: raising SIGSEGV\n");
@@ -22,15 +22,16 @@ enum probe_status probe_inject_crash(struct probe_ctx *ctx)
 	return PROBE_FAILED;
 }
 
-enum probe_status probe_inject_hang(struct probe_ctx *ctx)
+static enum probe_status inject_hang(struct probe_ctx *ctx)
 {
 	(void)ctx;
 	human("inject-hang: sleeping until killed\n");
 	for (;;)
 		pause();
+	return PROBE_FAILED;	/* not reached */
 }
 
-enum probe_status probe_inject_exit(struct probe_ctx *ctx)
+static enum probe_status inject_exit(struct probe_ctx *ctx)
 {
 	(void)ctx;
 	human("inject-exit: exiting with status 3\n");
@@ -38,7 +39,7 @@ enum probe_status probe_inject_exit(struct probe_ctx *ctx)
 }
 
 /* Statuses 1 and 2 were once read as "skipped" and "failed": no longer. */
-enum probe_status probe_inject_exit1(struct probe_ctx *ctx)
+static enum probe_status inject_exit1(struct probe_ctx *ctx)
 {
 	(void)ctx;
 	human("inject-exit1: exiting with status 1\n");
@@ -50,7 +51,7 @@ enum probe_status probe_inject_exit1(struct probe_ctx *ctx)
  * the probe itself ends well: the suite must not wait for the pipe to close
  * and must not leave the grandchild running.
  */
-enum probe_status probe_inject_grandchild(struct probe_ctx *ctx)
+static enum probe_status inject_grandchild(struct probe_ctx *ctx)
 {
 	(void)ctx;
 	human("inject-grandchild: leaving a setsid() grandchild that holds stdout\n");
@@ -65,7 +66,7 @@ enum probe_status probe_inject_grandchild(struct probe_ctx *ctx)
 }
 
 /* Records, fast and many: the suite keeps a bounded number of them. */
-enum probe_status probe_inject_flood(struct probe_ctx *ctx)
+static enum probe_status inject_flood(struct probe_ctx *ctx)
 {
 	struct tp_rec r;
 
@@ -78,3 +79,16 @@ enum probe_status probe_inject_flood(struct probe_ctx *ctx)
 	}
 	return PROBE_OK;
 }
+
+/* ---- the registry's rows (probes/registry.c) ---- */
+
+#define INJECT(n, what, limit) \
+	const struct probe n##_probe = { .name = #n, .summary = what, .run = inject_##n, \
+		.limit_quick_s = limit, .limit_full_s = limit, .inject = 1 }
+
+INJECT(crash, "raises SIGSEGV", 10);
+INJECT(hang, "never returns; killed at its time limit", 5);
+INJECT(exit, "exits with status 3", 10);
+INJECT(exit1, "exits with status 1", 10);
+INJECT(grandchild, "ends well, leaving a setsid() grandchild that holds stdout", 10);
+INJECT(flood, "writes records far past the suite's cap", 60);

@@ -359,3 +359,25 @@ enum probe_status probe_itimer(struct probe_ctx *ctx)
 	free(stamp);
 	return measured ? PROBE_OK : PROBE_SKIPPED;
 }
+
+/* ---- the registry's row (probes/registry.c) ---- */
+
+static const struct probe_opt itimer_opts[] = {
+	{ .w = {
+		.name = "itimer-us", .type = TP_WT_INTS, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = 1,
+		.hi = 10000000, .dflt = "100000,50000,20000,10000,5000,2000,1000,500,200,100",
+		.bounds = "1..10000000 each", .help = "`itimer`: requested intervals",
+	  }, PROBE_OPT_IN_OPTIONS(itimer_us) },
+	{ .w = {
+		.name = "load", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = -1, .hi = 1024,
+		.def = -1, .dflt = "0 and 2 × CPUs", .dflt_host = "0",
+		.help = "`itimer`: CPU-burning processes in the background",
+	  }, PROBE_OPT_IN_OPTIONS(load), .by_env = 1, .env_def = { -1, 0 } },
+};
+
+const struct probe itimer_probe = {
+	.name = "itimer",
+	.summary = "setitimer: requested vs claimed vs actual interval, with load (timer-perf.c, 2008)",
+	.run = probe_itimer, .limit_quick_s = 60, .limit_full_s = 600,
+	PROBE_OPTS(itimer_opts), PROBE_FIGURES("actual_us", "claimed_us", "accuracy_pct"),
+};

@@ -681,3 +681,23 @@ out:
 	free(h);
 	return rc;
 }
+
+/* ---- the registry's row (probes/registry.c) ---- */
+
+static const struct probe_opt noise_opts[] = {
+	{ .w = {
+		.name = "noise-threshold-ns", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE,
+		.lo = 10, .hi = 1000000000, .def = 1000, .dflt = "1000", .bounds = "10..10⁹",
+		.help = "`noise`: smallest gap counted as an interruption",
+	  }, PROBE_OPT_IN_OPTIONS(noise_threshold_ns) },
+	{ .w = {
+		.name = "noise-ms", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .hi = 3600000,
+		.dflt = "1000 quick, 10000 full", .help = "`noise`: spin time per CPU",
+	  }, PROBE_OPT_IN_OPTIONS(noise_ms) },
+};
+
+const struct probe noise_probe = {
+	.name = "noise", .summary = "OS noise: a spinning thread per CPU, gaps above a threshold (sysjitter)",
+	.run = probe_noise, .limit_quick_s = 30, .limit_full_s = 120,
+	PROBE_OPTS(noise_opts), PROBE_FIGURES("stolen_pct"),
+};

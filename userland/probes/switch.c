@@ -453,3 +453,11 @@ enum probe_status probe_switch(struct probe_ctx *ctx)
 		return PROBE_FAILED;
 	return ok ? PROBE_OK : PROBE_SKIPPED;
 }
+
+/* ---- the registry's row (probes/registry.c) ---- */
+
+const struct probe switch_probe = {
+	.name = "switch", .summary = "context-switch cost: pipe and futex ping-pong, same and cross CPU",
+	.run = probe_switch, .limit_quick_s = 30, .limit_full_s = 120,
+	PROBE_FIGURES("us_per_round_trip", "ns_per_switch"),
+};

@@ -825,3 +825,19 @@ enum probe_status probe_tsc(struct probe_ctx *ctx)
 	sync_check(ctx, f.stub_hz > 0 ? f.stub_hz : f.user_hz);
 	return PROBE_OK;
 }
+
+/* ---- the registry's row (probes/registry.c) ---- */
+
+static const struct probe_opt tsc_opts[] = {
+	{ .w = {
+		.name = "calib-rounds", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = 1,
+		.hi = 100, .def = 5, .dflt = "5",
+		.help = "`tsc`: rounds of the user-space calibration",
+	  }, PROBE_OPT_IN_OPTIONS(calib_rounds) },
+};
+
+const struct probe tsc_probe = {
+	.name = "tsc", .summary = "TSC frequency by stub, kernel and user space; flags; cross-CPU sync",
+	.run = probe_tsc, .limit_quick_s = 30, .limit_full_s = 120,
+	PROBE_OPTS(tsc_opts), PROBE_FIGURES("max_warp_ns", "tsc_hz"),
+};

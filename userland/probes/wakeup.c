@@ -653,3 +653,29 @@ enum probe_status probe_wakeup(struct probe_ctx *ctx)
 		return failed ? PROBE_FAILED : PROBE_SKIPPED;
 	return PROBE_OK;
 }
+
+/* ---- the registry's row (probes/registry.c) ---- */
+
+static const struct probe_opt wakeup_opts[] = {
+	{ .w = {
+		.name = "wakeup-us", .type = TP_WT_INTS, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = 10,
+		.hi = 10000000, .dflt = "1000,100", .bounds = "10..10000000 each",
+		.help = "`wakeup`: periods",
+	  }, PROBE_OPT_IN_OPTIONS(wakeup_us) },
+	{ .w = {
+		.name = "priority", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = -1,
+		.hi = 99, .def = -1, .dflt = "90", .dflt_host = "0 (none)", .bounds = "0..99",
+		.help = "`wakeup`: SCHED_FIFO priority",
+	  }, PROBE_OPT_IN_OPTIONS(priority), .by_env = 1, .env_def = { 90, 0 } },
+	{ .w = {
+		.name = "wakeup-cpu", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = -1,
+		.hi = 4095, .def = -1, .dflt = "-1 (not pinned)",
+		.help = "`wakeup`: CPU to pin the measuring thread to",
+	  }, PROBE_OPT_IN_OPTIONS(wakeup_cpu) },
+};
+
+const struct probe wakeup_probe = {
+	.name = "wakeup", .summary = "wake-up latency of every sleep and timer mechanism (cyclictest)",
+	.run = probe_wakeup, .limit_quick_s = 60, .limit_full_s = 900,
+	PROBE_OPTS(wakeup_opts), PROBE_FIGURES("p99_ns", "samples"),
+};

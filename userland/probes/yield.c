@@ -318,3 +318,23 @@ enum probe_status probe_yield(struct probe_ctx *ctx)
 	}
 	return done ? PROBE_OK : PROBE_SKIPPED;
 }
+
+/* ---- the registry's row (probes/registry.c) ---- */
+
+static const struct probe_opt yield_opts[] = {
+	{ .w = {
+		.name = "threads", .type = TP_WT_INTS, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = 1,
+		.hi = 4096, .dflt = "1,2,CPUs,10,50,450", .bounds = "1..4096 each",
+		.help = "`yield`: thread counts",
+	  }, PROBE_OPT_IN_OPTIONS(threads) },
+	{ .w = {
+		.name = "gnuplot", .type = TP_WT_BOOL, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .hi = 1,
+		.dflt = "0", .help = "`yield`: also print the seed's gnuplot-ready columns",
+	  }, PROBE_OPT_IN_OPTIONS(gnuplot) },
+};
+
+const struct probe yield_probe = {
+	.name = "yield", .summary = "sched_yield() work of N threads together (threads.c, lkml 1999)",
+	.run = probe_yield, .limit_quick_s = 30, .limit_full_s = 120,
+	PROBE_OPTS(yield_opts), PROBE_FIGURES("ns_per_yield", "total_per_s"),
+};
