@@ -14,9 +14,10 @@
 #   KERNEL_SRC    a kernel source tree to build instead of Debian's tarball
 #   KERNEL_TARBALL  the tarball (default /usr/src/linux-source-6.1.tar.xz)
 #   TIMEPROBE_CACHE cache folder (default ${XDG_CACHE_HOME:-$HOME/.cache}/timeprobe)
+#   SOURCE_DATE_EPOCH the build time the kernel states (the Makefile sets it)
 #
 # The result is cached under a key made of the fragment(s), this script, the
-# source's identity and the compiler's version, so an unchanged kernel is
+# source's identity, SOURCE_DATE_EPOCH and the compiler's version, so an unchanged kernel is
 # never rebuilt. Each build's .config is kept beside its bzImage.
 set -eu
 
@@ -53,7 +54,13 @@ else
 	[ -f "$tarball" ] || { echo "kernel/build.sh: no kernel source: $tarball is missing (apt-get install linux-source-6.1)" >&2; exit 2; }
 	srcid="tar:$(sha256sum "$tarball" | cut -d' ' -f1)"
 fi
-key=$( { echo "$srcid"; cat $frags "$0"; gcc --version | head -n1; } | sha256sum | cut -c1-16)
+# The version string (uname -v, /proc/version) would carry the build's time,
+# user and host: take them from SOURCE_DATE_EPOCH and fixed words, so the same
+# inputs give the same bzImage (Documentation/kbuild/reproducible-builds.rst).
+sde=${SOURCE_DATE_EPOCH:-1700000000}
+export KBUILD_BUILD_TIMESTAMP="$(date -u -d "@$sde" '+%a %b %e %H:%M:%S UTC %Y')"
+export KBUILD_BUILD_USER=timeprobe KBUILD_BUILD_HOST=timeprobe KBUILD_BUILD_VERSION=1
+key=$( { echo "$srcid"; echo "sde:$sde"; cat $frags "$0"; gcc --version | head -n1; } | sha256sum | cut -c1-16)
 dir="$cache/kernel-${variant:-base}-$key"
 
 # One build of a key at a time: two makes sharing an object folder (two test
