@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Probe `vdso-check`: for each clock id, and for gettimeofday() and time(),
+ * does the vDSO answer in user space on this kernel and clocksource, or fall
+ * back to the system call? Seconds, exact, no timing involved.
+ *
+ * The vDSO's own entry points (__vdso_clock_gettime, ...) are found in the
+ * ELF image the kernel maps into every process (getauxval(AT_SYSINFO_EHDR);
+ * System V gABI, "Dynamic Section" and "Symbol Table") and called directly,
+ * so libc's choices (musl refuses the vDSO for some clocks) are not in the
+ * way. Each entry is called in a child traced with PTRACE_SYSCALL, and the
+ * time system calls it makes are counted: 0 per call is the vDSO path, 1 the
+ * fallback. Linux 6.1 lib/vdso/gettimeofday.c serves the high-resolution
+ * clocks only when the clocksource can be read in user space (tsc, not hpet
+ * or acpi_pm), the coarse clocks always, the CPU-time clocks never.
+ * See docs/probes/vdso-check.md.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__x86_64__)
+#include <sys/user.h>
+#endif
+
+#include "../emit.h"
+#include "../probe.h"
+#include "../sysinfo.h"
+
+#define PROBE "vdso-check"
+#define CALLS 4			/* calls per entry under the tracer */
+#define MAX_CLOCK_ID 11		/* CLOCK_TAI; 10 (CLOCK_SGI_CYCLE) is gone */
+
+/* The symbol NAME in the vDSO image at base, or NULL; exported for the unit test. */
+const void *vdso_symbol(const void *base, const char *name)
+{
+	const Elf64_Ehdr *eh = base;
+	const Elf64_Phdr *ph;
+	const Elf64_Dyn *dyn = 0;
+	const Elf64_Sym *sym = 0;
+	const char *str = 0;
+	const uint32_t *hash = 0;
+	intptr_t bias = -1;
+
+	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return 0;
+	ph = (const void *)((const char *)base + eh->e_phoff);
+	for (int i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type == PT_LOAD && bias == -1)
+			bias = (intptr_t)base + (intptr_t)ph[i].p_offset - (intptr_t)ph[i].p_vaddr;
+		if (ph[i].p_type == PT_DYNAMIC)
+			dyn = (const void *)((const char *)base + ph[i].p_offset);
+	}
+	for (; dyn && bias != -1 && dyn->d_tag != DT_NULL; dyn++) {
+		if (dyn->d_tag == DT_SYMTAB)
+			sym = (const void *)(bias + dyn->d_un.d_ptr);
+		else if (dyn->d_tag == DT_STRTAB)
+			str = (const void *)(bias + dyn->d_un.d_ptr);
+		else if (dyn->d_tag == DT_HASH)
+			hash = (const void *)(bias + dyn->d_un.d_ptr);
+	}
+	if (!sym || !str || !hash)
+		return 0;
+	/* DT_HASH: nbucket, nchain; nchain is the number of symbols */
+	for (uint32_t i = 0; i < hash[1]; i++)
+		if (sym[i].st_shndx != SHN_UNDEF && ELF64_ST_TYPE(sym[i].st_info) == STT_FUNC &&
+		    !strcmp(str + sym[i].st_name, name))
+			return (const void *)(bias + (intptr_t)sym[i].st_value);
+	return 0;
+}
+
+struct entry {
+	const char *name;	/* record name */
+	const char *symbol;
+	int clock_id;		/* clock_gettime only; -1 otherwise */
+};
+
+typedef int (*cgt_fn)(clockid_t, struct timespec *);
+typedef int (*gtod_fn)(struct timeval *, void *);
+typedef time_t (*time_fn)(time_t *);
+
+/* One call of the entry: 0, or the -errno the fallback system call gave. */
+static long call(const struct entry *e, const void *fn)
+{
+	struct timespec ts;
+	struct timeval tv;
+
+	if (e->clock_id >= 0)
+		return ((cgt_fn)fn)(e->clock_id, &ts);
+	if (!strcmp(e->symbol, "__vdso_gettimeofday"))
+		return ((gtod_fn)fn)(&tv, 0);
+	return ((time_fn)fn)(0) < 0 ? -EINVAL : 0;
+}
+
+#if defined(__x86_64__)
+static int is_time_syscall(unsigned long long nr)
+{
+	return nr == SYS_clock_gettime || nr == SYS_gettimeofday || nr == SYS_time;
+}
+
+/*
+ * Time system calls per call of the entry, from a traced child: 0 or 1,
+ * or -errno when tracing is refused here. At a syscall-entry stop x86-64's
+ * rax holds -ENOSYS (arch/x86/entry/entry_64.S), at the exit stop the result.
+ */
+static double kernel_entries(const struct entry *e, const void *fn)
+{
+	struct user_regs_struct regs;
+	int st, sig = 0, count = 0;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (ptrace(PTRACE_TRACEME, 0, 0, 0))
+			_exit(3);
+		raise(SIGSTOP);
+		for (int i = 0; i < CALLS; i++)
+			call(e, fn);
+		_exit(0);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st) ||
+	    ptrace(PTRACE_SETOPTIONS, pid, 0, (void *)(long)(PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL))) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		return -EPERM;
+	}
+	while (!ptrace(PTRACE_SYSCALL, pid, 0, (void *)(long)sig) && waitpid(pid, &st, 0) == pid &&
+	       WIFSTOPPED(st)) {
+		sig = WSTOPSIG(st) == (SIGTRAP | 0x80) || WSTOPSIG(st) == SIGSTOP ? 0 : WSTOPSIG(st);
+		if (WSTOPSIG(st) == (SIGTRAP | 0x80) && !ptrace(PTRACE_GETREGS, pid, 0, &regs) &&
+		    (long long)regs.rax == -ENOSYS && is_time_syscall(regs.orig_rax))
+			count++;
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	return (double)count / CALLS;
+}
+#else
+static double kernel_entries(const struct entry *e, const void *fn)
+{
+	(void)e, (void)fn;
+	return -ENOSYS;		/* the register layout above is x86-64's */
+}
+#endif
+
+static const char *const clock_names[MAX_CLOCK_ID + 1] = {
+	"CLOCK_REALTIME", "CLOCK_MONOTONIC", "CLOCK_PROCESS_CPUTIME_ID", "CLOCK_THREAD_CPUTIME_ID",
+	"CLOCK_MONOTONIC_RAW", "CLOCK_REALTIME_COARSE", "CLOCK_MONOTONIC_COARSE", "CLOCK_BOOTTIME",
+	"CLOCK_REALTIME_ALARM", "CLOCK_BOOTTIME_ALARM", 0, "CLOCK_TAI",
+};
+
+/* One entry: its record and its line. 0, or -errno when tracing is refused. */
+static int check_entry(const struct entry *e, const void *fn, const char *cs)
+{
+	double k = kernel_entries(e, fn);
+	long rc = call(e, fn);
+	const char *path = k < 0 ? 0 : k == 0 ? "vdso" : "syscall";
+	struct tp_rec r;
+
+	if (k < 0)
+		return (int)k;
+	emit_result_begin(&r, PROBE, e->name);
+	tp_rec_str(&r, "symbol", e->symbol);
+	if (e->clock_id >= 0)
+		tp_rec_int(&r, "clock_id", e->clock_id);
+	tp_rec_str(&r, "clocksource", cs);
+	tp_rec_str(&r, "path", path);
+	rec_double(&r, "kernel_entries", k);
+	tp_rec_str(&r, "status", rc ? strerror((int)-rc) : "ok");
+	emit_end(&r);
+	human("  %-44s %-8s %s\n", e->name, path, rc ? strerror((int)-rc) : "");
+	return 0;
+}
+
+static enum probe_status run(struct probe_ctx *ctx)
+{
+	const void *base = (const void *)getauxval(AT_SYSINFO_EHDR);
+	struct entry list[MAX_CLOCK_ID + 3];
+	char names[MAX_CLOCK_ID + 1][48], cs[64];
+	size_t n = 0;
+	int rc = 0;
+
+	(void)ctx;
+	if (!base) {
+		emit_skip(PROBE, 0, "no vDSO mapped (AT_SYSINFO_EHDR is 0)");
+		return PROBE_SKIPPED;
+	}
+	if (current_clocksource(cs, sizeof(cs)) <= 0)
+		snprintf(cs, sizeof(cs), "unknown");
+	for (int id = 0; id <= MAX_CLOCK_ID; id++) {
+		if (!clock_names[id])
+			continue;
+		snprintf(names[id], sizeof(names[id]), "clock_gettime(%s)", clock_names[id]);
+		list[n++] = (struct entry){ names[id], "__vdso_clock_gettime", id };
+	}
+	list[n++] = (struct entry){ "gettimeofday()", "__vdso_gettimeofday", -1 };
+	list[n++] = (struct entry){ "time()", "__vdso_time", -1 };
+	human("  %-44s %-8s %s   (clocksource %s)\n", "vDSO entry", "path", "status", cs);
+	for (size_t i = 0; i < n && !rc; i++) {
+		const void *fn = vdso_symbol(base, list[i].symbol);
+
+		if (!fn)
+			emit_skip(PROBE, list[i].name, "the vDSO does not export this entry");
+		else
+			rc = check_entry(&list[i], fn, cs);
+	}
+	if (rc) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "cannot trace a child here: %s", strerror(-rc));
+		emit_skip(PROBE, 0, why);
+		return PROBE_SKIPPED;
+	}
+	return PROBE_OK;
+}
+
+/* ---- the registry's row (probes/registry.c) ---- */
+
+const struct probe vdso_check_probe = {
+	.name = "vdso-check",
+	.summary = "does each clock id take the vDSO path on this kernel and clocksource",
+	.run = run, .limit_quick_s = 10, .limit_full_s = 30,
+	PROBE_FIGURES("kernel_entries", "path"),
+};
