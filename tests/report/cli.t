@@ -66,4 +66,12 @@ run "$TP_REPORT" - <$D/report-host.log
 [ $rc -eq 0 ] && grep -q "Run 1 of -" "$TMP/out"
 pass $? "- reads standard input"
 
+# A probe without a layout: the figures its registry row promises lead the columns.
+if [ -x build/timeprobe ]; then
+	build/timeprobe run --probes=vdso-check --profile=quick >"$TMP/vdso.log" 2>/dev/null
+	run "$TP_REPORT" "$TMP/vdso.log"
+	grep -A1 '^vdso-check' "$TMP/out" | tail -1 | grep -Eq '^ *kernel_entries +path +clock_id'
+	pass $? "a new probe's promised figures (run record) are its first columns"
+fi
+
 done_testing

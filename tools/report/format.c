@@ -257,7 +257,27 @@ static const struct layout *find_layout(const char *probe)
 	return NULL;
 }
 
-static void probe_columns(json_t *keys, const struct layout *lay, struct probe_cols *pc)
+/*
+ * A probe without a layout of its own: the figures its registry row promises
+ * (the run record's "figures"), headline first, lead the columns.
+ */
+static void figure_columns(json_t *keys, json_t *figs, json_t *claimed, struct probe_cols *pc)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(figs, i, f) {
+		const char *k = json_string_value(f);
+
+		if (k && json_object_get(keys, k) && !json_object_get(claimed, k)) {
+			json_object_set_new(claimed, k, json_true());
+			add_col(pc, k, k, NULL, NULL, json_is_true(json_object_get(keys, k)));
+		}
+	}
+}
+
+static void probe_columns(json_t *keys, const struct layout *lay, json_t *figs,
+			  struct probe_cols *pc)
 {
 	json_t *claimed = json_object();
 	const char *key;
@@ -275,6 +295,7 @@ static void probe_columns(json_t *keys, const struct layout *lay, struct probe_c
 	if (pc->n < LAYOUT_MIN_COLS) {
 		pc->n = 0;
 		json_object_clear(claimed);
+		figure_columns(keys, figs, claimed, pc);
 	}
 	json_object_foreach(keys, key, val)
 		if (json_is_true(val) && !json_object_get(claimed, key))
@@ -352,7 +373,8 @@ static void print_probe(FILE *f, const struct run *run, const char *probe, enum 
 	struct sbuf cell = { 0 }, tmp = { 0 };
 	size_t nrows = 0;
 
-	probe_columns(keys, lay, &pc);
+	probe_columns(keys, lay, run->head ? json_object_get(json_object_get(run->head, "figures"), probe) : NULL,
+		      &pc);
 	titles = xcalloc(pc.n, sizeof(*titles));
 	for (size_t c = 0; c < pc.n; c++)
 		titles[c] = pc.v[c].title;
