@@ -126,6 +126,23 @@ int main(void)
 		   "33 values: reported");
 	}
 
+	/* defaults that depend on where the suite runs: resolved once, from the rows */
+	o = d;
+	options_resolve(&o, OPT_ENV_HOST);
+	ok(o.clocksource_sweep == 0 && o.priority == 0 && o.load == 0 && o.hold_s == 0,
+	   "host: no sweep, no SCHED_FIFO, no load, no hold");
+	o = d;
+	options_resolve(&o, OPT_ENV_APPLIANCE);
+	ok(o.clocksource_sweep == 1 && o.priority == 90 && o.load == -1,
+	   "appliance: sweep, priority 90, load left to the probe (0 and 2 x CPUs)");
+	o = d;
+	errs.n = 0;
+	options_set(&o, "priority", "50", &errs);
+	options_set(&o, "clocksource-sweep", "off", &errs);
+	options_set(&o, "hold", "7", &errs);
+	options_resolve(&o, OPT_ENV_APPLIANCE);
+	ok(o.priority == 50 && o.clocksource_sweep == 0 && o.hold_s == 7, "values people set are kept");
+
 	/* more errors than fit are counted up to the cap, never overflow */
 	o = d;
 	errs.n = 0;
