@@ -46,7 +46,6 @@ deps:
 # ---- userland: the static probe suite ----
 # common/: the TP1 emitter and the command-line contract, shared with the stub.
 COMMON_SRC := $(wildcard common/*.c)
-COMMON_HOST_OBJ := $(patsubst %.c,$(B)/host/%.o,$(COMMON_SRC))
 USERLAND_SRC := $(wildcard userland/*.c userland/probes/*.c) $(COMMON_SRC)
 USERLAND_OBJ := $(patsubst %.c,$(B)/musl/%.o,$(USERLAND_SRC))
 
