@@ -27,7 +27,7 @@ static char *record(const char *probe, const char *name, double ns)
 
 struct scan_case {
 	const char *what;
-	size_t records, bad_crc, cut, unparsable, joined;
+	size_t records, bad_crc, cut, unparsable, joined, damaged_tag;
 };
 
 static void check_n(const struct scan_case *c, const char *log, size_t len)
@@ -38,10 +38,11 @@ static void check_n(const struct scan_case *c, const char *log, size_t len)
 
 	scan_buffer(log, len, &l, &st);
 	good = st.records == c->records && st.bad_crc == c->bad_crc && st.cut == c->cut &&
-	       st.unparsable == c->unparsable && st.joined == c->joined && l.n == c->records;
+	       st.unparsable == c->unparsable && st.joined == c->joined && l.n == c->records &&
+	       st.damaged_tag == c->damaged_tag;
 	if (!ok(good, "scan: %s", c->what))
-		printf("#   records %zu bad_crc %zu cut %zu unparsable %zu joined %zu\n",
-		       st.records, st.bad_crc, st.cut, st.unparsable, st.joined);
+		printf("#   records %zu bad_crc %zu cut %zu unparsable %zu joined %zu damaged_tag %zu\n",
+		       st.records, st.bad_crc, st.cut, st.unparsable, st.joined, st.damaged_tag);
 	rec_list_free(&l);
 }
 
@@ -163,6 +164,80 @@ static void test_scan(void)
 	free(bad);
 }
 
+/* A record whose CRC is written in upper case: complete, so a bad CRC. */
+static char *upper_crc(const char *line)
+{
+	char *s = xstrdup(line);
+
+	for (char *p = s + strlen(s) - 8; *p; p++)
+		if (*p >= 'a' && *p <= 'f')
+			*p = (char)(*p - 'a' + 'A');
+	return s;
+}
+
+static void test_scan_lines(void)
+{
+	char *a = record("clocks", "clock_gettime(CLOCK_MONOTONIC)", 21.5);
+	char *b = record("itimer", "ITIMER_REAL 10000us", 10004.2);
+	char *t = record("x", "name with TP1 { inside", 1);
+	char *up = upper_crc(a), *log;
+	size_t half = strlen(a) / 2;
+	struct sbuf many = { 0 };
+
+#define CASE(what, ...) &(struct scan_case){ what, __VA_ARGS__ }
+	log = xasprintf("%s\r%s\r%s\r", a, b, a);
+	check(CASE("CR-only line ends", .records = 3), log);
+	free(log);
+	log = xasprintf("%s\r\r\n%s\n\r%s", a, b, a);
+	check(CASE("CR CR LF, LF CR and no end: nothing lost", .records = 3), log);
+	free(log);
+	log = xasprintf("%s%s\n", a, b);
+	check(CASE("two records on one line, nothing between", .records = 2), log);
+	free(log);
+	log = xasprintf("%s  junk %s junk\n", a, b);
+	check(CASE("two records on one line, text around", .records = 2), log);
+	free(log);
+	log = xasprintf("%s\n", t);
+	check(CASE("\"TP1 {\" inside a string is part of the record", .records = 1), log);
+	free(log);
+	log = xasprintf("%s\n%s\n", up, b);
+	check(CASE("upper-case CRC: bad CRC, not cut short", .records = 1, .bad_crc = 1), log);
+	free(log);
+	log = xasprintf("%s%s\n", up, b);
+	check(CASE("upper-case CRC, then a record on the line", .records = 1, .bad_crc = 1), log);
+	free(log);
+	log = xasprintf("TP! %s\n%s\n", a + 4, b);
+	check(CASE("damaged tag counted", .records = 1, .damaged_tag = 1), log);
+	free(log);
+	log = xasprintf("P1 %s%s\n", a + 4, b);
+	check(CASE("damaged tag, then a record on the line", .records = 1, .damaged_tag = 1), log);
+	free(log);
+	log = xasprintf("%.*s\n%s\n", (int)half, a, a + half);
+	check(CASE("a record across two lines is joined", .records = 1, .joined = 1), log);
+	free(log);
+	log = xasprintf("%.*s\n%s%s\n", (int)half, a, a + half, b);
+	check(CASE("joined, then a record on the rest of the line", .records = 2, .joined = 1), log);
+	free(log);
+	log = xasprintf("%.*s\nX%s\n%s\n", (int)half, a, a + half, b);
+	check(CASE("a wrong continuation: bad CRC, next read", .records = 1, .bad_crc = 1), log);
+	free(log);
+	for (int i = 0; i < 16384; i++)
+		sbuf_adds(&many, "TP1 {");
+	sbuf_adds(&many, " *00000000\n");
+	check(CASE("80 KB of tags: all but the last cut, the last a bad CRC", .cut = 16383,
+		   .bad_crc = 1), many.s);
+	sbuf_reset(&many);
+	for (int i = 0; i < 100; i++)
+		sbuf_addf(&many, "%s", i % 2 ? a : b);
+	check(CASE("100 records on one line", .records = 100), many.s);
+#undef CASE
+	sbuf_free(&many);
+	free(a);
+	free(b);
+	free(t);
+	free(up);
+}
+
 static void test_big_integer(void)
 {
 	struct tp_rec r;
@@ -185,6 +260,7 @@ int main(void)
 	test_stamp_and_find();
 	test_crc();
 	test_scan();
+	test_scan_lines();
 	test_big_integer();
 	return tap_done();
 }

@@ -310,14 +310,14 @@ static void probe_columns(json_t *keys, const struct layout *lay, json_t *figs,
 /* A result's value for key: a figure's mean over iterations, else as written. */
 static int result_cell(const struct result *r, const char *key, struct sbuf *out)
 {
-	json_t *first = NULL;
+	json_t *first = NULL, *rec = NULL;
 	char num[NUM_MAX];
 
 	for (size_t k = 0; k < json_array_size(r->recs) && !first; k++)
-		first = json_object_get(json_array_get(r->recs, k), key);
+		first = json_object_get(rec = json_array_get(r->recs, k), key);
 	if (!first)
 		return 0;
-	if (key_is_figure(key, first)) {
+	if (key_is_figure(rec, key, first)) {
 		struct agg a;
 		double *v;
 		size_t n = result_values(r, key, &v);

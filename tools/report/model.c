@@ -6,22 +6,8 @@
 #include <string.h>
 
 #include "model.h"
+#include "schema.h"
 #include "util.h"
-
-/* Numeric keys that say what was measured, not what was found. */
-static const char *const ident_numbers[] = {
-	"load", "threads", "requested_us", "period_us", "interval_us", "cpu", "priority",
-};
-
-/* String keys that are free text: they describe a result but do not name it. */
-static const char *const free_text[] = {
-	"note", "reason", "warning", "detail", "message", "unit",
-};
-
-/* Keys every record carries: neither identity nor figure. */
-static const char *const bookkeeping[] = {
-	"type", "probe", "name", "iteration",
-};
 
 /* Fields that tell runs apart when their env and machine agree. */
 static const char *const label_fields[] = {
@@ -30,29 +16,16 @@ static const char *const label_fields[] = {
 
 #define LABEL_PART_MAX 24
 
-static int in_list(const char *const *list, size_t n, const char *key)
+int key_is_ident(const json_t *rec, const char *key, const json_t *val)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(list[i], key))
-			return 1;
-	return 0;
+	/* probe and name lead the id by themselves */
+	return strcmp(key, "probe") && strcmp(key, "name") &&
+	       rec_key_class(rec, key, val) == KEY_ID;
 }
 
-int key_is_ident(const char *key, const json_t *val)
+int key_is_figure(const json_t *rec, const char *key, const json_t *val)
 {
-	if (in_list(bookkeeping, ARRAY_SIZE(bookkeeping), key))
-		return 0;
-	if (json_is_string(val))
-		return !in_list(free_text, ARRAY_SIZE(free_text), key);
-	if (json_is_number(val))
-		return in_list(ident_numbers, ARRAY_SIZE(ident_numbers), key);
-	return 0;
-}
-
-int key_is_figure(const char *key, const json_t *val)
-{
-	return json_is_number(val) && !key_is_ident(key, val) &&
-	       !in_list(bookkeeping, ARRAY_SIZE(bookkeeping), key);
+	return rec_key_class(rec, key, val) == KEY_FIGURE;
 }
 
 static void value_str(struct sbuf *b, const json_t *v)
@@ -107,7 +80,7 @@ char *result_id(const json_t *rec, char **ident)
 	probe = probe ? probe : "";
 	name = name ? name : "";
 	json_object_foreach((json_t *)rec, key, val) {
-		if (!key_is_ident(key, val))
+		if (!key_is_ident(rec, key, val) || json_is_object(val) || json_is_array(val))
 			continue;
 		grow(&keys, &cap, nkeys + 1, sizeof(*keys));
 		keys[nkeys++] = key;
@@ -472,7 +445,7 @@ static void add_figures(struct report *rp, size_t ri, json_t *index, struct rank
 				double *v;
 				size_t n;
 
-				if (!key_is_figure(key, val))
+				if (!key_is_figure(json_array_get(r->recs, k), key, val))
 					continue;
 				fid = xasprintf("%s\x1f\x1e%s", r->id, key);
 				fi = json_object_get(index, fid);

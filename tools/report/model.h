@@ -64,12 +64,12 @@ struct report {
 };
 
 /*
- * Is this key part of a result's identity (a parameter such as "path",
- * "timer", "load", "threads") rather than a figure? Figures are numbers
- * whose key is not an identity or bookkeeping key.
+ * Is this key of rec part of its result's identity (a parameter such as
+ * "path", "timer", "load", "threads"), or a figure? The identity schema
+ * (schema.h) says which; probe and name are the id's first parts anyway.
  */
-int key_is_ident(const char *key, const json_t *val);
-int key_is_figure(const char *key, const json_t *val);
+int key_is_ident(const json_t *rec, const char *key, const json_t *val);
+int key_is_figure(const json_t *rec, const char *key, const json_t *val);
 
 /* Builds a result's id and the "k=v" list of identifying keys. */
 char *result_id(const json_t *rec, char **ident);

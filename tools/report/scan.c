@@ -5,6 +5,7 @@
  * so whatever else the console printed cannot be mistaken for a figure.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,15 +130,51 @@ static const char *find_kernel_stamp(const char *s, size_t n)
 	return NULL;
 }
 
-/* Ends in " *" and eight lowercase hex digits: a record that was complete. */
-static int has_crc_tail(const char *s, size_t n)
+#define TAG "TP1 {"
+#define TAG_LEN 5
+#define TAIL_LEN 10	/* " *" and eight hex digits */
+
+static int hex_digit(char c)
 {
-	if (n < 10 || s[n - 10] != ' ' || s[n - 9] != '*')
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10 + 16;	/* upper case: not what the emitter writes */
+	return -1;
+}
+
+/*
+ * s[0..n) begins with " *" and eight hex digits. Returns 1 for lower case
+ * (the format, docs/records.md) with the value in *crc, 2 for any other
+ * case mix (a record, but its CRC cannot match), 0 if not a tail.
+ */
+static int crc_tail(const char *s, size_t n, uint32_t *crc)
+{
+	uint32_t v = 0;
+	int upper = 0;
+
+	if (n < TAIL_LEN || s[0] != ' ' || s[1] != '*')
 		return 0;
-	for (size_t i = n - 8; i < n; i++)
-		if (!strchr("0123456789abcdef", s[i]) || !s[i])
+	for (size_t i = 2; i < TAIL_LEN; i++) {
+		int d = hex_digit(s[i]);
+
+		if (d < 0)
 			return 0;
-	return 1;
+		upper |= d >= 16;
+		v = v << 4 | (uint32_t)(d & 15);
+	}
+	*crc = v;
+	return upper ? 2 : 1;
+}
+
+/* Ends in a CRC tail of either case: a record that was complete. */
+static int ends_in_tail(const char *s, size_t n)
+{
+	uint32_t crc;
+
+	return n >= TAIL_LEN && crc_tail(s + n - TAIL_LEN, TAIL_LEN, &crc);
 }
 
 static size_t trim_end(const char *s, size_t n)
@@ -171,16 +208,47 @@ static void add_record(struct scanner *sc, const char *json, size_t n, size_t li
 	sc->st->records++;
 }
 
-/* Returns 1 if s[0..n) was a record (read, or counted as unparsable), else 0. */
-static int try_record(struct scanner *sc, const char *s, size_t n, size_t line)
+/*
+ * The record that starts at the tag s[at]: its JSON runs to the first CRC
+ * tail whose value is the CRC of the bytes before it, outside a JSON string.
+ * One pass with a running CRC, which stops at the next tag outside a string
+ * (a record may end at the " *xxxxxxxx" just before the next "TP1 {") or
+ * after TP_REC_MAX bytes, so a line is read a bounded number of times.
+ * Returns the offset just after the record (read, or counted as not a JSON
+ * object), or 0 if there is none.
+ */
+static size_t try_record(struct scanner *sc, const char *s, size_t n, size_t at, size_t line)
 {
-	const char *json;
-	long len = tp_rec_check(s, n, &json);
+	size_t json = at + 4, done = json, limit = n - at > TP_REC_MAX ? at + TP_REC_MAX : n;
+	uint32_t crc = 0, want;
+	int in_str = 0, esc = 0;
 
-	if (len <= 0)
-		return 0;
-	add_record(sc, json, (size_t)len, line);
-	return 1;
+	for (size_t i = json; i < limit; i++) {
+		char c = s[i];
+
+		if (in_str) {
+			if (esc)
+				esc = 0;
+			else if (c == '\\')
+				esc = 1;
+			else if (c == '"')
+				in_str = 0;
+			continue;
+		}
+		if (c == '"') {
+			in_str = 1;
+		} else if (c == ' ' && crc_tail(s + i, n - i, &want) == 1) {
+			crc = tp_crc32(crc, s + done, i - done);
+			done = i;
+			if (crc == want) {
+				add_record(sc, s + json, i - json, line);
+				return i + TAIL_LEN;
+			}
+		} else if (c == 'T' && i + TAG_LEN <= n && !memcmp(s + i, TAG, TAG_LEN)) {
+			break;
+		}
+	}
+	return 0;
 }
 
 static void set_pending(struct scanner *sc, const char *s, size_t n, size_t line)
@@ -193,25 +261,103 @@ static void set_pending(struct scanner *sc, const char *s, size_t n, size_t line
 }
 
 /*
+ * Text outside any record: a CRC tail after a '{' there is a record whose
+ * "TP1 {" tag was damaged ("TP! {", "T\0P1 {", lost bytes); count it.
+ */
+static void other_text(struct scanner *sc, const char *s, size_t n)
+{
+	int brace = 0;
+	uint32_t crc;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '{')
+			brace = 1;
+		else if (brace && s[i] == ' ' && crc_tail(s + i, n - i, &crc)) {
+			sc->st->damaged_tag++;
+			brace = 0;
+			i += TAIL_LEN - 1;
+		}
+	}
+}
+
+/*
+ * A tag at s[at] that starts no record: what became of it. Another tag on
+ * the line: it was cut short (or complete with a bad CRC). The last one:
+ * a kernel message may have split it, so it waits for its end.
+ * Returns where to go on.
+ */
+static size_t failed_tag(struct scanner *sc, const char *s, size_t n, size_t at, size_t line)
+{
+	const char *p = s + at, *next = scan_find_record(p + 1, n - at - 1);
+	size_t len = trim_end(p, next ? (size_t)(next - p) : n - at);
+	const char *stamp;
+
+	if (next) {
+		if (ends_in_tail(p, len))
+			sc->st->bad_crc++;
+		else
+			sc->st->cut++;
+		return (size_t)(next - s);
+	}
+	stamp = find_kernel_stamp(p, len);
+	if (stamp)
+		len = trim_end(p, (size_t)(stamp - p));
+	if (ends_in_tail(p, len))
+		sc->st->bad_crc++;
+	else
+		set_pending(sc, p, len, line);
+	return n;
+}
+
+/* Every record of s[from..n), and whatever damage lies between them. */
+static void scan_from(struct scanner *sc, const char *s, size_t n, size_t from, size_t line)
+{
+	size_t pos = from;
+
+	while (pos < n) {
+		const char *p = scan_find_record(s + pos, n - pos);
+		size_t at, end;
+
+		other_text(sc, s + pos, (size_t)((p ? p : s + n) - (s + pos)));
+		if (!p)
+			return;
+		at = (size_t)(p - s);
+		end = try_record(sc, s, n, at, line);
+		pos = end ? end : failed_tag(sc, s, n, at, line);
+	}
+}
+
+/*
  * A record waits for its end: printk writes to the console whenever it
  * likes, so "TP1 {...[  1.2] random: crng init done" may be followed by the
  * rest of the record on the next line, possibly after more kernel lines.
- * Returns 1 if this line was used up.
+ * Returns where the rest of this line is to be scanned from (n: used up).
  */
-static int continue_pending(struct scanner *sc, const char *s, size_t n)
+static size_t continue_pending(struct scanner *sc, const char *s, size_t n)
 {
-	if (((n && scan_is_kernel_stamp(s, n)) || !n) && !scan_find_record(s, n) &&
+	size_t end, plen = sc->pending.len;
+
+	if (!n && !scan_find_record(s, n))
+		return n;	/* blank lines ("\r\r\n") cost nothing */
+	if (scan_is_kernel_stamp(s, n) && !scan_find_record(s, n) &&
 	    sc->pending_wait < SCAN_JOIN_LINES) {
 		sc->pending_wait++;
-		return 1;
+		return n;
 	}
 	sbuf_reset(&sc->join);
-	sbuf_add(&sc->join, sc->pending.s, sc->pending.len);
+	sbuf_add(&sc->join, sc->pending.s, plen);
 	sbuf_add(&sc->join, s, n);
 	sc->has_pending = 0;
-	if (try_record(sc, sc->join.s, trim_end(sc->join.s, sc->join.len), sc->pending_line)) {
+	end = try_record(sc, sc->join.s, sc->join.len, 0, sc->pending_line);
+	if (end > plen) {
 		sc->st->joined++;
-		return 1;
+		return end - plen;
+	}
+	/* the rest came, but the two do not make a record */
+	end = (size_t)((scan_find_record(s, n) ? scan_find_record(s, n) : s + n) - s);
+	if (ends_in_tail(s, trim_end(s, end))) {
+		sc->st->bad_crc++;
+		return end;
 	}
 	sc->st->cut++;
 	return 0;
@@ -219,47 +365,38 @@ static int continue_pending(struct scanner *sc, const char *s, size_t n)
 
 static void scan_line(struct scanner *sc, const char *s, size_t n, size_t line)
 {
-	const char *p, *next, *end = s + n;
+	size_t from = 0;
 
-	if (sc->has_pending && continue_pending(sc, s, n))
-		return;
-	for (p = scan_find_record(s, n); p; p = next) {
-		size_t len = trim_end(p, (size_t)(end - p));
-		const char *stamp;
+	if (sc->has_pending)
+		from = continue_pending(sc, s, n);
+	scan_from(sc, s, n, from, line);
+}
 
-		if (try_record(sc, p, len, line))
-			return;
-		/* a record cut short, then another one on the same line */
-		next = scan_find_record(p + 1, (size_t)(end - p - 1));
-		if (next) {
-			sc->st->cut++;
-			continue;
-		}
-		stamp = find_kernel_stamp(p, len);
-		if (stamp)
-			set_pending(sc, p, (size_t)(stamp - p), line);
-		else if (has_crc_tail(p, len))
-			sc->st->bad_crc++;
-		else
-			set_pending(sc, p, len, line);
-	}
+/* Length of the line at s[0..n) and of its end: LF, CR LF or a lone CR. */
+static size_t line_len(const char *s, size_t n, size_t *eol)
+{
+	size_t i = 0;
+
+	while (i < n && s[i] != '\n' && s[i] != '\r')
+		i++;
+	*eol = i == n ? 0 : s[i] == '\r' && i + 1 < n && s[i + 1] == '\n' ? 2 : 1;
+	return i;
 }
 
 void scan_buffer(const char *buf, size_t len, struct rec_list *out, struct scan_stats *st)
 {
 	struct scanner sc = { .out = out, .st = st };
 	struct sbuf line = { 0 };
-	size_t pos = 0, lineno = 0;
+	size_t pos = 0, lineno = 0, eol;
 
 	while (pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+		size_t n = line_len(buf + pos, len - pos, &eol);
 
 		sbuf_reset(&line);
 		sbuf_add(&line, buf + pos, n);
 		line.len = scan_clean_line(line.s, line.len);
 		scan_line(&sc, line.s, line.len, ++lineno);
-		pos += n + (nl != NULL);
+		pos += n + eol;
 	}
 	if (sc.has_pending)
 		st->cut++;

@@ -18,9 +18,10 @@ struct scan_stats {
 	size_t lines;
 	size_t records;		/* CRC matched and the JSON parsed */
 	size_t joined;		/* of those, put back together across a kernel message */
-	size_t bad_crc;		/* complete, but the CRC does not match */
+	size_t bad_crc;		/* complete (ends in " *" and 8 hex digits), but the CRC does not match */
 	size_t cut;		/* cut short: no CRC at the end, nothing to join */
 	size_t unparsable;	/* CRC matched, but not a JSON object with a "type" */
+	size_t damaged_tag;	/* a record's end (a '{' ... " *" and 8 hex digits) without its "TP1 {" */
 };
 
 struct rec {
@@ -38,10 +39,11 @@ struct rec_list {
 /* Records skipped as unreadable: the figure the user is told about. */
 static inline size_t scan_corrupt(const struct scan_stats *st)
 {
-	return st->bad_crc + st->cut + st->unparsable;
+	return st->bad_crc + st->cut + st->unparsable + st->damaged_tag;
 }
 
 /*
+ * Lines end in LF, CR LF or a lone CR (some terminal programs save those).
  * Cleans one line in place, as a terminal would have shown it: removes ANSI
  * CSI and OSC/DCS sequences (ECMA-48, 5.4 and 8.3.89), other escapes, CR and
  * the remaining C0 controls but TAB. Returns the new length.
@@ -54,7 +56,10 @@ const char *scan_find_record(const char *s, size_t n);
 /* 1 if s begins with a kernel timestamp "[   12.345678]", 0 if not. */
 int scan_is_kernel_stamp(const char *s, size_t n);
 
-/* Appends every record of buf to out and counts what it saw in st. */
+/*
+ * Appends every record of buf to out and counts what it saw in st, in one
+ * pass: each byte is read a bounded number of times, whatever the input.
+ */
 void scan_buffer(const char *buf, size_t len, struct rec_list *out, struct scan_stats *st);
 
 /* Reads a whole file ("-": stdin) into *buf. Returns 0 or -errno. */

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The identity schema: for each record type and probe, which keys say what
+ * was measured (identity), which are the measurements (figures), which say
+ * under what circumstances (context), and which frame the record (type,
+ * iteration). `report` lines results up across runs by their identity keys
+ * only, so a reading that changes from run to run (the clock's last value,
+ * the CPU a process happened to run on) never splits one result into two.
+ * docs/records.md carries the same table (tp-report --schema prints it) and
+ * tests/report/schema.t checks that every key the probes emit is in it.
+ */
+#ifndef TP_REPORT_SCHEMA_H
+#define TP_REPORT_SCHEMA_H
+
+#include <stdio.h>
+#include <jansson.h>
+
+enum key_class {
+	KEY_UNKNOWN,	/* not in the schema: from a newer suite */
+	KEY_FRAME,	/* type, iteration: where the record sits, not what it says */
+	KEY_ID,		/* part of what was measured: equal in two runs that compare */
+	KEY_FIGURE,	/* a number that was measured: compared and averaged */
+	KEY_CONTEXT,	/* circumstances and findings that are not compared */
+};
+
+/* The schema's class of key in a record of this type (and probe, or NULL). */
+enum key_class schema_lookup(const char *type, const char *probe, const char *key);
+
+/*
+ * The class report uses for key in rec: the schema's, else by value (a
+ * number is a figure, anything else context), and a figure only when the
+ * value is a number (granularity_ns may be null).
+ */
+enum key_class rec_key_class(const json_t *rec, const char *key, const json_t *val);
+
+const char *key_class_name(enum key_class c);
+
+/* The schema as the Markdown table in docs/records.md. */
+void schema_print_markdown(FILE *f);
+
+/*
+ * Adds to unknown (an object "type/probe/key" -> count) every top-level key
+ * of rec that the schema does not classify.
+ */
+void schema_unknown_keys(const json_t *rec, json_t *unknown);
+
+/* Frees the lookup cache (for leak checkers; lookups rebuild it). */
+void schema_cache_free(void);
+
+#endif
