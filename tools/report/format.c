@@ -45,6 +45,10 @@ static void scalar_str(struct sbuf *b, const json_t *v)
 {
 	char num[NUM_MAX];
 
+	if (!v) {	/* a key the record lacks, e.g. an end record without its counts */
+		sbuf_adds(b, "-");
+		return;
+	}
 	switch (json_typeof(v)) {
 	case JSON_STRING:
 		sbuf_adds(b, json_string_value(v));
@@ -73,10 +77,12 @@ static int is_scalar(const json_t *v)
 
 static void kv(FILE *f, enum style style, const char *key, const char *val)
 {
-	if (style == STYLE_MARKDOWN)
-		fprintf(f, "- **%s**: %s\n", key, val);
-	else
-		fprintf(f, "  %-13s %s\n", key, val);
+	fputs(style == STYLE_MARKDOWN ? "- **" : "  ", f);
+	table_text(f, style, key);
+	fprintf(f, "%s%*s", style == STYLE_MARKDOWN ? "**: " : " ",
+		style == STYLE_MARKDOWN || strlen(key) >= 13 ? 0 : (int)(13 - strlen(key)), "");
+	table_text(f, style, val);
+	fputc('\n', f);
 }
 
 static void print_head(FILE *f, const struct run *run, enum style style)
@@ -126,11 +132,11 @@ static void print_head(FILE *f, const struct run *run, enum style style)
 static void heading(FILE *f, enum style style, int level, const char *text)
 {
 	if (style == STYLE_MARKDOWN)
-		fprintf(f, "\n%.*s %s\n\n", level + 1, "######", text);
-	else if (level == 1)
-		fprintf(f, "%s\n", text);
-	else
-		fprintf(f, "\n%s\n", text);
+		fprintf(f, "\n%.*s ", level + 1, "######");
+	else if (level != 1)
+		fputc('\n', f);
+	table_text(f, style, text);
+	fputs(style == STYLE_MARKDOWN ? "\n\n" : "\n", f);
 }
 
 /* --- one run's tables ----------------------------------------------------- */
@@ -591,7 +597,9 @@ static void print_run(FILE *f, const struct report *rp, size_t ri, enum style st
 	print_notes(f, rp, ri, 1, style);
 	end_summary(&b, run);
 	heading(f, style, 2, "End");
-	fprintf(f, "%s%s\n", style == STYLE_MARKDOWN ? "" : "  ", b.s);
+	fputs(style == STYLE_MARKDOWN ? "" : "  ", f);
+	table_text(f, style, b.s);
+	fputc('\n', f);
 	sbuf_free(&b);
 	json_decref(seen);
 }
@@ -814,11 +822,12 @@ static void print_json(FILE *f, const struct report *rp, const struct source *sr
 		const struct scan_stats *st = &src[i].st;
 
 		json_array_append_new(files, json_pack(
-			"{s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:I}", "path", src[i].path,
+			"{s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "path", src[i].path,
 			"readable", !src[i].err, "lines", (json_int_t)st->lines,
 			"records", (json_int_t)st->records, "joined", (json_int_t)st->joined,
 			"bad_crc", (json_int_t)st->bad_crc, "cut", (json_int_t)st->cut,
-			"unparsable", (json_int_t)st->unparsable));
+			"unparsable", (json_int_t)st->unparsable,
+			"damaged_tag", (json_int_t)st->damaged_tag));
 	}
 	for (size_t i = 0; i < rp->nruns; i++) {
 		const struct run *r = &rp->runs[i];

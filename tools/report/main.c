@@ -14,10 +14,11 @@
 #include "model.h"
 #include "plot.h"
 #include "scan.h"
+#include "schema.h"
 #include "util.h"
 
 #define USAGE "usage: tp-report FILE... [--format=text|markdown|csv|json] " \
-	"[--label=A,B,...] [--plot=DIR] [--tables]"
+	"[--label=A,B,...] [--plot=DIR] [--tables] [--check-keys] | --schema"
 
 struct cli {
 	struct out_opts out;
@@ -27,6 +28,8 @@ struct cli {
 	const char **files;
 	size_t nfiles;
 	int help;
+	int schema;
+	int check_keys;
 };
 
 static int opt_format(struct cli *c, const char *arg)
@@ -63,6 +66,20 @@ static int opt_tables(struct cli *c, const char *arg)
 	return 0;
 }
 
+static int opt_schema(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->schema = 1;
+	return 0;
+}
+
+static int opt_check_keys(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->check_keys = 1;
+	return 0;
+}
+
 static int opt_help(struct cli *c, const char *arg)
 {
 	(void)arg;
@@ -80,6 +97,8 @@ static const struct {
 	{ "--label", 1, opt_label, "labels for the runs, in order, comma-separated" },
 	{ "--plot", 1, opt_plot, "write .dat/.gp files and SVG/PNG charts into DIR" },
 	{ "--tables", 0, opt_tables, "with several runs, also print each run's tables" },
+	{ "--schema", 0, opt_schema, "print which keys identify a result (docs/records.md)" },
+	{ "--check-keys", 0, opt_check_keys, "list keys the schema does not know; exit 1 if any" },
 	{ "--help", 0, opt_help, "this text" },
 	{ "-h", 0, opt_help, NULL },
 };
@@ -124,7 +143,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			return 2;
 		}
 	}
-	if (!c->nfiles && !c->help) {
+	if (!c->nfiles && !c->help && !c->schema) {
 		fprintf(stderr, "report: no file given (%s)\n", USAGE);
 		return 2;
 	}
@@ -140,6 +159,7 @@ static void say_skipped(const struct source *s)
 		{ offsetof(struct scan_stats, bad_crc), "bad CRC" },
 		{ offsetof(struct scan_stats, cut), "cut short" },
 		{ offsetof(struct scan_stats, unparsable), "not a JSON object" },
+		{ offsetof(struct scan_stats, damaged_tag), "damaged tag" },
 	};
 	size_t total = scan_corrupt(&s->st);
 	const char *sep = " (";
@@ -160,7 +180,7 @@ static void say_skipped(const struct source *s)
 }
 
 /* Reads one file into the report. Returns 0, or 1 if it could not be read. */
-static int read_source(struct report *rp, struct source *s)
+static int read_source(struct report *rp, struct source *s, json_t *unknown)
 {
 	struct rec_list recs = { 0 };
 	char *buf;
@@ -174,6 +194,8 @@ static int read_source(struct report *rp, struct source *s)
 	scan_buffer(buf, len, &recs, &s->st);
 	free(buf);
 	say_skipped(s);
+	for (size_t i = 0; unknown && i < recs.n; i++)
+		schema_unknown_keys(recs.v[i].obj, unknown);
 	if (!s->st.records)
 		fprintf(stderr, "report: %s: no TP1 records (not a timeprobe log, "
 			"or the run printed none)\n", s->path);
@@ -182,23 +204,45 @@ static int read_source(struct report *rp, struct source *s)
 	return 0;
 }
 
+/* --check-keys: the keys the schema does not classify, one a line. Returns 0, or 1 if any. */
+static int print_unknown(const json_t *unknown)
+{
+	const char *key;
+	json_t *n;
+
+	json_object_foreach((json_t *)unknown, key, n)
+		printf("unclassified key %s in %lld record%s\n", key, (long long)json_integer_value(n),
+		       json_integer_value(n) == 1 ? "" : "s");
+	return json_object_size(unknown) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { .out.format = FMT_TEXT };
 	struct report rp = { 0 };
 	struct source *src;
+	json_t *unknown = NULL;
 	int status;
 
 	status = parse_args(argc, argv, &c);
-	if (status || c.help) {
+	if (status || c.help || c.schema) {
 		if (c.help)
 			usage(stdout);
+		else if (c.schema)
+			schema_print_markdown(stdout);
 		goto out;
 	}
+	if (c.check_keys)
+		unknown = json_object();
 	src = xcalloc(c.nfiles, sizeof(*src));
 	for (size_t i = 0; i < c.nfiles; i++) {
 		src[i].path = c.files[i];
-		status |= read_source(&rp, &src[i]);
+		status |= read_source(&rp, &src[i], unknown);
+	}
+	if (unknown) {
+		status |= print_unknown(unknown);
+		json_decref(unknown);
+		goto out_src;
 	}
 	if (!rp.nruns) {
 		fprintf(stderr, "report: no records in any file\n");
@@ -224,5 +268,6 @@ out:
 		free(c.labels[i]);
 	free(c.labels);
 	free(c.files);
+	schema_cache_free();
 	return status;
 }

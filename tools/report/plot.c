@@ -49,34 +49,75 @@ static int close_in(struct plotter *p, FILE *f, const char *name)
 	return 0;
 }
 
-/* A gnuplot string literal: single quotes, where only '' is special. */
-static void gp_str(FILE *f, const char *s)
+/*
+ * The one way a string gets into a gnuplot script: a single-quoted literal,
+ * where only '' is special (gnuplot 5, "Syntax": no backslash escapes, no
+ * `command` or @macro substitution inside single quotes). Control
+ * characters become spaces: a newline would end the command.
+ */
+static void gp_quote(struct sbuf *b, const char *s)
 {
-	fputc('\'', f);
+	sbuf_adds(b, "'");
 	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\'')
+			sbuf_adds(b, "''");
+		else
+			sbuf_add(b, c < 0x20 || c == 0x7f ? " " : s, 1);
 	}
-	fputc('\'', f);
+	sbuf_adds(b, "'");
 }
 
-static void sbuf_gp_str(struct sbuf *b, const char *s)
+static void gp_str(FILE *f, const char *s)
 {
-	sbuf_adds(b, "'");
-	for (; *s; s++) {
-		if (*s == '\'')
-			sbuf_adds(b, "'");
-		sbuf_add(b, *s == '\n' ? " " : s, 1);
-	}
-	sbuf_adds(b, "'");
+	struct sbuf b = { 0 };
+
+	gp_quote(&b, s);
+	fputs(b.s, f);
+	sbuf_free(&b);
 }
 
 /* A text field of a .dat file: the separator and line ends would split it. */
-static void dat_str(FILE *f, const char *s)
+static void dat_str(FILE *f, const char *s, size_t n)
 {
-	for (; *s; s++)
-		fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+	for (size_t i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		fputc(c < 0x20 || c == 0x7f ? ' ' : c, f);
+	}
+}
+
+/*
+ * A file name for a chart: never record text, only letters, digits, '-'
+ * and '_' from it (others become '_'), at most PLOT_SLUG_MAX of them, after
+ * a counter that keeps names apart: "hist-03-wakeup".
+ */
+#define PLOT_SLUG_MAX 32
+
+static char *plot_name(const char *kind, size_t n, const char *text)
+{
+	struct sbuf b = { 0 };
+
+	sbuf_addf(&b, "%s-%02zu-", kind, n);
+	for (size_t i = 0; text[i] && i < PLOT_SLUG_MAX; i++) {
+		char c = text[i];
+		int safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			   (c >= '0' && c <= '9') || c == '-' || c == '_';
+
+		sbuf_add(&b, safe ? &c : "_", 1);
+	}
+	return sbuf_take(&b);
+}
+
+/* "set output" and "plot" name files through gp_quote too, though we made the names */
+static void gp_output(FILE *f, const char *base, const char *ext)
+{
+	char *file = xasprintf("%s%s", base, ext);
+
+	gp_str(f, file);
+	fputc('\n', f);
+	free(file);
 }
 
 /* Opens the script: labels, then SVG output; the plot command follows. */
@@ -94,7 +135,8 @@ static void gp_begin(FILE *f, const char *base, const char *title, const char *x
 	gp_str(f, ylabel);
 	fprintf(f, " noenhanced\nset terminal svg size %d,%d dynamic noenhanced font 'sans,10'\n",
 		PLOT_W, PLOT_H);
-	fprintf(f, "set output '%s.svg'\n", base);
+	fputs("set output ", f);
+	gp_output(f, base, ".svg");
 }
 
 /* The plot command has been written to SVG: draw it again as PNG. */
@@ -103,7 +145,9 @@ static void gp_end(struct plotter *p, FILE *f, const char *base)
 	fprintf(f, "\nif (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
 		"\tset terminal pngcairo size %d,%d noenhanced font 'sans,10'\n"
 		"} else {\n\tset terminal png size %d,%d noenhanced\n}\n"
-		"set output '%s.png'\nreplot\nunset output\n", PLOT_W, PLOT_H, PLOT_W, PLOT_H, base);
+		"set output ", PLOT_W, PLOT_H, PLOT_W, PLOT_H);
+	gp_output(f, base, ".png");
+	fputs("replot\nunset output\n", f);
 	sbuf_addf(&p->names, "%s.gp\n", base);
 	p->nplots++;
 }
@@ -121,19 +165,18 @@ static void clock_label(FILE *dat, const struct figure *fg)
 		name += sizeof(prefix) - 1;
 		n -= sizeof(prefix);
 	}
-	for (size_t i = 0; i < n; i++)
-		fputc(name[i] == '\t' ? ' ' : name[i], dat);
-	for (const char *s = fg->ident; *s; s++) {
-		if (s == fg->ident || s[-1] == ' ') {
-			const char *eq = strchr(s, '=');
-			const char *sp = strchr(s, ' ');
+	dat_str(dat, name, n);
+	for (const char *p = fg->ident; *p; ) {
+		const char *eq = strchr(p, '='), *sp = strchr(p, ' ');
+		size_t len;
 
-			fputc(' ', dat);
-			if (eq && (!sp || eq < sp))
-				s = eq + 1;
-		}
-		if (*s != ' ')
-			fputc(*s == '\t' ? ' ' : *s, dat);
+		/* the values of "k=v k=v": "vdso tsc" */
+		if (eq && (!sp || eq < sp))
+			p = eq + 1;
+		len = sp ? (size_t)(sp - p) : strlen(p);
+		fputc(' ', dat);
+		dat_str(dat, p, len);
+		p += len + (sp != NULL);
 	}
 }
 
@@ -150,7 +193,7 @@ static void plot_clocks(struct plotter *p)
 	fputs("clock", dat);
 	for (size_t r = 0; r < rp->nruns; r++) {
 		fputc('\t', dat);
-		dat_str(dat, rp->runs[r].label);
+		dat_str(dat, rp->runs[r].label, SIZE_MAX);
 	}
 	fputc('\n', dat);
 	for (size_t i = 0; i < rp->nfigs; i++) {
@@ -175,7 +218,9 @@ static void plot_clocks(struct plotter *p)
 	      "set logscale y 10\nset yrange [1:*]\n"
 	      "set xtics rotate by -35 noenhanced\n"
 	      "set bmargin 12\nset rmargin 14\nunset grid\nset grid ytics\n", gp);
-	fputs("plot 'clocks.dat' using 2:xtic(1) title columnheader(2)", gp);
+	fputs("plot ", gp);
+	gp_str(gp, "clocks.dat");
+	fputs(" using 2:xtic(1) title columnheader(2)", gp);
 	for (size_t r = 1; r < rp->nruns; r++)
 		fprintf(gp, ", '' using %zu title columnheader(%zu)", r + 2, r + 2);
 	gp_end(p, gp, "clocks");
@@ -288,7 +333,7 @@ static void plot_series(struct plotter *p, const struct series_spec *s)
 
 		qsort(pts[k], npts[k], sizeof(**pts), cmp_point);
 		fputs("# ", dat);
-		dat_str(dat, key);
+		dat_str(dat, key, SIZE_MAX);
 		fputc('\n', dat);
 		for (size_t i = 0; i < npts[k]; i++)
 			fprintf(dat, "%.10g\t%.10g\n", pts[k][i].x, pts[k][i].y);
@@ -301,8 +346,9 @@ static void plot_series(struct plotter *p, const struct series_spec *s)
 		fputs("set logscale x 10\n", gp);
 	fputs("plot ", gp);
 	json_object_foreach(series, key, val) {
-		fprintf(gp, "%s'%s' index %lld using 1:2 with linespoints title ",
-			json_integer_value(val) ? ", \\\n\t" : "", file,
+		fputs(json_integer_value(val) ? ", \\\n\t" : "", gp);
+		gp_str(gp, file);
+		fprintf(gp, " index %lld using 1:2 with linespoints title ",
 			(long long)json_integer_value(val));
 		gp_str(gp, key);
 	}
@@ -360,7 +406,7 @@ static int64_t hist_sum(const struct result *r, json_t *counts, uint64_t *overfl
 static void plot_hist_one(struct plotter *p, const char *id, const struct result *any, size_t n)
 {
 	const struct report *rp = p->rp;
-	char *base = xasprintf("hist-%02zu-%s", n, any->probe);
+	char *base = plot_name("hist", n, any->probe);
 	char *file = xasprintf("%s.dat", base), *gpf = xasprintf("%s.gp", base);
 	char *title = xasprintf("%s: %s %s", any->probe, any->name, any->ident);
 	FILE *dat = open_in(p, file), *gp;
@@ -387,17 +433,18 @@ static void plot_hist_one(struct plotter *p, const char *id, const struct result
 			continue;
 		}
 		fputs("# ", dat);
-		dat_str(dat, run->label);
+		dat_str(dat, run->label, SIZE_MAX);
 		fputs("\n# bucket_us\tcount\n", dat);
 		json_object_foreach(counts, key, val)
 			fprintf(dat, "%.10g\t%lld\n", (strtod(key, NULL) + 0.5) * (double)width / 1000,
 				(long long)json_integer_value(val));
 		fputs("\n\n", dat);
-		sbuf_addf(&plot, "%s'%s' index %zu using 1:2 with boxes title ",
-			  blocks ? ", \\\n\t" : "", file, blocks);
+		sbuf_adds(&plot, blocks ? ", \\\n\t" : "");
+		gp_quote(&plot, file);
+		sbuf_addf(&plot, " index %zu using 1:2 with boxes title ", blocks);
 		sbuf_reset(&label);
 		sbuf_addf(&label, "%s (overflow %llu)", run->label, (unsigned long long)overflow);
-		sbuf_gp_str(&plot, label.s);
+		gp_quote(&plot, label.s);
 		blocks++;
 		json_decref(counts);
 	}

@@ -48,12 +48,18 @@ void table_group(struct table *t, const char *text)
 	table_set(t, r, 0, text);
 }
 
+/* Cells hold what a person sees: a record's control characters written out. */
 void table_set(struct table *t, size_t row, size_t col, const char *s)
 {
 	char **c = &t->cell[row * t->ncol + col];
+	struct sbuf b = { 0 };
 
 	free(*c);
-	*c = s ? xstrdup(s) : NULL;
+	*c = NULL;
+	if (!s)
+		return;
+	sbuf_add_visible(&b, s);
+	*c = sbuf_take(&b);
 }
 
 void table_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
@@ -69,8 +75,8 @@ void table_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(s, (size_t)n + 1, fmt, ap);
 	va_end(ap);
-	free(t->cell[row * t->ncol + col]);
-	t->cell[row * t->ncol + col] = s;
+	table_set(t, row, col, s);
+	free(s);
 }
 
 static const char *cell(const struct table *t, size_t r, size_t c)
@@ -135,16 +141,33 @@ static void print_text(const struct table *t, FILE *f, const char *indent)
 	free(empty);
 }
 
-static void md_cell(FILE *f, const char *s, int bold)
+static void md_escape(FILE *f, const char *s)
 {
-	bold = bold && *s;
-	fputs(bold ? " **" : " ", f);
 	for (; *s; s++) {
 		/* a pipe ends a cell and markup would restyle it; '_' inside words is safe in GFM */
 		if (strchr("|*`\\<[", *s))
 			fputc('\\', f);
 		fputc(*s, f);
 	}
+}
+
+void table_text(FILE *f, enum style style, const char *s)
+{
+	struct sbuf b = { 0 };
+
+	sbuf_add_visible(&b, s);
+	if (style == STYLE_MARKDOWN)
+		md_escape(f, b.len ? b.s : "");
+	else
+		fputs(b.len ? b.s : "", f);
+	sbuf_free(&b);
+}
+
+static void md_cell(FILE *f, const char *s, int bold)
+{
+	bold = bold && *s;
+	fputs(bold ? " **" : " ", f);
+	md_escape(f, s);
 	fputs(bold ? "** |" : " |", f);
 }
 

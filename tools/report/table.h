@@ -35,5 +35,10 @@ void table_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
 /* Text: indent before every line. Markdown: indent is ignored. */
 void table_print(const struct table *t, FILE *f, enum style style, const char *indent);
 void table_free(struct table *t);
+/*
+ * Text from a record outside a table: control characters written out, and
+ * in Markdown its markup escaped, as in a cell.
+ */
+void table_text(FILE *f, enum style style, const char *s);
 
 #endif

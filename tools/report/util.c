@@ -187,3 +187,19 @@ void fmt_ratio(char *buf, size_t n, double num, double den)
 	else
 		snprintf(buf, n, "%.2fx", r);
 }
+
+void sbuf_add_visible(struct sbuf *b, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	for (; *u; u++) {
+		if (*u == '\t' || *u == '\n' || *u == '\r')
+			sbuf_addf(b, "\\%c", *u == '\t' ? 't' : *u == '\n' ? 'n' : 'r');
+		else if (*u < 0x20 || *u == 0x7f)
+			sbuf_addf(b, "\\x%02x", *u);
+		else if (*u == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f)	/* UTF-8 of U+0080..U+009F */
+			sbuf_addf(b, "\\u%04x", *++u);
+		else
+			sbuf_add(b, (const char *)u, 1);
+	}
+}

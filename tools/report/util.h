@@ -35,6 +35,12 @@ void sbuf_reset(struct sbuf *b);
 void sbuf_free(struct sbuf *b);
 /* Returns the string and leaves b empty; "" if nothing was added. */
 char *sbuf_take(struct sbuf *b);
+/*
+ * Adds s as a person may see it on a terminal: C0 and C1 control characters
+ * and DEL written out ("\n", "\x1b", "\u009b"), so a record's string can
+ * neither move the cursor nor break a table row. Everything else as is.
+ */
+void sbuf_add_visible(struct sbuf *b, const char *s);
 
 /* A JSON integer or real as a double; json_is_number() says which apply. */
 double json_num(const json_t *v);
