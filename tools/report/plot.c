@@ -52,19 +52,26 @@ static int close_in(struct plotter *p, FILE *f, const char *name)
 /*
  * The one way a string gets into a gnuplot script: a single-quoted literal,
  * where only '' is special (gnuplot 5, "Syntax": no backslash escapes, no
- * `command` or @macro substitution inside single quotes). Control
+ * `command` or @macro substitution inside single quotes). gnuplot's scanner
+ * takes a quote pair right after the opening quote, or right after another
+ * pair, for the string's end: such a quote gets a space before it. Control
  * characters become spaces: a newline would end the command.
  */
 static void gp_quote(struct sbuf *b, const char *s)
 {
+	int after_quote = 1;
+
 	sbuf_adds(b, "'");
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c == '\'')
-			sbuf_adds(b, "''");
-		else
-			sbuf_add(b, c < 0x20 || c == 0x7f ? " " : s, 1);
+		if (c == '\'') {
+			sbuf_adds(b, after_quote ? " ''" : "''");
+			after_quote = 1;
+			continue;
+		}
+		sbuf_add(b, c < 0x20 || c == 0x7f ? " " : s, 1);
+		after_quote = 0;
 	}
 	sbuf_adds(b, "'");
 }

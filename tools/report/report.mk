@@ -53,6 +53,16 @@ $(B)/tests/report/%: $(REPORT_OBJDIR)/tests/report/%.o $(REPORT_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(REPORT_CC) -o $@ $^ $(REPORT_LDLIBS)
 
+# The hostile-input test runs the whole report, plots and gnuplot included,
+# under ASan and UBSan: built from the sources, not from the objects above.
+REPORT_SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer
+$(B)/tests/report/unit_hostile: tests/report/unit_hostile.c tests/unit/tap.h $(REPORT_LIB_SRC) \
+		$(wildcard tools/report/*.h) common/record.h
+	@mkdir -p $(dir $@)
+	$(REPORT_CC) $(filter-out -MMD -MP,$(REPORT_CFLAGS)) $(REPORT_SAN_FLAGS) -o $@ \
+		tests/report/unit_hostile.c $(REPORT_LIB_SRC) $(REPORT_LDLIBS)
+
 # unit tests and .t scripts on their own, for working on the report alone
 report-check: $(B)/tp-report $(REPORT_UNIT)
 	prove $(REPORT_UNIT) $(sort $(wildcard tests/report/*.t))
