@@ -94,11 +94,11 @@ static void test_keys(void)
 	char *ka = result_id(a, &ia), *kb = result_id(b, &ib);
 	char *kc = result_id(c, &ic), *kd = result_id(d, &id);
 
-	ok(key_is_figure("actual_us", json_object_get(a, "actual_us")), "actual_us is a figure");
-	ok(!key_is_figure("load", json_object_get(a, "load")), "load is a parameter");
-	ok(!key_is_figure("iteration", json_object_get(a, "iteration")), "iteration is bookkeeping");
-	ok(!key_is_figure("hist", json_object_get(a, "hist")), "a nested hist is not a figure");
-	ok(key_is_ident("path", json_object_get(c, "path")), "path identifies a result");
+	ok(key_is_figure(a, "actual_us", json_object_get(a, "actual_us")), "actual_us is a figure");
+	ok(!key_is_figure(a, "load", json_object_get(a, "load")), "load is a parameter");
+	ok(!key_is_figure(a, "iteration", json_object_get(a, "iteration")), "iteration is bookkeeping");
+	ok(!key_is_figure(a, "hist", json_object_get(a, "hist")), "a nested hist is not a figure");
+	ok(key_is_ident(c, "path", json_object_get(c, "path")), "path identifies a result");
 	ok(!strcmp(ka, kb), "identity does not depend on key order");
 	is_str(ia, "load=0", "shown identity leaves out what the name says");
 	is_str(ic, "path=vdso clocksource=tsc", "path and clocksource shown");
@@ -115,6 +115,42 @@ static void test_keys(void)
 	json_decref(b);
 	json_decref(c);
 	json_decref(d);
+}
+
+/* Readings that change every run are not part of what was measured. */
+static void test_schema_identity(void)
+{
+	static const char *const same[][2] = {
+		{ "{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"time()\",\"path\":\"vdso\","
+		  "\"last_value\":\"1796232029\",\"cpu\":1,\"ns_per_call\":16.7}",
+		  "{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"time()\",\"path\":\"vdso\","
+		  "\"last_value\":\"1796232077\",\"cpu\":0,\"ns_per_call\":17.1}" },
+		{ "{\"type\":\"result\",\"probe\":\"wakeup\",\"name\":\"w\",\"samples\":200,\"p99_ns\":5}",
+		  "{\"type\":\"result\",\"probe\":\"wakeup\",\"name\":\"w\",\"samples\":2000,\"p99_ns\":6}" },
+	};
+	static const char *const differ[][2] = {
+		{ "{\"type\":\"result\",\"probe\":\"noise\",\"name\":\"n\",\"cpu\":0}",
+		  "{\"type\":\"result\",\"probe\":\"noise\",\"name\":\"n\",\"cpu\":1}" },
+		{ "{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"t\",\"clocksource\":\"tsc\"}",
+		  "{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"t\",\"clocksource\":\"hpet\"}" },
+	};
+
+	for (int k = 0; k < 2; k++) {
+		for (size_t i = 0; i < 2; i++) {
+			const char *const *pair = k ? differ[i] : same[i];
+			json_t *x = json_loads(pair[0], 0, NULL), *y = json_loads(pair[1], 0, NULL);
+			char *sx, *sy, *kx = result_id(x, &sx), *ky = result_id(y, &sy);
+
+			ok(!strcmp(kx, ky) == !k, "%s: %s", k ? "different results" : "one result",
+			   pair[0]);
+			free(kx);
+			free(ky);
+			free(sx);
+			free(sy);
+			json_decref(x);
+			json_decref(y);
+		}
+	}
 }
 
 static void test_compare(void)
@@ -188,6 +224,7 @@ int main(void)
 {
 	test_split_runs();
 	test_keys();
+	test_schema_identity();
 	test_compare();
 	test_fmt_num();
 	return tap_done();
