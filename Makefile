@@ -151,7 +151,7 @@ $(B)/timeprobe.img: $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage $(B)/initramfs.img
 	sh tools/mkimage.sh $@ $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage $(B)/initramfs.img tools/cmdline.txt \
 		"$$(sh tools/kconfig-words.sh $(B)/kernel/bzImage.config '$(KVARIANT)' $(QEMU_CPUS)) $(APPEND)"
 image: deps
-	$(MAKE) $(B)/timeprobe.img
+	$(MAKE) $(B)/timeprobe.img report
 
 # Under TCG the full profile takes minutes and measures the emulator: unless
 # a profile was chosen, make run boots the quick one there and says so.

@@ -221,6 +221,10 @@ static void test_scan_lines(void)
 	log = xasprintf("%.*s\nX%s\n%s\n", (int)half, a, a + half, b);
 	check(CASE("a wrong continuation: bad CRC, next read", .records = 1, .bad_crc = 1), log);
 	free(log);
+	log = xasprintf("%.*s\nTP! %s\n%s\n", (int)half, a, a + 4, b);
+	check(CASE("cut, then a record with a damaged tag on the next line", .records = 1, .cut = 1,
+		   .damaged_tag = 1), log);
+	free(log);
 	for (int i = 0; i < 16384; i++)
 		sbuf_adds(&many, "TP1 {");
 	sbuf_adds(&many, " *00000000\n");

@@ -1,38 +1,129 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target: any bytes as a log, through scanning, the model and
- * every output format. Built by `make fuzz-report` (tools/report/report.mk).
+ * libFuzzer target: any bytes as a log, through scanning, the schema check,
+ * the model, every output format and the plot writer (its .dat and .gp files
+ * into a scratch directory; gnuplot is not run). Built by `make fuzz-report`
+ * (tools/report/report.mk); the corpus starts from the captures in
+ * tests/data and one minimal record of every type (tests/report/fuzz-seeds.tp1).
  */
+#include <dirent.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "../../common/record.h"
 #include "format.h"
 #include "model.h"
+#include "plot.h"
 #include "scan.h"
+#include "schema.h"
+#include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char plot_dir[] = "/tmp/tp-report-fuzz.XXXXXX";
+
+/* Empties the scratch directory, so that every input starts from nothing. */
+static void clear_plots(void)
+{
+	DIR *d = opendir(plot_dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char *path;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		path = xasprintf("%s/%s", plot_dir, e->d_name);
+		unlink(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+}
+
+static void remove_plot_dir(void)
+{
+	clear_plots();
+	rmdir(plot_dir);
+}
+
+static void fuzz_plots(const struct report *rp)
+{
+	static int ready;
+	char *scripts;
+
+	if (!ready) {
+		ready = mkdtemp(plot_dir) ? 1 : -1;
+		if (ready > 0)
+			atexit(remove_plot_dir);
+	}
+	if (ready < 0)
+		return;
+	plot_write(rp, plot_dir, &scripts);
+	free(scripts);
+	clear_plots();
+}
+
+/*
+ * A mutated record fails its CRC and stops at the scanner. For inputs whose
+ * first byte is odd, every line "...TP1 {... *xxxxxxxx" gets the CRC its
+ * bytes have, so that mutated JSON reaches the model and the formats.
+ */
+static void fix_crcs(char *buf, size_t size)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (size_t start = 0, end; start < size; start = end + 1) {
+		char *nl = memchr(buf + start, '\n', size - start);
+		char *tag;
+		uint32_t crc;
+
+		end = nl ? (size_t)(nl - buf) : size;
+		tag = memmem(buf + start, end - start, "TP1 {", 5);
+		if (!tag || end - (size_t)(tag - buf) < 16 || buf[end - 10] != ' ' || buf[end - 9] != '*')
+			continue;
+		crc = tp_crc32(0, tag + 4, (size_t)(buf + end - 10 - (tag + 4)));
+
+		for (int i = 0; i < 8; i++)
+			buf[end - 1 - i] = hex[(crc >> (4 * i)) & 15];
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *sink;
 	static const enum format formats[] = { FMT_TEXT, FMT_MARKDOWN, FMT_CSV, FMT_JSON };
+	static char *const labels[] = { "A", "" };
 	struct source src = { .path = "fuzz" };
 	struct rec_list recs = { 0 };
 	struct report rp = { 0 };
-	static char *const labels[] = { "A", "" };
+	json_t *unknown = json_object();
+
+	char *buf = xmalloc(size + 1);
 
 	if (!sink)
 		sink = fopen("/dev/null", "w");
-	scan_buffer((const char *)data, size, &recs, &src.st);
+	memcpy(buf, data, size);
+	if (size && data[0] & 1)
+		fix_crcs(buf, size);
+	scan_buffer(buf, size, &recs, &src.st);
+	free(buf);
+	for (size_t i = 0; i < recs.n; i++)
+		schema_unknown_keys(recs.v[i].obj, unknown);
+	json_decref(unknown);
 	report_add_file(&rp, src.path, &recs);
 	rec_list_free(&recs);
 	report_finish(&rp, labels, size & 1 ? 2 : 0);
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++) {
 		struct out_opts o = { .format = formats[i], .tables = 1 };
 
 		print_report(sink, &rp, &src, 1, &o);
 	}
+	fuzz_plots(&rp);
 	report_free(&rp);
 	return 0;
 }

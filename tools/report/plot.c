@@ -556,12 +556,12 @@ static int run_gnuplot(const char *dir, const char *script)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-int plot_report(const struct report *rp, const char *dir)
+int plot_write(const struct report *rp, const char *dir, char **scripts)
 {
 	struct plotter p = { .rp = rp, .dir = dir };
 	int err = mkdir_p(dir);
-	char *line, *save = NULL;
 
+	*scripts = NULL;
 	if (err) {
 		fprintf(stderr, "report: --plot=%s: %s\n", dir, strerror(-err));
 		return -1;
@@ -570,24 +570,33 @@ int plot_report(const struct report *rp, const char *dir)
 	for (size_t i = 0; i < ARRAY_SIZE(series_specs); i++)
 		plot_series(&p, &series_specs[i]);
 	plot_hists(&p);
-	if (!p.nplots) {
+	*scripts = sbuf_take(&p.names);
+	return p.failed ? -1 : (int)p.nplots;
+}
+
+int plot_report(const struct report *rp, const char *dir)
+{
+	char *scripts, *line, *save = NULL;
+	int n = plot_write(rp, dir, &scripts), failed = n < 0;
+
+	if (n == 0)
 		fprintf(stderr, "report: --plot=%s: nothing to plot\n", dir);
+	if (n <= 0)
 		goto out;
-	}
 	if (!in_path("gnuplot")) {
-		fprintf(stderr, "report: gnuplot not found: wrote %zu .dat and .gp files to %s, "
-			"no images (install gnuplot-nox)\n", p.nplots, dir);
+		fprintf(stderr, "report: gnuplot not found: wrote %d .dat and .gp files to %s, "
+			"no images (install gnuplot-nox)\n", n, dir);
 		goto out;
 	}
-	for (line = strtok_r(p.names.s, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	for (line = strtok_r(scripts, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		int rc = run_gnuplot(dir, line);
 
 		if (rc) {
 			fprintf(stderr, "report: gnuplot %s/%s: exit %d\n", dir, line, rc);
-			p.failed = 1;
+			failed = 1;
 		}
 	}
 out:
-	sbuf_free(&p.names);
-	return p.failed ? -1 : 0;
+	free(scripts);
+	return failed ? -1 : 0;
 }

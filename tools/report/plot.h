@@ -16,4 +16,11 @@
  */
 int plot_report(const struct report *rp, const char *dir);
 
+/*
+ * The first half of plot_report: writes the .dat and .gp files, runs
+ * nothing. Returns the number of charts (their scripts' names in *scripts,
+ * one a line, to free), or -1 after saying why on stderr.
+ */
+int plot_write(const struct report *rp, const char *dir, char **scripts);
+
 #endif

@@ -30,7 +30,8 @@ REPORT_UNIT_SRC := $(wildcard tests/report/unit_*.c)
 REPORT_UNIT := $(patsubst tests/report/%.c,$(B)/tests/report/%,$(REPORT_UNIT_SRC))
 REPORT_FUZZ := $(B)/fuzz-report
 REPORT_FUZZ_CORPUS := $(B)/fuzz-report-corpus
-REPORT_SEEDS = $(wildcard tests/data/report-*.log tests/data/serial-*.log)
+REPORT_SEEDS = $(wildcard tests/data/report-*.log tests/data/serial-*.log tests/data/capture-*.log) \
+	tests/report/fuzz-seeds.tp1
 
 UNIT_TESTS += $(REPORT_UNIT)
 HOST_TESTS += $(sort $(wildcard tests/report/*.t))
@@ -78,7 +79,8 @@ $(REPORT_FUZZ): tools/report/fuzz.c $(REPORT_LIB_SRC) $(wildcard tools/report/*.
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		$(REPORT_JANSSON_CFLAGS) -o $@ tools/report/fuzz.c $(REPORT_LIB_SRC) $(REPORT_LDLIBS)
 
-# The corpus lives in $(B) and grows between runs; the logs in tests/data seed it.
+# The corpus lives in $(B) and grows between runs; the logs in tests/data seed
+# it, with each record of tests/report/fuzz-seeds.tp1 (every type) on its own.
 # Without clang the runs are skipped with a message rather than failing make test.
 REPORT_HAVE_FUZZ_CC := $(shell command -v $(REPORT_FUZZ_CC) 2>/dev/null)
 define report_fuzz_run
@@ -87,6 +89,7 @@ define report_fuzz_run
 	else \
 		mkdir -p $(REPORT_FUZZ_CORPUS) && \
 		cp $(REPORT_SEEDS) $(REPORT_FUZZ_CORPUS)/ && \
+		split -l 1 -a 3 tests/report/fuzz-seeds.tp1 $(REPORT_FUZZ_CORPUS)/seed- && \
 		$(REPORT_FUZZ) $(REPORT_FUZZ_FLAGS) -max_total_time=$(1) \
 			-dict=tools/report/fuzz.dict -artifact_prefix=$(B)/fuzz-report- \
 			-print_final_stats=1 $(REPORT_FUZZ_CORPUS); \

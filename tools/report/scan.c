@@ -353,9 +353,13 @@ static size_t continue_pending(struct scanner *sc, const char *s, size_t n)
 		sc->st->joined++;
 		return end - plen;
 	}
-	/* the rest came, but the two do not make a record */
+	/*
+	 * The two do not make a record. Text ending in a CRC is the rest of this
+	 * one, with a bad CRC, unless it begins a record of its own whose tag
+	 * was damaged: then the waiting one was cut short.
+	 */
 	end = (size_t)((scan_find_record(s, n) ? scan_find_record(s, n) : s + n) - s);
-	if (ends_in_tail(s, trim_end(s, end))) {
+	if (ends_in_tail(s, trim_end(s, end)) && !memmem(s, end, "{\"type\":", 8)) {
 		sc->st->bad_crc++;
 		return end;
 	}
