@@ -24,7 +24,7 @@ run "$TP_REPORT" --check-keys "$TMP/unknown.log"
 ok $? "--check-keys names a key the schema does not know, exit 1"
 
 # every real capture in tests/data (the synthetic report-*.log use made-up keys)
-run "$TP_REPORT" --check-keys tests/data/serial-*.log
+run "$TP_REPORT" --check-keys tests/data/serial-*.log tests/data/capture-*.log
 ok $rc "every key of the real captures is classified"
 diag "$TMP/out"
 
