@@ -41,6 +41,24 @@ grep -qx "report: $TMP/damage.log: 5 corrupt records skipped (2 bad CRC, 1 cut s
 ok $? "each kind of damage counted in its own category"
 diag "$TMP/err"
 
+# strings with controls, quotes and commas: shown written out, kept exact in CSV and JSON
+name='a,\"b\"\n\u001b[2J\t|c'
+tp1 "{\"type\":\"result\",\"probe\":\"p\",\"name\":\"$name\",\"x_ns\":1}" >"$TMP/ctl.log"
+run "$TP_REPORT" "$TMP/ctl.log"
+! tr -d '\n' <"$TMP/out" | grep -q "$(printf '[\001-\037]')" && grep -q 'a,"b"\\n\\x1b\[2J\\t|c' "$TMP/out"
+ok $? "text: control characters of a record's string written out"
+for fmt in csv json; do
+	"$TP_REPORT" --format=$fmt "$TMP/ctl.log" >"$TMP/$fmt" 2>/dev/null
+done
+python3 - "$TMP/csv" "$TMP/json" <<'PY'
+import csv, json, sys
+want = 'a,"b"\n\x1b[2J\t|c'
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert rows[1][4] == want, rows[1][4]
+assert json.load(open(sys.argv[2]))["figures"][0]["result"] == want
+PY
+ok $? "csv and json: the same string, exactly"
+
 # an end record without its counts: reported in every format, no crash (it was a segfault)
 tp1 '{"type":"end"}' >"$TMP/end.log"
 for fmt in text markdown csv json; do
