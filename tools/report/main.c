@@ -194,12 +194,14 @@ static int read_source(struct report *rp, struct source *s, json_t *unknown)
 	scan_buffer(buf, len, &recs, &s->st);
 	free(buf);
 	say_skipped(s);
-	for (size_t i = 0; unknown && i < recs.n; i++)
-		schema_unknown_keys(recs.v[i].obj, unknown);
 	if (!s->st.records)
 		fprintf(stderr, "report: %s: no TP1 records (not a timeprobe log, "
 			"or the run printed none)\n", s->path);
-	report_add_file(rp, s->path, &recs);
+	/* --check-keys needs the records, not the model */
+	for (size_t i = 0; unknown && i < recs.n; i++)
+		schema_unknown_keys(recs.v[i].obj, unknown);
+	if (!unknown)
+		report_add_file(rp, s->path, &recs);
 	rec_list_free(&recs);
 	return 0;
 }
