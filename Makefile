@@ -203,7 +203,7 @@ test-all: deps
 fuzz: fuzz-report-long
 
 # Side-by-side benchmarks on this host; see docs/benchmarks.md.
-bench: deps userland
+bench: deps userland report
 	@for s in $(sort $(wildcard tools/bench/*.sh)); do echo "== $$s"; sh $$s || echo "bench: $$s failed"; done
 
 clean:
