@@ -23,7 +23,7 @@
 #include "../../tools/report/util.h"
 #include "../unit/tap.h"
 
-#define NHOSTILE 10
+#define NHOSTILE 11
 
 static char base[] = "/tmp/tp-report-hostile.XXXXXX";
 static char *hostile[NHOSTILE];
@@ -48,6 +48,8 @@ static void make_hostile(void)
 
 	for (i = 0; i < ARRAY_SIZE(around); i++)
 		hostile[i] = xasprintf("%s%s%s", around[i][0], base, around[i][1]);
+	/* no '/': a file name made from it would open, and gnuplot run it */
+	hostile[i++] = xstrdup("x'; system('touch pwned-relative'); print '");
 	for (int k = 0; k < 2000; k++)
 		sbuf_adds(&b, k % 100 ? "A" : "'/");
 	hostile[i++] = sbuf_take(&b);
@@ -193,6 +195,8 @@ static int plot_file_ok(const char *name)
 	return 0;
 }
 
+static size_t pwned;	/* files a command from a record would have made */
+
 /* Checks dir's entries with check(), removes them; returns the count that failed. */
 static int sweep(const char *dir, int (*check)(const char *), size_t *count)
 {
@@ -206,6 +210,7 @@ static int sweep(const char *dir, int (*check)(const char *), size_t *count)
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		path = xasprintf("%s/%s", dir, e->d_name);
+		pwned += !strncmp(e->d_name, "pwned", 5);
 		if (!check(e->d_name)) {
 			printf("# unexpected: %s\n", path);
 			bad++;
@@ -220,6 +225,37 @@ static int sweep(const char *dir, int (*check)(const char *), size_t *count)
 	return bad;
 }
 
+/* stderr into a file while the plots are drawn: gnuplot's warnings about odd titles are noise here. */
+static int quiet_plot(const struct report *rp, const char *dir, char *errfile)
+{
+	int fd = mkstemp(errfile), saved = dup(2), rc;
+
+	fflush(stderr);
+	if (fd >= 0)
+		dup2(fd, 2);
+	rc = plot_report(rp, dir);
+	fflush(stderr);
+	if (saved >= 0) {
+		dup2(saved, 2);
+		close(saved);
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/* Shows what was said on stderr as TAP comments. */
+static void diag_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+
+	for (int n = 0; f && n < 20 && fgets(line, sizeof(line), f); n++)
+		printf("# %s%s", line, strchr(line, '\n') ? "" : "\n");
+	if (f)
+		fclose(f);
+}
+
 static int only_plots_dir(const char *name)
 {
 	return !strcmp(name, "plots");
@@ -230,17 +266,21 @@ static void test_plots(const struct report *rp)
 	char *dir = xasprintf("%s/plots", base);
 	size_t nplots = 0, ntop = 0;
 	int gnuplot = !system("command -v gnuplot >/dev/null 2>&1");
+	char errfile[] = "/tmp/tp-report-hostile-err.XXXXXX";
 	int rc, bad_plots, bad_top;
 
 	/* whatever gnuplot would write by a relative name lands in base, and is seen */
 	if (chdir(base))
 		perror(base);
-	rc = plot_report(rp, dir);
+	rc = quiet_plot(rp, dir, errfile);
 	bad_plots = sweep(dir, plot_file_ok, &nplots);
 	bad_top = sweep(base, only_plots_dir, &ntop);
-	ok(rc == 0 || !gnuplot, "plots of hostile names: gnuplot ran without an error");
+	if (!ok(rc == 0 || !gnuplot, "plots of hostile names: gnuplot ran without an error"))
+		diag_file(errfile);
+	unlink(errfile);
 	ok(nplots >= 8 && !bad_plots, "every file in DIR is a slug with a counter (%zu files)", nplots);
-	ok(!bad_top, "nothing written beside DIR, nothing run by gnuplot");
+	ok(!bad_top, "nothing written beside DIR");
+	ok(!pwned, "nothing in a record ran: no pwned-* file");
 	if (!gnuplot)
 		printf("# gnuplot not installed: scripts written, not run (apt-get install gnuplot-nox)\n");
 	rmdir(dir);
