@@ -19,7 +19,7 @@ print(f["records"], f["bad_crc"] + f["cut"] + f["unparsable"] + f["damaged_tag"]
 for log in $D/capture-cr-only.log $D/capture-two-per-line.log; do
 	got=$(records "$log")
 	[ "$got" = "86 0" ]
-	ok $? "$log: all 86 records read, none damaged (got: $got)"
+	pass $? "$log: all 86 records read, none damaged (got: $got)"
 done
 
 # tp1 JSON: a framed record line, CRC from Python's zlib as docs/records.md says
@@ -38,7 +38,7 @@ end=$(tp1 '{"type":"end"}')
 } >"$TMP/damage.log"
 run "$TP_REPORT" "$TMP/damage.log"
 grep -qx "report: $TMP/damage.log: 5 corrupt records skipped (2 bad CRC, 1 cut short, 1 not a JSON object, 1 damaged tag)" "$TMP/err"
-ok $? "each kind of damage counted in its own category"
+pass $? "each kind of damage counted in its own category"
 diag "$TMP/err"
 
 # strings with controls, quotes and commas: shown written out, kept exact in CSV and JSON
@@ -46,7 +46,7 @@ name='a,\"b\"\n\u001b[2J\t|c'
 tp1 "{\"type\":\"result\",\"probe\":\"p\",\"name\":\"$name\",\"x_ns\":1}" >"$TMP/ctl.log"
 run "$TP_REPORT" "$TMP/ctl.log"
 ! tr -d '\n' <"$TMP/out" | grep -q "$(printf '[\001-\037]')" && grep -q 'a,"b"\\n\\x1b\[2J\\t|c' "$TMP/out"
-ok $? "text: control characters of a record's string written out"
+pass $? "text: control characters of a record's string written out"
 for fmt in csv json; do
 	"$TP_REPORT" --format=$fmt "$TMP/ctl.log" >"$TMP/$fmt" 2>/dev/null
 done
@@ -57,17 +57,17 @@ rows = list(csv.reader(open(sys.argv[1], newline="")))
 assert rows[1][4] == want, rows[1][4]
 assert json.load(open(sys.argv[2]))["figures"][0]["result"] == want
 PY
-ok $? "csv and json: the same string, exactly"
+pass $? "csv and json: the same string, exactly"
 
 # an end record without its counts: reported in every format, no crash (it was a segfault)
 tp1 '{"type":"end"}' >"$TMP/end.log"
 for fmt in text markdown csv json; do
 	run "$TP_REPORT" --format=$fmt --tables "$TMP/end.log"
 	[ $rc -eq 0 ]
-	ok $? "end record without counts, --format=$fmt: exit 0"
+	pass $? "end record without counts, --format=$fmt: exit 0"
 done
 run "$TP_REPORT" "$TMP/end.log"
 grep -q "probes ok -, skipped -, failed -" "$TMP/out"
-ok $? "end record without counts: its counts shown as -"
+pass $? "end record without counts: its counts shown as -"
 
 done_testing

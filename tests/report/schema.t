@@ -12,7 +12,7 @@ TIMEPROBE=${TIMEPROBE:-${B:-build}/timeprobe}
 sed -n '/^<!-- schema: generated/,/^<!-- schema end -->/p' docs/records.md | sed '1d;$d' >"$TMP/doc"
 "$TP_REPORT" --schema >"$TMP/code"
 [ -s "$TMP/code" ] && diff -u "$TMP/doc" "$TMP/code" >"$TMP/diff"
-ok $? "docs/records.md has the schema table of tools/report/schema.c (tp-report --schema)"
+pass $? "docs/records.md has the schema table of tools/report/schema.c (tp-report --schema)"
 diag "$TMP/diff"
 
 # the check can fail: a key nobody declared is named
@@ -21,11 +21,11 @@ printf 'TP1 %s *%s\n' '{"type":"result","probe":"clocks","name":"x","frobs_per_s
 	'{"type":"result","probe":"clocks","name":"x","frobs_per_s":1}')" >"$TMP/unknown.log"
 run "$TP_REPORT" --check-keys "$TMP/unknown.log"
 [ $rc -eq 1 ] && grep -q "unclassified key result/clocks/frobs_per_s in 1 record" "$TMP/out"
-ok $? "--check-keys names a key the schema does not know, exit 1"
+pass $? "--check-keys names a key the schema does not know, exit 1"
 
 # every real capture in tests/data (the synthetic report-*.log use made-up keys)
 run "$TP_REPORT" --check-keys tests/data/serial-*.log tests/data/capture-*.log
-ok $rc "every key of the real captures is classified"
+pass $rc "every key of the real captures is classified"
 diag "$TMP/out"
 
 if [ ! -x "$TIMEPROBE" ]; then
@@ -36,7 +36,7 @@ fi
 # every probe, and the fault-injection ones, on this host
 "$TIMEPROBE" run --profile=quick --inject=crash,exit >"$TMP/all.log" 2>"$TMP/all.err"
 run "$TP_REPORT" --check-keys "$TMP/all.log"
-ok $rc "every key a quick host run of every probe emits is classified"
+pass $rc "every key a quick host run of every probe emits is classified"
 diag "$TMP/out"
 
 # a second run, clocks only, three times over
@@ -53,12 +53,12 @@ PY
 read -r total both spread <"$TMP/share"
 echo "# clocks figures: $total in either run, $both in both, $spread of those with 3 iterations"
 [ "$total" -gt 100 ] && [ $((both * 100)) -ge $((total * 95)) ]
-ok $? "two host runs of clocks compare at least 95 % of their figures ($both of $total)"
+pass $? "two host runs of clocks compare at least 95 % of their figures ($both of $total)"
 # a figure may be missing from one iteration (granularity_ns is null when no step was seen)
 [ $((spread * 100)) -ge $((both * 95)) ]
-ok $? "--repeat=3: at least 95 % of the clocks figures combine 3 iterations ($spread of $both)"
+pass $? "--repeat=3: at least 95 % of the clocks figures combine 3 iterations ($spread of $both)"
 run "$TP_REPORT" "$TMP/clocks.log"
 grep -q "^Spread over 3 iterations" "$TMP/out" && ! grep -q "^Comparison" "$TMP/out"
-ok $? "--repeat=3 alone is one run with a spread table, not three runs"
+pass $? "--repeat=3 alone is one run with a spread table, not three runs"
 
 done_testing

@@ -213,6 +213,12 @@ static const struct schema_row schema[] = {
 	{ "calib_summary", NULL, "*", C, "the choice and how it was made" },
 
 	{ "skip", "clocks", "path", I, "as in its result" },
+	{ "result", "vdso-check", "symbol", I, "the vDSO symbol called" },
+	{ "result", "vdso-check", "clock_id", I, "the clockid_t read" },
+	{ "result", "vdso-check", "clocksource", C, "the kernel's clocksource during the check" },
+	{ "result", "vdso-check", "path", C, "what the check found: vdso or syscall" },
+	{ "result", "vdso-check", "status", C, "ok, or why the clock could not be checked" },
+	{ "result", "vdso-check", "kernel_entries", F, "time system calls seen under ptrace" },
 	{ "skip", "clocks", "clocksource", I, "as in its result" },
 	{ "skip", "clocks", "clock_id", I, "as in its result" },
 	{ "error", "clocks", "clocksource", I, "as in its result" },
