@@ -12,7 +12,7 @@ TIMEPROBE=${TIMEPROBE:-${B:-build}/timeprobe}
 sed -n '/^<!-- schema: generated/,/^<!-- schema end -->/p' docs/records.md | sed '1d;$d' >"$TMP/doc"
 "$TP_REPORT" --schema >"$TMP/code"
 [ -s "$TMP/code" ] && diff -u "$TMP/doc" "$TMP/code" >"$TMP/diff"
-pass $? "docs/records.md has the schema table of tools/report/schema.c (tp-report --schema)"
+pass $? "docs/records.md has the schema table of tools/report/schema.c (make report-schema-doc)"
 diag "$TMP/diff"
 
 # the check can fail: a key nobody declared is named

@@ -8,6 +8,7 @@
 #   make fuzz-report-quick    fuzz for REPORT_FUZZ_QUICK_S seconds (make test)
 #   make fuzz-report-long     fuzz for REPORT_FUZZ_LONG_S seconds (make fuzz)
 #   make report-golden        rewrite the golden files after a wanted change
+#   make report-schema-doc    rewrite the identity table in docs/records.md
 
 REPORT_CC ?= $(CC)
 REPORT_FUZZ_CC ?= clang
@@ -39,7 +40,8 @@ HOST_TESTS += $(sort $(wildcard tests/report/*.t))
 # the .t scripts find the binary here whatever B is
 export TP_REPORT := $(abspath $(B)/tp-report)
 
-.PHONY: report fuzz-report fuzz-report-quick fuzz-report-long report-golden report-check
+.PHONY: report fuzz-report fuzz-report-quick fuzz-report-long report-golden report-check \
+	report-schema-doc
 
 report: $(B)/tp-report
 
@@ -67,6 +69,12 @@ $(B)/tests/report/unit_hostile: tests/report/unit_hostile.c tests/unit/tap.h $(R
 # unit tests and .t scripts on their own, for working on the report alone
 report-check: $(B)/tp-report $(REPORT_UNIT)
 	prove $(REPORT_UNIT) $(sort $(wildcard tests/report/*.t))
+
+# docs/records.md's identity table, rewritten from tools/report/schema.c
+report-schema-doc: $(B)/tp-report
+	{ sed '/^<!-- schema: generated/q' docs/records.md; $(B)/tp-report --schema; \
+	  sed -n '/^<!-- schema end -->/,$$p' docs/records.md; } >docs/records.md.tmp
+	mv docs/records.md.tmp docs/records.md
 
 report-golden: $(B)/tp-report
 	REPORT_GOLDEN_UPDATE=1 prove tests/report/golden.t
