@@ -198,6 +198,18 @@ def _wait(p, log, until):
                     return None
 
 
+def check_keys(text):
+    """tp-report --check-keys on a serial log: "" when every key is
+    classified, else its list of unclassified keys."""
+    path = os.path.join(BUILD, "tests", "check-keys.log")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+    r = subprocess.run([os.path.join(BUILD, "tp-report"), "--check-keys", path],
+                       capture_output=True, text=True)
+    return "" if r.returncode == 0 else (r.stdout + r.stderr).strip()
+
+
 def launch(text):
     """(accel, cpu) that tools/qemu-run.sh chose for a boot, from its log."""
     m = LAUNCH.search(text)
@@ -232,6 +244,8 @@ def check_suite(text, name=""):
     ran = {r["probe"] for r in suite if r["type"] in ("result", "skip") and "probe" in r}
     ok(bool(ran) and ran <= started, "%sthe watcher sees the start line of every probe that ran"
        % name, "ran %s, start lines for %s" % (sorted(ran), sorted(started)))
+    keys = check_keys(text)
+    ok(keys == "", "%severy key of every record is in the report's identity schema" % name, keys)
     accel, cpu = launch(text)
     ok(accel is not None and run.get("accel") == "%s:%s" % (accel, cpu),
        "%sthe run record names the accelerator the launcher chose" % name,
