@@ -44,9 +44,11 @@ deps:
 	@sh tools/deps.sh
 
 # ---- userland: the static probe suite ----
-# common/: the TP1 emitter and the command-line contract, shared with the stub.
+# common/: the TP1 emitter and the command-line contract, shared with the stub;
+# boot/calib.c: the stub's EFI-free calibration arithmetic (CPUID 0x15), one
+# definition for the stub and the tsc probe.
 COMMON_SRC := $(wildcard common/*.c)
-USERLAND_SRC := $(wildcard userland/*.c userland/probes/*.c) $(COMMON_SRC)
+USERLAND_SRC := $(wildcard userland/*.c userland/probes/*.c) $(COMMON_SRC) boot/calib.c
 USERLAND_OBJ := $(patsubst %.c,$(B)/musl/%.o,$(USERLAND_SRC))
 
 # musl ships no kernel UAPI headers (linux/futex.h, ...): point at Debian's
@@ -172,7 +174,8 @@ readme-options: $(B)/timeprobe
 	mv README.md.tmp README.md
 
 # ---- tests ----
-# Boot tests named 9x-*.t are slow (kernel variants): make test-all runs them.
+# Boot tests named 9x-*.t are slow (kernel variants, the calibration under load):
+# make test-all runs them.
 BOOT_TESTS_QUICK := $(filter-out tests/boot/9%,$(BOOT_TESTS))
 HOST_SCRIPTS := $(sort $(wildcard tests/host/*.t))
 # Builds of this tree in two other folders, compared byte for byte.

@@ -139,7 +139,16 @@ int tp_acpi_fadt_pm_timer(const void *fadt, uint32_t len, struct tp_pm_timer *pm
 		*why = "hardware-reduced ACPI (no PM timer)";
 		return -2;
 	}
-	pm->bits = (flags & FADT_FLAG_TMR_VAL_EXT) ? 32 : 24;
+	/*
+	 * Read 24 bits whatever TMR_VAL_EXT says: firmware sets the flag on
+	 * timers that are 24 bits wide, and a 24-bit counter read as 32 bits
+	 * turns every wrap into a 2^32-tick jump. Linux masks the same way
+	 * (drivers/clocksource/acpi_pm.c, ACPI_PM_MASK = CLOCKSOURCE_MASK(24)).
+	 * At 3.58 MHz 24 bits wrap after 4.68 s, far beyond a round. The flag
+	 * is kept only to be reported.
+	 */
+	pm->ext_flag = (flags & FADT_FLAG_TMR_VAL_EXT) != 0;
+	pm->bits = 24;
 	pm->from_x = 0;
 	pm->space = ACPI_GAS_IO;
 	pm->address = 0;

@@ -30,7 +30,8 @@ struct tp_acpi_root {
 struct tp_pm_timer {
 	int space;		/* ACPI_GAS_IO or ACPI_GAS_MEMORY */
 	uint64_t address;
-	unsigned int bits;	/* 24 or 32 (FADT flag TMR_VAL_EXT) */
+	unsigned int bits;	/* counter width read: always 24 (see tp_acpi_fadt_pm_timer) */
+	int ext_flag;		/* FADT TMR_VAL_EXT set: firmware claims 32 bits (reported only) */
 	int from_x;		/* address came from X_PM_TMR_BLK */
 };
 

@@ -169,6 +169,7 @@ static void pm_describe(struct ref_ctx *x, struct tp_rec *r)
 	tp_rec_str(r, "space", x->pm.space == ACPI_GAS_IO ? "io" : "memory");
 	hex_field(r, "address", x->pm.address);
 	tp_rec_uint(r, "bits", x->pm.bits);
+	tp_rec_bool(r, "tmr_val_ext", x->pm.ext_flag);
 	tp_rec_bool(r, "from_x_pm_tmr_blk", x->pm.from_x);
 	tp_rec_uint(r, "ref_hz", ACPI_PM_TIMER_HZ);
 }

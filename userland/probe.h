@@ -15,6 +15,7 @@
 
 #include "options.h"
 #include "supervise.h"
+#include "tsccal.h"
 #include "../common/words.h"
 
 enum probe_status {
@@ -34,6 +35,7 @@ struct tsc_calib {
 	double hz;		/* 0: none (no TSC, or calibration failed) */
 	const char *source;	/* "stub" (from the command line) or "user" */
 	const char *ref;	/* the reference it was measured against */
+	struct user_calib user;	/* source "user": its rounds, failures, spread */
 };
 
 struct probe_ctx {
@@ -91,8 +93,9 @@ extern const size_t probe_count;
 const struct probe *probe_find(const char *name);
 const struct probe *inject_find(const char *name);
 
-/* Fills ctx->tsc: the stub's figure if it handed one over, else a 200 ms
- * calibration against CLOCK_MONOTONIC_RAW. Returns ctx->tsc.hz. */
+/* Fills ctx->tsc: the stub's figure if it handed one over, else the pinned,
+ * bracketed user calibration of tsccal.h (calib-rounds rounds of 50 ms in
+ * profile quick, 200 ms in full). Returns ctx->tsc.hz. */
 double probe_tsc_calib(struct probe_ctx *ctx);
 
 #endif

@@ -20,31 +20,40 @@ void sort_doubles(double *v, size_t n)
 	qsort(v, n, sizeof(*v), cmp_double);
 }
 
-double percentile_sorted(const double *v, size_t n, double p)
+uint64_t percentile_rank(double p, uint64_t count)
 {
-	double pos, frac;
-	size_t i;
+	/* p / 100 x count is often an integer that floating point misses by
+	 * an ulp (99.9 x 10000); shave a relative 1e-12 before the ceiling. */
+	double x = p / 100.0 * (double)count;
+	uint64_t rank = x > 0 ? (uint64_t)ceil(x * (1 - 1e-12)) : 0;
 
+	if (rank < 1)
+		rank = 1;
+	return rank > count ? count : rank;
+}
+
+int percentile_shown(double p, uint64_t n)
+{
 	if (n == 0)
 		return 0;
-	if (p <= 0)
-		return v[0];
-	if (p >= 100)
-		return v[n - 1];
-	/* Linear interpolation between closest ranks (Hyndman & Fan type 7,
-	 * what numpy.percentile does by default). */
-	pos = p / 100.0 * (double)(n - 1);
-	i = (size_t)pos;
-	frac = pos - (double)i;
-	if (i + 1 >= n)
-		return v[n - 1];
-	return v[i] + frac * (v[i + 1] - v[i]);
+	if (p <= 50)
+		return 1;
+	return n - percentile_rank(p, n) >= PCT_MIN_BEYOND;
+}
+
+double percentile_sorted(const double *v, size_t n, double p)
+{
+	if (n == 0)
+		return 0;
+	return v[percentile_rank(p, n) - 1];
 }
 
 double median(double *v, size_t n)
 {
 	sort_doubles(v, n);
-	return percentile_sorted(v, n, 50);
+	if (n == 0)
+		return 0;
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 void summarize(double *v, size_t n, struct summary *s)
@@ -124,14 +133,6 @@ static void keep_largest(int64_t *outlier, size_t *n, int64_t v)
 	outlier[i] = v;
 }
 
-/* The nearest rank (1-based) of percentile p among count samples. */
-static uint64_t nearest_rank(double p, uint64_t count)
-{
-	uint64_t rank = (uint64_t)ceil(p / 100.0 * (double)count);
-
-	return rank < 1 ? 1 : rank;
-}
-
 void hist_init(struct hist *h, uint64_t *buckets, size_t nbuckets, int64_t width_ns)
 {
 	memset(h, 0, sizeof(*h));
@@ -161,7 +162,7 @@ int64_t hist_percentile(const struct hist *h, double p)
 	if (h->count == 0)
 		return 0;
 	/* nearest rank: the smallest bucket whose cumulative count reaches it */
-	rank = nearest_rank(p, h->count);
+	rank = percentile_rank(p, h->count);
 	if (seen >= rank)
 		return 0;
 	for (size_t i = 0; i < h->nbuckets; i++) {
@@ -262,7 +263,7 @@ int64_t loghist_percentile(const struct loghist *h, double p)
 
 	if (h->count == 0)
 		return 0;
-	rank = nearest_rank(p, h->count);
+	rank = percentile_rank(p, h->count);
 	if (seen >= rank)
 		return h->base_ns;
 	for (size_t i = 0; i < LOGHIST_BUCKETS; i++) {

@@ -6,17 +6,40 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * Percentiles: one rule everywhere, nearest rank. The p-th percentile of n
+ * samples is the one of rank ceil(p / 100 x n) in ascending order (1-based,
+ * at least 1): a sample that was measured, never an interpolation between
+ * two. percentile_sorted(), hist_percentile() and loghist_percentile() all
+ * use it (the histograms return the upper edge of that sample's bucket).
+ * median() alone is the classical median (the mean of the two middle
+ * samples of an even count): it reduces calibration rounds, it is not a
+ * percentile figure.
+ *
+ * A record that carries a percentile carries the number of samples behind
+ * it, "n" (or a count named for what was counted). A human table shows a
+ * percentile above the median only when at least PCT_MIN_BEYOND samples
+ * lie above it (percentile_shown()); otherwise it prints "-": p99 needs
+ * 1000 samples, p99.9 10000.
+ */
+#define PCT_MIN_BEYOND 10
+
 struct summary {
 	size_t n;
 	double min, max, mean, stddev;	/* stddev: sample (n-1) */
-	double p50, p99, p999;
+	double p50, p99, p999;		/* nearest rank */
 };
 
 /* Sorts v in place and fills s. n == 0 gives all zeros. */
 void summarize(double *v, size_t n, struct summary *s);
-/* Percentile p (0..100) of sorted values, nearest-rank with linear interpolation. */
+/* Percentile p (0..100) of n sorted values, nearest rank; 0 if n is 0. */
 double percentile_sorted(const double *v, size_t n, double p);
-double median(double *v, size_t n);	/* sorts v */
+/* The nearest rank (1-based, 1..count) of percentile p among count samples. */
+uint64_t percentile_rank(double p, uint64_t count);
+/* 1 when a table may show percentile p of n samples: p <= 50 and n > 0,
+ * or at least PCT_MIN_BEYOND samples above rank percentile_rank(p, n). */
+int percentile_shown(double p, uint64_t n);
+double median(double *v, size_t n);	/* sorts v; classical median, see above */
 void sort_doubles(double *v, size_t n);
 
 /* Consecutive clock reads: smallest non-zero forward step, count of backward steps. */

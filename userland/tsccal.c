@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: MIT
-/* The best TSC calibration available to a probe; see probe.h. */
+/* The best TSC calibration available to a probe; see probe.h and tsccal.h. */
+#include <math.h>
+#include <sched.h>
 #include <string.h>
 #include <time.h>
 
+#include "../common/record.h"
+#include "emit.h"
 #include "probe.h"
+#include "tsccal.h"
 #include "stats.h"
 #include "timeutil.h"
 
@@ -56,10 +61,64 @@ double tsc_hz_against_raw(int64_t interval_ns)
 #endif
 }
 
+void user_calib_reduce(double *v, int n, struct user_calib *c)
+{
+	int good = 0;
+
+	c->rounds = n;
+	c->failed = 0;
+	c->hz = c->spread_ppm = c->min_hz = c->max_hz = 0;
+	for (int i = 0; i < n; i++) {
+		if (v[i] > 0 && isfinite(v[i]))
+			v[good++] = v[i];
+		else
+			c->failed++;
+	}
+	if (!good)
+		return;
+	c->hz = median(v, (size_t)good);	/* sorts v[0..good) */
+	c->min_hz = v[0];
+	c->max_hz = v[good - 1];
+	c->spread_ppm = (c->max_hz - c->min_hz) / c->hz * 1e6;
+}
+
+double user_calib_run(int rounds, int64_t round_ns, struct user_calib *c)
+{
+	double v[USER_CALIB_ROUNDS_MAX];
+	cpu_set_t old, one;
+	int pinned = 0, cpu = sched_getcpu();
+
+	if (rounds < 1)
+		rounds = 1;
+	if (rounds > USER_CALIB_ROUNDS_MAX)
+		rounds = USER_CALIB_ROUNDS_MAX;
+	if (cpu >= 0 && !sched_getaffinity(0, sizeof(old), &old)) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		pinned = !sched_setaffinity(0, sizeof(one), &one);
+	}
+	for (int i = 0; i < rounds; i++)
+		v[i] = tsc_hz_against_raw(round_ns);
+	if (pinned)
+		sched_setaffinity(0, sizeof(old), &old);
+	user_calib_reduce(v, rounds, c);
+	c->round_ns = round_ns;
+	c->cpu = pinned ? cpu : -1;
+	return c->hz;
+}
+
+void user_calib_fields(struct tp_rec *r, const struct user_calib *c)
+{
+	tp_rec_int(r, "calib_rounds", c->rounds);
+	tp_rec_int(r, "calib_failed_rounds", c->failed);
+	rec_double(r, "calib_spread_ppm", c->hz > 0 ? c->spread_ppm : NAN);
+	tp_rec_int(r, "calib_round_ms", c->round_ns / NS_PER_MS);
+}
+
 double probe_tsc_calib(struct probe_ctx *ctx)
 {
-	double v[16];
-	int rounds = 5;
+	int rounds = ctx->opt && ctx->opt->calib_rounds > 0 ? ctx->opt->calib_rounds : 5;
+	int64_t round_ms = ctx->quick ? USER_CALIB_QUICK_MS : USER_CALIB_FULL_MS;
 
 	if (ctx->tsc.hz > 0)
 		return ctx->tsc.hz;
@@ -71,9 +130,7 @@ double probe_tsc_calib(struct probe_ctx *ctx)
 	}
 	if (!TP_HAVE_TSC)
 		return 0;
-	for (int i = 0; i < rounds; i++)
-		v[i] = tsc_hz_against_raw(40 * NS_PER_MS);
-	ctx->tsc.hz = median(v, (size_t)rounds);
+	ctx->tsc.hz = user_calib_run(rounds, round_ms * NS_PER_MS, &ctx->tsc.user);
 	ctx->tsc.source = "user";
 	ctx->tsc.ref = "CLOCK_MONOTONIC_RAW";
 	return ctx->tsc.hz;

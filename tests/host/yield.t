@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 # Host test of probe `yield`: the sweep gives one record per thread count with
-# positive throughput, 2 threads leave no thread without work, the seed's
+# positive throughput, figures within the bounds their formulas allow, the seed's
 # gnuplot columns are printed, and every record's CRC is valid.
 import os
 import re
@@ -25,20 +25,27 @@ ok(all(r["total_per_s"] > 0 and r["avg_per_thread_per_s"] > 0 for r in res),
 ok(all(abs(r["avg_per_thread_per_s"] * r["threads"] - r["total_per_s"]) <= 1e-6 * r["total_per_s"]
        for r in res), "avg_per_thread_per_s = total_per_s / threads")
 ok(all(r["ns_per_yield"] > 0 and r["total_yields"] > 0 for r in res), "ns_per_yield and total_yields positive")
-ok(all(r["duration_ms"] > 0 and r["requested_ms"] == 200 for r in res),
-   "quick: 200 ms asked per N, a duration measured", [(r["threads"], r["duration_ms"]) for r in res])
-timing(all(150 <= r["duration_ms"] <= 2000 for r in res), "quick: ~200 ms per N",
+ok(all(r["duration_ms"] >= 200 and r["requested_ms"] == 200 for r in res),
+   "quick: the common window closes at the 200 ms deadline or after",
+   [(r["threads"], r["duration_ms"]) for r in res])
+timing(all(r["duration_ms"] <= 2000 for r in res), "quick: ~200 ms per N",
        [(r["threads"], r["duration_ms"]) for r in res])
+ok(all(0 <= r["late_threads"] <= r["threads"] and 0 <= r["zero_work_threads"] <= r["threads"]
+       for r in res), "late_threads and zero_work_threads within 0..threads",
+   [(r["threads"], r["late_threads"], r["zero_work_threads"]) for r in res])
 ok(all(r["vol_ctxsw"] >= 0 and r["invol_ctxsw"] >= 0 for r in res), "context-switch counts present")
-ok(all(r["normalized_variance"] >= 0 for r in res), "normalized variance is >= 0",
+# sum((c - m)^2) / (N m^2) is largest, N - 1, when one thread has every call
+ok(all(0 <= r["normalized_variance"] <= r["threads"] - 1 + 1e-9 for r in res),
+   "normalized variance within [0, threads - 1]",
    [(r["threads"], r["normalized_variance"]) for r in res])
 timing(all(r["normalized_variance"] < 1 for r in res), "normalized variance below 1",
        [(r["threads"], r["normalized_variance"]) for r in res])
+# A starved thread scores 0 (the seed's semantics): on a loaded host that is
+# a finding, not a failure.
 two = [r for r in res if r["threads"] == 2]
-ok(two and 0 <= two[0]["zero_work_threads"] <= 2, "2 threads: zero_work_threads counted", two)
 timing(two and two[0]["zero_work_threads"] == 0, "2 threads: no thread starved",
        two and two[0]["zero_work_threads"])
-ok(any(re.match(r"\s+2\s+\d+\s+\d+\s+[0-2]\s+\d+\.\d+", h) for h in human),
+ok(any(re.match(r"\s+2\s+\d+\s+\d+\s+\d+\s+\d+\.\d+", h) for h in human),
    "human table has a line for 2 threads")
 
 # 2. threads override, deduplicated and sorted; gnuplot columns

@@ -198,10 +198,12 @@ static void test_fadt(void)
 	is_int(tp_acpi_fadt_pm_timer(fadt, sizeof(fadt), &pm, &why), 0, "q35 FADT");
 	ok(pm.space == ACPI_GAS_IO && pm.address == 0x608 && pm.bits == 24 && pm.from_x,
 	   "PM timer: X_PM_TMR_BLK I/O 0x608, 24 bits");
+	is_int(pm.ext_flag, 0, "TMR_VAL_EXT clear: reported clear");
 
 	put32(fadt + 112, 1u << 8);	/* TMR_VAL_EXT */
 	tp_acpi_fadt_pm_timer(fadt, sizeof(fadt), &pm, &why);
-	is_int(pm.bits, 32, "TMR_VAL_EXT: 32 bits");
+	is_int(pm.bits, 24, "TMR_VAL_EXT: still read as 24 bits (Linux's ACPI_PM_MASK)");
+	is_int(pm.ext_flag, 1, "TMR_VAL_EXT: the flag is reported");
 
 	build(&m);
 	put64(fadt + 212, 0);		/* no X_PM_TMR_BLK: legacy field */

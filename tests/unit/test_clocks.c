@@ -50,9 +50,12 @@ static void test_per_call(void)
 	per_call_figures(b, 5, 10, 0.5, &f);
 	is_near(f.p50, 1.5, 1e-12, "median of batch means (30 units -> 1.5 ns/call)");
 	is_near(f.min, 0.5, 1e-12, "min of batch means");
-	/* p99, linear interpolation: rank 0.99 * 4 = 3.96 -> 40 + 0.96 * 960 */
-	is_near(f.p99, (40 + 0.96 * 960) * 0.05, 1e-9, "p99 of batch means, interpolated");
+	/* p99, nearest rank: ceil(0.99 * 5) = 5th, the 1000-unit batch */
+	is_near(f.p99, 1000 * 0.05, 1e-9, "p99 of batch means, nearest rank");
 	is_near(f.mean, (10 + 20 + 30 + 40 + 1000) / 5.0 * 0.05, 1e-12, "mean of batch means");
+	is_int(f.n, 5, "n: five batches behind the percentiles");
+	/* 1100 units x 0.5 ns: every batch together took 550 ns */
+	is_near(f.elapsed_ns, 550, 1e-9, "elapsed: all batches, in ns");
 	ok(b[0] == 10 && b[4] == 1000, "batches sorted in place");
 
 	double one[] = { 7 };
@@ -60,7 +63,8 @@ static void test_per_call(void)
 	ok(f.p50 == 7 && f.min == 7 && f.p99 == 7, "one batch: median = min = p99");
 
 	double ev[] = { 4, 1, 3, 2 };
-	is_near(median(ev, 4), 2.5, 1e-12, "median of an even count interpolates");
+	is_near(median(ev, 4), 2.5, 1e-12, "median() of an even count is the midpoint");
+	is_near(percentile_sorted(ev, 4, 50), 2, 0, "p50 of an even count is a sample (rank 2)");
 	is_near(percentile_sorted(ev, 4, 0), 1, 0, "p0 is the minimum");
 	is_near(percentile_sorted(ev, 4, 100), 4, 0, "p100 is the maximum");
 }

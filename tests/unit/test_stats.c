@@ -25,7 +25,30 @@ int main(void)
 	is_near(s.mean, 3, 1e-12, "mean");
 	is_near(s.stddev, 1.58113883, 1e-8, "sample stddev of 1..5 is sqrt(2.5)");
 	is_near(s.p50, 3, 0, "median of odd count");
-	is_near(s.p99, 4.96, 1e-12, "p99 interpolates between 4 and 5 (pos 3.96)");
+	/* nearest rank: ceil(0.99 x 5) = 5th of 1..5 */
+	is_near(s.p99, 5, 0, "p99 of 5 samples is the 5th (nearest rank, no interpolation)");
+	/* 10 samples 1..10: p50 rank 5, p90 rank 9, p10 rank 1 */
+	{
+		double ten[] = { 10, 9, 8, 7, 6, 5, 4, 3, 2, 1 };
+
+		sort_doubles(ten, 10);
+		is_near(percentile_sorted(ten, 10, 50), 5, 0, "p50 of 1..10 is the 5th");
+		is_near(percentile_sorted(ten, 10, 90), 9, 0, "p90 of 1..10 is the 9th");
+		is_near(percentile_sorted(ten, 10, 91), 10, 0, "p91 of 1..10: ceil(9.1) = 10th");
+		is_near(percentile_sorted(ten, 10, 10), 1, 0, "p10 of 1..10 is the 1st");
+		is_near(percentile_sorted(ten, 10, 0), 1, 0, "p0 is the minimum");
+	}
+	is_int(percentile_rank(99, 1000), 990, "rank of p99 in 1000 is 990 (not 991 by an ulp)");
+	is_int(percentile_rank(99.9, 10000), 9990, "rank of p99.9 in 10000 is 9990");
+	is_int(percentile_rank(99.9, 200), 200, "rank of p99.9 in 200 is the largest");
+	is_int(percentile_rank(100, 7), 7, "p100 is the largest");
+	ok(percentile_shown(99, 1000), "shown: p99 of 1000 has 10 samples above it");
+	ok(!percentile_shown(99, 999), "not shown: p99 of 999 has 9 above it");
+	ok(percentile_shown(99.9, 10000) && !percentile_shown(99.9, 9999),
+	   "p99.9 needs 10000 samples");
+	ok(!percentile_shown(99.9, 200), "not shown: p99.9 of 200 (wakeup quick)");
+	ok(!percentile_shown(99, 12), "not shown: p99 of 12 batch means (clocks quick)");
+	ok(percentile_shown(50, 3) && !percentile_shown(50, 0), "the median is shown for any n > 0");
 	is_near(median(even, 4), 2.5, 0, "median of even count is the midpoint");
 	summarize(one, 1, &s);
 	ok(s.p50 == 7 && s.p999 == 7 && s.stddev == 0, "single sample");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../../userland/kmsg.h"
+#include "../../userland/tsccal.h"
 #include "../../userland/probes/tsc.h"
 #include "tap.h"
 
@@ -174,8 +175,73 @@ static void test_cmdline(void)
 	       "cmdline: last wins");
 }
 
+static void test_user_calib(void)
+{
+	/*
+	 * Five rounds, one failed (0 Hz, a clock that did not move) and one
+	 * NaN: left out and counted. Good ones {1000, 1002, 999} sorted
+	 * 999 1000 1002: median 1000, spread (1002 - 999) / 1000 = 3000 ppm.
+	 */
+	double v[] = { 1000, 0, 1002, NAN, 999 };
+	double none[] = { 0, -5 };
+	double one[] = { 2e9 };
+	struct user_calib c;
+
+	user_calib_reduce(v, 5, &c);
+	is_int(c.rounds, 5, "user calib: 5 rounds run");
+	is_int(c.failed, 2, "user calib: the 0 Hz and the NaN round failed");
+	is_near(c.hz, 1000, 1e-9, "user calib: median of the 3 good rounds");
+	is_near(c.spread_ppm, 3000, 1e-6, "user calib: spread over the good rounds only");
+	ok(c.min_hz == 999 && c.max_hz == 1002, "user calib: min and max of the good rounds");
+	user_calib_reduce(none, 2, &c);
+	ok(c.hz == 0 && c.failed == 2 && c.spread_ppm == 0, "user calib: every round failed, no figure");
+	user_calib_reduce(one, 1, &c);
+	ok(c.hz == 2e9 && c.spread_ppm == 0 && c.failed == 0, "user calib: one good round, spread 0");
+}
+
+static void test_derivation(void)
+{
+	const char *d[TSC_FIGS];
+	struct tsc_deps_in in = { 0 };
+
+	/* bare metal, clocksource hpet: three measurements */
+	in.clocksource = "hpet";
+	tsc_derivation(&in, d);
+	ok(!d[0] && !d[1] && !d[2], "derivation: hpet clocksource, all measured");
+	ok(!tsc_by_construction(d, TSC_FIG_STUB, TSC_FIG_USER) &&
+	   !tsc_by_construction(d, TSC_FIG_KERNEL, TSC_FIG_USER), "derivation: all pairs independent");
+	/* the appliance: tsc_early_khz= and clocksource tsc: user -> kernel -> stub */
+	in.kernel_is_early = 1;
+	in.clocksource = "tsc";
+	tsc_derivation(&in, d);
+	ok(!d[0] && !strcmp(d[1], "stub") && !strcmp(d[2], "kernel"),
+	   "derivation: kernel from stub, user from kernel");
+	is_str(tsc_origin(d, TSC_FIG_USER), "stub", "derivation: the user figure's origin is the stub");
+	ok(tsc_by_construction(d, TSC_FIG_STUB, TSC_FIG_USER) &&
+	   tsc_by_construction(d, TSC_FIG_STUB, TSC_FIG_KERNEL),
+	   "derivation: every pair agrees by construction");
+	/* a KVM guest with kvm-clock: kernel and user both from the host */
+	in.kernel_is_early = 0;
+	in.kvm_clock = 1;
+	in.clocksource = "kvm-clock";
+	tsc_derivation(&in, d);
+	is_str(tsc_origin(d, TSC_FIG_KERNEL), "kvm-clock", "derivation: kvm-clock kernel figure");
+	ok(tsc_by_construction(d, TSC_FIG_KERNEL, TSC_FIG_USER), "derivation: kernel vs user by construction");
+	ok(!tsc_by_construction(d, TSC_FIG_STUB, TSC_FIG_USER), "derivation: stub vs user independent");
+	/* kvm-clock registered but clocksource tsc: user from kernel from host */
+	in.clocksource = "tsc";
+	tsc_derivation(&in, d);
+	is_str(tsc_origin(d, TSC_FIG_USER), "kvm-clock", "derivation: user -> kernel -> kvm-clock");
+	in.clocksource = 0;
+	in.kvm_clock = 0;
+	tsc_derivation(&in, d);
+	ok(!d[2], "derivation: no clocksource known, user measured");
+}
+
 int main(void)
 {
+	test_user_calib();
+	test_derivation();
 	test_calib();
 	test_kmsg();
 	test_ppm();

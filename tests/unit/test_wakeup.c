@@ -25,7 +25,7 @@ static void test_missed(void)
 
 static void test_summary(void)
 {
-	/* 1..1000 us: p50 500.5 us, p99 990.01 us, p99.9 999.001 us (type 7) */
+	/* 1..1000 us, nearest rank: p50 the 500th, p99 the 990th, p99.9 the 999th */
 	int64_t lat[1000];
 	double scratch[1000];
 	struct lat_summary s;
@@ -37,9 +37,9 @@ static void test_summary(void)
 	is_int(s.min_ns, 1000, "min");
 	is_int(s.max_ns, 1000000, "max");
 	is_near(s.avg_ns, 500500, 1e-6, "avg");
-	is_near(s.p50_ns, 500500, 1e-6, "p50");
-	is_near(s.p99_ns, 990010, 1e-6, "p99");
-	is_near(s.p999_ns, 999001, 1e-6, "p99.9");
+	is_near(s.p50_ns, 500000, 1e-6, "p50: 500th sample");
+	is_near(s.p99_ns, 990000, 1e-6, "p99: 990th sample");
+	is_near(s.p999_ns, 999000, 1e-6, "p99.9: 999th sample");
 	is_int(lat[0], 1000000, "the samples are left as they were");
 	lat_summarize(lat, 0, scratch, &s);
 	ok(s.samples == 0 && s.max_ns == 0, "no samples: zeros");

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "tap.h"
+#include "../../userland/timeutil.h"
 #include "../../userland/stats.h"
 #include "../../userland/probes/yield.h"
 #include "../../userland/probes/switch.h"
@@ -42,34 +43,57 @@ static void test_normalized_variance(void)
 static void test_summarize(void)
 {
 	/*
-	 * Two threads: 100 yields over [1000, 1000001000] ns and 300 over
-	 * [2000, 1000000500] ns, 0.5 s of CPU each. The window holding all
-	 * counted work is 1000 .. 1000001000 = 1 s, so total 400/s, 200/s per
-	 * thread; mean count 200, squares 100^2 + 100^2 = 20000,
-	 * 2 * 200^2 = 80000: variance 0.25; CPU 1e9 ns / 400 = 2.5e6 ns each.
+	 * Gate at 0, window open at 1000 and closed at 1000001000: 1 s. Two
+	 * threads counted 100 and 300 calls in it, 1 s of process CPU: total
+	 * 400/s, 200/s per thread; mean count 200, squares 100^2 + 100^2 =
+	 * 20000, 2 * 200^2 = 80000: variance 0.25; CPU 1e9 ns / 400 = 2.5e6 ns.
 	 */
 	struct yield_sample s[] = {
-		{ .count = 100, .start_ns = 1000, .stop_ns = 1000001000, .cpu_ns = 500000000 },
-		{ .count = 300, .start_ns = 2000, .stop_ns = 1000000500, .cpu_ns = 500000000 },
+		{ .count = 100, .start_ns = 400 },
+		{ .count = 300, .start_ns = 900 },
 	};
-	struct yield_sample idle[] = {
-		{ .count = 0, .start_ns = 10, .stop_ns = 20, .cpu_ns = 0 },
+	struct yield_window w = { .gate_ns = 0, .open_ns = 1000, .close_ns = 1000001000,
+				  .cpu_ns = 1000000000 };
+	/*
+	 * The seed's case the old count-after-yield missed: of three threads
+	 * one started but was starved through the window (count 0), one never
+	 * passed the gate before the window opened (start 0, count 0). Both
+	 * are zero-work, one is late. Counts {0, 0, 30}: mean 10, squares
+	 * 100 + 100 + 400 = 600, 3 * 100 = 300: variance 2.
+	 */
+	struct yield_sample starved[] = {
+		{ .count = 0, .start_ns = 500 },
+		{ .count = 0, .start_ns = 0 },
+		{ .count = 30, .start_ns = 600 },
 	};
-	uint64_t scratch[2];
+	struct yield_window w2 = { .gate_ns = 100, .open_ns = 1000, .close_ns = 1000 + NS_PER_MS,
+				   .cpu_ns = 3000 };
+	struct yield_sample idle[] = { { .count = 0, .start_ns = 10 } };
+	struct yield_window w3 = { .gate_ns = 0, .open_ns = 10, .close_ns = 20 };
+	uint64_t scratch[3];
 	struct yield_result r;
 
-	yield_summarize(s, 2, scratch, &r);
+	yield_summarize(s, 2, &w, scratch, &r);
 	is_int(r.threads, 2, "summary: threads");
 	is_int(r.total_yields, 400, "summary: total yields");
-	is_int(r.span_ns, 1000000000, "summary: span from first start to last stop");
-	is_int(r.start_spread_ns, 1000, "summary: start spread");
+	is_int(r.window_ns, 1000000000, "summary: window from open to close");
+	is_int(r.start_spread_ns, 1000, "summary: start spread is gate to open");
+	is_int(r.late_threads, 0, "summary: both started before the window opened");
 	is_near(r.total_per_s, 400, 1e-9, "summary: total_per_s");
 	is_near(r.avg_per_thread_per_s, 200, 1e-9, "summary: avg_per_thread_per_s");
 	is_int(r.zero_work_threads, 0, "summary: zero_work_threads");
 	is_near(r.normalized_variance, 0.25, 1e-12, "summary: normalized_variance");
 	is_near(r.ns_per_yield, 2.5e6, 1e-6, "summary: ns_per_yield is CPU time per yield");
 
-	yield_summarize(idle, 1, scratch, &r);
+	yield_summarize(starved, 3, &w2, scratch, &r);
+	is_int(r.zero_work_threads, 2, "starved: a starved and a late thread are both zero-work");
+	is_int(r.late_threads, 1, "starved: one thread had not started when the window opened");
+	is_near(r.total_per_s, 30000, 1e-6, "starved: 30 calls in 1 ms = 30000/s");
+	is_near(r.avg_per_thread_per_s, 10000, 1e-6, "starved: average over all three threads");
+	is_near(r.normalized_variance, 2.0, 1e-12, "starved: variance {0,0,30} = 600/300");
+	is_near(r.ns_per_yield, 100, 1e-9, "starved: 3000 ns of CPU / 30 calls");
+
+	yield_summarize(idle, 1, &w3, scratch, &r);
 	is_int(r.zero_work_threads, 1, "summary: a thread that never yielded is zero-work");
 	is_near(r.ns_per_yield, 0, 0, "summary: no yields, ns_per_yield 0 (not a division by 0)");
 	is_near(r.total_per_s, 0, 0, "summary: no yields, total_per_s 0");

@@ -1,11 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Side-by-side benchmarks for the scheduler probes (`make bench`):
-#  1. our `yield` at 2 threads against the seed's threads.c (seed 004, lkml
-#     1999), with sched_yield() put in the place of its syscall(158), which is
-#     sched_yield only on i386 (arch_prctl on x86-64). The seed is extracted
-#     from the stored lkml page and built in a temporary directory, never in
-#     the tree.
+#  1. our `yield` at 2 and 10 threads, interleaved with the seed's threads.c
+#     (seed 004, lkml 1999; sched_yield() put in the place of its
+#     syscall(158), which is sched_yield only on i386, arch_prctl on x86-64)
+#     and with a minimal reference written here with the seed's semantics
+#     (one common window, counts only while a shared flag is up, padded
+#     counters); then the same with the threads starved (STARVE=0: not).
+#     Both programs are built in a temporary directory, never in the tree.
 #  2. our `switch` pipe round trip against `perf bench sched pipe` (Debian
 #     linux-perf), or against a plain pipe ping-pong built here when perf is
 #     missing or cannot run.
@@ -14,8 +16,9 @@
 #   TIMEPROBE=build/timeprobe   SEED=/work/shared/seeds/004_2eda96b8d5a22614.txt
 #   SEED_SECS=5 (the seed times with time(2): whole seconds)
 #   PERF_LOOPS=100000   PERF=perf (PERF=none: use the plain reference loop)
-#   ROUNDS=3 (each comparison alternates the two tools ROUNDS times and
+#   ROUNDS=3 (each comparison alternates the tools ROUNDS times and
 #             compares medians: a shared host's load moves single runs a lot)
+#   PARTS="yield switch" (which comparisons to run)
 set -eu
 
 BIN=${TIMEPROBE:-build/timeprobe}
@@ -25,12 +28,15 @@ PERF_LOOPS=${PERF_LOOPS:-100000}
 ROUNDS=${ROUNDS:-3}
 PERF=${PERF:-perf}
 CC=${CC:-gcc}
+PARTS=${PARTS:-yield switch}
 
 [ -x "$BIN" ] || { echo "sched.sh: $BIN not built (make build/timeprobe)" >&2; exit 1; }
 [ -r "$SEED" ] || { echo "sched.sh: seed $SEED not found" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "sched.sh: needs python3" >&2; exit 1; }
 work=$(mktemp -d /tmp/tp-sched.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+# hog: a CPU hog for the starvation case, killed on exit
+hog=
+trap 'if [ -n "$hog" ]; then kill "$hog" 2>/dev/null; fi; rm -rf "$work"' EXIT
 
 # Prints FIELD of the result record NAME of PROBE from timeprobe's output on stdin.
 field() {
@@ -61,7 +67,14 @@ ratio() {
 
 echo "== host: $(uname -r), $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)"
 
-# ---- 1. yield vs the seed's threads.c ----
+# want PART: is PART in $PARTS?
+want() {
+	case " $PARTS " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+# ---- 1. yield vs the seed's threads.c and a seed-semantics reference ----
+if want yield; then
 # The program is the attachment after the mail: from the "/*" that opens
 # "Tester for the kernel's speed" to the line "\" lkml.org puts after it.
 awk '
@@ -81,30 +94,141 @@ grep -q 'sched_yield();' "$work/threads.c" && ! grep -q 'syscall(158)' "$work/th
 # the seed's own command line, warnings off (it is 1999 C)
 $CC -O2 -fomit-frame-pointer -w -o "$work/threads" "$work/threads.c" -lpthread
 
-seed_all= ours_all= var_all= seed_var_all=
+# A minimal reference with the seed's semantics and none of its defects:
+# padded counters, sched_yield(), all threads started before one common
+# window opens, a count taken only while the shared flag is up (before each
+# yield), CLOCK_MONOTONIC around the window. Prints
+# <threads> <total/s> <zero-work threads>.
+cat > "$work/ref.c" <<'C'
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+struct pad { _Alignas(64) unsigned long long n; };
+static atomic_int started, counting, stop;
+static void *loop(void *arg)
+{
+	struct pad *p = arg;
+	atomic_fetch_add(&started, 1);
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		if (atomic_load_explicit(&counting, memory_order_relaxed))
+			p->n++;
+		sched_yield();
+	}
+	return 0;
+}
+int main(int argc, char **argv)
+{
+	int n = argc > 2 ? atoi(argv[1]) : 0, zero = 0;
+	long ms = argc > 2 ? atol(argv[2]) : 0;
+	struct pad *w = aligned_alloc(64, (size_t)(n > 0 ? n : 1) * sizeof(*w));
+	pthread_t *t = calloc((size_t)(n > 0 ? n : 1), sizeof(*t));
+	struct timespec t0, t1, d = { ms / 1000, ms % 1000 * 1000000 };
+	unsigned long long total = 0;
+	if (n < 1 || ms < 1 || !w || !t)
+		return 2;
+	memset(w, 0, (size_t)n * sizeof(*w));
+	for (int i = 0; i < n; i++)
+		if (pthread_create(&t[i], 0, loop, &w[i]))
+			return 1;
+	while (atomic_load(&started) < n)
+		usleep(1000);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	atomic_store(&counting, 1);
+	nanosleep(&d, 0);
+	atomic_store(&counting, 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	atomic_store(&stop, 1);
+	for (int i = 0; i < n; i++) {
+		pthread_join(t[i], 0);
+		total += w[i].n;
+		zero += w[i].n == 0;
+	}
+	printf("%d %.0f %d\n", n, total / ((t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9), zero);
+	return 0;
+}
+C
+$CC -O2 -o "$work/ref" "$work/ref.c" -lpthread
+
+# yield_round N [PREFIX...]: one interleaved round at N threads (seed,
+# reference, ours), run under PREFIX; appends to the per-N lists.
+yield_round() {
+	n=$1
+	shift
+	seed_line=$("$@" "$work/threads" "$n" "$SEED_SECS" 2>/dev/null)
+	ref_line=$("$@" "$work/ref" "$n" 3000)
+	ours=$("$@" "$BIN" run --probes=yield --profile=full --threads="$n")
+	eval "seed_$n=\"\$seed_$n $(echo "$seed_line" | awk '{ print $2 }')\""
+	eval "seedz_$n=\"\$seedz_$n $(echo "$seed_line" | awk '{ print $4 }')\""
+	eval "ref_$n=\"\$ref_$n $(echo "$ref_line" | awk '{ print $2 }')\""
+	eval "refz_$n=\"\$refz_$n $(echo "$ref_line" | awk '{ print $3 }')\""
+	eval "ours_$n=\"\$ours_$n $(echo "$ours" | field yield "$n threads" total_per_s)\""
+	eval "oursz_$n=\"\$oursz_$n $(echo "$ours" | field yield "$n threads" zero_work_threads)\""
+	# the ratio within the round: the runs beside each other saw the same load
+	eval "rat_$n=\"\$rat_$n $(ratio "$(echo "$ours" | field yield "$n threads" total_per_s)" \
+		"$(echo "$ref_line" | awk '{ print $2 }')")\""
+}
+
+yield_table() {
+	title=$1
+	echo
+	echo "== yield, $title: sched_yield() calls per second, all threads; median of $ROUNDS interleaved runs"
+	printf '%-8s %-34s %12s %8s  %s\n' "threads" "tool" "total/s" "ours/x" "each run (total/s; zero-work threads)"
+	for n in 2 10; do
+		eval "s=\$seed_$n sz=\$seedz_$n r=\$ref_$n rz=\$refz_$n o=\$ours_$n oz=\$oursz_$n"
+		printf '%-8s %-34s %12.0f %8s  %s;%s\n' "$n" "threads.c (seed, ${SEED_SECS} s by time(2))" "$(med $s)" \
+			"$(ratio "$(med $o)" "$(med $s)")" "$s" "$sz"
+		printf '%-8s %-34s %12.0f %8s  %s;%s\n' "$n" "seed-semantics reference (3 s)" "$(med $r)" \
+			"$(ratio "$(med $o)" "$(med $r)")" "$r" "$rz"
+		printf '%-8s %-34s %12.0f %8s  %s;%s\n' "$n" "timeprobe yield (3 s)" "$(med $o)" "1.00" "$o" "$oz"
+		eval "q=\$rat_$n"
+		echo "$n threads: ours / reference within each round:$q; median $(med $q)"
+	done
+	echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+reset_lists() {
+	for v in seed seedz ref refz ours oursz rat; do
+		eval "${v}_2= ${v}_10="
+	done
+}
+
+reset_lists
 i=0
 while [ $i -lt "$ROUNDS" ]; do
 	i=$((i + 1))
-	seed_line=$("$work/threads" 2 "$SEED_SECS" 2>/dev/null)
-	seed_all="$seed_all $(echo "$seed_line" | awk '{ print $2 }')"
-	seed_var_all="$seed_var_all $(echo "$seed_line" | awk '{ print $5 }')"
-	ours=$("$BIN" run --probes=yield --profile=full --threads=2)
-	ours_all="$ours_all $(echo "$ours" | field yield "2 threads" total_per_s)"
-	var_all="$var_all $(echo "$ours" | field yield "2 threads" normalized_variance)"
+	for n in 2 10; do
+		yield_round $n
+	done
 done
-seed_total=$(med $seed_all)
-ours_total=$(med $ours_all)
-echo
-echo "== yield, 2 threads: sched_yield() calls per second, all threads; median of $ROUNDS alternating runs"
-printf '%-30s %12s %12s  %-26s %s\n' "tool" "total/s" "norm.var" "window" "each run (total/s)"
-printf '%-30s %12.0f %12.6f  %-26s %s\n' "threads.c (seed, sched_yield)" "$seed_total" "$(med $seed_var_all)" \
-	"${SEED_SECS} s by time(2)" "$seed_all"
-printf '%-30s %12.0f %12.6f  %-26s %s\n' "timeprobe yield" "$ours_total" "$(med $var_all)" \
-	"3 s CLOCK_MONOTONIC" "$ours_all"
-echo "ratio timeprobe / seed: $(ratio "$ours_total" "$seed_total")"
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+yield_table "idle host"
+
+# Starved: every tool's threads on CPU 0 as SCHED_IDLE beside a busy loop
+# of ordinary priority there, so some threads get no CPU in the window;
+# each tool must count those as zero-work.
+if [ "${STARVE:-1}" = 1 ] && command -v chrt >/dev/null && command -v taskset >/dev/null; then
+	taskset -c 0 sh -c 'while :; do :; done' &
+	hog=$!
+	reset_lists
+	i=0
+	while [ $i -lt "$ROUNDS" ]; do
+		i=$((i + 1))
+		for n in 2 10; do
+			yield_round $n taskset -c 0 chrt --idle 0
+		done
+	done
+	kill "$hog"
+	hog=
+	yield_table "starved (taskset -c 0 chrt --idle 0, a busy loop on CPU 0)"
+fi
+fi
 
 # ---- 2. switch vs perf bench sched pipe ----
+want switch || exit 0
 perf_ok=
 if [ "$PERF" = perf ] && ! command -v perf >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends linux-perf >/dev/null 2>&1 || true

@@ -388,6 +388,7 @@ struct env {
 	const char *no_tsc_why, *no_rdtscp_why;
 	double tsc_hz;
 	const char *calib_source, *calib_ref;
+	const struct user_calib *user_calib;	/* when calib_source is "user" */
 	double ns_per_unit;	/* timer unit to ns: ns per tick, or 1 */
 	struct tsc_clock tclk;
 	double timer_ns;	/* cost of the timer read inside a batch */
@@ -858,7 +859,9 @@ static void emit_clk_result(const struct env *e, const struct clk_result *res)
 	rec_double(&r, "ns_per_call", res->ns.p50);
 	rec_double(&r, "ns_per_call_min", res->ns.min);
 	rec_double(&r, "ns_per_call_p99", res->ns.p99);
+	tp_rec_uint(&r, "n", res->ns.n);	/* batch means behind the median and p99 */
 	rec_double(&r, "ns_per_call_mean", res->ns.mean);
+	rec_double(&r, "elapsed_ms", res->ns.elapsed_ns / 1e6);
 	rec_maybe(&r, "ticks_per_call", res->ticks_p50);
 	rec_double(&r, "overhead_ns_per_call", e->overhead_ns);
 	rec_maybe(&r, "resolution_ns", res->resolution_ns);
@@ -889,7 +892,7 @@ static void emit_clk_result(const struct env *e, const struct clk_result *res)
 	if (res->src.kind == K_TSC_USER) {
 		tp_rec_str(&r, "calibration", e->calib_source);
 		tp_rec_str(&r, "calibration_ref", e->calib_ref);
-		rec_double(&r, "tsc_hz", e->tsc_hz);
+		tp_rec_int(&r, "tsc_hz", llround(e->tsc_hz));
 		tp_rec_uint(&r, "mult", e->tclk.conv.mult);
 		tp_rec_uint(&r, "shift", e->tclk.conv.shift);
 	}
@@ -911,16 +914,19 @@ static int dearest_first(const void *a, const void *b)
 static void print_table(const struct env *e, struct clk_result *res, size_t n)
 {
 	qsort(res, n, sizeof(*res), dearest_first);
-	human("%10s %10s %10s %11s %9s %9s %9s  %-8s %s\n", "ns/call", "ticks/call", "resolution",
-	      "granularity", "user us", "sys us", "vol/invol", "path", "name");
+	/* the seed's columns (bench_time: "Avg. us/call Elapsed Name", then the
+	 * last value read) with the rusage of seed 003 between them */
+	human("%10s %10s %10s %10s %11s %9s %9s %9s  %-8s %-40s %s\n", "ns/call", "elapsed ms",
+	      "ticks/call", "resolution", "granularity", "user us", "sys us", "vol/invol", "path",
+	      "name", "last value");
 	for (size_t i = 0; i < n; i++) {
 		const struct clk_result *r = &res[i];
 		double step_unit = r->src.via == VIA_INSN ? e->ns_per_unit : 1;
-		char res_s[24], gran[24], cs[24], ticks[24];
+		char res_s[24], gran[24], cs[24], ticks[24], last[32];
 
 		if (r->skipped) {
-			human("%10s %10s %10s %11s %9s %9s %9s  %-8s %s: skipped, %s\n", "-", "-", "-", "-",
-			      "-", "-", "-", via_name(r->src.via), r->src.name, r->reason);
+			human("%10s %10s %10s %10s %11s %9s %9s %9s  %-8s %s: skipped, %s\n", "-", "-", "-",
+			      "-", "-", "-", "-", "-", via_name(r->src.via), r->src.name, r->reason);
 			continue;
 		}
 		format_duration(res_s, sizeof(res_s), r->resolution_ns);
@@ -930,9 +936,11 @@ static void print_table(const struct env *e, struct clk_result *res, size_t n)
 			snprintf(ticks, sizeof(ticks), "-");
 		else
 			snprintf(ticks, sizeof(ticks), "%.1f", r->ticks_p50);
-		human("%10.2f %10s %10s %11s %9lld %9lld %9s  %-8s %s%s\n", r->ns.p50, ticks,
-		      res_s, gran, (long long)r->user_us, (long long)r->sys_us, cs, path_of(r),
-		      r->src.name, r->steps.s.backward ? "  (went backwards)" : "");
+		last_value(r, last, sizeof(last));
+		human("%10.2f %10.1f %10s %10s %11s %9lld %9lld %9s  %-8s %-40s %s%s\n", r->ns.p50,
+		      r->ns.elapsed_ns / 1e6, ticks, res_s, gran, (long long)r->user_us,
+		      (long long)r->sys_us, cs, path_of(r), r->src.name, last,
+		      r->steps.s.backward ? "  (went backwards)" : "");
 	}
 }
 
@@ -1034,9 +1042,14 @@ static enum probe_status measure_block(const struct probe_ctx *ctx, struct env *
 	tp_rec_str(&r, "clocksource_at_end", cs_end);
 	tp_rec_int(&r, "sources_measured", (int64_t)measured);
 	tp_rec_int(&r, "sources_skipped", (int64_t)skipped);
-	rec_maybe(&r, "tsc_hz", e->tsc_hz > 0 ? e->tsc_hz : NAN);
+	if (e->tsc_hz > 0)
+		tp_rec_int(&r, "tsc_hz", llround(e->tsc_hz));
+	else
+		tp_rec_null(&r, "tsc_hz");
 	tp_rec_str(&r, "calibration", e->calib_source);
 	tp_rec_str(&r, "calibration_ref", e->calib_ref);
+	if (e->user_calib)
+		user_calib_fields(&r, e->user_calib);
 	tp_rec_str(&r, "timer", e->have_tsc ? "lfence;rdtsc" : "CLOCK_MONOTONIC_RAW");
 	rec_double(&r, "timer_ns", e->timer_ns);
 	rec_double(&r, "overhead_ns_per_call", e->overhead_ns);
@@ -1048,8 +1061,8 @@ static enum probe_status measure_block(const struct probe_ctx *ctx, struct env *
 	emit_end(&r);
 
 	if (e->tsc_hz > 0)
-		snprintf(tsc, sizeof(tsc), "TSC %.6g MHz (calibration %s against %s)", e->tsc_hz / 1e6,
-			 e->calib_source, e->calib_ref);
+		snprintf(tsc, sizeof(tsc), "TSC %lld Hz (calibration %s against %s)",
+			 llround(e->tsc_hz), e->calib_source, e->calib_ref);
 	else
 		snprintf(tsc, sizeof(tsc), "no TSC (%s)", e->no_tsc_why);
 	human("\n-- clocksource %s: %s, CPU %d, loop overhead %.3g ns/call, vDSO use checked by %s --\n",
@@ -1214,6 +1227,8 @@ enum probe_status probe_clocks(struct probe_ctx *ctx)
 		e.tsc_hz = ctx->tsc.hz;
 		e.calib_source = ctx->tsc.source;
 		e.calib_ref = ctx->tsc.ref;
+		if (!strcmp(ctx->tsc.source, "user"))
+			e.user_calib = &ctx->tsc.user;
 		e.ns_per_unit = 1e9 / e.tsc_hz;
 	} else if (e.have_tsc) {
 		/* ticks cannot be turned into ns: time batches by the clock */

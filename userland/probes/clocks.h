@@ -74,12 +74,14 @@ struct tsc_clock {
 /*
  * Per-call figures from batches: batch[i] timer units for calls_per_batch
  * calls; 'unit' turns timer units into ns (1 for a ns timer, ns per tick for
- * the TSC). The median, min and p99 of the batch means, and their mean.
- * Sorts batch.
+ * the TSC). The median, min and p99 of the batch means (nearest rank, from
+ * n batches: stats.h), their mean and the time all batches took. Sorts batch.
  */
 struct per_call {
+	size_t n;		/* batches behind the percentiles */
 	double p50, min, p99;
-	double mean;	/* total time / total calls, what a plain loop reports */
+	double mean;		/* total time / total calls, what a plain loop reports */
+	double elapsed_ns;	/* every batch together: the seed's "Elapsed" */
 };
 
 static inline void per_call_figures(double *batch, size_t n, uint64_t calls_per_batch,
@@ -89,7 +91,9 @@ static inline void per_call_figures(double *batch, size_t n, uint64_t calls_per_
 
 	for (size_t i = 0; i < n; i++)
 		sum += batch[i];
+	f->n = n;
 	f->mean = n ? sum / (double)n * k : 0;
+	f->elapsed_ns = sum * unit;
 	sort_doubles(batch, n);
 	f->p50 = percentile_sorted(batch, n, 50) * k;
 	f->min = n ? batch[0] * k : 0;

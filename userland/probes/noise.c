@@ -382,6 +382,7 @@ static void stats_fields(struct tp_rec *r, const struct noise_stats *s)
 	rec_double(r, "p50_gap_ns", s->p50_gap_ns);
 	rec_double(r, "p99_gap_ns", s->p99_gap_ns);
 	rec_double(r, "p999_gap_ns", s->p999_gap_ns);
+	tp_rec_uint(r, "n", s->kept);	/* gaps behind the percentiles (stats.h) */
 	if (s->dropped) {
 		tp_rec_uint(r, "gaps_kept", s->kept);
 		tp_rec_uint(r, "gaps_dropped", s->dropped); /* percentiles cover the kept ones */
@@ -390,14 +391,26 @@ static void stats_fields(struct tp_rec *r, const struct noise_stats *s)
 		tp_rec_uint(r, "tsc_backwards", s->backwards);
 }
 
+/* A percentile in us, "-" when fewer than PCT_MIN_BEYOND gaps lie beyond it
+ * (stats.h) or there is none. */
+static void pct_us(char *buf, size_t len, double ns, double p, size_t n)
+{
+	if (isfinite(ns) && percentile_shown(p, n))
+		snprintf(buf, len, "%.1f", ns / 1e3);
+	else
+		snprintf(buf, len, "-");
+}
+
 static void human_row(const char *name, const struct noise_stats *s)
 {
-	human("  %-6s %8.0f %9llu %9.1f %9.4f %9.1f %8.1f %8.1f %8.1f\n", name,
+	char p50[24], p99[24], p999[24];
+
+	pct_us(p50, sizeof(p50), s->p50_gap_ns, 50, s->kept);
+	pct_us(p99, sizeof(p99), s->p99_gap_ns, 99, s->kept);
+	pct_us(p999, sizeof(p999), s->p999_gap_ns, 99.9, s->kept);
+	human("  %-6s %8.0f %9llu %9.1f %9.4f %9.1f %8s %8s %8s %8zu\n", name,
 	      s->duration_ns / 1e6, (unsigned long long)s->interruptions, s->per_s, s->stolen_pct,
-	      s->interruptions ? s->max_gap_ns / 1e3 : 0.0,
-	      isfinite(s->p50_gap_ns) ? s->p50_gap_ns / 1e3 : 0.0,
-	      isfinite(s->p99_gap_ns) ? s->p99_gap_ns / 1e3 : 0.0,
-	      isfinite(s->p999_gap_ns) ? s->p999_gap_ns / 1e3 : 0.0);
+	      s->interruptions ? s->max_gap_ns / 1e3 : 0.0, p50, p99, p999, s->kept);
 }
 
 static int has_row(const struct irq_table *t, const char *name)
@@ -606,12 +619,14 @@ enum probe_status probe_noise(struct probe_ctx *ctx)
 	tp_rec_str(&r, "calibration", ctx->tsc.source ? ctx->tsc.source : "none");
 	tp_rec_str(&r, "ref", ctx->tsc.ref ? ctx->tsc.ref : "none");
 	tp_rec_int(&r, "tsc_hz", llround(hz));
+	if (ctx->tsc.source && !strcmp(ctx->tsc.source, "user"))
+		user_calib_fields(&r, &ctx->tsc.user);
 	tp_rec_int(&r, "threshold_ns", threshold_ns);
 	emit_end(&r);
 	human("  threshold %d ns, TSC %.0f Hz (%s calibration, %s)\n", threshold_ns, hz,
 	      ctx->tsc.source, ctx->tsc.ref);
-	human("  %-6s %8s %9s %9s %9s %9s %8s %8s %8s\n", "cpu", "ms", "interrupt", "per_s",
-	      "stolen_%", "max_us", "p50_us", "p99_us", "p99.9_us");
+	human("  %-6s %8s %9s %9s %9s %9s %8s %8s %8s %8s\n", "cpu", "ms", "interrupt", "per_s",
+	      "stolen_%", "max_us", "p50_us", "p99_us", "p99.9_us", "n");
 	noise_gaps_init(&total, 0, 0, sp[0].g.threshold_ticks);
 	for (int i = 0; i < ncpu; i++)
 		kept += sp[i].g.n;

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../boot/calib.h"
 #include "../../common/handoff.h"
 #include "../emit.h"
 #include "../kmsg.h"
@@ -37,7 +38,6 @@
 #define SYNC_PAIRS_QUICK 8
 #define SYNC_PAIRS_FULL 32
 
-double tsc_hz_against_raw(int64_t interval_ns); /* tsccal.c */
 
 /* ------------------------------------------------------------------ */
 /* Pure parts (tsc.h)                                                  */
@@ -245,6 +245,40 @@ double spread_ppm(double *v, size_t n, double *median_out)
 	return (v[n - 1] - v[0]) / med * 1e6;
 }
 
+const char *const tsc_fig_name[TSC_FIGS] = {"stub", "kernel", "user"};
+
+void tsc_derivation(const struct tsc_deps_in *in, const char *derived[TSC_FIGS])
+{
+	const char *cs = in->clocksource ? in->clocksource : "";
+
+	derived[TSC_FIG_STUB] = 0;
+	derived[TSC_FIG_KERNEL] = in->kernel_is_early ? "stub" : in->kvm_clock ? "kvm-clock" : 0;
+	derived[TSC_FIG_USER] = !strcmp(cs, "tsc")	   ? "kernel"
+				: !strcmp(cs, "kvm-clock") ? "kvm-clock"
+							   : 0;
+}
+
+const char *tsc_origin(const char *const derived[TSC_FIGS], int i)
+{
+	/* at most TSC_FIGS steps: user -> kernel -> stub */
+	for (int step = 0; step < TSC_FIGS && derived[i]; step++) {
+		int next = -1;
+
+		for (int j = 0; j < TSC_FIGS; j++)
+			if (!strcmp(derived[i], tsc_fig_name[j]))
+				next = j;
+		if (next < 0)
+			return derived[i]; /* outside: "kvm-clock" */
+		i = next;
+	}
+	return tsc_fig_name[i];
+}
+
+int tsc_by_construction(const char *const derived[TSC_FIGS], int a, int b)
+{
+	return !strcmp(tsc_origin(derived, a), tsc_origin(derived, b));
+}
+
 /* ------------------------------------------------------------------ */
 /* Stub, kernel and user figures                                       */
 
@@ -252,6 +286,7 @@ struct figures {
 	double stub_hz, kernel_hz, user_hz;
 	const char *stub_ref, *kernel_ref;
 	int kernel_is_early; /* the kernel's figure is tsc_early_khz=, i.e. the stub's */
+	const char *derived[TSC_FIGS]; /* tsc_derivation() */
 };
 
 /* Hz as an integer: "%.9g" would round a 10-digit frequency. */
@@ -263,18 +298,33 @@ static void rec_hz(struct tp_rec *r, const char *key, double hz)
 		tp_rec_null(r, key);
 }
 
-static void emit_calib(const char *source, const char *ref, double hz, double spread, int chosen)
+/* "derived_from" when figure FIG was taken from another, and always
+ * "independent_of": the figures that do not share its origin. */
+static void rec_deps(struct tp_rec *r, const struct figures *f, int fig)
+{
+	if (f->derived[fig])
+		tp_rec_str(r, "derived_from", f->derived[fig]);
+	tp_rec_arr_begin(r, "independent_of");
+	for (int j = 0; j < TSC_FIGS; j++)
+		if (j != fig && !tsc_by_construction(f->derived, fig, j))
+			tp_rec_str(r, 0, tsc_fig_name[j]);
+	tp_rec_arr_end(r);
+}
+
+static void emit_calib(const struct figures *f, const char *ref, double hz, double spread,
+		       int chosen)
 {
 	struct tp_rec r;
 
 	emit_begin(&r, "calib");
 	tp_rec_str(&r, "probe", P);
-	tp_rec_str(&r, "source", source);
+	tp_rec_str(&r, "source", "stub");
 	tp_rec_str(&r, "ref", ref);
 	rec_hz(&r, "tsc_hz", hz);
 	rec_double(&r, "spread_ppm", spread);
 	if (chosen >= 0)
 		tp_rec_bool(&r, "chosen", chosen);
+	rec_deps(&r, f, TSC_FIG_STUB);
 	emit_end(&r);
 }
 
@@ -304,7 +354,7 @@ static void stub_figures(const struct options *o, struct figures *f)
 			continue;
 		}
 		is_chosen = chosen && !strcmp(chosen, e[i].ref);
-		emit_calib("stub", e[i].ref, (double)e[i].hz, e[i].spread_ppm, is_chosen);
+		emit_calib(f, e[i].ref, (double)e[i].hz, e[i].spread_ppm, is_chosen);
 		human_calib("stub", e[i].ref, (double)e[i].hz, e[i].spread_ppm);
 		if (is_chosen || (!f->stub_hz && !chosen)) {
 			f->stub_hz = (double)e[i].hz;
@@ -317,7 +367,7 @@ static void stub_figures(const struct options *o, struct figures *f)
 		f->stub_hz = (double)o->tsc_hz;
 		f->stub_ref = chosen ? chosen : "unknown";
 		if (!any) {
-			emit_calib("stub", f->stub_ref, f->stub_hz, NAN, 1);
+			emit_calib(f, f->stub_ref, f->stub_hz, NAN, 1);
 			human_calib("stub", f->stub_ref, f->stub_hz, NAN);
 		}
 		any = 1;
@@ -327,6 +377,65 @@ static void stub_figures(const struct options *o, struct figures *f)
 			  o->tsc_calib[0] ? "timeprobe.tsc_calib held no valid entry"
 					  : "no timeprobe.tsc_hz/tsc_calib on the command line "
 					    "(not booted through the stub)");
+}
+
+/* The kernel's final word: refined, else the TSC line, else the processor
+ * line (printed alone when cpu_khz == tsc_khz). */
+static void kernel_final(int64_t khz_refined, int64_t khz_tsc, int64_t khz_detected,
+			 struct figures *f)
+{
+	if (khz_refined) {
+		f->kernel_hz = (double)khz_refined * 1000;
+		f->kernel_ref = "refined";
+	} else if (khz_tsc) {
+		f->kernel_hz = (double)khz_tsc * 1000;
+		f->kernel_ref = "detected_tsc";
+	} else if (khz_detected) {
+		f->kernel_hz = (double)khz_detected * 1000;
+		f->kernel_ref = "detected";
+	}
+}
+
+/*
+ * Before any record: which figures will be derived from which
+ * (tsc_derivation()), so every calib record can say so. Reads the kernel's
+ * final figure as kernel_figures() will, tsc_early_khz= from /proc/cmdline,
+ * and the clocksources.
+ */
+static void derivation_scan(struct figures *f)
+{
+	static char cs[64], avail[256];
+	char *text = 0, *line, *save = 0, cmdline[4096];
+	const char *how;
+	size_t len;
+	int64_t refined = 0, detected_tsc = 0, detected = 0, early_khz = -1;
+	struct figures k = {0};
+	struct tsc_deps_in in = {0};
+
+	if (!kmsg_read_all(&text, &len, &how)) {
+		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(0, "\n", &save)) {
+			struct tsc_kmsg m;
+
+			if (tsc_kmsg_parse(line, &m) != TSC_KMSG_FREQ)
+				continue;
+			if (!strcmp(m.ref[0], "refined"))
+				refined = m.khz[0];
+			else if (!strcmp(m.ref[0], "detected_tsc"))
+				detected_tsc = m.khz[0];
+			else if (!strcmp(m.ref[0], "detected"))
+				detected = m.khz[0];
+		}
+		free(text);
+	}
+	kernel_final(refined, detected_tsc, detected, &k);
+	if (read_text("/proc/cmdline", cmdline, sizeof(cmdline)) > 0)
+		early_khz = cmdline_int(cmdline, "tsc_early_khz");
+	in.kernel_is_early = early_khz > 0 && k.kernel_hz == (double)early_khz * 1000;
+	if (read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail)) > 0)
+		in.kvm_clock = strstr(avail, "kvm-clock") != 0;
+	if (current_clocksource(cs, sizeof(cs)) >= 0)
+		in.clocksource = cs;
+	tsc_derivation(&in, f->derived);
 }
 
 static void kernel_figures(struct figures *f)
@@ -362,6 +471,7 @@ static void kernel_figures(struct figures *f)
 				if (m.usec >= 0)
 					tp_rec_int(&r, "log_us", m.usec);
 				tp_rec_strn(&r, "message", m.msg, 100);
+				rec_deps(&r, f, TSC_FIG_KERNEL);
 				emit_end(&r);
 				human_calib("kernel", m.ref[i], (double)m.khz[i] * 1000, NAN);
 				nfreq++;
@@ -395,18 +505,7 @@ static void kernel_figures(struct figures *f)
 	}
 	free(text);
 
-	/* The kernel's final word: refined, else the TSC line, else the
-	 * processor line (printed alone when cpu_khz == tsc_khz). */
-	if (khz_refined) {
-		f->kernel_hz = (double)khz_refined * 1000;
-		f->kernel_ref = "refined";
-	} else if (khz_tsc) {
-		f->kernel_hz = (double)khz_tsc * 1000;
-		f->kernel_ref = "detected_tsc";
-	} else if (khz_detected) {
-		f->kernel_hz = (double)khz_detected * 1000;
-		f->kernel_ref = "detected";
-	}
+	kernel_final(khz_refined, khz_tsc, khz_detected, f);
 	/* With tsc_early_khz= the kernel's "Detected" figure is the stub's,
 	 * not a measurement (determine_cpu_tsc_frequencies()). */
 	if (read_text("/proc/cmdline", cmdline, sizeof(cmdline)) > 0)
@@ -448,45 +547,33 @@ static void kernel_figures(struct figures *f)
 		      (long long)early_khz);
 }
 
-/* Our own calibration, pinned to the CPU we are on: a migration between two
- * CPUs whose TSCs differ would be counted as frequency. */
+/* Our own calibration: the one every probe shares (tsccal.h), pinned to
+ * the CPU we are on, failed rounds left out and counted. */
 static void user_figures(struct probe_ctx *ctx, struct figures *f)
 {
 	int rounds = ctx->opt->calib_rounds > 0 ? ctx->opt->calib_rounds : 5;
-	int64_t round_ns = (ctx->quick ? 50 : 200) * NS_PER_MS;
-	double *v = calloc((size_t)rounds, sizeof(*v)), med, spread;
-	cpu_set_t old, one;
-	int pinned = 0, cpu = sched_getcpu();
+	int64_t round_ms = ctx->quick ? USER_CALIB_QUICK_MS : USER_CALIB_FULL_MS;
+	struct user_calib c;
 	struct tp_rec r;
 
-	if (!v)
-		return;
-	if (cpu >= 0 && !sched_getaffinity(0, sizeof(old), &old)) {
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		pinned = !sched_setaffinity(0, sizeof(one), &one);
-	}
-	for (int i = 0; i < rounds; i++)
-		v[i] = tsc_hz_against_raw(round_ns);
-	if (pinned)
-		sched_setaffinity(0, sizeof(old), &old);
-	spread = spread_ppm(v, (size_t)rounds, &med);
-	f->user_hz = med;
-
+	f->user_hz = user_calib_run(rounds, round_ms * NS_PER_MS, &c);
 	emit_begin(&r, "calib");
 	tp_rec_str(&r, "probe", P);
 	tp_rec_str(&r, "source", "user");
 	tp_rec_str(&r, "ref", "CLOCK_MONOTONIC_RAW");
-	rec_hz(&r, "tsc_hz", med);
-	rec_double(&r, "spread_ppm", spread);
-	rec_hz(&r, "min_hz", v[0]);
-	rec_hz(&r, "max_hz", v[rounds - 1]);
-	tp_rec_int(&r, "rounds", rounds);
-	tp_rec_int(&r, "round_ms", round_ns / NS_PER_MS);
-	tp_rec_int(&r, "cpu", cpu);
+	rec_hz(&r, "tsc_hz", c.hz);
+	rec_double(&r, "spread_ppm", c.hz > 0 ? c.spread_ppm : NAN);
+	rec_hz(&r, "min_hz", c.min_hz);
+	rec_hz(&r, "max_hz", c.max_hz);
+	tp_rec_int(&r, "rounds", c.rounds);
+	tp_rec_int(&r, "failed_rounds", c.failed);
+	tp_rec_int(&r, "round_ms", round_ms);
+	tp_rec_int(&r, "cpu", c.cpu);
+	rec_deps(&r, f, TSC_FIG_USER);
 	emit_end(&r);
-	human_calib("user", "CLOCK_MONOTONIC_RAW", med, spread);
-	free(v);
+	human_calib("user", "CLOCK_MONOTONIC_RAW", c.hz, c.hz > 0 ? c.spread_ppm : NAN);
+	if (c.failed)
+		human("  user calibration: %d of %d rounds failed, left out\n", c.failed, c.rounds);
 }
 
 static void agreement(const struct figures *f)
@@ -515,16 +602,26 @@ static void agreement(const struct figures *f)
 	tp_rec_str(&r, "detail", detail);
 	/* then stub vs kernel compares the stub with itself, to 1 kHz */
 	tp_rec_bool(&r, "kernel_is_early", f->kernel_is_early);
-	human("\n  %-16s %12s%s\n", "agreement", "ppm",
-	      f->kernel_is_early ? "   (kernel figure = tsc_early_khz from the stub)" : "");
+	human("\n  %-16s %12s\n", "agreement", "ppm");
+	/* A pair whose figures share an origin agrees by construction: its
+	 * 0 ppm is no evidence. It is listed, and marked in the table. */
+	tp_rec_arr_begin(&r, "by_construction");
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		if (tsc_by_construction(f->derived, pairs[i].a, pairs[i].b))
+			tp_rec_str(&r, 0, pairs[i].key);
+	tp_rec_arr_end(&r);
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 		double d = ppm_diff(hz[pairs[i].a], hz[pairs[i].b]);
+		char note[64] = "";
 
+		if (tsc_by_construction(f->derived, pairs[i].a, pairs[i].b))
+			snprintf(note, sizeof(note), "   by construction: both from %s",
+				 tsc_origin(f->derived, pairs[i].a));
 		rec_double(&r, pairs[i].key, d); /* null where a figure is missing */
 		if (isfinite(d))
-			human("  %-16s %12.1f\n", pairs[i].label, d);
+			human("  %-16s %12.1f%s\n", pairs[i].label, d, note);
 		else
-			human("  %-16s %12s\n", pairs[i].label, "-");
+			human("  %-16s %12s%s\n", pairs[i].label, "-", note);
 	}
 	emit_end(&r);
 }
@@ -536,7 +633,7 @@ static void flags(void)
 {
 	static const char *const names[] = {"constant_tsc", "nonstop_tsc", "tsc_known_freq",
 					    "tsc_reliable", "rdtscp",	   "tsc_deadline_timer"};
-	unsigned int a, b, c, d, max_leaf, max_ext;
+	unsigned int a, b, c, d, max_leaf, max_ext, base_mhz = 0;
 	char cs[64], avail[256], hv[13] = "", line[256] = "";
 	size_t len = 0;
 	int invariant = 0;
@@ -561,16 +658,24 @@ static void flags(void)
 	tp_rec_bool(&r, "invariant", invariant);
 	if (invariant)
 		snprintf(line + len, sizeof(line) - len, " invariant");
-	/* CPUID 0x15: TSC = crystal (ECX Hz) * EBX / EAX; ECX may be 0 (unknown) */
-	if (max_leaf >= 0x15) {
-		__cpuid_count(0x15, 0, a, b, c, d);
-		if (a && b && c)
-			tp_rec_int(&r, "cpuid15_tsc_hz", (int64_t)c * b / a);
-	}
 	if (max_leaf >= 0x16) {
 		__cpuid_count(0x16, 0, a, b, c, d);
-		if (a & 0xffff)
-			tp_rec_int(&r, "cpuid16_base_mhz", a & 0xffff);
+		base_mhz = a & 0xffff;
+		if (base_mhz)
+			tp_rec_int(&r, "cpuid16_base_mhz", base_mhz);
+	}
+	/* CPUID 0x15: TSC = crystal x EBX / EAX, the crystal from leaf 0x16
+	 * when ECX is 0: the stub's tp_cpuid15_hz() (boot/calib.c), as Linux. */
+	if (max_leaf >= 0x15) {
+		uint64_t crystal, hz;
+
+		__cpuid_count(0x15, 0, a, b, c, d);
+		hz = tp_cpuid15_hz(a, b, c, base_mhz, &crystal);
+		if (hz) {
+			tp_rec_int(&r, "cpuid15_tsc_hz", (int64_t)hz);
+			tp_rec_int(&r, "cpuid15_crystal_hz", (int64_t)crystal);
+			tp_rec_bool(&r, "cpuid15_crystal_from_cpuid16", c == 0);
+		}
 	}
 	/* Hypervisor leaves (CPUID.1:ECX[31]); 0x40000010 EAX is the TSC in
 	 * kHz where the hypervisor offers it (VMware's convention, also KVM's
@@ -817,6 +922,7 @@ enum probe_status probe_tsc(struct probe_ctx *ctx)
 		return PROBE_SKIPPED;
 	}
 	human("  %-7s %-20s %17s  %10s\n", "source", "ref", "tsc_hz", "spread_ppm");
+	derivation_scan(&f);
 	stub_figures(ctx->opt, &f);
 	kernel_figures(&f);
 	user_figures(ctx, &f);

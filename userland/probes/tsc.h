@@ -55,6 +55,32 @@ enum tsc_kmsg_kind tsc_kmsg_parse(const char *line, struct tsc_kmsg *m);
  * (e.g. "tsc_early_khz": the stub's figure that the kernel adopts). */
 int64_t cmdline_int(const char *cmdline, const char *key);
 
+/* ---- which figures are independent measurements ---- */
+enum tsc_fig { TSC_FIG_STUB, TSC_FIG_KERNEL, TSC_FIG_USER, TSC_FIGS };
+
+struct tsc_deps_in {
+	int kernel_is_early;	 /* the kernel's figure is tsc_early_khz=, the stub's */
+	int kvm_clock;		 /* kvm-clock registered: the kernel took tsc_khz from the host */
+	const char *clocksource; /* the current one: what CLOCK_MONOTONIC_RAW counts */
+};
+
+/*
+ * What each figure was taken from rather than measured: derived[i] is NULL
+ * for a measurement of its own, else "stub", "kernel" or "kvm-clock".
+ * The stub always measures. The kernel's figure is the stub's with
+ * tsc_early_khz=, else the hypervisor's under kvm-clock (kvm_get_tsc_khz()
+ * as x86_platform.calibrate_tsc). The user figure counts TSC ticks across
+ * CLOCK_MONOTONIC_RAW, which under clocksource tsc is those ticks scaled by
+ * the kernel's own figure, under kvm-clock by the host's.
+ */
+void tsc_derivation(const struct tsc_deps_in *in, const char *derived[TSC_FIGS]);
+/* Figure i's origin, following derived[] to its end: "stub", "kernel", "user"
+ * or "kvm-clock". */
+const char *tsc_origin(const char *const derived[TSC_FIGS], int i);
+/* 1 when a and b have the same origin: they agree by construction. */
+int tsc_by_construction(const char *const derived[TSC_FIGS], int a, int b);
+extern const char *const tsc_fig_name[TSC_FIGS];
+
 /* (a - b) / b in parts per million; NaN when either is not positive. */
 double ppm_diff(double a, double b);
 /* (max - min) / median of v[0..n) in ppm; sorts v. 0 for n < 2. */

@@ -548,6 +548,7 @@ static void emit_result(const struct mech *m, const struct wcfg *c, const struct
 		tp_rec_str(&r, "latency_from", m->absolute ? "deadline" : "call+interval");
 		tp_rec_str(&r, "clock", "CLOCK_MONOTONIC");
 		tp_rec_uint(&r, "samples", ls->samples);
+		tp_rec_uint(&r, "n", ls->samples);	/* behind p50, p99, p99.9 (stats.h) */
 		tp_rec_int(&r, "min_ns", ls->min_ns);
 		rec_double(&r, "avg_ns", round(ls->avg_ns));
 		tp_rec_int(&r, "p50_ns", llround(ls->p50_ns));
@@ -574,6 +575,15 @@ static void emit_result(const struct mech *m, const struct wcfg *c, const struct
 static void human_us(int64_t ns)
 {
 	human(" %8.1f", (double)ns / NS_PER_US);
+}
+
+/* Percentile P of N samples in us, or "-" when too few samples lie beyond it. */
+static void human_pct(double ns, double p, size_t n)
+{
+	if (percentile_shown(p, n))
+		human(" %8.1f", ns / NS_PER_US);
+	else
+		human(" %8s", "-");
 }
 
 enum probe_status probe_wakeup(struct probe_ctx *ctx)
@@ -605,7 +615,8 @@ enum probe_status probe_wakeup(struct probe_ctx *ctx)
 	human("%s%s%s%s, mlockall %s, cpu %s, timer slack %ld ns\n", policy,
 	      s.prio_error[0] ? " (refused: " : "", s.prio_error, s.prio_error[0] ? ")" : "",
 	      s.mlocked ? "on" : "off", cpu, s.timerslack_ns);
-	human("latency in us: wake-up - deadline (absolute) or - (call + period) (relative)\n");
+	human("latency in us: wake-up - deadline (absolute) or - (call + period) (relative);\n"
+	      "a percentile with fewer than %d samples above it is not shown (-)\n", PCT_MIN_BEYOND);
 	human("%-30s %7s %7s %8s %8s %8s %8s %8s %8s %8s\n", "mechanism", "period", "samples",
 	      "min", "avg", "p50", "p99", "p99.9", "max", "overruns");
 	for (size_t p = 0; p < np; p++) {
@@ -639,8 +650,10 @@ enum probe_status probe_wakeup(struct probe_ctx *ctx)
 			emit_result(&mechs[m], &c, &s, &o, &ls, &h);
 			human("%-30s %7lld %7zu", mechs[m].name, (long long)periods[p], ls.samples);
 			human_us(ls.min_ns);
-			human(" %8.1f %8.1f %8.1f %8.1f", ls.avg_ns / NS_PER_US, ls.p50_ns / NS_PER_US,
-			      ls.p99_ns / NS_PER_US, ls.p999_ns / NS_PER_US);
+			human(" %8.1f", ls.avg_ns / NS_PER_US);
+			human_pct(ls.p50_ns, 50, ls.samples);
+			human_pct(ls.p99_ns, 99, ls.samples);
+			human_pct(ls.p999_ns, 99.9, ls.samples);
 			human_us(ls.max_ns);
 			human(" %8llu%s\n", (unsigned long long)o.overruns, o.stopped_early ? " (stopped early)" : "");
 			measured++;

@@ -10,7 +10,9 @@
  * Not copied from the seed: syscall(158) (sched_yield on i386 only; on x86-64
  * it is arch_prctl), counters in one shared array (false sharing; here each
  * thread has its own cache line), and time(2) at one-second resolution (here
- * CLOCK_MONOTONIC, each thread timing its own window).
+ * CLOCK_MONOTONIC around the common window). Kept from the seed: one window
+ * for all threads, opened once every thread runs, and a count taken only
+ * while it is open, before each yield.
  */
 #include <errno.h>
 #include <limits.h>
@@ -69,50 +71,45 @@ size_t yield_sweep(int *out, size_t max, const struct int_list *user, int ncpu, 
 	return k;
 }
 
-void yield_summarize(const struct yield_sample *s, size_t n, uint64_t *scratch,
-		     struct yield_result *r)
+void yield_summarize(const struct yield_sample *s, size_t n, const struct yield_window *w,
+		     uint64_t *scratch, struct yield_result *r)
 {
-	int64_t first_start = 0, last_start = 0, last_stop = 0, cpu_ns = 0;
-
 	memset(r, 0, sizeof(*r));
 	r->threads = (int)n;
-	for (size_t i = 0; i < n; i++) {
-		r->total_yields += s[i].count;
-		cpu_ns += s[i].cpu_ns;
-		scratch[i] = s[i].count;
-		if (i == 0 || s[i].start_ns < first_start)
-			first_start = s[i].start_ns;
-		if (i == 0 || s[i].start_ns > last_start)
-			last_start = s[i].start_ns;
-		if (i == 0 || s[i].stop_ns > last_stop)
-			last_stop = s[i].stop_ns;
-	}
 	if (n == 0)
 		return;
-	/* Every counted call happened between the first start and the last
-	 * stop, so that is the window the rate is over (the seed divided by
-	 * a time(2) difference, off by up to a second). */
-	r->span_ns = last_stop - first_start;
-	r->start_spread_ns = last_start - first_start;
-	if (r->span_ns > 0)
-		r->total_per_s = (double)r->total_yields * 1e9 / (double)r->span_ns;
+	for (size_t i = 0; i < n; i++) {
+		r->total_yields += s[i].count;
+		scratch[i] = s[i].count;
+		if (s[i].start_ns == 0 || s[i].start_ns > w->open_ns)
+			r->late_threads++;
+	}
+	/* Every counted call began between open and close: the seed divided
+	 * the same counts by a time(2) difference, off by up to a second. */
+	r->window_ns = w->close_ns - w->open_ns;
+	r->start_spread_ns = w->open_ns - w->gate_ns;
+	if (r->window_ns > 0)
+		r->total_per_s = (double)r->total_yields * 1e9 / (double)r->window_ns;
 	r->avg_per_thread_per_s = r->total_per_s / (double)n;
 	r->zero_work_threads = count_zero(scratch, n);
 	r->normalized_variance = normalized_variance(scratch, n);
 	if (r->total_yields)
-		r->ns_per_yield = (double)cpu_ns / (double)r->total_yields;
+		r->ns_per_yield = (double)w->cpu_ns / (double)r->total_yields;
 }
 
 /* ---- the measurement ---- */
 
 #define START_WAIT_NS (2 * NS_PER_S)
 
+/* The window's phases, one word every thread reads before each yield. */
+enum { PHASE_WARM, PHASE_COUNT, PHASE_STOP };
+
 /* A gate all threads wait at, opened once for all by the main thread. */
 struct yield_shared {
 	_Alignas(CACHE_LINE) atomic_int go;	/* 0 wait, 1 run, -1 abort */
 	atomic_int ready;			/* threads waiting at the gate */
 	atomic_int started;			/* threads past the gate */
-	_Alignas(CACHE_LINE) atomic_int stop;	/* read by every thread: own line */
+	_Alignas(CACHE_LINE) atomic_int phase;	/* read by every thread: own line */
 };
 
 /* Each thread's count on its own cache line: the seed's totalwork[] array
@@ -133,17 +130,11 @@ static void futex_wake_all(atomic_int *w)
 	syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
 
-static int64_t thread_cpu_ns(void)
-{
-	return now_ns(CLOCK_THREAD_CPUTIME_ID);
-}
-
 static void *worker(void *arg)
 {
 	struct yield_worker *w = arg;
 	struct yield_shared *sh = w->sh;
-	int go;
-	int64_t cpu0;
+	int go, phase;
 
 	atomic_fetch_add(&sh->ready, 1);
 	while ((go = atomic_load(&sh->go)) == 0)
@@ -152,14 +143,16 @@ static void *worker(void *arg)
 		return 0;
 	w->s.start_ns = mono_ns();
 	atomic_fetch_add(&sh->started, 1);
-	cpu0 = thread_cpu_ns();
-	/* the tight loop: one yield, one increment of our own counter */
-	while (!atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
+	/*
+	 * The seed's loop: count only while the shared window is open, and
+	 * count before the yield, so a thread the scheduler starves through
+	 * the whole window scores 0 (threads.c's `if (count) totalwork[thr]++`).
+	 */
+	while ((phase = atomic_load_explicit(&sh->phase, memory_order_relaxed)) != PHASE_STOP) {
+		if (phase == PHASE_COUNT)
+			w->s.count++;
 		sched_yield();
-		w->s.count++;
 	}
-	w->s.cpu_ns = thread_cpu_ns() - cpu0;
-	w->s.stop_ns = mono_ns();
 	return 0;
 }
 
@@ -169,7 +162,8 @@ static void *worker(void *arg)
  */
 static int yield_run(int n, int64_t duration_ns, struct yield_result *r, int *failed_at)
 {
-	struct yield_shared sh = { .go = 0, .ready = 0, .stop = 0 };
+	struct yield_shared sh = { .go = 0, .ready = 0, .phase = PHASE_WARM };
+	struct yield_window win = { 0 };
 	struct yield_worker *w;
 	struct yield_sample *s;
 	uint64_t *scratch;
@@ -215,33 +209,39 @@ static int yield_run(int n, int64_t duration_ns, struct yield_result *r, int *fa
 		usleep(1000);
 
 	getrusage(RUSAGE_SELF, &ru0);
+	win.gate_ns = mono_ns();
 	atomic_store(&sh.go, 1);
 	futex_wake_all(&sh.go);
 	/*
-	 * The window opens when every thread is past the gate: waking N
-	 * threads can take longer than a quick run's 200 ms (seen under QEMU
-	 * TCG on a loaded host, where one thread woke after the stop and
-	 * counted zero). A thread that the scheduler starves after starting
-	 * still counts as zero work, as in the seed. Give up waiting after
-	 * START_WAIT_NS and measure whatever started.
+	 * One window for all, opened when the last thread has passed the gate
+	 * (the seed waited for actthreads == nbthreads before raising count):
+	 * waking N threads can take longer than a quick run's 200 ms under
+	 * QEMU TCG on a loaded host. Give up waiting after START_WAIT_NS; a
+	 * thread still outside counts nothing and is zero-work (late_threads
+	 * says how many were).
 	 */
 	{
-		int64_t give_up = mono_ns() + START_WAIT_NS;
+		int64_t give_up = win.gate_ns + START_WAIT_NS;
 
 		while (atomic_load(&sh.started) < n && mono_ns() < give_up)
 			usleep(200);
 	}
-	until = ns_ts(mono_ns() + duration_ns);
+	win.cpu_ns = -now_ns(CLOCK_PROCESS_CPUTIME_ID);
+	win.open_ns = mono_ns();
+	atomic_store(&sh.phase, PHASE_COUNT);
+	until = ns_ts(win.open_ns + duration_ns);
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, 0) == EINTR)
 		;
-	atomic_store(&sh.stop, 1);
+	atomic_store(&sh.phase, PHASE_STOP);
+	win.close_ns = mono_ns();
+	win.cpu_ns += now_ns(CLOCK_PROCESS_CPUTIME_ID);
 	for (int i = 0; i < n; i++)
 		pthread_join(w[i].tid, 0);
 	getrusage(RUSAGE_SELF, &ru1);
 
 	for (int i = 0; i < n; i++)
 		s[i] = w[i].s;
-	yield_summarize(s, (size_t)n, scratch, r);
+	yield_summarize(s, (size_t)n, &win, scratch, r);
 	r->vol_ctxsw = ru1.ru_nvcsw - ru0.ru_nvcsw;
 	r->invol_ctxsw = ru1.ru_nivcsw - ru0.ru_nivcsw;
 	free(w);
@@ -268,14 +268,15 @@ static void emit_yield(const struct yield_result *r, int64_t requested_ns)
 	tp_rec_uint(&rec, "total_yields", r->total_yields);
 	tp_rec_int(&rec, "vol_ctxsw", r->vol_ctxsw);
 	tp_rec_int(&rec, "invol_ctxsw", r->invol_ctxsw);
-	tp_rec_fixed(&rec, "duration_ms", r->span_ns / NS_PER_US, 3);
+	tp_rec_fixed(&rec, "duration_ms", r->window_ns / NS_PER_US, 3);
 	tp_rec_int(&rec, "requested_ms", requested_ns / NS_PER_MS);
 	tp_rec_fixed(&rec, "start_spread_ms", r->start_spread_ns / NS_PER_US, 3);
+	tp_rec_uint(&rec, "late_threads", r->late_threads);
 	emit_end(&rec);
 	human("%7d %13.0f %13.0f %9zu %10.6f %9.1f %10lld %10lld %8.1f\n",
 	      r->threads, r->total_per_s, r->avg_per_thread_per_s, r->zero_work_threads,
 	      r->normalized_variance, r->ns_per_yield, (long long)r->vol_ctxsw,
-	      (long long)r->invol_ctxsw, (double)r->span_ns / NS_PER_MS);
+	      (long long)r->invol_ctxsw, (double)r->window_ns / NS_PER_MS);
 }
 
 /* Exactly the seed's line: printf("%d\t\t%lld\t\t%d\t\t%d\t\t%f\n", ...). */

@@ -14,25 +14,36 @@
 #define YIELD_MAX_THREADS 4096	/* the bound of the threads option */
 #define YIELD_SWEEP_MAX OPT_LIST_MAX
 
-/* What one thread found: its own count, clock window and CPU time. */
+/* What one thread found. */
 struct yield_sample {
-	uint64_t count;		/* sched_yield() calls completed */
-	int64_t start_ns;	/* CLOCK_MONOTONIC when it passed the gate */
-	int64_t stop_ns;	/* CLOCK_MONOTONIC when it saw the stop flag */
-	int64_t cpu_ns;		/* CLOCK_THREAD_CPUTIME_ID over the same window */
+	uint64_t count;		/* sched_yield() calls begun while the window was open */
+	int64_t start_ns;	/* CLOCK_MONOTONIC when it passed the gate; 0: never did */
+};
+
+/*
+ * The one measuring window all threads share (the seed's `count` flag):
+ * opened by the main thread once every thread has passed the gate, closed
+ * at the deadline.
+ */
+struct yield_window {
+	int64_t gate_ns;	/* CLOCK_MONOTONIC when the gate opened */
+	int64_t open_ns;	/* ... when the window opened */
+	int64_t close_ns;	/* ... when it closed */
+	int64_t cpu_ns;		/* CLOCK_PROCESS_CPUTIME_ID across the window */
 };
 
 /* One record: the seed's columns under unit-bearing names, and more. */
 struct yield_result {
 	int threads;
+	size_t late_threads;		/* had not passed the gate when the window opened */
 	uint64_t total_yields;
-	int64_t span_ns;		/* first start .. last stop: all counted work */
-	int64_t start_spread_ns;	/* last start - first start */
+	int64_t window_ns;		/* open .. close: the common window */
+	int64_t start_spread_ns;	/* gate .. open: how long starting everyone took */
 	double total_per_s;		/* seed's <total work/s> */
 	double avg_per_thread_per_s;	/* seed's <avg work> */
 	size_t zero_work_threads;	/* seed's <zero-work threads> */
 	double normalized_variance;	/* seed's <normalized variance>, on counts */
-	double ns_per_yield;		/* thread CPU time per sched_yield() */
+	double ns_per_yield;		/* process CPU time per sched_yield() */
 	int64_t vol_ctxsw, invol_ctxsw;	/* getrusage(RUSAGE_SELF) difference */
 };
 
@@ -44,10 +55,12 @@ struct yield_result {
 size_t yield_sweep(int *out, size_t max, const struct int_list *user, int ncpu, int quick);
 
 /*
- * Fills everything in R but threads' rusage from N samples. SCRATCH holds N
- * counts (normalized_variance() and count_zero() take a plain array).
+ * Fills everything in R but the rusage from N samples counted over window
+ * W. SCRATCH holds N counts (normalized_variance() and count_zero() take a
+ * plain array). A thread that counted nothing in the window is zero-work,
+ * whether it started late or was starved after starting, as in the seed.
  */
-void yield_summarize(const struct yield_sample *s, size_t n, uint64_t *scratch,
-		     struct yield_result *r);
+void yield_summarize(const struct yield_sample *s, size_t n, const struct yield_window *w,
+		     uint64_t *scratch, struct yield_result *r);
 
 #endif
