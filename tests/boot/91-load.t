@@ -66,7 +66,8 @@ for nhogs in HOGS:
                          % (nhogs, i + 1, chosen,
                             ", ".join("%s %d" % kv for kv in sorted(hw.items())) or "no hardware",
                             "%.1f" % apart if apart is not None else "-",
-                            ",".join(str(r.get("retried", "-")) for r in calib if r["ref"] in HW),
+                            ", ".join("%s %s" % (r["ref"], r.get("retried", "-"))
+                                      for r in calib if r["ref"] in HW),
                             "; ".join(absent) or "none", secs))
             diag(lines[-1])
     finally:

@@ -63,8 +63,9 @@ def check_yield(suite, text):
 
 def check_switch(suite, text):
     rs = results(suite, "switch")
-    ok(rs and all(r.get("ns_per_switch", 0) > 0 for r in rs), "switch: context-switch cost measured",
-       [(r.get("name"), r.get("ns_per_switch")) for r in rs])
+    ok(rs and all(r.get("ns_per_switch" if r.get("placement") == "same-cpu" else "ns_per_handoff", 0) > 0
+                  for r in rs), "switch: switch cost (one CPU) and hand-over cost (two) measured",
+       [(r.get("name"), r.get("ns_per_switch"), r.get("ns_per_handoff")) for r in rs])
 
 
 def check_tsc(suite, text):

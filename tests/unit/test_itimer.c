@@ -95,8 +95,32 @@ static void test_load(void)
 	ok(1, "load_stop twice is harmless");
 }
 
+static void test_model(void)
+{
+	/*
+	 * The seed's ITIMER_REAL under 9 loads (RHEL 4.7): with CPU slices of
+	 * 112 ms, 100 ms -> 100 x 112 / 212 = 52.83 ms (53 %, seed 52 %);
+	 * 50 -> 50 x 112 / 162 = 34.57 (69 %, seed 65 %); 20 -> 16.97 (85 %,
+	 * seed 84 %); 10 -> 9.18 (92 %, seed 91 %); 5 -> 4.79 (96 %, seed 95 %).
+	 */
+	is_near(itimer_model_cpu_per_signal_us(100000, 112000), 100000.0 * 112000 / 212000, 1e-6,
+		"model: 100 ms with 112 ms slices");
+	is_near(accuracy_pct(itimer_model_cpu_per_signal_us(100000, 112000), 100000), 52.83, 0.01,
+		"model: 53 % at 100 ms (seed 52 %)");
+	is_near(accuracy_pct(itimer_model_cpu_per_signal_us(50000, 112000), 50000), 69.14, 0.01,
+		"model: 69 % at 50 ms (seed 65 %)");
+	is_near(accuracy_pct(itimer_model_cpu_per_signal_us(5000, 112000), 5000), 95.73, 0.01,
+		"model: 96 % at 5 ms (seed 95 %)");
+	is_near(itimer_model_cpu_per_signal_us(0, 3000), 0, 0, "model: no interval, 0");
+	is_near(itimer_model_cpu_per_signal_us(1000, 0), 0, 0, "model: no slice measured, 0");
+	/* 30 ms of CPU over 10 involuntary switches: 3000 us slices */
+	is_near(itimer_slice_us(30 * 1000000LL, 10), 3000, 1e-9, "slice: CPU time / switches");
+	is_near(itimer_slice_us(30 * 1000000LL, 0), 0, 0, "slice: never lost the CPU, 0");
+}
+
 int main(void)
 {
+	test_model();
 	test_interval_stats();
 	test_accuracy();
 	test_lists();

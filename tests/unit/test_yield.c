@@ -169,7 +169,7 @@ static void test_switch_helpers(void)
 	is_near(s.us_median, 3, 0, "spread: median");
 	is_near(s.us_max, 5, 0, "spread: max");
 	is_near(s.us_stddev, sqrt(2.5), 1e-12, "spread: sample stddev sqrt(10/4)");
-	is_near(s.ns_per_switch, 1500, 1e-9, "spread: a round trip is two switches");
+	is_near(s.ns_half_round_trip, 1500, 1e-9, "spread: half a round trip (a switch, or a hand-over)");
 }
 
 int main(void)

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 #include <time.h>
 
@@ -97,6 +98,18 @@ double accuracy_pct(double actual_us, double claimed_us)
 	return claimed_us > 0 ? actual_us / claimed_us * 100.0 : 0;
 }
 
+double itimer_model_cpu_per_signal_us(double interval_us, double slice_us)
+{
+	if (!(interval_us > 0) || !(slice_us > 0))
+		return 0;
+	return interval_us * slice_us / (interval_us + slice_us);
+}
+
+double itimer_slice_us(int64_t cpu_ns, long nivcsw)
+{
+	return nivcsw > 0 && cpu_ns > 0 ? (double)cpu_ns / NS_PER_US / (double)nivcsw : 0;
+}
+
 size_t itimer_intervals(const struct options *opt, int quick, int64_t *us, size_t max)
 {
 	const int64_t *src = quick ? quick_us : default_us;
@@ -132,6 +145,7 @@ size_t itimer_loads(const struct options *opt, int appliance, int ncpu, int *loa
  * other way to reach it. */
 static struct {
 	int64_t *stamp;
+	int64_t *cpu;		/* ITIMER_REAL: the thread's CPU time at each signal */
 	size_t cap;
 	volatile size_t n;
 	clockid_t clock;
@@ -148,6 +162,10 @@ static void on_signal(int sig)
 
 		clock_gettime(hs.clock, &t);	/* async-signal-safe (signal-safety(7)) */
 		hs.stamp[i] = ts_ns(&t);
+		if (hs.cpu) {
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+			hs.cpu[i] = ts_ns(&t);
+		}
 		/* the stamp before the count, for the loop reading both */
 		atomic_signal_fence(memory_order_release);
 		hs.n = i + 1;
@@ -198,16 +216,22 @@ struct itimer_out {
 	int64_t claimed_us;	/* it_interval read back */
 	int64_t wall_ns;	/* how long the measurement ran */
 	struct interval_stats st;
+	struct interval_stats cpu;	/* ITIMER_REAL: CPU time between signals */
+	int64_t cpu_ns;		/* CPU time of the whole measurement */
+	long nivcsw;		/* involuntary switches during it */
 };
 
 /* The tight part: arm, spin until enough signals, disarm. */
-static void measure(const struct itimer_cfg *c, int64_t *stamp, size_t cap, struct itimer_out *o)
+static void measure(const struct itimer_cfg *c, int64_t *stamp, int64_t *cpu, size_t cap,
+		    struct itimer_out *o)
 {
 	struct itimerval on = { 0 }, got = { 0 }, off = { 0 };
-	int64_t t0;
+	struct rusage ru0, ru1;
+	int64_t t0, cpu0;
 
 	memset(o, 0, sizeof(*o));
 	hs.stamp = stamp;
+	hs.cpu = c->t->which == ITIMER_REAL ? cpu : 0;
 	hs.cap = cap;
 	hs.clock = c->t->clock;
 	hs.n = 0;
@@ -215,6 +239,8 @@ static void measure(const struct itimer_cfg *c, int64_t *stamp, size_t cap, stru
 	on.it_interval.tv_usec = c->requested_us % 1000000;
 	on.it_value = on.it_interval;
 
+	getrusage(RUSAGE_THREAD, &ru0);
+	cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
 	t0 = mono_ns();
 	if (setitimer(c->t->which, &on, 0) < 0) {
 		o->err = -errno;
@@ -242,8 +268,13 @@ static void measure(const struct itimer_cfg *c, int64_t *stamp, size_t cap, stru
 	}
 	setitimer(c->t->which, &off, 0);
 	o->wall_ns = mono_ns() - t0;
+	o->cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+	getrusage(RUSAGE_THREAD, &ru1);
+	o->nivcsw = ru1.ru_nivcsw - ru0.ru_nivcsw;
 	o->claimed_us = tv_ns(&got.it_interval) / NS_PER_US;
 	interval_stats(stamp, hs.n < cap ? hs.n : cap, &o->st);
+	if (hs.cpu)
+		interval_stats(cpu, hs.n < cap ? hs.n : cap, &o->cpu);
 }
 
 /* ---- output ---- */
@@ -252,7 +283,8 @@ static void emit_one(const struct itimer_cfg *c, int load, const struct itimer_o
 {
 	char name[64], why[160];
 	struct tp_rec r;
-	double actual_us = o->st.mean_ns / NS_PER_US;
+	double actual_us = o->st.mean_ns / NS_PER_US, cpu_us = o->cpu.mean_ns / NS_PER_US;
+	double slice_us = itimer_slice_us(o->cpu_ns, o->nivcsw);
 
 	snprintf(name, sizeof(name), "%s %lldus", c->t->name, (long long)c->requested_us);
 	if (o->err || o->st.intervals == 0) {
@@ -286,11 +318,24 @@ static void emit_one(const struct itimer_cfg *c, int load, const struct itimer_o
 	tp_rec_uint(&r, "signals", o->st.signals);
 	tp_rec_str(&r, "actual_clock", c->t->clock_name);
 	rec_double(&r, "wall_s", (double)o->wall_ns / NS_PER_S);
+	if (c->t->which == ITIMER_REAL) {
+		/* the seed's quantity under load, and the model it fits */
+		rec_double(&r, "cpu_us_per_signal", cpu_us);
+		rec_double(&r, "cpu_accuracy_pct", accuracy_pct(cpu_us, (double)o->claimed_us));
+		tp_rec_int(&r, "involuntary_switches", o->nivcsw);
+		rec_double(&r, "cpu_slice_us", slice_us);
+		rec_double(&r, "model_cpu_us_per_signal",
+			   itimer_model_cpu_per_signal_us((double)o->claimed_us, slice_us));
+	}
 	emit_end(&r);
-	human("%8lld %8lld %8.0f (%3.0f%%)   %8.0f %8.0f %8.1f %7zu\n", (long long)c->requested_us,
+	human("%8lld %8lld %8.0f (%3.0f%%)   %8.0f %8.0f %8.1f %7zu", (long long)c->requested_us,
 	      (long long)o->claimed_us, actual_us, accuracy_pct(actual_us, (double)o->claimed_us),
 	      o->st.min_ns / NS_PER_US, o->st.max_ns / NS_PER_US, o->st.stddev_ns / NS_PER_US,
 	      o->st.signals);
+	if (c->t->which == ITIMER_REAL)
+		human(" %8.0f (%3.0f%%) %8.0f %8.0f", cpu_us, accuracy_pct(cpu_us, (double)o->claimed_us),
+		      slice_us, itimer_model_cpu_per_signal_us((double)o->claimed_us, slice_us));
+	human("\n");
 }
 
 enum probe_status probe_itimer(struct probe_ctx *ctx)
@@ -302,11 +347,14 @@ enum probe_status probe_itimer(struct probe_ctx *ctx)
 	int64_t budget_ns = ctx->quick ? 200 * NS_PER_MS : 1 * NS_PER_S;
 	size_t min_signals = ctx->quick ? 5 : 11;
 	int64_t *stamp = calloc(MAX_STAMPS, sizeof(*stamp));
+	int64_t *cpu = calloc(MAX_STAMPS, sizeof(*cpu));
 	uint64_t chunk = spin_chunk();
 	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 	int measured = 0;
 
-	if (!stamp) {
+	if (!stamp || !cpu) {
+		free(stamp);
+		free(cpu);
 		emit_error("itimer", 0, "out of memory for time stamps");
 		return PROBE_FAILED;
 	}
@@ -331,8 +379,11 @@ enum probe_status probe_itimer(struct probe_ctx *ctx)
 		for (size_t t = 0; t < sizeof(timers) / sizeof(*timers); t++) {
 			human("\n%s, load %d: requested, claimed and actual intervals in us and accuracy\n",
 			      timers[t].name, loads[l]);
-			human("%8s %8s %8s %6s   %8s %8s %8s %7s\n", "request", "claimed", "actual", "acc",
+			human("%8s %8s %8s %6s   %8s %8s %8s %7s", "request", "claimed", "actual", "acc",
 			      "min", "max", "stddev", "signals");
+			if (timers[t].which == ITIMER_REAL)
+				human(" %8s %6s %8s %8s", "cpu/sig", "acc", "slice", "model");
+			human("\n");
 			for (size_t i = 0; i < nus; i++) {
 				int64_t want = us[i] * NS_PER_US * (int64_t)min_signals;
 				struct itimer_cfg c = {
@@ -347,7 +398,7 @@ enum probe_status probe_itimer(struct probe_ctx *ctx)
 				c.wall_cap_ns = (int64_t)(3.0 * (double)(budget_ns > want ? budget_ns : want) *
 							  (timers[t].clock == CLOCK_MONOTONIC ? 1.0 : slow))
 						+ 500 * NS_PER_MS;
-				measure(&c, stamp, cap < MAX_STAMPS ? cap : MAX_STAMPS, &o);
+				measure(&c, stamp, cpu, cap < MAX_STAMPS ? cap : MAX_STAMPS, &o);
 				emit_one(&c, loads[l], &o);
 				measured += !o.err && o.st.intervals;
 			}
@@ -357,6 +408,7 @@ enum probe_status probe_itimer(struct probe_ctx *ctx)
 	for (size_t t = 0; t < sizeof(timers) / sizeof(*timers); t++)
 		signal(timers[t].signo, SIG_IGN);	/* a late one must not kill us */
 	free(stamp);
+	free(cpu);
 	return measured ? PROBE_OK : PROBE_SKIPPED;
 }
 

@@ -25,6 +25,20 @@ size_t interval_stats(const int64_t *stamp_ns, size_t n, struct interval_stats *
 /* The seed's accuracy: actual / claimed x 100; 0 when claimed is 0. */
 double accuracy_pct(double actual_us, double claimed_us);
 
+/*
+ * ITIMER_REAL against the process's CPU time, the quantity of the seed's
+ * "short" figures under load: CPU time the process got per signal. A model
+ * for a process that shares its CPU and runs in slices of SLICE_US of CPU
+ * time: SIGALRM is queued once, so while the process waits for the CPU at
+ * most one signal is pending, taken as soon as it runs; then one every
+ * INTERVAL_US while it runs. Per slice 1 + slice / interval signals, so
+ * CPU per signal = interval x slice / (interval + slice). 0 for bad input.
+ */
+double itimer_model_cpu_per_signal_us(double interval_us, double slice_us);
+/* Mean CPU time per slice: CPU_NS over NIVCSW involuntary switches
+ * (the times the process lost the CPU to another); 0 when none. */
+double itimer_slice_us(int64_t cpu_ns, long nivcsw);
+
 /* The requested intervals in us: opt->itimer_us, or the profile's default
  * (the seed's ten from 100000 down to 100, or three for quick). */
 size_t itimer_intervals(const struct options *opt, int quick, int64_t *us, size_t max);

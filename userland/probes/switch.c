@@ -78,7 +78,7 @@ void switch_summarize(double *us, size_t reps, struct switch_spread *s)
 	s->us_median = sum.p50;
 	s->us_max = sum.max;
 	s->us_stddev = sum.stddev;
-	s->ns_per_switch = sum.p50 * 1000.0 / SWITCHES_PER_ROUND_TRIP;
+	s->ns_half_round_trip = sum.p50 * 1000.0 / SWITCHES_PER_ROUND_TRIP;
 }
 
 /* ---- the two ends of a ping-pong ---- */
@@ -377,7 +377,7 @@ static void emit_switch(const struct switch_cfg *cfg, const struct switch_result
 	rec_double(&rec, "us_per_round_trip_max", s->us_max);
 	rec_double(&rec, "us_per_round_trip_stddev", s->us_stddev);
 	tp_rec_int(&rec, "switches_per_round_trip", SWITCHES_PER_ROUND_TRIP);
-	rec_double(&rec, "ns_per_switch", s->ns_per_switch);
+	rec_double(&rec, cfg->cross ? "ns_per_handoff" : "ns_per_switch", s->ns_half_round_trip);
 	tp_rec_int(&rec, "vol_ctxsw", vol);
 	tp_rec_int(&rec, "invol_ctxsw", invol);
 	tp_rec_int(&rec, "vol_ctxsw_main", r->vol_main);
@@ -388,7 +388,7 @@ static void emit_switch(const struct switch_cfg *cfg, const struct switch_result
 	tp_rec_str(&rec, "ctxsw_source", "getrusage(RUSAGE_THREAD) of each side, warm-up included");
 	emit_end(&rec);
 	human("%-24s %9.2f %9.2f %9.2f %8.2f %10.0f %7.2f %7.2f\n", cfg->name, s->us_median,
-	      s->us_min, s->us_max, s->us_stddev, s->ns_per_switch,
+	      s->us_min, s->us_max, s->us_stddev, s->ns_half_round_trip,
 	      r->counted_round_trips ? (double)vol / (double)r->counted_round_trips : 0.0,
 	      r->counted_round_trips ? (double)invol / (double)r->counted_round_trips : 0.0);
 }
@@ -417,7 +417,7 @@ enum probe_status probe_switch(struct probe_ctx *ctx)
 	}
 	ncpus = switch_pick_cpus(&orig, &a, &b);
 	human("%-24s %9s %9s %9s %8s %10s %7s %7s\n", "variant", "us/rt", "min", "max",
-	      "stddev", "ns/switch", "vol/rt", "invol/rt");
+	      "stddev", "ns/half-rt", "vol/rt", "invol/rt");
 	for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
 		const struct switch_cfg *cfg = &variants[i];
 		struct switch_result r;
@@ -446,9 +446,11 @@ enum probe_status probe_switch(struct probe_ctx *ctx)
 		emit_switch(cfg, &r);
 		ok++;
 	}
-	human("(a round trip is %d switches: ns/switch = median us/rt / %d; vol/rt, invol/rt:\n"
-	      " context switches of both sides per round trip, from getrusage(RUSAGE_THREAD))\n",
-	      SWITCHES_PER_ROUND_TRIP, SWITCHES_PER_ROUND_TRIP);
+	human("(ns/half-rt = median us/rt / %d: on one CPU a context switch (ns_per_switch),\n"
+	      " across two a hand-over: wake-up IPI, idle exit, wake-up (ns_per_handoff);\n"
+	      " vol/rt, invol/rt: context switches of both sides per round trip, from\n"
+	      " getrusage(RUSAGE_THREAD))\n",
+	      SWITCHES_PER_ROUND_TRIP);
 	if (failed && !ok)
 		return PROBE_FAILED;
 	return ok ? PROBE_OK : PROBE_SKIPPED;

@@ -17,7 +17,13 @@
 struct switch_spread {
 	size_t reps;
 	double us_min, us_median, us_max, us_stddev;
-	double ns_per_switch;	/* median / SWITCHES_PER_ROUND_TRIP */
+	/*
+	 * Half the median round trip. On one CPU that is one context switch
+	 * ("ns_per_switch"); across two it is a hand-over ("ns_per_handoff"):
+	 * a wake-up IPI, the other CPU leaving idle and the woken task running,
+	 * tens of us where a switch is a few.
+	 */
+	double ns_half_round_trip;
 };
 
 /*
