@@ -61,6 +61,10 @@ ok(measured and all(r["ns_per_call"] > 0 for r in measured), "ns_per_call is pos
    [(r["name"], r["ns_per_call"]) for r in measured if not r["ns_per_call"] > 0])
 lacking = [(r["name"], f) for r in measured for f in FIELDS if f not in r]
 ok(not lacking, "every result has the figures with their units", lacking)
+ok(all(r["n"] == r["batches"] and abs(r["elapsed_ms"] * 1e6 - r["ns_per_call_mean"] * r["calls_per_batch"]
+       * r["batches"]) <= 1e-6 * r["elapsed_ms"] * 1e6 + 1 for r in measured),
+   "n is the batch count behind the percentiles; elapsed_ms = mean x calls per batch x batches",
+   [(r["name"], r["n"], r["batches"], r["elapsed_ms"]) for r in measured][:5])
 ok(all(r["ns_per_call_min"] <= r["ns_per_call"] <= r["ns_per_call_p99"] for r in measured),
    "min <= median <= p99 of the batch means",
    [(r["name"], r["ns_per_call_min"], r["ns_per_call"], r["ns_per_call_p99"]) for r in measured])
@@ -95,7 +99,8 @@ else:
     skip("the TSC clock says its calibration", "no TSC clock here")
 
 # the human table: header, one line per measured source, dearest first
-hdr = [i for i, l in enumerate(human) if re.match(r"\s*ns/call\s+ticks/call\s+resolution\s+granularity", l)]
+hdr = [i for i, l in enumerate(human)
+       if re.match(r"\s*ns/call\s+elapsed ms\s+ticks/call\s+resolution\s+granularity.*last value$", l)]
 ok(len(hdr) == 1, "the human table is printed", "\n".join(human[:20]))
 rows = []
 for l in human[hdr[0] + 1:] if hdr else []:

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Host test of probe `itimer`: every timer and quick interval gives a result
 # (or a skip with a reason), claimed >= requested, accuracy is a positive
-# number, ITIMER_REAL at 10000 us lands within 90-120 % on an idle machine,
+# number, ITIMER_REAL's CPU time per signal and its model are consistent,
 # background load is recorded, and every record's CRC is valid.
 import os
 import subprocess
@@ -51,6 +51,19 @@ real = [r["accuracy_pct"] for r in res if r["name"] == "ITIMER_REAL 10000us"]
 ok(len(real) == 1, "ITIMER_REAL 10000us measured", real)
 timing(real and 90 <= real[0] <= 120, "ITIMER_REAL 10000 us within 90-120 %",
        "accuracy_pct %s; load %s" % (real, os.getloadavg()))
+# ITIMER_REAL also says how much CPU time the probe had per signal (the
+# seed's quantity under load): never more than the wall time between them.
+reals = [r for r in res if r["timer"] == "ITIMER_REAL"]
+ok(reals and all(0 <= r["cpu_us_per_signal"] <= r["actual_us"] * 1.01 + 5
+                 and abs(r["cpu_accuracy_pct"] - 100.0 * r["cpu_us_per_signal"] / r["claimed_us"])
+                 <= 1e-3 * r["cpu_accuracy_pct"] + 1e-6 for r in reals),
+   "ITIMER_REAL: CPU time per signal within the wall time per signal, its accuracy consistent",
+   [(r["name"], r["cpu_us_per_signal"], r["actual_us"]) for r in reals])
+ok(all(r["involuntary_switches"] >= 0 and r["cpu_slice_us"] >= 0
+       and (r["cpu_slice_us"] == 0 or abs(r["model_cpu_us_per_signal"] - r["claimed_us"] * r["cpu_slice_us"]
+            / (r["claimed_us"] + r["cpu_slice_us"])) <= 1e-3 * r["model_cpu_us_per_signal"] + 1e-6)
+       for r in reals), "ITIMER_REAL: the model is I x s / (I + s) of the measured slice",
+   [(r["name"], r["cpu_slice_us"], r["model_cpu_us_per_signal"]) for r in reals])
 ok(all(r["actual_clock"] == ("CLOCK_MONOTONIC" if r["timer"] == "ITIMER_REAL"
                              else "CLOCK_THREAD_CPUTIME_ID") for r in res),
    "actual measured on the timer's own clock")

@@ -38,6 +38,8 @@ def sane(r, threshold, duration_ms):
             bad.append("quiet CPU with figures")
     h = r["gaps"]
     kept = r.get("gaps_kept", r["interruptions"])
+    if r["n"] != kept:
+        bad.append("n %s, gaps kept %s" % (r["n"], kept))
     if sum(h["buckets"].values()) + h["below"] + h["overflow"] != kept:
         bad.append("histogram holds %d, kept %d" % (sum(h["buckets"].values()), kept))
     if h["below"] != 0:

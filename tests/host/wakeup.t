@@ -47,6 +47,7 @@ ok(all("%s %dus" % (m, per) in [r["name"] for r in res]
    "clock_nanosleep, POSIX timers and timerfd are measured at both periods")
 ok(all(r["samples"] == 200 for r in res), "quick: 200 samples each",
    [(r["name"], r["samples"]) for r in res if r["samples"] != 200])
+ok(all(r["n"] == r["samples"] for r in res), "n, the samples behind the percentiles, is given")
 ok(all(r["min_ns"] <= r["p50_ns"] <= r["p99_ns"] <= r["p999_ns"] <= r["max_ns"]
        and r["min_ns"] <= r["avg_ns"] <= r["max_ns"] for r in res),
    "min <= p50 <= p99 <= p99.9 <= max, min <= avg <= max")
