@@ -56,9 +56,12 @@ for line in sys.stdin:
 ' "$@"
 }
 
-# Median of the numbers given as arguments.
+# Median of the numbers given as arguments ("n/a" left out; "n/a" if none).
 med() {
-	python3 -c 'import statistics, sys; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"
+	python3 -c '
+import statistics, sys
+v = [float(x) for x in sys.argv[1:] if x != "n/a"]
+print(statistics.median(v) if v else "n/a")' "$@"
 }
 
 ratio() {
@@ -154,14 +157,15 @@ int main(int argc, char **argv)
 C
 $CC -O2 -o "$work/ref" "$work/ref.c" -lpthread
 
-# yield_round N [PREFIX...]: one interleaved round at N threads (seed,
-# reference, ours), run under PREFIX; appends to the per-N lists.
+# yield_round N SEED_S REF_MS PROFILE [PREFIX...]: one interleaved round at
+# N threads (seed for SEED_S s, reference for REF_MS ms, ours in PROFILE),
+# run under PREFIX; appends to the per-N lists.
 yield_round() {
-	n=$1
-	shift
-	seed_line=$("$@" "$work/threads" "$n" "$SEED_SECS" 2>/dev/null)
-	ref_line=$("$@" "$work/ref" "$n" 3000)
-	ours=$("$@" "$BIN" run --probes=yield --profile=full --threads="$n")
+	n=$1 seed_s=$2 ref_ms=$3 profile=$4
+	shift 4
+	seed_line=$("$@" "$work/threads" "$n" "$seed_s" 2>/dev/null)
+	ref_line=$("$@" "$work/ref" "$n" "$ref_ms")
+	ours=$("$@" "$BIN" run --probes=yield --profile="$profile" --threads="$n")
 	eval "seed_$n=\"\$seed_$n $(echo "$seed_line" | awk '{ print $2 }')\""
 	eval "seedz_$n=\"\$seedz_$n $(echo "$seed_line" | awk '{ print $4 }')\""
 	eval "ref_$n=\"\$ref_$n $(echo "$ref_line" | awk '{ print $2 }')\""
@@ -173,18 +177,19 @@ yield_round() {
 		"$(echo "$ref_line" | awk '{ print $2 }')")\""
 }
 
+# yield_table TITLE SEED_S REF_MS OURS_WINDOW
 yield_table() {
-	title=$1
+	title=$1 seed_s=$2 ref_ms=$3 ours_w=$4
 	echo
 	echo "== yield, $title: sched_yield() calls per second, all threads; median of $ROUNDS interleaved runs"
 	printf '%-8s %-34s %12s %8s  %s\n' "threads" "tool" "total/s" "ours/x" "each run (total/s; zero-work threads)"
 	for n in 2 10; do
 		eval "s=\$seed_$n sz=\$seedz_$n r=\$ref_$n rz=\$refz_$n o=\$ours_$n oz=\$oursz_$n"
-		printf '%-8s %-34s %12.0f %8s  %s;%s\n' "$n" "threads.c (seed, ${SEED_SECS} s by time(2))" "$(med $s)" \
+		printf '%-8s %-34s %12.0f %8s  %s;%s\n' "$n" "threads.c (seed, ${seed_s} s by time(2))" "$(med $s)" \
 			"$(ratio "$(med $o)" "$(med $s)")" "$s" "$sz"
-		printf '%-8s %-34s %12.0f %8s  %s;%s\n' "$n" "seed-semantics reference (3 s)" "$(med $r)" \
+		printf '%-8s %-34s %12.0f %8s  %s;%s\n' "$n" "seed-semantics reference ($ref_ms ms)" "$(med $r)" \
 			"$(ratio "$(med $o)" "$(med $r)")" "$r" "$rz"
-		printf '%-8s %-34s %12.0f %8s  %s;%s\n' "$n" "timeprobe yield (3 s)" "$(med $o)" "1.00" "$o" "$oz"
+		printf '%-8s %-34s %12.0f %8s  %s;%s\n' "$n" "timeprobe yield ($ours_w)" "$(med $o)" "1.00" "$o" "$oz"
 		eval "q=\$rat_$n"
 		echo "$n threads: ours / reference within each round:$q; median $(med $q)"
 	done
@@ -202,14 +207,17 @@ i=0
 while [ $i -lt "$ROUNDS" ]; do
 	i=$((i + 1))
 	for n in 2 10; do
-		yield_round $n
+		yield_round $n "$SEED_SECS" 3000 full
 	done
 done
-yield_table "idle host"
+yield_table "idle host" "$SEED_SECS" 3000 "3 s"
 
 # Starved: every tool's threads on CPU 0 as SCHED_IDLE beside a busy loop
-# of ordinary priority there, so some threads get no CPU in the window;
-# each tool must count those as zero-work.
+# of ordinary priority there. Each SCHED_IDLE turn is one yield back to
+# the loop, a few turns a second, taken in turn by the threads: in a 3 s
+# window some of 10 threads get no turn, and each tool must count them
+# zero-work. The throughput of a handful of calls is no comparison; the
+# zero-work counts are.
 if [ "${STARVE:-1}" = 1 ] && command -v chrt >/dev/null && command -v taskset >/dev/null; then
 	taskset -c 0 sh -c 'while :; do :; done' &
 	hog=$!
@@ -218,12 +226,12 @@ if [ "${STARVE:-1}" = 1 ] && command -v chrt >/dev/null && command -v taskset >/
 	while [ $i -lt "$ROUNDS" ]; do
 		i=$((i + 1))
 		for n in 2 10; do
-			yield_round $n taskset -c 0 chrt --idle 0
+			yield_round $n 3 3000 full taskset -c 0 chrt --idle 0
 		done
 	done
 	kill "$hog"
 	hog=
-	yield_table "starved (taskset -c 0 chrt --idle 0, a busy loop on CPU 0)"
+	yield_table "starved (taskset -c 0 chrt --idle 0, a busy loop on CPU 0)" 3 3000 "3 s"
 fi
 fi
 
