@@ -19,6 +19,8 @@
 #   ROUNDS=3 (each comparison alternates the tools ROUNDS times and
 #             compares medians: a shared host's load moves single runs a lot)
 #   PARTS="yield switch" (which comparisons to run)
+#   YIELD_PROFILE=full (3 s windows; quick: 200 ms windows, the seed 1 s, so
+#             more rounds fit and each pair of runs shares the same load)
 set -eu
 
 BIN=${TIMEPROBE:-build/timeprobe}
@@ -29,6 +31,7 @@ ROUNDS=${ROUNDS:-3}
 PERF=${PERF:-perf}
 CC=${CC:-gcc}
 PARTS=${PARTS:-yield switch}
+YIELD_PROFILE=${YIELD_PROFILE:-full}
 
 [ -x "$BIN" ] || { echo "sched.sh: $BIN not built (make build/timeprobe)" >&2; exit 1; }
 [ -r "$SEED" ] || { echo "sched.sh: seed $SEED not found" >&2; exit 1; }
@@ -202,15 +205,20 @@ reset_lists() {
 	done
 }
 
+if [ "$YIELD_PROFILE" = quick ]; then
+	y_seed=1 y_ms=200 y_win="200 ms"
+else
+	y_seed=$SEED_SECS y_ms=3000 y_win="3 s"
+fi
 reset_lists
 i=0
 while [ $i -lt "$ROUNDS" ]; do
 	i=$((i + 1))
 	for n in 2 10; do
-		yield_round $n "$SEED_SECS" 3000 full
+		yield_round $n "$y_seed" "$y_ms" "$YIELD_PROFILE"
 	done
 done
-yield_table "idle host" "$SEED_SECS" 3000 "3 s"
+yield_table "idle host" "$y_seed" "$y_ms" "$y_win"
 
 # Starved: every tool's threads on CPU 0 as SCHED_IDLE beside a busy loop
 # of ordinary priority there. Each SCHED_IDLE turn is one yield back to

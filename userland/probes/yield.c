@@ -2,8 +2,8 @@
 /*
  * Probe `yield`: how much sched_yield() work N threads get done together
  * (seed 004, Willy Tarreau's and Davide Libenzi's threads.c, lkml 1999-06-10,
- * "More new schedule() results"). For each N of a sweep, N threads start
- * together behind a gate and loop on sched_yield() for a fixed time; the
+ * "More new schedule() results"). For each N of a sweep, N threads loop on
+ * sched_yield() and count over one common window of fixed time; the
  * result carries the seed's columns <nb_threads> <total work/s> <avg work>
  * <zero-work threads> <normalized variance>.
  *
@@ -16,7 +16,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -104,12 +103,10 @@ void yield_summarize(const struct yield_sample *s, size_t n, const struct yield_
 /* The window's phases, one word every thread reads before each yield. */
 enum { PHASE_WARM, PHASE_COUNT, PHASE_STOP };
 
-/* A gate all threads wait at, opened once for all by the main thread. */
+/* What the threads share: each line read by all on a line of its own. */
 struct yield_shared {
-	_Alignas(CACHE_LINE) atomic_int go;	/* 0 wait, 1 run, -1 abort */
-	atomic_int ready;			/* threads waiting at the gate */
-	atomic_int started;			/* threads past the gate */
-	_Alignas(CACHE_LINE) atomic_int phase;	/* read by every thread: own line */
+	_Alignas(CACHE_LINE) atomic_int started;	/* threads running their loop */
+	_Alignas(CACHE_LINE) atomic_int phase;		/* read before every yield */
 };
 
 /* Each thread's count on its own cache line: the seed's totalwork[] array
@@ -120,27 +117,19 @@ struct yield_worker {
 	pthread_t tid;
 };
 
-static void futex_wait(atomic_int *w, int val)
-{
-	syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
-}
-
-static void futex_wake_all(atomic_int *w)
-{
-	syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
-}
-
+/*
+ * A thread yields from the moment it exists, as the reference in
+ * tools/bench/sched.sh does: no gate to wake all threads from at once,
+ * because a wake-up places the woken near the waker (two threads then
+ * shared one CPU and made a third of the calls, while threads placed as
+ * they are created spread over the CPUs).
+ */
 static void *worker(void *arg)
 {
 	struct yield_worker *w = arg;
 	struct yield_shared *sh = w->sh;
-	int go, phase;
+	int phase;
 
-	atomic_fetch_add(&sh->ready, 1);
-	while ((go = atomic_load(&sh->go)) == 0)
-		futex_wait(&sh->go, 0);
-	if (go < 0)
-		return 0;
 	w->s.start_ns = mono_ns();
 	atomic_fetch_add(&sh->started, 1);
 	/*
@@ -162,7 +151,7 @@ static void *worker(void *arg)
  */
 static int yield_run(int n, int64_t duration_ns, struct yield_result *r, int *failed_at)
 {
-	struct yield_shared sh = { .go = 0, .ready = 0, .phase = PHASE_WARM };
+	struct yield_shared sh = { .started = 0, .phase = PHASE_WARM };
 	struct yield_window win = { 0 };
 	struct yield_worker *w;
 	struct yield_sample *s;
@@ -185,6 +174,7 @@ static int yield_run(int n, int64_t duration_ns, struct yield_result *r, int *fa
 	memset(w, 0, (size_t)n * sizeof(*w));
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, STACK_BYTES);
+	win.gate_ns = mono_ns();
 	for (; created < n; created++) {
 		w[created].sh = &sh;
 		err = pthread_create(&w[created].tid, &attr, worker, &w[created]);
@@ -194,8 +184,7 @@ static int yield_run(int n, int64_t duration_ns, struct yield_result *r, int *fa
 	pthread_attr_destroy(&attr);
 	if (err) {
 		*failed_at = created;
-		atomic_store(&sh.go, -1);
-		futex_wake_all(&sh.go);
+		atomic_store(&sh.phase, PHASE_STOP);
 		for (int i = 0; i < created; i++)
 			pthread_join(w[i].tid, 0);
 		free(w);
@@ -203,29 +192,21 @@ static int yield_run(int n, int64_t duration_ns, struct yield_result *r, int *fa
 		free(scratch);
 		return -err;
 	}
-	/* Everyone at the gate before the clock starts (the seed polled with
-	 * usleep(10000) too, for "a bit of stability"). */
-	while (atomic_load(&sh.ready) < n)
-		usleep(1000);
-
-	getrusage(RUSAGE_SELF, &ru0);
-	win.gate_ns = mono_ns();
-	atomic_store(&sh.go, 1);
-	futex_wake_all(&sh.go);
 	/*
-	 * One window for all, opened when the last thread has passed the gate
-	 * (the seed waited for actthreads == nbthreads before raising count):
-	 * waking N threads can take longer than a quick run's 200 ms under
-	 * QEMU TCG on a loaded host. Give up waiting after START_WAIT_NS; a
-	 * thread still outside counts nothing and is zero-work (late_threads
-	 * says how many were).
+	 * One window for all, opened when the last thread runs (the seed
+	 * waited for actthreads == nbthreads before raising count): starting
+	 * N threads can take longer than a quick run's 200 ms under QEMU TCG
+	 * on a loaded host. Give up waiting after START_WAIT_NS; a thread not
+	 * yet running then counts only what it does in the window after it
+	 * starts (late_threads says how many there were).
 	 */
 	{
-		int64_t give_up = win.gate_ns + START_WAIT_NS;
+		int64_t give_up = mono_ns() + START_WAIT_NS;
 
 		while (atomic_load(&sh.started) < n && mono_ns() < give_up)
 			usleep(200);
 	}
+	getrusage(RUSAGE_SELF, &ru0);
 	win.cpu_ns = -now_ns(CLOCK_PROCESS_CPUTIME_ID);
 	win.open_ns = mono_ns();
 	atomic_store(&sh.phase, PHASE_COUNT);

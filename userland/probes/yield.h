@@ -17,16 +17,16 @@
 /* What one thread found. */
 struct yield_sample {
 	uint64_t count;		/* sched_yield() calls begun while the window was open */
-	int64_t start_ns;	/* CLOCK_MONOTONIC when it passed the gate; 0: never did */
+	int64_t start_ns;	/* CLOCK_MONOTONIC when its loop began; 0: never did */
 };
 
 /*
  * The one measuring window all threads share (the seed's `count` flag):
- * opened by the main thread once every thread has passed the gate, closed
+ * opened by the main thread once every thread runs its loop, closed
  * at the deadline.
  */
 struct yield_window {
-	int64_t gate_ns;	/* CLOCK_MONOTONIC when the gate opened */
+	int64_t gate_ns;	/* CLOCK_MONOTONIC when the first thread was created */
 	int64_t open_ns;	/* ... when the window opened */
 	int64_t close_ns;	/* ... when it closed */
 	int64_t cpu_ns;		/* CLOCK_PROCESS_CPUTIME_ID across the window */
@@ -35,10 +35,10 @@ struct yield_window {
 /* One record: the seed's columns under unit-bearing names, and more. */
 struct yield_result {
 	int threads;
-	size_t late_threads;		/* had not passed the gate when the window opened */
+	size_t late_threads;		/* not yet running when the window opened */
 	uint64_t total_yields;
 	int64_t window_ns;		/* open .. close: the common window */
-	int64_t start_spread_ns;	/* gate .. open: how long starting everyone took */
+	int64_t start_spread_ns;	/* first created .. open: how long starting everyone took */
 	double total_per_s;		/* seed's <total work/s> */
 	double avg_per_thread_per_s;	/* seed's <avg work> */
 	size_t zero_work_threads;	/* seed's <zero-work threads> */
