@@ -18,7 +18,8 @@
 #   PERF_LOOPS=100000   PERF=perf (PERF=none: use the plain reference loop)
 #   ROUNDS=3 (each comparison alternates the tools ROUNDS times and
 #             compares medians: a shared host's load moves single runs a lot)
-#   PARTS="yield switch" (which comparisons to run)
+#   PARTS="yield switch" (which comparisons to run); IDLE=0 and STARVE=0
+#             leave out yield's idle or starved case
 #   YIELD_PROFILE=full (3 s windows; quick: 200 ms windows, the seed 1 s, so
 #             more rounds fit and each pair of runs shares the same load)
 set -eu
@@ -210,22 +211,25 @@ if [ "$YIELD_PROFILE" = quick ]; then
 else
 	y_seed=$SEED_SECS y_ms=3000 y_win="3 s"
 fi
-reset_lists
-i=0
-while [ $i -lt "$ROUNDS" ]; do
-	i=$((i + 1))
-	for n in 2 10; do
-		yield_round $n "$y_seed" "$y_ms" "$YIELD_PROFILE"
+if [ "${IDLE:-1}" = 1 ]; then
+	reset_lists
+	i=0
+	while [ $i -lt "$ROUNDS" ]; do
+		i=$((i + 1))
+		for n in 2 10; do
+			yield_round $n "$y_seed" "$y_ms" "$YIELD_PROFILE"
+		done
 	done
-done
-yield_table "idle host" "$y_seed" "$y_ms" "$y_win"
+	yield_table "idle host" "$y_seed" "$y_ms" "$y_win"
+fi
 
 # Starved: every tool's threads on CPU 0 as SCHED_IDLE beside a busy loop
 # of ordinary priority there. Each SCHED_IDLE turn is one yield back to
-# the loop, a few turns a second, taken in turn by the threads: in a 3 s
-# window some of 10 threads get no turn, and each tool must count them
-# zero-work. The throughput of a handful of calls is no comparison; the
-# zero-work counts are.
+# the loop, a few turns a second, taken in turn by the threads: in a
+# 200 ms window (ours quick, the reference 200 ms; the seed's shortest is
+# 1 s) most threads get no turn, and each tool must count them zero-work.
+# (In 3 s every thread gets its turn.) The throughput of a handful of calls
+# is no comparison; the zero-work counts are.
 if [ "${STARVE:-1}" = 1 ] && command -v chrt >/dev/null && command -v taskset >/dev/null; then
 	taskset -c 0 sh -c 'while :; do :; done' &
 	hog=$!
@@ -234,12 +238,12 @@ if [ "${STARVE:-1}" = 1 ] && command -v chrt >/dev/null && command -v taskset >/
 	while [ $i -lt "$ROUNDS" ]; do
 		i=$((i + 1))
 		for n in 2 10; do
-			yield_round $n 3 3000 full taskset -c 0 chrt --idle 0
+			yield_round $n 1 200 quick taskset -c 0 chrt --idle 0
 		done
 	done
 	kill "$hog"
 	hog=
-	yield_table "starved (taskset -c 0 chrt --idle 0, a busy loop on CPU 0)" 3 3000 "3 s"
+	yield_table "starved (taskset -c 0 chrt --idle 0, a busy loop on CPU 0)" 1 200 "200 ms"
 fi
 fi
 
