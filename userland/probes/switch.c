@@ -461,5 +461,5 @@ enum probe_status probe_switch(struct probe_ctx *ctx)
 const struct probe switch_probe = {
 	.name = "switch", .summary = "context-switch cost: pipe and futex ping-pong, same and cross CPU",
 	.run = probe_switch, .limit_quick_s = 30, .limit_full_s = 120,
-	PROBE_FIGURES("us_per_round_trip", "ns_per_switch"),
+	PROBE_FIGURES("us_per_round_trip", "ns_per_switch", "ns_per_handoff"),
 };
