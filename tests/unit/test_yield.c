@@ -52,7 +52,7 @@ static void test_summarize(void)
 		{ .count = 100, .start_ns = 400 },
 		{ .count = 300, .start_ns = 900 },
 	};
-	struct yield_window w = { .gate_ns = 0, .open_ns = 1000, .close_ns = 1000001000,
+	struct yield_window w = { .created_ns = 0, .open_ns = 1000, .close_ns = 1000001000,
 				  .cpu_ns = 1000000000 };
 	/*
 	 * The seed's case the old count-after-yield missed: of three threads
@@ -66,10 +66,10 @@ static void test_summarize(void)
 		{ .count = 0, .start_ns = 0 },
 		{ .count = 30, .start_ns = 600 },
 	};
-	struct yield_window w2 = { .gate_ns = 100, .open_ns = 1000, .close_ns = 1000 + NS_PER_MS,
+	struct yield_window w2 = { .created_ns = 100, .open_ns = 1000, .close_ns = 1000 + NS_PER_MS,
 				   .cpu_ns = 3000 };
 	struct yield_sample idle[] = { { .count = 0, .start_ns = 10 } };
-	struct yield_window w3 = { .gate_ns = 0, .open_ns = 10, .close_ns = 20 };
+	struct yield_window w3 = { .created_ns = 0, .open_ns = 10, .close_ns = 20 };
 	uint64_t scratch[3];
 	struct yield_result r;
 
@@ -77,7 +77,7 @@ static void test_summarize(void)
 	is_int(r.threads, 2, "summary: threads");
 	is_int(r.total_yields, 400, "summary: total yields");
 	is_int(r.window_ns, 1000000000, "summary: window from open to close");
-	is_int(r.start_spread_ns, 1000, "summary: start spread is gate to open");
+	is_int(r.start_spread_ns, 1000, "summary: start spread is first creation to open");
 	is_int(r.late_threads, 0, "summary: both started before the window opened");
 	is_near(r.total_per_s, 400, 1e-9, "summary: total_per_s");
 	is_near(r.avg_per_thread_per_s, 200, 1e-9, "summary: avg_per_thread_per_s");

@@ -84,7 +84,7 @@ void yield_summarize(const struct yield_sample *s, size_t n, const struct yield_
 	/* Every counted call began between open and close: the seed divided
 	 * the same counts by a time(2) difference, off by up to a second. */
 	r->window_ns = w->close_ns - w->open_ns;
-	r->start_spread_ns = w->open_ns - w->gate_ns;
+	r->start_spread_ns = w->open_ns - w->created_ns;
 	if (r->window_ns > 0)
 		r->total_per_s = (double)r->total_yields * 1e9 / (double)r->window_ns;
 	r->avg_per_thread_per_s = r->total_per_s / (double)n;
@@ -172,7 +172,7 @@ static int yield_run(int n, int64_t duration_ns, struct yield_result *r, int *fa
 	memset(w, 0, (size_t)n * sizeof(*w));
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, STACK_BYTES);
-	win.gate_ns = mono_ns();
+	win.created_ns = mono_ns();
 	for (; created < n; created++) {
 		w[created].sh = &sh;
 		err = pthread_create(&w[created].tid, &attr, worker, &w[created]);

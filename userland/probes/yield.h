@@ -26,7 +26,7 @@ struct yield_sample {
  * at the deadline.
  */
 struct yield_window {
-	int64_t gate_ns;	/* CLOCK_MONOTONIC when the first thread was created */
+	int64_t created_ns;	/* CLOCK_MONOTONIC when the first thread was created */
 	int64_t open_ns;	/* ... when the window opened */
 	int64_t close_ns;	/* ... when it closed */
 	int64_t cpu_ns;		/* CLOCK_PROCESS_CPUTIME_ID across the window */
