@@ -57,7 +57,7 @@ static void test_summarize(void)
 	/*
 	 * The seed's case the old count-after-yield missed: of three threads
 	 * one started but was starved through the window (count 0), one never
-	 * passed the gate before the window opened (start 0, count 0). Both
+	 * started before the window opened (start 0, count 0). Both
 	 * are zero-work, one is late. Counts {0, 0, 30}: mean 10, squares
 	 * 100 + 100 + 400 = 600, 3 * 100 = 300: variance 2.
 	 */
