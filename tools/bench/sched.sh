@@ -336,4 +336,4 @@ echo "each run, ref:    same-CPU processes$a; threads${b:- -}; unpinned$c"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "timeprobe switch table (last run):"
-echo "$sw" | grep -v '^TP1 ' | sed -n '/^variant/,/^ context/p'
+echo "$sw" | grep -v '^TP1 ' | sed -n '/^variant/,/^ getrusage/p'
