@@ -257,7 +257,7 @@ static size_t make_kernel(uint8_t *k, size_t len, uint16_t machine, uint16_t mag
 	k[0x207] = 0x02;
 	k[0x20e] = 0x00;	/* kernel_version at 0x200 + 0x300 */
 	k[0x20f] = 0x03;
-	strcpy((char *)k + 0x500, "6.1.0-timeprobe (root@vm) #1 SMP");
+	strcpy((char *)k + 0x500, "6.1.0-timeprobe (timeprobe@timeprobe) #1 SMP");
 	return len;
 }
 
@@ -270,7 +270,7 @@ static void test_kernel(void)
 	make_kernel(k, sizeof(k), 0x8664, 0x20b, 10);
 	is_int(tp_kernel_check(k, sizeof(k), &ki, &why), 0, "valid x86-64 EFI Linux image");
 	ok(ki.is_linux && ki.boot_protocol == 0x020f, "Linux boot protocol 2.15");
-	is_str(ki.version, "6.1.0-timeprobe (root@vm) #1 SMP", "kernel_version string");
+	is_str(ki.version, "6.1.0-timeprobe (timeprobe@timeprobe) #1 SMP", "kernel_version string");
 
 	k[1] = 'Y';
 	ok(tp_kernel_check(k, sizeof(k), &ki, &why) < 0 && !strcmp(why, "no MZ signature"), "no MZ");

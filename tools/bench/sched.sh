@@ -13,7 +13,7 @@
 #     missing or cannot run.
 # Prints the figures and the ratios ours / reference; docs/benchmarks/sched.md
 # records what was measured. Environment:
-#   TIMEPROBE=build/timeprobe   SEED=/work/shared/seeds/004_2eda96b8d5a22614.txt
+#   TIMEPROBE=build/timeprobe   SEED=../shared/seeds/004_2eda96b8d5a22614.txt
 #   SEED_SECS=5 (the seed times with time(2): whole seconds)
 #   PERF_LOOPS=100000   PERF=perf (PERF=none: use the plain reference loop)
 #   ROUNDS=3 (each comparison alternates the tools ROUNDS times and
@@ -25,7 +25,7 @@
 set -eu
 
 BIN=${TIMEPROBE:-build/timeprobe}
-SEED=${SEED:-/work/shared/seeds/004_2eda96b8d5a22614.txt}
+SEED=${SEED:-../shared/seeds/004_2eda96b8d5a22614.txt}
 SEED_SECS=${SEED_SECS:-5}
 PERF_LOOPS=${PERF_LOOPS:-100000}
 ROUNDS=${ROUNDS:-3}

@@ -938,7 +938,7 @@ static const struct probe_opt tsc_opts[] = {
 	{ .w = {
 		.name = "calib-rounds", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = 1,
 		.hi = 100, .def = 5, .dflt = "5",
-		.help = "`tsc`: rounds of the user-space calibration",
+		.help = "rounds of the shared user-space TSC calibration (`tsc`, `clocks`, `noise`)",
 	  }, PROBE_OPT_IN_OPTIONS(calib_rounds) },
 };
 
