@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The kernel hand-off, EFI-free: cleaning cmdline.txt, assembling the kernel
- * command line, naming the boot partition from its device path, checking the
- * kernel's PE header, UTF-8 to UCS-2. Tested by tests/unit/test_bootcmd.c.
- * The format is documented in docs/stub.md, "Command line hand-off".
+ * The kernel command line, EFI-free: finding words, assembling the stub's
+ * line from the user's words and the stub's results (the words and their
+ * formats are the contract's, common/words.h and common/handoff.h), and
+ * checking the result before the kernel gets it. Tested by
+ * tests/unit/test_bootcmd.c and tests/unit/test_handoff.c. The format is
+ * documented in docs/stub.md, "Command line hand-off".
  */
-#ifndef TP_BOOT_BOOTCMD_H
-#define TP_BOOT_BOOTCMD_H
+#ifndef TP_BOOT_CMDLINE_H
+#define TP_BOOT_CMDLINE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -18,25 +20,10 @@
  * first, at a word boundary, and say so.
  */
 #define TP_CMDLINE_MAX 2047
-/* Largest cmdline.txt read; the rest of a bigger file is ignored. */
-#define TP_CMDLINE_FILE_MAX 16384
 
-/* Used when cmdline.txt is missing or unreadable (the file the image ships). */
+/* Used when cmdline.txt is missing, unreadable or unusable (what the image ships). */
 #define TP_CMDLINE_DEFAULT \
 	"console=ttyS0,115200 console=tty0 initrd=\\EFI\\timeprobe\\initramfs.img"
-
-#include "../common/buf.h"
-#include "../common/handoff.h"
-
-/*
- * Cleans cmdline.txt: drops a UTF-8 BOM (a UTF-16LE BOM switches to
- * decoding UTF-16LE), skips lines whose first non-blank character is '#',
- * turns newlines and runs of blanks outside double quotes into one space,
- * drops other control characters, trims both ends. Writes a NUL-terminated
- * line of at most cap - 1 bytes; returns its length. *cut is set when the
- * output did not fit (the line then ends at a word boundary).
- */
-size_t tp_cmdline_clean(char *out, size_t cap, const void *in, size_t in_len, int *cut);
 
 /*
  * Finds the last parameter `name` (as "name=value" or a bare "name") in a
@@ -91,46 +78,47 @@ struct tp_cmdline_report {
 int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 			const struct tp_cmdline_extras *x, struct tp_cmdline_report *rep);
 
-/* UEFI 2.10, 10.3.5.1 Hard Drive Media Device Path */
-struct tp_hd_node {
-	uint32_t part_number;
-	uint64_t part_start;
-	uint64_t part_size;
-	uint8_t signature[16];
-	uint8_t mbr_type;
-	uint8_t sig_type;	/* 1 = MBR, 2 = GUID */
+/* What is wrong with an assembled line (bits), tp_cmdline_faults(). */
+#define TP_CF_EMPTY 0x1		/* nothing of the user's file survived decoding */
+#define TP_CF_NO_INITRD 0x2	/* no initrd= while the initramfs file exists */
+#define TP_CF_NO_CONSOLE 0x4	/* no console= while the firmware has a serial port */
+
+struct tp_cmdline_env {
+	int user_empty;		/* the user's source gave no word at all */
+	int initrd_file;	/* the initramfs is a file on the volume (file mode) */
+	int serial;		/* the firmware has a serial console */
+	int drop_initrd;	/* single file with .initrd: no initrd= words */
 };
 
-/* Walks a device path (at most max_len bytes) and copies its last Hard
- * Drive node. Returns 0, or -1 when there is none or the path is malformed. */
-int tp_devpath_find_hd(const void *dp, size_t max_len, struct tp_hd_node *hd);
+/* Checks an assembled line against what the machine has; 0 when it is fine. */
+unsigned int tp_cmdline_faults(const char *line, const struct tp_cmdline_env *env);
 
-/* "gpt:<guid>", "mbr:<8 hex>:<n>", or "unknown" when sig_type is neither. */
-void tp_bootpart_format(struct tp_buf *b, const struct tp_hd_node *hd);
+/* "no initrd=, no console=" for a message; every bit of faults named. */
+struct tp_buf;
+void tp_cmdline_faults_text(struct tp_buf *b, unsigned int faults);
 
-struct tp_kernel_info {
-	uint16_t machine;	/* PE machine, 0x8664 for x86-64 */
-	uint16_t subsystem;	/* 10 = EFI application */
-	int is_linux;		/* has the x86 boot protocol's "HdrS" */
-	uint16_t boot_protocol;	/* e.g. 0x020f */
-	char version[80];	/* the kernel_version string, if any */
+/*
+ * The line to use instead of a faulty user line: TP_CMDLINE_DEFAULT, then
+ * every timeprobe.* word of user that a person may set and whose value the
+ * contract accepts (common/words.c), in their order. Returns how many of
+ * the user's words were kept.
+ */
+unsigned int tp_cmdline_fallback(char *out, size_t cap, const char *user);
+
+struct tp_cmdline_final {
+	struct tp_cmdline_report rep;	/* of the line the kernel gets */
+	unsigned int faults;		/* of the first line; non-zero: fallback used */
+	unsigned int fallback_kept;	/* the user's timeprobe.* words kept */
 };
 
 /*
- * Checks a kernel image before LoadImage, as systemd-boot's linux.c does:
- * "MZ", e_lfanew in range, "PE\0\0", machine x86-64, PE32+ optional header,
- * subsystem EFI application. Returns 0, or negative with *why set.
+ * The stub's last step: assembles the line from user (TP_CMDLINE_MAX + 1
+ * bytes, rewritten with the fallback when needed) and x, checks it with
+ * tp_cmdline_faults() and, when it is broken, assembles again from
+ * tp_cmdline_fallback(). Returns tp_cmdline_assemble()'s result for the
+ * line in out. A broken line never reaches the kernel.
  */
-int tp_kernel_check(const void *buf, size_t len, struct tp_kernel_info *ki, const char **why);
-
-/* UTF-8 to NUL-terminated UCS-2 (BMP; others become U+FFFD). Returns the
- * units written without the NUL; stops at cap_units - 1. */
-size_t tp_utf8_to_ucs2(uint16_t *out, size_t cap_units, const char *in);
-
-/* "2.70" style UEFI revision text: major.minor/10[.minor%10]. */
-void tp_fmt_uefi_revision(struct tp_buf *b, uint32_t revision);
-
-/* Text of an EFI status, e.g. "Not Found" (UEFI 2.10, Appendix D). */
-const char *tp_efi_status_str(uint64_t status);
+int tp_cmdline_final(char *out, size_t cap, char *user, const struct tp_cmdline_extras *x,
+		     const struct tp_cmdline_env *env, struct tp_cmdline_final *f);
 
 #endif
