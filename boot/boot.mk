@@ -61,11 +61,12 @@ $(B)/boot/BOOTX64.EFI: $(B)/boot/stub.so
 # holds (tools/cmdline.txt, the kernel's words, APPEND) without initrd=: the
 # initramfs travels in .initrd and reaches Linux by LINUX_EFI_INITRD_MEDIA_GUID.
 # Rewritten only when it changes (KVARIANT and APPEND are not files).
-$(B)/timeprobe.cmdline: tools/cmdline.txt tools/kconfig-words.sh $(B)/kernel/bzImage FORCE
+$(B)/timeprobe.cmdline: tools/cmdline.txt tools/kconfig-words.sh tools/cmdline-flatten.sh \
+		$(B)/kernel/bzImage FORCE
 	@mkdir -p $(@D)
-	{ grep -v '^[[:space:]]*#' tools/cmdline.txt | tr '\n' ' '; \
-	  printf ' %s %s\n' "$$(sh tools/kconfig-words.sh $(B)/kernel/bzImage.config '$(KVARIANT)' $(QEMU_CPUS))" '$(APPEND)'; } | \
-		sed 's/\(^\| \)initrd=[^ ]*//g; s/  */ /g; s/^ //; s/ $$//' > $@.tmp
+	sh tools/cmdline-flatten.sh --drop initrd tools/cmdline.txt \
+		"$$(sh tools/kconfig-words.sh $(B)/kernel/bzImage.config '$(KVARIANT)' $(QEMU_CPUS))" \
+		'$(APPEND)' > $@.tmp
 	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 $(B)/timeprobe.efi: $(B)/boot/BOOTX64.EFI $(B)/boot/stub.so $(B)/kernel/bzImage $(B)/initramfs.img \
