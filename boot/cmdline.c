@@ -253,9 +253,9 @@ unsigned int tp_cmdline_faults(const char *line, const struct tp_cmdline_env *en
 
 	if (env->user_empty)
 		f |= TP_CF_EMPTY;
-	if (env->initrd_file && !has(line, "initrd"))
+	if (env->initrd_file && !has(line, tp_words[TPW_INITRD].name))
 		f |= TP_CF_NO_INITRD;
-	if (env->serial && !has(line, "console"))
+	if (env->serial && !has(line, tp_words[TPW_CONSOLE].name))
 		f |= TP_CF_NO_CONSOLE;
 	return f;
 }
@@ -335,7 +335,7 @@ int tp_cmdline_final(char *out, size_t cap, char *user, const struct tp_cmdline_
 		return rc;
 	f->fallback_kept = tp_cmdline_fallback(fb, sizeof(fb), user);
 	if (env->drop_initrd)
-		tp_cmdline_drop(fb, "initrd");
+		tp_cmdline_drop(fb, tp_words[TPW_INITRD].name);
 	for (size_t i = 0; i < sizeof(fb); i++)
 		if (!(user[i] = fb[i]))
 			break;

@@ -587,7 +587,7 @@ static EFI_STATUS check_initrds(struct tp_stub *s)
 	size_t pos = 0, vlen;
 	const char *v;
 
-	while ((v = tp_cmdline_next(s->cmdline, "initrd", &pos, &vlen)) != NULL) {
+	while ((v = tp_cmdline_next(s->cmdline, tp_words[TPW_INITRD].name, &pos, &vlen)) != NULL) {
 		EFI_STATUS status = file_exists(s, v, vlen);
 
 		if (EFI_ERROR(status)) {
@@ -872,7 +872,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 				    "no " TP_CMDLINE_PATH " can override the embedded line");
 	load_cmdline(s);
 	if (s->embedded && s->pl.initrd.data)
-		s->initrd_dropped = tp_cmdline_drop(s->user, "initrd");
+		s->initrd_dropped = tp_cmdline_drop(s->user, tp_words[TPW_INITRD].name);
 	spcr_console(s);
 	rounds = stub_option(s, TPW_CALIB_ROUNDS);
 	ms = stub_option(s, TPW_CALIB_MS);

@@ -111,6 +111,21 @@ const struct tp_word tp_words[TPW_COUNT] = {
 		.help = "Linux: seconds until a reboot after a panic",
 	},
 
+	/* Linux's own words that the stub checks (docs/stub.md, "Checked before use"). */
+	[TPW_CONSOLE] = {
+		.name = "console", .type = TP_WT_STR, .by = USER | STUB,
+		.reader = TP_FOR_KERNEL | TP_FOR_STUB, .flags = TP_WF_BARE, .hi = 127,
+		.dflt = "ttyS0,115200 and tty0", .bounds = "`ttyS0,115200`, `tty0`, `uart8250,io,0x3f8`",
+		.help = "Linux: a console; the stub adds the ACPI SPCR port's, and wants one when the "
+			"firmware has a serial port",
+	},
+	[TPW_INITRD] = {
+		.name = "initrd", .type = TP_WT_STR, .by = USER,
+		.reader = TP_FOR_KERNEL | TP_FOR_STUB, .flags = TP_WF_BARE, .hi = 255,
+		.dflt = "\\EFI\\timeprobe\\initramfs.img", .bounds = "a file on the boot volume",
+		.help = "Linux's EFI stub: the initramfs; the stub checks the file is there",
+	},
+
 	/* Written by the image build (tools/kconfig-words.sh) and the launcher. */
 	[TPW_VARIANT] = {
 		.name = "variant", .type = TP_WT_STR, .by = BUILD, .reader = SUITE, .hi = 31,
