@@ -7,26 +7,7 @@
 #include "../common/buf.h"
 #include "../common/words.h"
 
-/* ---- parameter lookup ---- */
-
-/* Next word of line at *pos: sets *start and returns its length (0 at end). */
-static size_t next_word(const char *line, size_t *pos, const char **start)
-{
-	size_t i = *pos, n;
-	int q = 0;
-
-	while (line[i] == ' ')
-		i++;
-	*start = line + i;
-	for (n = 0; line[i]; i++, n++) {
-		if (line[i] == '"')
-			q = !q;
-		else if (line[i] == ' ' && !q)
-			break;
-	}
-	*pos = i;
-	return n;
-}
+/* ---- parameter lookup (words split by tp_line_word, common/words.c) ---- */
 
 const char *tp_cmdline_next(const char *line, const char *name, size_t *pos, size_t *vlen)
 {
@@ -35,7 +16,7 @@ const char *tp_cmdline_next(const char *line, const char *name, size_t *pos, siz
 
 	if (!line)
 		return 0;
-	while ((wl = next_word(line, pos, &w)) != 0) {
+	while ((wl = tp_line_word(line, pos, &w)) != 0) {
 		size_t i;
 
 		if (wl < nl)
@@ -107,7 +88,7 @@ unsigned int tp_cmdline_drop(char *line, const char *name)
 	if (!line)
 		return 0;
 	/* words move only leftwards: copying in place is safe */
-	while ((wl = next_word(line, &pos, &w)) != 0) {
+	while ((wl = tp_line_word(line, &pos, &w)) != 0) {
 		size_t i;
 
 		for (i = 0; i < nl && i < wl && w[i] == name[i]; i++)
@@ -220,7 +201,7 @@ int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 
 		keep = 0;
 		pos = 0;
-		while ((wl = next_word(user, &pos, &w)) != 0) {
+		while ((wl = tp_line_word(user, &pos, &w)) != 0) {
 			if ((size_t)(w - user) + wl <= room)
 				keep = (size_t)(w - user) + wl;
 			else
@@ -304,7 +285,7 @@ unsigned int tp_cmdline_fallback(char *out, size_t cap, const char *user)
 
 	tp_buf_init(&b, out, cap);
 	tp_buf_puts(&b, TP_CMDLINE_DEFAULT);
-	while (user && (n = next_word(user, &pos, &w)) != 0) {
+	while (user && (n = tp_line_word(user, &pos, &w)) != 0) {
 		size_t before = b.len;
 
 		if (!valid_user_word(w, n))

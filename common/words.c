@@ -143,6 +143,29 @@ const struct tp_word tp_words[TPW_COUNT] = {
 	},
 };
 
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+size_t tp_line_word(const char *line, size_t *pos, const char **start)
+{
+	size_t i = *pos, n;
+	int q = 0;
+
+	while (is_blank(line[i]))
+		i++;
+	*start = line + i;
+	for (n = 0; line[i]; i++, n++) {
+		if (line[i] == '"')
+			q = !q;
+		else if (is_blank(line[i]) && !q)
+			break;
+	}
+	*pos = i;
+	return n;
+}
+
 const struct tp_word *tp_word_find(const char *name, size_t n)
 {
 	for (size_t i = 0; i < TPW_COUNT; i++)
