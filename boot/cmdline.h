@@ -21,9 +21,13 @@
  */
 #define TP_CMDLINE_MAX 2047
 
-/* Used when cmdline.txt is missing, unreadable or unusable (what the image ships). */
+/*
+ * Used when cmdline.txt is missing, unreadable or unusable: tools/cmdline.txt,
+ * the line the image ships (tests/host/cmdline-flatten.t keeps them equal).
+ * The last console= is Linux's /dev/console: the serial port.
+ */
 #define TP_CMDLINE_DEFAULT \
-	"console=ttyS0,115200 console=tty0 initrd=\\EFI\\timeprobe\\initramfs.img"
+	"console=tty0 console=ttyS0,115200 initrd=\\EFI\\timeprobe\\initramfs.img"
 
 /*
  * Finds the last parameter `name` (as "name=value" or a bare "name") in a

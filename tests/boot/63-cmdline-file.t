@@ -55,7 +55,7 @@ ok("WARNING: \\EFI\\timeprobe\\cmdline.txt: no word survived decoding" in plain,
    "empty: the screen says what was wrong with the file")
 cl = first(recs, "stub_cmdline")
 ok(cl.get("source") == "fallback" and cl.get("cmdline", "").startswith(
-   "console=ttyS0,115200 console=tty0 initrd=\\EFI\\timeprobe\\initramfs.img"),
+   "console=tty0 console=ttyS0,115200 initrd=\\EFI\\timeprobe\\initramfs.img"),
    "empty: the kernel got the built-in line", cl.get("cmdline"))
 ok(suite and suite[0].get("profile") == "quick", "empty: the SMBIOS words reached the suite")
 

@@ -51,6 +51,11 @@ else
 	n=$((n + 1)); echo "ok $n # SKIP xorriso or sgdisk missing"
 fi
 
+# The stub's built-in line is the line the image ships.
+builtin=$(sed -n '/^#define TP_CMDLINE_DEFAULT/{n;p}' boot/cmdline.h | sed 's/^[[:space:]]*"//; s/"$//; s/\\\\/\\/g')
+check "the stub's built-in line (boot/cmdline.h) is tools/cmdline.txt's" \
+	same "$builtin" "$(sh tools/cmdline-flatten.sh tools/cmdline.txt)"
+
 # The single file's .cmdline is made by boot/boot.mk with the same script.
 check "boot/boot.mk flattens with tools/cmdline-flatten.sh --drop initrd" \
 	grep -q 'sh tools/cmdline-flatten.sh --drop initrd tools/cmdline.txt' boot/boot.mk
