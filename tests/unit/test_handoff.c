@@ -261,6 +261,43 @@ static void test_stub_rows(void)
 	check_figures(&o, "stub's words");
 }
 
+/* Each format's formatter and parser agree, and the parser refuses junk. */
+static void test_formats(void)
+{
+	struct tp_bootpart bp = { .kind = TP_BOOTPART_MBR, .mbr_sig = 0xbe1afdfa, .part = 1 }, back;
+	struct tp_calib_item it;
+	uint8_t g[16], h[16];
+	char text[80];
+	struct tp_buf b;
+	unsigned int seed = 7, same = 0;
+
+	for (int k = 0; k < 100; k++) {
+		for (int i = 0; i < 16; i++)
+			g[i] = (uint8_t)rand_r(&seed);
+		tp_buf_init(&b, text, sizeof(text));
+		tp_fmt_guid(&b, g);
+		same += !tp_guid_parse(text, b.len, h) && !memcmp(g, h, 16);
+	}
+	is_int(same, 100, "GUID text: 100 random GUIDs formatted and parsed back");
+	ok(tp_guid_parse("4e2c1a7b-3f5d-4c6e-9a8b-0123456789aG", 36, g) &&
+		   tp_guid_parse("4e2c1a7b+3f5d-4c6e-9a8b-0123456789ab", 36, g) &&
+		   tp_guid_parse("4e2c1a7b-3f5d-4c6e-9a8b-0123456789a", 35, g), "GUID text: junk refused");
+	tp_buf_init(&b, text, sizeof(text));
+	tp_bootpart_fmt(&b, &bp);
+	is_str(text, "mbr:be1afdfa:1", "bootpart: the MBR form");
+	ok(!tp_bootpart_parse(text, b.len, &back) && back.kind == TP_BOOTPART_MBR &&
+		   back.mbr_sig == bp.mbr_sig && back.part == 1, "bootpart: MBR parsed back");
+	ok(tp_bootpart_parse("mbr:be1afdfa:256", 16, &back) && tp_bootpart_parse("usb:1", 5, &back) &&
+		   tp_bootpart_parse("gpt:", 4, &back), "bootpart: junk refused");
+	ok(!tp_calib_item_parse("pit:2096022123:1.25", 19, &it) && it.spread_mppm == 1250,
+	   "tsc_calib: a spread with decimals");
+	ok(tp_calib_item_parse("pit:2096022123:1.", 17, &it) &&
+		   tp_calib_item_parse("pit:2096022123:1.2345", 21, &it) &&
+		   tp_calib_item_parse("pit:2096022123:-1", 17, &it), "tsc_calib: junk spreads refused");
+	ok(tp_calib_list_check("hpet:2096019976:1,,pit:x:1", 26) != 0 &&
+		   !tp_calib_list_check(calib_list, strlen(calib_list)), "tsc_calib: list check");
+}
+
 static void test_table(void)
 {
 	size_t bad = 0;
@@ -366,13 +403,50 @@ static void test_broken_files(void)
 	   "single file, empty embedded line: built-in line without initrd=");
 }
 
+/*
+ * Any file at all: random bytes, biased towards what breaks parsers (NUL,
+ * newlines, quotes, '#', UTF-16-looking pairs, long runs). The line is
+ * always within the limit, free of control characters, and bootable.
+ */
+static void test_any_file(void)
+{
+	static const char alphabet[] = "ab=,.:\"#\n\r\t \\x\0\xff\xfe\xc3";
+	static char file[5000];
+	struct tp_cmdline_final f;
+	unsigned int seed = 12345, bad = 0, fell_back = 0;
+
+	for (int round = 0; round < 3000; round++) {
+		size_t n = (size_t)(rand_r(&seed) % (round % 10 ? 300 : 5000)), i = 0;
+		const char *line;
+
+		/* half of them start as a good file would */
+		if (round % 4 < 2 && n > 30)
+			i = (size_t)snprintf(file, sizeof(file), "console=ttyS0 initrd=\\a ");
+		for (; i < n; i++) {
+			unsigned int r = (unsigned int)rand_r(&seed);
+
+			file[i] = (round & 1) && (i & 1) ? 0 :
+				  r % 4 ? alphabet[r / 4 % (sizeof(alphabet) - 1)] : (char)(r >> 8);
+		}
+		line = stub_line(file, n, &disk, &f);
+		fell_back += f.faults != 0;
+		for (const char *c = line; *c; c++)
+			bad += (unsigned char)*c < 0x20 || *c == 0x7f;
+		bad += !bootable(line, 1);
+	}
+	is_int(bad, 0, "3000 random files: every line within the limit, no control byte, bootable");
+	printf("# %u of them fell back to the built-in line\n", fell_back);
+}
+
 int main(void)
 {
 	make_extras();
 	test_table();
+	test_formats();
 	test_docs_example();
 	test_every_row();
 	test_stub_rows();
 	test_broken_files();
+	test_any_file();
 	return tap_done();
 }
