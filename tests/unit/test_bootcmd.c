@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Host tests of the stub's kernel hand-off (boot/bootcmd.c). TAP. */
+/* Host tests of the stub's EFI-free kernel hand-off: boot/cmdfile.c, cmdline.c, devpath.c,
+ * efitext.c, ucs2.c and the kernel check in pe.c. TAP. */
 #include <stdint.h>
 #include <stdlib.h>
 
