@@ -586,10 +586,12 @@ static EFI_STATUS check_initrds(struct tp_stub *s)
 {
 	size_t pos = 0, vlen;
 	const char *v;
+	unsigned int n = 0;
 
 	while ((v = tp_cmdline_next(s->cmdline, tp_words[TPW_INITRD].name, &pos, &vlen)) != NULL) {
 		EFI_STATUS status = file_exists(s, v, vlen);
 
+		n++;
 		if (EFI_ERROR(status)) {
 			char name[128];
 			struct tp_buf b;
@@ -599,6 +601,12 @@ static EFI_STATUS check_initrds(struct tp_stub *s)
 			msg_status(s, "initrd_missing", "initrd missing:", name, status);
 			return status;
 		}
+	}
+	/* no initrd= and no initramfs file (else the line fell back): no init */
+	if (!n) {
+		msg_status(s, "initrd_missing", "no initrd= on the command line, and no",
+			   TP_INITRD_PATH, EFI_NOT_FOUND);
+		return EFI_NOT_FOUND;
 	}
 	return EFI_SUCCESS;
 }

@@ -3,7 +3,8 @@
 """cmdline.txt files a person may leave on the stick, booted: an empty file,
 one saved as UTF-16LE without a byte-order mark, and one holding a
 3000-byte word (with timeprobe.calib_rounds=7 timeprobe.calib_ms=20, the
-stub's own options). Each must reach the suite's end record, and the serial
+stub's own options); last, a stick with neither initrd= nor the initramfs,
+which the stub must refuse to boot. Each must reach the suite's end record, and the serial
 log must say what the stub did about the file (docs/stub.md, "Command line
 hand-off"). The empty file gives no words, so the suite's quick settings
 come as SMBIOS OEM strings, which PID 1 reads like command-line words."""
@@ -86,4 +87,18 @@ errs = [r for r in suite if r["type"] == "error" and r.get("option", "").startsw
 ok(not errs, "calib_rounds and calib_ms: no error record in the suite", errs)
 ok(suite and suite[0].get("stub_options") == {"calib_rounds": "7", "calib_ms": "20"},
    "the run record lists the stub's own options", suite[0].get("stub_options") if suite else None)
+
+# 4. No initrd= and no initramfs: no kernel started (it would panic and
+# reboot for ever); the stub says why and returns to the firmware.
+img = image_copy("cmdline-no-initrd", remove=["/EFI/timeprobe/initramfs.img"])
+put_cmdline(img, b"console=tty0 console=ttyS0,115200 " + QUICK.encode() + b"\n")
+status, secs, text = boot(img, "q35", timeout=300, until="Shell>")
+plain = ANSI.sub("", text)
+recs, _ = records(text)
+err = first(recs, "stub_error")
+ok(err.get("what") == "initrd_missing" and err.get("file") == "\\EFI\\timeprobe\\initramfs.img",
+   "no initrd= and no initramfs: stub_error initrd_missing names the file", err)
+ok("no initrd= on the command line, and no \\EFI\\timeprobe\\initramfs.img" in plain,
+   "no initrd= and no initramfs: the screen says so")
+ok("Linux version" not in plain, "no initrd= and no initramfs: no kernel was started")
 done()
