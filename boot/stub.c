@@ -527,6 +527,28 @@ static void say_fallback(struct tp_stub *s, const struct tp_cmdline_final *f)
 	s->cmdline_source = "fallback";
 }
 
+/*
+ * The user's line checked before the SPCR console is settled and the TSC
+ * calibrated, so that a fallback line gets the SPCR port's console= too and
+ * the stub's own options are read from the line that will boot. The same
+ * check runs again on the final line (cutting it to length may drop words).
+ * Returns 1 when the built-in line replaced the user's.
+ */
+static int check_user(struct tp_stub *s)
+{
+	static const struct tp_cmdline_extras none = { .bootpart = "unknown" };
+	struct tp_cmdline_env env;
+	struct tp_cmdline_final f;
+
+	cmdline_env(s, &env);
+	tp_cmdline_final(s->cmdline, sizeof(s->cmdline), s->user, &none, &env, &f);
+	if (!f.faults)
+		return 0;
+	say_fallback(s, &f);
+	s->user_empty = 0;
+	return 1;
+}
+
 static void build_cmdline(struct tp_stub *s)
 {
 	struct tp_cmdline_extras x = {
@@ -882,6 +904,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	if (s->embedded && s->pl.initrd.data)
 		s->initrd_dropped = tp_cmdline_drop(s->user, tp_words[TPW_INITRD].name);
 	spcr_console(s);
+	if (check_user(s))
+		spcr_console(s);
 	rounds = stub_option(s, TPW_CALIB_ROUNDS);
 	ms = stub_option(s, TPW_CALIB_MS);
 	tp_con_msg(&s->con, "calibrating the TSC");

@@ -3,8 +3,9 @@
 """cmdline.txt files a person may leave on the stick, booted: an empty file,
 one saved as UTF-16LE without a byte-order mark, and one holding a
 3000-byte word (with timeprobe.calib_rounds=7 timeprobe.calib_ms=20, the
-stub's own options); last, a stick with neither initrd= nor the initramfs,
-which the stub must refuse to boot. Each must reach the suite's end record, and the serial
+stub's own options); a stick with neither initrd= nor the initramfs, which
+the stub must refuse to boot; last, an empty file on a machine whose ACPI
+SPCR names COM2: the built-in line gets that port's console= too. Each must reach the suite's end record, and the serial
 log must say what the stub did about the file (docs/stub.md, "Command line
 hand-off"). The empty file gives no words, so the suite's quick settings
 come as SMBIOS OEM strings, which PID 1 reads like command-line words."""
@@ -101,4 +102,17 @@ ok(err.get("what") == "initrd_missing" and err.get("file") == "\\EFI\\timeprobe\
 ok("no initrd= on the command line, and no \\EFI\\timeprobe\\initramfs.img" in plain,
    "no initrd= and no initramfs: the screen says so")
 ok("Linux version" not in plain, "no initrd= and no initramfs: no kernel was started")
+
+# 5. An empty file and an SPCR naming COM2 (I/O 0x2f8): the fallback line
+# still gets console=ttyS1 (the boot stops once the stub has started Linux).
+com2 = spcr_table(os.path.join(BUILD, "tests", "spcr-com2.bin"), address=0x2f8)
+img = image_copy("cmdline-empty-spcr")
+put_cmdline(img, b"")
+status, secs, text = boot(img, "q35", timeout=300, extra=["-acpitable", "file=" + com2],
+                          until='"type":"stub_start"')
+recs, _ = records(text)
+cl = first(recs, "stub_cmdline")
+ok(cl.get("source") == "fallback" and cl.get("cmdline", "").startswith(
+   "console=tty0 console=ttyS0,115200 initrd=\\EFI\\timeprobe\\initramfs.img console=ttyS1,115200 "),
+   "empty file + SPCR COM2: the built-in line, then the SPCR port's console=", cl.get("cmdline"))
 done()
