@@ -49,36 +49,6 @@ const char *tp_cmdline_find(const char *line, const char *name, size_t *vlen)
 	return found;
 }
 
-int tp_cmdline_get_uint(const char *line, const char *name, uint64_t *v)
-{
-	size_t n = 0;
-	const char *s = tp_cmdline_find(line, name, &n);
-	uint64_t x = 0;
-
-	if (!s || n == 0 || n > 19)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return 0;
-		x = x * 10 + (uint64_t)(s[i] - '0');
-	}
-	*v = x;
-	return 1;
-}
-
-int tp_cmdline_value_is(const char *line, const char *name, const char *val)
-{
-	size_t n = 0, vl = tp_strlen(val);
-	const char *s = tp_cmdline_find(line, name, &n);
-
-	if (!s || n != vl)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (s[i] != val[i])
-			return 0;
-	return 1;
-}
-
 unsigned int tp_cmdline_drop(char *line, const char *name)
 {
 	size_t nl = tp_strlen(name), pos = 0, out = 0, wl;

@@ -40,12 +40,6 @@ const char *tp_cmdline_find(const char *line, const char *name, size_t *vlen);
 /* Iterates over every occurrence of `name`: start with *pos = 0. */
 const char *tp_cmdline_next(const char *line, const char *name, size_t *pos, size_t *vlen);
 
-/* Parses name=<decimal>; returns 1 and sets *v when present and valid. */
-int tp_cmdline_get_uint(const char *line, const char *name, uint64_t *v);
-
-/* 1 when the value of `name` equals val exactly. */
-int tp_cmdline_value_is(const char *line, const char *name, const char *val);
-
 /*
  * Removes every `name` parameter (bare or name=value) from line in place,
  * keeping the other words and single spaces. Returns how many were removed.
