@@ -149,7 +149,7 @@ $(B)/image-words: FORCE
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 $(B)/timeprobe.img: $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage $(B)/initramfs.img \
-		tools/cmdline.txt tools/mkimage.sh $(B)/image-words
+		tools/cmdline.txt tools/mkimage.sh tools/cmdline-flatten.sh $(B)/image-words
 	sh tools/mkimage.sh $@ $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage $(B)/initramfs.img tools/cmdline.txt \
 		"$$(sh tools/kconfig-words.sh $(B)/kernel/bzImage.config '$(KVARIANT)' $(QEMU_CPUS)) $(APPEND)"
 image: deps

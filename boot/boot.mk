@@ -37,7 +37,8 @@ BOOT_EFI_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym \
 	-j .rel -j .rela -j .rel.* -j .rela.* -j .reloc
 
 BOOT_EFI_SRCS := boot/stub.c boot/console.c boot/tsc.c boot/measure.c \
-	boot/calib.c boot/acpi.c boot/bootcmd.c boot/pe.c boot/spcr.c \
+	boot/calib.c boot/acpi.c boot/cmdfile.c boot/cmdline.c boot/devpath.c \
+	boot/efitext.c boot/ucs2.c boot/pe.c boot/spcr.c \
 	$(wildcard common/*.c)
 BOOT_EFI_OBJS := $(patsubst %.c,$(B)/boot/efi/%.o,$(BOOT_EFI_SRCS))
 
@@ -60,11 +61,12 @@ $(B)/boot/BOOTX64.EFI: $(B)/boot/stub.so
 # holds (tools/cmdline.txt, the kernel's words, APPEND) without initrd=: the
 # initramfs travels in .initrd and reaches Linux by LINUX_EFI_INITRD_MEDIA_GUID.
 # Rewritten only when it changes (KVARIANT and APPEND are not files).
-$(B)/timeprobe.cmdline: tools/cmdline.txt tools/kconfig-words.sh $(B)/kernel/bzImage FORCE
+$(B)/timeprobe.cmdline: tools/cmdline.txt tools/kconfig-words.sh tools/cmdline-flatten.sh \
+		$(B)/kernel/bzImage FORCE
 	@mkdir -p $(@D)
-	{ grep -v '^[[:space:]]*#' tools/cmdline.txt | tr '\n' ' '; \
-	  printf ' %s %s\n' "$$(sh tools/kconfig-words.sh $(B)/kernel/bzImage.config '$(KVARIANT)' $(QEMU_CPUS))" '$(APPEND)'; } | \
-		sed 's/\(^\| \)initrd=[^ ]*//g; s/  */ /g; s/^ //; s/ $$//' > $@.tmp
+	sh tools/cmdline-flatten.sh --drop initrd tools/cmdline.txt \
+		"$$(sh tools/kconfig-words.sh $(B)/kernel/bzImage.config '$(KVARIANT)' $(QEMU_CPUS))" \
+		'$(APPEND)' > $@.tmp
 	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 $(B)/timeprobe.efi: $(B)/boot/BOOTX64.EFI $(B)/boot/stub.so $(B)/kernel/bzImage $(B)/initramfs.img \
@@ -78,7 +80,8 @@ FORCE:
 # The stub's EFI-free files, built for the host with the sanitizers into one
 # library; the top Makefile links every tests/unit/test_*.c against it.
 # (common/ comes from the userland library, built from the same files.)
-STUB_HOST_SRC := boot/calib.c boot/bootcmd.c boot/acpi.c boot/pe.c boot/spcr.c
+STUB_HOST_SRC := boot/calib.c boot/cmdfile.c boot/cmdline.c boot/devpath.c boot/efitext.c \
+	boot/ucs2.c boot/acpi.c boot/pe.c boot/spcr.c
 STUB_HOST_OBJ := $(patsubst %.c,$(B)/boot/host/%.o,$(STUB_HOST_SRC))
 BOOT_UNIT_TESTS := $(B)/tests/test_calib $(B)/tests/test_bootcmd $(B)/tests/test_acpi \
 	$(B)/tests/test_pe $(B)/tests/test_spcr

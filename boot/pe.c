@@ -126,3 +126,74 @@ int tp_payload_find(const void *base, size_t len, enum tp_pe_layout layout,
 	}
 	return 0;
 }
+
+/* ---- the kernel image, before LoadImage ---- */
+
+#define PE_MACHINE_X64 0x8664
+#define PE_OPT_MAGIC_PE32PLUS 0x20b
+#define PE_SUBSYSTEM_EFI_APPLICATION 10
+/* Linux x86 boot protocol (Documentation/x86/boot.rst) */
+#define LINUX_HDR_MAGIC_OFF 0x202
+#define LINUX_HDR_VERSION_OFF 0x206
+#define LINUX_HDR_KVER_OFF 0x20e
+
+int tp_kernel_check(const void *buf, size_t len, struct tp_kernel_info *ki, const char **why)
+{
+	const uint8_t *p = buf;
+	uint32_t pe;
+
+	ki->machine = 0;
+	ki->subsystem = 0;
+	ki->is_linux = 0;
+	ki->boot_protocol = 0;
+	ki->version[0] = 0;
+	*why = 0;
+	if (!p || len < 0x40 || p[0] != 'M' || p[1] != 'Z') {
+		*why = "no MZ signature";
+		return -1;
+	}
+	pe = le32(p + 0x3c);	/* e_lfanew */
+	/* PE signature, COFF header (20), PE32+ optional header up to Subsystem */
+	if (pe > len || len - pe < 4 + 20 + 70) {
+		*why = "PE header offset out of range";
+		return -2;
+	}
+	if (p[pe] != 'P' || p[pe + 1] != 'E' || p[pe + 2] || p[pe + 3]) {
+		*why = "no PE signature";
+		return -3;
+	}
+	ki->machine = (uint16_t)(p[pe + 4] | p[pe + 5] << 8);
+	if (ki->machine != PE_MACHINE_X64) {
+		*why = "PE machine is not x86-64";
+		return -4;
+	}
+	if ((p[pe + 24] | p[pe + 25] << 8) != PE_OPT_MAGIC_PE32PLUS) {
+		*why = "not a PE32+ image";
+		return -5;
+	}
+	ki->subsystem = (uint16_t)(p[pe + 24 + 68] | p[pe + 24 + 69] << 8);
+	if (ki->subsystem != PE_SUBSYSTEM_EFI_APPLICATION) {
+		*why = "PE subsystem is not EFI application";
+		return -6;
+	}
+	if (len > LINUX_HDR_KVER_OFF + 2 && p[0x202] == 'H' && p[0x203] == 'd' &&
+	    p[0x204] == 'r' && p[0x205] == 'S') {
+		uint32_t kv = (uint32_t)(p[LINUX_HDR_KVER_OFF] | p[LINUX_HDR_KVER_OFF + 1] << 8);
+		size_t n = 0;
+
+		ki->is_linux = 1;
+		ki->boot_protocol =
+			(uint16_t)(p[LINUX_HDR_VERSION_OFF] | p[LINUX_HDR_VERSION_OFF + 1] << 8);
+		/* kernel_version: offset from 0x200 of a NUL-terminated string */
+		if (kv) {
+			kv += 0x200;
+			while (kv + n < len && n < sizeof(ki->version) - 1 && p[kv + n] >= 0x20 &&
+			       p[kv + n] < 0x7f) {
+				ki->version[n] = (char)p[kv + n];
+				n++;
+			}
+		}
+		ki->version[n] = 0;
+	}
+	return 0;
+}

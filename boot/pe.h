@@ -48,4 +48,19 @@ struct tp_payload {
 int tp_payload_find(const void *base, size_t len, enum tp_pe_layout layout,
 		    struct tp_payload *p, const char **why);
 
+struct tp_kernel_info {
+	uint16_t machine;	/* PE machine, 0x8664 for x86-64 */
+	uint16_t subsystem;	/* 10 = EFI application */
+	int is_linux;		/* has the x86 boot protocol's "HdrS" */
+	uint16_t boot_protocol;	/* e.g. 0x020f */
+	char version[80];	/* the kernel_version string, if any */
+};
+
+/*
+ * Checks a kernel image before LoadImage, as systemd-boot's linux.c does:
+ * "MZ", e_lfanew in range, "PE\0\0", machine x86-64, PE32+ optional header,
+ * subsystem EFI application. Returns 0, or negative with *why set.
+ */
+int tp_kernel_check(const void *buf, size_t len, struct tp_kernel_info *ki, const char **why);
+
 #endif

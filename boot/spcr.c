@@ -4,6 +4,7 @@
 
 #include "acpi.h"
 #include "../common/le.h"
+#include "../common/words.h"
 
 /* SPCR (Microsoft), Table 3: field offsets */
 #define SPCR_INTERFACE_TYPE 36
@@ -236,7 +237,7 @@ int tp_spcr_console_named(const char *line, const struct tp_spcr *s)
 	size_t pos = 0, vlen;
 	const char *v;
 
-	while ((v = tp_cmdline_next(line, "console", &pos, &vlen)) != 0)
+	while ((v = tp_cmdline_next(line, tp_words[TPW_CONSOLE].name, &pos, &vlen)) != 0)
 		if (value_names(v, vlen, s))
 			return 1;
 	return 0;

@@ -11,7 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bootcmd.h"
+#include "../common/buf.h"
+#include "cmdline.h"
 
 /* SPCR: every revision's table is at least 80 bytes long */
 #define TP_SPCR_MIN_LEN 80

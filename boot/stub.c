@@ -5,13 +5,19 @@
  * (file mode) or, built as the single file timeprobe.efi, the kernel and
  * initramfs carried in its own .linux and .initrd sections. See docs/stub.md.
  * Everything that can be computed without firmware lives in calib.c, acpi.c,
- * bootcmd.c, pe.c and spcr.c and is tested on the host.
+ * cmdfile.c, cmdline.c, devpath.c, efitext.c, ucs2.c, pe.c, spcr.c and
+ * common/ and is tested on the host.
  */
 #include <efi.h>
 #include <efilib.h>
 
 #include "../common/record.h"
-#include "bootcmd.h"
+#include "../common/words.h"
+#include "cmdfile.h"
+#include "cmdline.h"
+#include "devpath.h"
+#include "efitext.h"
+#include "ucs2.h"
 #include "console.h"
 #include "pe.h"
 #include "spcr.h"
@@ -21,6 +27,7 @@
 #define TP_DIR "\\EFI\\timeprobe"
 #define TP_KERNEL_PATH TP_DIR "\\vmlinuz"
 #define TP_CMDLINE_PATH TP_DIR "\\cmdline.txt"
+#define TP_INITRD_PATH TP_DIR "\\initramfs.img"
 /* How long an error stays on screen before we return to the firmware. */
 #define TP_ERROR_PAUSE_US (5 * 1000 * 1000)
 /* Largest kernel we read into memory. */
@@ -70,6 +77,9 @@ struct tp_stub {
 	struct tp_payload pl;			/* the stub's own sections */
 	int embedded;				/* .linux present: single-file mode */
 	const char *cmdline_source;		/* "file", "embedded", "builtin" */
+	const char *cmdline_from;		/* the file or section, for messages */
+	int user_empty;				/* decoding left no word */
+	enum tp_encoding encoding;		/* of the source, for stub_cmdline */
 	unsigned int initrd_dropped;		/* initrd= words removed */
 	struct tp_initrd initrd;
 	char user[TP_CMDLINE_MAX + 1];		/* cleaned cmdline.txt */
@@ -228,30 +238,62 @@ static void find_bootpart(struct tp_stub *s)
 		tp_buf_puts(&b, "unknown");
 }
 
-/* Cleans a command line source into s->user and says when it was cut. */
-static void clean_user(struct tp_stub *s, const void *text, size_t size, const char *what)
+/* "WARNING: <what>: <text>" on screen and a stub_warning record naming the file. */
+static struct tp_rec *warn(struct tp_stub *s, const char *key, const char *what, const char *text)
 {
-	int cut = 0;
+	char m[256];
+	struct tp_buf b;
 	struct tp_rec *r;
 
-	tp_cmdline_clean(s->user, sizeof(s->user), text, size, &cut);
-	if (cut) {
+	tp_buf_init(&b, m, sizeof(m));
+	tp_buf_puts(&b, "WARNING: ");
+	tp_buf_puts(&b, what);
+	tp_buf_puts(&b, ": ");
+	tp_buf_puts(&b, text);
+	tp_con_msg(&s->con, m);
+	r = tp_con_rec(&s->con, "stub_warning");
+	tp_rec_str(r, "what", key);
+	tp_rec_str(r, "file", what);
+	return r;
+}
+
+/* Cleans a command line source into s->user and says what it dropped. */
+static void clean_user(struct tp_stub *s, const void *text, size_t size, const char *what)
+{
+	struct tp_clean_report rep;
+	struct tp_rec *r;
+
+	tp_cmdline_clean(s->user, sizeof(s->user), text, size, &rep);
+	s->cmdline_from = what;
+	s->user_empty = rep.len == 0;
+	if (rep.encoding != TP_ENC_UTF8) {
 		char m[200];
 		struct tp_buf b;
 
 		tp_buf_init(&b, m, sizeof(m));
-		tp_buf_puts(&b, "WARNING: ");
 		tp_buf_puts(&b, what);
-		tp_buf_puts(&b, " holds more than 2047 bytes of parameters: "
-				"cut at a word boundary");
+		tp_buf_puts(&b, rep.bom ? " is " : " looks like ");
+		tp_buf_puts(&b, tp_encoding_name(rep.encoding));
+		tp_buf_puts(&b, rep.bom ? " (byte-order mark): decoded" : " (no byte-order mark): decoded");
 		tp_con_msg(&s->con, m);
-		r = tp_con_rec(&s->con, "stub_warning");
-		tp_rec_str(r, "what", "cmdline_file_cut");
-		tp_rec_str(r, "file", what);
+	}
+	if (rep.long_words) {
+		r = warn(s, "cmdline_long_word", what, "a word longer than 2047 bytes dropped, "
+			 "the other words kept");
+		tp_rec_uint(r, "words", rep.long_words);
+		tp_rec_uint(r, "word_bytes", rep.long_word_bytes);
 		tp_rec_uint(r, "limit", TP_CMDLINE_MAX);
-		tp_rec_uint(r, "file_bytes", size);
 		tp_con_emit(&s->con);
 	}
+	if (rep.cut_words) {
+		r = warn(s, "cmdline_file_cut", what, "holds more than 2047 bytes of parameters: "
+			 "cut at a word boundary");
+		tp_rec_uint(r, "limit", TP_CMDLINE_MAX);
+		tp_rec_uint(r, "file_bytes", size);
+		tp_rec_uint(r, "words_dropped", rep.cut_words);
+		tp_con_emit(&s->con);
+	}
+	s->encoding = rep.encoding;
 }
 
 /*
@@ -418,25 +460,93 @@ static void spcr_console(struct tp_stub *s)
 	tp_con_emit(&s->con);
 }
 
-/* timeprobe.calib_rounds= and timeprobe.calib_ms= from cmdline.txt */
-static void calib_params(struct tp_stub *s, uint32_t *rounds, uint32_t *ms)
+/*
+ * One of the stub's own options from cmdline.txt, with the contract's bounds
+ * (common/words.c; the suite checks the same word the same way). An absent
+ * or bad word gives the row's default; a bad one is said.
+ */
+static uint32_t stub_option(struct tp_stub *s, enum tp_word_id id)
 {
-	uint64_t v;
+	const struct tp_word *w = &tp_words[id];
+	char key[48], m[200];
+	struct tp_buf k, b;
+	enum tp_word_err e;
+	const char *v;
+	size_t n = 0;
+	int64_t x;
 
-	*rounds = TP_CALIB_ROUNDS_DEFAULT;
-	*ms = TP_CALIB_MS_DEFAULT;
-	if (tp_cmdline_get_uint(s->user, "timeprobe.calib_rounds", &v)) {
-		if (v >= 1 && v <= TP_CALIB_ROUNDS_MAX)
-			*rounds = (uint32_t)v;
-		else
-			tp_con_msg(&s->con, "timeprobe.calib_rounds= out of range 1..32: ignored");
-	}
-	if (tp_cmdline_get_uint(s->user, "timeprobe.calib_ms", &v)) {
-		if (v >= TP_CALIB_MS_MIN && v <= TP_CALIB_MS_MAX)
-			*ms = (uint32_t)v;
-		else
-			tp_con_msg(&s->con, "timeprobe.calib_ms= out of range 1..1000: ignored");
-	}
+	tp_buf_init(&k, key, sizeof(key));
+	tp_buf_puts(&k, TP_WORD_PREFIX);
+	tp_buf_puts(&k, w->name);
+	v = tp_cmdline_find(s->user, key, &n);
+	if (!v)
+		return (uint32_t)w->def;
+	e = tp_word_int(w, v, n, &x);
+	if (e == TP_WE_OK)
+		return (uint32_t)x;
+	tp_buf_init(&b, m, sizeof(m));
+	tp_buf_puts(&b, key);
+	tp_buf_putc(&b, '=');
+	tp_buf_putn(&b, v, n < 32 ? n : 32);
+	tp_buf_puts(&b, ": ");
+	tp_word_why(&b, w, e, 0);
+	tp_buf_puts(&b, "; default kept");
+	tp_con_msg(&s->con, m);
+	return (uint32_t)w->def;
+}
+
+/* What the line is checked against before the kernel gets it (cmdline.h). */
+static void cmdline_env(struct tp_stub *s, struct tp_cmdline_env *env)
+{
+	int embedded_initrd = s->embedded && s->pl.initrd.data;
+
+	env->user_empty = s->user_empty && s->cmdline_source[0] != 'b';
+	env->initrd_file = !embedded_initrd && s->root &&
+			   !EFI_ERROR(file_exists(s, TP_INITRD_PATH, sizeof(TP_INITRD_PATH) - 1));
+	env->serial = s->con.serial || s->con.rec_serial || s->con.conout_serial;
+	env->drop_initrd = embedded_initrd;
+}
+
+static void say_fallback(struct tp_stub *s, const struct tp_cmdline_final *f)
+{
+	char m[200];
+	struct tp_buf b;
+	struct tp_rec *r;
+
+	tp_buf_init(&b, m, sizeof(m));
+	tp_cmdline_faults_text(&b, f->faults);
+	tp_buf_puts(&b, "; booting the built-in line with ");
+	tp_buf_putu(&b, f->fallback_kept);
+	tp_buf_puts(&b, " timeprobe.* word(s) of it");
+	r = warn(s, "cmdline_fallback", s->cmdline_from, m);
+	tp_rec_bool(r, "empty", !!(f->faults & TP_CF_EMPTY));
+	tp_rec_bool(r, "no_initrd", !!(f->faults & TP_CF_NO_INITRD));
+	tp_rec_bool(r, "no_console", !!(f->faults & TP_CF_NO_CONSOLE));
+	tp_rec_uint(r, "words_kept", f->fallback_kept);
+	tp_con_emit(&s->con);
+	s->cmdline_source = "fallback";
+}
+
+/*
+ * The user's line checked before the SPCR console is settled and the TSC
+ * calibrated, so that a fallback line gets the SPCR port's console= too and
+ * the stub's own options are read from the line that will boot. The same
+ * check runs again on the final line (cutting it to length may drop words).
+ * Returns 1 when the built-in line replaced the user's.
+ */
+static int check_user(struct tp_stub *s)
+{
+	static const struct tp_cmdline_extras none = { .bootpart = "unknown" };
+	struct tp_cmdline_env env;
+	struct tp_cmdline_final f;
+
+	cmdline_env(s, &env);
+	tp_cmdline_final(s->cmdline, sizeof(s->cmdline), s->user, &none, &env, &f);
+	if (!f.faults)
+		return 0;
+	say_fallback(s, &f);
+	s->user_empty = 0;
+	return 1;
 }
 
 static void build_cmdline(struct tp_stub *s)
@@ -447,38 +557,43 @@ static void build_cmdline(struct tp_stub *s)
 		.tsc_calib = s->tsc.calib_list,
 		.bootpart = s->bootpart,
 	};
-	struct tp_cmdline_report rep;
+	struct tp_cmdline_env env;
+	struct tp_cmdline_final f;
 	struct tp_rec *r;
 
-	if (tp_cmdline_assemble(s->cmdline, sizeof(s->cmdline), s->user, &x, &rep) > 0) {
+	cmdline_env(s, &env);
+	if (tp_cmdline_final(s->cmdline, sizeof(s->cmdline), s->user, &x, &env, &f) > 0) {
 		char m[200];
 		struct tp_buf b;
 
 		tp_buf_init(&b, m, sizeof(m));
 		tp_buf_puts(&b, "WARNING: kernel command line over 2047 bytes:");
-		if (rep.dropped_tsc_calib)
+		if (f.rep.dropped_tsc_calib)
 			tp_buf_puts(&b, " dropped timeprobe.tsc_calib=;");
-		if (rep.user_words_dropped) {
+		if (f.rep.user_words_dropped) {
 			tp_buf_puts(&b, " dropped the last ");
-			tp_buf_putu(&b, rep.user_words_dropped);
+			tp_buf_putu(&b, f.rep.user_words_dropped);
 			tp_buf_puts(&b, " word(s) of cmdline.txt;");
 		}
 		tp_con_msg(&s->con, m);
 		r = tp_con_rec(&s->con, "stub_warning");
 		tp_rec_str(r, "what", "cmdline_truncated");
-		tp_rec_bool(r, "dropped_tsc_calib", rep.dropped_tsc_calib);
-		tp_rec_uint(r, "user_words_dropped", rep.user_words_dropped);
+		tp_rec_bool(r, "dropped_tsc_calib", f.rep.dropped_tsc_calib);
+		tp_rec_uint(r, "user_words_dropped", f.rep.user_words_dropped);
 		tp_rec_uint(r, "limit", TP_CMDLINE_MAX);
 		tp_con_emit(&s->con);
 	}
+	if (f.faults)
+		say_fallback(s, &f);
 	tp_utf8_to_ucs2((uint16_t *)s->cmdline16, TP_CMDLINE_MAX + 1, s->cmdline);
 
 	r = tp_con_rec(&s->con, "stub_cmdline");
 	tp_rec_str(r, "cmdline", s->cmdline);
-	tp_rec_uint(r, "len", rep.len);
-	tp_rec_bool(r, "added_panic", rep.added_panic);
-	tp_rec_bool(r, "added_tsc_early", rep.added_tsc_early);
+	tp_rec_uint(r, "len", f.rep.len);
+	tp_rec_bool(r, "added_panic", f.rep.added_panic);
+	tp_rec_bool(r, "added_tsc_early", f.rep.added_tsc_early);
 	tp_rec_str(r, "source", s->cmdline_source);
+	tp_rec_str(r, "encoding", tp_encoding_name(s->encoding));
 	tp_rec_uint(r, "initrd_dropped", s->initrd_dropped);
 	tp_con_emit(&s->con);
 }
@@ -493,10 +608,12 @@ static EFI_STATUS check_initrds(struct tp_stub *s)
 {
 	size_t pos = 0, vlen;
 	const char *v;
+	unsigned int n = 0;
 
-	while ((v = tp_cmdline_next(s->cmdline, "initrd", &pos, &vlen)) != NULL) {
+	while ((v = tp_cmdline_next(s->cmdline, tp_words[TPW_INITRD].name, &pos, &vlen)) != NULL) {
 		EFI_STATUS status = file_exists(s, v, vlen);
 
+		n++;
 		if (EFI_ERROR(status)) {
 			char name[128];
 			struct tp_buf b;
@@ -506,6 +623,12 @@ static EFI_STATUS check_initrds(struct tp_stub *s)
 			msg_status(s, "initrd_missing", "initrd missing:", name, status);
 			return status;
 		}
+	}
+	/* no initrd= and no initramfs file (else the line fell back): no init */
+	if (!n) {
+		msg_status(s, "initrd_missing", "no initrd= on the command line, and no",
+			   TP_INITRD_PATH, EFI_NOT_FOUND);
+		return EFI_NOT_FOUND;
 	}
 	return EFI_SUCCESS;
 }
@@ -779,9 +902,12 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 				    "no " TP_CMDLINE_PATH " can override the embedded line");
 	load_cmdline(s);
 	if (s->embedded && s->pl.initrd.data)
-		s->initrd_dropped = tp_cmdline_drop(s->user, "initrd");
+		s->initrd_dropped = tp_cmdline_drop(s->user, tp_words[TPW_INITRD].name);
 	spcr_console(s);
-	calib_params(s, &rounds, &ms);
+	if (check_user(s))
+		spcr_console(s);
+	rounds = stub_option(s, TPW_CALIB_ROUNDS);
+	ms = stub_option(s, TPW_CALIB_MS);
 	tp_con_msg(&s->con, "calibrating the TSC");
 	tp_tsc_calibrate(&s->con, st, rounds, ms, &s->tsc);
 	build_cmdline(s);

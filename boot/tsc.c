@@ -4,7 +4,8 @@
 #include <efilib.h>
 
 #include "acpi.h"
-#include "bootcmd.h"
+#include "../common/buf.h"
+#include "../common/handoff.h"
 #include "measure.h"
 #include "tsc.h"
 #include "x86.h"

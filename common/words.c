@@ -111,6 +111,21 @@ const struct tp_word tp_words[TPW_COUNT] = {
 		.help = "Linux: seconds until a reboot after a panic",
 	},
 
+	/* Linux's own words that the stub checks (docs/stub.md, "Checked before use"). */
+	[TPW_CONSOLE] = {
+		.name = "console", .type = TP_WT_STR, .by = USER | STUB,
+		.reader = TP_FOR_KERNEL | TP_FOR_STUB, .flags = TP_WF_BARE, .hi = 127,
+		.dflt = "ttyS0,115200 and tty0", .bounds = "`ttyS0,115200`, `tty0`, `uart8250,io,0x3f8`",
+		.help = "Linux: a console; the stub adds the ACPI SPCR port's, and wants one when the "
+			"firmware has a serial port",
+	},
+	[TPW_INITRD] = {
+		.name = "initrd", .type = TP_WT_STR, .by = USER,
+		.reader = TP_FOR_KERNEL | TP_FOR_STUB, .flags = TP_WF_BARE, .hi = 255,
+		.dflt = "\\EFI\\timeprobe\\initramfs.img", .bounds = "a file on the boot volume",
+		.help = "Linux's EFI stub: the initramfs; the stub checks the file is there",
+	},
+
 	/* Written by the image build (tools/kconfig-words.sh) and the launcher. */
 	[TPW_VARIANT] = {
 		.name = "variant", .type = TP_WT_STR, .by = BUILD, .reader = SUITE, .hi = 31,
@@ -127,6 +142,29 @@ const struct tp_word tp_words[TPW_COUNT] = {
 		.help = "accelerator and CPU model tools/qemu-run.sh chose (SMBIOS OEM string)",
 	},
 };
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+size_t tp_line_word(const char *line, size_t *pos, const char **start)
+{
+	size_t i = *pos, n;
+	int q = 0;
+
+	while (is_blank(line[i]))
+		i++;
+	*start = line + i;
+	for (n = 0; line[i]; i++, n++) {
+		if (line[i] == '"')
+			q = !q;
+		else if (is_blank(line[i]) && !q)
+			break;
+	}
+	*pos = i;
+	return n;
+}
 
 const struct tp_word *tp_word_find(const char *name, size_t n)
 {

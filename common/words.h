@@ -83,12 +83,22 @@ enum tp_word_id {
 	TPW_CALIB_ROUNDS, TPW_CALIB_MS, TPW_TSC_EARLY,
 	/* written by the stub */
 	TPW_TSC_HZ, TPW_TSC_REF, TPW_TSC_CALIB, TPW_BOOTPART, TPW_TSC_EARLY_KHZ, TPW_PANIC,
+	/* Linux's own, which the stub checks before it starts the kernel */
+	TPW_CONSOLE, TPW_INITRD,
 	/* written by the build and the launcher */
 	TPW_VARIANT, TPW_KCONFIG, TPW_ACCEL,
 	TPW_COUNT
 };
 
 extern const struct tp_word tp_words[TPW_COUNT];
+
+/*
+ * Next word of a command line at *pos (start with 0): blanks outside double
+ * quotes separate words, as in Linux's next_arg() (lib/cmdline.c); the
+ * quotes stay in the word. Sets *start and returns its length, 0 at the end.
+ * The stub and the suite split the line with it.
+ */
+size_t tp_line_word(const char *line, size_t *pos, const char **start);
 
 /* The row named name[0..n) (without prefix), or NULL. */
 const struct tp_word *tp_word_find(const char *name, size_t n);

@@ -11,7 +11,7 @@
 
 # The same files and command line as $(B)/timeprobe.img (see the Makefile).
 $(B)/timeprobe.iso: $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage $(B)/initramfs.img \
-		tools/cmdline.txt tools/mkiso.sh
+		tools/cmdline.txt tools/mkiso.sh tools/cmdline-flatten.sh
 	sh tools/mkiso.sh $@ $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage $(B)/initramfs.img tools/cmdline.txt \
 		"$$(sh tools/kconfig-words.sh $(B)/kernel/bzImage.config '$(KVARIANT)' $(QEMU_CPUS)) $(APPEND)"
 

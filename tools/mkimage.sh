@@ -11,6 +11,7 @@
 #   \EFI\timeprobe\vmlinuz         the kernel
 #   \EFI\timeprobe\initramfs.img   the probe suite
 #   \EFI\timeprobe\cmdline.txt     the kernel command line, editable on the stick
+#                                  (cmdline.txt and APPEND, tools/cmdline-flatten.sh)
 #   \timeprobe\results\            where the appliance saves its records
 set -eu
 
@@ -43,7 +44,8 @@ mmd -i "$esp" ::/EFI ::/EFI/BOOT ::/EFI/timeprobe ::/timeprobe ::/timeprobe/resu
 mcopy -i "$esp" "$efi" ::/EFI/BOOT/BOOTX64.EFI
 mcopy -i "$esp" "$kernel" ::/EFI/timeprobe/vmlinuz
 mcopy -i "$esp" "$initrd" ::/EFI/timeprobe/initramfs.img
-{ tr '\n' ' ' < "$cmdline"; [ -z "$append" ] || printf '%s' "$append"; echo; } | sed 's/  */ /g' > "$esp.cmdline"
+# one line, as tools/cmdline-flatten.sh makes it for every image
+sh "$(dirname "$0")/cmdline-flatten.sh" "$cmdline" "$append" > "$esp.cmdline"
 mcopy -i "$esp" "$esp.cmdline" ::/EFI/timeprobe/cmdline.txt
 
 dd if="$esp" of="$tmp" bs=512 seek=$esp_start conv=notrunc status=none

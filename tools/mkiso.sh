@@ -33,7 +33,7 @@ rm -rf "$tmp" "$stage"
 mkdir -p "$stage/tree"
 fat=$stage/efi.img
 
-{ grep -v '^[[:space:]]*#' "$cmdline" | tr '\n' ' '; [ -z "$append" ] || printf '%s' "$append"; echo; } | sed 's/  */ /g; s/^ //; s/ $//' > "$stage/cmdline.txt"
+sh "$(dirname "$0")/cmdline-flatten.sh" "$cmdline" "$append" > "$stage/cmdline.txt"
 
 # Size: the files, 1 MiB for FAT metadata and 4 MiB for the results a copy
 # on a USB stick can save (a quick run writes ~40 KiB), in whole MiB. mformat

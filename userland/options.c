@@ -5,7 +5,6 @@
  * its value is kept.
  * `timeprobe help` and README's tables are printed from these rows.
  */
-#include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -312,26 +311,18 @@ int options_set(struct options *o, const char *name, const char *value, struct o
 
 void options_from_cmdline(struct options *o, const char *cmdline, struct opt_errors *errs)
 {
-	const char *p = cmdline;
+	const char *w;
+	size_t pos = 0, len;
 
-	while (*p) {
+	/* words as the kernel splits them (common/words.c), quotes taken out */
+	while ((len = tp_line_word(cmdline, &pos, &w)) != 0) {
 		char word[1024];
 		size_t n = 0;
 		char *eq;
 
-		while (*p && isspace((unsigned char)*p))
-			p++;
-		if (!*p)
-			break;
-		/* the kernel's own quoting: "a b" inside a word */
-		for (int quote = 0; *p && (quote || !isspace((unsigned char)*p)); p++) {
-			if (*p == '"') {
-				quote = !quote;
-				continue;
-			}
-			if (n + 1 < sizeof(word))
-				word[n++] = *p;
-		}
+		for (size_t i = 0; i < len; i++)
+			if (w[i] != '"' && n + 1 < sizeof(word))
+				word[n++] = w[i];
 		word[n] = 0;
 		if (strncmp(word, TP_WORD_PREFIX, TP_WORD_PREFIX_LEN))
 			continue;

@@ -90,6 +90,8 @@ void options_usage(FILE *f)
 
 static const char *writer(const struct tp_word *w)
 {
+	if (w->by == TP_BY_USER)
+		return "cmdline.txt";
 	if (w->by & TP_BY_STUB)
 		return w->by & TP_BY_USER ? "stub (unless cmdline.txt has it)" : "stub";
 	if (w->by & TP_BY_BUILD)
@@ -97,13 +99,21 @@ static const char *writer(const struct tp_word *w)
 	return "QEMU launcher";
 }
 
-static const char *reader(const struct tp_word *w)
+/* "stub, Linux, suite": each reader of the word, in boot order. */
+static void reader(FILE *f, const struct tp_word *w)
 {
-	if ((w->reader & TP_FOR_KERNEL) && (w->reader & TP_FOR_SUITE))
-		return "Linux, suite";
-	if (w->reader & TP_FOR_KERNEL)
-		return "Linux";
-	return w->reader & TP_FOR_STUB ? "stub" : "suite";
+	static const struct {
+		uint8_t bit;
+		const char *name;
+	} r[] = { { TP_FOR_STUB, "stub" }, { TP_FOR_KERNEL, "Linux" }, { TP_FOR_SUITE, "suite" } };
+	const char *sep = "";
+
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		if (w->reader & r[i].bit) {
+			fprintf(f, "%s%s", sep, r[i].name);
+			sep = ", ";
+		}
+	}
 }
 
 void options_markdown(FILE *f)
@@ -125,8 +135,10 @@ void options_markdown(FILE *f)
 		w = &tp_words[i];
 		if (for_people(w))
 			continue;
-		fprintf(f, "| `%s%s=` | %s | %s | ", w->flags & TP_WF_BARE ? "" : TP_WORD_PREFIX,
-			w->name, writer(w), reader(w));
+		fprintf(f, "| `%s%s=` | %s | ", w->flags & TP_WF_BARE ? "" : TP_WORD_PREFIX,
+			w->name, writer(w));
+		reader(f, w);
+		fputs(" | ", f);
 		bounds(f, w, 1);
 		fprintf(f, " | %s |\n", w->help);
 	}

@@ -1,25 +1,32 @@
 // SPDX-License-Identifier: MIT
-/* Host tests of the stub's kernel hand-off (boot/bootcmd.c). TAP. */
+/* Host tests of the stub's EFI-free kernel hand-off: boot/cmdfile.c, cmdline.c, devpath.c,
+ * efitext.c, ucs2.c and the kernel check in pe.c. TAP. */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "bootcmd.h"
+#include "cmdfile.h"
+#include "cmdline.h"
+#include "devpath.h"
+#include "efitext.h"
+#include "pe.h"
+#include "ucs2.h"
 #include "record.h"
 #include "tap.h"
 
 static char out[TP_CMDLINE_MAX + 1];
 
-static const char *clean(const char *in, size_t n, int *cut)
+static struct tp_clean_report rep;
+
+static const char *clean(const char *in, size_t n)
 {
-	tp_cmdline_clean(out, sizeof(out), in, n, cut);
+	tp_cmdline_clean(out, sizeof(out), in, n, &rep);
 	return out;
 }
 
-#define CLEAN(s) clean((s), sizeof(s) - 1, NULL)
+#define CLEAN(s) clean((s), sizeof(s) - 1)
 
 static void test_clean(void)
 {
-	int cut = -1;
 	char small[16];
 
 	is_str(CLEAN("console=ttyS0,115200 console=tty0 initrd=\\EFI\\timeprobe\\initramfs.img\n"),
@@ -40,17 +47,46 @@ static void test_clean(void)
 	is_str(CLEAN("a=\x01x\x7f"), "a= x", "control characters become blanks");
 	is_str(CLEAN("\xff\xfe" "a\0=\0\xe9\0 \0b\0\n\0#\0c\0"), "a=\xc3\xa9 b",
 	       "UTF-16LE with BOM decoded to UTF-8, comment line skipped");
-	is_str(clean("a=1", 3, &cut), "a=1", "no cut");
-	is_int(cut, 0, "cut flag clear");
+	is_str(clean("a=1", 3), "a=1", "no cut");
+	ok(!rep.cut_words && !rep.long_words, "nothing dropped");
 
-	tp_cmdline_clean(small, sizeof(small), "alpha beta gamma delta", 22, &cut);
+	tp_cmdline_clean(small, sizeof(small), "alpha beta gamma delta", 22, &rep);
 	is_str(small, "alpha beta", "overlong: cut at a word boundary");
-	is_int(cut, 1, "cut flag set");
-	tp_cmdline_clean(small, sizeof(small), "abcdefghijklmnop", 16, &cut);
-	is_str(small, "", "one overlong word: nothing kept");
-	tp_cmdline_clean(small, sizeof(small), "abcdefghijklmno", 15, &cut);
+	is_int(rep.cut_words, 2, "the words past the end are counted");
+	tp_cmdline_clean(small, sizeof(small), "abcdefghijklmnop", 16, &rep);
+	is_str(small, "", "one word longer than the line: dropped");
+	is_int(rep.long_words, 1, "and counted as a long word");
+	is_int(rep.long_word_bytes, 16, "with its length");
+	tp_cmdline_clean(small, sizeof(small), "a=1 abcdefghijklmnopq b=2", 25, &rep);
+	is_str(small, "a=1 b=2", "a long word in the middle: dropped, the next words kept");
+	ok(rep.long_words == 1 && rep.cut_words == 0, "one long word, nothing cut");
+	tp_cmdline_clean(small, sizeof(small), "abcdefghijklmno", 15, &rep);
 	is_str(small, "abcdefghijklmno", "exactly cap - 1 bytes fit");
-	is_int(cut, 0, "exact fit is not a cut");
+	ok(!rep.cut_words && !rep.long_words, "exact fit is not a cut");
+}
+
+/* cmdline.txt as editors save it: the encoding is found by content too */
+static void test_encodings(void)
+{
+	static const char le_bom[] = "\xff\xfe" "a\0=\0" "1\0 \0b\0\n\0";
+	static const char le[] = "a\0=\0" "1\0 \0b\0\n\0#\0c\0";
+	static const char be[] = "\0a\0=\0" "1\0 \0b";
+	static const char be_bom[] = "\xfe\xff\0a\0=\0\xe9";
+	int bom;
+
+	is_str(clean(le_bom, sizeof(le_bom) - 1), "a=1 b", "UTF-16LE with BOM");
+	ok(rep.encoding == TP_ENC_UTF16LE && rep.bom, "UTF-16LE with BOM: named");
+	is_str(clean(le, sizeof(le) - 1), "a=1 b", "UTF-16LE without BOM, comment line skipped");
+	ok(rep.encoding == TP_ENC_UTF16LE && !rep.bom, "UTF-16LE without BOM: found by content");
+	is_str(clean(be, sizeof(be) - 1), "a=1 b", "UTF-16BE without BOM");
+	is_int(rep.encoding, TP_ENC_UTF16BE, "UTF-16BE without BOM: found by content");
+	is_str(clean(be_bom, sizeof(be_bom) - 1), "a=\xc3\xa9", "UTF-16BE with BOM, to UTF-8");
+	is_int(tp_cmdfile_encoding((const uint8_t *)"a=1\0b=2", 7, &bom), TP_ENC_UTF8,
+	       "one NUL in 8-bit text is not UTF-16");
+	is_int(tp_cmdfile_encoding((const uint8_t *)"\xef\xbb\xbfq", 4, &bom), TP_ENC_UTF8,
+	       "UTF-8 BOM");
+	is_int(bom, 1, "UTF-8 BOM seen");
+	is_str(tp_encoding_name(TP_ENC_UTF16BE), "UTF-16BE", "encoding names");
 }
 
 static void test_find(void)
@@ -58,7 +94,6 @@ static void test_find(void)
 	const char *line = "panicx=1 panic=5 quiet a=\"x panic=9\" panic=10 tsc_early_khz=2000";
 	size_t n = 0, pos = 0;
 	const char *v;
-	uint64_t u = 0;
 	int count = 0;
 
 	v = tp_cmdline_find(line, "panic", &n);
@@ -68,13 +103,6 @@ static void test_find(void)
 	ok(!tp_cmdline_find(line, "pani", &n), "a prefix is not a match");
 	ok(!tp_cmdline_find(line, "x panic", &n), "nothing found inside quotes");
 	ok(!tp_cmdline_find(NULL, "panic", &n), "NULL line");
-	ok(tp_cmdline_get_uint(line, "tsc_early_khz", &u) && u == 2000, "get_uint");
-	ok(!tp_cmdline_get_uint("a=12x", "a", &u), "get_uint rejects trailing junk");
-	ok(!tp_cmdline_get_uint("a=", "a", &u), "get_uint rejects empty");
-	ok(!tp_cmdline_get_uint("a=123456789012345678901", "a", &u), "get_uint rejects > 19 digits");
-	ok(tp_cmdline_value_is("timeprobe.tsc_early=off", "timeprobe.tsc_early", "off"), "value_is");
-	ok(!tp_cmdline_value_is("timeprobe.tsc_early=offf", "timeprobe.tsc_early", "off"),
-	   "value_is is exact");
 	while ((v = tp_cmdline_next("initrd=\\a initrd=/b x initrd=c", "initrd", &pos, &n)))
 		count++;
 	is_int(count, 3, "tp_cmdline_next visits every initrd=");
@@ -329,6 +357,7 @@ static void test_text(void)
 int main(void)
 {
 	test_clean();
+	test_encodings();
 	test_find();
 	test_assemble();
 	test_record();

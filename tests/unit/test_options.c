@@ -53,6 +53,12 @@ int main(void)
 	struct opt_errors errs = { 0 };
 
 	options_defaults(&d);
+	/* the defaults come from the rows' def fields (common/words.c, options.c) */
+	ok(d.repeat == 1 && d.hold_s == -1 && d.after == AFTER_POWEROFF && d.quick == 0 &&
+		   d.save == SAVE_AUTO && d.clocksource_sweep == -1 && d.load == -1 &&
+		   d.priority == -1 && d.wakeup_cpu == -1 && d.noise_threshold_ns == 1000 &&
+		   d.calib_rounds == 5 && d.tsc_hz == 0 && !d.probes.n && !d.n_stub_words,
+	   "defaults from the table");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const struct bad_case *c = &bad[i];
 

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bootcmd.h"
+#include "cmdfile.h"
+#include "cmdline.h"
 #include "pe.h"
 #include "tap.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "acpi.h"
-#include "bootcmd.h"
+#include "../../common/buf.h"
 #include "spcr.h"
 #include "tap.h"
 

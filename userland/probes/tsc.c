@@ -25,6 +25,7 @@
 
 #include "../../boot/calib.h"
 #include "../../common/handoff.h"
+#include "../../common/words.h"
 #include "../emit.h"
 #include "../kmsg.h"
 #include "../probe.h"
@@ -509,7 +510,7 @@ static void kernel_figures(struct figures *f)
 	/* With tsc_early_khz= the kernel's "Detected" figure is the stub's,
 	 * not a measurement (determine_cpu_tsc_frequencies()). */
 	if (read_text("/proc/cmdline", cmdline, sizeof(cmdline)) > 0)
-		early_khz = cmdline_int(cmdline, "tsc_early_khz");
+		early_khz = cmdline_int(cmdline, tp_words[TPW_TSC_EARLY_KHZ].name);
 	if (!nfreq)
 		emit_skip(P, "kernel calibration",
 			  "no \"tsc: Detected/Refined\" line in the kernel log (ring buffer "

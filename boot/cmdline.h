@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kernel command line, EFI-free: finding words, assembling the stub's
+ * line from the user's words and the stub's results (the words and their
+ * formats are the contract's, common/words.h and common/handoff.h), and
+ * checking the result before the kernel gets it. Tested by
+ * tests/unit/test_bootcmd.c and tests/unit/test_handoff.c. The format is
+ * documented in docs/stub.md, "Command line hand-off".
+ */
+#ifndef TP_BOOT_CMDLINE_H
+#define TP_BOOT_CMDLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Longest command line handed to the kernel, in bytes without the NUL. The
+ * x86 kernel keeps COMMAND_LINE_SIZE = 2048 bytes including the NUL
+ * (arch/x86/include/asm/setup.h) and cuts anything longer silently; we cut
+ * first, at a word boundary, and say so.
+ */
+#define TP_CMDLINE_MAX 2047
+
+/*
+ * Used when cmdline.txt is missing, unreadable or unusable: tools/cmdline.txt,
+ * the line the image ships (tests/host/cmdline-flatten.t keeps them equal).
+ * The last console= is Linux's /dev/console: the serial port.
+ */
+#define TP_CMDLINE_DEFAULT \
+	"console=tty0 console=ttyS0,115200 initrd=\\EFI\\timeprobe\\initramfs.img"
+
+/*
+ * Finds the last parameter `name` (as "name=value" or a bare "name") in a
+ * command line, words separated by spaces outside double quotes. Returns a
+ * pointer to the value (after '=', or to "" for a bare name) and sets *vlen,
+ * or NULL when absent.
+ */
+const char *tp_cmdline_find(const char *line, const char *name, size_t *vlen);
+
+/* Iterates over every occurrence of `name`: start with *pos = 0. */
+const char *tp_cmdline_next(const char *line, const char *name, size_t *pos, size_t *vlen);
+
+/*
+ * Removes every `name` parameter (bare or name=value) from line in place,
+ * keeping the other words and single spaces. Returns how many were removed.
+ * The single-file stub drops initrd= this way: its initramfs comes through
+ * LINUX_EFI_INITRD_MEDIA_GUID instead. Tested by tests/unit/test_pe.c.
+ */
+unsigned int tp_cmdline_drop(char *line, const char *name);
+
+struct tp_cmdline_extras {
+	uint64_t tsc_hz;	/* 0: calibration failed, no TSC parameters */
+	const char *tsc_ref;	/* "hpet", "pmtimer", ... */
+	const char *tsc_calib;	/* "hpet:2893012345:12,pmtimer:..." or NULL */
+	const char *bootpart;	/* "gpt:<guid>", "mbr:<sig>:<n>" or NULL */
+};
+
+struct tp_cmdline_report {
+	int added_panic;
+	int added_tsc_early;
+	int dropped_tsc_calib;	/* timeprobe.tsc_calib= left out for length */
+	unsigned int user_words_dropped;	/* cmdline.txt words cut from the end */
+	size_t len;
+};
+
+/*
+ * Assembles the kernel command line into out (cap >= TP_CMDLINE_MAX + 1):
+ *   <user> [panic=10] [tsc_early_khz=K] timeprobe.tsc_hz=H timeprobe.tsc_ref=R
+ *   timeprobe.bootpart=P timeprobe.tsc_calib=LIST
+ * panic=10 unless user has panic=; tsc_early_khz unless user has it or says
+ * timeprobe.tsc_early=off. When the whole does not fit in TP_CMDLINE_MAX,
+ * timeprobe.tsc_calib= goes first, then cmdline.txt's last words; the
+ * stub's other parameters always stay (they are short and the suite needs
+ * them). Returns 0, 1 when something was dropped, -1 when cap is too small.
+ */
+int tp_cmdline_assemble(char *out, size_t cap, const char *user,
+			const struct tp_cmdline_extras *x, struct tp_cmdline_report *rep);
+
+/* What is wrong with an assembled line (bits), tp_cmdline_faults(). */
+#define TP_CF_EMPTY 0x1		/* nothing of the user's file survived decoding */
+#define TP_CF_NO_INITRD 0x2	/* no initrd= while the initramfs file exists */
+#define TP_CF_NO_CONSOLE 0x4	/* no console= while the firmware has a serial port */
+
+struct tp_cmdline_env {
+	int user_empty;		/* the user's source gave no word at all */
+	int initrd_file;	/* the initramfs is a file on the volume (file mode) */
+	int serial;		/* the firmware has a serial console */
+	int drop_initrd;	/* single file with .initrd: no initrd= words */
+};
+
+/* Checks an assembled line against what the machine has; 0 when it is fine. */
+unsigned int tp_cmdline_faults(const char *line, const struct tp_cmdline_env *env);
+
+/* "no initrd=, no console=" for a message; every bit of faults named. */
+struct tp_buf;
+void tp_cmdline_faults_text(struct tp_buf *b, unsigned int faults);
+
+/*
+ * The line to use instead of a faulty user line: TP_CMDLINE_DEFAULT, then
+ * every timeprobe.* word of user that a person may set and whose value the
+ * contract accepts (common/words.c), in their order. Returns how many of
+ * the user's words were kept.
+ */
+unsigned int tp_cmdline_fallback(char *out, size_t cap, const char *user);
+
+struct tp_cmdline_final {
+	struct tp_cmdline_report rep;	/* of the line the kernel gets */
+	unsigned int faults;		/* of the first line; non-zero: fallback used */
+	unsigned int fallback_kept;	/* the user's timeprobe.* words kept */
+};
+
+/*
+ * The stub's last step: assembles the line from user (TP_CMDLINE_MAX + 1
+ * bytes, rewritten with the fallback when needed) and x, checks it with
+ * tp_cmdline_faults() and, when it is broken, assembles again from
+ * tp_cmdline_fallback(). Returns tp_cmdline_assemble()'s result for the
+ * line in out. A broken line never reaches the kernel.
+ */
+int tp_cmdline_final(char *out, size_t cap, char *user, const struct tp_cmdline_extras *x,
+		     const struct tp_cmdline_env *env, struct tp_cmdline_final *f);
+
+#endif

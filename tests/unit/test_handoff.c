@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The whole hand-off on the host: a cmdline.txt and a set of calibration
+ * results go through the stub's code (boot/cmdfile.c, boot/cmdline.c,
+ * boot/devpath.c) to a kernel line, which the suite's code
+ * (userland/options.c, bootpart.c, probes/tsc.c) reads back. Every row of
+ * the contract (common/words.c) and the examples in docs/stub.md are sent
+ * across; broken files must still give a line that boots. TAP.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "../../boot/calib.h"
+#include "../../boot/cmdfile.h"
+#include "../../boot/cmdline.h"
+#include "../../boot/devpath.h"
+#include "../../common/handoff.h"
+#include "../../common/words.h"
+#include "../../userland/options.h"
+#include "../../userland/probes/tsc.h"
+#include "../../userland/save.h"
+
+/* The figures of docs/stub.md's example, as the stub's calibration gives them. */
+static const struct {
+	const char *ref;
+	uint64_t hz;
+	uint32_t spread_ppm;
+} figures[] = {
+	{ "hpet", 2096019976, 1 }, { "pmtimer", 2096021421, 6 },
+	{ "pit", 2096022123, 1 }, { "stall", 2096332770, 74 },
+};
+static const char example_guid[] = "4e2c1a7b-3f5d-4c6e-9a8b-0123456789ab";
+
+static char calib_list[512], bootpart[64];
+static struct tp_cmdline_extras extras = { .tsc_hz = 2096019976, .tsc_ref = "hpet" };
+static const struct tp_cmdline_env disk = { .initrd_file = 1, .serial = 1 };
+
+/* The extras as the stub makes them: its list formatter, its device path node. */
+static void make_extras(void)
+{
+	struct tp_hd_node hd = { .part_number = 1, .sig_type = 2 };
+	struct tp_buf b;
+
+	tp_buf_init(&b, calib_list, sizeof(calib_list));
+	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
+		tp_calib_list_add(&b, figures[i].ref, figures[i].hz, figures[i].spread_ppm);
+	ok(!tp_guid_parse(example_guid, 36, hd.signature), "the example's GUID parses");
+	tp_buf_init(&b, bootpart, sizeof(bootpart));
+	tp_bootpart_format(&b, &hd);
+	extras.tsc_calib = calib_list;
+	extras.bootpart = bootpart;
+}
+
+/* The stub's path: cmdline.txt bytes to the kernel's line. */
+static const char *stub_line(const void *file, size_t n, const struct tp_cmdline_env *env,
+			     struct tp_cmdline_final *f)
+{
+	static char user[TP_CMDLINE_MAX + 1], line[TP_CMDLINE_MAX + 1];
+	struct tp_clean_report rep;
+	struct tp_cmdline_env e = *env;
+
+	tp_cmdline_clean(user, sizeof(user), file, n, &rep);
+	e.user_empty = rep.len == 0;
+	if (e.drop_initrd)
+		tp_cmdline_drop(user, "initrd");
+	tp_cmdline_final(line, sizeof(line), user, &extras, &e, f);
+	return line;
+}
+
+/* The suite's path: the line to options; errors counted. */
+static size_t suite_read(const char *line, struct options *o)
+{
+	struct opt_errors errs = { 0 };
+
+	options_defaults(o);
+	options_from_cmdline(o, line, &errs);
+	for (size_t i = 0; i < errs.n; i++)
+		printf("# error: %s=%s: %s\n", errs.e[i].name, errs.e[i].value, errs.e[i].reason);
+	return errs.n;
+}
+
+static const char *stub_word(const struct options *o, const char *name)
+{
+	for (size_t i = 0; i < o->n_stub_words; i++)
+		if (!strcmp(o->stub_words[i].name, name))
+			return o->stub_words[i].value;
+	return 0;
+}
+
+/* The indented block after the line that starts with lead, in docs/stub.md. */
+static int doc_block(const char *lead, char *out, size_t cap, const char *sep)
+{
+	FILE *f = fopen("docs/stub.md", "r");
+	char l[512];
+	int in = 0, found = 0;
+	size_t len = 0;
+
+	out[0] = 0;
+	while (f && fgets(l, sizeof(l), f)) {
+		if (!in && !strncmp(l, lead, strlen(lead)))
+			in = 1;
+		else if (in && !strncmp(l, "    ", 4)) {
+			l[strcspn(l, "\n")] = 0;
+			len += snprintf(out + len, cap - len, "%s%s", found++ ? sep : "", l + 4);
+		} else if (in && found)
+			break;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static void check_figures(const struct options *o, const char *what)
+{
+	struct tsc_calib_entry e[TSC_CALIB_MAX];
+	size_t n = tsc_calib_parse(o->tsc_calib, e, TSC_CALIB_MAX), good = 0;
+	char partuuid[64] = "";
+
+	for (size_t i = 0; i < n && i < sizeof(figures) / sizeof(figures[0]); i++)
+		good += !e[i].error[0] && !strcmp(e[i].ref, figures[i].ref) &&
+			e[i].hz == (int64_t)figures[i].hz && e[i].spread_ppm == figures[i].spread_ppm;
+	ok(n == 4 && good == 4, "%s: every tsc_calib entry arrives equal (%zu of 4)", what, good);
+	is_int(o->tsc_hz, extras.tsc_hz, "tsc_hz arrives equal");
+	is_str(o->tsc_ref, "hpet", "tsc_ref arrives equal");
+	ok(!bootpart_to_partuuid(o->bootpart, partuuid, sizeof(partuuid)) &&
+		   !strcmp(partuuid, example_guid), "bootpart arrives as the partition's PARTUUID (%s)",
+	   partuuid);
+}
+
+static void test_docs_example(void)
+{
+	char file[1024], want[2048];
+	struct tp_cmdline_final f;
+	struct options o;
+	const char *line;
+
+	ok(doc_block("Example: this cmdline.txt", file, sizeof(file), "\n") &&
+		   doc_block("HPET chosen at", want, sizeof(want), " "),
+	   "docs/stub.md has the example's two blocks");
+	line = stub_line(file, strlen(file), &disk, &f);
+	is_str(line, want, "docs/stub.md: the stub makes the documented line from the documented file");
+	is_int(f.faults, 0, "docs example: nothing wrong with it");
+	is_int(suite_read(line, &o), 0, "docs example: the suite reads it without an error record");
+	check_figures(&o, "docs example");
+	ok(stub_word(&o, "calib_rounds") && !strcmp(stub_word(&o, "calib_rounds"), "7") &&
+		   stub_word(&o, "calib_ms") && !strcmp(stub_word(&o, "calib_ms"), "20"),
+	   "docs example: the stub's own words are listed for the run record");
+	is_int(cmdline_int(line, "tsc_early_khz"), 2096020, "tsc_early_khz is the stub's kHz");
+}
+
+/* Values a row accepts: its bounds, its default, each choice, a sample text. */
+static size_t samples(const struct tp_word *w, char v[][64])
+{
+	size_t n = 0;
+
+	switch (w->type) {
+	case TP_WT_INT:
+		snprintf(v[n++], 64, "%lld", (long long)w->lo);
+		snprintf(v[n++], 64, "%lld", (long long)w->hi);
+		if (w->def > w->lo && w->def < w->hi)
+			snprintf(v[n++], 64, "%lld", (long long)w->def);
+		break;
+	case TP_WT_BOOL:
+		snprintf(v[n++], 64, "on");
+		snprintf(v[n++], 64, "0");
+		break;
+	case TP_WT_CHOICE:
+		for (const char *c = w->choices; c && *c && n < 8;) {
+			size_t len = strcspn(c, "|");
+
+			memcpy(v[n], c, len < 63 ? len : 63);
+			v[n++][len < 63 ? len : 63] = 0;
+			c += len + (c[len] == '|');
+		}
+		break;
+	case TP_WT_INTS:
+		snprintf(v[n++], 64, "%lld,%lld", (long long)w->lo, (long long)w->hi);
+		break;
+	case TP_WT_NAMES:
+		snprintf(v[n++], 64, "clocks,tsc");
+		break;
+	case TP_WT_STR:
+		snprintf(v[n++], 64, "kvm:host");
+		break;
+	}
+	return n;
+}
+
+/* Each word a person, the build or the launcher writes, through cmdline.txt. */
+static void test_every_row(void)
+{
+	struct tp_cmdline_final f;
+	struct options o, direct;
+	char v[8][64], file[256], rest[TP_CMDLINE_MAX + 1];
+	size_t checked = 0, arrived = 0;
+
+	for (size_t i = 0; i < TPW_COUNT; i++) {
+		const struct tp_word *w = &tp_words[i];
+		size_t n = samples(w, v);
+
+		if (w->flags & TP_WF_BARE || w->by == TP_BY_STUB)
+			continue;	/* the stub's own results: test_stub_rows() */
+		for (size_t k = 0; k < n; k++) {
+			const char *line, *got;
+			size_t vlen = 0;
+			struct opt_errors errs = { 0 };
+			int ok_here;
+
+			snprintf(file, sizeof(file), "console=ttyS0 initrd=\\x\n" TP_WORD_PREFIX "%s=%s\n",
+				 w->name, v[k]);
+			line = stub_line(file, strlen(file), &disk, &f);
+			snprintf(file, sizeof(file), TP_WORD_PREFIX "%s", w->name);
+			got = tp_cmdline_find(line, file, &vlen);
+			ok_here = got && vlen == strlen(v[k]) && !strncmp(got, v[k], vlen) && !f.faults;
+			ok_here &= suite_read(line, &o) == 0;
+			if (tp_word_stub_only(w)) {
+				ok_here &= stub_word(&o, w->name) && !strcmp(stub_word(&o, w->name), v[k]);
+			} else {
+				/* the line without the word, then the value set directly */
+				snprintf(rest, sizeof(rest), "%s", line);
+				tp_cmdline_drop(rest, file);
+				suite_read(rest, &direct);
+				ok_here &= !options_set(&direct, w->name, v[k], &errs);
+				ok_here &= !memcmp(&o, &direct, sizeof(o));
+			}
+			checked++;
+			arrived += ok_here;
+			if (!ok_here)
+				printf("# %s=%s did not arrive equal\n", w->name, v[k]);
+		}
+	}
+	ok(checked > 20 && arrived == checked,
+	   "every row's values cross from cmdline.txt to the suite unchanged (%zu of %zu)",
+	   arrived, checked);
+}
+
+/* Each word the stub writes is on the line, and the suite reads it back. */
+static void test_stub_rows(void)
+{
+	struct tp_cmdline_final f;
+	struct options o;
+	const char *line = stub_line("console=ttyS0 initrd=\\x", 23, &disk, &f);
+
+	for (size_t i = 0; i < TPW_COUNT; i++) {
+		const struct tp_word *w = &tp_words[i];
+		char key[48];
+		const char *v;
+		const char *reason;
+		size_t vlen = 0;
+
+		if (!(w->by & TP_BY_STUB))
+			continue;
+		snprintf(key, sizeof(key), "%s%s", w->flags & TP_WF_BARE ? "" : TP_WORD_PREFIX, w->name);
+		v = tp_cmdline_find(line, key, &vlen);
+		ok(v && tp_word_check(w, v, vlen, &reason) == TP_WE_OK,
+		   "the stub writes %s within the contract's bounds", key);
+	}
+	is_int(suite_read(line, &o), 0, "the suite reads the stub's words without an error record");
+	check_figures(&o, "stub's words");
+}
+
+/* Each format's formatter and parser agree, and the parser refuses junk. */
+static void test_formats(void)
+{
+	struct tp_bootpart bp = { .kind = TP_BOOTPART_MBR, .mbr_sig = 0xbe1afdfa, .part = 1 }, back;
+	struct tp_calib_item it;
+	uint8_t g[16], h[16];
+	char text[80];
+	struct tp_buf b;
+	unsigned int seed = 7, same = 0;
+
+	for (int k = 0; k < 100; k++) {
+		for (int i = 0; i < 16; i++)
+			g[i] = (uint8_t)rand_r(&seed);
+		tp_buf_init(&b, text, sizeof(text));
+		tp_fmt_guid(&b, g);
+		same += !tp_guid_parse(text, b.len, h) && !memcmp(g, h, 16);
+	}
+	is_int(same, 100, "GUID text: 100 random GUIDs formatted and parsed back");
+	ok(tp_guid_parse("4e2c1a7b-3f5d-4c6e-9a8b-0123456789aG", 36, g) &&
+		   tp_guid_parse("4e2c1a7b+3f5d-4c6e-9a8b-0123456789ab", 36, g) &&
+		   tp_guid_parse("4e2c1a7b-3f5d-4c6e-9a8b-0123456789a", 35, g), "GUID text: junk refused");
+	tp_buf_init(&b, text, sizeof(text));
+	tp_bootpart_fmt(&b, &bp);
+	is_str(text, "mbr:be1afdfa:1", "bootpart: the MBR form");
+	ok(!tp_bootpart_parse(text, b.len, &back) && back.kind == TP_BOOTPART_MBR &&
+		   back.mbr_sig == bp.mbr_sig && back.part == 1, "bootpart: MBR parsed back");
+	ok(tp_bootpart_parse("mbr:be1afdfa:256", 16, &back) && tp_bootpart_parse("usb:1", 5, &back) &&
+		   tp_bootpart_parse("gpt:", 4, &back), "bootpart: junk refused");
+	ok(!tp_calib_item_parse("pit:2096022123:1.25", 19, &it) && it.spread_mppm == 1250,
+	   "tsc_calib: a spread with decimals");
+	ok(tp_calib_item_parse("pit:2096022123:1.", 17, &it) &&
+		   tp_calib_item_parse("pit:2096022123:1.2345", 21, &it) &&
+		   tp_calib_item_parse("pit:2096022123:-1", 17, &it), "tsc_calib: junk spreads refused");
+	ok(tp_calib_list_check("hpet:2096019976:1,,pit:x:1", 26) != 0 &&
+		   !tp_calib_list_check(calib_list, strlen(calib_list)), "tsc_calib: list check");
+}
+
+static void test_table(void)
+{
+	size_t bad = 0;
+
+	is_int(tp_words[TPW_CALIB_ROUNDS].hi, TP_CALIB_ROUNDS_MAX,
+	       "calib_rounds bound is the stub's array size");
+	is_int(tp_words[TPW_CALIB_ROUNDS].def, TP_CALIB_ROUNDS_DEFAULT, "calib_rounds default");
+	ok(tp_words[TPW_CALIB_MS].lo == TP_CALIB_MS_MIN && tp_words[TPW_CALIB_MS].hi == TP_CALIB_MS_MAX &&
+		   tp_words[TPW_CALIB_MS].def == TP_CALIB_MS_DEFAULT, "calib_ms bounds and default");
+	for (size_t i = 0; i < TPW_COUNT; i++) {
+		const struct tp_word *w = &tp_words[i];
+
+		bad += !w->name || !w->help || !w->dflt || !w->by || !w->reader;
+		for (size_t k = 0; k < i; k++)
+			bad += !strcmp(w->name, tp_words[k].name);
+		bad += tp_word_find(w->name, strlen(w->name)) != w;
+	}
+	is_int(bad, 0, "every row has a unique name, help, default, writer and reader");
+}
+
+/* A line the kernel can boot: console=, initrd= (on a disk), within the limit. */
+static int bootable(const char *line, int want_initrd)
+{
+	size_t n;
+
+	return tp_cmdline_find(line, "console", &n) && strlen(line) <= TP_CMDLINE_MAX &&
+	       !!tp_cmdline_find(line, "initrd", &n) == want_initrd;
+}
+
+static int starts_with_default(const char *line)
+{
+	return !strncmp(line, TP_CMDLINE_DEFAULT " ", sizeof(TP_CMDLINE_DEFAULT));
+}
+
+/* UTF-16 of an ASCII text, LE or BE, no BOM. */
+static size_t utf16(char *out, const char *in, int be)
+{
+	size_t n = 0;
+
+	for (; *in; in++) {
+		out[n++] = be ? 0 : *in;
+		out[n++] = be ? *in : 0;
+	}
+	return n;
+}
+
+static void test_broken_files(void)
+{
+	static const char good[] = "console=ttyS0,115200 initrd=\\EFI\\timeprobe\\initramfs.img "
+				   "timeprobe.profile=quick\n";
+	static char file[20000];
+	struct tp_cmdline_final f;
+	const char *line;
+	size_t n;
+
+	line = stub_line("", 0, &disk, &f);
+	ok((f.faults & TP_CF_EMPTY) && starts_with_default(line) && bootable(line, 1),
+	   "empty cmdline.txt: the built-in line (%.40s...)", line);
+	line = stub_line("# nothing\n  # at all\n", 21, &disk, &f);
+	ok((f.faults & TP_CF_EMPTY) && starts_with_default(line), "comments only: the built-in line");
+
+	n = utf16(file, good, 0);
+	line = stub_line(file, n, &disk, &f);
+	ok(!f.faults && bootable(line, 1) && strstr(line, "timeprobe.profile=quick "),
+	   "UTF-16LE without BOM: decoded, the user's line used");
+	n = utf16(file, good, 1);
+	line = stub_line(file, n, &disk, &f);
+	ok(!f.faults && bootable(line, 1) && strstr(line, "timeprobe.profile=quick "),
+	   "UTF-16BE without BOM: decoded, the user's line used");
+
+	n = (size_t)snprintf(file, sizeof(file), "console=ttyS0,115200 timeprobe.x=");
+	memset(file + n, 'y', 3000);
+	n += 3000;
+	n += (size_t)snprintf(file + n, sizeof(file) - n, " initrd=\\a timeprobe.repeat=2\n");
+	line = stub_line(file, n, &disk, &f);
+	ok(!f.faults && bootable(line, 1) && strstr(line, "timeprobe.repeat=2") &&
+		   !strstr(line, "yyy"), "a 3000-byte word: dropped alone, the other words kept");
+
+	/* 20 KB of words: the stub reads 16 KiB, the line holds 2047 bytes */
+	for (n = 0; n + 6 < sizeof(file); n += 6)
+		memcpy(file + n, "quiet ", 6);
+	memcpy(file + n - 30, " console=ttyS0 initrd=\\a     ", 30);
+	line = stub_line(file, TP_CMDLINE_FILE_MAX, &disk, &f);
+	ok(f.faults == (TP_CF_NO_INITRD | TP_CF_NO_CONSOLE) && starts_with_default(line) &&
+		   bootable(line, 1), "words past 16 KiB: no console=/initrd= left, the built-in line");
+
+	n = (size_t)snprintf(file, sizeof(file), "console=ttyS0 timeprobe.profile=quick "
+			     "timeprobe.repeat=999 timeprobe.bogus=1 timeprobe.tsc_hz=5 "
+			     "timeprobe.calib_ms=20 quiet");
+	line = stub_line(file, n, &disk, &f);
+	ok(f.faults == TP_CF_NO_INITRD && f.fallback_kept == 2 && bootable(line, 1) &&
+		   !strncmp(line, TP_CMDLINE_DEFAULT " timeprobe.profile=quick timeprobe.calib_ms=20 panic=10",
+			    sizeof(TP_CMDLINE_DEFAULT) + 53),
+	   "no initrd=: built-in line, the user's valid timeprobe.* words kept (%.110s)", line);
+
+	line = stub_line("initrd=\\a quiet", 15, &disk, &f);
+	is_int(f.faults, TP_CF_NO_CONSOLE, "no console= with a serial port: fallback");
+	line = stub_line("initrd=\\a quiet", 15, &(struct tp_cmdline_env){ .initrd_file = 1 }, &f);
+	ok(!f.faults && !strncmp(line, "initrd=\\a quiet panic=10", 24),
+	   "no console= without a serial port: the user's line");
+	line = stub_line("", 0, &(struct tp_cmdline_env){ .serial = 1, .drop_initrd = 1 }, &f);
+	ok((f.faults & TP_CF_EMPTY) && bootable(line, 0),
+	   "single file, empty embedded line: built-in line without initrd=");
+}
+
+/*
+ * Any file at all: random bytes, biased towards what breaks parsers (NUL,
+ * newlines, quotes, '#', UTF-16-looking pairs, long runs). The line is
+ * always within the limit, free of control characters, and bootable.
+ */
+static void test_any_file(void)
+{
+	static const char alphabet[] = "ab=,.:\"#\n\r\t \\x\0\xff\xfe\xc3";
+	static char file[5000];
+	struct tp_cmdline_final f;
+	unsigned int seed = 12345, bad = 0, fell_back = 0;
+
+	for (int round = 0; round < 3000; round++) {
+		size_t n = (size_t)(rand_r(&seed) % (round % 10 ? 300 : 5000)), i = 0;
+		const char *line;
+
+		/* half of them start as a good file would */
+		if (round % 4 < 2 && n > 30)
+			i = (size_t)snprintf(file, sizeof(file), "console=ttyS0 initrd=\\a ");
+		for (; i < n; i++) {
+			unsigned int r = (unsigned int)rand_r(&seed);
+
+			file[i] = (round & 1) && (i & 1) ? 0 :
+				  r % 4 ? alphabet[r / 4 % (sizeof(alphabet) - 1)] : (char)(r >> 8);
+		}
+		line = stub_line(file, n, &disk, &f);
+		fell_back += f.faults != 0;
+		for (const char *c = line; *c; c++)
+			bad += (unsigned char)*c < 0x20 || *c == 0x7f;
+		bad += !bootable(line, 1);
+	}
+	is_int(bad, 0, "3000 random files: every line within the limit, no control byte, bootable");
+	printf("# %u of them fell back to the built-in line\n", fell_back);
+}
+
+int main(void)
+{
+	make_extras();
+	test_table();
+	test_formats();
+	test_docs_example();
+	test_every_row();
+	test_stub_rows();
+	test_broken_files();
+	test_any_file();
+	return tap_done();
+}
