@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "fingerprint.h"
 #include "probe.h"
 #include "selection.h"
 #include "sink.h"
@@ -251,6 +252,7 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	supervise_init();
 	emit_set_context(0);
 	summary_run_record(o, env, ctx.ncpu);
+	fingerprint_emit(o, env);
 	for (size_t i = 0; errs && i < errs->n; i++)
 		summary_option_error(&errs->e[i]);
 	n = select_probes(o, list, MAX_SELECTED);

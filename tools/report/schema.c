@@ -244,6 +244,7 @@ static const struct schema_row schema[] = {
 	{ "error", NULL, "*", C, "the reason, signal, exit status, limits" },
 
 	{ "run", NULL, "*", C, "where and how the suite ran: the header of a run" },
+	{ "fingerprint", NULL, "*", C, "what the machine is: CPU, hypervisor, TSC, clocks, firmware, kernel; missing says why a field is null" },
 	{ "end", NULL, "*", C, "probe counts and records written" },
 	{ "stub*", NULL, "*", C, "what the firmware stub found and did" },
 };

@@ -34,10 +34,11 @@
 #include "../emit.h"
 #include "../probe.h"
 #include "../sysinfo.h"
+#include "vdso-check.h"
 
 #define PROBE "vdso-check"
 #define CALLS 4			/* calls per entry under the tracer */
-#define MAX_CLOCK_ID 11		/* CLOCK_TAI; 10 (CLOCK_SGI_CYCLE) is gone */
+#define MAX_CLOCK_ID VDSO_MAX_CLOCK_ID	/* 10 (CLOCK_SGI_CYCLE) is gone */
 
 /* The symbol NAME in the vDSO image at base, or NULL; exported for the unit test. */
 const void *vdso_symbol(const void *base, const char *name)
@@ -159,6 +160,30 @@ static const char *const clock_names[MAX_CLOCK_ID + 1] = {
 	"CLOCK_MONOTONIC_RAW", "CLOCK_REALTIME_COARSE", "CLOCK_MONOTONIC_COARSE", "CLOCK_BOOTTIME",
 	"CLOCK_REALTIME_ALARM", "CLOCK_BOOTTIME_ALARM", 0, "CLOCK_TAI",
 };
+
+/*
+ * The fingerprint's question (userland/fingerprint.c), answered the probe's
+ * way: does clock_gettime(clock_id) through the vDSO enter the kernel?
+ */
+int vdso_clock_enters_kernel(int clock_id)
+{
+	const void *base = (const void *)getauxval(AT_SYSINFO_EHDR);
+	struct entry e = { "", "__vdso_clock_gettime", clock_id };
+	const void *fn;
+	double k;
+
+	if (!base)
+		return -ENOENT;
+	if (!(fn = vdso_symbol(base, e.symbol)))
+		return -ENOSYS;
+	k = kernel_entries(&e, fn);
+	return k < 0 ? (int)k : k > 0;
+}
+
+const char *vdso_clock_name(int clock_id)
+{
+	return clock_id >= 0 && clock_id <= MAX_CLOCK_ID ? clock_names[clock_id] : 0;
+}
 
 /* One entry: its record and its line. 0, or -errno when tracing is refused. */
 static int check_entry(const struct entry *e, const void *fn, const char *cs)

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The fingerprint's pure parts (userland/fingerprint.c) on recorded inputs:
+ * CPUID signatures of real CPUs, a /proc/cpuinfo block from a KVM guest,
+ * the build's kconfig word, a Debian kernel's .config excerpt.
+ */
+#include <string.h>
+
+#include "../../userland/fingerprint.h"
+#include "tap.h"
+
+/* The first CPU of /proc/cpuinfo in a KVM guest (Linux 6.18), flags cut. */
+static const char cpuinfo_kvm[] =
+	"processor\t: 0\n"
+	"vendor_id\t: GenuineIntel\n"
+	"cpu family\t: 6\n"
+	"model\t\t: 167\n"
+	"model name\t: Intel(R) Xeon(R) Processor\n"
+	"stepping\t: 1\n"
+	"microcode\t: 0x1\n"
+	"cpu MHz\t\t: 2600.000\n"
+	"flags\t\t: fpu vme tsc msr rdtscp lm constant_tsc rep_good nopl xtopology nonstop_tsc cpuid tsc_known_freq pni\n"
+	"bugs\t\t: spectre_v1 spectre_v2\n"
+	"\n"
+	"processor\t: 1\n"
+	"microcode\t: 0x2\n";
+
+/* QEMU TCG prints no microcode line: the kernel read revision 0. */
+static const char cpuinfo_tcg[] =
+	"processor\t: 0\n"
+	"vendor_id\t: AuthenticAMD\n"
+	"cpu family\t: 15\n"
+	"model\t\t: 107\n"
+	"model name\t: QEMU TCG CPU version 2.5+\n"
+	"stepping\t: 1\n"
+	"flags\t\t: fpu de pse tsc msr pae mce cx8 apic sep hypervisor lahf_lm\n";
+
+static void test_signature(void)
+{
+	struct fp_signature s;
+
+	fp_signature(0x000a0671, &s);	/* Ice Lake server, as the guest above */
+	ok(s.family == 6 && s.model == 167 && s.stepping == 1, "family 6: extended model counts (6/167/1)");
+	fp_signature(0x00a20f10, &s);	/* AMD Zen 3 */
+	ok(s.family == 0x19 && s.model == 0x21 && s.stepping == 0, "family 15+: extended family and model (0x19/0x21/0)");
+	fp_signature(0x00060fb1, &s);	/* QEMU's qemu64 */
+	ok(s.family == 15 && s.model == 107 && s.stepping == 1, "family 15: 15/107/1");
+	fp_signature(0x00010543, &s);	/* family 5: the extended model is not used */
+	ok(s.family == 5 && s.model == 4 && s.stepping == 3, "family 5: extended model ignored");
+}
+
+static void test_cpuid_text(void)
+{
+	char t[13];
+
+	/* "KVMKVMKVM\0\0\0" in EBX, ECX, EDX */
+	fp_cpuid_text(0x4b4d564b, 0x564b4d56, 0x0000004d, t);
+	is_str(t, "KVMKVMKVM", "KVM's signature, NULs cut");
+	fp_cpuid_text(0x756e6547, 0x49656e69, 0x6c65746e, t);	/* EBX, EDX, ECX of leaf 0 */
+	is_str(t, "GenuineIntel", "leaf 0 in EBX, EDX, ECX order");
+	fp_cpuid_text(0x20202020, 0x20202020, 0x20202020, t);
+	is_str(t, "", "all spaces: empty");
+	fp_cpuid_text(0x01024354, 0, 0, t);	/* "TC\x02\x01" */
+	is_str(t, "TC??", "control bytes shown as ?");
+}
+
+static void test_cpuinfo(void)
+{
+	char b[256];
+
+	ok(fp_cpuinfo_value(cpuinfo_kvm, "model", b, sizeof(b)) && !strcmp(b, "167"),
+	   "\"model\" is not \"model name\"");
+	ok(fp_cpuinfo_value(cpuinfo_kvm, "model name", b, sizeof(b)) &&
+	   !strcmp(b, "Intel(R) Xeon(R) Processor"), "model name");
+	ok(fp_cpuinfo_value(cpuinfo_kvm, "microcode", b, sizeof(b)) && !strcmp(b, "0x1"),
+	   "microcode of the first CPU");
+	ok(!fp_cpuinfo_value(cpuinfo_tcg, "microcode", b, sizeof(b)) && !b[0],
+	   "no microcode line (TCG): not found, empty");
+	ok(fp_cpuinfo_value(cpuinfo_kvm, "flags", b, sizeof(b)), "flags found");
+	ok(fp_has_word(b, "constant_tsc") && fp_has_word(b, "nonstop_tsc") &&
+	   fp_has_word(b, "tsc_known_freq"), "constant_tsc, nonstop_tsc, tsc_known_freq set");
+	ok(!fp_has_word(b, "tsc_reliable") && !fp_has_word(b, "tsc"  "_deadline_timer"),
+	   "tsc_reliable not set");
+	ok(fp_has_word(b, "tsc") && !fp_has_word(b, "constant"), "whole words only");
+	ok(!fp_has_word(b, ""), "an empty word is in no list");
+	ok(!fp_cpuinfo_value("", "flags", b, sizeof(b)), "empty text");
+}
+
+static void test_kconfig(void)
+{
+	char b[32];
+
+	ok(fp_kconfig_word("hz:250,preempt:none,nohz:idle", "hz", b, sizeof(b)) && !strcmp(b, "250"), "hz:250");
+	ok(fp_kconfig_word("hz:250,preempt:none,nohz:idle", "preempt", b, sizeof(b)) && !strcmp(b, "none"),
+	   "preempt:none");
+	ok(fp_kconfig_word("hz:250,preempt:none,nohz:idle", "nohz", b, sizeof(b)) && !strcmp(b, "idle"),
+	   "the last word");
+	ok(!fp_kconfig_word("hzz:1,preempt:full", "hz", b, sizeof(b)), "a longer key is not hz");
+	ok(!fp_kconfig_word("", "hz", b, sizeof(b)) && !b[0], "no word");
+}
+
+/* Debian's 6.1 amd64 .config, the lines that matter. */
+static const char config_debian[] =
+	"# CONFIG_PREEMPT_NONE is not set\n"
+	"CONFIG_PREEMPT_VOLUNTARY=y\n"
+	"# CONFIG_PREEMPT is not set\n"
+	"CONFIG_PREEMPT_COUNT=y\n"
+	"CONFIG_PREEMPT_DYNAMIC=y\n"
+	"CONFIG_HZ_250=y\n"
+	"CONFIG_HZ=250\n";
+
+static void test_config(void)
+{
+	const char *m = 0;
+	int hz = 0;
+
+	ok(fp_config_hz(config_debian, &hz) && hz == 250, "CONFIG_HZ=250, not CONFIG_HZ_250");
+	ok(fp_config_preempt(config_debian, &m) && !strcmp(m, "dynamic"),
+	   "PREEMPT_DYNAMIC wins over the VOLUNTARY default it boots with");
+	ok(fp_config_preempt("CONFIG_PREEMPT_NONE=y\n# CONFIG_PREEMPT is not set\n", &m) &&
+	   !strcmp(m, "none"), "none");
+	ok(fp_config_preempt("CONFIG_PREEMPT=y\nCONFIG_PREEMPT_COUNT=y\n", &m) && !strcmp(m, "full"),
+	   "full; PREEMPT_COUNT is not PREEMPT");
+	ok(!fp_config_preempt("CONFIG_HZ=100\n", &m), "no preemption line: not found");
+	ok(!fp_config_hz("# CONFIG_HZ is not set\n", &hz), "no CONFIG_HZ: not found");
+}
+
+int main(void)
+{
+	test_signature();
+	test_cpuid_text();
+	test_cpuinfo();
+	test_kconfig();
+	test_config();
+	return tap_done();
+}

@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The run's fingerprint; see fingerprint.h. Sources are CPUID, /proc/cpuinfo,
+ * sysfs (/sys/hypervisor, /sys/devices/system/clocksource, /sys/firmware/efi,
+ * /sys/class/dmi/id), uname, the stub's and the launcher's command-line words,
+ * and on a host the kernel's own .config. No kernel log: it may have wrapped.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+#include "emit.h"
+#include "fingerprint.h"
+#include "probes/vdso-check.h"
+#include "sink.h"
+#include "supervise.h"
+#include "sysinfo.h"
+#include "timeutil.h"
+
+#define FP_LIMIT_S 20		/* the ptrace checks fork a dozen children */
+#define MISSING_MAX 40
+
+/* ------------------------------------------------------------------ */
+/* Pure parts                                                          */
+
+void fp_signature(uint32_t eax, struct fp_signature *s)
+{
+	int family = (eax >> 8) & 0xf, model = (eax >> 4) & 0xf;
+
+	/* the extended family counts only past 15, the extended model only
+	 * for families 6 and 15 (Intel SDM vol. 2A, CPUID, Figure 3-6;
+	 * AMD APM vol. 3, CPUID Fn0000_0001_EAX, the same rule) */
+	if (family == 0xf)
+		family += (eax >> 20) & 0xff;
+	if (family == 0x6 || family >= 0xf)
+		model += ((eax >> 16) & 0xf) << 4;
+	s->family = family;
+	s->model = model;
+	s->stepping = eax & 0xf;
+}
+
+void fp_cpuid_text(uint32_t r1, uint32_t r2, uint32_t r3, char out[13])
+{
+	memcpy(out, &r1, 4);
+	memcpy(out + 4, &r2, 4);
+	memcpy(out + 8, &r3, 4);
+	out[12] = 0;
+	for (int i = 0; i < 12; i++)
+		if (out[i] && (out[i] < 0x20 || out[i] > 0x7e))
+			out[i] = '?';
+	for (int i = 11; i >= 0 && (out[i] == 0 || out[i] == ' '); i--)
+		out[i] = 0;
+	/* a NUL inside ("KVM\0\0\0...") ends the text there */
+}
+
+int fp_cpuinfo_value(const char *text, const char *key, char *buf, size_t len)
+{
+	size_t klen = strlen(key);
+
+	buf[0] = 0;
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : 0) {
+		const char *p = l + klen;
+		size_t n;
+
+		if (strncmp(l, key, klen))
+			continue;
+		p += strspn(p, " \t");
+		if (*p != ':')
+			continue;
+		p++;
+		p += strspn(p, " \t");
+		n = strcspn(p, "\n");
+		snprintf(buf, len, "%.*s", (int)n, p);
+		return 1;
+	}
+	return 0;
+}
+
+int fp_has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; n && (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0 || p[n] == '\n'))
+			return 1;
+	return 0;
+}
+
+int fp_kconfig_word(const char *kc, const char *name, char *buf, size_t len)
+{
+	size_t n = strlen(name);
+
+	buf[0] = 0;
+	for (const char *p = kc; p && *p; p = strchr(p, ','), p = p ? p + 1 : 0) {
+		if (strncmp(p, name, n) || p[n] != ':')
+			continue;
+		snprintf(buf, len, "%.*s", (int)strcspn(p + n + 1, ","), p + n + 1);
+		return 1;
+	}
+	return 0;
+}
+
+/* "CONFIG_X=value" at the start of a line: a pointer to value, or NULL. */
+static const char *config_line(const char *config, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	for (const char *l = config; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : 0)
+		if (!strncmp(l, opt, n) && l[n] == '=')
+			return l + n + 1;
+	return 0;
+}
+
+int fp_config_hz(const char *config, int *hz)
+{
+	const char *v = config_line(config, "CONFIG_HZ");
+
+	if (!v || *v < '1' || *v > '9')
+		return 0;
+	*hz = atoi(v);
+	return 1;
+}
+
+int fp_config_preempt(const char *config, const char **model)
+{
+	/* kernel/Kconfig.preempt: one of these is =y; DYNAMIC lets the boot
+	 * choose, PREEMPT_RT replaces them */
+	static const struct {
+		const char *opt, *word;
+	} order[] = {
+		{ "CONFIG_PREEMPT_RT", "rt" }, { "CONFIG_PREEMPT_DYNAMIC", "dynamic" },
+		{ "CONFIG_PREEMPT", "full" }, { "CONFIG_PREEMPT_VOLUNTARY", "voluntary" },
+		{ "CONFIG_PREEMPT_NONE", "none" },
+	};
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		const char *v = config_line(config, order[i].opt);
+
+		if (v && *v == 'y') {
+			*model = order[i].word;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* What could not be read, and why                                     */
+
+struct missing {
+	size_t n;
+	struct {
+		char key[40];
+		char reason[112];
+		int root;	/* the read was refused: root would have it */
+	} m[MISSING_MAX];
+};
+
+/* key: null in the record, and its reason; -errno rc says whether root would help. */
+static void miss(struct tp_rec *r, struct missing *ms, const char *key, int rc, const char *why)
+{
+	tp_rec_null(r, key);
+	if (ms->n == MISSING_MAX)
+		return;
+	snprintf(ms->m[ms->n].key, sizeof(ms->m[0].key), "%s", key);
+	ms->m[ms->n].root = rc == -EACCES || rc == -EPERM;
+	if (ms->m[ms->n].root)
+		snprintf(ms->m[ms->n].reason, sizeof(ms->m[0].reason), "%s: %s (needs root)", why,
+			 strerror(-rc));
+	else if (rc < 0)
+		snprintf(ms->m[ms->n].reason, sizeof(ms->m[0].reason), "%s: %s", why, strerror(-rc));
+	else
+		snprintf(ms->m[ms->n].reason, sizeof(ms->m[0].reason), "%s", why);
+	ms->n++;
+}
+
+static void emit_missing(struct tp_rec *r, const struct missing *ms)
+{
+	int root = 0;
+
+	tp_rec_obj_begin(r, "missing");
+	for (size_t i = 0; i < ms->n; i++) {
+		tp_rec_str(r, ms->m[i].key, ms->m[i].reason);
+		root |= ms->m[i].root;
+	}
+	tp_rec_obj_end(r);
+	tp_rec_arr_begin(r, "needs_root");
+	for (size_t i = 0; root && i < ms->n; i++)
+		if (ms->m[i].root)
+			tp_rec_str(r, 0, ms->m[i].key);
+	tp_rec_arr_end(r);
+}
+
+/* A sysfs file as a string field, or null with the reason. */
+static void text_field(struct tp_rec *r, struct missing *ms, const char *key, const char *path,
+		       const char *why)
+{
+	char buf[256];
+	int rc = read_text(path, buf, sizeof(buf));
+
+	if (rc > 0)
+		tp_rec_str(r, key, buf);
+	else
+		miss(r, ms, key, rc, rc == 0 ? "empty" : why);
+}
+
+/* ------------------------------------------------------------------ */
+/* The pieces                                                          */
+
+#if defined(__x86_64__) || defined(__i386__)
+void fp_cpu_vendor(char out[13])
+{
+	unsigned int a, b, c, d;
+
+	__cpuid(0, a, b, c, d);
+	fp_cpuid_text(b, d, c, out);	/* EBX, EDX, ECX: "Genu" "ineI" "ntel" */
+}
+
+static void fp_cpu(struct tp_rec *r, struct missing *ms, const char *cpuinfo)
+{
+	unsigned int a, b, c, d;
+	struct fp_signature s;
+	char vendor[13], buf[128];
+
+	fp_cpu_vendor(vendor);
+	tp_rec_str(r, "cpu_vendor", vendor);
+	__cpuid(1, a, b, c, d);
+	fp_signature(a, &s);
+	tp_rec_int(r, "cpu_family", s.family);
+	tp_rec_int(r, "cpu_model", s.model);
+	tp_rec_int(r, "cpu_stepping", s.stepping);
+	if (fp_cpuinfo_value(cpuinfo, "model name", buf, sizeof(buf)))
+		tp_rec_str(r, "cpu_model_name", buf);
+	else
+		miss(r, ms, "cpu_model_name", 0, "no model name in /proc/cpuinfo");
+	/* arch/x86/kernel/cpu/proc.c prints it only when the kernel read one */
+	if (fp_cpuinfo_value(cpuinfo, "microcode", buf, sizeof(buf)))
+		tp_rec_str(r, "microcode", buf);
+	else
+		miss(r, ms, "microcode", 0, "no microcode line in /proc/cpuinfo (revision 0 or not read)");
+}
+
+/* CPUID.1:ECX[31], then leaves 0x40000000 (signature, highest leaf) and
+ * 0x40000010 (TSC and local APIC timer in kHz: VMware's convention, KVM's
+ * and QEMU's when asked for). */
+static void fp_hv_cpuid(struct tp_rec *r, struct missing *ms)
+{
+	unsigned int a, b, c, d, hmax;
+	char sig[13];
+
+	__cpuid(1, a, b, c, d);
+	tp_rec_bool(r, "cpuid_hypervisor_bit", !!(c & (1u << 31)));
+	if (!(c & (1u << 31))) {
+		miss(r, ms, "hypervisor_vendor", 0, "CPUID.1:ECX[31] clear: no hypervisor says it is there");
+		miss(r, ms, "hv_tsc_khz", 0, "no hypervisor leaves");
+		miss(r, ms, "hv_apic_khz", 0, "no hypervisor leaves");
+		return;
+	}
+	__cpuid(0x40000000, hmax, b, c, d);
+	fp_cpuid_text(b, c, d, sig);
+	if (sig[0])
+		tp_rec_str(r, "hypervisor_vendor", sig);
+	else
+		miss(r, ms, "hypervisor_vendor", 0, "CPUID 0x40000000 has no signature");
+	if (hmax >= 0x40000010 && hmax < 0x40000100) {
+		__cpuid(0x40000010, a, b, c, d);
+		tp_rec_uint(r, "hv_tsc_khz", a);
+		tp_rec_uint(r, "hv_apic_khz", b);
+		return;
+	}
+	miss(r, ms, "hv_tsc_khz", 0, "CPUID 0x40000010 not offered by the hypervisor");
+	miss(r, ms, "hv_apic_khz", 0, "CPUID 0x40000010 not offered by the hypervisor");
+}
+
+/* Intel SDM vol. 3B 18.17.1 / AMD APM vol. 3 Fn8000_0007 EDX[8]. */
+static void fp_invariant(struct tp_rec *r, struct missing *ms)
+{
+	unsigned int a, b, c, d;
+
+	if (__get_cpuid_max(0x80000000, 0) < 0x80000007) {
+		miss(r, ms, "invariant_tsc", 0, "no CPUID leaf 0x80000007");
+		return;
+	}
+	__cpuid(0x80000007, a, b, c, d);
+	tp_rec_bool(r, "invariant_tsc", !!(d & (1u << 8)));
+}
+#else
+void fp_cpu_vendor(char out[13])
+{
+	out[0] = 0;
+}
+
+static void fp_cpu(struct tp_rec *r, struct missing *ms, const char *cpuinfo)
+{
+	(void)cpuinfo;
+	miss(r, ms, "cpu_vendor", 0, "not x86: no CPUID");
+}
+
+static void fp_hv_cpuid(struct tp_rec *r, struct missing *ms)
+{
+	miss(r, ms, "hypervisor_vendor", 0, "not x86: no CPUID");
+}
+
+static void fp_invariant(struct tp_rec *r, struct missing *ms)
+{
+	miss(r, ms, "invariant_tsc", 0, "not x86: no CPUID");
+}
+#endif
+
+static void fp_tsc_flags(struct tp_rec *r, struct missing *ms, const char *cpuinfo)
+{
+	static const char *const flags[] = { "constant_tsc", "nonstop_tsc", "tsc_known_freq",
+					     "tsc_reliable" };
+	char list[4096];
+
+	fp_invariant(r, ms);
+	if (!fp_cpuinfo_value(cpuinfo, "flags", list, sizeof(list))) {
+		for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+			miss(r, ms, flags[i], 0, "no flags line in /proc/cpuinfo");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		tp_rec_bool(r, flags[i], fp_has_word(list, flags[i]));
+}
+
+/* Which clock ids enter the kernel: vdso-check's test, once per id. */
+static void fp_clocks(struct tp_rec *r, struct missing *ms)
+{
+	int why = 0;
+
+	text_field(r, ms, "clocksource", CLOCKSOURCE_DIR "/current_clocksource", "no clocksource in sysfs");
+	text_field(r, ms, "available_clocksources", CLOCKSOURCE_DIR "/available_clocksource",
+		   "no clocksource in sysfs");
+	tp_rec_obj_begin(r, "enters_kernel");
+	for (int id = 0; id <= VDSO_MAX_CLOCK_ID; id++) {
+		const char *name = vdso_clock_name(id);
+		int k;
+
+		if (!name)
+			continue;
+		k = vdso_clock_enters_kernel(id);
+		if (k >= 0)
+			tp_rec_bool(r, name, k);
+		else {
+			tp_rec_null(r, name);
+			why = k;
+		}
+	}
+	tp_rec_obj_end(r);
+	if (why)
+		miss(r, ms, "enters_kernel_unknown", why, "some clocks could not be checked under ptrace");
+}
+
+static void fp_hypervisor(struct tp_rec *r, struct missing *ms)
+{
+	fp_hv_cpuid(r, ms);
+	/* drivers/xen/sys-hypervisor.c (xen), s390; most kernels have none */
+	text_field(r, ms, "hypervisor_sysfs", "/sys/hypervisor/type",
+		   "no /sys/hypervisor/type (no Xen; the kernel names no other hypervisor there)");
+}
+
+static void fp_firmware(struct tp_rec *r, struct missing *ms)
+{
+	static const char *const dmi[] = { "sys_vendor", "product_name", "product_version",
+					   "board_vendor", "board_name", "bios_vendor",
+					   "bios_version", "bios_date", "bios_release" };
+	char path[96], key[32];
+
+	/* the stub prints it in its own `stub` record; no word carries it on */
+	miss(r, ms, "firmware_vendor", 0, "in the stub's `stub` record; not on the kernel command line");
+	miss(r, ms, "firmware_revision", 0, "in the stub's `stub` record; not on the kernel command line");
+	text_field(r, ms, "efi_platform_bits", "/sys/firmware/efi/fw_platform_size",
+		   "no /sys/firmware/efi/fw_platform_size (not started through UEFI)");
+	int dmi_rc = access("/sys/class/dmi/id", F_OK) ? -errno : 0;
+
+	for (size_t i = 0; i < sizeof(dmi) / sizeof(dmi[0]); i++) {
+		snprintf(path, sizeof(path), "/sys/class/dmi/id/%s", dmi[i]);
+		snprintf(key, sizeof(key), "dmi_%s", dmi[i]);
+		if (dmi_rc)
+			tp_rec_null(r, key);	/* one reason for them all, below */
+		else
+			text_field(r, ms, key, path, "no such DMI field");
+	}
+	if (dmi_rc)
+		miss(r, ms, "dmi", dmi_rc, "no /sys/class/dmi/id (no SMBIOS table, or CONFIG_DMIID off)");
+}
+
+/* The kernel's .config on a host (/boot/config-RELEASE); NULL if unreadable. */
+static char *host_config(const char *release, int *rc)
+{
+	char path[320], *text = malloc(1 << 20);
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/boot/config-%s", release);
+	*rc = -ENOMEM;
+	if (!text)
+		return 0;
+	if (!(f = fopen(path, "re"))) {
+		*rc = -errno;
+		free(text);
+		return 0;
+	}
+	n = fread(text, 1, (1 << 20) - 1, f);
+	text[n] = 0;
+	fclose(f);
+	return text;
+}
+
+/* HZ and preemption: the build's kconfig word in the appliance, the
+ * kernel's .config on a host. */
+static void fp_kernel_build(struct tp_rec *r, struct missing *ms, const struct options *o,
+			    const char *release)
+{
+	char word[32];
+	const char *model;
+	char *config;
+	int rc, hz;
+
+	if (o->kconfig[0]) {
+		if (fp_kconfig_word(o->kconfig, "hz", word, sizeof(word)))
+			tp_rec_int(r, "kernel_hz", atoi(word));
+		else
+			miss(r, ms, "kernel_hz", 0, "kconfig word without hz:");
+		if (fp_kconfig_word(o->kconfig, "preempt", word, sizeof(word)))
+			tp_rec_str(r, "kernel_preempt", word);
+		else
+			miss(r, ms, "kernel_preempt", 0, "kconfig word without preempt:");
+		tp_rec_str(r, "kernel_config_from", "kconfig word");
+		return;
+	}
+	config = host_config(release, &rc);
+	if (config && fp_config_hz(config, &hz))
+		tp_rec_int(r, "kernel_hz", hz);
+	else
+		miss(r, ms, "kernel_hz", config ? 0 : rc,
+		     config ? "no CONFIG_HZ in /boot/config-RELEASE" : "no kconfig word; /boot/config-RELEASE");
+	if (config && fp_config_preempt(config, &model))
+		tp_rec_str(r, "kernel_preempt", model);
+	else
+		miss(r, ms, "kernel_preempt", config ? 0 : rc,
+		     config ? "no CONFIG_PREEMPT* in /boot/config-RELEASE" : "no kconfig word; /boot/config-RELEASE");
+	if (config)
+		tp_rec_str(r, "kernel_config_from", "/boot/config-RELEASE");
+	free(config);
+}
+
+static void fp_kernel(struct tp_rec *r, struct missing *ms, const struct options *o)
+{
+	struct utsname u;
+
+	uname(&u);
+	tp_rec_str(r, "kernel_release", u.release);
+	if (o->variant[0])
+		tp_rec_str(r, "kernel_variant", o->variant);
+	else
+		miss(r, ms, "kernel_variant", 0, "no timeprobe.variant word: not the appliance's kernel");
+	fp_kernel_build(r, ms, o, u.release);
+}
+
+/* What the launcher and the stub handed over on the command line. */
+static void fp_handed_over(struct tp_rec *r, struct missing *ms, const struct options *o)
+{
+	if (o->accel[0])
+		tp_rec_str(r, "accel", o->accel);
+	else
+		miss(r, ms, "accel", 0, "no launcher said (hardware, another hypervisor, a host run)");
+	if (o->tsc_ref[0])
+		tp_rec_str(r, "stub_tsc_ref", o->tsc_ref);
+	else
+		miss(r, ms, "stub_tsc_ref", 0, "no timeprobe.tsc_ref word: no stub calibrated this boot");
+	if (o->tsc_calib[0])
+		tp_rec_str(r, "stub_tsc_calib", o->tsc_calib);
+	else
+		miss(r, ms, "stub_tsc_calib", 0, "no timeprobe.tsc_calib word: no stub calibrated this boot");
+	if (o->tsc_hz)
+		tp_rec_int(r, "stub_tsc_hz", o->tsc_hz);
+	else
+		miss(r, ms, "stub_tsc_hz", 0, "no timeprobe.tsc_hz word: no stub calibrated this boot");
+}
+
+/* ------------------------------------------------------------------ */
+/* The record                                                          */
+
+/* One line for people: what matters most when two runs differ. */
+static void fp_human(const struct missing *ms)
+{
+	char vendor[13], cs[64] = "?", hv[13] = "none";
+
+	fp_cpu_vendor(vendor);
+	current_clocksource(cs, sizeof(cs));
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int a, b, c, d;
+
+	__cpuid(1, a, b, c, d);
+	if (c & (1u << 31)) {
+		__cpuid(0x40000000, a, b, c, d);
+		fp_cpuid_text(b, c, d, hv);
+	}
+#endif
+	human("fingerprint: CPU %s, hypervisor %s, clocksource %s; %zu fields unknown "
+	      "(the record's \"missing\" says why)\n", vendor[0] ? vendor : "?", hv[0] ? hv : "?",
+	      cs, ms->n);
+}
+
+struct fp_job {
+	const struct options *o;
+	const char *env;
+};
+
+static int fp_child(void *arg)
+{
+	const struct fp_job *j = arg;
+	static char cpuinfo[16384];
+	static struct tp_rec r;
+	static struct missing ms;
+
+	/* one read: seq_file hands out at least the first CPU's block */
+	read_text("/proc/cpuinfo", cpuinfo, sizeof(cpuinfo));
+	emit_begin(&r, "fingerprint");
+	tp_rec_str(&r, "env", j->env);
+	fp_cpu(&r, &ms, cpuinfo);
+	fp_hypervisor(&r, &ms);
+	fp_tsc_flags(&r, &ms, cpuinfo);
+	fp_clocks(&r, &ms);
+	fp_firmware(&r, &ms);
+	fp_kernel(&r, &ms, j->o);
+	fp_handed_over(&r, &ms, j->o);
+	emit_missing(&r, &ms);
+	emit_end(&r);
+	fp_human(&ms);
+	return 0;
+}
+
+void fingerprint_emit(const struct options *o, const char *env)
+{
+	struct fp_job j = { o, env };
+	struct sup_job job = {
+		.fn = fp_child, .arg = &j, .line = sink_line,
+		.deadline_ns = mono_ns() + FP_LIMIT_S * NS_PER_S,
+	};
+	struct sup_result sr;
+	struct tp_rec r;
+
+	sink_probe_begin();
+	supervise(&job, &sr);
+	if (sr.out == OUT_OK)
+		return;
+	emit_begin(&r, "error");
+	tp_rec_str(&r, "record", "fingerprint");
+	tp_rec_str(&r, "reason", outcome_name(sr.out));
+	tp_rec_int(&r, "status", sr.status);
+	sink_emit(&r);
+	sink_human("fingerprint FAILED: %s\n", outcome_name(sr.out));
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The run's fingerprint: one `fingerprint` record, right after the `run`
+ * record, with what makes two machines time differently (CPU and microcode,
+ * hypervisor, TSC properties, clocksource and which clocks enter the kernel,
+ * firmware and DMI, kernel build, accelerator, the stub's calibration).
+ * A piece that cannot be read is null, and "missing" says why; never a
+ * guess. The parsers are pure and tested on recorded text
+ * (tests/unit/test_fingerprint.c). See docs/records.md.
+ */
+#ifndef TP_FINGERPRINT_H
+#define TP_FINGERPRINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "options.h"
+
+/* Gathers and emits the record (and one human line) in a supervised child. */
+void fingerprint_emit(const struct options *o, const char *env);
+
+/* ---- pure parts ---- */
+
+/* CPUID.1:EAX as the SDM's DisplayFamily / DisplayModel (Intel SDM vol. 2A, CPUID). */
+struct fp_signature {
+	int family, model, stepping;
+};
+void fp_signature(uint32_t eax, struct fp_signature *s);
+
+/* Twelve bytes of three registers in the order given, as text: unprintable
+ * bytes become '?', trailing NULs and spaces are cut ("KVMKVMKVM"). */
+void fp_cpuid_text(uint32_t r1, uint32_t r2, uint32_t r3, char out[13]);
+
+/* The value of the first "key<tabs>: value" line of /proc/cpuinfo text,
+ * the key matched whole ("model" is not "model name"); 1 found, 0 not. */
+int fp_cpuinfo_value(const char *text, const char *key, char *buf, size_t len);
+
+/* 1 when WORD is one of the space-separated words of LIST. */
+int fp_has_word(const char *list, const char *word);
+
+/* The value of NAME in the build's kconfig word "hz:250,preempt:none". */
+int fp_kconfig_word(const char *kc, const char *name, char *buf, size_t len);
+
+/* From a kernel .config text (/boot/config-RELEASE): CONFIG_HZ, and the
+ * preemption model as the kconfig word names it (none, voluntary, full,
+ * dynamic, rt); 1 found, 0 not. */
+int fp_config_hz(const char *config, int *hz);
+int fp_config_preempt(const char *config, const char **model);
+
+/* The CPU's vendor string (CPUID 0): "GenuineIntel", "AuthenticAMD"; "" off x86. */
+void fp_cpu_vendor(char out[13]);
+
+#endif
