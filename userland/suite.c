@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attribution.h"
 #include "emit.h"
 #include "fingerprint.h"
 #include "probe.h"
@@ -246,6 +247,7 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	};
 	int64_t watchdog = o->watchdog_s ? mono_ns() + (int64_t)o->watchdog_s * NS_PER_S : 0;
 	struct summary_row sum[SUMMARY_MAX];
+	static struct attribution attr;	/* two snapshots of 256 CPUs' SMI counts: not on the stack */
 	size_t n, nsum = 0;
 	int stop = 0;
 
@@ -267,7 +269,9 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 			emit_set_context(iteration);
 			sink_human("\n== %s%s%.0d: %s ==\n", list[i]->name,
 				   iteration ? " iteration " : "", iteration, list[i]->summary);
+			attribution_begin(&attr);
 			out = run_one(list[i], &ctx, watchdog, &ran_ns);
+			attribution_end(&attr, list[i]->name);
 			count(res, out);
 			if (nsum < SUMMARY_MAX)
 				sum[nsum++] = (struct summary_row){ list[i]->name, iteration, out,

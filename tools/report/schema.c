@@ -244,6 +244,11 @@ static const struct schema_row schema[] = {
 	{ "error", NULL, "*", C, "the reason, signal, exit status, limits" },
 
 	{ "run", NULL, "*", C, "where and how the suite ran: the header of a run" },
+	{ "attribution", NULL, "irq:*", F, "interrupts from one source while the probe ran (/proc/interrupts)" },
+	{ "attribution", NULL, "softirq:*", F, "softirqs of one kind while the probe ran (/proc/softirqs)" },
+	{ "attribution", NULL, "context_switches", F, "context switches of the whole machine (/proc/stat ctxt)" },
+	{ "attribution", NULL, "smis", F, "SMIs on every online CPU (MSR_SMI_COUNT); null: missing says why" },
+	{ "attribution", NULL, "*", C, "the window, the CPUs read, what is missing and why" },
 	{ "fingerprint", NULL, "*", C, "what the machine is: CPU, hypervisor, TSC, clocks, firmware, kernel; missing says why a field is null" },
 	{ "end", NULL, "*", C, "probe counts and records written" },
 	{ "stub*", NULL, "*", C, "what the firmware stub found and did" },

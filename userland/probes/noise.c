@@ -369,6 +369,11 @@ static int snap(const char *path, int (*parse)(const char *, struct irq_table *)
 	return rc;
 }
 
+int irq_snap(const char *path, int interrupts, struct irq_table *t)
+{
+	return snap(path, interrupts ? irq_parse_interrupts : irq_parse_softirqs, t);
+}
+
 /* ------------------------------------------------------------------ */
 /* Output                                                              */
 

@@ -88,6 +88,10 @@ int irq_parse_interrupts(const char *text, struct irq_table *t);
 /* /proc/softirqs: the same header, then "NAME: count..." per line. */
 int irq_parse_softirqs(const char *text, struct irq_table *t);
 void irq_table_free(struct irq_table *t);
+/* Reads and parses PATH (/proc/interrupts when INTERRUPTS, else
+ * /proc/softirqs); 0, -ENOENT or a parser's error. Also the suite's
+ * attribution (userland/attribution.c). */
+int irq_snap(const char *path, int interrupts, struct irq_table *t);
 
 /*
  * after - before, matched by row name (rows new in AFTER count from 0);
