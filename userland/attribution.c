@@ -367,7 +367,9 @@ void attribution_end(struct attribution *a, const char *probe)
 
 	snap_take(x);
 	emit_begin(&r, "attribution");
-	tp_rec_str(&r, "probe", probe);
+	/* not "probe": every reader that picks a probe's records by it would
+	 * take these for the probe's own */
+	tp_rec_str(&r, "for_probe", probe);
 	tp_rec_int(&r, "ran_ms", (x->t_ns - b->t_ns) / NS_PER_MS);
 	emit_counts(&r, b, x, smis, sizeof(smis), ctxt, sizeof(ctxt));
 	changed = table_delta(&b->irq, b->irq_rc, &x->irq, x->irq_rc, &di);
