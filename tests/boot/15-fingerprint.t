@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""A short q35 boot (clocks and yield): the fingerprint record comes right
+after the run record, carries every field (a null one with its reason), and
+agrees with what the run record and the stub say; every probe run is
+followed by an attribution record, the SMI count a reasoned null under
+QEMU. Timing values are never conditions here."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from tp1 import *  # noqa
+
+FIELDS = ("cpu_vendor cpu_family cpu_model cpu_stepping cpu_model_name microcode "
+          "cpuid_hypervisor_bit hypervisor_vendor hv_tsc_khz hv_apic_khz hypervisor_sysfs "
+          "invariant_tsc constant_tsc nonstop_tsc tsc_known_freq tsc_reliable clocksource "
+          "available_clocksources enters_kernel firmware_vendor firmware_revision "
+          "efi_platform_bits dmi_sys_vendor dmi_product_name dmi_board_vendor dmi_board_name "
+          "dmi_bios_vendor dmi_bios_version kernel_release kernel_variant kernel_hz "
+          "kernel_preempt accel stub_tsc_ref stub_tsc_calib stub_tsc_hz missing needs_root").split()
+
+img = image_copy("fingerprint", "timeprobe.profile=quick timeprobe.probes=clocks,yield")
+status, secs, text = boot(img, "q35", timeout=900)
+ok(status == 0, "QEMU exited by itself with status 0", text[-3000:])
+suite = check_suite(text)
+run = suite[0] if suite else {}
+fp = suite[1] if len(suite) > 1 and suite[1]["type"] == "fingerprint" else None
+ok(fp is not None, "the fingerprint record comes right after the run record",
+   [r["type"] for r in suite[:3]])
+fp = fp or {}
+ok(len([r for r in suite if r["type"] == "fingerprint"]) == 1, "one fingerprint per run")
+ok(not [k for k in FIELDS if k not in fp], "the fingerprint has every field",
+   [k for k in FIELDS if k not in fp])
+miss = fp.get("missing") if isinstance(fp.get("missing"), dict) else {}
+unexplained = [k for k, v in fp.items() if v is None and k not in miss
+               and not (k.startswith("dmi_") and "dmi" in miss)]
+ok(not unexplained, "every null field has its reason in missing", unexplained)
+ok(all(isinstance(v, str) and v for v in miss.values()), "every reason is text", miss)
+ok(fp.get("env") == "appliance" and fp.get("needs_root") == [], "appliance: PID 1 needs no more rights")
+ok(fp.get("clocksource") == run.get("clocksource")
+   and fp.get("available_clocksources") == run.get("available_clocksources"),
+   "clocksource as the run record says", (fp.get("clocksource"), run.get("clocksource")))
+ok(fp.get("accel") is not None and fp.get("accel") == run.get("accel"),
+   "accel from the launcher, as in the run record", (fp.get("accel"), run.get("accel")))
+ok(fp.get("kernel_variant") == run.get("variant") and fp.get("kernel_hz") == run.get("kernel_hz"),
+   "kernel variant and HZ from the build's words", (fp.get("kernel_variant"), fp.get("kernel_hz")))
+ok("Q35" in str(fp.get("dmi_product_name")), "DMI names the q35 machine", fp.get("dmi_product_name"))
+ok(fp.get("efi_platform_bits") == "64", "started through 64-bit UEFI", fp.get("efi_platform_bits"))
+ok(fp.get("cpuid_hypervisor_bit") is True and isinstance(fp.get("hypervisor_vendor"), str),
+   "QEMU sets the hypervisor bit and signs leaf 0x40000000", fp.get("hypervisor_vendor"))
+ek = fp.get("enters_kernel") if isinstance(fp.get("enters_kernel"), dict) else {}
+ok(isinstance(ek.get("CLOCK_MONOTONIC"), bool) and ek.get("CLOCK_PROCESS_CPUTIME_ID") is True,
+   "enters_kernel: CLOCK_MONOTONIC checked, the CPU-time clocks always enter", ek)
+words = dict(w.split("=", 1) for w in (run.get("cmdline") or "").split() if "=" in w)
+ok(fp.get("stub_tsc_ref") == words.get("timeprobe.tsc_ref")
+   and fp.get("stub_tsc_calib") == words.get("timeprobe.tsc_calib"),
+   "the stub's reference and spread as the command line carried them", fp.get("stub_tsc_ref"))
+
+att = [r for r in suite if r["type"] == "attribution"]
+ok([r.get("for_probe") for r in att] == ["clocks", "yield"], "one attribution record per probe run, in order",
+   [r.get("for_probe") for r in att])
+ok(all(isinstance(r.get("context_switches"), int) for r in att), "context switches counted")
+ok(all(any(k.startswith("irq:") for k in r) for r in att), "interrupts counted per source",
+   [sorted(r) for r in att])
+ok(all(r.get("smis") is None and r.get("missing", {}).get("smis") for r in att),
+   "SMIs: null with a reason under QEMU", [r.get("missing") for r in att])
+for r in att:
+    diag("attribution %s: %s" % (r.get("for_probe"), {k: v for k, v in r.items() if k not in ("type",)}))
+lines = [l for l in text.splitlines() if l.startswith("  clocks: ") and "context switches" in l]
+ok(lines, "the human line beside the probe", text[-1500:])
+done()
