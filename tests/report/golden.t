@@ -42,4 +42,17 @@ golden "comparison of three files, markdown" $D/report-compare.expected.md \
 	--format=markdown --label=qemu,host,kvm $D/report-qemu.log $D/report-host.log $D/report-kvm.log
 golden "two boots in one file" $D/report-two-boots.expected.txt $D/report-two-boots.log
 
+# real captures with fingerprints: q35, and pc without an HPET
+golden "a comparison opens with what differs" $D/report-fingerprint.expected.txt \
+	--label=q35,pc-hpet-off $D/serial-q35-fingerprint.log $D/serial-pc-hpet-off-fingerprint.log
+awk '/^What differs/ { d = NR } /^Figures furthest/ { t = NR } /^Runs/ { r = NR }
+	END { exit !(d && t && r && d < t && t < r) }' "$TMP/out"
+pass $? "what differs, then the furthest figures, then the tables"
+sed -n '/^What differs/,/^$/p' "$TMP/out" >"$TMP/diffs"
+grep -q "^  clocksource  *hpet  *acpi_pm$" "$TMP/diffs" && grep -q "^  stub_tsc_ref  *hpet  *pmtimer$" "$TMP/diffs"
+pass $? "the clocksource and the stub's reference differ"
+! grep -q "cpu_vendor\|kernel_release\|enters_kernel\|stub_tsc_hz" "$TMP/diffs"
+pass $? "fields that agree, and per-boot measurements, are not listed"
+diag "$TMP/diffs"
+
 done_testing

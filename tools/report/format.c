@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "lead.h"
 #include "table.h"
 #include "util.h"
 
@@ -653,13 +654,32 @@ static void print_runs_table(FILE *f, const struct report *rp, enum style style)
 	sbuf_free(&b);
 }
 
+void fmt_figure_cells(struct table *t, size_t row, size_t c, const struct report *rp,
+		      const struct figure *fg)
+{
+	char cell[2 * NUM_MAX + 8];
+
+	for (size_t r = 0; r < rp->nruns; r++) {
+		const struct agg *a = &fg->per_run[r], *base = &fg->per_run[0];
+
+		fmt_agg(cell, sizeof(cell), a);
+		table_set(t, row, c++, cell);
+		if (!r)
+			continue;
+		if (a->n && base->n)
+			fmt_ratio(cell, sizeof(cell), a->mean, base->mean);
+		else
+			snprintf(cell, sizeof(cell), "-");
+		table_set(t, row, c++, cell);
+	}
+}
+
 static void print_comparison(FILE *f, const struct report *rp, enum style style)
 {
 	size_t ncol = 1 + 2 * rp->nruns - 1;
 	const char **titles = xcalloc(ncol, sizeof(*titles));
 	struct table *t = NULL;
 	const char *probe = NULL, *last = NULL;
-	char cell[2 * NUM_MAX + 8];
 	char *h;
 
 	titles[0] = "result / figure";
@@ -700,19 +720,7 @@ static void print_comparison(FILE *f, const struct report *rp, enum style style)
 		}
 		row = table_row(t);
 		table_setf(t, row, 0, "  %s", fg->key);
-		for (size_t r = 0, c = 1; r < rp->nruns; r++) {
-			const struct agg *a = &fg->per_run[r], *base = &fg->per_run[0];
-
-			fmt_agg(cell, sizeof(cell), a);
-			table_set(t, row, c++, cell);
-			if (!r)
-				continue;
-			if (a->n && base->n)
-				fmt_ratio(cell, sizeof(cell), a->mean, base->mean);
-			else
-				snprintf(cell, sizeof(cell), "-");
-			table_set(t, row, c++, cell);
-		}
+		fmt_figure_cells(t, row, 1, rp, fg);
 	}
 	if (!rp->nfigs)
 		fprintf(f, "  (no figures)\n");
@@ -728,6 +736,7 @@ static void print_human(FILE *f, const struct report *rp, enum style style, int 
 		return;
 	}
 	heading(f, style, 1, "Comparison");
+	print_lead(f, rp, style);
 	print_runs_table(f, rp, style);
 	print_notes(f, rp, 0, rp->nruns, style);
 	print_comparison(f, rp, style);
@@ -833,9 +842,10 @@ static void print_json(FILE *f, const struct report *rp, const struct source *sr
 		const struct run *r = &rp->runs[i];
 
 		json_array_append_new(runs, json_pack(
-			"{s:s, s:s, s:i, s:i, s:I, s:o, s:o, s:O, s:O}", "label", r->label,
+			"{s:s, s:s, s:i, s:i, s:I, s:o, s:o, s:o, s:O, s:O}", "label", r->label,
 			"file", r->file, "run_in_file", r->seq, "iterations", r->iterations,
 			"records", (json_int_t)r->nrecs, "run", json_or_null(r->head),
+			"fingerprint", json_or_null(r->fingerprint),
 			"end", json_or_null(r->end), "boot", r->boot, "notes", r->notes));
 	}
 	for (size_t i = 0; i < rp->nfigs; i++) {
@@ -884,4 +894,15 @@ void print_report(FILE *f, const struct report *rp, const struct source *src, si
 		print_json(f, rp, src, nsrc);
 		break;
 	}
+}
+
+/* For lead.c: the headings and values as the rest of the report writes them. */
+void fmt_heading(FILE *f, enum style style, int level, const char *text)
+{
+	heading(f, style, level, text);
+}
+
+void fmt_scalar(struct sbuf *b, const json_t *v)
+{
+	scalar_str(b, v);
 }

@@ -279,6 +279,26 @@ static void on_note(struct splitter *s, json_t *rec)
 	json_array_append(run->notes, rec);
 }
 
+static void on_fingerprint(struct splitter *s, json_t *rec)
+{
+	struct run *run = open_run(s);
+
+	run->nrecs++;
+	run->nsuite++;
+	json_decref(run->fingerprint);
+	run->fingerprint = json_incref(rec);
+}
+
+/* Counted, so the end record's count agrees; not shown yet. */
+static void on_counted(struct splitter *s, json_t *rec)
+{
+	struct run *run = open_run(s);
+
+	(void)rec;
+	run->nrecs++;
+	run->nsuite++;
+}
+
 static void on_end(struct splitter *s, json_t *rec)
 {
 	struct run *run = open_run(s);
@@ -301,6 +321,8 @@ static const struct {
 	{ "skip", on_note },
 	{ "error", on_note },
 	{ "end", on_end },
+	{ "fingerprint", on_fingerprint },
+	{ "attribution", on_counted },
 };
 
 void report_add_file(struct report *rp, const char *file, const struct rec_list *recs)
@@ -512,6 +534,7 @@ void report_free(struct report *rp)
 		free(r->label);
 		json_decref(r->head);
 		json_decref(r->end);
+		json_decref(r->fingerprint);
 		json_decref(r->boot);
 		json_decref(r->notes);
 		json_decref(r->res_index);

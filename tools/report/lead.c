@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+/* The opening of a comparison; see lead.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "lead.h"
+#include "util.h"
+
+/* Bookkeeping, or measured on every boot anew: not what the machine is. */
+static const char *const not_compared[] = {
+	"type", "iteration", "missing", "needs_root", "stub_tsc_calib", "stub_tsc_hz",
+};
+
+static int compared(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(not_compared); i++)
+		if (!strcmp(key, not_compared[i]))
+			return 0;
+	return 1;
+}
+
+static json_t *text_of(const json_t *v)
+{
+	struct sbuf b = { 0 };
+	json_t *s;
+
+	if (json_is_null(v))
+		return json_string("unknown");
+	fmt_scalar(&b, v);
+	s = json_string(b.s ? b.s : "");
+	sbuf_free(&b);
+	return s;
+}
+
+/* "key" or "key.sub" (enters_kernel's clocks) -> its text, in record order. */
+static json_t *flatten(const json_t *fp)
+{
+	json_t *out = json_object(), *v, *sv;
+	const char *k, *sk;
+
+	json_object_foreach((json_t *)fp, k, v) {
+		if (!compared(k))
+			continue;
+		if (!json_is_object(v)) {
+			json_object_set_new(out, k, text_of(v));
+			continue;
+		}
+		json_object_foreach(v, sk, sv) {
+			char *key = xasprintf("%s.%s", k, sk);
+
+			json_object_set_new(out, key, text_of(sv));
+			free(key);
+		}
+	}
+	return out;
+}
+
+/* 1 when the runs that have KEY's field disagree (a run without a fingerprint has no say). */
+static int differs(json_t *const *flat, size_t n, const char *key)
+{
+	const char *first = NULL;
+
+	for (size_t r = 0; r < n; r++) {
+		const char *v;
+
+		if (!flat[r])
+			continue;
+		v = json_string_value(json_object_get(flat[r], key));
+		v = v ? v : "-";
+		if (!first)
+			first = v;
+		else if (strcmp(first, v))
+			return 1;
+	}
+	return 0;
+}
+
+static struct table *differences_table(const struct report *rp, json_t *const *flat,
+				       json_t *keys)
+{
+	const char **titles = xcalloc(rp->nruns + 1, sizeof(*titles));
+	struct table *t;
+	const char *key;
+	json_t *unused;
+
+	titles[0] = "field";
+	for (size_t r = 0; r < rp->nruns; r++)
+		titles[r + 1] = rp->runs[r].label;
+	t = table_new(rp->nruns + 1, titles);
+	free(titles);
+	json_object_foreach(keys, key, unused) {
+		size_t row;
+
+		if (!differs(flat, rp->nruns, key))
+			continue;
+		row = table_row(t);
+		table_set(t, row, 0, key);
+		for (size_t r = 0; r < rp->nruns; r++) {
+			const char *v = flat[r] ? json_string_value(json_object_get(flat[r], key)) : NULL;
+
+			table_set(t, row, r + 1, v ? v : "-");
+		}
+	}
+	return t;
+}
+
+static void print_differences(FILE *f, const struct report *rp, enum style style)
+{
+	json_t **flat = xcalloc(rp->nruns, sizeof(*flat)), *keys = json_object(), *v;
+	size_t have = 0;
+	const char *k;
+	struct table *t;
+
+	fmt_heading(f, style, 2, "What differs between these machines");
+	for (size_t r = 0; r < rp->nruns; r++) {
+		if (!rp->runs[r].fingerprint)
+			continue;
+		flat[r] = flatten(rp->runs[r].fingerprint);
+		have++;
+		json_object_foreach(flat[r], k, v)
+			json_object_set(keys, k, json_true());
+	}
+	if (have < 2) {
+		fprintf(f, "  (%zu of %zu runs carry a fingerprint record: nothing to compare)\n", have,
+			rp->nruns);
+	} else {
+		t = differences_table(rp, flat, keys);
+		if (t->nrows > 1)
+			table_print(t, f, style, "  ");
+		else
+			fprintf(f, "  (the fingerprints agree)\n");
+		table_free(t);
+	}
+	for (size_t r = 0; r < rp->nruns; r++)
+		json_decref(flat[r]);
+	free(flat);
+	json_decref(keys);
+}
+
+double lead_figure_score(const struct report *rp, const struct figure *fg)
+{
+	const struct agg *base = &fg->per_run[0];
+	double best = 0;
+
+	for (size_t r = 1; r < rp->nruns; r++) {
+		const struct agg *a = &fg->per_run[r];
+
+		if (a->n && base->n && a->mean > 0 && base->mean > 0 &&
+		    fabs(log(a->mean / base->mean)) > best)
+			best = fabs(log(a->mean / base->mean));
+	}
+	return best;
+}
+
+struct ranked {
+	size_t i;
+	double score;
+};
+
+static int by_score(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->score != y->score)
+		return x->score < y->score ? 1 : -1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static void print_top_figures(FILE *f, const struct report *rp, enum style style)
+{
+	size_t ncol = 2 + 2 * rp->nruns - 1, n = 0;
+	struct ranked *rk = xcalloc(rp->nfigs + 1, sizeof(*rk));
+	const char **titles = xcalloc(ncol, sizeof(*titles));
+	struct table *t;
+	char *h;
+
+	for (size_t i = 0; i < rp->nfigs; i++)
+		if ((rk[n].score = lead_figure_score(rp, &rp->figs[i])) > 0)
+			rk[n++].i = i;
+	qsort(rk, n, sizeof(*rk), by_score);
+	titles[0] = "probe";
+	titles[1] = "result: figure";
+	for (size_t r = 0, c = 2; r < rp->nruns; r++) {
+		titles[c++] = rp->runs[r].label;
+		if (r)
+			titles[c++] = "ratio";
+	}
+	t = table_new(ncol, titles);
+	for (size_t c = 2; c < ncol; c++)
+		table_align(t, c, 'r');
+	for (size_t k = 0; k < n && k < LEAD_TOP_FIGURES; k++) {
+		const struct figure *fg = &rp->figs[rk[k].i];
+		size_t row = table_row(t);
+
+		table_set(t, row, 0, fg->probe);
+		table_setf(t, row, 1, "%s%s%s: %s", fg->name, *fg->ident ? "  " : "", fg->ident, fg->key);
+		fmt_figure_cells(t, row, 2, rp, fg);
+	}
+	h = xasprintf("Figures furthest from %s, largest ratio first", rp->runs[0].label);
+	fmt_heading(f, style, 2, h);
+	if (n)
+		table_print(t, f, style, "  ");
+	else
+		fprintf(f, "  (no figure compares)\n");
+	free(h);
+	free(titles);
+	free(rk);
+	table_free(t);
+}
+
+void print_lead(FILE *f, const struct report *rp, enum style style)
+{
+	print_differences(f, rp, style);
+	print_top_figures(f, rp, style);
+}
