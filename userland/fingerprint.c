@@ -162,10 +162,9 @@ struct missing {
 	} m[MISSING_MAX];
 };
 
-/* key: null in the record, and its reason; -errno rc says whether root would help. */
-static void miss(struct tp_rec *r, struct missing *ms, const char *key, int rc, const char *why)
+/* KEY's reason in missing; a -errno rc says whether root would have helped. */
+static void note_missing(struct missing *ms, const char *key, int rc, const char *why)
 {
-	tp_rec_null(r, key);
 	if (ms->n == MISSING_MAX)
 		return;
 	snprintf(ms->m[ms->n].key, sizeof(ms->m[0].key), "%s", key);
@@ -178,6 +177,13 @@ static void miss(struct tp_rec *r, struct missing *ms, const char *key, int rc, 
 	else
 		snprintf(ms->m[ms->n].reason, sizeof(ms->m[0].reason), "%s", why);
 	ms->n++;
+}
+
+/* KEY null in the record, and its reason in missing. */
+static void miss(struct tp_rec *r, struct missing *ms, const char *key, int rc, const char *why)
+{
+	tp_rec_null(r, key);
+	note_missing(ms, key, rc, why);
 }
 
 static void emit_missing(struct tp_rec *r, const struct missing *ms)
@@ -354,7 +360,7 @@ static void fp_clocks(struct tp_rec *r, struct missing *ms)
 	}
 	tp_rec_obj_end(r);
 	if (why)
-		miss(r, ms, "enters_kernel_unknown", why, "some clocks could not be checked under ptrace");
+		note_missing(ms, "enters_kernel", why, "a clock could not be checked under ptrace");
 }
 
 static void fp_hypervisor(struct tp_rec *r, struct missing *ms)
@@ -388,7 +394,7 @@ static void fp_firmware(struct tp_rec *r, struct missing *ms)
 			text_field(r, ms, key, path, "no such DMI field");
 	}
 	if (dmi_rc)
-		miss(r, ms, "dmi", dmi_rc, "no /sys/class/dmi/id (no SMBIOS table, or CONFIG_DMIID off)");
+		note_missing(ms, "dmi", dmi_rc, "no /sys/class/dmi/id (no SMBIOS table, or CONFIG_DMIID off)");
 }
 
 /* The kernel's .config on a host (/boot/config-RELEASE); NULL if unreadable. */
