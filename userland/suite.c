@@ -271,11 +271,11 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 				   iteration ? " iteration " : "", iteration, list[i]->summary);
 			attribution_begin(&attr);
 			out = run_one(list[i], &ctx, watchdog, &ran_ns);
-			attribution_end(&attr, list[i]->name);
 			count(res, out);
 			if (nsum < SUMMARY_MAX)
 				sum[nsum++] = (struct summary_row){ list[i]->name, iteration, out,
 					sink_records() - before, ran_ns / NS_PER_MS };
+			attribution_end(&attr, list[i]->name);	/* not one of the probe's records */
 			stop = out == OUT_WATCHDOG || should_stop();
 		}
 	}
