@@ -173,8 +173,7 @@ static void smi_why(struct attr_smi *s, int cpu, int err)
 	s->why = why;
 }
 
-/* MSR_SMI_COUNT of every online CPU, or why there is none. */
-static void smi_take(struct attr_smi *s)
+void attr_smi_take(struct attr_smi *s)
 {
 	char vendor[13], list[1024], path[48];
 	int cpus[ATTR_CPUS], n;
@@ -224,7 +223,7 @@ static void snap_take(struct attr_snap *s)
 		s->ctxt_rc = n < 0 ? n : attr_parse_ctxt(text, &s->ctxt);
 	}
 	free(text);
-	smi_take(&s->smi);
+	attr_smi_take(&s->smi);
 }
 
 static void snap_free(struct attr_snap *s)

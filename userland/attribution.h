@@ -44,6 +44,10 @@ struct attribution {
 void attribution_begin(struct attribution *a);
 void attribution_end(struct attribution *a, const char *probe);
 
+/* MSR_SMI_COUNT of every online CPU, or in s->why the reason there is none
+ * (not Intel, no msr driver, not root, the read refused). Also noise's. */
+void attr_smi_take(struct attr_smi *s);
+
 /* ---- pure parts ---- */
 
 /* "ctxt N" of /proc/stat text; 0 or -EINVAL. */

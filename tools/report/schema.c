@@ -109,6 +109,8 @@ static const struct schema_row schema[] = {
 	{ "result", "noise", "[0-9]*", F, "an interrupt's count, named as in /proc/interrupts" },
 	{ "result", "noise", "[A-Z]*", F, "an interrupt's or softirq's count" },
 	{ "result", "noise", "softirq:*", F, "a softirq's count whose name an interrupt has too" },
+	{ "result", "noise", "smis", F, "SMIs on every online CPU in the window (MSR_SMI_COUNT)" },
+	{ "result", "noise", "smi_cpus*", C, "CPUs whose SMI count was read, and whether that changed" },
 	{ "result", "noise", "calibration", C, "where the TSC frequency came from" },
 	{ "result", "noise", "ref", C, "the calibration's reference" },
 	{ "result", "noise", "calib_*", C, "the user-space calibration's rounds and spread" },

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "../attribution.h"
 #include "../emit.h"
 #include "../probe.h"
 #include "../stats.h"
@@ -521,6 +522,29 @@ static void emit_interrupts(const struct irq_table *irq, const struct irq_table 
 		human_top("softirqs", soft);
 }
 
+/* SMIs in the window (attribution.c reads them): a result, or a skip saying why. */
+static void emit_smis(const struct attr_smi *before, const struct attr_smi *after,
+		      int64_t duration_ms)
+{
+	struct tp_rec r;
+	uint64_t n;
+	int changed;
+
+	if (before->why || after->why) {
+		emit_skip(P, "smis", before->why ? before->why : after->why);
+		return;
+	}
+	n = attr_smi_delta(before, after, &changed);
+	emit_result_begin(&r, P, "smis");
+	tp_rec_uint(&r, "smis", n);
+	tp_rec_int(&r, "smi_cpus", after->n);
+	tp_rec_int(&r, "duration_ms", duration_ms);
+	if (changed)
+		tp_rec_bool(&r, "smi_cpus_changed", 1);
+	emit_end(&r);
+	human("  SMIs during the run: %llu on %d CPUs\n", (unsigned long long)n, after->n);
+}
+
 static void emit_stats(const char *name, int cpu, const struct noise_stats *s,
 		       const struct loghist *h, const struct probe_ctx *ctx, uint64_t reads,
 		       long nivcsw, int threshold_ns)
@@ -552,6 +576,7 @@ enum probe_status probe_noise(struct probe_ctx *ctx)
 	struct noise_stats st;
 	struct loghist *h = 0, *htotal = 0;
 	struct irq_table irq0 = {0}, irq1 = {0}, soft0 = {0}, soft1 = {0}, dirq, dsoft;
+	static struct attr_smi smi[2];	/* 6 KiB */
 	int have_irq, have_soft, ncpu = 0, nrun = 0, nok = 0, rc = PROBE_FAILED;
 	uint64_t *gapbuf = 0, *all = 0, max_ticks = 0, reads_total = 0;
 	double hz, *scratch = 0;
@@ -607,11 +632,13 @@ enum probe_status probe_noise(struct probe_ctx *ctx)
 		sched_yield();
 	have_irq = !snap("/proc/interrupts", irq_parse_interrupts, &irq0);
 	have_soft = !snap("/proc/softirqs", irq_parse_softirqs, &soft0);
+	attr_smi_take(&smi[0]);
 	__atomic_store_n(&start.go, nrun == ncpu ? 1 : -1, __ATOMIC_RELEASE);
 	for (int i = 0; i < nrun; i++)
 		pthread_join(sp[i].tid, 0);
 	have_irq = have_irq && !snap("/proc/interrupts", irq_parse_interrupts, &irq1);
 	have_soft = have_soft && !snap("/proc/softirqs", irq_parse_softirqs, &soft1);
+	attr_smi_take(&smi[1]);
 	if (nrun < ncpu) {
 		emit_error(P, 0, "could not start one thread per CPU");
 		goto out_irq;
@@ -687,6 +714,7 @@ enum probe_status probe_noise(struct probe_ctx *ctx)
 	} else {
 		emit_skip(P, "interrupts", "no /proc/interrupts or /proc/softirqs");
 	}
+	emit_smis(&smi[0], &smi[1], (int64_t)(st.duration_ns / 1e6));
 	rc = PROBE_OK;
 out_irq:
 	irq_table_free(&irq0);
