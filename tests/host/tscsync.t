@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Host test of probe `tscsync`: on a machine with two CPUs or more, a record
+# per ordered pair whose interval is coherent (bound >= 0, round trip >= the
+# interval's width), a summary that agrees with the pairs, and a human
+# matrix; on one CPU a skip that says why (TAP). The offsets themselves are
+# diagnostics: they depend on the machine.
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tp1 import BIN, diag, done, ok, run_probe  # noqa: E402
+
+if not os.access(BIN, os.X_OK):
+    print("1..0 # SKIP %s not built" % BIN)
+    sys.exit(0)
+
+run = run_probe("tscsync")
+ok(run.p.returncode == 0, "timeprobe run --probes=tscsync exits 0", run.p.stdout[-2000:])
+ok(not run.bad, "every record's CRC is valid", run.bad)
+mine = [r for r in run.recs if r.get("probe") == "tscsync"]
+res = {r["name"]: r for r in mine if r["type"] == "result"}
+skips = [r for r in mine if r["type"] == "skip"]
+if not res:
+    ok(skips and all(r.get("reason") for r in skips), "skipped, and says why", skips)
+    done()
+summ = res.pop("tscsync summary", None)
+ok(summ is not None, "a summary record", sorted(res))
+n = summ.get("cpus_measured", 0) if summ else 0
+pairs = [r for r in res.values() if r["name"].startswith("offset cpu")]
+skipped_pairs = [r for r in skips if r.get("name", "").startswith("offset cpu")]
+ok(len(pairs) + len(skipped_pairs) == n * (n - 1), "a record for every ordered pair of %d CPUs" % n,
+   [r["name"] for r in pairs + skipped_pairs])
+ok(all(r["cpu_a"] != r["cpu_b"] and r["name"] == "offset cpu%d cpu%d" % (r["cpu_a"], r["cpu_b"])
+       for r in pairs), "each pair named by its two CPUs")
+ok(all(r["samples"] >= 1 and r["bound_ticks"] >= 0 for r in pairs), "samples and a bound >= 0 per pair")
+# the intersection is never wider than the tightest round trip's own interval
+ok(all(2 * r["bound_ticks"] <= r["round_trip_ticks"] for r in pairs), "interval width <= tightest round trip",
+   [(r["name"], r["bound_ticks"], r["round_trip_ticks"]) for r in pairs])
+ok(all(r["excludes_zero"] == (abs(r["offset_ticks"]) > r["bound_ticks"]) for r in pairs),
+   "excludes_zero agrees with offset and bound")
+if summ and pairs:
+    worst = max(abs(r["offset_ns"]) for r in pairs)
+    ok(abs(summ["max_abs_offset_ns"] - worst) <= 1e-6 * max(1, worst), "summary: the largest |offset| of the pairs",
+       (summ["max_abs_offset_ns"], worst))
+    ok(summ["pairs_excluding_zero"] == sum(r["excludes_zero"] for r in pairs), "summary: pairs that prove an offset")
+    ok(summ["pairs"] == len(pairs), "summary: pairs counted")
+ok(any("offset (ns; row A" in l for l in run.human), "a human matrix", run.human[-20:])
+for r in pairs:
+    diag("%s: %+.1f ns +- %.1f, round trip %.1f ns, %d samples" % (
+        r["name"], r["offset_ns"], r["bound_ns"], r["round_trip_ns"], r["samples"]))
+done()

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Probe tscsync's bounds arithmetic (tscsync.h): synthetic round trips
+ * between two clocks with a known offset theta = TSC_B - TSC_A, one-way
+ * latencies chosen by hand, and what the estimate proves.
+ */
+#include <stdint.h>
+
+#include "../../userland/probes/tscsync.h"
+#include "tap.h"
+
+/* A round trip starting at A-time t with latencies out (A->B) and back (B->A). */
+static void trip(struct tscsync_bounds *s, int64_t theta, uint64_t t, uint64_t out, uint64_t back)
+{
+	uint64_t a0 = t, b = (uint64_t)((int64_t)(t + out) + theta), a1 = t + out + back;
+
+	tscsync_add(s, a0, b, a1);
+}
+
+int main(void)
+{
+	struct tscsync_bounds s;
+	struct tscsync_estimate e;
+
+	tscsync_init(&s);
+	ok(tscsync_estimate(&s, &e) == -1, "no round trip: no estimate");
+
+	/* symmetric 100-tick latencies, theta 1000: interval [900, 1100] */
+	tscsync_init(&s);
+	trip(&s, 1000, 5000, 100, 100);
+	ok(!tscsync_estimate(&s, &e), "one round trip gives an estimate");
+	is_near(e.offset_ticks, 1000, 1e-9, "symmetric: the midpoint is theta");
+	is_near(e.bound_ticks, 100, 1e-9, "symmetric: half the round trip");
+	ok(e.consistent && e.excludes_zero, "consistent, and 1000 +- 100 excludes zero");
+	is_int(s.min_rtt_ticks, 200, "round trip 200 ticks");
+
+	/* a negative offset, asymmetric latencies 30 out, 170 back: the
+	 * midpoint is off by (out - back) / 2, and theta still inside */
+	tscsync_init(&s);
+	trip(&s, -5000, 100000, 30, 170);
+	tscsync_estimate(&s, &e);
+	is_near(e.offset_ticks, -5000 - 70, 1e-9, "asymmetric: midpoint off by (out - back) / 2");
+	ok(e.offset_ticks - e.bound_ticks <= -5000 && -5000 <= e.offset_ticks + e.bound_ticks,
+	   "asymmetric: theta -5000 inside the bound");
+	ok(e.excludes_zero && e.offset_ticks < 0, "negative offset proven");
+
+	/* one trip fast out, one fast back: the intersection pins theta to
+	 * within the two fast legs, tighter than either round trip */
+	trip(&s, -5000, 200000, 170, 30);
+	tscsync_estimate(&s, &e);
+	is_near(e.offset_ticks, -5000, 1e-9, "two mirrored asymmetric trips: theta exactly");
+	is_near(e.bound_ticks, 30, 1e-9, "bound: the fast leg, 30 ticks");
+	is_int(s.samples, 2, "two samples");
+
+	/* a slow trip (an interrupt inside) does not widen the bound */
+	trip(&s, -5000, 300000, 50000, 40);
+	tscsync_estimate(&s, &e);
+	is_near(e.bound_ticks, 30, 1e-9, "a 50000-tick trip leaves the bound alone");
+	is_int(s.min_rtt_ticks, 200, "tightest round trip kept");
+
+	/* equal TSCs: zero offset, the interval holds zero */
+	tscsync_init(&s);
+	for (int i = 0; i < 10; i++)
+		trip(&s, 0, 1000 + 1000 * (uint64_t)i, 40 + (uint64_t)i, 60 - (uint64_t)i);
+	tscsync_estimate(&s, &e);
+	ok(!e.excludes_zero && e.consistent, "theta 0: the interval holds zero");
+	ok(e.offset_ticks - e.bound_ticks <= 0 && 0 <= e.offset_ticks + e.bound_ticks, "0 inside");
+
+	/* A's own TSC going back gives no bound */
+	tscsync_init(&s);
+	tscsync_add(&s, 1000, 1500, 900);
+	ok(tscsync_estimate(&s, &e) == -1 && s.rejected == 1, "a1 < a0: rejected, no estimate");
+
+	/* offsets that contradict each other (the offset moved): inconsistent,
+	 * and the tightest trip's own interval is reported */
+	tscsync_init(&s);
+	trip(&s, 0, 1000, 10, 10);
+	trip(&s, 500, 2000, 50, 50);
+	tscsync_estimate(&s, &e);
+	ok(!e.consistent, "a moved offset: inconsistent");
+	is_near(e.offset_ticks, 0, 1e-9, "... the tightest trip's midpoint");
+	is_near(e.bound_ticks, 10, 1e-9, "... and its half round trip");
+
+	/* counters near wrap and far apart: differences stay exact */
+	tscsync_init(&s);
+	trip(&s, -((int64_t)1 << 40), UINT64_MAX - 100, 10, 10);
+	tscsync_estimate(&s, &e);
+	is_near(e.offset_ticks, -(double)((int64_t)1 << 40), 1, "a wrapping A counter, B 2^40 behind");
+	return tap_done();
+}

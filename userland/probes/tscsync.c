@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Probe `tscsync`: the TSC offset of every online CPU relative to every
+ * other, after boot, with bounds proven by round trips through one shared
+ * cache line (method and its assumptions: tscsync.h, docs/probes/tscsync.md).
+ *
+ * The kernel's check_tsc_warp() (arch/x86/kernel/tsc_sync.c) answers
+ * "did a TSC read on one CPU ever come out before one on another" (probe
+ * `tsc`); this answers "how far apart are they, give or take how much".
+ */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../emit.h"
+#include "../probe.h"
+#include "../sysinfo.h"
+#include "../timeutil.h"
+#include "tscsync.h"
+
+#define P "tscsync"
+#define TSCSYNC_MAX_CPUS 16	/* all ordered pairs up to this many; a sample beyond */
+#define SPIN_TIMEOUT_NS (2 * NS_PER_S)
+#define ANSWER_STOP UINT64_MAX
+
+/* ------------------------------------------------------------------ */
+/* Pure part (tscsync.h)                                               */
+
+void tscsync_init(struct tscsync_bounds *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->lo_ticks = INT64_MIN;
+	s->hi_ticks = INT64_MAX;
+	s->min_rtt_ticks = INT64_MAX;
+}
+
+void tscsync_add(struct tscsync_bounds *s, uint64_t a0, uint64_t b, uint64_t a1)
+{
+	/* differences of unsigned counters as signed: offsets below 2^63 ticks */
+	int64_t lo = (int64_t)(b - a1), hi = (int64_t)(b - a0), rtt = (int64_t)(a1 - a0);
+
+	s->samples++;
+	if (rtt < 0) {
+		s->rejected++;
+		return;
+	}
+	if (lo > s->lo_ticks)
+		s->lo_ticks = lo;
+	if (hi < s->hi_ticks)
+		s->hi_ticks = hi;
+	if (rtt < s->min_rtt_ticks) {
+		s->min_rtt_ticks = rtt;
+		s->min_rtt_lo = lo;
+		s->min_rtt_hi = hi;
+	}
+}
+
+int tscsync_estimate(const struct tscsync_bounds *s, struct tscsync_estimate *e)
+{
+	int64_t lo = s->lo_ticks, hi = s->hi_ticks;
+
+	memset(e, 0, sizeof(*e));
+	if (s->samples <= s->rejected)
+		return -1;
+	e->consistent = lo <= hi;
+	if (!e->consistent) {
+		lo = s->min_rtt_lo;
+		hi = s->min_rtt_hi;
+	}
+	/* in double: lo + hi may overflow int64_t for far-apart counters */
+	e->offset_ticks = ((double)lo + (double)hi) / 2;
+	e->bound_ticks = ((double)hi - (double)lo) / 2;
+	e->excludes_zero = lo > 0 || hi < 0;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The round trips                                                     */
+
+/*
+ * One cache line for both directions: A's call (seq odd, a0 beside it, as
+ * the method says A writes its TSC) and B's answer (seq even, b). Each
+ * TSC read is rdtsc_ordered() (lfence; rdtsc): it executes after the load
+ * that saw the other side's store, and before this side's next store
+ * retires (Intel SDM vol. 2B, RDTSC; vol. 3A 8.2.2, stores are not
+ * reordered with older loads or made visible before they retire).
+ */
+struct line {
+	uint64_t seq;
+	uint64_t a0, b;
+	int ready, fail;
+} __attribute__((aligned(64)));
+
+struct pair_job {
+	struct line *ln;
+	int cpu;
+	int pin_error;
+};
+
+/* Spins until *p == want; 0, or -ETIMEDOUT (the other side is gone). */
+static int wait_for(uint64_t *p, uint64_t want)
+{
+	int64_t end = 0;
+
+	for (unsigned int i = 1;; i++) {
+		uint64_t v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+
+		if (v == want)
+			return 0;
+		if (v == ANSWER_STOP)
+			return -ECANCELED;
+		cpu_relax();
+		if (!(i & 1023)) {
+			int64_t now = mono_ns();
+
+			if (!end)
+				end = now + SPIN_TIMEOUT_NS;
+			else if (now > end)
+				return -ETIMEDOUT;
+		}
+	}
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	return sched_setaffinity(0, sizeof(one), &one) ? errno : 0;
+}
+
+/* B: answers every call with its own TSC. */
+static void *answer_main(void *arg)
+{
+	struct pair_job *j = arg;
+	struct line *ln = j->ln;
+
+	j->pin_error = pin(j->cpu);
+	if (j->pin_error)
+		__atomic_store_n(&ln->fail, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&ln->ready, 1, __ATOMIC_RELEASE);
+	if (j->pin_error)
+		return 0;
+	for (uint64_t k = 1;; k += 2) {
+		if (wait_for(&ln->seq, k))
+			return 0;
+		ln->b = rdtsc_ordered();
+		__atomic_store_n(&ln->seq, k + 1, __ATOMIC_RELEASE);
+	}
+}
+
+/*
+ * A (this thread, pinned to cpu_a): calls until the time is up and at
+ * least MIN_ROUNDS counted, or the rounds run out, or hard_ns has gone (a
+ * peer that is mostly descheduled, as on a loaded host or TCG). The
+ * first WARMUP_ROUNDS are not counted: B is still being scheduled in.
+ */
+#define WARMUP_ROUNDS 16
+#define MIN_ROUNDS 200
+static int call_rounds(struct line *ln, int64_t duration_ns, int64_t hard_ns,
+		       uint64_t max_rounds, struct tscsync_bounds *s)
+{
+	int64_t start = mono_ns(), end = start + duration_ns, hard_end = start + hard_ns;
+	uint64_t k = 1;
+
+	for (uint64_t i = 0; i < max_rounds + WARMUP_ROUNDS; i++, k += 2) {
+		uint64_t a0, a1;
+		int64_t now;
+		int rc;
+
+		a0 = rdtsc_ordered();
+		ln->a0 = a0;
+		__atomic_store_n(&ln->seq, k, __ATOMIC_RELEASE);
+		rc = wait_for(&ln->seq, k + 1);
+		a1 = rdtsc_ordered();
+		if (rc)
+			return rc;
+		if (i >= WARMUP_ROUNDS)
+			tscsync_add(s, a0, __atomic_load_n(&ln->b, __ATOMIC_RELAXED), a1);
+		if (i & 15)
+			continue;
+		now = mono_ns();
+		if (now > hard_end || (now > end && s->samples >= MIN_ROUNDS))
+			break;
+	}
+	return 0;
+}
+
+/* The round trips of one ordered pair; 0 or -errno. */
+static int measure_pair(int cpu_a, int cpu_b, int64_t duration_ns, int64_t hard_ns,
+			uint64_t max_rounds, struct tscsync_bounds *s)
+{
+	static struct line ln;
+	struct pair_job j = { .ln = &ln, .cpu = cpu_b };
+	pthread_t tid;
+	int rc = -pin(cpu_a);
+
+	tscsync_init(s);
+	if (rc)
+		return rc;
+	memset(&ln, 0, sizeof(ln));
+	if (pthread_create(&tid, 0, answer_main, &j))
+		return -EAGAIN;
+	while (!__atomic_load_n(&ln.ready, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	if (!__atomic_load_n(&ln.fail, __ATOMIC_ACQUIRE))
+		rc = call_rounds(&ln, duration_ns, hard_ns, max_rounds, s);
+	__atomic_store_n(&ln.seq, ANSWER_STOP, __ATOMIC_RELEASE);
+	pthread_join(tid, 0);
+	return j.pin_error ? -j.pin_error : rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Records and the matrix                                              */
+
+struct cell {
+	int done;
+	struct tscsync_bounds s;
+	struct tscsync_estimate e;
+};
+
+static double ns(double ticks, double hz)
+{
+	return hz > 0 ? ticks * 1e9 / hz : NAN;
+}
+
+static void emit_pair(int a, int b, const struct cell *c, double hz)
+{
+	struct tp_rec r;
+	char name[48];
+
+	snprintf(name, sizeof(name), "offset cpu%d cpu%d", a, b);
+	emit_result_begin(&r, P, name);
+	tp_rec_int(&r, "cpu_a", a);
+	tp_rec_int(&r, "cpu_b", b);
+	rec_double(&r, "offset_ns", ns(c->e.offset_ticks, hz));
+	rec_double(&r, "bound_ns", ns(c->e.bound_ticks, hz));
+	rec_double(&r, "round_trip_ns", ns((double)c->s.min_rtt_ticks, hz));
+	tp_rec_uint(&r, "samples", c->s.samples);
+	tp_rec_uint(&r, "rejected", c->s.rejected);
+	rec_double(&r, "offset_ticks", c->e.offset_ticks);
+	rec_double(&r, "bound_ticks", c->e.bound_ticks);
+	tp_rec_int(&r, "round_trip_ticks", c->s.min_rtt_ticks);
+	tp_rec_bool(&r, "consistent", c->e.consistent);
+	tp_rec_bool(&r, "excludes_zero", c->e.excludes_zero);
+	emit_end(&r);
+}
+
+static void human_matrix(const char *title, const int *cpus, int n, struct cell *m, double hz,
+			 int bound)
+{
+	human("\n  %s (ns; row A, column B: TSC_B - TSC_A)\n  %6s", title, "A \\ B");
+	for (int j = 0; j < n; j++)
+		human(" %9d", cpus[j]);
+	human("\n");
+	for (int i = 0; i < n; i++) {
+		human("  %6d", cpus[i]);
+		for (int j = 0; j < n; j++) {
+			const struct cell *c = &m[i * n + j];
+
+			if (i == j || !c->done)
+				human(" %9s", "-");
+			else
+				human(" %9.1f", ns(bound ? c->e.bound_ticks : c->e.offset_ticks, hz));
+		}
+		human("\n");
+	}
+}
+
+static void emit_summary(const int *cpus, int n, int online, const struct cell *m, double hz,
+			 const struct probe_ctx *ctx)
+{
+	double worst = 0, worst_bound = 0;
+	int pairs = 0, proven = 0, inconsistent = 0, wa = -1, wb = -1;
+	struct tp_rec r;
+
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++) {
+			const struct cell *c = &m[i * n + j];
+
+			if (!c->done)
+				continue;
+			pairs++;
+			proven += c->e.excludes_zero;
+			inconsistent += !c->e.consistent;
+			if (fabs(c->e.offset_ticks) >= worst) {
+				worst = fabs(c->e.offset_ticks);
+				wa = cpus[i];
+				wb = cpus[j];
+			}
+			if (c->e.bound_ticks > worst_bound)
+				worst_bound = c->e.bound_ticks;
+		}
+	emit_result_begin(&r, P, "tscsync summary");
+	tp_rec_int(&r, "cpus", online);
+	tp_rec_int(&r, "cpus_measured", n);
+	tp_rec_bool(&r, "sampled", n < online);
+	tp_rec_int(&r, "pairs", pairs);
+	rec_double(&r, "max_abs_offset_ns", ns(worst, hz));
+	tp_rec_int(&r, "max_abs_offset_cpu_a", wa);
+	tp_rec_int(&r, "max_abs_offset_cpu_b", wb);
+	rec_double(&r, "max_bound_ns", ns(worst_bound, hz));
+	tp_rec_int(&r, "pairs_excluding_zero", proven);
+	tp_rec_bool(&r, "any_excludes_zero", proven > 0);
+	tp_rec_int(&r, "pairs_inconsistent", inconsistent);
+	rec_double(&r, "tsc_hz", hz);
+	tp_rec_str(&r, "tsc_hz_source", ctx->tsc.source ? ctx->tsc.source : "none");
+	emit_end(&r);
+	human("\n  largest |offset| %.1f ns (cpu%d -> cpu%d), largest bound %.1f ns; "
+	      "%d of %d pairs prove an offset (interval excludes 0)%s\n",
+	      ns(worst, hz), wa, wb, ns(worst_bound, hz), proven, pairs,
+	      inconsistent ? ", some pairs inconsistent (see records)" : "");
+}
+
+/* ------------------------------------------------------------------ */
+/* Entry                                                               */
+
+/* The CPUs to measure: all allowed ones up to TSCSYNC_MAX_CPUS, else that
+ * many spread evenly over them (the first and the last always in). */
+static int pick_cpus(int *cpus, int *online)
+{
+	static int all[CPU_SETSIZE];
+	cpu_set_t set;
+	int n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -errno;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			all[n++] = c;
+	*online = n;
+	if (n <= TSCSYNC_MAX_CPUS) {
+		memcpy(cpus, all, (size_t)n * sizeof(*cpus));
+		return n;
+	}
+	for (int i = 0; i < TSCSYNC_MAX_CPUS; i++)
+		cpus[i] = all[(int64_t)i * (n - 1) / (TSCSYNC_MAX_CPUS - 1)];
+	return TSCSYNC_MAX_CPUS;
+}
+
+/*
+ * How long one pair may take when its peer is mostly descheduled: half of
+ * its share of the time left before the suite's deadline, at least the
+ * planned duration, at most HARD_MAX_NS.
+ */
+#define HARD_MAX_NS NS_PER_S
+static int64_t hard_limit(const struct probe_ctx *ctx, int64_t duration_ns, int pairs_left)
+{
+	int64_t share = HARD_MAX_NS;
+
+	if (ctx->deadline_ns > 0 && pairs_left > 0)
+		share = (ctx->deadline_ns - mono_ns()) / pairs_left / 2;
+	return share < duration_ns ? duration_ns : share > HARD_MAX_NS ? HARD_MAX_NS : share;
+}
+
+static enum probe_status run(struct probe_ctx *ctx)
+{
+	static struct cell m[TSCSYNC_MAX_CPUS * TSCSYNC_MAX_CPUS];
+	int cpus[TSCSYNC_MAX_CPUS], online = 0, n;
+	int64_t duration_ns = (ctx->quick ? 20 : 200) * NS_PER_MS;
+	uint64_t max_rounds = ctx->quick ? 20000 : 200000;
+	double hz;
+	int left;
+
+	if (!TP_HAVE_TSC || !cpu_has_flag("tsc")) {
+		emit_skip(P, 0, "no TSC on this CPU");
+		return PROBE_SKIPPED;
+	}
+	n = pick_cpus(cpus, &online);
+	if (n < 0) {
+		emit_skip(P, 0, "sched_getaffinity failed: cannot pin threads");
+		return PROBE_SKIPPED;
+	}
+	if (n < 2) {
+		emit_skip(P, 0, "one CPU online: no pair to compare");
+		return PROBE_SKIPPED;
+	}
+	hz = probe_tsc_calib(ctx);
+	left = n * (n - 1);
+	human("  %d of %d CPUs, %lld ms or %llu round trips per ordered pair, TSC at %.0f Hz (%s)\n",
+	      n, online, (long long)(duration_ns / NS_PER_MS), (unsigned long long)max_rounds, hz,
+	      ctx->tsc.source ? ctx->tsc.source : "none");
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++) {
+			struct cell *c = &m[i * n + j];
+			char name[48], why[96];
+			int rc;
+
+			if (i == j)
+				continue;
+			rc = measure_pair(cpus[i], cpus[j], duration_ns,
+					  hard_limit(ctx, duration_ns, left--), max_rounds, &c->s);
+			if (!rc && !tscsync_estimate(&c->s, &c->e)) {
+				c->done = 1;
+				emit_pair(cpus[i], cpus[j], c, hz);
+				continue;
+			}
+			snprintf(name, sizeof(name), "offset cpu%d cpu%d", cpus[i], cpus[j]);
+			snprintf(why, sizeof(why), "pair not measured: %s",
+				 rc ? strerror(-rc) : "no round trip completed");
+			emit_skip(P, name, why);
+		}
+	human_matrix("offset", cpus, n, m, hz, 0);
+	human_matrix("bound (half-width)", cpus, n, m, hz, 1);
+	emit_summary(cpus, n, online, m, hz, ctx);
+	return PROBE_OK;
+}
+
+/* ---- the registry's row (probes/registry.c) ---- */
+
+const struct probe tscsync_probe = {
+	.name = "tscsync",
+	.summary = "TSC offset of every CPU against every other, bounded by cache-line round trips",
+	.run = run, .limit_quick_s = 30, .limit_full_s = 300,
+	PROBE_FIGURES("max_abs_offset_ns", "offset_ns", "bound_ns", "round_trip_ns", "samples"),
+};
