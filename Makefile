@@ -48,7 +48,8 @@ deps:
 # boot/calib.c: the stub's EFI-free calibration arithmetic (CPUID 0x15), one
 # definition for the stub and the tsc probe.
 COMMON_SRC := $(wildcard common/*.c)
-USERLAND_SRC := $(wildcard userland/*.c userland/probes/*.c) $(COMMON_SRC) boot/calib.c
+# boot/acpi.c: the stub's EFI-free FADT parser, also used by userland/platclock.c.
+USERLAND_SRC := $(wildcard userland/*.c userland/probes/*.c) $(COMMON_SRC) boot/calib.c boot/acpi.c
 USERLAND_OBJ := $(patsubst %.c,$(B)/musl/%.o,$(USERLAND_SRC))
 
 # musl ships no kernel UAPI headers (linux/futex.h, ...): point at Debian's

@@ -102,8 +102,41 @@ def check_noise(suite, text):
     ok(all(0 <= r.get("stolen_pct", -1) <= 100 for r in cpus), "noise: stolen time a share, 0..100 %")
 
 
+def check_tscsync(suite, text):
+    rs = results(suite, "tscsync")
+    n = suite[0].get("cpus", 0)
+    pairs = [r for r in rs if r.get("name", "").startswith("offset cpu")]
+    summ = [r for r in rs if r.get("name") == "tscsync summary"]
+    ok(len(pairs) == n * (n - 1), "tscsync: a bounded offset for each of the %d ordered pairs" % (n * (n - 1)),
+       [r.get("name") for r in pairs])
+    ok(all(r.get("bound_ns", -1) >= 0 and r.get("samples", 0) >= 1 for r in pairs),
+       "tscsync: every pair has samples and a bound")
+    ok(summ and summ[-1].get("pairs") == len(pairs), "tscsync: a summary over the pairs", summ)
+    for r in pairs:
+        diag("tscsync %s: %+.1f ns +- %.1f, round trip %.1f ns, %d samples" % (
+            r["name"], r["offset_ns"], r["bound_ns"], r["round_trip_ns"], r["samples"]))
+
+
+def check_drift(suite, text):
+    rs = results(suite, "drift")
+    names = {r.get("name") for r in rs}
+    for ref in ("CLOCK_MONOTONIC_RAW", "hpet", "pmtimer"):
+        taus = sorted(r["tau_s"] for r in rs if r.get("ref") == ref and "adev" in r)
+        ok("drift vs " + ref in names and len(taus) >= 3,
+           "drift: the TSC against %s, ADEV at 3 or more taus" % ref, taus)
+        fit = [r for r in rs if r.get("name") == "drift vs " + ref]
+        if fit:
+            diag("drift vs %s: %+.3f ppm, %+.3f ppm/min; ADEV %s" % (
+                ref, fit[0]["freq_ppm"], fit[0]["trend_ppm_per_min"],
+                ", ".join("%gs %.2e" % (r["tau_s"], r["adev"]) for r in rs if r.get("ref") == ref and "adev" in r)))
+    costs = {r.get("counter"): r.get("ns_per_read") for r in rs if r.get("name", "").startswith("read cost")}
+    ok(set(costs) >= {"hpet", "pmtimer", "pit"} and all(v and v > 0 for v in costs.values()),
+       "drift: read costs of HPET, PM timer and PIT", costs)
+
+
 CHECKS = {"clocks": check_clocks, "itimer": check_itimer, "wakeup": check_wakeup,
-          "yield": check_yield, "switch": check_switch, "tsc": check_tsc, "noise": check_noise}
+          "yield": check_yield, "switch": check_switch, "tsc": check_tsc, "noise": check_noise,
+          "tscsync": check_tscsync, "drift": check_drift}
 
 
 def listed():

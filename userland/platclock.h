@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Platform counters read from user space, each a struct platclock: opened
+ * once by name, then read directly (probe `drift` reads each between two
+ * TSC reads; their read costs are its records too).
+ */
+#ifndef TP_PLATCLOCK_H
+#define TP_PLATCLOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct platclock {
+	const char *name;	/* "CLOCK_MONOTONIC_RAW", "hpet", "pmtimer" */
+	double hz;		/* nominal rate: the spec's or the device's own word */
+	unsigned int bits;	/* counter width, for unwrapping */
+	uint64_t (*read)(const struct platclock *r);
+	volatile const uint8_t *mmio;	/* hpet: the mapped register page */
+	uint16_t port;		/* pmtimer: its I/O port */
+	int hpet64;		/* hpet: 64-bit main counter */
+	char why[120];		/* not open: why (the skip reason) */
+	char where[48];		/* how it was reached, for the record */
+};
+
+/* Opens r by name; 0, or -1 with r->why set. */
+int platclock_open(struct platclock *r);
+
+/* The PIT's channel 0 latched and read (8254 datasheet, counter latch
+ * command): for its read cost only; -1 and why if ports are not ours. */
+int platclock_pit_open(char *why, size_t len);
+uint64_t platclock_pit_read(const struct platclock *r);
+
+#endif

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Probe `drift`: the TSC against each platform counter user space can read
+ * directly (CLOCK_MONOTONIC_RAW always; HPET and the ACPI PM timer where
+ * the machine lets us: platclock.h), sampled every TAU0 with each counter
+ * read between two TSC reads. Per counter: the TSC's rate measured against
+ * it, in ppm from the stub's figure; its trend in ppm per minute; the
+ * overlapping Allan deviation (adev.h, NIST SP 1065) at tau = 0.1, 1, 10 s
+ * and a third of the run. Then what one read of each counter costs.
+ * docs/probes/drift.md.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../adev.h"
+#include "../emit.h"
+#include "../platclock.h"
+#include "../probe.h"
+#include "../stats.h"
+#include "../sysinfo.h"
+#include "../timeutil.h"
+
+#define P "drift"
+#define TAU0_NS (10 * NS_PER_MS)	/* the cadence: 100 samples per 0.1 s tau */
+#define QUICK_S 10
+#define FULL_S 300
+#define MARGIN_NS (4 * NS_PER_S)	/* kept before the deadline for analysis and costs */
+#define NREFS 3
+
+static int drift_s;	/* --drift-s=; 0: the profile's */
+
+struct series {
+	struct platclock c;
+	int open;
+	uint64_t last, acc;	/* unwrapping the counter */
+	uint64_t *tsc;		/* bracket midpoints */
+	uint64_t *ticks;	/* counter ticks since the first sample */
+	double *width_ns;	/* bracket widths */
+};
+
+/* ------------------------------------------------------------------ */
+/* Sampling                                                            */
+
+/* One sample of s: the tightest of three TSC-counter-TSC brackets. */
+static void take(struct series *s, size_t i, double hz)
+{
+	uint64_t best = UINT64_MAX, mid = 0, v = 0;
+	uint64_t mask = s->c.bits >= 64 ? UINT64_MAX : (1ull << s->c.bits) - 1;
+
+	for (int k = 0; k < 3; k++) {
+		uint64_t a = rdtsc_ordered(), x = s->c.read(&s->c), b = rdtsc_ordered();
+
+		if (b >= a && b - a < best) {
+			best = b - a;
+			mid = a + (b - a) / 2;
+			v = x;
+		}
+	}
+	if (i)
+		s->acc += (v - s->last) & mask;	/* a wrap between samples is one step */
+	s->last = v;
+	s->tsc[i] = mid;
+	s->ticks[i] = s->acc;
+	s->width_ns[i] = (double)best * 1e9 / hz;
+}
+
+/* Samples every TAU0_NS to absolute deadlines; returns how many were taken. */
+static size_t sample(struct series *s, size_t max, double hz, uint64_t *missed)
+{
+	int64_t start = mono_ns();
+	size_t i;
+
+	for (i = 0; i < max; i++) {
+		int64_t due = start + (int64_t)i * TAU0_NS;
+		struct timespec ts = ns_ts(due);
+
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, 0);
+		if (mono_ns() - due > TAU0_NS)
+			(*missed)++;	/* woke a whole period late */
+		for (int k = 0; k < NREFS; k++)
+			if (s[k].open)
+				take(&s[k], i, hz);
+	}
+	return i;
+}
+
+/* ------------------------------------------------------------------ */
+/* Analysis                                                            */
+
+struct fit {
+	double tsc_hz, ppm, trend_ppm_min, win_s, win_min_ppm, win_max_ppm;
+	size_t windows;
+};
+
+/* The TSC rate over windows of the run, and the line through them in ppm/min. */
+static void trend(const double *ref_s, const double *tsc_t, size_t n, double stub_hz, struct fit *f)
+{
+	size_t per = (size_t)(NS_PER_S / TAU0_NS), nw;
+	double t[64], ppm[64];
+
+	if (n / per < 10)
+		per = n / 10 ? n / 10 : 1;
+	nw = (n - 1) / per < 64 ? (n - 1) / per : 64;
+	per = nw ? (n - 1) / nw : 1;
+	f->win_min_ppm = INFINITY;
+	f->win_max_ppm = -INFINITY;
+	for (size_t w = 0; w < nw; w++) {
+		size_t a = w * per, b = a + per;
+		double hz_w = (tsc_t[b] - tsc_t[a]) / (ref_s[b] - ref_s[a]);
+
+		t[w] = (ref_s[a] + ref_s[b]) / 2 / 60;
+		ppm[w] = (hz_w - stub_hz) / stub_hz * 1e6;
+		f->win_min_ppm = fmin(f->win_min_ppm, ppm[w]);
+		f->win_max_ppm = fmax(f->win_max_ppm, ppm[w]);
+	}
+	f->windows = nw;
+	f->win_s = nw ? ref_s[per] - ref_s[0] : NAN;
+	if (line_fit(t, ppm, nw, &f->trend_ppm_min, &(double){ 0 }))
+		f->trend_ppm_min = NAN;
+}
+
+static void emit_adev(const char *ref, const double *x, size_t n)
+{
+	static const double fixed[] = { 0.1, 1, 10 };
+	double tau0 = (double)TAU0_NS / NS_PER_S;
+	size_t m_third = (n - 1) / 3, ms[4], nm = 0;
+
+	for (size_t i = 0; i < 3; i++) {
+		size_t m = (size_t)llround(fixed[i] / tau0);
+
+		if (m <= m_third)
+			ms[nm++] = m;
+	}
+	if (m_third && (!nm || ms[nm - 1] != m_third))
+		ms[nm++] = m_third;
+	for (size_t i = 0; i < nm; i++) {
+		size_t terms;
+		double a = adev_overlapping(x, n, tau0, ms[i], &terms);
+		struct tp_rec r;
+		char name[64];
+
+		snprintf(name, sizeof(name), "adev %s tau %gs", ref, (double)ms[i] * tau0);
+		emit_result_begin(&r, P, name);
+		tp_rec_str(&r, "ref", ref);
+		rec_double(&r, "tau_s", (double)ms[i] * tau0);
+		tp_rec_uint(&r, "m", ms[i]);
+		rec_double(&r, "adev", a);
+		tp_rec_uint(&r, "n", terms);
+		emit_end(&r);
+		human("    tau %8.2f s   adev %10.3e   n %7zu\n", (double)ms[i] * tau0, a, terms);
+	}
+}
+
+static void emit_fit(const struct series *s, size_t n, const struct fit *f,
+		     const struct probe_ctx *ctx, uint64_t missed)
+{
+	struct tp_rec r;
+	char name[64];
+	double *w = malloc(n * sizeof(double));
+	struct summary sw = { 0 };
+
+	if (w) {
+		memcpy(w, s->width_ns, n * sizeof(double));
+		summarize(w, n, &sw);	/* sorts: a copy */
+		free(w);
+	}
+	snprintf(name, sizeof(name), "drift vs %s", s->c.name);
+	emit_result_begin(&r, P, name);
+	tp_rec_str(&r, "ref", s->c.name);
+	tp_rec_str(&r, "via", s->c.where);
+	rec_double(&r, "ref_hz", s->c.hz);
+	tp_rec_int(&r, "counter_bits", s->c.bits);
+	rec_double(&r, "tsc_hz", f->tsc_hz);
+	rec_double(&r, "stub_hz", ctx->tsc.hz);
+	tp_rec_str(&r, "tsc_hz_source", ctx->tsc.source ? ctx->tsc.source : "none");
+	rec_double(&r, "freq_ppm", f->ppm);
+	rec_double(&r, "trend_ppm_per_min", f->trend_ppm_min);
+	tp_rec_uint(&r, "windows", f->windows);
+	rec_double(&r, "window_s", f->win_s);
+	rec_double(&r, "window_ppm_min", f->win_min_ppm);
+	rec_double(&r, "window_ppm_max", f->win_max_ppm);
+	rec_double(&r, "duration_s", (double)(s->ticks[n - 1]) / s->c.hz);
+	tp_rec_uint(&r, "samples", n);
+	tp_rec_uint(&r, "missed", missed);
+	rec_double(&r, "tau0_s", (double)TAU0_NS / NS_PER_S);
+	rec_double(&r, "bracket_median_ns", sw.p50);
+	rec_double(&r, "bracket_max_ns", sw.max);
+	emit_end(&r);
+	human("  %-20s %14.0f Hz %+10.2f ppm %+10.3f ppm/min  (windows %+.2f..%+.2f ppm, "
+	      "bracket %.0f ns)\n", s->c.name, f->tsc_hz, f->ppm, f->trend_ppm_min,
+	      f->win_min_ppm, f->win_max_ppm, sw.p50);
+}
+
+/* Rate, trend and Allan deviation of the TSC against one counter. */
+static int analyse(const struct series *s, size_t n, const struct probe_ctx *ctx, uint64_t missed)
+{
+	double *ref_s = calloc(n, sizeof(double)), *tsc_t = calloc(n, sizeof(double));
+	double *x = calloc(n, sizeof(double)), icept = 0;
+	struct fit f = { 0 };
+	int rc = -1;
+
+	if (!ref_s || !tsc_t || !x)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		ref_s[i] = (double)s->ticks[i] / s->c.hz;
+		tsc_t[i] = (double)(s->tsc[i] - s->tsc[0]);
+	}
+	if (line_fit(ref_s, tsc_t, n, &f.tsc_hz, &icept))
+		goto out;
+	f.ppm = (f.tsc_hz - ctx->tsc.hz) / ctx->tsc.hz * 1e6;
+	trend(ref_s, tsc_t, n, ctx->tsc.hz, &f);
+	/* phase: the TSC's time error against the counter, the mean rate
+	 * removed, so uneven sample times do not turn it into noise */
+	for (size_t i = 0; i < n; i++)
+		x[i] = (tsc_t[i] - icept) / f.tsc_hz - ref_s[i];
+	emit_fit(s, n, &f, ctx, missed);
+	emit_adev(s->c.name, x, n);
+	rc = 0;
+out:
+	free(ref_s);
+	free(tsc_t);
+	free(x);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Read costs                                                          */
+
+#define COST_BATCH 32
+#define COST_ROUNDS 64
+
+static void read_cost(const struct platclock *c, double hz)
+{
+	double per[COST_ROUNDS], empty[COST_ROUNDS];
+	struct summary s, e;
+	struct tp_rec r;
+	char name[64];
+
+	for (int k = 0; k < COST_ROUNDS; k++) {
+		uint64_t a = rdtsc_ordered();
+
+		for (int i = 0; i < COST_BATCH; i++)
+			(void)c->read(c);
+		per[k] = (double)(rdtsc_ordered() - a) / COST_BATCH;
+		a = rdtsc_ordered();
+		for (int i = 0; i < COST_BATCH; i++)
+			__asm__ volatile("" ::: "memory");
+		empty[k] = (double)(rdtsc_ordered() - a) / COST_BATCH;
+	}
+	summarize(per, COST_ROUNDS, &s);
+	summarize(empty, COST_ROUNDS, &e);
+	snprintf(name, sizeof(name), "read cost %s", c->name);
+	emit_result_begin(&r, P, name);
+	tp_rec_str(&r, "counter", c->name);
+	tp_rec_str(&r, "via", c->where);
+	tp_rec_int(&r, "reads", COST_BATCH * COST_ROUNDS);
+	rec_double(&r, "ticks_per_read", s.p50);
+	rec_double(&r, "ns_per_read", s.p50 * 1e9 / hz);
+	rec_double(&r, "min_ns_per_read", s.min * 1e9 / hz);
+	rec_double(&r, "max_ns_per_read", s.max * 1e9 / hz);
+	rec_double(&r, "loop_overhead_ns", e.p50 * 1e9 / hz);
+	emit_end(&r);
+	human("  %-20s %10.1f ns %10.1f ticks  (min %.1f, max %.1f ns; loop %.1f ns)\n", c->name,
+	      s.p50 * 1e9 / hz, s.p50, s.min * 1e9 / hz, s.max * 1e9 / hz, e.p50 * 1e9 / hz);
+}
+
+static void costs(const struct series *s, double hz)
+{
+	struct platclock pit = { .name = "pit", .bits = 16, .read = platclock_pit_read };
+	char why[120];
+
+	human("\n  %-20s %13s %16s   (median of %d batches of %d)\n", "read cost", "per read",
+	      "TSC ticks", COST_ROUNDS, COST_BATCH);
+	for (int k = 0; k < NREFS; k++)
+		if (s[k].open)
+			read_cost(&s[k].c, hz);
+	/* the PIT is not a reference here (the kernel may be using channel 0),
+	 * only its latch-and-read cost; 1193182 Hz, 8254 */
+	if (platclock_pit_open(why, sizeof(why))) {
+		emit_skip(P, "read cost pit", why);
+		return;
+	}
+	snprintf(pit.where, sizeof(pit.where), "ports 0x43, 0x40 (latch, lo, hi)");
+	read_cost(&pit, hz);
+}
+
+/* ------------------------------------------------------------------ */
+/* Entry                                                               */
+
+/* Samples to take: the option or the profile's, cut to the time left. */
+static size_t plan(const struct probe_ctx *ctx, int *cut)
+{
+	int64_t want = (int64_t)(drift_s ? drift_s : ctx->quick ? QUICK_S : FULL_S) * NS_PER_S;
+	int64_t left = ctx->deadline_ns > 0 ? ctx->deadline_ns - mono_ns() - MARGIN_NS : want;
+
+	*cut = left < want;
+	if (*cut)
+		want = left > NS_PER_S ? left : NS_PER_S;
+	return (size_t)(want / TAU0_NS) + 1;
+}
+
+static int open_all(struct series *s, size_t max)
+{
+	static const char *const names[NREFS] = { "CLOCK_MONOTONIC_RAW", "hpet", "pmtimer" };
+	int any = 0;
+
+	for (int k = 0; k < NREFS; k++) {
+		char name[64];
+
+		s[k].c.name = names[k];
+		if (platclock_open(&s[k].c)) {
+			snprintf(name, sizeof(name), "drift vs %s", names[k]);
+			emit_skip(P, name, s[k].c.why);
+			continue;
+		}
+		s[k].tsc = calloc(max, sizeof(uint64_t));
+		s[k].ticks = calloc(max, sizeof(uint64_t));
+		s[k].width_ns = calloc(max, sizeof(double));
+		s[k].open = s[k].tsc && s[k].ticks && s[k].width_ns;
+		any |= s[k].open;
+	}
+	return any;
+}
+
+static enum probe_status run(struct probe_ctx *ctx)
+{
+	struct series s[NREFS] = { 0 };
+	uint64_t missed = 0;
+	size_t max, n;
+	double hz;
+	int cut;
+
+	if (!TP_HAVE_TSC || !cpu_has_flag("tsc")) {
+		emit_skip(P, 0, "no TSC on this CPU");
+		return PROBE_SKIPPED;
+	}
+	hz = probe_tsc_calib(ctx);
+	max = plan(ctx, &cut);
+	if (!(hz > 0) || !open_all(s, max)) {
+		emit_error(P, 0, hz > 0 ? "out of memory for the samples" : "no TSC frequency");
+		return PROBE_FAILED;
+	}
+	human("  %zu samples every %lld ms%s; TSC nominal %.0f Hz (%s)\n", max,
+	      (long long)(TAU0_NS / NS_PER_MS), cut ? " (cut to the probe's time limit)" : "",
+	      hz, ctx->tsc.source ? ctx->tsc.source : "none");
+	n = sample(s, max, hz, &missed);
+	for (int k = 0; k < NREFS; k++)
+		if (s[k].open && n >= 3)
+			analyse(&s[k], n, ctx, missed);
+	costs(s, hz);
+	for (int k = 0; k < NREFS; k++) {
+		free(s[k].tsc);
+		free(s[k].ticks);
+		free(s[k].width_ns);
+	}
+	return PROBE_OK;
+}
+
+/* ---- the registry's row (probes/registry.c) ---- */
+
+static const struct probe_opt drift_opts[] = {
+	{ .w = {
+		.name = "drift-s", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE,
+		.hi = 86400, .dflt = "10 quick, 300 full",
+		.help = "`drift`: seconds of sampling (cut to the probe's time limit)",
+	  }, .store = &drift_s },
+};
+
+const struct probe drift_probe = {
+	.name = "drift",
+	.summary = "TSC against CLOCK_MONOTONIC_RAW, HPET and PM timer: ppm, trend, Allan deviation; "
+		   "read costs",
+	.run = run, .limit_quick_s = 40, .limit_full_s = 420,
+	PROBE_OPTS(drift_opts), PROBE_FIGURES("adev", "tau_s", "freq_ppm", "trend_ppm_per_min",
+					      "ns_per_read"),
+};
