@@ -45,6 +45,10 @@ if summ and pairs:
        (summ["max_abs_offset_ns"], worst))
     ok(summ["pairs_excluding_zero"] == sum(r["excludes_zero"] for r in pairs), "summary: pairs that prove an offset")
     ok(summ["pairs"] == len(pairs), "summary: pairs counted")
+    by = {(r["cpu_a"], r["cpu_b"]): r for r in pairs}
+    bad = sum(1 for (a, b), r in by.items() if a < b and (b, a) in by and
+              abs(r["offset_ticks"] + by[(b, a)]["offset_ticks"]) > r["bound_ticks"] + by[(b, a)]["bound_ticks"])
+    ok(summ["reverse_disagreements"] == bad, "summary: reverse pairs that contradict (%d)" % bad)
 ok(any("offset (ns; row A" in l for l in run.human), "a human matrix", run.human[-20:])
 for r in pairs:
     diag("%s: %+.1f ns +- %.1f, round trip %.1f ns, %d samples" % (

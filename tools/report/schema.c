@@ -191,6 +191,7 @@ static const struct schema_row schema[] = {
 	{ "result", "tscsync", "pairs_excluding_zero", F, "pairs with a proven offset" },
 	{ "result", "tscsync", "any_excludes_zero", C, "some pair has a proven offset" },
 	{ "result", "tscsync", "pairs_inconsistent", F, "pairs whose intervals did not intersect" },
+	{ "result", "tscsync", "reverse_disagreements", F, "pairs whose two directions contradict" },
 	{ "result", "tscsync", "tsc_hz", F, "TSC frequency used for ns" },
 	{ "result", "tscsync", "tsc_hz_source", C, "whose figure: stub or user" },
 

@@ -271,6 +271,28 @@ static void human_matrix(const char *title, const int *cpus, int n, struct cell 
 	}
 }
 
+/*
+ * Pairs whose two directions contradict each other: TSC_B - TSC_A measured
+ * from A and TSC_A - TSC_B measured from B must agree with opposite signs
+ * within the two bounds; if not, the offset moved between the two
+ * measurements or a round trip broke the method's assumptions.
+ */
+static int reverse_disagreements(int n, const struct cell *m)
+{
+	int bad = 0;
+
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++) {
+			const struct cell *ab = &m[i * n + j], *ba = &m[j * n + i];
+
+			if (ab->done && ba->done &&
+			    fabs(ab->e.offset_ticks + ba->e.offset_ticks) >
+				    ab->e.bound_ticks + ba->e.bound_ticks)
+				bad++;
+		}
+	return bad;
+}
+
 static void emit_summary(const int *cpus, int n, int online, const struct cell *m, double hz,
 			 const struct probe_ctx *ctx)
 {
@@ -307,6 +329,7 @@ static void emit_summary(const int *cpus, int n, int online, const struct cell *
 	tp_rec_int(&r, "pairs_excluding_zero", proven);
 	tp_rec_bool(&r, "any_excludes_zero", proven > 0);
 	tp_rec_int(&r, "pairs_inconsistent", inconsistent);
+	tp_rec_int(&r, "reverse_disagreements", reverse_disagreements(n, m));
 	rec_double(&r, "tsc_hz", hz);
 	tp_rec_str(&r, "tsc_hz_source", ctx->tsc.source ? ctx->tsc.source : "none");
 	emit_end(&r);
