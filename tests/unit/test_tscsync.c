@@ -86,5 +86,22 @@ int main(void)
 	trip(&s, -((int64_t)1 << 40), UINT64_MAX - 100, 10, 10);
 	tscsync_estimate(&s, &e);
 	is_near(e.offset_ticks, -(double)((int64_t)1 << 40), 1, "a wrapping A counter, B 2^40 behind");
+	/* the CPUs measured: all up to 16, an even spread beyond */
+	{
+		int all[64], out[TSCSYNC_MAX_CPUS], k, distinct = 1;
+
+		for (int i = 0; i < 64; i++)
+			all[i] = 2 * i;	/* gaps, as offline CPUs leave */
+		is_int(tscsync_pick(all, 5, out, TSCSYNC_MAX_CPUS), 5, "5 CPUs: all of them");
+		ok(out[0] == 0 && out[4] == 8, "... in order");
+		k = tscsync_pick(all, 64, out, TSCSYNC_MAX_CPUS);
+		is_int(k, 16, "64 CPUs: a sample of 16");
+		ok(out[0] == 0 && out[15] == 126, "... the first and the last CPU in it");
+		for (int i = 1; i < k; i++)
+			distinct &= out[i] > out[i - 1];
+		ok(distinct, "... distinct, ascending");
+		is_int(out[1], 8, "... evenly spread: the second is all[1 * 63 / 15] = cpu 8");
+		is_int(tscsync_pick(all, 17, out, TSCSYNC_MAX_CPUS), 16, "17 CPUs: 16");
+	}
 	return tap_done();
 }

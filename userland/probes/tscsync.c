@@ -22,7 +22,6 @@
 #include "tscsync.h"
 
 #define P "tscsync"
-#define TSCSYNC_MAX_CPUS 16	/* all ordered pairs up to this many; a sample beyond */
 #define SPIN_TIMEOUT_NS (2 * NS_PER_S)
 #define ANSWER_STOP UINT64_MAX
 
@@ -342,8 +341,18 @@ static void emit_summary(const int *cpus, int n, int online, const struct cell *
 /* ------------------------------------------------------------------ */
 /* Entry                                                               */
 
-/* The CPUs to measure: all allowed ones up to TSCSYNC_MAX_CPUS, else that
- * many spread evenly over them (the first and the last always in). */
+int tscsync_pick(const int *all, int n, int *out, int max)
+{
+	if (n <= max) {
+		memcpy(out, all, (size_t)n * sizeof(*out));
+		return n;
+	}
+	for (int i = 0; i < max; i++)
+		out[i] = all[(int64_t)i * (n - 1) / (max - 1)];
+	return max;
+}
+
+/* The CPUs to measure (tscsync_pick() of the allowed ones); -errno. */
 static int pick_cpus(int *cpus, int *online)
 {
 	static int all[CPU_SETSIZE];
@@ -356,13 +365,7 @@ static int pick_cpus(int *cpus, int *online)
 		if (CPU_ISSET(c, &set))
 			all[n++] = c;
 	*online = n;
-	if (n <= TSCSYNC_MAX_CPUS) {
-		memcpy(cpus, all, (size_t)n * sizeof(*cpus));
-		return n;
-	}
-	for (int i = 0; i < TSCSYNC_MAX_CPUS; i++)
-		cpus[i] = all[(int64_t)i * (n - 1) / (TSCSYNC_MAX_CPUS - 1)];
-	return TSCSYNC_MAX_CPUS;
+	return tscsync_pick(all, n, cpus, TSCSYNC_MAX_CPUS);
 }
 
 /*

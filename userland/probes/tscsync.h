@@ -49,4 +49,14 @@ struct tscsync_estimate {
 /* What s proves; returns 0, or -1 when it holds no usable round trip. */
 int tscsync_estimate(const struct tscsync_bounds *s, struct tscsync_estimate *e);
 
+/* All ordered pairs up to this many CPUs; a sample of this many beyond. */
+#define TSCSYNC_MAX_CPUS 16
+
+/*
+ * The CPUs to measure out of the n in all[] (ascending): all of them up to
+ * max (>= 2), else max spread evenly, the first and the last always in.
+ * Returns how many it wrote to out.
+ */
+int tscsync_pick(const int *all, int n, int *out, int max);
+
 #endif
