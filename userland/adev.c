@@ -25,13 +25,17 @@ double adev_overlapping(const double *x, size_t n, double tau0, size_t m, size_t
 int line_fit(const double *t, const double *y, size_t n, double *slope, double *intercept)
 {
 	double mt = 0, my = 0, stt = 0, sty = 0;
+	int spread = 0;
 
 	if (n < 2)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		mt += t[i];
 		my += y[i];
+		spread |= t[i] != t[0];
 	}
+	if (!spread)	/* the mean of equal values may be off by an ulp: decide here */
+		return -1;
 	mt /= (double)n;
 	my /= (double)n;
 	/* centred sums: no cancellation for t of large magnitude (TSC ticks) */

@@ -84,6 +84,9 @@ int main(void)
 		ok(line_fit(t, y, 1, &slope, &icept) == -1, "one point: no line");
 		t[1] = t[2] = t[3] = t[0];
 		ok(line_fit(t, y, 4, &slope, &icept) == -1, "equal t: no line");
+		for (int i = 0; i < 4; i++)
+			t[i] = 7e-8;	/* their sum / 4 is not 7e-8 exactly */
+		ok(line_fit(t, y, 4, &slope, &icept) == -1, "equal t that do not average exactly: no line");
 	}
 	free(x);
 	return tap_done();

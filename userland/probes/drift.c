@@ -22,9 +22,9 @@
 #include "../stats.h"
 #include "../sysinfo.h"
 #include "../timeutil.h"
+#include "drift.h"
 
 #define P "drift"
-#define TAU0_NS (10 * NS_PER_MS)	/* the cadence: 100 samples per 0.1 s tau */
 #define QUICK_S 10
 #define FULL_S 300
 #define MARGIN_NS (4 * NS_PER_S)	/* kept before the deadline for analysis and costs */
@@ -48,7 +48,6 @@ struct series {
 static void take(struct series *s, size_t i, double hz)
 {
 	uint64_t best = UINT64_MAX, mid = 0, v = 0;
-	uint64_t mask = s->c.bits >= 64 ? UINT64_MAX : (1ull << s->c.bits) - 1;
 
 	for (int k = 0; k < 3; k++) {
 		uint64_t a = rdtsc_ordered(), x = s->c.read(&s->c), b = rdtsc_ordered();
@@ -60,25 +59,25 @@ static void take(struct series *s, size_t i, double hz)
 		}
 	}
 	if (i)
-		s->acc += (v - s->last) & mask;	/* a wrap between samples is one step */
+		s->acc = drift_unwrap(s->acc, s->last, v, s->c.bits);
 	s->last = v;
 	s->tsc[i] = mid;
 	s->ticks[i] = s->acc;
 	s->width_ns[i] = (double)best * 1e9 / hz;
 }
 
-/* Samples every TAU0_NS to absolute deadlines; returns how many were taken. */
+/* Samples every DRIFT_TAU0_NS to absolute deadlines; returns how many were taken. */
 static size_t sample(struct series *s, size_t max, double hz, uint64_t *missed)
 {
 	int64_t start = mono_ns();
 	size_t i;
 
 	for (i = 0; i < max; i++) {
-		int64_t due = start + (int64_t)i * TAU0_NS;
+		int64_t due = start + (int64_t)i * DRIFT_TAU0_NS;
 		struct timespec ts = ns_ts(due);
 
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, 0);
-		if (mono_ns() - due > TAU0_NS)
+		if (mono_ns() - due > DRIFT_TAU0_NS)
 			(*missed)++;	/* woke a whole period late */
 		for (int k = 0; k < NREFS; k++)
 			if (s[k].open)
@@ -90,20 +89,16 @@ static size_t sample(struct series *s, size_t max, double hz, uint64_t *missed)
 /* ------------------------------------------------------------------ */
 /* Analysis                                                            */
 
-struct fit {
-	double tsc_hz, ppm, trend_ppm_min, win_s, win_min_ppm, win_max_ppm;
-	size_t windows;
-};
-
 /* The TSC rate over windows of the run, and the line through them in ppm/min. */
-static void trend(const double *ref_s, const double *tsc_t, size_t n, double stub_hz, struct fit *f)
+static void trend(const double *ref_s, const double *tsc_t, size_t n, double stub_hz,
+		  struct drift_fit *f)
 {
-	size_t per = (size_t)(NS_PER_S / TAU0_NS), nw;
-	double t[64], ppm[64];
+	size_t per = (size_t)(NS_PER_S / DRIFT_TAU0_NS), nw;
+	double t[DRIFT_WINDOWS_MAX], ppm[DRIFT_WINDOWS_MAX], icept;
 
 	if (n / per < 10)
 		per = n / 10 ? n / 10 : 1;
-	nw = (n - 1) / per < 64 ? (n - 1) / per : 64;
+	nw = (n - 1) / per < DRIFT_WINDOWS_MAX ? (n - 1) / per : DRIFT_WINDOWS_MAX;
 	per = nw ? (n - 1) / nw : 1;
 	f->win_min_ppm = INFINITY;
 	f->win_max_ppm = -INFINITY;
@@ -118,24 +113,62 @@ static void trend(const double *ref_s, const double *tsc_t, size_t n, double stu
 	}
 	f->windows = nw;
 	f->win_s = nw ? ref_s[per] - ref_s[0] : NAN;
-	if (line_fit(t, ppm, nw, &f->trend_ppm_min, &(double){ 0 }))
+	if (line_fit(t, ppm, nw, &f->trend_ppm_min, &icept))
 		f->trend_ppm_min = NAN;
 }
 
-static void emit_adev(const char *ref, const double *x, size_t n)
+int drift_analyse(const uint64_t *tsc, const uint64_t *ticks, size_t n, double ref_hz,
+		  double stub_hz, struct drift_fit *f, double *x)
 {
-	static const double fixed[] = { 0.1, 1, 10 };
-	double tau0 = (double)TAU0_NS / NS_PER_S;
-	size_t m_third = (n - 1) / 3, ms[4], nm = 0;
+	double *ref_s = calloc(n, sizeof(double)), *tsc_t = calloc(n, sizeof(double)), icept = 0;
+	int rc = -1;
+
+	memset(f, 0, sizeof(*f));
+	if (n < 3 || !ref_s || !tsc_t || !ticks[n - 1])
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		ref_s[i] = (double)ticks[i] / ref_hz;
+		tsc_t[i] = (double)(tsc[i] - tsc[0]);
+	}
+	if (line_fit(ref_s, tsc_t, n, &f->tsc_hz, &icept))
+		goto out;
+	f->ppm = (f->tsc_hz - stub_hz) / stub_hz * 1e6;
+	trend(ref_s, tsc_t, n, stub_hz, f);
+	/* phase: the TSC's time error against the counter, the mean rate
+	 * removed, so uneven sample times do not turn it into noise */
+	for (size_t i = 0; i < n; i++)
+		x[i] = (tsc_t[i] - icept) / f->tsc_hz - ref_s[i];
+	rc = 0;
+out:
+	free(ref_s);
+	free(tsc_t);
+	return rc;
+}
+
+size_t drift_taus(size_t n, size_t *ms)
+{
+	static const double fixed_s[] = { 0.1, 1, 10 };
+	size_t m_third = n ? (n - 1) / 3 : 0, nm = 0;
 
 	for (size_t i = 0; i < 3; i++) {
-		size_t m = (size_t)llround(fixed[i] / tau0);
+		size_t m = (size_t)llround(fixed_s[i] * NS_PER_S / DRIFT_TAU0_NS);
 
 		if (m <= m_third)
 			ms[nm++] = m;
 	}
 	if (m_third && (!nm || ms[nm - 1] != m_third))
 		ms[nm++] = m_third;
+	return nm;
+}
+
+/* ------------------------------------------------------------------ */
+/* Records                                                             */
+
+static void emit_adev(const char *ref, const double *x, size_t n)
+{
+	double tau0 = (double)DRIFT_TAU0_NS / NS_PER_S;
+	size_t ms[DRIFT_TAUS_MAX], nm = drift_taus(n, ms);
+
 	for (size_t i = 0; i < nm; i++) {
 		size_t terms;
 		double a = adev_overlapping(x, n, tau0, ms[i], &terms);
@@ -154,7 +187,7 @@ static void emit_adev(const char *ref, const double *x, size_t n)
 	}
 }
 
-static void emit_fit(const struct series *s, size_t n, const struct fit *f,
+static void emit_fit(const struct series *s, size_t n, const struct drift_fit *f,
 		     const struct probe_ctx *ctx, uint64_t missed)
 {
 	struct tp_rec r;
@@ -185,7 +218,7 @@ static void emit_fit(const struct series *s, size_t n, const struct fit *f,
 	rec_double(&r, "duration_s", (double)(s->ticks[n - 1]) / s->c.hz);
 	tp_rec_uint(&r, "samples", n);
 	tp_rec_uint(&r, "missed", missed);
-	rec_double(&r, "tau0_s", (double)TAU0_NS / NS_PER_S);
+	rec_double(&r, "tau0_s", (double)DRIFT_TAU0_NS / NS_PER_S);
 	rec_double(&r, "bracket_median_ns", sw.p50);
 	rec_double(&r, "bracket_max_ns", sw.max);
 	emit_end(&r);
@@ -197,31 +230,15 @@ static void emit_fit(const struct series *s, size_t n, const struct fit *f,
 /* Rate, trend and Allan deviation of the TSC against one counter. */
 static int analyse(const struct series *s, size_t n, const struct probe_ctx *ctx, uint64_t missed)
 {
-	double *ref_s = calloc(n, sizeof(double)), *tsc_t = calloc(n, sizeof(double));
-	double *x = calloc(n, sizeof(double)), icept = 0;
-	struct fit f = { 0 };
+	double *x = calloc(n, sizeof(double));
+	struct drift_fit f;
 	int rc = -1;
 
-	if (!ref_s || !tsc_t || !x)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		ref_s[i] = (double)s->ticks[i] / s->c.hz;
-		tsc_t[i] = (double)(s->tsc[i] - s->tsc[0]);
+	if (x && !drift_analyse(s->tsc, s->ticks, n, s->c.hz, ctx->tsc.hz, &f, x)) {
+		emit_fit(s, n, &f, ctx, missed);
+		emit_adev(s->c.name, x, n);
+		rc = 0;
 	}
-	if (line_fit(ref_s, tsc_t, n, &f.tsc_hz, &icept))
-		goto out;
-	f.ppm = (f.tsc_hz - ctx->tsc.hz) / ctx->tsc.hz * 1e6;
-	trend(ref_s, tsc_t, n, ctx->tsc.hz, &f);
-	/* phase: the TSC's time error against the counter, the mean rate
-	 * removed, so uneven sample times do not turn it into noise */
-	for (size_t i = 0; i < n; i++)
-		x[i] = (tsc_t[i] - icept) / f.tsc_hz - ref_s[i];
-	emit_fit(s, n, &f, ctx, missed);
-	emit_adev(s->c.name, x, n);
-	rc = 0;
-out:
-	free(ref_s);
-	free(tsc_t);
 	free(x);
 	return rc;
 }
@@ -299,7 +316,7 @@ static size_t plan(const struct probe_ctx *ctx, int *cut)
 	*cut = left < want;
 	if (*cut)
 		want = left > NS_PER_S ? left : NS_PER_S;
-	return (size_t)(want / TAU0_NS) + 1;
+	return (size_t)(want / DRIFT_TAU0_NS) + 1;
 }
 
 static int open_all(struct series *s, size_t max)
@@ -344,7 +361,7 @@ static enum probe_status run(struct probe_ctx *ctx)
 		return PROBE_FAILED;
 	}
 	human("  %zu samples every %lld ms%s; TSC nominal %.0f Hz (%s)\n", max,
-	      (long long)(TAU0_NS / NS_PER_MS), cut ? " (cut to the probe's time limit)" : "",
+	      (long long)(DRIFT_TAU0_NS / NS_PER_MS), cut ? " (cut to the probe's time limit)" : "",
 	      hz, ctx->tsc.source ? ctx->tsc.source : "none");
 	n = sample(s, max, hz, &missed);
 	for (int k = 0; k < NREFS; k++)

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Probe `drift`: the pure parts, tested on the host (tests/unit/test_drift.c):
+ * unwrapping a counter, the TSC's rate and trend against a reference, its
+ * phase for the Allan deviation, and the taus reported.
+ */
+#ifndef TP_PROBE_DRIFT_H
+#define TP_PROBE_DRIFT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DRIFT_TAU0_NS 10000000LL	/* the cadence, 10 ms: 10 samples per 0.1 s tau */
+#define DRIFT_WINDOWS_MAX 64
+#define DRIFT_TAUS_MAX 4
+
+/* The counter's ticks since the first sample, after a read v (the previous
+ * was last) of a bits-wide counter: a wrap between two reads is one step. */
+static inline uint64_t drift_unwrap(uint64_t acc, uint64_t last, uint64_t v, unsigned int bits)
+{
+	uint64_t mask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+
+	return acc + ((v - last) & mask);
+}
+
+struct drift_fit {
+	double tsc_hz;		/* least-squares TSC ticks per reference second */
+	double ppm;		/* against stub_hz */
+	double trend_ppm_min;	/* slope of the windows' rates, NaN with < 2 windows */
+	double win_s, win_min_ppm, win_max_ppm;
+	size_t windows;
+};
+
+/*
+ * tsc[i]: the TSC at sample i; ticks[i]: the reference's unwrapped ticks
+ * since sample 0, at ref_hz. Fills f and x[0..n): the TSC's time error
+ * against the reference in seconds, its mean rate removed. 0, or -1 when
+ * n < 3 or the reference did not move.
+ */
+int drift_analyse(const uint64_t *tsc, const uint64_t *ticks, size_t n, double ref_hz,
+		  double stub_hz, struct drift_fit *f, double *x);
+
+/* The taus, in samples m, for n samples: 0.1, 1 and 10 s where they fit in
+ * a third of the run, then the third itself. Returns how many (<= 4). */
+size_t drift_taus(size_t n, size_t *m);
+
+#endif
