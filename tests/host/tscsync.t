@@ -50,6 +50,11 @@ if summ and pairs:
               abs(r["offset_ticks"] + by[(b, a)]["offset_ticks"]) > r["bound_ticks"] + by[(b, a)]["bound_ticks"])
     ok(summ["reverse_disagreements"] == bad, "summary: reverse pairs that contradict (%d)" % bad)
 ok(any("offset (ns; row A" in l for l in run.human), "a human matrix", run.human[-20:])
+one = run_probe("tscsync", prefix=("taskset", "-c", "0"))
+sk = [r for r in one.recs if r.get("probe") == "tscsync" and r["type"] == "skip"]
+ok(one.p.returncode == 0 and len(sk) == 1 and "one CPU" in sk[0].get("reason", "")
+   and not [r for r in one.recs if r.get("probe") == "tscsync" and r["type"] == "result"],
+   "pinned to one CPU: one skip record saying so, no result", sk)
 for r in pairs:
     diag("%s: %+.1f ns +- %.1f, round trip %.1f ns, %d samples" % (
         r["name"], r["offset_ns"], r["bound_ns"], r["round_trip_ns"], r["samples"]))

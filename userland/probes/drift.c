@@ -364,6 +364,8 @@ static enum probe_status run(struct probe_ctx *ctx)
 	      (long long)(DRIFT_TAU0_NS / NS_PER_MS), cut ? " (cut to the probe's time limit)" : "",
 	      hz, ctx->tsc.source ? ctx->tsc.source : "none");
 	n = sample(s, max, hz, &missed);
+	human("\n  %-20s %17s %14s %18s\n", "TSC against", "tsc_hz", "vs nominal",
+	      "trend");
 	for (int k = 0; k < NREFS; k++)
 		if (s[k].open && n >= 3)
 			analyse(&s[k], n, ctx, missed);

@@ -402,7 +402,7 @@ static enum probe_status run(struct probe_ctx *ctx)
 		return PROBE_SKIPPED;
 	}
 	if (n < 2) {
-		emit_skip(P, 0, "one CPU online: no pair to compare");
+		emit_skip(P, 0, "one CPU online (or allowed to this process): no pair to compare");
 		return PROBE_SKIPPED;
 	}
 	hz = probe_tsc_calib(ctx);
