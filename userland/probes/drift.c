@@ -10,6 +10,7 @@
  * docs/probes/drift.md.
  */
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,11 +67,23 @@ static void take(struct series *s, size_t i, double hz)
 	s->width_ns[i] = (double)best * 1e9 / hz;
 }
 
-/* Samples every DRIFT_TAU0_NS to absolute deadlines; returns how many were taken. */
+/*
+ * Samples every DRIFT_TAU0_NS to absolute deadlines, pinned to the CPU it
+ * starts on (a migration between CPUs whose TSCs differ would show as a
+ * phase step: probe `tscsync` measures that); returns how many were taken.
+ */
 static size_t sample(struct series *s, size_t max, double hz, uint64_t *missed)
 {
 	int64_t start = mono_ns();
+	int cpu = sched_getcpu();
+	cpu_set_t one;
 	size_t i;
+
+	if (cpu >= 0) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		sched_setaffinity(0, sizeof(one), &one);	/* best effort */
+	}
 
 	for (i = 0; i < max; i++) {
 		int64_t due = start + (int64_t)i * DRIFT_TAU0_NS;
