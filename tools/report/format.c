@@ -519,6 +519,12 @@ static void end_summary(struct sbuf *b, const struct run *run)
 		scalar_str(b, written);
 		sbuf_addf(b, ", read %zu", run->nsuite);
 	}
+	/* the suite's record cap: these went to the console, not to the saved file */
+	if (json_is_number(json_object_get(run->end, "records_not_kept"))) {
+		sbuf_adds(b, " (not kept in the results file: ");
+		scalar_str(b, json_object_get(run->end, "records_not_kept"));
+		sbuf_adds(b, ")");
+	}
 }
 
 /* Figures with more than one value in this run: their spread over iterations. */
