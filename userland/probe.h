@@ -57,7 +57,7 @@ struct probe_ctx {
  */
 struct probe_opt {
 	struct tp_word w;
-	void *store;		/* int, int64_t, struct int_list or struct name_list */
+	void *store;		/* INT, BOOL, CHOICE: int; INTS: struct int_list; NAMES: struct name_list */
 	size_t off, size;	/* when store is NULL */
 	int by_env;
 	int64_t env_def[2];	/* [OPT_ENV_APPLIANCE], [OPT_ENV_HOST] */
