@@ -121,109 +121,133 @@ void irq_table_free(struct irq_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* Both files: a header "CPU0 CPU1 ..." then "NAME: n n n ... [text]". */
-static int irq_parse(const char *text, struct irq_table *t, int described)
+/*
+ * The header: the first line that is not blank, "CPU0 CPU1 ...". Sets ncol
+ * and cpu[]; returns the line after it, or NULL (-errno in *err).
+ */
+static const char *irq_header(const char *line, struct irq_table *t, int *err)
 {
-	const char *line = text, *eol;
-	size_t cap = 0;
+	const char *eol, *p;
 
-	memset(t, 0, sizeof(*t));
-	/* header: the first line that is not blank */
 	while (*line && strspn(line, " \t") == strcspn(line, "\n"))
 		line += strcspn(line, "\n") + (line[strcspn(line, "\n")] == '\n');
 	eol = line + strcspn(line, "\n");
-	for (const char *p = line; p < eol;) {
+	for (p = line; p < eol;) {
 		p += strspn(p, " \t");
-		if (p >= eol)
-			break;
-		if (strncmp(p, "CPU", 3) || !isdigit((unsigned char)p[3]))
+		if (p >= eol || strncmp(p, "CPU", 3) || !isdigit((unsigned char)p[3]))
 			break;
 		t->ncol++;
 		p += strcspn(p, " \t\n");
 	}
-	if (!t->ncol)
-		return -EINVAL;
-	t->cpu = calloc((size_t)t->ncol, sizeof(*t->cpu));
-	if (!t->cpu)
-		return -ENOMEM;
-	{
-		const char *p = line;
-
-		for (int c = 0; c < t->ncol; c++) {
-			p += strspn(p, " \t");
-			t->cpu[c] = atoi(p + 3);
-			p += strcspn(p, " \t\n");
-		}
+	*err = !t->ncol ? -EINVAL : !(t->cpu = calloc((size_t)t->ncol, sizeof(*t->cpu))) ? -ENOMEM : 0;
+	if (*err)
+		return 0;
+	for (int c = 0, *cpu = t->cpu; c < t->ncol; c++) {
+		line += strspn(line, " \t");
+		cpu[c] = atoi(line + 3);
+		line += strcspn(line, " \t\n");
 	}
-	line = *eol ? eol + 1 : eol;
+	return *eol ? eol + 1 : eol;
+}
 
+/* Room for one more row; 0 or -ENOMEM (the table freed). */
+static int irq_grow(struct irq_table *t, size_t *cap)
+{
+	size_t nc = *cap ? *cap * 2 : 64;
+	struct irq_row *r;
+	uint64_t *c;
+
+	if (t->nrows < *cap)
+		return 0;
+	r = realloc(t->row, nc * sizeof(*r));
+	if (!r)
+		return irq_table_free(t), -ENOMEM;
+	t->row = r;
+	c = realloc(t->count, nc * (size_t)t->ncol * sizeof(*c));
+	if (!c)
+		return irq_table_free(t), -ENOMEM;
+	t->count = c;
+	*cap = nc;
+	return 0;
+}
+
+/* The numbers after "NAME:", at most ncol; returns where they end. */
+static const char *irq_counts(const char *p, const char *eol, const struct irq_table *t,
+			      struct irq_row *row, uint64_t *cnt)
+{
+	int nnum = 0;
+
+	while (nnum < t->ncol) {
+		char *end;
+		unsigned long long v;
+
+		p += strspn(p, " \t");
+		if (p >= eol || !isdigit((unsigned char)*p))
+			break;
+		v = strtoull(p, &end, 10);
+		if (end > eol || (*end != ' ' && *end != '\t' && end != eol))
+			break;
+		cnt[nnum++] = v;
+		row->total += v;
+		p = end;
+	}
+	if (nnum == 1 && t->ncol > 1)
+		cnt[0] = 0; /* ERR:, MIS:: one machine-wide figure, not CPU0's */
+	return p;
+}
+
+/* Numbered lines name their device last: "24:virtio0-input.0". */
+static void irq_describe(struct irq_row *row, const char *p, const char *eol)
+{
+	const char *last = 0;
+	size_t l = strlen(row->name), n;
+
+	for (const char *q = p; q < eol; q++)
+		if (!isspace((unsigned char)*q) && (q == p || isspace((unsigned char)q[-1])))
+			last = q;
+	if (!last)
+		return;
+	n = (size_t)(eol - last);
+	n = strcspn(last, " \t\n") < n ? strcspn(last, " \t\n") : n;
+	if (l + 1 + n >= sizeof(row->name))
+		n = sizeof(row->name) - l - 2;
+	row->name[l] = ':';
+	memcpy(row->name + l + 1, last, n);
+	row->name[l + 1 + n] = 0;
+}
+
+/* Both files: a header "CPU0 CPU1 ..." then "NAME: n n n ... [text]". */
+static int irq_parse(const char *text, struct irq_table *t, int described)
+{
+	const char *line, *eol;
+	size_t cap = 0;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	line = irq_header(text, t, &err);
+	if (!line)
+		return err;
 	for (; *line; line = *eol ? eol + 1 : eol) {
-		const char *p = line + strspn(line, " \t"), *colon, *last = 0;
+		const char *p = line + strspn(line, " \t"), *colon;
 		struct irq_row *row;
 		uint64_t *cnt;
 		size_t namelen;
-		int nnum = 0;
 
 		eol = line + strcspn(line, "\n");
 		colon = memchr(p, ':', (size_t)(eol - p));
 		if (!colon || colon == p)
 			continue;
-		if (t->nrows == cap) {
-			size_t nc = cap ? cap * 2 : 64;
-			struct irq_row *r = realloc(t->row, nc * sizeof(*r));
-			uint64_t *c;
-
-			if (!r)
-				return irq_table_free(t), -ENOMEM;
-			t->row = r;
-			c = realloc(t->count, nc * (size_t)t->ncol * sizeof(*c));
-			if (!c)
-				return irq_table_free(t), -ENOMEM;
-			t->count = c;
-			cap = nc;
-		}
+		if (irq_grow(t, &cap))
+			return -ENOMEM;
 		row = &t->row[t->nrows];
 		cnt = &t->count[t->nrows * (size_t)t->ncol];
 		memset(row, 0, sizeof(*row));
 		memset(cnt, 0, (size_t)t->ncol * sizeof(*cnt));
-		namelen = (size_t)(colon - p);
-		if (namelen >= sizeof(row->name))
-			namelen = sizeof(row->name) - 1;
+		namelen = (size_t)(colon - p) < sizeof(row->name) ? (size_t)(colon - p) : sizeof(row->name) - 1;
 		memcpy(row->name, p, namelen);
-		p = colon + 1;
-		while (nnum < t->ncol) {
-			char *end;
-			unsigned long long v;
-
-			p += strspn(p, " \t");
-			if (p >= eol || !isdigit((unsigned char)*p))
-				break;
-			v = strtoull(p, &end, 10);
-			if (end > eol || (*end != ' ' && *end != '\t' && end != eol))
-				break;
-			cnt[nnum++] = v;
-			row->total += v;
-			p = end;
-		}
-		if (nnum == 1 && t->ncol > 1)
-			cnt[0] = 0; /* ERR:, MIS:: one machine-wide figure, not CPU0's */
-		/* numbered lines name their device last: "24:virtio0-input.0" */
-		if (described && isdigit((unsigned char)row->name[0])) {
-			for (const char *q = p; q < eol; q++)
-				if (!isspace((unsigned char)*q) &&
-				    (q == p || isspace((unsigned char)q[-1])))
-					last = q;
-			if (last) {
-				size_t l = strlen(row->name), n = (size_t)(eol - last);
-
-				n = strcspn(last, " \t\n") < n ? strcspn(last, " \t\n") : n;
-				if (l + 1 + n >= sizeof(row->name))
-					n = sizeof(row->name) - l - 2;
-				row->name[l] = ':';
-				memcpy(row->name + l + 1, last, n);
-				row->name[l + 1 + n] = 0;
-			}
-		}
+		p = irq_counts(colon + 1, eol, t, row, cnt);
+		if (described && isdigit((unsigned char)row->name[0]))
+			irq_describe(row, p, eol);
 		t->nrows++;
 	}
 	return 0;
