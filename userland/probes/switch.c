@@ -223,93 +223,87 @@ static int pin(pid_t tid, int cpu)
 	return sched_setaffinity(tid, sizeof(set), &set) ? -errno : 0;
 }
 
-/*
- * Runs one variant: the caller's thread is the main side, pinned to
- * CPU_MAIN; the peer is pinned to CPU_PEER. Returns 0 or -errno with *WHAT
- * naming the call that failed.
- */
-static int switch_run(const struct switch_cfg *cfg, int cpu_main, int cpu_peer, int reps,
-		      int64_t rep_ns, struct switch_result *r, const char **what)
-{
-	struct chan c = { .mech = cfg->mech, .word = TURN_MAIN,
-			  .to_peer = { -1, -1 }, .to_main = { -1, -1 } };
-	struct thread_peer tp = { .c = &c };
-	double us[MAX_REPS];
+/* The peer of one variant: a forked process or a thread of ours. */
+struct peer_handle {
+	pid_t pid;
 	pthread_t tid;
-	pid_t pid = -1;
-	int started = 0;		/* a peer is running and must be stopped */
-	uint64_t warm = 16, warm_total = 0;
-	int64_t warm_ns, v0, i0, v1, i1;
+	int started;		/* running, and must be stopped */
+	struct thread_peer tp;
+};
+
+/* The forked peer: its own ends of the pipes, its report written back. */
+static __attribute__((noreturn)) void peer_process(struct chan *c)
+{
+	struct peer_report rep;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	close(c->to_peer[1]);
+	close(c->to_main[0]);
+	peer_loop(c, &rep);
+	/* the child reports its own counts: RUSAGE_CHILDREN would add its
+	 * fork and exit too */
+	if (write(c->to_main[1], &rep, sizeof(rep)) != sizeof(rep))
+		_exit(1);
+	_exit(0);
+}
+
+/*
+ * Starts the peer. It inherits the main side's CPU; a cross-CPU peer moves
+ * to CPU before the first token, while it waits for it. 0 or -errno.
+ */
+static int start_peer(const struct switch_cfg *cfg, struct chan *c, struct peer_handle *ph,
+		      int cpu, const char **what)
+{
+	cpu_set_t set;
 	int rc;
 
-	memset(r, 0, sizeof(*r));
-	r->cpu_main = cpu_main;
-	r->cpu_peer = cpu_peer;
-	*what = "sched_setaffinity(main)";
-	if ((rc = pin(0, cpu_main)))
-		return rc;
-	if (cfg->mech == SW_PIPE) {
-		*what = "pipe";
-		if (pipe(c.to_peer) || pipe(c.to_main)) {
-			rc = -errno;
-			goto out;
-		}
-	}
-	/* The peer inherits the main side's CPU; a cross-CPU peer moves
-	 * before the first token, while it waits for it. */
 	if (cfg->peer == SW_PROCESS) {
 		*what = "fork";
-		pid = fork();
-		if (pid < 0) {
-			rc = -errno;
-			goto out;
-		}
-		if (pid == 0) {
-			struct peer_report rep;
-
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			close(c.to_peer[1]);
-			close(c.to_main[0]);
-			peer_loop(&c, &rep);
-			/* the child reports its own counts: RUSAGE_CHILDREN
-			 * would add its fork and exit too */
-			if (write(c.to_main[1], &rep, sizeof(rep)) != sizeof(rep))
-				_exit(1);
-			_exit(0);
-		}
-		started = 1;
+		ph->pid = fork();
+		if (ph->pid < 0)
+			return -errno;
+		if (ph->pid == 0)
+			peer_process(c);
+		ph->started = 1;
 		/* Only the peer keeps its ends: if it dies, our read sees
 		 * end of file instead of waiting for ever. */
-		close(c.to_peer[0]);
-		close(c.to_main[1]);
-		c.to_peer[0] = c.to_main[1] = -1;
+		close(c->to_peer[0]);
+		close(c->to_main[1]);
+		c->to_peer[0] = c->to_main[1] = -1;
 		*what = "sched_setaffinity(peer process)";
-		rc = pin(pid, cpu_peer);
-	} else {
-		cpu_set_t set;
-
-		*what = "pthread_create";
-		rc = -pthread_create(&tid, 0, peer_thread, &tp);
-		if (rc)
-			goto out;
-		started = 1;
-		CPU_ZERO(&set);
-		CPU_SET(cpu_peer, &set);
-		*what = "pthread_setaffinity_np(peer)";
-		rc = -pthread_setaffinity_np(tid, sizeof(set), &set);
+		return pin(ph->pid, cpu);
 	}
+	*what = "pthread_create";
+	rc = -pthread_create(&ph->tid, 0, peer_thread, &ph->tp);
 	if (rc)
-		goto out;
+		return rc;
+	ph->started = 1;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	*what = "pthread_setaffinity_np(peer)";
+	return -pthread_setaffinity_np(ph->tid, sizeof(set), &set);
+}
+
+/*
+ * Warm up (first wake-ups, page faults, CPU frequency) and size the
+ * repetitions: double the batch until it takes a quarter of one; then the
+ * repetitions, each timed. 0 or -errno.
+ */
+static int measure_rounds(struct chan *c, int reps, int64_t rep_ns, struct switch_result *r,
+			  const char **what)
+{
+	uint64_t warm = 16, warm_total = 0;
+	int64_t warm_ns, v0, i0, v1, i1;
+	double us[MAX_REPS];
+	int rc;
 
 	thread_ctxsw(&v0, &i0);
-	/* Warm up (first wake-ups, page faults, CPU frequency) and size the
-	 * repetitions: double the batch until it takes a quarter of one. */
 	for (;;) {
 		int64_t t0 = mono_ns();
 
 		*what = "warm-up (peer stopped answering)";
-		if ((rc = round_trips(&c, warm)))
-			goto out;
+		if ((rc = round_trips(c, warm)))
+			return rc;
 		warm_ns = mono_ns() - t0;
 		warm_total += warm;
 		if (warm_ns >= rep_ns / 4 || warm >= (1 << 24))
@@ -321,8 +315,8 @@ static int switch_run(const struct switch_cfg *cfg, int cpu_main, int cpu_peer, 
 		int64_t t0 = mono_ns();
 
 		*what = "round trips (peer stopped answering)";
-		if ((rc = round_trips(&c, r->rounds_per_rep)))
-			goto out;
+		if ((rc = round_trips(c, r->rounds_per_rep)))
+			return rc;
 		us[i] = (double)(mono_ns() - t0) / 1e3 / (double)r->rounds_per_rep;
 	}
 	thread_ctxsw(&v1, &i1);
@@ -330,22 +324,56 @@ static int switch_run(const struct switch_cfg *cfg, int cpu_main, int cpu_peer, 
 	r->invol_main = i1 - i0;
 	r->counted_round_trips = warm_total + (uint64_t)reps * r->rounds_per_rep;
 	switch_summarize(us, (size_t)reps, &r->spread);
+	return 0;
+}
 
-out:
-	/* stop the peer in every case, and collect its report */
-	if (started) {
-		quit_peer(&c);
-		if (cfg->peer == SW_PROCESS) {
-			if (!rc && read(c.to_main[0], &r->peer, sizeof(r->peer)) != sizeof(r->peer)) {
-				*what = "peer report";
-				rc = -EIO;
-			}
-			waitpid(pid, 0, 0);
-		} else {
-			pthread_join(tid, 0);
-			r->peer = tp.rep;
+/* Stops the peer in every case and collects its report; returns rc or -EIO. */
+static int stop_peer(const struct switch_cfg *cfg, struct chan *c, struct peer_handle *ph,
+		     struct switch_result *r, int rc, const char **what)
+{
+	if (!ph->started)
+		return rc;
+	quit_peer(c);
+	if (cfg->peer == SW_PROCESS) {
+		if (!rc && read(c->to_main[0], &r->peer, sizeof(r->peer)) != sizeof(r->peer)) {
+			*what = "peer report";
+			rc = -EIO;
 		}
+		waitpid(ph->pid, 0, 0);
+	} else {
+		pthread_join(ph->tid, 0);
+		r->peer = ph->tp.rep;
 	}
+	return rc;
+}
+
+/*
+ * Runs one variant: the caller's thread is the main side, pinned to
+ * CPU_MAIN; the peer is pinned to CPU_PEER. Returns 0 or -errno with *WHAT
+ * naming the call that failed.
+ */
+static int switch_run(const struct switch_cfg *cfg, int cpu_main, int cpu_peer, int reps,
+		      int64_t rep_ns, struct switch_result *r, const char **what)
+{
+	struct chan c = { .mech = cfg->mech, .word = TURN_MAIN,
+			  .to_peer = { -1, -1 }, .to_main = { -1, -1 } };
+	struct peer_handle ph = { .pid = -1, .tp = { .c = &c } };
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->cpu_main = cpu_main;
+	r->cpu_peer = cpu_peer;
+	*what = "sched_setaffinity(main)";
+	if ((rc = pin(0, cpu_main)))
+		return rc;
+	*what = "pipe";
+	if (cfg->mech == SW_PIPE && (pipe(c.to_peer) || pipe(c.to_main)))
+		rc = -errno;
+	if (!rc)
+		rc = start_peer(cfg, &c, &ph, cpu_peer, what);
+	if (!rc)
+		rc = measure_rounds(&c, reps, rep_ns, r, what);
+	rc = stop_peer(cfg, &c, &ph, r, rc, what);
 	for (int i = 0; i < 2; i++) {
 		if (c.to_peer[i] >= 0)
 			close(c.to_peer[i]);
