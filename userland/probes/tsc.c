@@ -439,16 +439,121 @@ static void derivation_scan(struct figures *f)
 	tsc_derivation(&in, f->derived);
 }
 
+/* What the kernel log said about the TSC. */
+struct kmsg_seen {
+	char notes[KMSG_NOTES_MAX][120];
+	size_t nnotes, dropped;
+	int64_t warp, khz_detected, khz_tsc, khz_refined;
+	char unstable[96];	/* "": not marked unstable */
+	int nfreq;
+};
+
+/* One "tsc: Detected/Refined ..." line: a calib record per figure in it. */
+static void kernel_freq(const struct tsc_kmsg *m, struct figures *f, struct kmsg_seen *k)
+{
+	struct tp_rec r;
+
+	for (size_t i = 0; i < m->nfreq; i++) {
+		emit_begin(&r, "calib");
+		tp_rec_str(&r, "probe", P);
+		tp_rec_str(&r, "source", "kernel");
+		tp_rec_str(&r, "ref", m->ref[i]);
+		tp_rec_int(&r, "tsc_hz", m->khz[i] * 1000);
+		tp_rec_int(&r, "resolution_hz", 1000);
+		if (m->usec >= 0)
+			tp_rec_int(&r, "log_us", m->usec);
+		tp_rec_strn(&r, "message", m->msg, 100);
+		rec_deps(&r, f, TSC_FIG_KERNEL);
+		emit_end(&r);
+		human_calib("kernel", m->ref[i], (double)m->khz[i] * 1000, NAN);
+		k->nfreq++;
+	}
+	/* a later line of a kind wins: a re-calibration replaces the first */
+	if (!strcmp(m->ref[0], "detected"))
+		k->khz_detected = m->khz[0];
+	else if (!strcmp(m->ref[0], "detected_tsc"))
+		k->khz_tsc = m->khz[0];
+	else if (!strcmp(m->ref[0], "refined"))
+		k->khz_refined = m->khz[0];
+}
+
+/* Every line of the log through tsc_kmsg_parse(). */
+static void kernel_scan(char *text, struct figures *f, struct kmsg_seen *k)
+{
+	char *line, *save = 0;
+
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(0, "\n", &save)) {
+		struct tsc_kmsg m;
+
+		switch (tsc_kmsg_parse(line, &m)) {
+		case TSC_KMSG_FREQ:
+			kernel_freq(&m, f, k);
+			break;
+		case TSC_KMSG_UNSTABLE:
+		case TSC_KMSG_WARP:
+		case TSC_KMSG_NOTE:
+			if (m.kind == TSC_KMSG_UNSTABLE)
+				snprintf(k->unstable, sizeof(k->unstable), "%s", m.reason);
+			if (m.kind == TSC_KMSG_WARP)
+				k->warp = m.warp_ticks;
+			/* every one of them is also shown as it was written */
+			if (k->nnotes < KMSG_NOTES_MAX)
+				snprintf(k->notes[k->nnotes++], sizeof(k->notes[0]), "%s", m.msg);
+			else
+				k->dropped++;
+			break;
+		case TSC_KMSG_NONE:
+			break;
+		}
+	}
+}
+
+/* The "kernel tsc messages" record and its lines. */
+static void kernel_summary(struct figures *f, const struct kmsg_seen *k, const char *how,
+			   int64_t early_khz)
+{
+	struct tp_rec r;
+
+	emit_result_begin(&r, P, "kernel tsc messages");
+	tp_rec_str(&r, "log", how);
+	tp_rec_bool(&r, "unstable", k->unstable[0] != 0);
+	if (k->unstable[0])
+		tp_rec_str(&r, "unstable_reason", k->unstable);
+	if (k->warp >= 0)
+		tp_rec_int(&r, "boot_warp_ticks", k->warp);
+	if (f->kernel_ref)
+		tp_rec_str(&r, "kernel_ref", f->kernel_ref);
+	if (early_khz > 0) {
+		f->kernel_is_early = f->kernel_hz == (double)early_khz * 1000;
+		tp_rec_int(&r, "tsc_early_khz", early_khz);
+		tp_rec_bool(&r, "detected_is_early",
+			    early_khz == (k->khz_tsc ? k->khz_tsc : k->khz_detected));
+	}
+	tp_rec_arr_begin(&r, "messages");
+	for (size_t i = 0; i < k->nnotes; i++)
+		tp_rec_str(&r, 0, k->notes[i]);
+	tp_rec_arr_end(&r);
+	if (k->dropped)
+		tp_rec_uint(&r, "messages_dropped", k->dropped);
+	emit_end(&r);
+	if (k->unstable[0])
+		human("  kernel marked the TSC unstable: %s\n", k->unstable);
+	if (k->warp >= 0)
+		human("  kernel measured a %lld-tick TSC warp at boot\n", (long long)k->warp);
+	if (early_khz > 0)
+		human("  kernel was given tsc_early_khz=%lld: its \"detected\" figure is the "
+		      "stub's\n",
+		      (long long)early_khz);
+}
+
 static void kernel_figures(struct figures *f)
 {
-	static char notes[KMSG_NOTES_MAX][120];
-	char *text = 0, *line, *save = 0;
-	const char *how, *unstable = 0;
-	char unstable_buf[96], cmdline[4096];
-	size_t len, nnotes = 0, dropped = 0;
-	int64_t warp = -1, early_khz = -1, khz_detected = 0, khz_tsc = 0, khz_refined = 0;
-	int rc = kmsg_read_all(&text, &len, &how), nfreq = 0;
-	struct tp_rec r;
+	static struct kmsg_seen k;
+	char *text = 0, cmdline[4096];
+	const char *how;
+	size_t len;
+	int64_t early_khz = -1;
+	int rc = kmsg_read_all(&text, &len, &how);
 
 	if (rc) {
 		char why[96];
@@ -457,95 +562,21 @@ static void kernel_figures(struct figures *f)
 		emit_skip(P, "kernel calibration", why);
 		return;
 	}
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(0, "\n", &save)) {
-		struct tsc_kmsg m;
-
-		switch (tsc_kmsg_parse(line, &m)) {
-		case TSC_KMSG_FREQ:
-			for (size_t i = 0; i < m.nfreq; i++) {
-				emit_begin(&r, "calib");
-				tp_rec_str(&r, "probe", P);
-				tp_rec_str(&r, "source", "kernel");
-				tp_rec_str(&r, "ref", m.ref[i]);
-				tp_rec_int(&r, "tsc_hz", m.khz[i] * 1000);
-				tp_rec_int(&r, "resolution_hz", 1000);
-				if (m.usec >= 0)
-					tp_rec_int(&r, "log_us", m.usec);
-				tp_rec_strn(&r, "message", m.msg, 100);
-				rec_deps(&r, f, TSC_FIG_KERNEL);
-				emit_end(&r);
-				human_calib("kernel", m.ref[i], (double)m.khz[i] * 1000, NAN);
-				nfreq++;
-			}
-			/* a later line of a kind wins: a re-calibration replaces the first */
-			if (!strcmp(m.ref[0], "detected"))
-				khz_detected = m.khz[0];
-			else if (!strcmp(m.ref[0], "detected_tsc"))
-				khz_tsc = m.khz[0];
-			else if (!strcmp(m.ref[0], "refined"))
-				khz_refined = m.khz[0];
-			break;
-		case TSC_KMSG_UNSTABLE:
-		case TSC_KMSG_WARP:
-		case TSC_KMSG_NOTE:
-			if (m.kind == TSC_KMSG_UNSTABLE) {
-				snprintf(unstable_buf, sizeof(unstable_buf), "%s", m.reason);
-				unstable = unstable_buf;
-			}
-			if (m.kind == TSC_KMSG_WARP)
-				warp = m.warp_ticks;
-			/* every one of them is also shown as it was written */
-			if (nnotes < KMSG_NOTES_MAX)
-				snprintf(notes[nnotes++], sizeof(notes[0]), "%s", m.msg);
-			else
-				dropped++;
-			break;
-		case TSC_KMSG_NONE:
-			break;
-		}
-	}
+	memset(&k, 0, sizeof(k));
+	k.warp = -1;
+	kernel_scan(text, f, &k);
 	free(text);
 
-	kernel_final(khz_refined, khz_tsc, khz_detected, f);
+	kernel_final(k.khz_refined, k.khz_tsc, k.khz_detected, f);
 	/* With tsc_early_khz= the kernel's "Detected" figure is the stub's,
 	 * not a measurement (determine_cpu_tsc_frequencies()). */
 	if (read_text("/proc/cmdline", cmdline, sizeof(cmdline)) > 0)
 		early_khz = cmdline_int(cmdline, tp_words[TPW_TSC_EARLY_KHZ].name);
-	if (!nfreq)
+	if (!k.nfreq)
 		emit_skip(P, "kernel calibration",
 			  "no \"tsc: Detected/Refined\" line in the kernel log (ring buffer "
 			  "wrapped, or no TSC calibration)");
-
-	emit_result_begin(&r, P, "kernel tsc messages");
-	tp_rec_str(&r, "log", how);
-	tp_rec_bool(&r, "unstable", unstable != 0);
-	if (unstable)
-		tp_rec_str(&r, "unstable_reason", unstable);
-	if (warp >= 0)
-		tp_rec_int(&r, "boot_warp_ticks", warp);
-	if (f->kernel_ref)
-		tp_rec_str(&r, "kernel_ref", f->kernel_ref);
-	if (early_khz > 0) {
-		f->kernel_is_early = f->kernel_hz == (double)early_khz * 1000;
-		tp_rec_int(&r, "tsc_early_khz", early_khz);
-		tp_rec_bool(&r, "detected_is_early",
-			    early_khz == (khz_tsc ? khz_tsc : khz_detected));
-	}
-	tp_rec_arr_begin(&r, "messages");
-	for (size_t i = 0; i < nnotes; i++)
-		tp_rec_str(&r, 0, notes[i]);
-	tp_rec_arr_end(&r);
-	if (dropped)
-		tp_rec_uint(&r, "messages_dropped", dropped);
-	emit_end(&r);
-	if (unstable)
-		human("  kernel marked the TSC unstable: %s\n", unstable);
-	if (warp >= 0)
-		human("  kernel measured a %lld-tick TSC warp at boot\n", (long long)warp);
-	if (early_khz > 0)
-		human("  kernel was given tsc_early_khz=%lld: its \"detected\" figure is the "
-		      "stub's\n",
-		      (long long)early_khz);
+	kernel_summary(f, &k, how, early_khz);
 }
 
 /* Our own calibration: the one every probe shares (tsccal.h), pinned to
