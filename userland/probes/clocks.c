@@ -973,70 +973,12 @@ static void setup_tsc_clock(struct env *e)
 }
 
 /* Measures every source on the clocksource in use now. */
-static enum probe_status measure_block(const struct probe_ctx *ctx, struct env *e)
+/* The block's own record: what it ran on and how it measured. */
+static void emit_block(const struct probe_ctx *ctx, const struct env *e, size_t measured,
+		       size_t skipped, int trace_rc, const char *cs_end)
 {
-	struct source src[MAX_SOURCES];
-	struct clk_result *res = calloc(MAX_SOURCES + 1, sizeof(*res)), *empty;
-	size_t n = list_sources(src, e), measured = 0, skipped = 0;
-	size_t nb = (size_t)e->plan->max_batches;
-	double *buf = calloc((MAX_SOURCES + 1) * nb, sizeof(*buf));
-	char cs_end[64] = "", tsc[160];
 	struct tp_rec r;
-	int rc;
 
-	if (!res || !buf) {
-		free(res);
-		free(buf);
-		emit_cs_record("error", e->cs, "clocksource", "out of memory");
-		return PROBE_FAILED;
-	}
-	for (size_t i = 0; i <= MAX_SOURCES; i++)
-		res[i].batch = buf + i * nb;
-	pin_to_cpu(e);
-	setup_tsc_clock(e);
-	e->timer_ns = timer_cost_ns(e);
-
-	for (size_t i = 0; i < n; i++) {
-		res[i].src = src[i];
-		res[i].vdso = -1;
-		precheck(e, &res[i]);
-	}
-	/* the loop alone, taking its turns like the others */
-	empty = &res[n];
-	empty->src = (struct source){ .kind = K_EMPTY, .via = VIA_NONE, .name = "empty loop" };
-
-	/* the tracer first: its verdict goes into each record */
-	rc = vdso_check(res, n);
-	e->traced = rc == 0;
-	for (size_t i = 0; i <= n; i++) {
-		if (res[i].skipped) {
-			emit_clk_skip(e, &res[i]);
-			skipped++;
-			continue;
-		}
-		res[i].iters = size_batch(e, &res[i].src);
-	}
-	for (int round = 0; round < e->plan->rounds; round++)
-		for (size_t i = 0; i <= n; i++)
-			if (!res[i].skipped)
-				measure_slice(e, &res[i]);
-	for (size_t i = 0; i <= n; i++) {
-		if (res[i].skipped)
-			continue;
-		finish_cost(e, &res[i]);
-		if (i < n) {
-			measure_steps(e, &res[i]);
-			measured++;
-		}
-	}
-	e->overhead_ns = empty->ns.p50;
-	if (!e->traced)
-		vdso_by_cost_all(res, n);
-	for (size_t i = 0; i < n; i++)
-		if (!res[i].skipped)
-			emit_clk_result(e, &res[i]);
-
-	current_clocksource(cs_end, sizeof(cs_end));
 	emit_result_begin(&r, PROBE, "clocksource");
 	tp_rec_str(&r, "clocksource", e->cs);
 	tp_rec_str(&r, "clocksource_at_end", cs_end);
@@ -1055,11 +997,85 @@ static enum probe_status measure_block(const struct probe_ctx *ctx, struct env *
 	rec_double(&r, "overhead_ns_per_call", e->overhead_ns);
 	tp_rec_str(&r, "vdso_check", e->traced ? "ptrace" : "cost");
 	if (!e->traced)
-		tp_rec_str(&r, "vdso_check_error", strerror(-rc));
+		tp_rec_str(&r, "vdso_check_error", strerror(-trace_rc));
 	tp_rec_int(&r, "cpu", e->cpu);
 	tp_rec_str(&r, "profile", ctx->quick ? "quick" : "full");
 	emit_end(&r);
+}
 
+/*
+ * Every source and the empty loop (res[n]): the tracer first (its verdict
+ * goes into each record), then batches in turns, then the steps. Returns
+ * the tracer's result; counts what was measured and skipped.
+ */
+static int measure_all(struct env *e, struct clk_result *res, size_t n, size_t *measured,
+		       size_t *skipped)
+{
+	int rc = vdso_check(res, n);
+
+	e->traced = rc == 0;
+	for (size_t i = 0; i <= n; i++) {
+		if (res[i].skipped) {
+			emit_clk_skip(e, &res[i]);
+			(*skipped)++;
+			continue;
+		}
+		res[i].iters = size_batch(e, &res[i].src);
+	}
+	for (int round = 0; round < e->plan->rounds; round++)
+		for (size_t i = 0; i <= n; i++)
+			if (!res[i].skipped)
+				measure_slice(e, &res[i]);
+	for (size_t i = 0; i <= n; i++) {
+		if (res[i].skipped)
+			continue;
+		finish_cost(e, &res[i]);
+		if (i < n) {
+			measure_steps(e, &res[i]);
+			(*measured)++;
+		}
+	}
+	e->overhead_ns = res[n].ns.p50;
+	if (!e->traced)
+		vdso_by_cost_all(res, n);
+	return rc;
+}
+
+static enum probe_status measure_block(const struct probe_ctx *ctx, struct env *e)
+{
+	struct source src[MAX_SOURCES];
+	struct clk_result *res = calloc(MAX_SOURCES + 1, sizeof(*res));
+	size_t n = list_sources(src, e), measured = 0, skipped = 0;
+	size_t nb = (size_t)e->plan->max_batches;
+	double *buf = calloc((MAX_SOURCES + 1) * nb, sizeof(*buf));
+	char cs_end[64] = "", tsc[160];
+	int rc;
+
+	if (!res || !buf) {
+		free(res);
+		free(buf);
+		emit_cs_record("error", e->cs, "clocksource", "out of memory");
+		return PROBE_FAILED;
+	}
+	for (size_t i = 0; i <= MAX_SOURCES; i++)
+		res[i].batch = buf + i * nb;
+	pin_to_cpu(e);
+	setup_tsc_clock(e);
+	e->timer_ns = timer_cost_ns(e);
+	for (size_t i = 0; i < n; i++) {
+		res[i].src = src[i];
+		res[i].vdso = -1;
+		precheck(e, &res[i]);
+	}
+	/* the loop alone, taking its turns like the others */
+	res[n].src = (struct source){ .kind = K_EMPTY, .via = VIA_NONE, .name = "empty loop" };
+	rc = measure_all(e, res, n, &measured, &skipped);
+	for (size_t i = 0; i < n; i++)
+		if (!res[i].skipped)
+			emit_clk_result(e, &res[i]);
+
+	current_clocksource(cs_end, sizeof(cs_end));
+	emit_block(ctx, e, measured, skipped, rc, cs_end);
 	if (e->tsc_hz > 0)
 		snprintf(tsc, sizeof(tsc), "TSC %lld Hz (calibration %s against %s)",
 			 llround(e->tsc_hz), e->calib_source, e->calib_ref);
