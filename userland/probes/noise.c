@@ -589,106 +589,115 @@ static void emit_stats(const char *name, int cpu, const struct noise_stats *s,
 	emit_end(&r);
 }
 
-enum probe_status probe_noise(struct probe_ctx *ctx)
+/* One run of the probe: its spinners, and what /proc said before and after. */
+struct noise_run {
+	struct probe_ctx *ctx;
+	double hz;
+	int threshold_ns, ncpu, nrun, have_irq, have_soft;
+	struct start_line start;
+	struct spinner *sp;
+	uint64_t *gapbuf;
+	struct loghist *h;	/* one per CPU, then the machine's */
+	struct irq_table irq0, irq1, soft0, soft1;
+	struct attr_smi *smi;	/* [0] before the spin, [1] after */
+};
+
+/* A spinner per CPU of the affinity mask, each with its share of the gap buffer. */
+static int noise_setup(struct noise_run *nr, const cpu_set_t *set, int64_t duration_ms)
 {
-	int threshold_ns = ctx->opt->noise_threshold_ns > 0 ? ctx->opt->noise_threshold_ns : 1000;
-	int64_t duration_ms =
-	    ctx->opt->noise_ms > 0 ? ctx->opt->noise_ms : (ctx->quick ? 1000 : 10000);
-	struct start_line start = {0};
-	struct spinner *sp = 0;
-	struct noise_gaps total;
-	struct noise_stats st;
-	struct loghist *h = 0, *htotal = 0;
-	struct irq_table irq0 = {0}, irq1 = {0}, soft0 = {0}, soft1 = {0}, dirq, dsoft;
-	static struct attr_smi smi[2];	/* 6 KiB */
-	int have_irq, have_soft, ncpu = 0, nrun = 0, nok = 0, rc = PROBE_FAILED;
-	uint64_t *gapbuf = 0, *all = 0, max_ticks = 0, reads_total = 0;
-	double hz, *scratch = 0;
-	size_t per_cpu, kept = 0;
-	int64_t wait_end;
-	long nivcsw = 0;
-	struct tp_rec r;
-	cpu_set_t set;
+	size_t per_cpu;
 
-	if (!TP_HAVE_TSC || !cpu_has_flag("tsc")) {
-		emit_skip(P, 0, "no TSC on this CPU");
-		return PROBE_SKIPPED;
-	}
-	hz = probe_tsc_calib(ctx);
-	if (!(hz > 0)) {
-		emit_skip(P, 0,
-			  "no TSC calibration (stub hand-over absent, user calibration failed)");
-		return PROBE_SKIPPED;
-	}
-	if (sched_getaffinity(0, sizeof(set), &set)) {
-		emit_error(P, 0, "sched_getaffinity failed");
-		return PROBE_FAILED;
-	}
-	ncpu = CPU_COUNT(&set);
-	per_cpu =
-	    GAPS_TOTAL / (size_t)ncpu < GAPS_PER_CPU ? GAPS_TOTAL / (size_t)ncpu : GAPS_PER_CPU;
-	sp = calloc((size_t)ncpu, sizeof(*sp));
-	gapbuf = malloc((size_t)ncpu * per_cpu * sizeof(*gapbuf));
-	h = calloc((size_t)ncpu + 1, sizeof(*h));
-	if (!sp || !gapbuf || !h) {
-		emit_error(P, 0, "out of memory for the gap buffers");
-		goto out;
-	}
-	htotal = &h[ncpu];
+	nr->ncpu = CPU_COUNT(set);
+	per_cpu = GAPS_TOTAL / (size_t)nr->ncpu < GAPS_PER_CPU ? GAPS_TOTAL / (size_t)nr->ncpu
+							     : GAPS_PER_CPU;
+	nr->sp = calloc((size_t)nr->ncpu, sizeof(*nr->sp));
+	nr->gapbuf = malloc((size_t)nr->ncpu * per_cpu * sizeof(*nr->gapbuf));
+	nr->h = calloc((size_t)nr->ncpu + 1, sizeof(*nr->h));
+	if (!nr->sp || !nr->gapbuf || !nr->h)
+		return -1;
+	for (int c = 0, i = 0; c < CPU_SETSIZE && i < nr->ncpu; c++) {
+		struct spinner *s = &nr->sp[i];
 
-	for (int c = 0, i = 0; c < CPU_SETSIZE && i < ncpu; c++) {
-		if (!CPU_ISSET(c, &set))
+		if (!CPU_ISSET(c, set))
 			continue;
-		sp[i].cpu = c;
-		sp[i].start = &start;
+		s->cpu = c;
+		s->start = &nr->start;
 		/* ceil: a counted gap is never shorter than the threshold in ns */
-		noise_gaps_init(&sp[i].g, gapbuf + (size_t)i * per_cpu, per_cpu,
-				(uint64_t)ceil((double)threshold_ns * hz / 1e9));
-		sp[i].duration_ticks = (uint64_t)((double)duration_ms * hz / 1e3);
+		noise_gaps_init(&s->g, nr->gapbuf + (size_t)i * per_cpu, per_cpu,
+				(uint64_t)ceil((double)nr->threshold_ns * nr->hz / 1e9));
+		s->duration_ticks = (uint64_t)((double)duration_ms * nr->hz / 1e3);
 		i++;
 	}
-	for (nrun = 0; nrun < ncpu; nrun++)
-		if (pthread_create(&sp[nrun].tid, 0, spinner_main, &sp[nrun]))
-			break;
-	/* everyone pinned and waiting, then the /proc snapshots, then go */
-	wait_end = mono_ns() + 5 * NS_PER_S;
-	while (__atomic_load_n(&start.ready, __ATOMIC_ACQUIRE) < nrun && mono_ns() < wait_end)
-		sched_yield();
-	have_irq = !snap("/proc/interrupts", irq_parse_interrupts, &irq0);
-	have_soft = !snap("/proc/softirqs", irq_parse_softirqs, &soft0);
-	attr_smi_take(&smi[0]);
-	__atomic_store_n(&start.go, nrun == ncpu ? 1 : -1, __ATOMIC_RELEASE);
-	for (int i = 0; i < nrun; i++)
-		pthread_join(sp[i].tid, 0);
-	have_irq = have_irq && !snap("/proc/interrupts", irq_parse_interrupts, &irq1);
-	have_soft = have_soft && !snap("/proc/softirqs", irq_parse_softirqs, &soft1);
-	attr_smi_take(&smi[1]);
-	if (nrun < ncpu) {
-		emit_error(P, 0, "could not start one thread per CPU");
-		goto out_irq;
-	}
+	return 0;
+}
 
-	/* Which calibration turned ticks into ns, in a record of its own: a
-	 * string in the per-CPU records would make `report` treat host (user)
-	 * and appliance (stub) figures as different things. */
+/* Every spinner pinned and waiting, then the /proc snapshots, then go. */
+static void noise_spin(struct noise_run *nr)
+{
+	int64_t wait_end;
+
+	for (nr->nrun = 0; nr->nrun < nr->ncpu; nr->nrun++)
+		if (pthread_create(&nr->sp[nr->nrun].tid, 0, spinner_main, &nr->sp[nr->nrun]))
+			break;
+	wait_end = mono_ns() + 5 * NS_PER_S;
+	while (__atomic_load_n(&nr->start.ready, __ATOMIC_ACQUIRE) < nr->nrun && mono_ns() < wait_end)
+		sched_yield();
+	nr->have_irq = !snap("/proc/interrupts", irq_parse_interrupts, &nr->irq0);
+	nr->have_soft = !snap("/proc/softirqs", irq_parse_softirqs, &nr->soft0);
+	attr_smi_take(&nr->smi[0]);
+	__atomic_store_n(&nr->start.go, nr->nrun == nr->ncpu ? 1 : -1, __ATOMIC_RELEASE);
+	for (int i = 0; i < nr->nrun; i++)
+		pthread_join(nr->sp[i].tid, 0);
+	nr->have_irq = nr->have_irq && !snap("/proc/interrupts", irq_parse_interrupts, &nr->irq1);
+	nr->have_soft = nr->have_soft && !snap("/proc/softirqs", irq_parse_softirqs, &nr->soft1);
+	attr_smi_take(&nr->smi[1]);
+}
+
+/*
+ * Which calibration turned ticks into ns, in a record of its own: a string
+ * in the per-CPU records would make `report` treat host (user) and
+ * appliance (stub) figures as different things. Then the table's head.
+ */
+static void noise_head(const struct noise_run *nr)
+{
+	const struct probe_ctx *ctx = nr->ctx;
+	struct tp_rec r;
+
 	emit_result_begin(&r, P, "tsc calibration");
 	tp_rec_str(&r, "calibration", ctx->tsc.source ? ctx->tsc.source : "none");
 	tp_rec_str(&r, "ref", ctx->tsc.ref ? ctx->tsc.ref : "none");
-	tp_rec_int(&r, "tsc_hz", llround(hz));
+	tp_rec_int(&r, "tsc_hz", llround(nr->hz));
 	if (ctx->tsc.source && !strcmp(ctx->tsc.source, "user"))
 		user_calib_fields(&r, &ctx->tsc.user);
-	tp_rec_int(&r, "threshold_ns", threshold_ns);
+	tp_rec_int(&r, "threshold_ns", nr->threshold_ns);
 	emit_end(&r);
-	human("  threshold %d ns, TSC %.0f Hz (%s calibration, %s)\n", threshold_ns, hz,
+	human("  threshold %d ns, TSC %.0f Hz (%s calibration, %s)\n", nr->threshold_ns, nr->hz,
 	      ctx->tsc.source, ctx->tsc.ref);
 	human("  %-6s %8s %9s %9s %9s %9s %8s %8s %8s %8s\n", "cpu", "ms", "interrupt", "per_s",
 	      "stolen_%", "max_us", "p50_us", "p99_us", "p99.9_us", "n");
-	noise_gaps_init(&total, 0, 0, sp[0].g.threshold_ticks);
-	for (int i = 0; i < ncpu; i++)
-		kept += sp[i].g.n;
+}
+
+/*
+ * A record and a row per CPU, then the machine's: every kept gap of every
+ * CPU, over ncpu x the longest run. Returns the machine's duration in ns.
+ */
+static double noise_report(struct noise_run *nr)
+{
+	struct noise_gaps total;
+	struct noise_stats st;
+	struct loghist *htotal = &nr->h[nr->ncpu];
+	uint64_t *all, max_ticks = 0, reads_total = 0;
+	double *scratch;
+	size_t kept = 0;
+	long nivcsw = 0;
+	int nok = 0;
+
+	noise_gaps_init(&total, 0, 0, nr->sp[0].g.threshold_ticks);
+	for (int i = 0; i < nr->ncpu; i++)
+		kept += nr->sp[i].g.n;
 	scratch = malloc((kept ? kept : 1) * sizeof(*scratch)); /* NULL: no percentiles */
-	for (int i = 0; i < ncpu; i++) {
-		struct spinner *s = &sp[i];
+	for (int i = 0; i < nr->ncpu; i++) {
+		struct spinner *s = &nr->sp[i];
 		uint64_t dur = s->t_last - s->t_first;
 		char name[16];
 
@@ -697,9 +706,9 @@ enum probe_status probe_noise(struct probe_ctx *ctx)
 			emit_skip(P, name, "cannot pin a thread to this CPU");
 			continue;
 		}
-		loghist_init(&h[i], threshold_ns);
-		noise_summarize(&s->g, dur, 1, hz, scratch, &st, &h[i]);
-		emit_stats(name, s->cpu, &st, &h[i], ctx, s->reads, s->nivcsw, threshold_ns);
+		loghist_init(&nr->h[i], nr->threshold_ns);
+		noise_summarize(&s->g, dur, 1, nr->hz, scratch, &st, &nr->h[i]);
+		emit_stats(name, s->cpu, &st, &nr->h[i], nr->ctx, s->reads, s->nivcsw, nr->threshold_ns);
 		nivcsw += s->nivcsw;
 		human_row(name + 4, &st);
 		noise_gaps_add(&total, &s->g);
@@ -708,49 +717,96 @@ enum probe_status probe_noise(struct probe_ctx *ctx)
 		reads_total += s->reads;
 		nok++;
 	}
-	/* the machine: every kept gap of every CPU, over ncpu x the longest run */
 	all = malloc((kept ? kept : 1) * sizeof(*all));
 	if (all) {
-		for (int i = 0; i < ncpu; i++)
-			for (size_t k = 0; k < sp[i].g.n; k++)
-				all[total.n++] = sp[i].g.gap[k];
+		for (int i = 0; i < nr->ncpu; i++)
+			for (size_t k = 0; k < nr->sp[i].g.n; k++)
+				all[total.n++] = nr->sp[i].g.gap[k];
 		total.gap = all;
 		total.cap = total.n;
 	} else {
 		total.overflow = total.count;
 	}
-	loghist_init(htotal, threshold_ns);
-	noise_summarize(&total, max_ticks, nok, hz, scratch, &st, htotal);
-	emit_stats("total", -1, &st, htotal, ctx, nok ? reads_total / (uint64_t)nok : 0, nivcsw,
-		   threshold_ns);
+	loghist_init(htotal, nr->threshold_ns);
+	noise_summarize(&total, max_ticks, nok, nr->hz, scratch, &st, htotal);
+	emit_stats("total", -1, &st, htotal, nr->ctx, nok ? reads_total / (uint64_t)nok : 0, nivcsw,
+		   nr->threshold_ns);
 	human_row("total", &st);
+	free(all);
+	free(scratch);
+	return st.duration_ns;
+}
 
-	if (have_irq || have_soft) {
-		int ok_irq = have_irq && !irq_delta(&irq0, &irq1, &dirq);
-		int ok_soft = have_soft && !irq_delta(&soft0, &soft1, &dsoft);
+/* The interrupts, softirqs and SMIs counted during the spin. */
+static void noise_interrupts(struct noise_run *nr, double duration_ns)
+{
+	struct irq_table dirq, dsoft;
+	int ok_irq, ok_soft;
 
-		emit_interrupts(ok_irq ? &dirq : 0, ok_soft ? &dsoft : 0,
-				(int64_t)(st.duration_ns / 1e6));
+	if (!nr->have_irq && !nr->have_soft) {
+		emit_skip(P, "interrupts", "no /proc/interrupts or /proc/softirqs");
+	} else {
+		ok_irq = nr->have_irq && !irq_delta(&nr->irq0, &nr->irq1, &dirq);
+		ok_soft = nr->have_soft && !irq_delta(&nr->soft0, &nr->soft1, &dsoft);
+		emit_interrupts(ok_irq ? &dirq : 0, ok_soft ? &dsoft : 0, (int64_t)(duration_ns / 1e6));
 		if (ok_irq)
 			irq_table_free(&dirq);
 		if (ok_soft)
 			irq_table_free(&dsoft);
-	} else {
-		emit_skip(P, "interrupts", "no /proc/interrupts or /proc/softirqs");
 	}
-	emit_smis(&smi[0], &smi[1], (int64_t)(st.duration_ns / 1e6));
-	rc = PROBE_OK;
-out_irq:
-	irq_table_free(&irq0);
-	irq_table_free(&irq1);
-	irq_table_free(&soft0);
-	irq_table_free(&soft1);
-out:
-	free(all);
-	free(scratch);
-	free(gapbuf);
-	free(sp);
-	free(h);
+	emit_smis(&nr->smi[0], &nr->smi[1], (int64_t)(duration_ns / 1e6));
+}
+
+static void noise_free(struct noise_run *nr)
+{
+	irq_table_free(&nr->irq0);
+	irq_table_free(&nr->irq1);
+	irq_table_free(&nr->soft0);
+	irq_table_free(&nr->soft1);
+	free(nr->gapbuf);
+	free(nr->sp);
+	free(nr->h);
+}
+
+enum probe_status probe_noise(struct probe_ctx *ctx)
+{
+	static struct attr_smi smi[2];	/* 6 KiB */
+	struct noise_run nr = {
+		.ctx = ctx, .smi = smi,
+		.threshold_ns = ctx->opt->noise_threshold_ns > 0 ? ctx->opt->noise_threshold_ns : 1000,
+	};
+	int64_t duration_ms =
+	    ctx->opt->noise_ms > 0 ? ctx->opt->noise_ms : (ctx->quick ? 1000 : 10000);
+	enum probe_status rc = PROBE_FAILED;
+	cpu_set_t set;
+
+	if (!TP_HAVE_TSC || !cpu_has_flag("tsc")) {
+		emit_skip(P, 0, "no TSC on this CPU");
+		return PROBE_SKIPPED;
+	}
+	nr.hz = probe_tsc_calib(ctx);
+	if (!(nr.hz > 0)) {
+		emit_skip(P, 0,
+			  "no TSC calibration (stub hand-over absent, user calibration failed)");
+		return PROBE_SKIPPED;
+	}
+	if (sched_getaffinity(0, sizeof(set), &set)) {
+		emit_error(P, 0, "sched_getaffinity failed");
+		return PROBE_FAILED;
+	}
+	if (noise_setup(&nr, &set, duration_ms)) {
+		emit_error(P, 0, "out of memory for the gap buffers");
+	} else {
+		noise_spin(&nr);
+		if (nr.nrun < nr.ncpu) {
+			emit_error(P, 0, "could not start one thread per CPU");
+		} else {
+			noise_head(&nr);
+			noise_interrupts(&nr, noise_report(&nr));
+			rc = PROBE_OK;
+		}
+	}
+	noise_free(&nr);
 	return rc;
 }
 
