@@ -138,6 +138,7 @@ initramfs: $(B)/initramfs.img
 -include tools/report/report.mk
 -include tools/matrix.mk
 -include tools/iso.mk
+-include tools/vm.mk
 -include tools/sign.mk
 -include tools/lava/lava.mk
 

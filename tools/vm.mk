@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: MIT
+# Virtual machine disks and the USB stick writer (docs/vm.md), and the
+# comparison with this machine's own OS (docs/comparing.md). Included by the
+# top Makefile, which sets B, QEMU_MACHINE and QEMU_CPUS.
+#
+#   make vm                  $(B)/timeprobe.vmdk, .vdi, .vhdx and .vmx
+#   make usb DEV=/dev/sdX    write $(B)/timeprobe.img to a USB stick, checked
+#                            (USB_FORCE=1: also a fixed or a large disk)
+#   make compare             the suite on this host and in QEMU, one report in
+#                            $(B)/compare/ (COMPARE_OPTS="probes=... ...")
+
+.PHONY: vm usb compare
+
+VM_MEMORY_MIB ?= 512
+
+$(B)/timeprobe.vmx: $(B)/timeprobe.img tools/mkvm.sh tools/vmx.sh
+	sh tools/mkvm.sh --cpus $(QEMU_CPUS) --memory $(VM_MEMORY_MIB) $(B)/timeprobe.img $(B)/timeprobe
+
+vm: image
+	$(MAKE) $(B)/timeprobe.vmx
+
+DEV ?=
+USB_FORCE ?=
+usb: image
+	@test -n '$(DEV)' || { echo 'usage: make usb DEV=/dev/sdX (the whole stick; lsblk lists disks)' >&2; exit 2; }
+	sh tools/write-usb.sh $(if $(USB_FORCE),--force) $(B)/timeprobe.img '$(DEV)'
+
+# Words given to both sides: NAME=VALUE becomes --NAME=VALUE for `timeprobe
+# run` and timeprobe.NAME=VALUE on the appliance's command line.
+COMPARE_OPTS ?= profile=quick
+COMPARE_TIMEOUT ?= 3600
+compare: image userland report
+	sh tools/compare.sh --out '$(B)/compare' --machine '$(QEMU_MACHINE)' --cpus '$(QEMU_CPUS)' \
+		--timeout '$(COMPARE_TIMEOUT)' $(B)/timeprobe.img $(COMPARE_OPTS)
