@@ -1,0 +1,174 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The suite on this machine's own OS and in the appliance under QEMU, with
+# the same options, and one report comparing them (docs/comparing.md).
+#
+#   tools/compare.sh [--out DIR] [--bin TIMEPROBE] [--machine M] [--cpus N]
+#                    [--timeout S] IMAGE [NAME=VALUE...]
+#
+# Each NAME=VALUE is given to both sides: `timeprobe run --NAME=VALUE` on
+# the host, timeprobe.NAME=VALUE on the appliance's command line (a copy of
+# IMAGE with those words in \EFI\timeprobe\cmdline.txt, replacing the same
+# names there). Writes into DIR (default build/compare):
+#   host.log, appliance.log   the two runs' output (records and tables)
+#   appliance.img             the disk booted (its results partition too)
+#   report.txt                `timeprobe report` with labels host, appliance,
+#                             under a header naming the options and how the
+#                             appliance was run (TCG is said at the top)
+#   plots/                    its charts (--plot)
+# The appliance boots with tools/qemu-run.sh, so its accelerator choice
+# (ACCEL=tcg|kvm, else KVM when /dev/kvm works) is the launcher's.
+# Exit status: 0 with both runs complete and the report written, 1 when a
+# run did not finish or the report failed (what there is is kept), 2 for
+# bad usage.
+set -eu
+
+out=build/compare bin= machine=q35 cpus=2 timeout=3600
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out) out=$2; shift 2 ;;
+	--bin) bin=$2; shift 2 ;;
+	--machine) machine=$2; shift 2 ;;
+	--cpus) cpus=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	-*) echo "compare: unknown option $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 1 ] || { echo "usage: tools/compare.sh [--out DIR] IMAGE [NAME=VALUE...]" >&2; exit 2; }
+img=$1
+shift
+here=$(cd "$(dirname "$0")" && pwd)
+[ -n "$bin" ] || bin=$(dirname "$img")/timeprobe
+[ -f "$img" ] || { echo "compare: no image $img (make image)" >&2; exit 2; }
+[ -x "$bin" ] || { echo "compare: no $bin (make userland)" >&2; exit 2; }
+
+# The words reach a kernel command line and an argv: plain names and values
+# only, checked here rather than quoted (a space would split a word on the
+# kernel's command line whatever the quoting).
+host_args= appl_words= names=
+for w in "$@"; do
+	name=${w%%=*} value=${w#*=}
+	case $w in *=*) ;; *) name= ;; esac
+	case $name in
+	''|[!a-z]*|*[!a-z0-9_-]*) echo "compare: '$w' is not NAME=VALUE (NAME in a-z 0-9 _ -)" >&2; exit 2 ;;
+	esac
+	case $value in
+	''|*[!A-Za-z0-9,._:+-]*) echo "compare: $name: value '$value' has characters other than A-Z a-z 0-9 , . _ : + -" >&2; exit 2 ;;
+	esac
+	host_args="$host_args --$name=$value"
+	appl_words="$appl_words timeprobe.$name=$value"
+	names="$names $name"
+done
+
+set -f		# words are split below, never globbed
+export MTOOLS_SKIP_CHECK=1
+ESP=@@1M	# tools/mkimage.sh places the ESP at 1 MiB
+
+# A copy of IMAGE whose cmdline.txt holds its own words, without those the
+# options replace, then ours: one line, as tools/mkimage.sh writes it.
+appliance_image() {
+	cp "$img" "$out/appliance.img.tmp"
+	mtype -i "$out/appliance.img.tmp$ESP" ::/EFI/timeprobe/cmdline.txt > "$out/cmdline.old" ||
+		{ echo "compare: $img has no \\EFI\\timeprobe\\cmdline.txt" >&2; exit 1; }
+	line=
+	for w in $(grep -v '^[[:space:]]*#' "$out/cmdline.old" | tr -d '\r'); do
+		for n in $names; do
+			case $w in "timeprobe.$n="*) w= ;; esac
+		done
+		line="$line${w:+ $w}"
+	done
+	printf '%s\n' "${line# }$appl_words" > "$out/cmdline.txt"
+	mcopy -o -i "$out/appliance.img.tmp$ESP" "$out/cmdline.txt" ::/EFI/timeprobe/cmdline.txt
+	rm -f "$out/cmdline.old"
+	mv "$out/appliance.img.tmp" "$out/appliance.img"
+}
+
+run_host() {
+	echo "compare: host: $bin run$host_args > $out/host.log"
+	status=0
+	"$bin" run $host_args > "$out/host.log" 2>&1 || status=$?
+	if [ "$status" = 2 ]; then
+		echo "compare: the host refused the options:" >&2
+		grep -v '^TP1 ' "$out/host.log" | tail -n 3 >&2
+		exit 2
+	fi
+	echo "compare: host: exit $status (1: a probe failed, see the log)"
+}
+
+run_appliance() {
+	echo "compare: appliance: tools/qemu-run.sh ($machine, $cpus CPUs) with$appl_words, log $out/appliance.log"
+	status=0
+	sh "$here/qemu-run.sh" --machine "$machine" --cpus "$cpus" --timeout "$timeout" \
+		--log "$out/appliance.log" "$out/appliance.img" || status=$?
+	echo "compare: appliance: QEMU exited with $status"
+}
+
+# One field of the last run record in a log ("" when absent). Records are
+# hostile text: the value is only compared and printed, never run.
+run_field() {
+	grep -a -o 'TP1 {"type":"run".*' "$2" 2>/dev/null | tail -n 1 |
+		sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p" | tr -cd '[:print:]' | cut -c1-120
+}
+
+# How QEMU ran the appliance, from the guest's own view: TCG's CPU model
+# names itself; under KVM the kernel says "Hypervisor detected: KVM".
+accelerator() {
+	if run_field cpu_model "$out/appliance.log" | grep -q 'TCG'; then
+		echo tcg
+	elif grep -aq 'Hypervisor detected: KVM' "$out/appliance.log"; then
+		echo kvm
+	else
+		echo unknown
+	fi
+}
+
+header() {
+	accel=$(accelerator)
+	echo "timeprobe compare: this machine's OS (host) and the appliance in QEMU (appliance)"
+	case $accel in
+	tcg) echo "UNDER TCG: QEMU emulated the appliance's CPU in software (no KVM), so the"
+	     echo "appliance's figures measure the emulator, not this hardware. This is not the"
+	     echo "full-OS-vs-minimal-OS comparison; run it where /dev/kvm works for that." ;;
+	kvm) echo "Under KVM: the same hardware under a full OS (host) and the minimal appliance." ;;
+	*) echo "QEMU's accelerator is unknown (no run record in the appliance's log)." ;;
+	esac
+	echo "options:${names:- (defaults)}; host:${host_args:- (none)}; appliance:${appl_words:- (none)}"
+	echo "host:      $(run_field kernel "$out/host.log"), $(run_field cpu_model "$out/host.log")"
+	echo "appliance: $(run_field kernel "$out/appliance.log"), $(run_field cpu_model "$out/appliance.log"), QEMU $machine, $cpus CPUs, $accel"
+	echo
+}
+
+# Did the appliance get our words? Its run record repeats its command line.
+check_words() {
+	cl=$(grep -a -o 'TP1 {"type":"run".*' "$out/appliance.log" | tail -n 1)
+	for w in $appl_words; do
+		case $cl in
+		*" $w"*|*"\"$w"*) ;;
+		*) echo "compare: the appliance's command line lacks $w" >&2; failed=1 ;;
+		esac
+	done
+}
+
+mkdir -p "$out"
+rm -rf "$out/plots" "$out/report.txt" "$out/host.log" "$out/appliance.log"
+appliance_image
+run_host
+run_appliance
+
+failed=
+for side in host appliance; do
+	grep -aq 'TP1 {"type":"end"' "$out/$side.log" ||
+		{ echo "compare: $side: no end record in $out/$side.log (the run did not finish)" >&2; failed=1; }
+done
+check_words
+header > "$out/report.txt.tmp"
+if ! "$bin" report "$out/host.log" "$out/appliance.log" --label=host,appliance \
+	--plot="$out/plots" >> "$out/report.txt.tmp"; then
+	echo "compare: timeprobe report failed (above)" >&2
+	failed=1
+fi
+mv "$out/report.txt.tmp" "$out/report.txt"
+head -n 4 "$out/report.txt"
+echo "compare: report $out/report.txt, plots $out/plots/, logs $out/host.log $out/appliance.log"
+[ -z "$failed" ]
