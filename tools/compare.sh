@@ -23,6 +23,12 @@
 # bad usage.
 set -eu
 
+# Text with paths, device names and answers in it: printf, never echo (dash's
+# echo turns \t or \b in a path into control characters).
+say() {
+	printf '%s\n' "$*"
+}
+
 out=build/compare bin= machine=q35 cpus=2 timeout=3600
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -31,17 +37,17 @@ while [ $# -gt 0 ]; do
 	--machine) machine=$2; shift 2 ;;
 	--cpus) cpus=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
-	-*) echo "compare: unknown option $1" >&2; exit 2 ;;
+	-*) printf 'compare: unknown option %s\n' "$1" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-[ $# -ge 1 ] || { echo "usage: tools/compare.sh [--out DIR] IMAGE [NAME=VALUE...]" >&2; exit 2; }
+[ $# -ge 1 ] || { say "usage: tools/compare.sh [--out DIR] IMAGE [NAME=VALUE...]" >&2; exit 2; }
 img=$1
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 [ -n "$bin" ] || bin=$(dirname "$img")/timeprobe
-[ -f "$img" ] || { echo "compare: no image $img (make image)" >&2; exit 2; }
-[ -x "$bin" ] || { echo "compare: no $bin (make userland)" >&2; exit 2; }
+[ -f "$img" ] || { say "compare: no image $img (make image)" >&2; exit 2; }
+[ -x "$bin" ] || { say "compare: no $bin (make userland)" >&2; exit 2; }
 
 # The words reach a kernel command line and an argv: plain names and values
 # only, checked here rather than quoted (a space would split a word on the
@@ -51,10 +57,13 @@ for w in "$@"; do
 	name=${w%%=*} value=${w#*=}
 	case $w in *=*) ;; *) name= ;; esac
 	case $name in
-	''|[!a-z]*|*[!a-z0-9_-]*) echo "compare: '$w' is not NAME=VALUE (NAME in a-z 0-9 _ -)" >&2; exit 2 ;;
+	''|[!a-z]*|*[!a-z0-9_-]*)
+		printf "compare: '%s' is not NAME=VALUE (NAME in a-z 0-9 _ -)\n" "$w" >&2; exit 2 ;;
 	esac
 	case $value in
-	''|*[!A-Za-z0-9,._:+-]*) echo "compare: $name: value '$value' has characters other than A-Z a-z 0-9 , . _ : + -" >&2; exit 2 ;;
+	''|*[!A-Za-z0-9,._:+-]*)
+		printf "compare: %s: value '%s' has characters other than A-Z a-z 0-9 , . _ : + -\n" \
+			"$name" "$value" >&2; exit 2 ;;
 	esac
 	host_args="$host_args --$name=$value"
 	appl_words="$appl_words timeprobe.$name=$value"
@@ -70,7 +79,7 @@ ESP=@@1M	# tools/mkimage.sh places the ESP at 1 MiB
 appliance_image() {
 	cp "$img" "$out/appliance.img.tmp"
 	mtype -i "$out/appliance.img.tmp$ESP" ::/EFI/timeprobe/cmdline.txt > "$out/cmdline.old" ||
-		{ echo "compare: $img has no \\EFI\\timeprobe\\cmdline.txt" >&2; exit 1; }
+		{ say "compare: $img has no \\EFI\\timeprobe\\cmdline.txt" >&2; exit 1; }
 	line=
 	for w in $(grep -v '^[[:space:]]*#' "$out/cmdline.old" | tr -d '\r'); do
 		for n in $names; do
@@ -85,23 +94,23 @@ appliance_image() {
 }
 
 run_host() {
-	echo "compare: host: $bin run$host_args > $out/host.log"
+	say "compare: host: $bin run$host_args > $out/host.log"
 	status=0
 	"$bin" run $host_args > "$out/host.log" 2>&1 || status=$?
 	if [ "$status" = 2 ]; then
-		echo "compare: the host refused the options:" >&2
+		say "compare: the host refused the options:" >&2
 		grep -v '^TP1 ' "$out/host.log" | tail -n 3 >&2
 		exit 2
 	fi
-	echo "compare: host: exit $status (1: a probe failed, see the log)"
+	say "compare: host: exit $status (1: a probe failed, see the log)"
 }
 
 run_appliance() {
-	echo "compare: appliance: tools/qemu-run.sh ($machine, $cpus CPUs) with$appl_words, log $out/appliance.log"
+	say "compare: appliance: tools/qemu-run.sh ($machine, $cpus CPUs) with$appl_words, log $out/appliance.log"
 	status=0
 	sh "$here/qemu-run.sh" --machine "$machine" --cpus "$cpus" --timeout "$timeout" \
 		--log "$out/appliance.log" "$out/appliance.img" || status=$?
-	echo "compare: appliance: QEMU exited with $status"
+	say "compare: appliance: QEMU exited with $status"
 }
 
 # One field of the last run record in a log ("" when absent). Records are
@@ -125,17 +134,17 @@ accelerator() {
 
 header() {
 	accel=$(accelerator)
-	echo "timeprobe compare: this machine's OS (host) and the appliance in QEMU (appliance)"
+	say "timeprobe compare: this machine's OS (host) and the appliance in QEMU (appliance)"
 	case $accel in
-	tcg) echo "UNDER TCG: QEMU emulated the appliance's CPU in software (no KVM), so the"
-	     echo "appliance's figures measure the emulator, not this hardware. This is not the"
-	     echo "full-OS-vs-minimal-OS comparison; run it where /dev/kvm works for that." ;;
-	kvm) echo "Under KVM: the same hardware under a full OS (host) and the minimal appliance." ;;
-	*) echo "QEMU's accelerator is unknown (no run record in the appliance's log)." ;;
+	tcg) say "UNDER TCG: QEMU emulated the appliance's CPU in software (no KVM), so the"
+	     say "appliance's figures measure the emulator, not this hardware. This is not the"
+	     say "full-OS-vs-minimal-OS comparison; run it where /dev/kvm works for that." ;;
+	kvm) say "Under KVM: the same hardware under a full OS (host) and the minimal appliance." ;;
+	*) say "QEMU's accelerator is unknown (no run record in the appliance's log)." ;;
 	esac
-	echo "options:${names:- (defaults)}; host:${host_args:- (none)}; appliance:${appl_words:- (none)}"
-	echo "host:      $(run_field kernel "$out/host.log"), $(run_field cpu_model "$out/host.log")"
-	echo "appliance: $(run_field kernel "$out/appliance.log"), $(run_field cpu_model "$out/appliance.log"), QEMU $machine, $cpus CPUs, $accel"
+	say "options:${names:- (defaults)}; host:${host_args:- (none)}; appliance:${appl_words:- (none)}"
+	say "host:      $(run_field kernel "$out/host.log"), $(run_field cpu_model "$out/host.log")"
+	say "appliance: $(run_field kernel "$out/appliance.log"), $(run_field cpu_model "$out/appliance.log"), QEMU $machine, $cpus CPUs, $accel"
 	echo
 }
 
@@ -145,7 +154,7 @@ check_words() {
 	for w in $appl_words; do
 		case $cl in
 		*" $w"*|*"\"$w"*) ;;
-		*) echo "compare: the appliance's command line lacks $w" >&2; failed=1 ;;
+		*) say "compare: the appliance's command line lacks $w" >&2; failed=1 ;;
 		esac
 	done
 }
@@ -159,16 +168,16 @@ run_appliance
 failed=
 for side in host appliance; do
 	grep -aq 'TP1 {"type":"end"' "$out/$side.log" ||
-		{ echo "compare: $side: no end record in $out/$side.log (the run did not finish)" >&2; failed=1; }
+		{ say "compare: $side: no end record in $out/$side.log (the run did not finish)" >&2; failed=1; }
 done
 check_words
 header > "$out/report.txt.tmp"
 if ! "$bin" report "$out/host.log" "$out/appliance.log" --label=host,appliance \
 	--plot="$out/plots" >> "$out/report.txt.tmp"; then
-	echo "compare: timeprobe report failed (above)" >&2
+	say "compare: timeprobe report failed (above)" >&2
 	failed=1
 fi
 mv "$out/report.txt.tmp" "$out/report.txt"
 head -n 4 "$out/report.txt"
-echo "compare: report $out/report.txt, plots $out/plots/, logs $out/host.log $out/appliance.log"
+say "compare: report $out/report.txt, plots $out/plots/, logs $out/host.log $out/appliance.log"
 [ -z "$failed" ]

@@ -25,21 +25,27 @@
 # TP_USB_TEST=1 these are ignored.
 set -eu
 
+# Text with paths, device names and answers in it: printf, never echo (dash's
+# echo turns \t or \b in a path into control characters).
+say() {
+	printf '%s\n' "$*"
+}
+
 LARGE_BYTES=256000000000	# 256 GB, as sticks are labelled (10^9)
 
 force=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--force) force=1; shift ;;
-	-*) echo "write-usb: unknown option $1" >&2; exit 2 ;;
+	-*) say "write-usb: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-[ $# -eq 2 ] || { echo "usage: tools/write-usb.sh [--force] IMAGE DEVICE" >&2; exit 2; }
+[ $# -eq 2 ] || { say "usage: tools/write-usb.sh [--force] IMAGE DEVICE" >&2; exit 2; }
 img=$1 dev=$2
 
 refuse() {
-	echo "write-usb: refusing $dev: $*; nothing was written" >&2
+	say "write-usb: refusing $dev: $*; nothing was written" >&2
 	exit 1
 }
 
@@ -51,7 +57,7 @@ if [ "${TP_USB_TEST:-}" = 1 ]; then
 	lsblk=${TP_USB_LSBLK:?TP_USB_TEST=1 needs TP_USB_LSBLK}
 fi
 
-[ -f "$img" ] || { echo "write-usb: no image $img (make image)" >&2; exit 1; }
+[ -f "$img" ] || { say "write-usb: no image $img (make image)" >&2; exit 1; }
 img_bytes=$(stat -c %s "$img")
 
 # The kernel's name of the device (sdb), through /dev/disk/by-id/ links.
@@ -71,7 +77,7 @@ attr() {
 	if [ -r "$sys/$1" ]; then
 		head -n 1 "$sys/$1" | sed 's/[[:space:]]*$//'
 	else
-		echo "$2"
+		say "$2"
 	fi
 }
 
@@ -107,15 +113,15 @@ gb() {
 check_unused() {
 	usage=$("$lsblk" -nrpo NAME,TYPE,MOUNTPOINT "$dev") ||
 		refuse "lsblk cannot list it"
-	echo "$usage" | while read -r node type mnt; do
+	say "$usage" | while read -r node type mnt; do
 		case $mnt in
-		/) echo "holds the running root (/ is on $node)" ;;
-		\[SWAP\]) echo "$node is in use as swap (swapoff $node first)" ;;
-		?*) echo "$node is mounted on $mnt (umount it first)" ;;
+		/) say "holds the running root (/ is on $node)" ;;
+		\[SWAP\]) say "$node is in use as swap (swapoff $node first)" ;;
+		?*) say "$node is mounted on $mnt (umount it first)" ;;
 		esac
 		case $type in
 		disk|part|'') ;;
-		*) echo "$node uses it ($type: LVM, RAID or encryption)" ;;
+		*) say "$node uses it ($type: LVM, RAID or encryption)" ;;
 		esac
 	done > "$tmp/busy"
 	# The running root first: the one reason that must never be missed.
@@ -139,10 +145,10 @@ check_removable() {
 # Shows the disk and asks for its name back; anything else stops here.
 confirm() {
 	vendor=$(attr device/vendor '?') model=$(attr device/model '?')
-	echo "write-usb: $dev ($name): $vendor $model, $(gb "$dev_bytes") GB," \
+	say "write-usb: $dev ($name): $vendor $model, $(gb "$dev_bytes") GB," \
 		"transport ${tran:-unknown}, now holding:"
 	"$lsblk" -o NAME,SIZE,TYPE,FSTYPE,LABEL,MOUNTPOINT "$dev" | sed 's/^/    /'
-	echo "write-usb: everything on $dev will be replaced by $img ($img_bytes bytes)."
+	say "write-usb: everything on $dev will be replaced by $img ($img_bytes bytes)."
 	printf 'write-usb: type the device name (%s) to go on: ' "$name"
 	answer=
 	read -r answer || true
@@ -156,11 +162,11 @@ confirm() {
 # a test's plain file whole; a block device is not truncated anyway.
 write_image() {
 	[ -w "$dev" ] || refuse "no permission to write it (run as root: sudo make usb DEV=$dev)"
-	echo "write-usb: writing $img to $dev"
+	say "write-usb: writing $img to $dev"
 	dd if="$img" of="$dev" bs=4M conv=fsync,notrunc status=progress ||
-		{ echo "write-usb: writing $dev failed (above); the stick holds a partial image" >&2; exit 1; }
+		{ say "write-usb: writing $dev failed (above); the stick holds a partial image" >&2; exit 1; }
 	if [ -n "$test_mode" ] && [ -n "${TP_USB_TEST_FLIP:-}" ]; then
-		case $TP_USB_TEST_FLIP in *[!0-9]*) echo "write-usb: TP_USB_TEST_FLIP is an offset" >&2; exit 2 ;; esac
+		case $TP_USB_TEST_FLIP in *[!0-9]*) say "write-usb: TP_USB_TEST_FLIP is an offset" >&2; exit 2 ;; esac
 		printf '\377' | dd of="$dev" bs=1 seek="$TP_USB_TEST_FLIP" conv=notrunc status=none
 	fi
 }
@@ -169,13 +175,13 @@ write_image() {
 # (blockdev --flushbufs) drops the device's cached pages first.
 verify() {
 	[ -n "$test_mode" ] || blockdev --flushbufs "$dev" ||
-		echo "write-usb: could not drop $dev's cache; the read-back may come from memory" >&2
+		say "write-usb: could not drop $dev's cache; the read-back may come from memory" >&2
 	want=$(sha256sum < "$img" | cut -d' ' -f1)
 	got=$(head -c "$img_bytes" "$dev" | sha256sum | cut -d' ' -f1)
-	echo "write-usb: image    sha256 $want"
-	echo "write-usb: $dev sha256 $got (first $img_bytes bytes read back)"
+	say "write-usb: image    sha256 $want"
+	say "write-usb: $dev sha256 $got (first $img_bytes bytes read back)"
 	if [ "$want" != "$got" ]; then
-		echo "write-usb: read-back differs from the image: the stick is failing or" \
+		say "write-usb: read-back differs from the image: the stick is failing or" \
 			"smaller than it claims; try another one" >&2
 		exit 1
 	fi

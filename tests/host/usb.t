@@ -148,6 +148,7 @@ written("answer-with-path", answer=os.path.join(top, "answer-with-path", "dev", 
 refused("wrong-name", "the answer was 'sdy', not 'sdz'", answer="sdy\n")
 refused("no-answer", "the answer was '', not 'sdz'", answer="")
 refused("yes-is-not-a-name", "the answer was 'yes'", answer="yes\n")
+refused("answer-with-escapes", "the answer was 'sd\\tz', not 'sdz'", answer="sd\\tz\n")
 
 # --- what the device is ---
 refused("partition", "it is a partition, not a whole disk (write to the disk, /dev/sdz)",
