@@ -12,6 +12,7 @@
 # names there). Writes into DIR (default build/compare):
 #   host.log, appliance.log   the two runs' output (records and tables)
 #   appliance.img             the disk booted (its results partition too)
+#   cmdline.txt               the appliance's command line
 #   report.txt                `timeprobe report` with labels host, appliance,
 #                             under a header naming the options and how the
 #                             appliance was run (TCG is said at the top)
@@ -69,6 +70,7 @@ for w in "$@"; do
 	appl_words="$appl_words timeprobe.$name=$value"
 	names="$names $name"
 done
+words=$*
 
 set -f		# words are split below, never globbed
 export MTOOLS_SKIP_CHECK=1
@@ -142,7 +144,9 @@ header() {
 	kvm) say "Under KVM: the same hardware under a full OS (host) and the minimal appliance." ;;
 	*) say "QEMU's accelerator is unknown (no run record in the appliance's log)." ;;
 	esac
-	say "options:${names:- (defaults)}; host:${host_args:- (none)}; appliance:${appl_words:- (none)}"
+	say "options (both sides): ${words:-the defaults}"
+	say "  host:      $bin run$host_args"
+	say "  appliance: command line +$appl_words"
 	say "host:      $(run_field kernel "$out/host.log"), $(run_field cpu_model "$out/host.log")"
 	say "appliance: $(run_field kernel "$out/appliance.log"), $(run_field cpu_model "$out/appliance.log"), QEMU $machine, $cpus CPUs, $accel"
 	echo

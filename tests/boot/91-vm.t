@@ -45,6 +45,9 @@ for fmt in FORMATS:
              "-device", "ide-hd,drive=vmdisk,bus=ide.1"]
     status, secs, text = boot(blank, "q35", timeout=900, extra=extra)
     ok(status == 0, name + "QEMU exited by itself with status 0", text[-3000:])
+    ok(any("BdsDxe: starting" in l and "Sata(0x1," in l for l in text.splitlines()),
+       name + "the firmware started the converted disk (AHCI port 1)",
+       "\n".join(l for l in text.splitlines() if "BdsDxe" in l))
     suite = check_suite(text, name)
     end = suite[-1] if suite else {}
     ok(end.get("probes_ok") == 1 and end.get("probes_failed") == 0,

@@ -58,7 +58,7 @@ diag("the appliance's CPU: %s" % run.get("cpu_model"))
 ok(len(lines) > 1 and lines[1].startswith("UNDER TCG") == tcg,
    "the second line says UNDER TCG exactly when the appliance ran under TCG (%s)" % tcg,
    report[:500])
-ok(any(l.startswith("options: profile probes;") for l in lines[:6]),
+ok("options (both sides): profile=quick probes=clocks" in lines[:6],
    "the header names the options given to both sides", report[:600])
 ok(any(re.match(r"^\s+result / figure\s+host\s+appliance\s+ratio", l) for l in lines),
    "the report's figure tables have the columns host and appliance", report[:1500])
