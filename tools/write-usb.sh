@@ -113,6 +113,9 @@ gb() {
 check_unused() {
 	usage=$("$lsblk" -nrpo NAME,TYPE,MOUNTPOINT "$dev") ||
 		refuse "lsblk cannot list it"
+	first=$(say "$usage" | head -n 1 | cut -d' ' -f1)
+	# The first line is the device itself (disk, or loop for a loop device);
+	# any other type below it (lvm, crypt, raid*) is a user of it.
 	say "$usage" | while read -r node type mnt; do
 		case $mnt in
 		/) say "holds the running root (/ is on $node)" ;;
@@ -121,7 +124,8 @@ check_unused() {
 		esac
 		case $type in
 		disk|part|'') ;;
-		*) say "$node uses it ($type: LVM, RAID or encryption)" ;;
+		*) [ "$type" = loop ] && [ "$node" = "$first" ] ||
+			say "$node ($type: LVM, RAID, encryption...) is built on it; stop that first" ;;
 		esac
 	done > "$tmp/busy"
 	# The running root first: the one reason that must never be missed.
@@ -152,9 +156,10 @@ confirm() {
 	printf 'write-usb: type the device name (%s) to go on: ' "$name"
 	answer=
 	read -r answer || true
+	[ -t 0 ] || say "$answer"	# a piped answer shows as if typed
 	case $answer in
 	"$name"|"$dev"|"/dev/$name") ;;
-	*) echo; refuse "the answer was '$answer', not '$name'" ;;
+	*) refuse "the answer was '$answer', not '$name'" ;;
 	esac
 }
 

@@ -166,7 +166,7 @@ refused("root", "holds the running root (/ is on %s2)" % dev_of("root"),
 refused("root-on-lvm", "holds the running root (/ is on /dev/mapper/vg-root)",
         usage="%s disk\n%s1 part\n/dev/mapper/vg-root lvm /\n" % ((dev_of("root-on-lvm"),) * 2))
 refused("swap", "is in use as swap", usage="%s disk\n%s1 part [SWAP]\n" % ((dev_of("swap"),) * 2))
-refused("raid-member", "(raid1: LVM, RAID or encryption)",
+refused("raid-member", "/dev/md0 (raid1: LVM, RAID, encryption...) is built on it",
         usage="%s disk\n%s1 part\n/dev/md0 raid1\n" % ((dev_of("raid-member"),) * 2))
 
 # --- fixed and large disks: refused, unless --force ---
@@ -177,6 +177,9 @@ written("card-reader", bus="sata", removable=1, tran="")
 refused("large", "it is 600.0 GB, larger than any stick we expect (256 GB)", size=600 * GB)
 written("large-forced", flags=("--force",), size=600 * GB)
 written("at-the-limit", size=256 * GB)
+written("loop-device", usage="%s loop\n" % os.path.join(top, "loop-device", "dev", "sdz"))
+refused("loop-on-it", "/dev/loop7 (loop: LVM, RAID, encryption...) is built on it",
+        usage="%s disk\n%s1 part\n/dev/loop7 loop\n" % ((dev_of("loop-on-it"),) * 2))
 
 # --- the read-back catches a stick that lost a byte ---
 d, dev = disk("flipped")
