@@ -72,10 +72,11 @@ fi
 sys=$sysfs/class/block/$name
 [ -d "$sys" ] || refuse "the kernel lists no block device '$name' in $sysfs/class/block"
 
-# One line of a sysfs attribute, or DEFAULT when it is missing.
+# One line of a sysfs attribute, or DEFAULT when it is missing; printable
+# characters only (a device's model string reaches the terminal).
 attr() {
 	if [ -r "$sys/$1" ]; then
-		head -n 1 "$sys/$1" | sed 's/[[:space:]]*$//'
+		head -n 1 "$sys/$1" | tr -cd '[:print:]' | sed 's/[[:space:]]*$//'
 	else
 		say "$2"
 	fi

@@ -53,7 +53,7 @@ def disk(case, size=16 * GB, bus="usb", removable=1, ro=0, tran="usb", usage=Non
     sysfs = os.path.join(d, "sys")
     dpath = os.path.join(SYS_PATHS[bus], name)
     attrs = {"size": str(size // 512), "ro": str(ro), "removable": str(removable),
-             "device/vendor": "SanDisk ", "device/model": "Cruzer Blade    "}
+             "device/vendor": "SanDisk ", "device/model": "Cruzer\x1b[2J Blade    "}
     for k, v in attrs.items():
         write(os.path.join(sysfs, dpath, k), v + "\n")
     write(os.path.join(sysfs, dpath, name + "1", "partition"), "1\n")
@@ -132,8 +132,8 @@ def written(case, answer="sdz\n", flags=(), **kw):
 # --- a stick that passes every check ---
 d, p = written("stick")
 out = p.stdout + p.stderr
-ok("SanDisk Cruzer Blade, 16.0 GB, transport usb" in p.stdout, "the vendor, model, size and "
-   "transport are shown before asking", p.stdout[:600])
+ok("SanDisk Cruzer[2J Blade, 16.0 GB, transport usb" in p.stdout, "the vendor, model, size and "
+   "transport are shown before asking, without control characters", p.stdout[:600])
 ok("`-sdz1 14.9G part vfat STICK" in p.stdout, "the current partitions are shown (lsblk)")
 ok("type the device name (sdz)" in p.stdout, "the user is asked to type the name back")
 ok("copied" in p.stderr, "dd's progress and summary are shown", p.stderr[-300:])
