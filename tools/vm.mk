@@ -21,8 +21,9 @@ vm: image
 
 DEV ?=
 USB_FORCE ?=
-usb: image
+usb:
 	@test -n '$(DEV)' || { echo 'usage: make usb DEV=/dev/sdX (the whole stick; lsblk lists disks)' >&2; exit 2; }
+	$(MAKE) image
 	sh tools/write-usb.sh $(if $(USB_FORCE),--force) $(B)/timeprobe.img '$(DEV)'
 
 # Words given to both sides: NAME=VALUE becomes --NAME=VALUE for `timeprobe

@@ -4,7 +4,7 @@
 are what their hypervisors open, hold every sector of the source (so the
 partition GUID the appliance saves by survives), and the .vmx names the
 vmdk beside it with UEFI, no Secure Boot, the CPUs asked for and a serial
-port to a file. Booting the converted disks is tests/boot/91-vm.t."""
+port to a file. Booting the converted disks is tests/boot/80-vm.t."""
 import os
 import re
 import shutil

@@ -6,8 +6,8 @@ with a quick one-probe command line and booted by QEMU in its own format,
 on the q35 machine's AHCI controller (SATA, as the .vmx attaches it); the
 launcher's own disk is an empty raw one the firmware passes over. Then the
 disk is converted back to raw and its \\timeprobe\\results\\ read with
-mtools: one new file, holding this boot's records. Three TCG boots: slow,
-run by `make test-all`.
+mtools: one new file, holding this boot's records. Three short TCG boots
+(20-40 s each with one quick probe), so `make test` runs it.
 
 QEMU reads all three formats, so this proves the disks are bootable and
 writable; Hyper-V's own storage (VMBus, storvsc) and VMware's and
