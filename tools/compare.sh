@@ -122,16 +122,15 @@ run_field() {
 		sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p" | tr -cd '[:print:]' | cut -c1-120
 }
 
-# How QEMU ran the appliance, from the guest's own view: TCG's CPU model
-# names itself; under KVM the kernel says "Hypervisor detected: KVM".
+# How QEMU ran the appliance: the launcher tells the appliance its choice
+# (timeprobe.accel=ACCEL:CPU, an SMBIOS OEM string, tools/qemu-run.sh) and
+# the run record repeats it as "accel".
 accelerator() {
-	if run_field cpu_model "$out/appliance.log" | grep -q 'TCG'; then
-		echo tcg
-	elif grep -aq 'Hypervisor detected: KVM' "$out/appliance.log"; then
-		echo kvm
-	else
-		echo unknown
-	fi
+	case $(run_field accel "$out/appliance.log") in
+	tcg:*) say tcg ;;
+	kvm:*) say kvm ;;
+	*) say unknown ;;
+	esac
 }
 
 header() {
@@ -142,7 +141,7 @@ header() {
 	     say "appliance's figures measure the emulator, not this hardware. This is not the"
 	     say "full-OS-vs-minimal-OS comparison; run it where /dev/kvm works for that." ;;
 	kvm) say "Under KVM: the same hardware under a full OS (host) and the minimal appliance." ;;
-	*) say "QEMU's accelerator is unknown (no run record in the appliance's log)." ;;
+	*) say "QEMU's accelerator is unknown (no accel in the appliance's run record)." ;;
 	esac
 	say "options (both sides): ${words:-the defaults}"
 	say "  host:      $bin run$host_args"

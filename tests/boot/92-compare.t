@@ -53,8 +53,14 @@ ok(esp_list(img) == [], "the image compare.sh started from is untouched")
 lines = report.splitlines()
 ok(lines[:1] == ["timeprobe compare: this machine's OS (host) and the appliance in QEMU (appliance)"],
    "report.txt starts with what is compared", report[:500])
-tcg = "TCG" in (run.get("cpu_model") or "")
-diag("the appliance's CPU: %s" % run.get("cpu_model"))
+# What the launcher chooses on this machine (tools/accel.sh, cached verdict).
+choice = subprocess.run(["sh", os.path.join(ROOT, "tools/accel.sh"), "--quiet"],
+                        capture_output=True, text=True).stdout.split()
+tcg = choice[:1] == ["tcg"]
+diag("the launcher's choice: %s; the appliance's run record: accel %s, CPU %s"
+     % (" ".join(choice), run.get("accel"), run.get("cpu_model")))
+ok(run.get("accel") == ":".join(choice), "the appliance ran as the launcher chose",
+   run.get("accel"))
 ok(len(lines) > 1 and lines[1].startswith("UNDER TCG") == tcg,
    "the second line says UNDER TCG exactly when the appliance ran under TCG (%s)" % tcg,
    report[:500])
