@@ -6,7 +6,8 @@
 #   tools/compare.sh [--out DIR] [--bin TIMEPROBE] [--machine M] [--cpus N]
 #                    [--timeout S] IMAGE [NAME=VALUE...]
 #
-# Each NAME=VALUE is given to both sides: `timeprobe run --NAME=VALUE` on
+# Each NAME=VALUE is given to both sides (profile=quick under TCG and
+# profile=full under KVM when none is named): `timeprobe run --NAME=VALUE` on
 # the host, timeprobe.NAME=VALUE on the appliance's command line (a copy of
 # IMAGE with those words in \EFI\timeprobe\cmdline.txt, replacing the same
 # names there). Writes into DIR (default build/compare):
@@ -54,6 +55,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 # only, checked here rather than quoted (a space would split a word on the
 # kernel's command line whatever the quoting).
 host_args= appl_words= names=
+add_word() {
+	host_args="$host_args --$1=$2"
+	appl_words="$appl_words timeprobe.$1=$2"
+	names="$names $1"
+}
 for w in "$@"; do
 	name=${w%%=*} value=${w#*=}
 	case $w in *=*) ;; *) name= ;; esac
@@ -66,11 +72,24 @@ for w in "$@"; do
 		printf "compare: %s: value '%s' has characters other than A-Z a-z 0-9 , . _ : + -\n" \
 			"$name" "$value" >&2; exit 2 ;;
 	esac
-	host_args="$host_args --$name=$value"
-	appl_words="$appl_words timeprobe.$name=$value"
-	names="$names $name"
+	add_word "$name" "$value"
 done
 words=$*
+
+# Without a profile, the one make run would choose: under TCG the full
+# profile takes many minutes and measures the emulator, so quick there;
+# full (the suite's own default) where QEMU runs under KVM.
+case " $names " in
+*" profile "*) ;;
+*) profile=full
+   choice=$(sh "$here/accel.sh") || exit 1
+   if [ "${choice%% *}" = tcg ]; then
+	profile=quick
+	say "compare: QEMU runs under TCG here, so the quick profile (COMPARE_OPTS=profile=full for the full one)"
+   fi
+   add_word profile "$profile"
+   words="${words:+$words }profile=$profile" ;;
+esac
 
 set -f		# words are split below, never globbed
 export MTOOLS_SKIP_CHECK=1

@@ -27,8 +27,9 @@ usb:
 	sh tools/write-usb.sh $(if $(USB_FORCE),--force) $(B)/timeprobe.img '$(DEV)'
 
 # Words given to both sides: NAME=VALUE becomes --NAME=VALUE for `timeprobe
-# run` and timeprobe.NAME=VALUE on the appliance's command line.
-COMPARE_OPTS ?= profile=quick
+# run` and timeprobe.NAME=VALUE on the appliance's command line. Without a
+# profile: quick under TCG, full under KVM (as make run).
+COMPARE_OPTS ?=
 COMPARE_TIMEOUT ?= 3600
 compare: image userland report
 	sh tools/compare.sh --out '$(B)/compare' --machine '$(QEMU_MACHINE)' --cpus '$(QEMU_CPUS)' \
