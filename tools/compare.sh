@@ -11,7 +11,8 @@
 # the host, timeprobe.NAME=VALUE on the appliance's command line (a copy of
 # IMAGE with those words in \EFI\timeprobe\cmdline.txt, replacing the same
 # names there). Writes into DIR (default build/compare):
-#   host.log, appliance.log   the two runs' output (records and tables)
+#   host.log, appliance.log   the two runs' output (records and tables; the
+#                             launcher's own lines first in appliance.log)
 #   appliance.img             the disk booted (its results partition too)
 #   cmdline.txt               the appliance's command line
 #   report.txt                `timeprobe report` with labels host, appliance,
@@ -130,7 +131,13 @@ run_appliance() {
 	say "compare: appliance: tools/qemu-run.sh ($machine, $cpus CPUs) with$appl_words, log $out/appliance.log"
 	status=0
 	sh "$here/qemu-run.sh" --machine "$machine" --cpus "$cpus" --timeout "$timeout" \
-		--log "$out/appliance.log" "$out/appliance.img" || status=$?
+		--log "$out/appliance.log" "$out/appliance.img" 2> "$out/launcher.txt" || status=$?
+	# The launcher's own lines (its accelerator choice, why it ended a
+	# guest) go first in the log, so the log says how it was made.
+	cat "$out/launcher.txt" >&2
+	cat "$out/launcher.txt" "$out/appliance.log" > "$out/appliance.log.tmp" 2>/dev/null &&
+		mv "$out/appliance.log.tmp" "$out/appliance.log"
+	rm -f "$out/launcher.txt"
 	say "compare: appliance: QEMU exited with $status"
 }
 
