@@ -97,21 +97,19 @@ export MTOOLS_SKIP_CHECK=1
 ESP=@@1M	# tools/mkimage.sh places the ESP at 1 MiB
 
 # A copy of IMAGE whose cmdline.txt holds its own words, without those the
-# options replace, then ours: one line, as tools/mkimage.sh writes it.
+# options replace, then ours: one line, made by tools/cmdline-flatten.sh as
+# for every image.
 appliance_image() {
 	cp "$img" "$out/appliance.img.tmp"
-	mtype -i "$out/appliance.img.tmp$ESP" ::/EFI/timeprobe/cmdline.txt > "$out/cmdline.old" ||
+	mtype -i "$out/appliance.img.tmp$ESP" ::/EFI/timeprobe/cmdline.txt > "$out/cmdline.txt" ||
 		{ say "compare: $img has no \\EFI\\timeprobe\\cmdline.txt" >&2; exit 1; }
-	line=
-	for w in $(grep -v '^[[:space:]]*#' "$out/cmdline.old" | tr -d '\r'); do
-		for n in $names; do
-			case $w in "timeprobe.$n="*) w= ;; esac
-		done
-		line="$line${w:+ $w}"
+	for n in $names; do
+		sh "$here/cmdline-flatten.sh" --drop "timeprobe.$n" "$out/cmdline.txt" > "$out/cmdline.tmp"
+		mv "$out/cmdline.tmp" "$out/cmdline.txt"
 	done
-	printf '%s\n' "${line# }$appl_words" > "$out/cmdline.txt"
+	sh "$here/cmdline-flatten.sh" "$out/cmdline.txt" $appl_words > "$out/cmdline.tmp"
+	mv "$out/cmdline.tmp" "$out/cmdline.txt"
 	mcopy -o -i "$out/appliance.img.tmp$ESP" "$out/cmdline.txt" ::/EFI/timeprobe/cmdline.txt
-	rm -f "$out/cmdline.old"
 	mv "$out/appliance.img.tmp" "$out/appliance.img"
 }
 
