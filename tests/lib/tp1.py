@@ -149,13 +149,14 @@ STOPPED = "qemu-run: guest stopped"
 
 
 def boot(img, machine="q35", timeout=900, cpus=2, extra=(), until=None, cdrom=False,
-         silence=None, env=None):
+         silence=None, env=None, fmt=None):
     """Boots img with tools/qemu-run.sh; returns (exit status, seconds, log
     text). With `until`, QEMU is stopped as soon as that text appears in the
     log (status None). The launcher's watcher ends a guest that goes silent
     for `silence` s (its default otherwise) or stops with a KVM internal
     error (status 125), or that runs past `timeout` (status 124); the reason
-    and the last lines it printed are then shown as diagnostics."""
+    and the last lines it printed are then shown as diagnostics. `fmt` names
+    the disk's format (vmdk, vdi, vhdx...; raw by default)."""
     global _boots
     _boots += 1
     log = "%s.%d.%s.log" % (img, _boots, machine.replace(",", "_").replace("=", "-"))
@@ -165,6 +166,8 @@ def boot(img, machine="q35", timeout=900, cpus=2, extra=(), until=None, cdrom=Fa
         cmd += ["--silence", str(silence)]
     if cdrom:
         cmd.append("--cdrom")
+    if fmt:
+        cmd += ["--format", fmt]
     cmd += [img, "--"] + list(extra)
     t0 = time.monotonic()
     with open(log, "wb") as out:
