@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "attribution.h"
+#include "msr.h"
 #include "emit.h"
 #include "fingerprint.h"
 #include "sink.h"
@@ -62,18 +63,6 @@ int attr_parse_cpulist(const char *text, int *cpus, int max)
 		p = *end == ',' ? end + 1 : end;
 	}
 	return n;
-}
-
-int attr_msr_smi(ssize_t n, int err, const unsigned char *buf, uint64_t *count)
-{
-	if (n < 0)
-		return err ? -err : -EIO;
-	if (n != 8)
-		return -EIO;
-	/* little-endian, as the msr driver copies EDX:EAX; the count is EAX */
-	*count = (uint64_t)buf[0] | (uint64_t)buf[1] << 8 | (uint64_t)buf[2] << 16 |
-		 (uint64_t)buf[3] << 24;
-	return 0;
 }
 
 static int find_cpu(const int *cpu, int n, int want)
@@ -162,20 +151,13 @@ static void smi_why(struct attr_smi *s, int cpu, int err)
 	static char why[112];
 
 	s->err = err;
-	if (err == -ENOENT || err == -ENXIO || err == -ENODEV)
-		snprintf(why, sizeof(why), "no /dev/cpu/%d/msr (CONFIG_X86_MSR)", cpu);
-	else if (err == -EACCES || err == -EPERM)
-		snprintf(why, sizeof(why), "/dev/cpu/%d/msr: %s (needs root)", cpu, strerror(-err));
-	else if (err == -EIO)
-		snprintf(why, sizeof(why), "/dev/cpu/%d/msr: the CPU refused rdmsr 0x34 (a hypervisor that does not offer it?)", cpu);
-	else
-		snprintf(why, sizeof(why), "/dev/cpu/%d/msr: %s", cpu, strerror(-err));
+	msr_why(cpu, MSR_SMI_COUNT, err, why, sizeof(why));
 	s->why = why;
 }
 
 void attr_smi_take(struct attr_smi *s)
 {
-	char vendor[13], list[1024], path[48];
+	char vendor[13], list[1024];
 	int cpus[ATTR_CPUS], n;
 
 	memset(s, 0, sizeof(*s));
@@ -193,18 +175,12 @@ void attr_smi_take(struct attr_smi *s)
 		return;
 	}
 	for (int i = 0; i < n; i++) {
-		unsigned char buf[8];
-		ssize_t got;
-		int fd, rc;
+		uint64_t v;
+		int rc = msr_read(cpus[i], MSR_SMI_COUNT, &v);
 
-		snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpus[i]);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-			return smi_why(s, cpus[i], -errno);
-		got = pread(fd, buf, sizeof(buf), MSR_SMI_COUNT);
-		rc = attr_msr_smi(got, errno, buf, &s->count[s->n]);
-		close(fd);
 		if (rc)
 			return smi_why(s, cpus[i], rc);
+		s->count[s->n] = v & 0xffffffffu;	/* the count is bits 31:0 */
 		s->cpu[s->n++] = cpus[i];
 	}
 }

@@ -17,7 +17,6 @@
 #include "probes/noise.h"
 
 #define ATTR_CPUS 256
-#define MSR_SMI_COUNT 0x34	/* Intel SDM vol. 4, 2.x: bits 31:0 count SMIs since reset */
 
 struct attr_smi {
 	int n;			/* CPUs read */
@@ -56,9 +55,6 @@ int attr_parse_ctxt(const char *text, uint64_t *ctxt);
 /* "0-3,5,7-8" (/sys/devices/system/cpu/online) into cpus; how many, or -EINVAL. */
 int attr_parse_cpulist(const char *text, int *cpus, int max);
 
-/* One pread() of 8 bytes at MSR_SMI_COUNT: N bytes read (or -1 with ERR set
- * to errno) into a count; 0 or -errno (-EIO for a short read). */
-int attr_msr_smi(ssize_t n, int err, const unsigned char *buf, uint64_t *count);
 
 /*
  * SMIs between two snapshots, summed over the CPUs present in both (the

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../../userland/attribution.h"
+#include "../../userland/msr.h"
 #include "tap.h"
 
 static const char irq_before[] =
@@ -136,10 +137,10 @@ static void test_msr(void)
 	uint64_t c = 0;
 	int changed = -1;
 
-	ok(!attr_msr_smi(8, 0, buf, &c) && c == 0x103, "8 bytes: the count is bits 31:0");
-	is_int(attr_msr_smi(-1, EIO, buf, &c), -EIO, "rdmsr refused (#GP): -EIO");
-	is_int(attr_msr_smi(-1, EACCES, buf, &c), -EACCES, "not root: -EACCES");
-	is_int(attr_msr_smi(4, 0, buf, &c), -EIO, "short read: -EIO");
+	ok(!msr_decode(8, 0, buf, &c) && c == 0x555500000103ull, "8 bytes: EDX:EAX, little-endian");
+	is_int(msr_decode(-1, EIO, buf, &c), -EIO, "rdmsr refused (#GP): -EIO");
+	is_int(msr_decode(-1, EACCES, buf, &c), -EACCES, "not root: -EACCES");
+	is_int(msr_decode(4, 0, buf, &c), -EIO, "short read: -EIO");
 	is_int(attr_smi_delta(&b, &a, &changed), 0x15 + 3, "sum over CPUs, a 32-bit wrap counts forward");
 	is_int(changed, 0, "same CPUs");
 	is_int(attr_smi_delta(&a, &off, &changed), 2, "CPU1 went offline: CPU0's alone");
