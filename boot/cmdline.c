@@ -134,12 +134,32 @@ static void stub_words(struct tp_buf *e, const char *user, const struct tp_cmdli
 	tp_buf_puts(e, x->bootpart ? x->bootpart : "unknown");
 }
 
+/*
+ * Appends " timeprobe.<id>=<v>" to o when v is within the contract's bound
+ * and the whole fits in room bytes; else sets *dropped and leaves o as it was.
+ */
+static void optional_word(struct tp_buf *o, enum tp_word_id id, const char *v, size_t room,
+			  int *dropped)
+{
+	size_t before = o->len;
+
+	if (!v || !v[0])
+		return;
+	put_key(o, id);
+	tp_buf_puts(o, v);
+	if (o->overflow || o->len > room || (int64_t)tp_strlen(v) > tp_words[id].hi) {
+		o->len = before;
+		o->overflow = 0;
+		*dropped = 1;
+	}
+}
+
 int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 			const struct tp_cmdline_extras *x, struct tp_cmdline_report *rep)
 {
-	char ess[512], opt[600];
+	char ess[512], opt[1024];
 	struct tp_buf e, o, b;
-	size_t ul = tp_strlen(user), keep, pos;
+	size_t ul = tp_strlen(user), keep, pos, room;
 	int dropped = 0;
 
 	*rep = (struct tp_cmdline_report){ 0 };
@@ -148,22 +168,14 @@ int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 	tp_buf_init(&e, ess, sizeof(ess));
 	stub_words(&e, user, x, rep);
 
+	/* the optional words take what the user's line and the essential leave */
+	room = ul + e.len < TP_CMDLINE_MAX ? TP_CMDLINE_MAX - ul - e.len : 0;
 	tp_buf_init(&o, opt, sizeof(opt));
-	if (x->tsc_calib && x->tsc_calib[0]) {
-		put_key(&o, TPW_TSC_CALIB);
-		tp_buf_puts(&o, x->tsc_calib);
-	}
-	/* the suite takes no longer list than the contract's bound */
-	if (o.overflow || (int64_t)tp_strlen(x->tsc_calib) > tp_words[TPW_TSC_CALIB].hi) {
-		o.len = 0;
-		dropped = rep->dropped_tsc_calib = 1;
-	}
+	optional_word(&o, TPW_TSC_CALIB, x->tsc_calib, room, &rep->dropped_tsc_calib);
+	optional_word(&o, TPW_FIRMWARE, x->firmware, room, &rep->dropped_firmware);
+	dropped = rep->dropped_tsc_calib | rep->dropped_firmware;
 	/* What fits of the user's line, cut at a word boundary. */
 	keep = ul;
-	if (keep + e.len + o.len > TP_CMDLINE_MAX && o.len) {
-		o.len = 0;
-		dropped = rep->dropped_tsc_calib = 1;
-	}
 	if (keep + e.len > TP_CMDLINE_MAX) {
 		size_t room = TP_CMDLINE_MAX > e.len ? TP_CMDLINE_MAX - e.len : 0;
 		const char *w;

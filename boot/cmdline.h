@@ -53,12 +53,14 @@ struct tp_cmdline_extras {
 	const char *tsc_ref;	/* "hpet", "pmtimer", ... */
 	const char *tsc_calib;	/* "hpet:2893012345:12,pmtimer:..." or NULL */
 	const char *bootpart;	/* "gpt:<guid>", "mbr:<sig>:<n>" or NULL */
+	const char *firmware;	/* tp_firmware_fmt()'s text, or NULL */
 };
 
 struct tp_cmdline_report {
 	int added_panic;
 	int added_tsc_early;
 	int dropped_tsc_calib;	/* timeprobe.tsc_calib= left out for length */
+	int dropped_firmware;	/* timeprobe.firmware= left out for length */
 	unsigned int user_words_dropped;	/* cmdline.txt words cut from the end */
 	size_t len;
 };
@@ -66,7 +68,7 @@ struct tp_cmdline_report {
 /*
  * Assembles the kernel command line into out (cap >= TP_CMDLINE_MAX + 1):
  *   <user> [panic=10] [tsc_early_khz=K] timeprobe.tsc_hz=H timeprobe.tsc_ref=R
- *   timeprobe.bootpart=P timeprobe.tsc_calib=LIST
+ *   timeprobe.bootpart=P timeprobe.tsc_calib=LIST timeprobe.firmware=F
  * panic=10 unless user has panic=; tsc_early_khz unless user has it or says
  * timeprobe.tsc_early=off. When the whole does not fit in TP_CMDLINE_MAX,
  * timeprobe.tsc_calib= goes first, then cmdline.txt's last words; the

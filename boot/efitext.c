@@ -2,19 +2,6 @@
 /* Firmware facts as text: UEFI revision, EFI status; see efitext.h. EFI-free. */
 #include "efitext.h"
 
-void tp_fmt_uefi_revision(struct tp_buf *b, uint32_t revision)
-{
-	uint32_t minor = revision & 0xffff;
-
-	tp_buf_putu(b, revision >> 16);
-	tp_buf_putc(b, '.');
-	tp_buf_putu(b, minor / 10);
-	if (minor % 10) {
-		tp_buf_putc(b, '.');
-		tp_buf_putu(b, minor % 10);
-	}
-}
-
 /* UEFI 2.10, Appendix D: error codes have the high bit set. */
 static const char *const efi_errors[] = {
 	[1] = "Load Error", [2] = "Invalid Parameter", [3] = "Unsupported",

@@ -7,9 +7,6 @@
 
 #include "../common/buf.h"
 
-/* "2.70" style UEFI revision text: major.minor/10[.minor%10]. */
-void tp_fmt_uefi_revision(struct tp_buf *b, uint32_t revision);
-
 /* Text of an EFI status, e.g. "Not Found" (UEFI 2.10, Appendix D). */
 const char *tp_efi_status_str(uint64_t status);
 

@@ -12,6 +12,7 @@
 #include <efilib.h>
 
 #include "../common/record.h"
+#include "../common/handoff.h"
 #include "../common/words.h"
 #include "cmdfile.h"
 #include "cmdline.h"
@@ -74,6 +75,7 @@ struct tp_stub {
 	struct tp_console con;
 	struct tp_tsc_report tsc;
 	char bootpart[64];
+	char firmware[TP_FW_WORD_MAX + 1];	/* timeprobe.firmware's value */
 	struct tp_payload pl;			/* the stub's own sections */
 	int embedded;				/* .linux present: single-file mode */
 	const char *cmdline_source;		/* "file", "embedded", "builtin" */
@@ -219,6 +221,9 @@ static void stub_record(struct tp_stub *s)
 	tp_rec_uint(r, "firmware_revision", s->st->FirmwareRevision);
 	tp_rec_str(r, "uefi_revision", rev);
 	tp_rec_bool(r, "conout_serial", s->con.conout_serial);
+	tp_buf_init(&b, s->firmware, sizeof(s->firmware));
+	tp_firmware_fmt(&b, (const uint16_t *)s->st->FirmwareVendor, s->st->FirmwareRevision,
+			s->st->Hdr.Revision);
 	tp_rec_bool(r, "serial_io", s->con.serial || s->con.rec_serial);
 	tp_rec_uint(r, "conout_columns", s->con.columns);
 	tp_con_emit(&s->con);
@@ -556,6 +561,7 @@ static void build_cmdline(struct tp_stub *s)
 		.tsc_ref = s->tsc.chosen,
 		.tsc_calib = s->tsc.calib_list,
 		.bootpart = s->bootpart,
+		.firmware = s->firmware,
 	};
 	struct tp_cmdline_env env;
 	struct tp_cmdline_final f;
@@ -570,6 +576,8 @@ static void build_cmdline(struct tp_stub *s)
 		tp_buf_puts(&b, "WARNING: kernel command line over 2047 bytes:");
 		if (f.rep.dropped_tsc_calib)
 			tp_buf_puts(&b, " dropped timeprobe.tsc_calib=;");
+		if (f.rep.dropped_firmware)
+			tp_buf_puts(&b, " dropped timeprobe.firmware=;");
 		if (f.rep.user_words_dropped) {
 			tp_buf_puts(&b, " dropped the last ");
 			tp_buf_putu(&b, f.rep.user_words_dropped);
@@ -579,6 +587,7 @@ static void build_cmdline(struct tp_stub *s)
 		r = tp_con_rec(&s->con, "stub_warning");
 		tp_rec_str(r, "what", "cmdline_truncated");
 		tp_rec_bool(r, "dropped_tsc_calib", f.rep.dropped_tsc_calib);
+		tp_rec_bool(r, "dropped_firmware", f.rep.dropped_firmware);
 		tp_rec_uint(r, "user_words_dropped", f.rep.user_words_dropped);
 		tp_rec_uint(r, "limit", TP_CMDLINE_MAX);
 		tp_con_emit(&s->con);

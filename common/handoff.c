@@ -255,3 +255,121 @@ void tp_bootpart_partuuid(struct tp_buf *b, const struct tp_bootpart *bp)
 		tp_buf_puthex(b, bp->part, 2);
 	}
 }
+
+/* ---- timeprobe.firmware ---- */
+
+static int fw_plain(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit((char)c) ||
+	       c == '.' || c == '_' || c == '-';
+}
+
+/* One byte of the vendor's UTF-8, encoded; 0 when it would pass the cap. */
+static int fw_put_byte(struct tp_buf *b, unsigned char c, size_t *bytes)
+{
+	if (*bytes >= TP_FW_VENDOR_MAX)
+		return 0;
+	(*bytes)++;
+	if (fw_plain(c)) {
+		tp_buf_putc(b, (char)c);
+	} else {
+		tp_buf_putc(b, '%');
+		tp_buf_puthex(b, c, 2);
+	}
+	return 1;
+}
+
+/* One UCS-2 code unit as UTF-8 (surrogate halves as U+FFFD); whole or nothing. */
+static int fw_put_char(struct tp_buf *b, uint16_t c, size_t *bytes)
+{
+	unsigned char u[3];
+	size_t n;
+
+	if (c >= 0xd800 && c <= 0xdfff)
+		c = 0xfffd;
+	if (c < 0x80) {
+		u[0] = (unsigned char)c;
+		n = 1;
+	} else if (c < 0x800) {
+		u[0] = (unsigned char)(0xc0 | c >> 6);
+		u[1] = (unsigned char)(0x80 | (c & 0x3f));
+		n = 2;
+	} else {
+		u[0] = (unsigned char)(0xe0 | c >> 12);
+		u[1] = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
+		u[2] = (unsigned char)(0x80 | (c & 0x3f));
+		n = 3;
+	}
+	if (*bytes + n > TP_FW_VENDOR_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		fw_put_byte(b, u[i], bytes);
+	return 1;
+}
+
+void tp_firmware_fmt(struct tp_buf *b, const uint16_t *vendor, uint32_t revision, uint32_t uefi)
+{
+	size_t bytes = 0;
+
+	tp_buf_puthex(b, revision, 8);
+	tp_buf_putc(b, ':');
+	tp_buf_puthex(b, uefi, 8);
+	tp_buf_putc(b, ':');
+	for (size_t i = 0; vendor && vendor[i]; i++)
+		if (!fw_put_char(b, vendor[i], &bytes))
+			break;
+}
+
+const char *tp_firmware_parse(const char *s, size_t n, struct tp_firmware *fw)
+{
+	uint64_t rev, uefi;
+	size_t o = 0;
+
+	if (n < 18 || s[8] != ':' || s[17] != ':')
+		return "not <8 hex>:<8 hex>:<vendor>";
+	if (hex_u64(s, 8, &rev) || hex_u64(s + 9, 8, &uefi))
+		return "a revision is not 8 hex digits";
+	for (size_t i = 18; i < n; i++) {
+		int hi, lo;
+		unsigned char c = (unsigned char)s[i];
+
+		if (o >= TP_FW_VENDOR_MAX)
+			return "vendor longer than 64 bytes";
+		if (c != '%') {
+			if (!fw_plain(c))
+				return "vendor has a character that should be %-encoded";
+			fw->vendor[o++] = (char)c;
+			continue;
+		}
+		if (i + 2 >= n || (hi = hex_val(s[i + 1])) < 0 || (lo = hex_val(s[i + 2])) < 0)
+			return "vendor has a % without two hex digits";
+		if (!(hi | lo))
+			return "vendor has %00";
+		fw->vendor[o++] = (char)(hi << 4 | lo);
+		i += 2;
+	}
+	fw->vendor[o] = 0;
+	fw->revision = (uint32_t)rev;
+	fw->uefi = (uint32_t)uefi;
+	return 0;
+}
+
+const char *tp_firmware_check(const char *s, size_t n)
+{
+	struct tp_firmware fw;
+
+	return tp_firmware_parse(s, n, &fw);
+}
+
+void tp_fmt_uefi_revision(struct tp_buf *b, uint32_t revision)
+{
+	uint32_t minor = revision & 0xffff;
+
+	tp_buf_putu(b, revision >> 16);
+	tp_buf_putc(b, '.');
+	tp_buf_putu(b, minor / 10);
+	if (minor % 10) {
+		tp_buf_putc(b, '.');
+		tp_buf_putu(b, minor % 10);
+	}
+}

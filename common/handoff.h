@@ -4,6 +4,7 @@
  * formatter and its one parser (docs/stub.md, "What the stub adds"):
  *   timeprobe.tsc_calib=<ref>:<Hz>:<spread_ppm>,...
  *   timeprobe.bootpart=gpt:<guid> | mbr:<8 hex>:<n> | unknown
+ *   timeprobe.firmware=<FirmwareRevision, 8 hex>:<UEFI revision, 8 hex>:<vendor>
  *   GUID text, 8-4-4-4-12 lowercase hex (UEFI 2.10, Appendix A)
  * Freestanding C (no libc), built by the stub and the suite; the parsers
  * take text from the command line, which is hostile until checked.
@@ -70,5 +71,31 @@ const char *tp_bootpart_check(const char *s, size_t n);
  * msdos.c): "<guid>" or "<sig, 8 hex>-<nn>". Nothing for unknown.
  */
 void tp_bootpart_partuuid(struct tp_buf *b, const struct tp_bootpart *bp);
+
+
+/* ---- timeprobe.firmware ---- */
+
+/*
+ * The system table's FirmwareVendor (UCS-2), FirmwareRevision and
+ * Hdr.Revision (UEFI 2.10, 4.3). The vendor goes percent-encoded: bytes of
+ * its UTF-8 outside [A-Za-z0-9._-] become %XX, so a space, a quote or a
+ * control character can neither split the word nor reach a console raw.
+ */
+#define TP_FW_VENDOR_MAX 64	/* bytes of the decoded vendor, longer is cut */
+#define TP_FW_WORD_MAX (8 + 1 + 8 + 1 + 3 * TP_FW_VENDOR_MAX)
+
+struct tp_firmware {
+	uint32_t revision;	/* FirmwareRevision, the vendor's own numbering */
+	uint32_t uefi;		/* EFI_SYSTEM_TABLE.Hdr.Revision: major << 16 | minor */
+	char vendor[TP_FW_VENDOR_MAX + 1];	/* UTF-8, NUL-terminated */
+};
+
+/* VENDOR: UCS-2, NUL-terminated or NULL; cut at TP_FW_VENDOR_MAX bytes of UTF-8. */
+void tp_firmware_fmt(struct tp_buf *b, const uint16_t *vendor, uint32_t revision, uint32_t uefi);
+/* Returns NULL, or why s[0..n) is not a firmware word's value. */
+const char *tp_firmware_parse(const char *s, size_t n, struct tp_firmware *fw);
+const char *tp_firmware_check(const char *s, size_t n);
+/* "2.70" style UEFI revision text: major.minor/10[.minor%10] (UEFI 2.10, 4.2). */
+void tp_fmt_uefi_revision(struct tp_buf *b, uint32_t revision);
 
 #endif

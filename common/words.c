@@ -98,6 +98,13 @@ const struct tp_word tp_words[TPW_COUNT] = {
 		.dflt = "none", .bounds = "`gpt:<guid>`, `mbr:<sig>:<n>`, `unknown`",
 		.help = "the partition the stub was loaded from",
 	},
+	[TPW_FIRMWARE] = {
+		.name = "firmware", .type = TP_WT_STR, .by = STUB, .reader = SUITE,
+		.hi = TP_FW_WORD_MAX, .dflt = "none",
+		.bounds = "`<revision, 8 hex>:<UEFI revision, 8 hex>:<vendor, %-encoded>`",
+		.help = "the firmware's vendor and revisions, from the UEFI system table",
+		.check = tp_firmware_check,
+	},
 	[TPW_TSC_EARLY_KHZ] = {
 		.name = "tsc_early_khz", .type = TP_WT_INT, .by = USER | STUB,
 		.reader = TP_FOR_KERNEL | SUITE, .flags = TP_WF_BARE, .lo = 1000,

@@ -371,16 +371,42 @@ static void fp_hypervisor(struct tp_rec *r, struct missing *ms)
 		   "no /sys/hypervisor/type (no Xen; the kernel names no other hypervisor there)");
 }
 
-static void fp_firmware(struct tp_rec *r, struct missing *ms)
+/* The stub's timeprobe.firmware word: the UEFI system table's vendor and revisions. */
+static void fp_stub_firmware(struct tp_rec *r, struct missing *ms, const struct options *o)
+{
+	static const char *const keys[] = { "firmware_vendor", "firmware_revision",
+					    "uefi_revision" };
+	static char why[128];
+	struct tp_firmware fw;
+	struct tp_buf b;
+	const char *bad;
+
+	if (!o->firmware[0] || !strcmp(o->firmware, "none")) {
+		for (size_t i = 0; i < 3; i++)
+			miss(r, ms, keys[i], 0, "no timeprobe.firmware word: no stub started this kernel");
+		return;
+	}
+	if ((bad = tp_firmware_parse(o->firmware, strlen(o->firmware), &fw)) != 0) {
+		snprintf(why, sizeof(why), "timeprobe.firmware refused: %s", bad);
+		for (size_t i = 0; i < 3; i++)
+			miss(r, ms, keys[i], 0, why);
+		return;
+	}
+	tp_rec_str(r, "firmware_vendor", fw.vendor);
+	tp_rec_uint(r, "firmware_revision", fw.revision);
+	tp_buf_init(&b, why, sizeof(why));
+	tp_fmt_uefi_revision(&b, fw.uefi);
+	tp_rec_str(r, "uefi_revision", why);
+}
+
+static void fp_firmware(struct tp_rec *r, struct missing *ms, const struct options *o)
 {
 	static const char *const dmi[] = { "sys_vendor", "product_name", "product_version",
 					   "board_vendor", "board_name", "bios_vendor",
 					   "bios_version", "bios_date", "bios_release" };
 	char path[96], key[32];
 
-	/* the stub prints it in its own `stub` record; no word carries it on */
-	miss(r, ms, "firmware_vendor", 0, "in the stub's `stub` record; not on the kernel command line");
-	miss(r, ms, "firmware_revision", 0, "in the stub's `stub` record; not on the kernel command line");
+	fp_stub_firmware(r, ms, o);
 	text_field(r, ms, "efi_platform_bits", "/sys/firmware/efi/fw_platform_size",
 		   "no /sys/firmware/efi/fw_platform_size (not started through UEFI)");
 	int dmi_rc = access("/sys/class/dmi/id", F_OK) ? -errno : 0;
@@ -535,7 +561,7 @@ static int fp_child(void *arg)
 	fp_hypervisor(&r, &ms);
 	fp_tsc_flags(&r, &ms, cpuinfo);
 	fp_clocks(&r, &ms);
-	fp_firmware(&r, &ms);
+	fp_firmware(&r, &ms, j->o);
 	fp_kernel(&r, &ms, j->o);
 	fp_handed_over(&r, &ms, j->o);
 	emit_missing(&r, &ms);

@@ -51,6 +51,7 @@ static const struct opt_row handoff_rows[] = {
 	{ W(TPW_TSC_REF), AT(tsc_ref) },
 	{ W(TPW_TSC_CALIB), AT(tsc_calib) },
 	{ W(TPW_BOOTPART), AT(bootpart) },
+	{ W(TPW_FIRMWARE), AT(firmware) },
 	{ W(TPW_VARIANT), AT(variant) },
 	{ W(TPW_KCONFIG), AT(kconfig) },
 	{ W(TPW_ACCEL), AT(accel) },

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common/handoff.h"
+
 #define OPT_LIST_MAX 32
 #define OPT_ERRORS_MAX 32
 #define OPT_STUB_WORDS_MAX 8
@@ -58,6 +60,7 @@ struct options {
 	char tsc_ref[16];
 	char tsc_calib[512];		/* compact per-reference results */
 	char bootpart[80];		/* identity of the boot partition */
+	char firmware[TP_FW_WORD_MAX + 1];	/* the stub's firmware word */
 	char variant[32];		/* kernel variant name */
 	char kconfig[64];		/* kernel configuration highlights (hz:N,preempt:M,nohz:K) */
 	char accel[64];			/* the launcher's accelerator and CPU model ("tcg:max", "kvm:host") */

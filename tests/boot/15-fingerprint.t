@@ -14,7 +14,7 @@ from tp1 import *  # noqa
 FIELDS = ("cpu_vendor cpu_family cpu_model cpu_stepping cpu_model_name microcode "
           "cpuid_hypervisor_bit hypervisor_vendor hv_tsc_khz hv_apic_khz hypervisor_sysfs "
           "invariant_tsc constant_tsc nonstop_tsc tsc_known_freq tsc_reliable clocksource "
-          "available_clocksources enters_kernel firmware_vendor firmware_revision "
+          "available_clocksources enters_kernel firmware_vendor firmware_revision uefi_revision "
           "efi_platform_bits dmi_sys_vendor dmi_product_name dmi_board_vendor dmi_board_name "
           "dmi_bios_vendor dmi_bios_version kernel_release kernel_variant kernel_hz "
           "kernel_preempt accel stub_tsc_ref stub_tsc_calib stub_tsc_hz missing needs_root").split()
@@ -55,6 +55,12 @@ words = dict(w.split("=", 1) for w in (run.get("cmdline") or "").split() if "=" 
 ok(fp.get("stub_tsc_ref") == words.get("timeprobe.tsc_ref")
    and fp.get("stub_tsc_calib") == words.get("timeprobe.tsc_calib"),
    "the stub's reference and spread as the command line carried them", fp.get("stub_tsc_ref"))
+stub = first(records(text), "stub") or {}
+ok(fp.get("firmware_vendor") == stub.get("firmware_vendor") and stub.get("firmware_vendor")
+   and fp.get("firmware_revision") == stub.get("firmware_revision")
+   and fp.get("uefi_revision") == stub.get("uefi_revision"),
+   "firmware vendor and revisions: the stub's, across the command line",
+   (fp.get("firmware_vendor"), fp.get("firmware_revision"), fp.get("uefi_revision"), stub))
 
 att = [r for r in suite if r["type"] == "attribution"]
 ok([r.get("for_probe") for r in att] == ["clocks", "yield"], "one attribution record per probe run, in order",

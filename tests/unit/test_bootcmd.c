@@ -8,6 +8,7 @@
 #include "cmdline.h"
 #include "devpath.h"
 #include "efitext.h"
+#include "handoff.h"
 #include "pe.h"
 #include "ucs2.h"
 #include "record.h"
@@ -113,6 +114,7 @@ static const struct tp_cmdline_extras extras = {
 	.tsc_ref = "hpet",
 	.tsc_calib = "hpet:2096020030:0,pmtimer:2096019477:4,pit:2096021073:2,stall:2096458980:249",
 	.bootpart = "gpt:4e2c1a7b-3f5d-4c6e-9a8b-0123456789ab",
+	.firmware = "00010000:00020046:EDK%20II",
 };
 
 static void test_assemble(void)
@@ -127,7 +129,7 @@ static void test_assemble(void)
 	       "console=ttyS0,115200 panic=10 tsc_early_khz=2096020 timeprobe.tsc_hz=2096020030 "
 	       "timeprobe.tsc_ref=hpet timeprobe.bootpart=gpt:4e2c1a7b-3f5d-4c6e-9a8b-0123456789ab "
 	       "timeprobe.tsc_calib=hpet:2096020030:0,pmtimer:2096019477:4,pit:2096021073:2,"
-	       "stall:2096458980:249",
+	       "stall:2096458980:249 timeprobe.firmware=00010000:00020046:EDK%20II",
 	       "full line");
 	ok(rep.added_panic && rep.added_tsc_early && rep.len == strlen(line), "report");
 
@@ -147,6 +149,7 @@ static void test_assemble(void)
 	x.tsc_ref = NULL;
 	x.tsc_calib = "";
 	x.bootpart = NULL;
+	x.firmware = NULL;
 	tp_cmdline_assemble(line, sizeof(line), "quiet", &x, &rep);
 	is_str(line, "quiet panic=10 timeprobe.bootpart=unknown", "no calibration, no partition");
 
@@ -157,6 +160,13 @@ static void test_assemble(void)
 	user[1899] = 0;
 	is_int(tp_cmdline_assemble(line, sizeof(line), user, &extras, &rep), 1, "overlong: reported");
 	is_int(rep.dropped_tsc_calib, 1, "tsc_calib dropped first");
+	is_int(rep.dropped_firmware, 1, "and firmware: neither fits beside 1899 bytes");
+	user[1849] = 0;
+	tp_cmdline_assemble(line, sizeof(line), user, &extras, &rep);
+	ok(rep.dropped_tsc_calib && !rep.dropped_firmware &&
+		   strstr(line, "timeprobe.firmware=00010000:00020046:EDK%20II") != NULL,
+	   "1849 bytes: tsc_calib dropped, firmware, shorter, still fits (%zu bytes)", strlen(line));
+	user[1849] = ' ';
 	is_int(rep.user_words_dropped, 0, "no user word dropped");
 	ok(strlen(line) <= TP_CMDLINE_MAX && strstr(line, "timeprobe.tsc_hz=2096020030"),
 	   "essentials kept (%zu bytes)", strlen(line));

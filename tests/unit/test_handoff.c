@@ -33,7 +33,10 @@ static const struct {
 };
 static const char example_guid[] = "4e2c1a7b-3f5d-4c6e-9a8b-0123456789ab";
 
-static char calib_list[512], bootpart[64];
+static char calib_list[512], bootpart[64], firmware[TP_FW_WORD_MAX + 1];
+/* OVMF's FirmwareVendor; test_firmware() sends harder ones */
+static const uint16_t fw_vendor[] = { 'E', 'D', 'K', ' ', 'I', 'I', 0 };
+static const char fw_vendor_utf8[] = "EDK II";
 static struct tp_cmdline_extras extras = { .tsc_hz = 2096019976, .tsc_ref = "hpet" };
 static const struct tp_cmdline_env disk = { .initrd_file = 1, .serial = 1 };
 
@@ -49,8 +52,11 @@ static void make_extras(void)
 	ok(!tp_guid_parse(example_guid, 36, hd.signature), "the example's GUID parses");
 	tp_buf_init(&b, bootpart, sizeof(bootpart));
 	tp_bootpart_format(&b, &hd);
+	tp_buf_init(&b, firmware, sizeof(firmware));
+	tp_firmware_fmt(&b, fw_vendor, 0x10000, 0x20046);
 	extras.tsc_calib = calib_list;
 	extras.bootpart = bootpart;
+	extras.firmware = firmware;
 }
 
 /* The stub's path: cmdline.txt bytes to the kernel's line. */
@@ -112,6 +118,16 @@ static int doc_block(const char *lead, char *out, size_t cap, const char *sep)
 	return found;
 }
 
+static void check_firmware(const char *word, const char *what)
+{
+	struct tp_firmware fw = { 0 };
+	const char *bad = tp_firmware_parse(word, strlen(word), &fw);
+
+	ok(!bad && fw.revision == 0x10000 && fw.uefi == 0x20046 &&
+		   !strcmp(fw.vendor, fw_vendor_utf8),
+	   "%s: firmware arrives equal (%s)", what, bad ? bad : word);
+}
+
 static void check_figures(const struct options *o, const char *what)
 {
 	struct tsc_calib_entry e[TSC_CALIB_MAX];
@@ -127,6 +143,7 @@ static void check_figures(const struct options *o, const char *what)
 	ok(!bootpart_to_partuuid(o->bootpart, partuuid, sizeof(partuuid)) &&
 		   !strcmp(partuuid, example_guid), "bootpart arrives as the partition's PARTUUID (%s)",
 	   partuuid);
+	check_firmware(o->firmware, what);
 }
 
 static void test_docs_example(void)
@@ -298,6 +315,52 @@ static void test_formats(void)
 		   !tp_calib_list_check(calib_list, strlen(calib_list)), "tsc_calib: list check");
 }
 
+/* timeprobe.firmware: the vendor's encoding and the parser's refusals. */
+static void test_firmware(void)
+{
+	static const uint16_t long_vendor[] = {
+		'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A',
+		'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A',
+		'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A',
+		'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 'A', 0x20ac, 0
+	};
+	static const uint16_t ctl[] = { 'a', 0x1b, '[', '2', 'J', ' ', '%', ':', 0 };
+	static const char *const bad[] = {
+		"", "0001000:00020046:x", "00010000-00020046:x", "0001000g:00020046:x",
+		"00010000:00020046:a b", "00010000:00020046:a%2", "00010000:00020046:a%zz",
+		"00010000:00020046:%00", "00010000:00020046:a:b",
+	};
+	char out[TP_FW_WORD_MAX + 1];
+	struct tp_firmware fw;
+	struct tp_buf b;
+
+	static const uint16_t quoted[] = { 'E', 'D', 'K', ' ', 'I', 'I', '"', 0xe9, 0 };
+
+	tp_buf_init(&b, out, sizeof(out));
+	tp_firmware_fmt(&b, quoted, 0x10000, 0x20046);
+	is_str(out, "00010000:00020046:EDK%20II%22%c3%a9", "a quote and an accent, %-encoded UTF-8");
+	ok(!tp_firmware_parse(out, strlen(out), &fw) && !strcmp(fw.vendor, "EDK II\"\xc3\xa9"),
+	   "decoded back");
+	tp_buf_init(&b, out, sizeof(out));
+	tp_firmware_fmt(&b, ctl, 0xffffffffu, 0);
+	is_str(out, "ffffffff:00000000:a%1b%5b2J%20%25%3a", "control characters and separators encoded");
+	ok(!tp_firmware_parse(out, strlen(out), &fw) && !strcmp(fw.vendor, "a\x1b[2J %:"),
+	   "and decoded back byte for byte");
+	tp_buf_init(&b, out, sizeof(out));
+	tp_firmware_fmt(&b, long_vendor, 1, 2);
+	ok(!b.overflow && !tp_firmware_parse(out, strlen(out), &fw) && strlen(fw.vendor) == 63,
+	   "a vendor past 64 bytes is cut before a whole character (%zu bytes)", strlen(fw.vendor));
+	tp_buf_init(&b, out, sizeof(out));
+	tp_firmware_fmt(&b, 0, 1, 2);
+	ok(!tp_firmware_parse(out, strlen(out), &fw) && !fw.vendor[0], "no vendor: empty");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ok(tp_firmware_check(bad[i], strlen(bad[i])) != 0, "refused: \"%s\" (%s)", bad[i],
+		   tp_firmware_check(bad[i], strlen(bad[i])));
+	tp_buf_init(&b, out, sizeof(out));
+	tp_fmt_uefi_revision(&b, 0x20046);
+	is_str(out, "2.7", "UEFI revision 2.70 as text");
+}
+
 static void test_table(void)
 {
 	size_t bad = 0;
@@ -443,6 +506,7 @@ int main(void)
 	make_extras();
 	test_table();
 	test_formats();
+	test_firmware();
 	test_docs_example();
 	test_every_row();
 	test_stub_rows();
