@@ -363,6 +363,27 @@ static void fp_clocks(struct tp_rec *r, struct missing *ms)
 		note_missing(ms, "enters_kernel", why, "a clock could not be checked under ptrace");
 }
 
+/*
+ * HPET as the firmware offers it (its ACPI table, drivers/acpi/sysfs.c lists
+ * every table by name) and as the kernel took it (a registered `hpet`
+ * clocksource; `hpet=off` or a broken table leaves none).
+ */
+static void fp_hpet(struct tp_rec *r, struct missing *ms)
+{
+	char avail[256];
+	int rc;
+
+	if (access("/sys/firmware/acpi/tables", F_OK))
+		miss(r, ms, "acpi_hpet_table", -errno, "no /sys/firmware/acpi/tables (no ACPI)");
+	else
+		tp_rec_bool(r, "acpi_hpet_table", !access("/sys/firmware/acpi/tables/HPET", F_OK));
+	rc = read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail));
+	if (rc < 0)
+		miss(r, ms, "hpet_clocksource", rc, "no clocksource in sysfs");
+	else
+		tp_rec_bool(r, "hpet_clocksource", fp_has_word(avail, "hpet"));
+}
+
 static void fp_hypervisor(struct tp_rec *r, struct missing *ms)
 {
 	fp_hv_cpuid(r, ms);
@@ -561,6 +582,7 @@ static int fp_child(void *arg)
 	fp_hypervisor(&r, &ms);
 	fp_tsc_flags(&r, &ms, cpuinfo);
 	fp_clocks(&r, &ms);
+	fp_hpet(&r, &ms);
 	fp_firmware(&r, &ms, j->o);
 	fp_kernel(&r, &ms, j->o);
 	fp_handed_over(&r, &ms, j->o);

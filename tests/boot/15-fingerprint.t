@@ -14,7 +14,7 @@ from tp1 import *  # noqa
 FIELDS = ("cpu_vendor cpu_family cpu_model cpu_stepping cpu_model_name microcode "
           "cpuid_hypervisor_bit hypervisor_vendor hv_tsc_khz hv_apic_khz hypervisor_sysfs "
           "invariant_tsc constant_tsc nonstop_tsc tsc_known_freq tsc_reliable clocksource "
-          "available_clocksources enters_kernel firmware_vendor firmware_revision uefi_revision "
+          "available_clocksources enters_kernel acpi_hpet_table hpet_clocksource firmware_vendor firmware_revision uefi_revision "
           "efi_platform_bits dmi_sys_vendor dmi_product_name dmi_board_vendor dmi_board_name "
           "dmi_bios_vendor dmi_bios_version kernel_release kernel_variant kernel_hz "
           "kernel_preempt accel stub_tsc_ref stub_tsc_calib stub_tsc_hz missing needs_root").split()
@@ -45,6 +45,8 @@ ok(fp.get("accel") is not None and fp.get("accel") == run.get("accel"),
 ok(fp.get("kernel_variant") == run.get("variant") and fp.get("kernel_hz") == run.get("kernel_hz"),
    "kernel variant and HZ from the build's words", (fp.get("kernel_variant"), fp.get("kernel_hz")))
 ok("Q35" in str(fp.get("dmi_product_name")), "DMI names the q35 machine", fp.get("dmi_product_name"))
+ok(fp.get("acpi_hpet_table") is True and fp.get("hpet_clocksource") is True,
+   "q35 offers an HPET and the kernel took it", (fp.get("acpi_hpet_table"), fp.get("hpet_clocksource")))
 ok(fp.get("efi_platform_bits") == "64", "started through 64-bit UEFI", fp.get("efi_platform_bits"))
 ok(fp.get("cpuid_hypervisor_bit") is True and isinstance(fp.get("hypervisor_vendor"), str),
    "QEMU sets the hypervisor bit and signs leaf 0x40000000", fp.get("hypervisor_vendor"))

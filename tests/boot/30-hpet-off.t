@@ -24,6 +24,10 @@ suite = check_suite(text)
 run = suite[0] if suite else {}
 ok("hpet" not in run.get("available_clocksources", "hpet"), "the kernel has no hpet clocksource",
    run.get("available_clocksources"))
+fp = first(suite, "fingerprint")
+ok(fp.get("acpi_hpet_table") is False and fp.get("hpet_clocksource") is False,
+   "fingerprint: no HPET table from QEMU's hpet=off, no hpet clocksource",
+   (fp.get("acpi_hpet_table"), fp.get("hpet_clocksource")))
 ok("timeprobe.tsc_ref=pmtimer" in run.get("cmdline", ""), "the kernel was told the PM timer's figure",
    run.get("cmdline"))
 ok(bool(suite) and suite[-1].get("probes_failed") == 0, "no probe failed",
