@@ -157,7 +157,7 @@ static void optional_word(struct tp_buf *o, enum tp_word_id id, const char *v, s
 int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 			const struct tp_cmdline_extras *x, struct tp_cmdline_report *rep)
 {
-	char ess[512], opt[1024];
+	char ess[512], opt[TP_CMDLINE_MAX + 1];
 	struct tp_buf e, o, b;
 	size_t ul = tp_strlen(user), keep, pos, room;
 	int dropped = 0;
@@ -173,7 +173,8 @@ int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 	tp_buf_init(&o, opt, sizeof(opt));
 	optional_word(&o, TPW_TSC_CALIB, x->tsc_calib, room, &rep->dropped_tsc_calib);
 	optional_word(&o, TPW_FIRMWARE, x->firmware, room, &rep->dropped_firmware);
-	dropped = rep->dropped_tsc_calib | rep->dropped_firmware;
+	optional_word(&o, TPW_TSC_PREOS, x->tsc_preos, room, &rep->dropped_tsc_preos);
+	dropped = rep->dropped_tsc_calib | rep->dropped_firmware | rep->dropped_tsc_preos;
 	/* What fits of the user's line, cut at a word boundary. */
 	keep = ul;
 	if (keep + e.len > TP_CMDLINE_MAX) {

@@ -54,6 +54,7 @@ struct tp_cmdline_extras {
 	const char *tsc_calib;	/* "hpet:2893012345:12,pmtimer:..." or NULL */
 	const char *bootpart;	/* "gpt:<guid>", "mbr:<sig>:<n>" or NULL */
 	const char *firmware;	/* tp_firmware_fmt()'s text, or NULL */
+	const char *tsc_preos;	/* tp_preos_fmt()'s text, or NULL */
 };
 
 struct tp_cmdline_report {
@@ -61,6 +62,7 @@ struct tp_cmdline_report {
 	int added_tsc_early;
 	int dropped_tsc_calib;	/* timeprobe.tsc_calib= left out for length */
 	int dropped_firmware;	/* timeprobe.firmware= left out for length */
+	int dropped_tsc_preos;	/* timeprobe.tsc_preos= left out for length */
 	unsigned int user_words_dropped;	/* cmdline.txt words cut from the end */
 	size_t len;
 };
@@ -69,9 +71,12 @@ struct tp_cmdline_report {
  * Assembles the kernel command line into out (cap >= TP_CMDLINE_MAX + 1):
  *   <user> [panic=10] [tsc_early_khz=K] timeprobe.tsc_hz=H timeprobe.tsc_ref=R
  *   timeprobe.bootpart=P timeprobe.tsc_calib=LIST timeprobe.firmware=F
+ *   timeprobe.tsc_preos=O
  * panic=10 unless user has panic=; tsc_early_khz unless user has it or says
  * timeprobe.tsc_early=off. When the whole does not fit in TP_CMDLINE_MAX,
- * timeprobe.tsc_calib= goes first, then cmdline.txt's last words; the
+ * timeprobe.tsc_preos=, then timeprobe.firmware=, then timeprobe.tsc_calib=
+ * are left out (whichever does not fit in what is left, the later ones
+ * first), then cmdline.txt's last words; the
  * stub's other parameters always stay (they are short and the suite needs
  * them). Returns 0, 1 when something was dropped, -1 when cap is too small.
  */

@@ -20,6 +20,7 @@
 #include "efitext.h"
 #include "ucs2.h"
 #include "console.h"
+#include "mp.h"
 #include "pe.h"
 #include "spcr.h"
 #include "tsc.h"
@@ -74,6 +75,7 @@ struct tp_stub {
 	EFI_FILE_HANDLE root;
 	struct tp_console con;
 	struct tp_tsc_report tsc;
+	struct tp_mp_report mp;			/* the pre-OS TSC offsets */
 	char bootpart[64];
 	char firmware[TP_FW_WORD_MAX + 1];	/* timeprobe.firmware's value */
 	struct tp_payload pl;			/* the stub's own sections */
@@ -500,6 +502,35 @@ static uint32_t stub_option(struct tp_stub *s, enum tp_word_id id)
 	return (uint32_t)w->def;
 }
 
+/*
+ * The TSC offsets of the APs against the BSP before the OS (mp.c), after
+ * the calibration (its figure sizes the time-outs); pairs that do not fit
+ * timeprobe.tsc_preos= are said here.
+ */
+static void preos_tscsync(struct tp_stub *s)
+{
+	struct tp_rec *r;
+	char m[160];
+	struct tp_buf b;
+
+	tp_con_msg(&s->con, "measuring the TSC offsets between the CPUs (MP services)");
+	tp_mp_tscsync(&s->con, s->st, s->tsc.tsc_hz, &s->mp);
+	if (!s->mp.left_out)
+		return;
+	tp_buf_init(&b, m, sizeof(m));
+	tp_buf_puts(&b, "WARNING: timeprobe.tsc_preos= holds at most ");
+	tp_buf_putu(&b, TP_PREOS_WORD_MAX);
+	tp_buf_puts(&b, " bytes: ");
+	tp_buf_putu(&b, s->mp.left_out);
+	tp_buf_puts(&b, " AP pair(s) left out of it (their stub_tscsync records stand)");
+	tp_con_msg(&s->con, m);
+	r = tp_con_rec(&s->con, "stub_warning");
+	tp_rec_str(r, "what", "tsc_preos_cut");
+	tp_rec_uint(r, "pairs_left_out", s->mp.left_out);
+	tp_rec_uint(r, "limit", TP_PREOS_WORD_MAX);
+	tp_con_emit(&s->con);
+}
+
 /* What the line is checked against before the kernel gets it (cmdline.h). */
 static void cmdline_env(struct tp_stub *s, struct tp_cmdline_env *env)
 {
@@ -562,6 +593,7 @@ static void build_cmdline(struct tp_stub *s)
 		.tsc_calib = s->tsc.calib_list,
 		.bootpart = s->bootpart,
 		.firmware = s->firmware,
+		.tsc_preos = s->mp.measured ? s->mp.word : NULL,
 	};
 	struct tp_cmdline_env env;
 	struct tp_cmdline_final f;
@@ -578,6 +610,8 @@ static void build_cmdline(struct tp_stub *s)
 			tp_buf_puts(&b, " dropped timeprobe.tsc_calib=;");
 		if (f.rep.dropped_firmware)
 			tp_buf_puts(&b, " dropped timeprobe.firmware=;");
+		if (f.rep.dropped_tsc_preos)
+			tp_buf_puts(&b, " dropped timeprobe.tsc_preos=;");
 		if (f.rep.user_words_dropped) {
 			tp_buf_puts(&b, " dropped the last ");
 			tp_buf_putu(&b, f.rep.user_words_dropped);
@@ -588,6 +622,7 @@ static void build_cmdline(struct tp_stub *s)
 		tp_rec_str(r, "what", "cmdline_truncated");
 		tp_rec_bool(r, "dropped_tsc_calib", f.rep.dropped_tsc_calib);
 		tp_rec_bool(r, "dropped_firmware", f.rep.dropped_firmware);
+		tp_rec_bool(r, "dropped_tsc_preos", f.rep.dropped_tsc_preos);
 		tp_rec_uint(r, "user_words_dropped", f.rep.user_words_dropped);
 		tp_rec_uint(r, "limit", TP_CMDLINE_MAX);
 		tp_con_emit(&s->con);
@@ -919,6 +954,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	ms = stub_option(s, TPW_CALIB_MS);
 	tp_con_msg(&s->con, "calibrating the TSC");
 	tp_tsc_calibrate(&s->con, st, rounds, ms, &s->tsc);
+	preos_tscsync(s);
 	build_cmdline(s);
 	status = s->embedded ? boot_embedded(s) : boot_file(s);
 fail:

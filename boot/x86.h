@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The few x86 instructions the stub needs: port I/O, MMIO, RDTSC, CPUID.
+ * The few x86 instructions the stub needs: port I/O, MMIO, RDTSC, CPUID, RDMSR.
  * EFI-free, but privileged: only the EFI binary calls them.
  */
 #ifndef TP_BOOT_X86_H
@@ -68,6 +68,27 @@ static inline struct tp_cpuid tp_cpuid(uint32_t leaf, uint32_t subleaf)
 			     : "=a"(r.eax), "=b"(r.ebx), "=c"(r.ecx), "=d"(r.edx)
 			     : "a"(leaf), "c"(subleaf));
 	return r;
+}
+
+/*
+ * RDMSR (Intel SDM vol. 2B): #GP on a register the CPU does not have, so
+ * callers check the CPUID bit that enumerates it first.
+ */
+static inline uint64_t tp_rdmsr(uint32_t reg)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdmsr" : "=a"(lo), "=d"(hi) : "c"(reg));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* IA32_TSC_ADJUST (SDM vol. 4, table 2-2), present when CPUID.(EAX=07H,ECX=0):EBX[1] */
+#define TP_MSR_TSC_ADJUST 0x3b
+
+/* 1 when this CPU enumerates IA32_TSC_ADJUST. */
+static inline int tp_has_tsc_adjust(void)
+{
+	return tp_cpuid(0, 0).eax >= 7 && (tp_cpuid(7, 0).ebx & (1u << 1));
 }
 
 #endif

@@ -373,3 +373,169 @@ void tp_fmt_uefi_revision(struct tp_buf *b, uint32_t revision)
 		tp_buf_putu(b, minor % 10);
 	}
 }
+
+/* ---- timeprobe.tsc_preos ---- */
+
+/* Signed decimal s[0..n) into *v; -1 when not one or outside int64_t. */
+static int dec_i64(const char *s, size_t n, int64_t *v)
+{
+	uint64_t x = 0;
+	int neg = n && s[0] == '-';
+
+	if (n - (size_t)neg == 0 || n - (size_t)neg > 19)
+		return -1;
+	for (size_t i = (size_t)neg; i < n; i++) {
+		if (!is_digit(s[i]))
+			return -1;
+		x = x * 10 + (uint64_t)(s[i] - '0');	/* 19 digits: no wrap */
+	}
+	if (x > (uint64_t)INT64_MAX + (uint64_t)neg)
+		return -1;
+	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
+	return 0;
+}
+
+static void preos_put_adjust(struct tp_buf *b, const struct tp_preos_adjust *a)
+{
+	tp_buf_putc(b, ':');
+	if (a->present)
+		tp_buf_puti(b, a->value);
+	else
+		tp_buf_putc(b, 'x');
+}
+
+size_t tp_preos_fmt(struct tp_buf *b, const struct tp_preos *p)
+{
+	size_t start = b->len, n = p->n < TP_PREOS_MAX_APS ? p->n : TP_PREOS_MAX_APS;
+
+	tp_buf_putu(b, p->bsp_apic);
+	preos_put_adjust(b, &p->bsp_adjust);
+	for (size_t i = 0; i < n; i++) {
+		const struct tp_preos_pair *e = &p->pair[i];
+		size_t before = b->len;
+
+		tp_buf_putc(b, ',');
+		tp_buf_putu(b, e->apic);
+		tp_buf_putc(b, ':');
+		tp_buf_puti(b, e->lo_ticks);
+		tp_buf_putc(b, ':');
+		tp_buf_puti(b, e->hi_ticks);
+		tp_buf_putc(b, ':');
+		tp_buf_putu(b, e->rtt_ticks);
+		tp_buf_putc(b, ':');
+		tp_buf_putu(b, e->samples);
+		tp_buf_putc(b, ':');
+		tp_buf_putc(b, e->consistent ? '1' : '0');
+		preos_put_adjust(b, &e->adjust);
+		if (b->overflow || b->len - start > TP_PREOS_WORD_MAX) {
+			/* this entry does not fit: none after it is tried */
+			b->len = before;
+			b->overflow = 0;
+			b->s[before] = 0;
+			return n - i;
+		}
+	}
+	return 0;
+}
+
+/* Splits s[0..n) at ':' into at most max fields; returns how many, max + 1 if more. */
+static size_t preos_fields(const char *s, size_t n, const char **f, size_t *len, size_t max)
+{
+	size_t k = 0, start = 0;
+
+	for (size_t i = 0; i <= n; i++) {
+		if (i < n && s[i] != ':')
+			continue;
+		if (k == max)
+			return max + 1;
+		f[k] = s + start;
+		len[k++] = i - start;
+		start = i + 1;
+	}
+	return k;
+}
+
+static const char *preos_adjust(const char *s, size_t n, struct tp_preos_adjust *a)
+{
+	a->present = !(n == 1 && s[0] == 'x');
+	a->value = 0;
+	if (a->present && dec_i64(s, n, &a->value))
+		return "TSC_ADJUST not a signed decimal or x";
+	return 0;
+}
+
+static const char *preos_apic(const char *s, size_t n, uint32_t *apic)
+{
+	uint64_t v;
+
+	if (dec_u64(s, n, &v) || v > 0xffffffffu)
+		return "APIC ID not a decimal 0..4294967295";
+	*apic = (uint32_t)v;
+	return 0;
+}
+
+/* One AP entry: apic:lo:hi:rtt:samples:c:adj. */
+static const char *preos_pair(const char *s, size_t n, struct tp_preos_pair *e)
+{
+	const char *f[7], *why;
+	size_t len[7];
+
+	if (preos_fields(s, n, f, len, 7) != 7)
+		return "an AP entry is not apic:lo:hi:rtt:samples:c:adj";
+	if ((why = preos_apic(f[0], len[0], &e->apic)) != 0)
+		return why;
+	if (dec_i64(f[1], len[1], &e->lo_ticks) || dec_i64(f[2], len[2], &e->hi_ticks))
+		return "lo or hi not a signed decimal";
+	if (dec_u64(f[3], len[3], &e->rtt_ticks) || e->rtt_ticks > INT64_MAX)
+		return "rtt not a decimal";
+	if (dec_u64(f[4], len[4], &e->samples) || !e->samples)
+		return "samples not a decimal >= 1";
+	if (len[5] != 1 || (f[5][0] != '0' && f[5][0] != '1'))
+		return "consistency flag not 0 or 1";
+	e->consistent = f[5][0] == '1';
+	if (e->lo_ticks > e->hi_ticks ||
+	    (uint64_t)e->hi_ticks - (uint64_t)e->lo_ticks > e->rtt_ticks)
+		return "interval not lo <= hi within one round trip";
+	return preos_adjust(f[6], len[6], &e->adjust);
+}
+
+const char *tp_preos_parse(const char *s, size_t n, struct tp_preos *p)
+{
+	const char *f[2], *why;
+	size_t len[2], i = 0, end;
+
+	*p = (struct tp_preos){ 0 };
+	if (n > TP_PREOS_WORD_MAX)
+		return "longer than 767 bytes";
+	for (end = 0; end < n && s[end] != ','; end++)
+		;
+	if (preos_fields(s, end, f, len, 2) != 2)
+		return "the BSP entry is not apic:adj";
+	if ((why = preos_apic(f[0], len[0], &p->bsp_apic)) != 0 ||
+	    (why = preos_adjust(f[1], len[1], &p->bsp_adjust)) != 0)
+		return why;
+	for (i = end + 1; i <= n && end < n; i = end + 1) {
+		struct tp_preos_pair *e = &p->pair[p->n];
+
+		for (end = i; end < n && s[end] != ','; end++)
+			;
+		if (p->n == TP_PREOS_MAX_APS)
+			return "more than 15 AP entries";
+		if ((why = preos_pair(s + i, end - i, e)) != 0)
+			return why;
+		if (e->apic == p->bsp_apic)
+			return "an AP entry has the BSP's APIC ID";
+		for (size_t k = 0; k < p->n; k++)
+			if (p->pair[k].apic == e->apic)
+				return "two AP entries with one APIC ID";
+		p->n++;
+	}
+	return 0;
+}
+
+const char *tp_preos_check(const char *s, size_t n)
+{
+	struct tp_preos p;
+
+	return tp_preos_parse(s, n, &p);
+}

@@ -5,6 +5,7 @@
  *   timeprobe.tsc_calib=<ref>:<Hz>:<spread_ppm>,...
  *   timeprobe.bootpart=gpt:<guid> | mbr:<8 hex>:<n> | unknown
  *   timeprobe.firmware=<FirmwareRevision, 8 hex>:<UEFI revision, 8 hex>:<vendor>
+ *   timeprobe.tsc_preos=<bsp apic>:<adj>,<ap apic>:<lo>:<hi>:<rtt>:<samples>:<c>:<adj>,...
  *   GUID text, 8-4-4-4-12 lowercase hex (UEFI 2.10, Appendix A)
  * Freestanding C (no libc), built by the stub and the suite; the parsers
  * take text from the command line, which is hostile until checked.
@@ -97,5 +98,52 @@ const char *tp_firmware_parse(const char *s, size_t n, struct tp_firmware *fw);
 const char *tp_firmware_check(const char *s, size_t n);
 /* "2.70" style UEFI revision text: major.minor/10[.minor%10] (UEFI 2.10, 4.2). */
 void tp_fmt_uefi_revision(struct tp_buf *b, uint32_t revision);
+
+
+/* ---- timeprobe.tsc_preos ---- */
+
+/*
+ * The TSC offsets the stub measured before the OS (boot/mp.c), the BSP
+ * against each AP, and IA32_TSC_ADJUST on each (docs/stub.md):
+ *
+ *   <bsp apic>:<adj>,<ap apic>:<lo>:<hi>:<rtt>:<samples>:<c>:<adj>,...
+ *
+ * APIC IDs in decimal; lo, hi: theta = TSC_AP - TSC_BSP lies in [lo, hi]
+ * ticks (common/tscsync.h; hi - lo <= rtt); rtt: the tightest round trip
+ * in ticks; samples: round trips taken (>= 1); c: 1 when every round
+ * trip's interval intersected, 0 when [lo, hi] is the tightest trip's own;
+ * adj: IA32_TSC_ADJUST as a signed decimal, or `x` when the CPU has none
+ * (CPUID.(EAX=07H,ECX=0):EBX[1] clear). At most TP_PREOS_MAX_APS entries
+ * and TP_PREOS_WORD_MAX bytes: the formatter leaves out the entries past
+ * the limit and says how many, the parser refuses a longer value.
+ */
+#define TP_PREOS_MAX_APS 15
+#define TP_PREOS_WORD_MAX 767
+
+struct tp_preos_adjust {
+	int present;		/* the CPU has IA32_TSC_ADJUST */
+	int64_t value;
+};
+
+struct tp_preos_pair {
+	uint32_t apic;		/* the AP's APIC ID */
+	int64_t lo_ticks, hi_ticks;
+	uint64_t rtt_ticks, samples;
+	int consistent;
+	struct tp_preos_adjust adjust;
+};
+
+struct tp_preos {
+	uint32_t bsp_apic;
+	struct tp_preos_adjust bsp_adjust;
+	size_t n;		/* pairs */
+	struct tp_preos_pair pair[TP_PREOS_MAX_APS];
+};
+
+/* Writes p's value into b; returns how many pairs it left out for length. */
+size_t tp_preos_fmt(struct tp_buf *b, const struct tp_preos *p);
+/* Returns NULL, or why s[0..n) is not a tsc_preos value. */
+const char *tp_preos_parse(const char *s, size_t n, struct tp_preos *p);
+const char *tp_preos_check(const char *s, size_t n);
 
 #endif

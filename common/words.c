@@ -105,6 +105,14 @@ const struct tp_word tp_words[TPW_COUNT] = {
 		.help = "the firmware's vendor and revisions, from the UEFI system table",
 		.check = tp_firmware_check,
 	},
+	/* checked here and again by the tscsync probe, which says why it refuses one */
+	[TPW_TSC_PREOS] = {
+		.name = "tsc_preos", .type = TP_WT_STR, .by = STUB, .reader = SUITE,
+		.hi = TP_PREOS_WORD_MAX, .dflt = "none",
+		.bounds = "`<bsp apic>:<adj>,<apic>:<lo>:<hi>:<rtt>:<samples>:<c>:<adj>,...`",
+		.help = "TSC offsets of the APs against the BSP, and IA32_TSC_ADJUST, before the OS",
+		.check = tp_preos_check,
+	},
 	[TPW_TSC_EARLY_KHZ] = {
 		.name = "tsc_early_khz", .type = TP_WT_INT, .by = USER | STUB,
 		.reader = TP_FOR_KERNEL | SUITE, .flags = TP_WF_BARE, .lo = 1000,

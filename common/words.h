@@ -82,7 +82,8 @@ enum tp_word_id {
 	/* the stub's own, set by people in cmdline.txt */
 	TPW_CALIB_ROUNDS, TPW_CALIB_MS, TPW_TSC_EARLY,
 	/* written by the stub */
-	TPW_TSC_HZ, TPW_TSC_REF, TPW_TSC_CALIB, TPW_BOOTPART, TPW_FIRMWARE, TPW_TSC_EARLY_KHZ,
+	TPW_TSC_HZ, TPW_TSC_REF, TPW_TSC_CALIB, TPW_BOOTPART, TPW_FIRMWARE, TPW_TSC_PREOS,
+	TPW_TSC_EARLY_KHZ,
 	TPW_PANIC,
 	/* Linux's own, which the stub checks before it starts the kernel */
 	TPW_CONSOLE, TPW_INITRD,

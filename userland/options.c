@@ -52,6 +52,7 @@ static const struct opt_row handoff_rows[] = {
 	{ W(TPW_TSC_CALIB), AT(tsc_calib) },
 	{ W(TPW_BOOTPART), AT(bootpart) },
 	{ W(TPW_FIRMWARE), AT(firmware) },
+	{ W(TPW_TSC_PREOS), AT(tsc_preos) },
 	{ W(TPW_VARIANT), AT(variant) },
 	{ W(TPW_KCONFIG), AT(kconfig) },
 	{ W(TPW_ACCEL), AT(accel) },

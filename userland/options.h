@@ -61,6 +61,7 @@ struct options {
 	char tsc_calib[512];		/* compact per-reference results */
 	char bootpart[80];		/* identity of the boot partition */
 	char firmware[TP_FW_WORD_MAX + 1];	/* the stub's firmware word */
+	char tsc_preos[TP_PREOS_WORD_MAX + 1];	/* the stub's pre-OS TSC offsets */
 	char variant[32];		/* kernel variant name */
 	char kconfig[64];		/* kernel configuration highlights (hz:N,preempt:M,nohz:K) */
 	char accel[64];			/* the launcher's accelerator and CPU model ("tcg:max", "kvm:host") */

@@ -34,6 +34,13 @@ static const struct {
 static const char example_guid[] = "4e2c1a7b-3f5d-4c6e-9a8b-0123456789ab";
 
 static char calib_list[512], bootpart[64], firmware[TP_FW_WORD_MAX + 1];
+static char preos_word[TP_PREOS_WORD_MAX + 1];
+/* The pre-OS offsets of docs/stub.md's example: BSP APIC 0, one AP, no TSC_ADJUST. */
+static const struct tp_preos preos_example = {
+	.bsp_apic = 0, .n = 1,
+	.pair = { { .apic = 1, .lo_ticks = -161, .hi_ticks = 214, .rtt_ticks = 375,
+		    .samples = 2104, .consistent = 1 } },
+};
 /* OVMF's FirmwareVendor; test_firmware() sends harder ones */
 static const uint16_t fw_vendor[] = { 'E', 'D', 'K', ' ', 'I', 'I', 0 };
 static const char fw_vendor_utf8[] = "EDK II";
@@ -57,6 +64,35 @@ static void make_extras(void)
 	extras.tsc_calib = calib_list;
 	extras.bootpart = bootpart;
 	extras.firmware = firmware;
+	tp_buf_init(&b, preos_word, sizeof(preos_word));
+	ok(tp_preos_fmt(&b, &preos_example) == 0, "the example's pre-OS offsets fit");
+	extras.tsc_preos = preos_word;
+}
+
+/* a and b hold the same figures in their first n pairs (fields, not padding). */
+static int preos_same(const struct tp_preos *a, const struct tp_preos *b, size_t n)
+{
+	int same = a->bsp_apic == b->bsp_apic && a->bsp_adjust.present == b->bsp_adjust.present &&
+		   a->bsp_adjust.value == b->bsp_adjust.value;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct tp_preos_pair *x = &a->pair[i], *y = &b->pair[i];
+
+		same &= x->apic == y->apic && x->lo_ticks == y->lo_ticks && x->hi_ticks == y->hi_ticks &&
+			x->rtt_ticks == y->rtt_ticks && x->samples == y->samples &&
+			x->consistent == y->consistent && x->adjust.present == y->adjust.present &&
+			x->adjust.value == y->adjust.value;
+	}
+	return same;
+}
+
+static void check_preos(const char *word, const struct tp_preos *want, const char *what)
+{
+	struct tp_preos got;
+	const char *bad = tp_preos_parse(word, strlen(word), &got);
+
+	ok(!bad && got.n == want->n && preos_same(&got, want, want->n), "%s: tsc_preos arrives equal (%s)", what,
+	   bad ? bad : word);
 }
 
 /* The stub's path: cmdline.txt bytes to the kernel's line. */
@@ -144,6 +180,7 @@ static void check_figures(const struct options *o, const char *what)
 		   !strcmp(partuuid, example_guid), "bootpart arrives as the partition's PARTUUID (%s)",
 	   partuuid);
 	check_firmware(o->firmware, what);
+	check_preos(o->tsc_preos, &preos_example, what);
 }
 
 static void test_docs_example(void)
@@ -361,6 +398,71 @@ static void test_firmware(void)
 	is_str(out, "2.7", "UEFI revision 2.70 as text");
 }
 
+/* timeprobe.tsc_preos: every field across, the length cap, and junk refused. */
+static void test_preos(void)
+{
+	static const char *const bad[] = {
+		"", "0", "0:", "0:y", "a:x", "4294967296:x", "0:x,", "0:x,1:-1:1:2:5:1",
+		"0:x,1:-1:1:2:5:1:x:9", "0:x,1:1:-1:2:5:1:x", "0:x,1:-1:1:1:5:1:x",
+		"0:x,1:-1:1:2:0:1:x", "0:x,1:-1:1:2:5:2:x", "0:x,1:-1:1:2:5:1:-", "0:x,0:-1:1:2:5:1:x",
+		"0:x,1:-1:1:2:5:1:x,1:-1:1:2:5:1:x", "0:x,1:9223372036854775808:1:2:5:1:x",
+		"0:x,1: -1:1:2:5:1:x", "0:x,,1:-1:1:2:5:1:x", "0:x,1:-1:1:-2:5:1:x",
+	};
+	struct tp_preos p = { .bsp_apic = 4294967295u, .bsp_adjust = { 1, INT64_MIN } }, back;
+	char out[TP_PREOS_WORD_MAX + 1], big[1200];
+	struct tp_buf b;
+	size_t left;
+
+	for (size_t i = 0; i < TP_PREOS_MAX_APS; i++) {
+		/* the widest entries there are: every field at its extreme */
+		p.pair[i] = (struct tp_preos_pair){
+			.apic = (uint32_t)i, .lo_ticks = INT64_MIN + (int64_t)i, .hi_ticks = INT64_MIN + 100,
+			.rtt_ticks = INT64_MAX, .samples = UINT64_MAX / 2, .consistent = (int)(i & 1),
+			.adjust = { (int)(i & 1), i & 1 ? -(int64_t)i * 1000000007 : 0 },
+		};
+	}
+	p.n = 3;
+	tp_buf_init(&b, out, sizeof(out));
+	ok(tp_preos_fmt(&b, &p) == 0 && !tp_preos_parse(out, b.len, &back) && back.n == 3 &&
+		   preos_same(&p, &back, 3), "3 extreme entries: formatted and parsed back equal");
+	p.n = TP_PREOS_MAX_APS;
+	tp_buf_init(&b, big, sizeof(big));
+	left = tp_preos_fmt(&b, &p);
+	ok(left > 0 && b.len <= TP_PREOS_WORD_MAX && !b.overflow && !tp_preos_parse(big, b.len, &back),
+	   "15 extreme entries: %zu left out, %zu bytes, within %d, the rest parses", left, b.len,
+	   TP_PREOS_WORD_MAX);
+	ok(back.n + left == TP_PREOS_MAX_APS && preos_same(&p, &back, back.n),
+	   "the entries kept are the first ones, equal (%zu)", back.n);
+	tp_buf_init(&b, out, 40);
+	ok(tp_preos_fmt(&b, &p) == TP_PREOS_MAX_APS && !b.overflow && !tp_preos_parse(out, b.len, &back) &&
+		   back.n == 0 && back.bsp_adjust.value == INT64_MIN,
+	   "a 40-byte buffer: the BSP alone (%s)", out);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ok(tp_preos_check(bad[i], strlen(bad[i])) != 0, "refused: \"%s\" (%s)", bad[i],
+		   tp_preos_check(bad[i], strlen(bad[i])));
+	memset(big, '1', sizeof(big));
+	memcpy(big, "0:x", 3);
+	ok(tp_preos_check(big, TP_PREOS_WORD_MAX + 1) != 0, "refused: 768 bytes");
+}
+
+/* A line full of the user's words: tsc_preos goes before the user's words are cut. */
+static void test_preos_room(void)
+{
+	static char file[TP_CMDLINE_MAX + 1];
+	struct tp_cmdline_final f;
+	const char *line;
+	size_t n, vlen, room = 1900 - strlen(preos_word);
+
+	n = (size_t)snprintf(file, sizeof(file), "console=ttyS0 initrd=\\a");
+	while (n + 6 < room)
+		n += (size_t)snprintf(file + n, sizeof(file) - n, " quiet");
+	line = stub_line(file, n, &disk, &f);
+	ok(f.rep.dropped_tsc_preos && !f.rep.user_words_dropped && strlen(line) <= TP_CMDLINE_MAX &&
+		   !tp_cmdline_find(line, "timeprobe.tsc_preos", &vlen),
+	   "a long cmdline.txt: timeprobe.tsc_preos= left out, the user's words kept (%zu bytes)",
+	   strlen(line));
+}
+
 static void test_table(void)
 {
 	size_t bad = 0;
@@ -507,6 +609,8 @@ int main(void)
 	test_table();
 	test_formats();
 	test_firmware();
+	test_preos();
+	test_preos_room();
 	test_docs_example();
 	test_every_row();
 	test_stub_rows();

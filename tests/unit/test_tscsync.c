@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Probe tscsync's bounds arithmetic (tscsync.h): synthetic round trips
+ * The bounds arithmetic the stub and probe tscsync share (common/tscsync.h)
+ * and the probe's reading of it (tscsync.h): synthetic round trips
  * between two clocks with a known offset theta = TSC_B - TSC_A, one-way
  * latencies chosen by hand, and what the estimate proves.
  */
@@ -86,6 +87,31 @@ int main(void)
 	trip(&s, -((int64_t)1 << 40), UINT64_MAX - 100, 10, 10);
 	tscsync_estimate(&s, &e);
 	is_near(e.offset_ticks, -(double)((int64_t)1 << 40), 1, "a wrapping A counter, B 2^40 behind");
+	/* the stub's integer reading (no floating point in UEFI) */
+	{
+		struct tscsync_interval iv;
+
+		tscsync_init(&s);
+		trip(&s, -5000, 100000, 30, 171);
+		ok(!tscsync_interval(&s, &iv) && iv.lo_ticks == -5000 - 171 && iv.hi_ticks == -5000 + 30,
+		   "interval: [theta - back, theta + out]");
+		is_int(tscsync_mid_ticks(&iv), -5000 - 171 + 100, "integer middle: lo + floor(201 / 2)");
+		is_int(tscsync_half_ticks(&iv), 101, "integer half-width: ceil(201 / 2)");
+		ok(tscsync_mid_ticks(&iv) - (int64_t)tscsync_half_ticks(&iv) <= iv.lo_ticks &&
+			   tscsync_mid_ticks(&iv) + (int64_t)tscsync_half_ticks(&iv) >= iv.hi_ticks,
+		   "middle +- half-width holds [lo, hi]");
+		ok(iv.excludes_zero && iv.consistent, "negative offset proven, consistent");
+		iv = (struct tscsync_interval){ .lo_ticks = INT64_MIN, .hi_ticks = INT64_MAX };
+		is_int(tscsync_mid_ticks(&iv), -1, "the widest interval: middle -1 (floor), no overflow");
+		ok(tscsync_half_ticks(&iv) == (uint64_t)1 << 63, "... half-width 2^63");
+		tscsync_init(&s);
+		trip(&s, 0, 1000, 10, 10);
+		trip(&s, 500, 2000, 50, 50);
+		ok(!tscsync_interval(&s, &iv) && !iv.consistent && iv.lo_ticks == -10 && iv.hi_ticks == 10,
+		   "moved offset: the tightest trip's own interval, inconsistent");
+		tscsync_init(&s);
+		ok(tscsync_interval(&s, &iv) == -1, "no round trip: no interval");
+	}
 	/* the CPUs measured: all up to 16, an even spread beyond */
 	{
 		int all[64], out[TSCSYNC_MAX_CPUS], k, distinct = 1;

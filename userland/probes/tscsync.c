@@ -28,51 +28,18 @@
 /* ------------------------------------------------------------------ */
 /* Pure part (tscsync.h)                                               */
 
-void tscsync_init(struct tscsync_bounds *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->lo_ticks = INT64_MIN;
-	s->hi_ticks = INT64_MAX;
-	s->min_rtt_ticks = INT64_MAX;
-}
-
-void tscsync_add(struct tscsync_bounds *s, uint64_t a0, uint64_t b, uint64_t a1)
-{
-	/* differences of unsigned counters as signed: offsets below 2^63 ticks */
-	int64_t lo = (int64_t)(b - a1), hi = (int64_t)(b - a0), rtt = (int64_t)(a1 - a0);
-
-	s->samples++;
-	if (rtt < 0) {
-		s->rejected++;
-		return;
-	}
-	if (lo > s->lo_ticks)
-		s->lo_ticks = lo;
-	if (hi < s->hi_ticks)
-		s->hi_ticks = hi;
-	if (rtt < s->min_rtt_ticks) {
-		s->min_rtt_ticks = rtt;
-		s->min_rtt_lo = lo;
-		s->min_rtt_hi = hi;
-	}
-}
-
 int tscsync_estimate(const struct tscsync_bounds *s, struct tscsync_estimate *e)
 {
-	int64_t lo = s->lo_ticks, hi = s->hi_ticks;
+	struct tscsync_interval iv;
 
 	memset(e, 0, sizeof(*e));
-	if (s->samples <= s->rejected)
+	if (tscsync_interval(s, &iv))
 		return -1;
-	e->consistent = lo <= hi;
-	if (!e->consistent) {
-		lo = s->min_rtt_lo;
-		hi = s->min_rtt_hi;
-	}
+	e->consistent = iv.consistent;
+	e->excludes_zero = iv.excludes_zero;
 	/* in double: lo + hi may overflow int64_t for far-apart counters */
-	e->offset_ticks = ((double)lo + (double)hi) / 2;
-	e->bound_ticks = ((double)hi - (double)lo) / 2;
-	e->excludes_zero = lo > 0 || hi < 0;
+	e->offset_ticks = ((double)iv.lo_ticks + (double)iv.hi_ticks) / 2;
+	e->bound_ticks = ((double)iv.hi_ticks - (double)iv.lo_ticks) / 2;
 	return 0;
 }
 

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: MIT
+/*
+ * TSC offsets before the OS through the firmware's MP services; see mp.h
+ * and docs/stub.md, "TSC offsets before the OS". The AP runs ap_main()
+ * and nothing else of ours: no UEFI service, only loads, stores, CPUID,
+ * RDTSC and (when CPUID enumerates it) RDMSR, and every spin on either
+ * side ends at a time-out, so a stuck AP can never hang the boot.
+ */
+#include <efi.h>
+#include <efilib.h>
+
+#include "../common/buf.h"
+#include "../common/tscsync.h"
+#include "efitext.h"
+#include "mp.h"
+#include "mpservices.h"
+#include "x86.h"
+
+/*
+ * Per AP: round trips for MP_PLAN_MS and at least MP_MIN_ROUNDS, at most
+ * MP_MAX_ROUNDS, after MP_WARMUP that are not counted (the AP is still
+ * coming out of the firmware's wake-up), never longer than MP_HARD_MS
+ * (under TCG a vCPU thread may wait for the host for milliseconds). The
+ * same plan as the quick profile of the `tscsync` probe.
+ */
+#define MP_WARMUP 16
+#define MP_MIN_ROUNDS 200
+#define MP_MAX_ROUNDS 20000
+#define MP_PLAN_MS 20
+#define MP_HARD_MS 500
+/* Time-outs: the AP's start, one answer, the AP's wait for the next call. */
+#define MP_READY_MS 1000
+#define MP_ANSWER_MS 100
+#define MP_AP_IDLE_MS 1000
+/*
+ * The firmware's word that the AP returned: EDK II's DxeMpLib looks at its
+ * APs from a 100 ms timer (CheckApsStatus) and signals the event then.
+ */
+#define MP_FINISH_MS 3000
+/* StartupThisAP's own limit, after which the firmware takes the AP back. */
+#define MP_AP_LIMIT_US (5 * 1000 * 1000)
+#define MP_STOP UINT64_MAX
+/* Without a calibration: time-outs as if the TSC ran at 10 GHz (longer). */
+#define MP_ROUGH_TICKS_PER_MS 10000000ull
+
+/* One cache line per AP: a stuck AP can only ever touch its own. */
+struct mp_line {
+	uint64_t seq;		/* odd: the BSP's call; even: the AP's answer */
+	uint64_t b;		/* the AP's TSC at its answer */
+	uint64_t idle_ticks;	/* how long the AP waits for a call */
+	uint64_t adjust;	/* the AP's IA32_TSC_ADJUST */
+	uint32_t has_adjust, ready, finished;
+} __attribute__((aligned(64)));
+
+struct mp_pair {
+	UINTN number;		/* the firmware's processor number */
+	struct tp_processor_info info;
+	struct tscsync_bounds s;
+	const char *why;	/* NULL: measured */
+	EFI_STATUS status;	/* of the firmware call that failed */
+	int stopped_early;	/* the AP stopped answering after some round trips */
+	int finish_seen;	/* the firmware signalled the AP's return */
+	struct mp_line *ln;
+};
+
+/*
+ * Spins until *p == want: 0; -1 at MP_STOP or after limit ticks of this
+ * CPU's TSC. Inlined: ap_main() then calls nothing, and its ms_abi
+ * prologue saves no SSE register on the AP's stack.
+ */
+static inline __attribute__((always_inline)) int spin_for(uint64_t *p, uint64_t want, uint64_t limit)
+{
+	uint64_t start = tp_rdtsc();
+
+	for (unsigned int i = 1;; i++) {
+		uint64_t v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+
+		if (v == want)
+			return 0;
+		if (v == MP_STOP)
+			return -1;
+		__builtin_ia32_pause();
+		if (!(i & 255) && tp_rdtsc() - start > limit)
+			return -1;
+	}
+}
+
+/* B, on the AP: its TSC_ADJUST, then an answer to every call. */
+static VOID EFIAPI ap_main(VOID *arg)
+{
+	struct mp_line *ln = arg;
+
+	ln->has_adjust = (uint32_t)tp_has_tsc_adjust();
+	if (ln->has_adjust)
+		ln->adjust = tp_rdmsr(TP_MSR_TSC_ADJUST);
+	__atomic_store_n(&ln->ready, 1, __ATOMIC_RELEASE);
+	for (uint64_t k = 1;; k += 2) {
+		if (spin_for(&ln->seq, k, ln->idle_ticks))
+			break;
+		__atomic_store_n(&ln->b, tp_rdtsc(), __ATOMIC_RELAXED);
+		__atomic_store_n(&ln->seq, k + 1, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&ln->finished, 1, __ATOMIC_RELEASE);
+}
+
+/* A, on the BSP: the round trips; 0, or -1 when an answer did not come. */
+static int call_rounds(struct mp_line *ln, uint64_t ticks_per_ms, struct tscsync_bounds *s)
+{
+	uint64_t start = tp_rdtsc(), plan = MP_PLAN_MS * ticks_per_ms;
+	uint64_t hard = MP_HARD_MS * ticks_per_ms, answer = MP_ANSWER_MS * ticks_per_ms;
+	uint64_t k = 1;
+
+	tscsync_init(s);
+	for (uint64_t i = 0; i < MP_MAX_ROUNDS + MP_WARMUP; i++, k += 2) {
+		uint64_t a0 = tp_rdtsc(), a1, ran;
+
+		__atomic_store_n(&ln->seq, k, __ATOMIC_RELEASE);
+		if (spin_for(&ln->seq, k + 1, answer))
+			return -1;
+		a1 = tp_rdtsc();
+		if (i >= MP_WARMUP)
+			tscsync_add(s, a0, __atomic_load_n(&ln->b, __ATOMIC_RELAXED), a1);
+		ran = a1 - start;
+		if (ran > hard || (ran > plan && s->samples >= MP_MIN_ROUNDS))
+			break;
+	}
+	return 0;
+}
+
+/* Polls the event StartupThisAP signals when the AP returned, up to MP_FINISH_MS. */
+static int wait_finish(EFI_EVENT ev)
+{
+	for (int ms = 0; ms < MP_FINISH_MS; ms++) {
+		if (uefi_call_wrapper(BS->CheckEvent, 1, ev) == EFI_SUCCESS)
+			return 1;
+		uefi_call_wrapper(BS->Stall, 1, 1000);
+	}
+	return 0;
+}
+
+/* One AP as B, the BSP as A: StartupThisAP non-blocking, the rounds, the end. */
+static void run_pair(struct tp_mp_services *mp, uint64_t ticks_per_ms, struct mp_pair *p)
+{
+	EFI_EVENT ev = NULL;
+	EFI_TPL old;
+	int rc = 0;
+
+	*p->ln = (struct mp_line){ .idle_ticks = MP_AP_IDLE_MS * ticks_per_ms };
+	tscsync_init(&p->s);
+	/* UEFI 2.10, 7.1 CreateEvent: type 0, polled with CheckEvent */
+	p->status = uefi_call_wrapper(BS->CreateEvent, 5, 0, TPL_CALLBACK, NULL, NULL, &ev);
+	if (EFI_ERROR(p->status)) {
+		p->why = "CreateEvent failed";
+		return;
+	}
+	p->status = uefi_call_wrapper(mp->startup_this_ap, 7, mp, ap_main, p->number, ev,
+				      (UINTN)MP_AP_LIMIT_US, p->ln, NULL);
+	if (EFI_ERROR(p->status)) {
+		p->why = "StartupThisAP (non-blocking) failed";
+		goto out;
+	}
+	for (uint64_t t0 = tp_rdtsc(); !__atomic_load_n(&p->ln->ready, __ATOMIC_ACQUIRE);) {
+		if (tp_rdtsc() - t0 > MP_READY_MS * ticks_per_ms) {
+			p->why = "the AP did not start our procedure within 1 s";
+			break;
+		}
+		__builtin_ia32_pause();
+	}
+	if (!p->why) {
+		/* no firmware timer interrupt on the BSP while it calls */
+		old = uefi_call_wrapper(BS->RaiseTPL, 1, TPL_HIGH_LEVEL);
+		rc = call_rounds(p->ln, ticks_per_ms, &p->s);
+		uefi_call_wrapper(BS->RestoreTPL, 1, old);
+	}
+	__atomic_store_n(&p->ln->seq, MP_STOP, __ATOMIC_RELEASE);
+	p->stopped_early = rc != 0;
+	if (!p->why && p->s.samples <= p->s.rejected)
+		p->why = rc ? "the AP did not answer within 100 ms" : "no usable round trip";
+	p->finish_seen = wait_finish(ev);
+out:
+	uefi_call_wrapper(BS->CloseEvent, 1, ev);
+}
+
+static void rec_adjust(struct tp_rec *r, int present, uint64_t value)
+{
+	if (present) {
+		tp_rec_int(r, "tsc_adjust", (int64_t)value);
+		return;
+	}
+	tp_rec_null(r, "tsc_adjust");
+	tp_rec_str(r, "tsc_adjust_reason", "CPUID.(EAX=07H,ECX=0):EBX[1] clear: no IA32_TSC_ADJUST");
+}
+
+static void rec_status(struct tp_rec *r, const char *why, EFI_STATUS status)
+{
+	char m[160];
+	struct tp_buf b;
+
+	tp_buf_init(&b, m, sizeof(m));
+	tp_buf_puts(&b, why);
+	if (EFI_ERROR(status)) {
+		tp_buf_puts(&b, ": ");
+		tp_buf_puts(&b, tp_efi_status_str(status));
+	}
+	tp_rec_bool(r, "absent", 1);
+	tp_rec_str(r, "reason", m);
+}
+
+/* The stub_tscsync record of one AP, and a line for people. */
+static void say_pair(struct tp_console *con, uint32_t bsp_apic, const struct mp_pair *p)
+{
+	struct tscsync_interval iv;
+	struct tp_rec *r = tp_con_rec(con, "stub_tscsync");
+	char m[200];
+	struct tp_buf b;
+
+	tp_rec_str(r, "what", "pair");
+	tp_rec_uint(r, "processor", p->number);
+	tp_rec_uint(r, "apic_a", bsp_apic);
+	tp_rec_uint(r, "apic_b", p->info.processor_id);
+	if (p->why || tscsync_interval(&p->s, &iv)) {
+		rec_status(r, p->why ? p->why : "no usable round trip", p->status);
+		tp_con_emit(con);
+		return;
+	}
+	tp_rec_int(r, "lo_ticks", iv.lo_ticks);
+	tp_rec_int(r, "hi_ticks", iv.hi_ticks);
+	tp_rec_int(r, "offset_ticks", tscsync_mid_ticks(&iv));
+	tp_rec_uint(r, "bound_ticks", tscsync_half_ticks(&iv));
+	tp_rec_int(r, "round_trip_ticks", p->s.min_rtt_ticks);
+	tp_rec_uint(r, "samples", p->s.samples);
+	tp_rec_uint(r, "rejected", p->s.rejected);
+	tp_rec_bool(r, "consistent", iv.consistent);
+	tp_rec_bool(r, "excludes_zero", iv.excludes_zero);
+	tp_rec_bool(r, "stopped_early", p->stopped_early);
+	tp_rec_bool(r, "finish_signalled", p->finish_seen);
+	rec_adjust(r, (int)p->ln->has_adjust, p->ln->adjust);
+	tp_con_emit(con);
+
+	tp_buf_init(&b, m, sizeof(m));
+	tp_buf_puts(&b, "pre-OS TSC of APIC ");
+	tp_buf_putu(&b, p->info.processor_id);
+	tp_buf_puts(&b, " minus the BSP's: ");
+	tp_buf_puti(&b, iv.lo_ticks);
+	tp_buf_puts(&b, " .. ");
+	tp_buf_puti(&b, iv.hi_ticks);
+	tp_buf_puts(&b, " ticks (");
+	tp_buf_putu(&b, p->s.samples);
+	tp_buf_puts(&b, " round trips, tightest ");
+	tp_buf_puti(&b, p->s.min_rtt_ticks);
+	tp_buf_puts(&b, ")");
+	tp_con_msg(con, m);
+}
+
+/* The pair in the hand-off word (only measured ones). */
+static void add_pair(struct tp_preos *w, const struct mp_pair *p)
+{
+	struct tscsync_interval iv;
+	struct tp_preos_pair *e = &w->pair[w->n];
+
+	if (p->why || tscsync_interval(&p->s, &iv) || w->n >= TP_PREOS_MAX_APS)
+		return;
+	e->apic = (uint32_t)p->info.processor_id;
+	e->lo_ticks = iv.lo_ticks;
+	e->hi_ticks = iv.hi_ticks;
+	e->rtt_ticks = (uint64_t)p->s.min_rtt_ticks;
+	e->samples = p->s.samples;
+	e->consistent = iv.consistent;
+	e->adjust.present = (int)p->ln->has_adjust;
+	e->adjust.value = (int64_t)p->ln->adjust;
+	w->n++;
+}
+
+struct mp_count {
+	UINTN processors, enabled, bsp, aps, measured, failed, disabled, over_cap;
+};
+
+static void say_summary(struct tp_console *con, const char *why, EFI_STATUS status,
+			const struct mp_count *c, uint64_t tsc_hz)
+{
+	struct tp_rec *r = tp_con_rec(con, "stub_tscsync");
+
+	tp_rec_str(r, "what", "summary");
+	if (why) {
+		rec_status(r, why, status);
+		tp_con_emit(con);
+		return;
+	}
+	tp_rec_uint(r, "processors", c->processors);
+	tp_rec_uint(r, "enabled", c->enabled);
+	tp_rec_uint(r, "bsp_processor", c->bsp);
+	tp_rec_uint(r, "aps_measured", c->measured);
+	tp_rec_uint(r, "aps_failed", c->failed);
+	tp_rec_uint(r, "aps_disabled", c->disabled);
+	tp_rec_uint(r, "aps_over_cap", c->over_cap);
+	tp_rec_uint(r, "max_aps", TP_PREOS_MAX_APS);
+	tp_rec_uint(r, "tsc_hz", tsc_hz);
+	tp_con_emit(con);
+}
+
+/* The BSP: who it is, and its own TSC_ADJUST. */
+static EFI_STATUS bsp_info(struct tp_console *con, struct tp_mp_services *mp, struct mp_count *c,
+			   struct tp_preos *w)
+{
+	struct tp_processor_info info;
+	EFI_STATUS status;
+	struct tp_rec *r;
+
+	status = uefi_call_wrapper(mp->get_number_of_processors, 3, mp, &c->processors, &c->enabled);
+	if (!EFI_ERROR(status))
+		status = uefi_call_wrapper(mp->who_am_i, 2, mp, &c->bsp);
+	if (!EFI_ERROR(status))
+		status = uefi_call_wrapper(mp->get_processor_info, 3, mp, c->bsp, &info);
+	if (EFI_ERROR(status))
+		return status;
+	w->bsp_apic = (uint32_t)info.processor_id;
+	w->bsp_adjust.present = tp_has_tsc_adjust();
+	w->bsp_adjust.value = w->bsp_adjust.present ? (int64_t)tp_rdmsr(TP_MSR_TSC_ADJUST) : 0;
+	r = tp_con_rec(con, "stub_tscsync");
+	tp_rec_str(r, "what", "bsp");
+	tp_rec_uint(r, "processor", c->bsp);
+	tp_rec_uint(r, "apic", info.processor_id);
+	rec_adjust(r, w->bsp_adjust.present, (uint64_t)w->bsp_adjust.value);
+	tp_con_emit(con);
+	return EFI_SUCCESS;
+}
+
+/* Every enabled, healthy AP up to TP_PREOS_MAX_APS; the others counted. */
+static void each_ap(struct tp_console *con, struct tp_mp_services *mp, uint64_t ticks_per_ms,
+		    struct mp_count *c, struct tp_preos *w)
+{
+	static struct mp_line lines[TP_PREOS_MAX_APS];
+	static struct mp_pair p;
+	const UINT32 usable = TP_PROCESSOR_ENABLED_BIT | TP_PROCESSOR_HEALTH_STATUS_BIT;
+
+	for (UINTN n = 0; n < c->processors; n++) {
+		if (n == c->bsp)
+			continue;
+		p = (struct mp_pair){ .number = n };
+		p.status = uefi_call_wrapper(mp->get_processor_info, 3, mp, n, &p.info);
+		if (EFI_ERROR(p.status) || (p.info.status_flag & usable) != usable) {
+			c->disabled++;
+			continue;
+		}
+		if (c->aps++ >= TP_PREOS_MAX_APS) {
+			c->over_cap++;
+			continue;
+		}
+		p.ln = &lines[c->aps - 1];
+		run_pair(mp, ticks_per_ms, &p);
+		say_pair(con, w->bsp_apic, &p);
+		if (p.why) {
+			c->failed++;
+			continue;
+		}
+		c->measured++;
+		add_pair(w, &p);
+	}
+}
+
+void tp_mp_tscsync(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint64_t tsc_hz,
+		   struct tp_mp_report *rep)
+{
+	static EFI_GUID guid = TP_MP_SERVICES_PROTOCOL_GUID;
+	uint64_t ticks_per_ms = tsc_hz ? tsc_hz / 1000 : MP_ROUGH_TICKS_PER_MS;
+	struct tp_mp_services *mp = NULL;
+	struct mp_count c = { 0 };
+	EFI_STATUS status;
+	struct tp_buf b;
+
+	*rep = (struct tp_mp_report){ 0 };
+	/* UEFI 2.10, 7.3 LocateProtocol */
+	status = uefi_call_wrapper(st->BootServices->LocateProtocol, 3, &guid, NULL, (void **)&mp);
+	if (EFI_ERROR(status) || !mp) {
+		tp_con_msg(con, "no pre-OS TSC offsets: the firmware has no EFI_MP_SERVICES_PROTOCOL");
+		say_summary(con, "no EFI_MP_SERVICES_PROTOCOL", status, &c, tsc_hz);
+		return;
+	}
+	status = bsp_info(con, mp, &c, &rep->preos);
+	if (EFI_ERROR(status)) {
+		say_summary(con, "MP services: cannot enumerate the processors", status, &c, tsc_hz);
+		return;
+	}
+	each_ap(con, mp, ticks_per_ms, &c, &rep->preos);
+	say_summary(con, NULL, EFI_SUCCESS, &c, tsc_hz);
+	tp_buf_init(&b, rep->word, sizeof(rep->word));
+	rep->left_out = tp_preos_fmt(&b, &rep->preos);
+	rep->measured = 1;
+}
