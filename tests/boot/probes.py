@@ -105,7 +105,7 @@ def check_noise(suite, text):
 def check_tscsync(suite, text):
     rs = results(suite, "tscsync")
     n = suite[0].get("cpus", 0)
-    pairs = [r for r in rs if r.get("name", "").startswith("offset cpu")]
+    pairs = [r for r in rs if r.get("name", "").startswith("offset cpu") and r.get("when") == "post-boot"]
     summ = [r for r in rs if r.get("name") == "tscsync summary"]
     ok(len(pairs) == n * (n - 1), "tscsync: a bounded offset for each of the %d ordered pairs" % (n * (n - 1)),
        [r.get("name") for r in pairs])
@@ -115,6 +115,50 @@ def check_tscsync(suite, text):
     for r in pairs:
         diag("tscsync %s: %+.1f ns +- %.1f, round trip %.1f ns, %d samples" % (
             r["name"], r["offset_ns"], r["bound_ns"], r["round_trip_ns"], r["samples"]))
+    check_tscsync_preos(suite, text, n)
+
+
+def check_tscsync_preos(suite, text, n):
+    """The stub's pre-OS pairs (BSP against each AP, through MP services) and
+    IA32_TSC_ADJUST: figures, or skips that say why, on the stub's side and
+    in the probe's records, and the stub's figures arrive unchanged."""
+    import tp1
+    stub = [r for r in tp1.records(text)[0] if r["type"] == "stub_tscsync"]
+    summ = [r for r in stub if r.get("what") == "summary"]
+    ok(len(summ) >= 1 and (summ[-1].get("absent") is None) != bool(summ[-1].get("reason")),
+       "stub: a stub_tscsync summary, measured or absent with a reason", summ)
+    mine = [r for r in suite if r.get("probe") == "tscsync"]
+    pre = {r["name"]: r for r in mine if r.get("when") == "pre-os" and r["type"] == "result"}
+    pre_skips = [r for r in mine if r.get("when") == "pre-os" and r["type"] == "skip"]
+    if not summ or summ[-1].get("absent"):
+        ok(not pre and any(r["name"] == "pre-os" and r.get("reason") for r in pre_skips),
+           "tscsync: no pre-OS figures, and a skip that says why", pre_skips)
+        return
+    measured = [r for r in stub if r.get("what") == "pair" and not r.get("absent")]
+    ok(summ[-1].get("aps_measured") == n - 1 and len(measured) == n - 1,
+       "stub: the BSP against each of the %d APs" % (n - 1), summ[-1])
+    ok(all(r["lo_ticks"] <= r["hi_ticks"] and r["samples"] >= 1 and
+           r["hi_ticks"] - r["lo_ticks"] <= r["round_trip_ticks"] for r in measured),
+       "stub: each pair's interval within its tightest round trip", measured)
+    pairs = {(r["apic_a"], r["apic_b"]): r for r in pre.values() if "offset_ticks" in r}
+    arrived = [r for r in measured if (r["apic_a"], r["apic_b"]) in pairs and
+               pairs[(r["apic_a"], r["apic_b"])]["offset_ticks"] * 2 == r["lo_ticks"] + r["hi_ticks"] and
+               pairs[(r["apic_a"], r["apic_b"])]["samples"] == r["samples"] and
+               pairs[(r["apic_a"], r["apic_b"])]["round_trip_ticks"] == r["round_trip_ticks"]]
+    ok(len(arrived) == len(measured) and all(r["name"].startswith("offset cpu") for r in pre.values()
+                                            if "offset_ticks" in r),
+       "tscsync: each stub pair arrives equal as a pre-os record, on Linux CPU numbers",
+       sorted(pre))
+    for when in ("pre-os", "post-boot"):
+        got = {r["name"]: r for r in mine if r.get("when") == when and r.get("name", "").startswith("tsc_adjust cpu")}
+        ok(len(got) == n and all(("tsc_adjust" in r) != bool(r.get("reason")) for r in got.values()),
+           "tscsync: IA32_TSC_ADJUST %s for each of the %d CPUs, or a skip saying why" % (when, n),
+           sorted(got))
+        for r in got.values():
+            diag("tscsync %s %s: %s" % (when, r["name"], r.get("tsc_adjust", r.get("reason"))))
+    for r in measured:
+        diag("stub pre-OS APIC %d - APIC %d: %d .. %d ticks, round trip %d, %d samples" % (
+            r["apic_b"], r["apic_a"], r["lo_ticks"], r["hi_ticks"], r["round_trip_ticks"], r["samples"]))
 
 
 def check_drift(suite, text):

@@ -3,8 +3,9 @@
 # Host test of probe `tscsync`: on a machine with two CPUs or more, a record
 # per ordered pair whose interval is coherent (bound >= 0, round trip >= the
 # interval's width), a summary that agrees with the pairs, and a human
-# matrix; on one CPU a skip that says why (TAP). The offsets themselves are
-# diagnostics: they depend on the machine.
+# matrix; no pre-OS figures on a host (a skip saying so), IA32_TSC_ADJUST
+# of each CPU or a skip saying why; on one CPU a skip that says why (TAP).
+# The offsets themselves are diagnostics: they depend on the machine.
 import os
 import sys
 
@@ -19,7 +20,7 @@ run = run_probe("tscsync")
 ok(run.p.returncode == 0, "timeprobe run --probes=tscsync exits 0", run.p.stdout[-2000:])
 ok(not run.bad, "every record's CRC is valid", run.bad)
 mine = [r for r in run.recs if r.get("probe") == "tscsync"]
-res = {r["name"]: r for r in mine if r["type"] == "result"}
+res = {r["name"]: r for r in mine if r["type"] == "result" and not r["name"].startswith("tsc_adjust")}
 skips = [r for r in mine if r["type"] == "skip"]
 if not res:
     ok(skips and all(r.get("reason") for r in skips), "skipped, and says why", skips)
@@ -50,6 +51,17 @@ if summ and pairs:
               abs(r["offset_ticks"] + by[(b, a)]["offset_ticks"]) > r["bound_ticks"] + by[(b, a)]["bound_ticks"])
     ok(summ["reverse_disagreements"] == bad, "summary: reverse pairs that contradict (%d)" % bad)
 ok(any("offset (ns; row A" in l for l in run.human), "a human matrix", run.human[-20:])
+pre = [r for r in mine if r.get("when") == "pre-os"]
+ok(len(pre) == 1 and pre[0]["type"] == "skip" and
+   pre[0].get("reason") == "no pre-OS figures: not booted by the timeprobe stub",
+   "a host run: one pre-os skip, not booted by the stub", pre)
+adj = {r["name"]: r for r in mine if r.get("name", "").startswith("tsc_adjust cpu")}
+ok(len(adj) == n and all(r.get("when") == "post-boot" and
+                         (r["type"] == "result" and isinstance(r.get("tsc_adjust"), int) or
+                          r["type"] == "skip" and r.get("reason")) for r in adj.values()),
+   "IA32_TSC_ADJUST of each of the %d CPUs, or a skip saying why" % n, sorted(adj))
+for r in adj.values():
+    diag("%s: %s" % (r["name"], r.get("tsc_adjust", r.get("reason"))))
 one = run_probe("tscsync", prefix=("taskset", "-c", "0"))
 sk = [r for r in one.recs if r.get("probe") == "tscsync" and r["type"] == "skip"]
 ok(one.p.returncode == 0 and len(sk) == 1 and "one CPU" in sk[0].get("reason", "")

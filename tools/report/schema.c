@@ -172,6 +172,7 @@ static const struct schema_row schema[] = {
 	{ "result", "tsc", "clocksource", C, "the kernel's clocksource" },
 	{ "result", "tsc", "available_clocksources", C, "the kernel's choice" },
 
+	{ "result", "tscsync", "when", I, "pre-os (the stub, through the firmware's MP services) or post-boot" },
 	{ "result", "tscsync", "cpu_a", I, "the CPU that calls (A)" },
 	{ "result", "tscsync", "cpu_b", I, "the CPU that answers (B)" },
 	{ "result", "tscsync", "offset_*", F, "TSC_B - TSC_A, middle of the proven interval" },
@@ -194,6 +195,14 @@ static const struct schema_row schema[] = {
 	{ "result", "tscsync", "reverse_disagreements", F, "pairs whose two directions contradict" },
 	{ "result", "tscsync", "tsc_hz", F, "TSC frequency used for ns" },
 	{ "result", "tscsync", "tsc_hz_source", C, "whose figure: stub or user" },
+	{ "result", "tscsync", "apic_*", C, "the APIC IDs the stub named the pair by" },
+	{ "result", "tscsync", "cpu", I, "the CPU whose IA32_TSC_ADJUST this is" },
+	{ "result", "tscsync", "apic", C, "its APIC ID" },
+	{ "result", "tscsync", "tsc_adjust", F, "IA32_TSC_ADJUST (MSR 0x3b), signed ticks" },
+	{ "result", "tscsync", "tsc_adjust_changed", F, "CPUs whose IA32_TSC_ADJUST moved between the stub and now" },
+	{ "result", "tscsync", "preos_pairs*", F, "the stub's pairs, and those that prove an offset" },
+	{ "result", "tscsync", "preos_max_abs_offset_ns", F, "largest |offset| of the stub's pairs" },
+	{ "skip", "tscsync", "when", I, "pre-os or post-boot, as in its result" },
 
 	{ "result", "drift", "ref", I, "the reference counter" },
 	{ "result", "drift", "tau_s", I, "the Allan deviation's averaging time" },
