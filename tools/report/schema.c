@@ -300,6 +300,7 @@ static const struct schema_row schema[] = {
 
 	{ "run", NULL, "*", C, "where and how the suite ran: the header of a run" },
 	{ "attribution", NULL, "for_probe", I, "the probe it was measured around" },
+	{ "attribution", NULL, "ran_ms", F, "the window the counts cover (report: their rates)" },
 	{ "attribution", NULL, "irq:*", F, "interrupts from one source while the probe ran (/proc/interrupts)" },
 	{ "attribution", NULL, "softirq:*", F, "softirqs of one kind while the probe ran (/proc/softirqs)" },
 	{ "attribution", NULL, "context_switches", F, "context switches of the whole machine (/proc/stat ctxt)" },
