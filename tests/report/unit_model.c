@@ -208,14 +208,15 @@ static void lead_runs(struct report *rp)
 
 	add(&a, "{\"type\":\"run\",\"env\":\"appliance\",\"machine\":\"A\"}");
 	add(&a, "{\"type\":\"attribution\",\"for_probe\":\"clocks\",\"ran_ms\":1000,"
-		"\"irq:LOC\":1000,\"irq:TLB\":2,\"irq:RES\":100,\"smis\":null,\"missing\":{}}");
+		"\"irq:LOC\":1000,\"irq:TLB\":2,\"irq:RES\":100,\"irq:4:ttyS0\":400,"
+		"\"smis\":null,\"missing\":{}}");
 	add(&a, "{\"type\":\"result\",\"probe\":\"tscsync\",\"name\":\"offset cpu0 cpu1\","
 		"\"cpu_a\":0,\"cpu_b\":1,\"offset_ns\":4,\"bound_ns\":40,\"round_trip_ns\":100}");
 	add(&b, "{\"type\":\"run\",\"env\":\"os\",\"machine\":\"B\"}");
 	for (int it = 1; it <= 2; it++) {
 		char *j = xasprintf("{\"type\":\"attribution\",\"iteration\":%d,\"for_probe\":"
 				    "\"clocks\",\"ran_ms\":2000,\"irq:LOC\":2000,\"irq:TLB\":4,"
-				    "\"irq:RES\":2000,\"smis\":null}", it);
+				    "\"irq:RES\":2000,\"irq:4:ttyS0\":400,\"smis\":null}", it);
 
 		add(&b, j);
 		free(j);
@@ -246,6 +247,9 @@ static void test_lead(void)
 	   "attribution: the window is a figure, a null SMI count is not");
 	ok(f && lead_figure_score(&rp, f) == 0,
 	   "lead: twice the interrupts in twice the time is no difference");
+	f = find_fig(&rp, "clocks", "irq:4:ttyS0");
+	ok(f && lead_figure_score(&rp, f) == 0,
+	   "lead: as many serial interrupts in twice the time (work, not time) is no difference");
 	f = find_fig(&rp, "clocks", "irq:TLB");
 	ok(f && lead_figure_score(&rp, f) == 0, "lead: 2 against 4 events is within Poisson noise");
 	f = find_fig(&rp, "clocks", "irq:RES");

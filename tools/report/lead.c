@@ -183,11 +183,21 @@ static int attribution_rate(const struct report *rp, const struct figure *fg, si
 	return 1;
 }
 
+/* |log(x / y)| when it exceeds LEAD_POISSON_SE standard errors for nx and ny events, else 0. */
+static double poisson_beyond(double x, double y, double nx, double ny)
+{
+	double d = log(x / y);
+
+	return fabs(d) > LEAD_POISSON_SE * sqrt(1 / nx + 1 / ny) ? d : 0;
+}
+
 /*
- * Attribution counts grow with the time a probe ran, and small counts
- * differ by chance: runs compare by rate, and only where the rates differ
- * by more than three standard errors of Poisson counts (the log of a ratio
- * of counts x and y has a standard error of about sqrt(1/x + 1/y)).
+ * Attribution counts come from sources driven by time (the timer tick) and
+ * by work (a line printed, a page touched), and small counts differ by
+ * chance. A count leads only when both its rate per second of the probe's
+ * run and its count per run differ by more than three standard errors of
+ * Poisson counts (the log of a ratio of counts x and y has a standard error
+ * of about sqrt(1/x + 1/y)), the same way; by the smaller of the two.
  */
 static double attribution_score(const struct report *rp, const struct figure *fg)
 {
@@ -196,13 +206,17 @@ static double attribution_score(const struct report *rp, const struct figure *fg
 	if (!attribution_rate(rp, fg, 0, &base_rate, &base_n) || base_n <= 0)
 		return 0;
 	for (size_t r = 1; r < rp->nruns; r++) {
-		double d;
+		const struct agg *a = &fg->per_run[r], *b = &fg->per_run[0];
+		double by_rate, by_count;
 
 		if (!attribution_rate(rp, fg, r, &rate, &n) || n <= 0)
 			continue;
-		d = fabs(log(rate / base_rate));
-		if (d > LEAD_POISSON_SE * sqrt(1 / n + 1 / base_n) && d > best)
-			best = d;
+		by_rate = poisson_beyond(rate, base_rate, n, base_n);
+		by_count = poisson_beyond(a->mean, b->mean, n, base_n);
+		if (by_rate * by_count <= 0)
+			continue;
+		if (fmin(fabs(by_rate), fabs(by_count)) > best)
+			best = fmin(fabs(by_rate), fabs(by_count));
 	}
 	return best;
 }

@@ -25,8 +25,8 @@ void print_lead(FILE *f, const struct report *rp, enum style style);
  * How far a figure is from the first run: max |log(ratio)| over the runs
  * where both are positive and, for repeated runs, the spreads do not
  * overlap; 0 when nothing compares, and for signed differences (offsets,
- * ppm). Attribution counts compare as rates per second of the probe's run,
- * beyond Poisson noise.
+ * ppm). Attribution counts compare by rate per second of the probe's run and
+ * by count, each beyond Poisson noise, by the smaller ratio.
  */
 double lead_figure_score(const struct report *rp, const struct figure *fg);
 
