@@ -94,13 +94,86 @@ static void write_serial(EFI_SERIAL_IO_PROTOCOL *sio, const char *s, UINTN n)
 	}
 }
 
-void tp_con_init(struct tp_console *c, EFI_SYSTEM_TABLE *st)
+/* The serial port: the one the ConOut variable names if any, else the first. */
+static void find_serial(struct tp_console *c, EFI_DEVICE_PATH *conout_var, UINTN var_size)
 {
 	EFI_HANDLE *handles = NULL;
-	UINTN n = 0, var_size = 0;
+	UINTN n = 0;
+
+	if (EFI_ERROR(uefi_call_wrapper(BS->LocateHandleBuffer, 5, ByProtocol,
+					&gEfiSerialIoProtocolGuid, NULL, &n, &handles)))
+		return;
+	for (UINTN i = 0; i < n; i++) {
+		EFI_SERIAL_IO_PROTOCOL *sio;
+		EFI_DEVICE_PATH *dp = DevicePathFromHandle(handles[i]);
+
+		if (EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, handles[i],
+						&gEfiSerialIoProtocolGuid, (void **)&sio)))
+			continue;
+		if (!c->serial)
+			c->serial = sio;
+		if (conout_var && dp && path_is_prefix(dp, conout_var, var_size)) {
+			c->serial = sio;
+			break;
+		}
+	}
+	FreePool(handles);
+}
+
+/* No ConOut variable: is any text output itself on a UART? */
+static void conout_serial_by_outputs(struct tp_console *c)
+{
+	EFI_HANDLE *handles = NULL;
+	UINTN n = 0;
+
+	if (EFI_ERROR(uefi_call_wrapper(BS->LocateHandleBuffer, 5, ByProtocol,
+					&gEfiSimpleTextOutProtocolGuid, NULL, &n, &handles)))
+		return;
+	for (UINTN i = 0; i < n; i++) {
+		EFI_DEVICE_PATH *dp = DevicePathFromHandle(handles[i]);
+
+		if (dp && path_has_uart(dp, DevicePathSize(dp)))
+			c->conout_serial = 1;
+	}
+	FreePool(handles);
+}
+
+/*
+ * ConOut reaches the serial port through the firmware's terminal driver,
+ * which wraps lines at its column count on some firmware. Records therefore
+ * go to the port byte-exact, and to each non-serial text output directly,
+ * never through ConOut: no record is broken and none is doubled.
+ */
+static void split_records(struct tp_console *c, EFI_SYSTEM_TABLE *st)
+{
+	EFI_HANDLE *handles = NULL;
+	UINTN n = 0;
+
+	c->rec_serial = c->serial;
+	/* Human messages reach the port through ConOut already. */
+	c->serial = NULL;
+	if (EFI_ERROR(uefi_call_wrapper(BS->LocateHandleBuffer, 5, ByProtocol,
+					&gEfiSimpleTextOutProtocolGuid, NULL, &n, &handles)))
+		return;
+	for (UINTN i = 0; i < n && c->n_text_out < TP_CON_MAX_TEXT_OUT; i++) {
+		EFI_DEVICE_PATH *dp = DevicePathFromHandle(handles[i]);
+		SIMPLE_TEXT_OUTPUT_INTERFACE *out;
+
+		/* The splitters' virtual handles carry no device path. */
+		if (!dp || handles[i] == st->ConsoleOutHandle ||
+		    handles[i] == st->StandardErrorHandle || path_has_uart(dp, DevicePathSize(dp)))
+			continue;
+		if (!EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, handles[i],
+						 &gEfiSimpleTextOutProtocolGuid, (void **)&out)))
+			c->text_out[c->n_text_out++] = out;
+	}
+	FreePool(handles);
+}
+
+void tp_con_init(struct tp_console *c, EFI_SYSTEM_TABLE *st)
+{
+	UINTN var_size = 0, cols = 0, rows = 0;
 	EFI_DEVICE_PATH *conout_var;
-	EFI_STATUS status;
-	UINTN cols = 0, rows = 0;
 
 	c->conout = st->ConOut;
 	c->serial = NULL;
@@ -118,78 +191,11 @@ void tp_con_init(struct tp_console *c, EFI_SYSTEM_TABLE *st)
 	conout_var = LibGetVariableAndSize(L"ConOut", &gEfiGlobalVariableGuid, &var_size);
 	if (conout_var)
 		c->conout_serial = path_has_uart(conout_var, var_size);
-
-	/* The serial port: the one ConOut uses if any, else the first. */
-	status = uefi_call_wrapper(BS->LocateHandleBuffer, 5, ByProtocol, &gEfiSerialIoProtocolGuid,
-				   NULL, &n, &handles);
-	if (!EFI_ERROR(status)) {
-		for (UINTN i = 0; i < n; i++) {
-			EFI_SERIAL_IO_PROTOCOL *sio;
-			EFI_DEVICE_PATH *dp = DevicePathFromHandle(handles[i]);
-
-			if (EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, handles[i],
-							&gEfiSerialIoProtocolGuid, (void **)&sio)))
-				continue;
-			if (!c->serial)
-				c->serial = sio;
-			if (conout_var && dp && path_is_prefix(dp, conout_var, var_size)) {
-				c->serial = sio;
-				break;
-			}
-		}
-		FreePool(handles);
-	}
-
-	if (!conout_var) {
-		/* No ConOut variable: look at the text outputs themselves. */
-		handles = NULL;
-		n = 0;
-		status = uefi_call_wrapper(BS->LocateHandleBuffer, 5, ByProtocol,
-					   &gEfiSimpleTextOutProtocolGuid, NULL, &n, &handles);
-		for (UINTN i = 0; !EFI_ERROR(status) && i < n; i++) {
-			EFI_DEVICE_PATH *dp = DevicePathFromHandle(handles[i]);
-
-			if (dp && path_has_uart(dp, DevicePathSize(dp)))
-				c->conout_serial = 1;
-		}
-		if (!EFI_ERROR(status))
-			FreePool(handles);
-	}
-
-	if (c->serial && c->conout_serial) {
-		/*
-		 * ConOut reaches the serial port through the firmware's terminal
-		 * driver, which wraps lines at its column count on some
-		 * firmware. Records therefore go to the port byte-exact, and to
-		 * each non-serial text output directly, never through ConOut:
-		 * no record is broken and none is doubled.
-		 */
-		c->rec_serial = c->serial;
-		handles = NULL;
-		n = 0;
-		status = uefi_call_wrapper(BS->LocateHandleBuffer, 5, ByProtocol,
-					   &gEfiSimpleTextOutProtocolGuid, NULL, &n, &handles);
-		for (UINTN i = 0; !EFI_ERROR(status) && i < n; i++) {
-			EFI_DEVICE_PATH *dp = DevicePathFromHandle(handles[i]);
-			SIMPLE_TEXT_OUTPUT_INTERFACE *out;
-
-			/* The splitters' virtual handles carry no device path. */
-			if (!dp || handles[i] == st->ConsoleOutHandle ||
-			    handles[i] == st->StandardErrorHandle ||
-			    path_has_uart(dp, DevicePathSize(dp)))
-				continue;
-			if (c->n_text_out >= TP_CON_MAX_TEXT_OUT)
-				break;
-			if (!EFI_ERROR(uefi_call_wrapper(BS->HandleProtocol, 3, handles[i],
-							 &gEfiSimpleTextOutProtocolGuid,
-							 (void **)&out)))
-				c->text_out[c->n_text_out++] = out;
-		}
-		if (!EFI_ERROR(status))
-			FreePool(handles);
-		/* Human messages reach the port through ConOut already. */
-		c->serial = NULL;
-	}
+	find_serial(c, conout_var, var_size);
+	if (!conout_var)
+		conout_serial_by_outputs(c);
+	if (c->serial && c->conout_serial)
+		split_records(c, st);
 	if (conout_var)
 		FreePool(conout_var);
 

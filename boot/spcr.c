@@ -40,15 +40,11 @@ const char *tp_spcr_interface_name(uint8_t t)
  */
 static const uint16_t legacy_ports[4] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
 
-int tp_spcr_parse(const void *table, size_t len, struct tp_spcr *s, const char **why)
+/* The table's header: signature, length, checksum. 0 or negative with *why. */
+static int check_header(const uint8_t *t, size_t len, const char **why)
 {
-	const uint8_t *t = table;
-	const uint8_t *gas;
 	uint32_t tlen;
-	uint8_t access;
 
-	*s = (struct tp_spcr){ .tty = -1 };
-	*why = 0;
 	if (!t || len < ACPI_HDR_LEN) {
 		*why = "SPCR too short (under 80 bytes)";
 		return -3;
@@ -71,43 +67,28 @@ int tp_spcr_parse(const void *table, size_t len, struct tp_spcr *s, const char *
 		*why = "SPCR checksum bad";
 		return -4;
 	}
-	s->revision = t[8];
-	s->interface_type = t[SPCR_INTERFACE_TYPE];
-	gas = t + SPCR_BASE_ADDRESS;
-	s->space = gas[0];
-	s->bit_width = gas[1];
-	s->access_size = gas[3];
-	s->address = le64(gas + 4);
-	s->baud_code = t[SPCR_BAUD_RATE];
+	return 0;
+}
 
-	/* drivers/acpi/spcr.c: these subtypes are driven by 8250 ("uart") */
-	switch (s->interface_type) {
-	case DBG2_16550_FULL:
-	case DBG2_16550_SUBSET:
-	case DBG2_16550_NVIDIA:
-	case DBG2_16550_GAS:
-		break;
-	default:
-		*why = "interface type is not a 16550-compatible UART";
-		return -5;
+/* SPCR Baud Rate: 3 = 9600, 4 = 19200, 6 = 57600, 7 = 115200; 0 = as is
+ * (rev. 1.04+: the firmware or loader configured it). -1 for the others. */
+static int64_t baud_of(uint8_t code)
+{
+	switch (code) {
+	case 0: return 0;
+	case 3: return 9600;
+	case 4: return 19200;
+	case 6: return 57600;
+	case 7: return 115200;
+	default: return -1;
 	}
-	/* SPCR: "a value of 0 ... indicates that console redirection is disabled" */
-	if (!s->address) {
-		*why = "base address is 0 (redirection disabled)";
-		return -6;
-	}
-	/* SPCR Baud Rate: 3 = 9600, 4 = 19200, 6 = 57600, 7 = 115200; 0 = as
-	 * is (rev. 1.04+: the firmware or loader configured it) */
-	switch (s->baud_code) {
-	case 0: s->baud = 0; break;
-	case 3: s->baud = 9600; break;
-	case 4: s->baud = 19200; break;
-	case 6: s->baud = 57600; break;
-	case 7: s->baud = 115200; break;
-	default:
-		*why = "unknown baud rate code";
-		return -7;
-	}
+}
+
+/* Where the UART's registers are: I/O port or memory with its access width. */
+static int address_kind(struct tp_spcr *s, const char **why)
+{
+	uint8_t access;
+
 	if (s->space == ACPI_GAS_IO) {
 		if (s->address > 0xffff) {
 			*why = "I/O port above 0xffff";
@@ -137,6 +118,49 @@ int tp_spcr_parse(const void *table, size_t len, struct tp_spcr *s, const char *
 		return -10;
 	}
 	return 0;
+}
+
+int tp_spcr_parse(const void *table, size_t len, struct tp_spcr *s, const char **why)
+{
+	const uint8_t *t = table, *gas;
+	int64_t baud;
+	int rc;
+
+	*s = (struct tp_spcr){ .tty = -1 };
+	*why = 0;
+	if ((rc = check_header(t, len, why)) != 0)
+		return rc;
+	s->revision = t[8];
+	s->interface_type = t[SPCR_INTERFACE_TYPE];
+	gas = t + SPCR_BASE_ADDRESS;
+	s->space = gas[0];
+	s->bit_width = gas[1];
+	s->access_size = gas[3];
+	s->address = le64(gas + 4);
+	s->baud_code = t[SPCR_BAUD_RATE];
+
+	/* drivers/acpi/spcr.c: these subtypes are driven by 8250 ("uart") */
+	switch (s->interface_type) {
+	case DBG2_16550_FULL:
+	case DBG2_16550_SUBSET:
+	case DBG2_16550_NVIDIA:
+	case DBG2_16550_GAS:
+		break;
+	default:
+		*why = "interface type is not a 16550-compatible UART";
+		return -5;
+	}
+	/* SPCR: "a value of 0 ... indicates that console redirection is disabled" */
+	if (!s->address) {
+		*why = "base address is 0 (redirection disabled)";
+		return -6;
+	}
+	if ((baud = baud_of(s->baud_code)) < 0) {
+		*why = "unknown baud rate code";
+		return -7;
+	}
+	s->baud = (uint32_t)baud;
+	return address_kind(s, why);
 }
 
 void tp_spcr_console_word(const struct tp_spcr *s, struct tp_buf *b)

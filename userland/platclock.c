@@ -26,10 +26,10 @@
 #endif
 
 #include "../boot/acpi.h"
+#include "../boot/calib.h"
 #include "timeutil.h"
 #include "platclock.h"
 
-#define ACPI_PM_TIMER_HZ 3579545	/* ACPI 6.5, 4.8.3.3 */
 #define HPET_MAX_PERIOD_FS 100000000u	/* IA-PC HPET 1.0a, 2.3.4: at most 100 ns */
 #define FADT_PATH "/sys/firmware/acpi/tables/FACP"
 #define HPET_DEV "/dev/hpet"
@@ -151,6 +151,18 @@ static int open_pmtimer(struct platclock *r)
 	return runs(r) ? 0 : why(r, "PM timer %s", "does not move");
 }
 
+/* A counting-down 16-bit counter the kernel may reprogram: a cost, not a time. */
+static int open_pit(struct platclock *r)
+{
+	if (platclock_pit_open(r->why, sizeof(r->why)))
+		return -1;
+	r->hz = PIT_HZ;
+	r->bits = 16;
+	r->read = platclock_pit_read;
+	snprintf(r->where, sizeof(r->where), "ports 0x%x, 0x%x (latch, lo, hi)", PIT_CMD, PIT_CH0);
+	return 0;
+}
+
 int platclock_open(struct platclock *r)
 {
 	r->why[0] = r->where[0] = 0;
@@ -158,6 +170,8 @@ int platclock_open(struct platclock *r)
 		return open_hpet(r);
 	if (!strcmp(r->name, "pmtimer"))
 		return open_pmtimer(r);
+	if (!strcmp(r->name, "pit"))
+		return open_pit(r);
 	r->hz = 1e9;
 	r->bits = 64;
 	r->read = read_raw;

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 struct platclock {
-	const char *name;	/* "CLOCK_MONOTONIC_RAW", "hpet", "pmtimer" */
+	const char *name;	/* "CLOCK_MONOTONIC_RAW", "hpet", "pmtimer", "pit" */
 	double hz;		/* nominal rate: the spec's or the device's own word */
 	unsigned int bits;	/* counter width, for unwrapping */
 	uint64_t (*read)(const struct platclock *r);
@@ -22,7 +22,9 @@ struct platclock {
 	char where[48];		/* how it was reached, for the record */
 };
 
-/* Opens r by name; 0, or -1 with r->why set. */
+/* Opens r by name; 0, or -1 with r->why set. "pit" opens the PIT's
+ * channel 0 for its read cost only (it counts down, and the kernel may
+ * reprogram it): not a reference to time anything by. */
 int platclock_open(struct platclock *r);
 
 /* The PIT's channel 0 latched and read (8254 datasheet, counter latch

@@ -57,7 +57,7 @@ words = dict(w.split("=", 1) for w in (run.get("cmdline") or "").split() if "=" 
 ok(fp.get("stub_tsc_ref") == words.get("timeprobe.tsc_ref")
    and fp.get("stub_tsc_calib") == words.get("timeprobe.tsc_calib"),
    "the stub's reference and spread as the command line carried them", fp.get("stub_tsc_ref"))
-stub = first(records(text), "stub") or {}
+stub = first(records(text)[0], "stub")
 ok(fp.get("firmware_vendor") == stub.get("firmware_vendor") and stub.get("firmware_vendor")
    and fp.get("firmware_revision") == stub.get("firmware_revision")
    and fp.get("uefi_revision") == stub.get("uefi_revision"),

@@ -33,6 +33,39 @@ def check_clocks(suite, text):
     ok({r.get("path") for r in mono} >= {"syscall"} and len({r.get("path") for r in mono}) >= 2,
        "clocks: CLOCK_MONOTONIC through libc and as a raw syscall", sorted({r.get("path") for r in mono}))
     ok(all(r.get("ns_per_call", 0) > 0 for r in rs if "ns_per_call" in r), "clocks: every cost is positive")
+    check_clocks_devices(suite, text, avail)
+
+
+# the platform counters' paths in clocks and the clocksource each backs (clocks_dev.c)
+CLOCKS_DEVICES = {"hpet-mmio": "hpet", "pmtimer-port": "acpi_pm", "pit-latch": "pit"}
+
+
+def check_clocks_devices(suite, text, avail):
+    """Each counter once per run: its read cost in ns and TSC ticks, or a
+    skip with the reason; the table of each clocksource it backs shows it."""
+    devs = [r for r in ran(suite, "clocks") if r.get("path") in CLOCKS_DEVICES]
+    ok(sorted(r["path"] for r in devs) == sorted(CLOCKS_DEVICES),
+       "clocks: HPET, PM timer and PIT read costs once per run (result or skip)",
+       [(r["path"], r["type"], r.get("clocksource")) for r in devs])
+    good = [r for r in devs if r["type"] == "result" and r.get("ns_per_call", 0) > 0
+            and r.get("ticks_per_call", 0) > 0 and r.get("backs_clocksource") == CLOCKS_DEVICES[r["path"]]]
+    said = [r for r in devs if r["type"] == "skip" and r.get("reason")]
+    ok(len(good) + len(said) == len(CLOCKS_DEVICES),
+       "clocks: each counter has ns and ticks per read, or a skip that says why", devs)
+    for r in good:
+        diag("clocks: %s %.0f ns, %.0f ticks per read (min %.0f, p99 %.0f ns, n %d)"
+             % (r["path"], r["ns_per_call"], r["ticks_per_call"], r["ns_per_call_min"],
+                r["ns_per_call_p99"], r["n"]))
+    for r in said:
+        diag("clocks: %s skipped: %s" % (r["path"], r["reason"]))
+    for r in good:
+        cs = r["backs_clocksource"]
+        if cs not in avail:
+            continue
+        block = text.split("-- clocksource %s:" % cs, 1)[1].split("\n-- ", 1)[0] if \
+            "-- clocksource %s:" % cs in text else ""
+        ok(re.search(r"\s%s\s+%s" % (re.escape(r["path"]), re.escape(r["name"])), block),
+           "clocks: the %s table shows %s beside the reads it backs" % (cs, r["path"]))
 
 
 def check_itimer(suite, text):

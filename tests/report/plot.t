@@ -31,4 +31,71 @@ done
 grep -q "set logscale x" "$TMP/plots/itimer.gp"
 pass $? "itimer accuracy against requested interval on a log x axis"
 
+# drift and tscsync from two real boots (q35 once, pc with timeprobe.repeat=2)
+REAL="tests/data/serial-q35-drift.log tests/data/serial-pc-drift-repeat.log"
+# shellcheck disable=SC2086
+run "$TP_REPORT" --label=q35,pc --plot="$TMP/real" $REAL
+pass $rc "drift and tscsync captures: exit 0"
+diag "$TMP/err"
+for chart in adev tscsync; do
+	[ -s "$TMP/real/$chart.svg" ] && [ -s "$TMP/real/$chart.png" ] && grep -q "<svg" "$TMP/real/$chart.svg"
+	pass $? "$chart: SVG and PNG drawn"
+done
+grep -q "set logscale x 10" "$TMP/real/adev.gp" && grep -q "set logscale y 10" "$TMP/real/adev.gp"
+pass $? "adev: log-log axes"
+# one line per reference and run, each with the three taus both boots measured
+[ "$(grep -c "^# " "$TMP/real/adev.dat")" = 6 ] &&
+	for t in "q35 CLOCK_MONOTONIC_RAW" "q35 hpet" "q35 pmtimer" "pc CLOCK_MONOTONIC_RAW" "pc hpet" "pc pmtimer"; do
+		grep -q "title '$t'" "$TMP/real/adev.gp" || exit 1
+	done &&
+	[ "$(awk -F'\t' '/^[0-9]/ { print $1 }' "$TMP/real/adev.dat" | sort -u | tr '\n' ' ')" = "0.1 1 3.33 " ]
+pass $? "adev: a line per reference and run, at tau 0.1, 1 and 3.33 s"
+grep -q "set xtics ('0>1' 0, '1>0' 1)" "$TMP/real/tscsync.gp" &&
+	grep -q "using (\$1-0.1500):2:3 with yerrorbars pointtype 7 title 'q35'" "$TMP/real/tscsync.gp" &&
+	grep -q "using (\$1+0.1500):4:5 with yerrorbars pointtype 7 title 'pc'" "$TMP/real/tscsync.gp"
+pass $? "tscsync: a tic per ordered pair, offset with its bound as error bars per run"
+# the pc boot's pair 0>1: the mean of its two iterations' offsets and bounds
+python3 - "$TMP/real/tscsync.dat" tests/data/serial-pc-drift-repeat.log <<'PY'
+import json, sys
+recs = [json.loads(l.split(" ", 1)[1].rsplit(" *", 1)[0]) for l in open(sys.argv[2], errors="replace")
+        if l.startswith("TP1 ")]
+pairs = [r for r in recs if r.get("probe") == "tscsync" and r.get("cpu_a") == 0 and r.get("cpu_b") == 1]
+assert len(pairs) == 2, pairs
+row = [l.split("\t") for l in open(sys.argv[1]) if l.startswith("0\t")][0]
+for col, key in ((3, "offset_ns"), (4, "bound_ns")):
+    want = sum(p[key] for p in pairs) / 2
+    assert abs(float(row[col]) - want) <= 1e-6 * abs(want), (key, row[col], want)
+PY
+pass $? "tscsync: --repeat iterations of a pair combine into their mean"
+
+# hostile records: a reference, a run label and CPU numbers meant to run in gnuplot
+tp1() {
+	python3 -c 'import sys, zlib; j = sys.argv[1]; print("TP1 %s *%08x" % (j, zlib.crc32(j.encode())))' "$1"
+}
+evil="x'; system('touch $TMP/pwned-ref') #"
+{
+	tp1 '{"type":"run","env":"os","machine":"m"}'
+	tp1 "{\"type\":\"result\",\"probe\":\"drift\",\"name\":\"adev\",\"ref\":\"$evil\",\"tau_s\":1,\"adev\":1e-8}"
+	tp1 '{"type":"result","probe":"drift","name":"adev nl","ref":"a\nset output \"pwned-nl\"","tau_s":1,"adev":2e-8}'
+	tp1 '{"type":"result","probe":"drift","name":"adev neg","ref":"r","tau_s":-1,"adev":1e-8}'
+	tp1 "{\"type\":\"result\",\"probe\":\"tscsync\",\"name\":\"$evil\",\"cpu_a\":0,\"cpu_b\":1,\"offset_ns\":3,\"bound_ns\":40}"
+	tp1 "{\"type\":\"result\",\"probe\":\"tscsync\",\"name\":\"s\",\"cpu_a\":\"0' 0); system('touch $TMP/pwned-cpu'); ('\",\"cpu_b\":1,\"offset_ns\":3,\"bound_ns\":40}"
+	tp1 '{"type":"result","probe":"tscsync","name":"big","cpu_a":1,"cpu_b":99999999999,"offset_ns":3,"bound_ns":40}'
+	tp1 '{"type":"result","probe":"tscsync","name":"neg","cpu_a":1,"cpu_b":0,"offset_ns":3,"bound_ns":-1}'
+	tp1 '{"type":"end","probes_ok":2}'
+} >"$TMP/hostile.log"
+run "$TP_REPORT" --label="$evil" --plot="$TMP/hostile" "$TMP/hostile.log"
+pass $rc "hostile drift and tscsync records: gnuplot ran without an error"
+diag "$TMP/err"
+! ls "$TMP" "$TMP/hostile" | grep -q pwned
+pass $? "nothing in a record or label ran: no pwned-* file"
+[ "$(ls "$TMP/hostile" | grep -cv '^\(adev\|tscsync\)\.\(dat\|gp\|svg\|png\)$')" = 0 ]
+pass $? "only adev.* and tscsync.* written"
+grep -q "set xtics ('0>1' 0, '1>0' 1)" "$TMP/hostile/tscsync.gp" &&
+	[ "$(grep '^[0-9]' "$TMP/hostile/tscsync.dat" | tr '\t\n' ', ')" = "0,3,40 1,-,- " ]
+pass $? "tscsync: CPU numbers that are not small integers make no pair, a negative bound no point"
+grep -q "title 'x''; system(''touch $TMP/pwned-ref'') # a set output \"pwned-nl\"'" "$TMP/hostile/adev.gp" && [ "$(grep -c '^# ' "$TMP/hostile/adev.dat")" = 2 ]
+pass $? "adev: a reference's name quoted, the newline made a space; tau <= 0 left out"
+diag "$TMP/hostile/adev.gp"
+
 done_testing

@@ -63,6 +63,38 @@ static void add_line(struct sbuf *log, struct tp_rec *r)
 		sbuf_adds(log, line);
 }
 
+/* drift's ADEV, a tscsync pair (CPU numbers too: one out of range) and an attribution. */
+static void hostile_timing(struct sbuf *log, const char *h)
+{
+	static int64_t cpu;
+	struct tp_rec r;
+	char *key;
+
+	tp_rec_begin(&r, "result");
+	tp_rec_str(&r, "probe", "drift");
+	tp_rec_str(&r, "name", h);
+	tp_rec_str(&r, "ref", h);
+	tp_rec_number(&r, "tau_s", "0.1");
+	tp_rec_number(&r, "adev", "1.5e-07");
+	add_line(log, &r);
+	tp_rec_begin(&r, "result");
+	tp_rec_str(&r, "probe", "tscsync");
+	tp_rec_str(&r, "name", h);
+	tp_rec_int(&r, "cpu_a", cpu++ % 3);
+	tp_rec_int(&r, "cpu_b", cpu % 4 ? cpu % 3 : 1000000000);
+	tp_rec_fixed(&r, "offset_ns", -125, 1);
+	tp_rec_fixed(&r, "bound_ns", 401, 1);
+	add_line(log, &r);
+	tp_rec_begin(&r, "attribution");
+	tp_rec_str(&r, "for_probe", h);
+	tp_rec_int(&r, "ran_ms", 1000);
+	tp_rec_int(&r, "context_switches", 1000 + 100 * cpu);
+	key = xasprintf("irq:%s", h);
+	tp_rec_int(&r, key, 3 + cpu);
+	free(key);
+	add_line(log, &r);
+}
+
 static void hostile_result(struct sbuf *log, const char *h)
 {
 	struct tp_rec r;
@@ -93,6 +125,7 @@ static void hostile_result(struct sbuf *log, const char *h)
 	tp_rec_obj_end(&r);
 	tp_rec_obj_end(&r);
 	add_line(log, &r);
+	hostile_timing(log, h);
 }
 
 /* Two runs with hostile labels, every hostile name in each, ends without counts. */
@@ -263,6 +296,7 @@ static int only_plots_dir(const char *name)
 
 static void test_plots(const struct report *rp)
 {
+	static const char *const timing_plots[] = { "adev.gp", "tscsync.gp" };
 	char *dir = xasprintf("%s/plots", base);
 	size_t nplots = 0, ntop = 0;
 	int gnuplot = !system("command -v gnuplot >/dev/null 2>&1");
@@ -273,12 +307,19 @@ static void test_plots(const struct report *rp)
 	if (chdir(base))
 		perror(base);
 	rc = quiet_plot(rp, dir, errfile);
+	for (size_t i = 0; i < ARRAY_SIZE(timing_plots); i++) {
+		char *path = xasprintf("%s/%s", dir, timing_plots[i]);
+
+		ok(!access(path, R_OK), "%s written from hostile drift and tscsync records",
+		   timing_plots[i]);
+		free(path);
+	}
 	bad_plots = sweep(dir, plot_file_ok, &nplots);
 	bad_top = sweep(base, only_plots_dir, &ntop);
 	if (!ok(rc == 0 || !gnuplot, "plots of hostile names: gnuplot ran without an error"))
 		diag_file(errfile);
 	unlink(errfile);
-	ok(nplots >= 8 && !bad_plots, "every file in DIR is a slug with a counter (%zu files)", nplots);
+	ok(nplots >= 16 && !bad_plots, "every file in DIR is a slug with a counter (%zu files)", nplots);
 	ok(!bad_top, "nothing written beside DIR");
 	ok(!pwned, "nothing in a record ran: no pwned-* file");
 	if (!gnuplot)
@@ -301,7 +342,7 @@ int main(void)
 	make_hostile();
 	log = hostile_log();
 	scan_buffer(log, strlen(log), &recs, &src.st);
-	is_num((long long)recs.n, 2 * (3 * NHOSTILE + 3), "every hostile record read");
+	is_num((long long)recs.n, 2 * (6 * NHOSTILE + 3), "every hostile record read");
 	is_num((long long)scan_corrupt(&src.st), 0, "none damaged");
 	report_add_file(&rp, src.path, &recs);
 	rec_list_free(&recs);

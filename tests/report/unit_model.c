@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of tools/report/model.c and the figure formatting: grouping
- * into runs, figure keys, iterations, comparison ratios and missing figures.
+ * into runs, figure keys, iterations, comparison ratios and missing figures,
+ * attribution records, and which figures the comparison's lead ranks.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../tools/report/format.h"
+#include "../../tools/report/lead.h"
 #include "../../tools/report/model.h"
 #include "../../tools/report/util.h"
 #include "../unit/tap.h"
@@ -199,6 +201,74 @@ static void test_compare(void)
 	report_free(&rp);
 }
 
+/* Two runs of attribution and tscsync records; run B repeats twice. */
+static void lead_runs(struct report *rp)
+{
+	struct rec_list a = { 0 }, b = { 0 };
+
+	add(&a, "{\"type\":\"run\",\"env\":\"appliance\",\"machine\":\"A\"}");
+	add(&a, "{\"type\":\"attribution\",\"for_probe\":\"clocks\",\"ran_ms\":1000,"
+		"\"irq:LOC\":1000,\"irq:TLB\":2,\"irq:RES\":100,\"irq:4:ttyS0\":400,"
+		"\"smis\":null,\"missing\":{}}");
+	add(&a, "{\"type\":\"result\",\"probe\":\"tscsync\",\"name\":\"offset cpu0 cpu1\","
+		"\"cpu_a\":0,\"cpu_b\":1,\"offset_ns\":4,\"bound_ns\":40,\"round_trip_ns\":100}");
+	add(&b, "{\"type\":\"run\",\"env\":\"os\",\"machine\":\"B\"}");
+	for (int it = 1; it <= 2; it++) {
+		char *j = xasprintf("{\"type\":\"attribution\",\"iteration\":%d,\"for_probe\":"
+				    "\"clocks\",\"ran_ms\":2000,\"irq:LOC\":2000,\"irq:TLB\":4,"
+				    "\"irq:RES\":2000,\"irq:4:ttyS0\":400,\"smis\":null}", it);
+
+		add(&b, j);
+		free(j);
+		j = xasprintf("{\"type\":\"result\",\"iteration\":%d,\"probe\":\"tscsync\","
+			      "\"name\":\"offset cpu0 cpu1\",\"cpu_a\":0,\"cpu_b\":1,\"offset_ns\":%d,"
+			      "\"bound_ns\":%d,\"round_trip_ns\":%d}", it, -40 * it, it == 1 ? 30 : 90,
+			      it == 1 ? 300 : 310);
+		add(&b, j);
+		free(j);
+	}
+	report_add_file(rp, "a.log", &a);
+	report_add_file(rp, "b.log", &b);
+	rec_list_free(&a);
+	rec_list_free(&b);
+	report_finish(rp, NULL, 0);
+}
+
+static void test_lead(void)
+{
+	struct report rp = { 0 };
+	const struct figure *f;
+
+	lead_runs(&rp);
+	f = find_fig(&rp, "clocks", "irq:LOC");
+	ok(f && !strcmp(f->probe, ATTRIBUTION) && f->per_run[0].n == 1 && f->per_run[1].n == 2,
+	   "attribution: one result per probe, lined up across runs, iterations combined");
+	ok(find_fig(&rp, "clocks", "ran_ms") && !find_fig(&rp, "clocks", "smis"),
+	   "attribution: the window is a figure, a null SMI count is not");
+	ok(f && lead_figure_score(&rp, f) == 0,
+	   "lead: twice the interrupts in twice the time is no difference");
+	f = find_fig(&rp, "clocks", "irq:4:ttyS0");
+	ok(f && lead_figure_score(&rp, f) == 0,
+	   "lead: as many serial interrupts in twice the time (work, not time) is no difference");
+	f = find_fig(&rp, "clocks", "irq:TLB");
+	ok(f && lead_figure_score(&rp, f) == 0, "lead: 2 against 4 events is within Poisson noise");
+	f = find_fig(&rp, "clocks", "irq:RES");
+	ok(f && fabs(lead_figure_score(&rp, f) - log(10)) < 1e-9,
+	   "lead: 100 against 2000 events in twice the time ranks by the rate ratio, 10");
+	f = find_fig(&rp, "offset cpu0 cpu1", "offset_ns");
+	ok(f && f->per_run[1].n == 2 && lead_figure_score(&rp, f) == 0,
+	   "lead: a TSC offset is a signed difference, never ranked by ratio");
+	f = find_fig(&rp, "offset cpu0 cpu1", "bound_ns");
+	ok(f && lead_figure_score(&rp, f) == 0, "lead: 40 against 60 ±71%% overlap: no difference");
+	f = find_fig(&rp, "offset cpu0 cpu1", "round_trip_ns");
+	ok(f && fabs(lead_figure_score(&rp, f) - log(3.05)) < 1e-9,
+	   "lead: 100 against 305 ±2.3%% ranks by its ratio");
+	ok(lead_signed_difference("freq_ppm") && lead_signed_difference("offset_ticks") &&
+	   !lead_signed_difference("max_abs_offset_ns") && !lead_signed_difference("spread_ppm"),
+	   "signed differences: offsets, rate deviations; not magnitudes");
+	report_free(&rp);
+}
+
 static void test_fmt_num(void)
 {
 	static const struct {
@@ -226,6 +296,7 @@ int main(void)
 	test_keys();
 	test_schema_identity();
 	test_compare();
+	test_lead();
 	test_fmt_num();
 	return tap_done();
 }

@@ -672,7 +672,7 @@ void fmt_figure_cells(struct table *t, size_t row, size_t c, const struct report
 		table_set(t, row, c++, cell);
 		if (!r)
 			continue;
-		if (a->n && base->n)
+		if (a->n && base->n && !lead_signed_difference(fg->key))
 			fmt_ratio(cell, sizeof(cell), a->mean, base->mean);
 		else
 			snprintf(cell, sizeof(cell), "-");

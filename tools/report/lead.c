@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The opening of a comparison; see lead.h. */
+#include <fnmatch.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,19 +140,130 @@ static void print_differences(FILE *f, const struct report *rp, enum style style
 	json_decref(keys);
 }
 
+/*
+ * Signed differences (a TSC offset, a rate's deviation in ppm, its trend):
+ * near zero, and of either sign, so a ratio of two says nothing.
+ */
+static const char *const signed_differences[] = {
+	"offset_*", "freq_ppm", "trend_ppm_per_min", "window_ppm_*",
+};
+
+int lead_signed_difference(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(signed_differences); i++)
+		if (!fnmatch(signed_differences[i], key, 0))
+			return 1;
+	return 0;
+}
+
+/*
+ * An attribution count in run r as a rate: events per second of the
+ * probe's run, and how many events that is (over every iteration). 0 when
+ * the run lacks the count or its ran_ms.
+ */
+static int attribution_rate(const struct report *rp, const struct figure *fg, size_t r,
+			    double *per_s, double *events)
+{
+	const struct run *run = &rp->runs[r];
+	const struct agg *a = &fg->per_run[r];
+	long i = run_find_result(run, fg->id);
+	struct agg ran;
+	double *v;
+	size_t n;
+
+	if (i < 0 || !a->n)
+		return 0;
+	n = result_values(&run->res[i], "ran_ms", &v);
+	agg_of(v, n, &ran);
+	free(v);
+	if (n != a->n || ran.mean <= 0)
+		return 0;
+	*per_s = a->mean / (ran.mean / 1000);
+	*events = a->mean * (double)a->n;
+	return 1;
+}
+
+/* |log(x / y)| when it exceeds LEAD_POISSON_SE standard errors for nx and ny events, else 0. */
+static double poisson_beyond(double x, double y, double nx, double ny)
+{
+	double d = log(x / y);
+
+	return fabs(d) > LEAD_POISSON_SE * sqrt(1 / nx + 1 / ny) ? d : 0;
+}
+
+/*
+ * Attribution counts come from sources driven by time (the timer tick) and
+ * by work (a line printed, a page touched), and small counts differ by
+ * chance. A count leads only when both its rate per second of the probe's
+ * run and its count per run differ by more than three standard errors of
+ * Poisson counts (the log of a ratio of counts x and y has a standard error
+ * of about sqrt(1/x + 1/y)), the same way; by the smaller of the two.
+ */
+static double attribution_score(const struct report *rp, const struct figure *fg)
+{
+	double base_rate, base_n, rate, n, best = 0;
+
+	if (!attribution_rate(rp, fg, 0, &base_rate, &base_n) || base_n <= 0)
+		return 0;
+	for (size_t r = 1; r < rp->nruns; r++) {
+		const struct agg *a = &fg->per_run[r], *b = &fg->per_run[0];
+		double by_rate, by_count;
+
+		if (!attribution_rate(rp, fg, r, &rate, &n) || n <= 0)
+			continue;
+		by_rate = poisson_beyond(rate, base_rate, n, base_n);
+		by_count = poisson_beyond(a->mean, b->mean, n, base_n);
+		if (by_rate * by_count <= 0)
+			continue;
+		if (fmin(fabs(by_rate), fabs(by_count)) > best)
+			best = fmin(fabs(by_rate), fabs(by_count));
+	}
+	return best;
+}
+
 double lead_figure_score(const struct report *rp, const struct figure *fg)
 {
 	const struct agg *base = &fg->per_run[0];
 	double best = 0;
 
+	if (!strcmp(fg->probe, ATTRIBUTION))
+		return attribution_score(rp, fg);
+	if (lead_signed_difference(fg->key))
+		return 0;
 	for (size_t r = 1; r < rp->nruns; r++) {
 		const struct agg *a = &fg->per_run[r];
 
-		if (a->n && base->n && a->mean > 0 && base->mean > 0 &&
-		    fabs(log(a->mean / base->mean)) > best)
+		if (!a->n || !base->n || a->mean <= 0 || base->mean <= 0)
+			continue;
+		/* repeated runs whose spreads overlap do not differ */
+		if ((a->n > 1 || base->n > 1) &&
+		    fabs(a->mean - base->mean) <= a->stddev + base->stddev)
+			continue;
+		if (fabs(log(a->mean / base->mean)) > best)
 			best = fabs(log(a->mean / base->mean));
 	}
 	return best;
+}
+
+/* An attribution row of the lead: rates per second, as it was ranked. */
+static void attribution_cells(struct table *t, size_t row, size_t c, const struct report *rp,
+			      const struct figure *fg)
+{
+	double base_rate = 0, base_n, rate, n;
+	int have_base = attribution_rate(rp, fg, 0, &base_rate, &base_n);
+	char num[64], ratio[64];
+
+	for (size_t r = 0; r < rp->nruns; r++) {
+		int have = attribution_rate(rp, fg, r, &rate, &n);
+
+		fmt_num(num, sizeof(num), rate);
+		table_set(t, row, c++, have ? num : "-");
+		if (!r)
+			continue;
+		if (have && have_base)
+			fmt_ratio(ratio, sizeof(ratio), rate, base_rate);
+		table_set(t, row, c++, have && have_base ? ratio : "-");
+	}
 }
 
 struct ranked {
@@ -190,11 +302,22 @@ static void print_top_figures(FILE *f, const struct report *rp, enum style style
 	t = table_new(ncol, titles);
 	for (size_t c = 2; c < ncol; c++)
 		table_align(t, c, 'r');
-	for (size_t k = 0; k < n && k < LEAD_TOP_FIGURES; k++) {
+	for (size_t k = 0, shown = 0, attr = 0; k < n && shown < LEAD_TOP_FIGURES; k++) {
 		const struct figure *fg = &rp->figs[rk[k].i];
-		size_t row = table_row(t);
+		int is_attr = !strcmp(fg->probe, ATTRIBUTION);
+		size_t row;
 
+		/* what the machine did around the probes explains; the figures lead */
+		if (is_attr && attr++ >= LEAD_TOP_ATTRIBUTION)
+			continue;
+		shown++;
+		row = table_row(t);
 		table_set(t, row, 0, fg->probe);
+		if (is_attr) {
+			table_setf(t, row, 1, "while %s ran: %s per s", fg->name, fg->key);
+			attribution_cells(t, row, 2, rp, fg);
+			continue;
+		}
 		table_setf(t, row, 1, "%s%s%s: %s", fg->name, *fg->ident ? "  " : "", fg->ident, fg->key);
 		fmt_figure_cells(t, row, 2, rp, fg);
 	}

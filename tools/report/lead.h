@@ -13,11 +13,28 @@
 #include "table.h"
 
 #define LEAD_TOP_FIGURES 10
+/* At most this many of them are attribution rates. */
+#define LEAD_TOP_ATTRIBUTION 3
+/* Attribution rates lead only when they differ by more standard errors than this. */
+#define LEAD_POISSON_SE 3
+
 
 void print_lead(FILE *f, const struct report *rp, enum style style);
 
-/* How far a figure is from the first run: max |log(ratio)| over the runs
- * where both are positive; 0 when nothing compares. */
+/*
+ * How far a figure is from the first run: max |log(ratio)| over the runs
+ * where both are positive and, for repeated runs, the spreads do not
+ * overlap; 0 when nothing compares, and for signed differences (offsets,
+ * ppm). Attribution counts compare by rate per second of the probe's run and
+ * by count, each beyond Poisson noise, by the smaller ratio.
+ */
 double lead_figure_score(const struct report *rp, const struct figure *fg);
+
+/*
+ * Is this figure a signed difference (a TSC offset, a deviation in ppm, a
+ * trend)? A ratio of two of them says nothing: not ranked, and shown
+ * without a ratio.
+ */
+int lead_signed_difference(const char *key);
 
 #endif

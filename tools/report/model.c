@@ -289,14 +289,23 @@ static void on_fingerprint(struct splitter *s, json_t *rec)
 	run->fingerprint = json_incref(rec);
 }
 
-/* Counted, so the end record's count agrees; not shown yet. */
-static void on_counted(struct splitter *s, json_t *rec)
+/*
+ * What happened on the machine while one probe ran: a result of the
+ * pseudo-probe "attribution" named after that probe (its identity,
+ * for_probe), so its counts line up across runs and iterations like a
+ * probe's figures.
+ */
+static void on_attribution(struct splitter *s, json_t *rec)
 {
 	struct run *run = open_run(s);
+	const char *for_probe = json_string_value(json_object_get(rec, "for_probe"));
 
-	(void)rec;
 	run->nrecs++;
 	run->nsuite++;
+	if (!for_probe)
+		return;
+	add_result(run, rec, ATTRIBUTION, for_probe, xasprintf(ATTRIBUTION "\x1f%s", for_probe),
+		   xstrdup(""));
 }
 
 static void on_end(struct splitter *s, json_t *rec)
@@ -322,7 +331,7 @@ static const struct {
 	{ "error", on_note },
 	{ "end", on_end },
 	{ "fingerprint", on_fingerprint },
-	{ "attribution", on_counted },
+	{ "attribution", on_attribution },
 };
 
 void report_add_file(struct report *rp, const char *file, const struct rec_list *recs)

@@ -21,6 +21,12 @@ struct agg {
 
 void agg_of(const double *v, size_t n, struct agg *a);
 
+/*
+ * The probe name attribution records are filed under (model.c): one result
+ * per probe they were measured around, named after it.
+ */
+#define ATTRIBUTION "attribution"
+
 /* One result name of one run, every iteration of it. */
 struct result {
 	char *id;		/* probe, name, identifying keys: equal across runs */

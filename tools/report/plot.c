@@ -253,14 +253,17 @@ struct series_spec {
 	const char *title, *xlabel, *ylabel;
 	const char *xkey, *ykey;
 	const char *const split[3];	/* string or number keys: one series per value */
-	int logx;
+	int logx, logy;
 };
 
 static const struct series_spec series_specs[] = {
 	{ "itimer", "itimer", "Interval timer accuracy", "requested interval (us)",
-	  "actual / requested (%)", "requested_us", "accuracy_pct", { "timer", "load" }, 1 },
+	  "actual / requested (%)", "requested_us", "accuracy_pct", { "timer", "load" }, 1, 0 },
 	{ "yield", "yield", "sched_yield throughput", "threads", "yields per second (total)",
-	  "threads", "total_per_s", { NULL }, 0 },
+	  "threads", "total_per_s", { NULL }, 0, 0 },
+	/* drift's "adev REF tau Ts" results: one line per reference and run */
+	{ "drift", "adev", "Allan deviation of the TSC against each reference",
+	  "tau (s)", "overlapping Allan deviation", "tau_s", "adev", { "ref" }, 1, 1 },
 };
 
 static double rec_num(const struct result *r, const char *key)
@@ -313,7 +316,7 @@ static void plot_series(struct plotter *p, const struct series_spec *s)
 			size_t k;
 
 			if (strcmp(r->probe, s->probe) || !isfinite(pt.x) || !isfinite(pt.y) ||
-			    (s->logx && pt.x <= 0))
+			    (s->logx && pt.x <= 0) || (s->logy && pt.y <= 0))
 				continue;
 			sbuf_reset(&name);
 			series_name(&name, run, r, s);
@@ -351,6 +354,8 @@ static void plot_series(struct plotter *p, const struct series_spec *s)
 	gp_begin(gp, s->base, s->title, s->xlabel, s->ylabel);
 	if (s->logx)
 		fputs("set logscale x 10\n", gp);
+	if (s->logy)
+		fputs("set logscale y 10\nset format y '%.0e'\n", gp);
 	fputs("plot ", gp);
 	json_object_foreach(series, key, val) {
 		fputs(json_integer_value(val) ? ", \\\n\t" : "", gp);
@@ -370,6 +375,159 @@ out:
 	free(gpf);
 	sbuf_free(&name);
 	json_decref(series);
+}
+
+/* --- tscsync: the offset of each ordered CPU pair, its bound as error bars - */
+
+/* CPU numbers beyond this are a corrupt record, not a CPU. */
+#define PLOT_CPU_MAX 65535
+
+/* A CPU number of a tscsync pair result, or -1: only integers in range make a point. */
+static long rec_cpu(const struct result *r, const char *key)
+{
+	json_t *v = json_object_get(json_array_get(r->recs, 0), key);
+
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    json_integer_value(v) > PLOT_CPU_MAX)
+		return -1;
+	return (long)json_integer_value(v);
+}
+
+struct cpu_pair {
+	long a, b;
+};
+
+static int pair_of(const struct result *r, struct cpu_pair *p)
+{
+	if (strcmp(r->probe, "tscsync"))
+		return 0;
+	p->a = rec_cpu(r, "cpu_a");
+	p->b = rec_cpu(r, "cpu_b");
+	return p->a >= 0 && p->b >= 0;
+}
+
+static int cmp_pair(const void *x, const void *y)
+{
+	const struct cpu_pair *p = x, *q = y;
+
+	if (p->a != q->a)
+		return (p->a > q->a) - (p->a < q->a);
+	return (p->b > q->b) - (p->b < q->b);
+}
+
+/* Every ordered pair any run measured, sorted: row A, then column B, as the probe prints them. */
+static struct cpu_pair *tscsync_pairs(const struct report *rp, size_t *npairs)
+{
+	json_t *seen = json_object();
+	struct cpu_pair *pairs = NULL, p;
+	size_t cap = 0;
+
+	*npairs = 0;
+	for (size_t ri = 0; ri < rp->nruns; ri++) {
+		for (size_t i = 0; i < rp->runs[ri].nres; i++) {
+			char key[48];
+
+			if (!pair_of(&rp->runs[ri].res[i], &p))
+				continue;
+			snprintf(key, sizeof(key), "%ld>%ld", p.a, p.b);
+			if (json_object_get(seen, key))
+				continue;
+			json_object_set_new(seen, key, json_true());
+			grow(&pairs, &cap, *npairs + 1, sizeof(*pairs));
+			pairs[(*npairs)++] = p;
+		}
+	}
+	json_decref(seen);
+	if (*npairs)
+		qsort(pairs, *npairs, sizeof(*pairs), cmp_pair);
+	return pairs;
+}
+
+/* Writes run's offset and bound for pair p ("-" for none); 1 if it had them. */
+static int tscsync_cells(FILE *dat, const struct run *run, struct cpu_pair p)
+{
+	struct cpu_pair q;
+
+	for (size_t i = 0; i < run->nres; i++) {
+		const struct result *r = &run->res[i];
+		double off, bound;
+
+		if (!pair_of(r, &q) || q.a != p.a || q.b != p.b)
+			continue;
+		off = rec_num(r, "offset_ns");
+		bound = rec_num(r, "bound_ns");
+		if (!isfinite(off) || !isfinite(bound) || bound < 0)
+			break;
+		fprintf(dat, "\t%.10g\t%.10g", off, bound);
+		return 1;
+	}
+	fputs("\t-\t-", dat);
+	return 0;
+}
+
+static void tscsync_script(FILE *gp, const struct report *rp, const struct cpu_pair *pairs,
+			   size_t npairs, const int *has)
+{
+	struct sbuf b = { 0 };
+	size_t shown = 0;
+
+	gp_begin(gp, "tscsync", "TSC offset between CPUs: TSC_B - TSC_A, error bars: the proven bound",
+		 "ordered pair A>B", "offset (ns)");
+	fputs("set xzeroaxis lt -1\nset bars small\nset xtics rotate by -35\n", gp);
+	fprintf(gp, "set xrange [-0.5:%zu.5]\nset xtics (", npairs - 1);
+	for (size_t k = 0; k < npairs; k++) {
+		sbuf_reset(&b);
+		sbuf_addf(&b, "%ld>%ld", pairs[k].a, pairs[k].b);
+		fputs(k ? ", " : "", gp);
+		gp_str(gp, b.s);
+		fprintf(gp, " %zu", k);
+	}
+	fputs(")\nplot ", gp);
+	for (size_t r = 0; r < rp->nruns; r++) {
+		/* runs side by side around each pair's tic */
+		double dx = ((double)r - (double)(rp->nruns - 1) / 2) * 0.6 / (double)rp->nruns;
+
+		if (!has[r])
+			continue;
+		fputs(shown++ ? ", \\\n\t" : "", gp);
+		gp_str(gp, "tscsync.dat");
+		fprintf(gp, " using ($1%+.4f):%zu:%zu with yerrorbars pointtype 7 title ", dx,
+			2 + 2 * r, 3 + 2 * r);
+		gp_str(gp, rp->runs[r].label);
+	}
+	sbuf_free(&b);
+}
+
+static void plot_tscsync(struct plotter *p)
+{
+	const struct report *rp = p->rp;
+	size_t npairs;
+	struct cpu_pair *pairs = tscsync_pairs(rp, &npairs);
+	int *has = xcalloc(rp->nruns, sizeof(*has));
+	FILE *dat, *gp;
+
+	if (!npairs || !(dat = open_in(p, "tscsync.dat")))
+		goto out;
+	fputs("# x\tthen per run: offset_ns bound_ns", dat);
+	for (size_t r = 0; r < rp->nruns; r++) {
+		fputs("\n# run ", dat);
+		dat_str(dat, rp->runs[r].label, SIZE_MAX);
+	}
+	fputc('\n', dat);
+	for (size_t k = 0; k < npairs; k++) {
+		fprintf(dat, "%zu", k);
+		for (size_t r = 0; r < rp->nruns; r++)
+			has[r] |= tscsync_cells(dat, &rp->runs[r], pairs[k]);
+		fputc('\n', dat);
+	}
+	if (close_in(p, dat, "tscsync.dat") || !(gp = open_in(p, "tscsync.gp")))
+		goto out;
+	tscsync_script(gp, rp, pairs, npairs, has);
+	gp_end(p, gp, "tscsync");
+	close_in(p, gp, "tscsync.gp");
+out:
+	free(has);
+	free(pairs);
 }
 
 /* --- latency histograms: one chart per result, one series per run --------- */
@@ -569,6 +727,7 @@ int plot_write(const struct report *rp, const char *dir, char **scripts)
 	plot_clocks(&p);
 	for (size_t i = 0; i < ARRAY_SIZE(series_specs); i++)
 		plot_series(&p, &series_specs[i]);
+	plot_tscsync(&p);
 	plot_hists(&p);
 	*scripts = sbuf_take(&p.names);
 	return p.failed ? -1 : (int)p.nplots;

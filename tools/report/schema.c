@@ -32,11 +32,11 @@ static const struct schema_row schema[] = {
 	{ "*", NULL, "name", I, "what was measured, as a person writes it" },
 
 	{ "result", "clocks", "clocksource", I, "the clocksource the reads went through (sweep)" },
-	{ "result", "clocks", "path", I, "vdso, syscall, libc, insn, tsc-user" },
+	{ "result", "clocks", "path", I, "vdso, syscall, libc, insn, tsc-user; hpet-mmio, pmtimer-port, pit-latch" },
 	{ "result", "clocks", "clock_id", I, "the clockid_t read" },
 	{ "result", "clocks", "ns_per_call*", F, "cost of one read: median, min, p99, mean" },
 	{ "result", "clocks", "ticks_per_call", F, "cost of one read in TSC ticks" },
-	{ "result", "clocks", "overhead_ns_per_call", F, "loop overhead, subtracted" },
+	{ "result", "clocks", "overhead_ns_per_call", F, "loop overhead, reported, not subtracted" },
 	{ "result", "clocks", "kernel_entries_per_call", F, "0 through the vDSO" },
 	{ "result", "clocks", "resolution_ns", F, "clock_getres()" },
 	{ "result", "clocks", "granularity_*", F, "smallest step seen" },
@@ -74,6 +74,11 @@ static const struct schema_row schema[] = {
 	{ "result", "clocks", "clocksources", C, "the sweep's list" },
 	{ "result", "clocks", "restored", C, "the original clocksource is back" },
 	{ "result", "clocks", "note", C, "free text" },
+	{ "result", "clocks", "counter", C, "platform counter paths: the counter read (hpet, pmtimer, pit)" },
+	{ "result", "clocks", "via", C, "how the counter was reached (mmap /dev/hpet, the port)" },
+	{ "result", "clocks", "backs_clocksource", C, "the clocksource the kernel builds on the counter" },
+	{ "result", "clocks", "counter_hz", C, "the counter's nominal rate" },
+	{ "result", "clocks", "counter_bits", C, "the counter's width" },
 
 	{ "result", "itimer", "timer", I, "ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF" },
 	{ "result", "itimer", "load", I, "CPU-burning processes in the background" },
@@ -304,6 +309,7 @@ static const struct schema_row schema[] = {
 
 	{ "run", NULL, "*", C, "where and how the suite ran: the header of a run" },
 	{ "attribution", NULL, "for_probe", I, "the probe it was measured around" },
+	{ "attribution", NULL, "ran_ms", F, "the window the counts cover (report: their rates)" },
 	{ "attribution", NULL, "irq:*", F, "interrupts from one source while the probe ran (/proc/interrupts)" },
 	{ "attribution", NULL, "softirq:*", F, "softirqs of one kind while the probe ran (/proc/softirqs)" },
 	{ "attribution", NULL, "context_switches", F, "context switches of the whole machine (/proc/stat ctxt)" },

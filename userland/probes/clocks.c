@@ -44,6 +44,7 @@
 #include "../sysinfo.h"
 #include "../timeutil.h"
 #include "clocks.h"
+#include "clocks_dev.h"
 
 #define PROBE "clocks"
 #define UNROLL 16
@@ -55,6 +56,7 @@
 #define TSC_MAXSEC 600			/* cyc2ns range, as the kernel's 600 s */
 #define MAX_SOURCES 40
 #define MAX_CLOCKSOURCES 8
+#define CS_NAME_LEN 32			/* a clocksource name, as kernel/time/clocksource.c */
 
 /* Intel SDM vol. 2A, CPUID: leaf 01H EDX bit 4 TSC; leaf 80000001H EDX bit 27 RDTSCP. */
 #define CPUID_1_EDX_TSC (1u << 4)
@@ -68,8 +70,8 @@ static inline uint64_t rdtscp(uint32_t *aux) { (void)aux; return 0; }
 
 /* ---- sources ---- */
 
-enum kind { K_TIME, K_GTOD, K_CGT, K_RDTSC, K_LFENCE_RDTSC, K_RDTSCP, K_TSC_USER, K_EMPTY };
-enum via { VIA_LIBC, VIA_SYSCALL, VIA_INSN, VIA_TSC_USER, VIA_NONE };
+enum kind { K_TIME, K_GTOD, K_CGT, K_RDTSC, K_LFENCE_RDTSC, K_RDTSCP, K_TSC_USER, K_DEV, K_EMPTY };
+enum via { VIA_LIBC, VIA_SYSCALL, VIA_INSN, VIA_TSC_USER, VIA_DEV, VIA_NONE };
 
 struct source {
 	enum kind kind;
@@ -77,6 +79,7 @@ struct source {
 	clockid_t id;
 	char name[56];
 	const struct tsc_clock *tclk;
+	const struct clk_dev *dev;	/* K_DEV: the platform counter */
 };
 
 /* Every clock id of Linux 6.1 (include/uapi/linux/time.h) but the retired
@@ -100,7 +103,7 @@ static const struct {
 
 static const char *via_name(enum via v)
 {
-	static const char *const n[] = { "libc", "syscall", "insn", "tsc-user", "none" };
+	static const char *const n[] = { "libc", "syscall", "insn", "tsc-user", "device", "none" };
 
 	return n[v];
 }
@@ -245,6 +248,12 @@ static int64_t b_tsc_user(const struct source *s, long iters)
 	return v;
 }
 
+/* A platform counter's device access, through platclock.c's reader. */
+static int64_t b_dev(const struct source *s, long iters)
+{
+	return clk_dev_batch(&s->dev->pc, iters);
+}
+
 /* The loop alone: its cost per call is the overhead in every other figure. */
 static int64_t b_empty(const struct source *s, long iters)
 {
@@ -270,6 +279,7 @@ static batch_fn batch_for(const struct source *s)
 	case K_LFENCE_RDTSC: return b_lfence_rdtsc;
 	case K_RDTSCP: return b_rdtscp;
 	case K_TSC_USER: return b_tsc_user;
+	case K_DEV: return b_dev;
 	case K_EMPTY: break;
 	}
 	return b_empty;
@@ -309,6 +319,7 @@ static int read_once(const struct source *s, int64_t *v)
 	case K_LFENCE_RDTSC: *v = (int64_t)rdtsc_ordered(); return 0;
 	case K_RDTSCP: *v = (int64_t)rdtscp(0); return 0;
 	case K_TSC_USER: *v = tsc_clock_ns(s->tclk); return 0;
+	case K_DEV: *v = (int64_t)s->dev->pc.read(&s->dev->pc); return 0;
 	case K_EMPTY: break;
 	}
 	*v = 0;
@@ -395,6 +406,8 @@ struct env {
 	double overhead_ns;	/* the empty loop, per call */
 	int cpu;
 	int traced;		/* vDSO use checked by ptrace, else by cost */
+	const struct clk_dev *dev;		/* the platform counters, CLK_NDEV */
+	const struct clk_result *dev_res;	/* their figures, measured once per run */
 };
 
 /* What one source gave. */
@@ -741,6 +754,12 @@ static void precheck(const struct env *e, struct clk_result *r)
 		snprintf(r->reason, sizeof(r->reason), "no TSC calibration");
 		return;
 	}
+	if (s->kind == K_DEV) {
+		r->skipped = !s->dev->open;
+		snprintf(r->reason, sizeof(r->reason), "%s", s->dev->pc.why);
+		r->resolution_ns = s->dev->open ? 1e9 / s->dev->pc.hz : NAN;	/* one count */
+		return;
+	}
 	rc = read_once(s, &v);
 	if (rc < 0) {
 		r->skipped = 1;
@@ -790,10 +809,12 @@ static void emit_clk_skip(const struct env *e, const struct clk_result *res)
 	emit_begin(&r, "skip");
 	tp_rec_str(&r, "probe", PROBE);
 	tp_rec_str(&r, "name", res->src.name);
-	tp_rec_str(&r, "path", via_name(res->src.via));
+	tp_rec_str(&r, "path", res->src.kind == K_DEV ? res->src.dev->path : via_name(res->src.via));
 	tp_rec_str(&r, "clocksource", e->cs);
 	if (res->src.kind == K_CGT)
 		tp_rec_int(&r, "clock_id", res->src.id);
+	if (res->src.kind == K_DEV)
+		tp_rec_str(&r, "backs_clocksource", res->src.dev->backs);
 	if (res->err) {
 		tp_rec_int(&r, "errno", res->err);
 		tp_rec_str(&r, "errno_name", strerror(res->err));
@@ -818,6 +839,8 @@ static void emit_cs_record(const char *type, const char *cs, const char *name, c
 
 static const char *path_of(const struct clk_result *res)
 {
+	if (res->src.kind == K_DEV)
+		return res->src.dev->path;
 	if (res->src.via == VIA_LIBC)
 		return res->vdso == 1 ? "vdso" : "libc";
 	return via_name(res->src.via);
@@ -830,15 +853,34 @@ static void last_value(const struct clk_result *res, char *buf, size_t len)
 	case K_GTOD: format_seconds(buf, len, res->last, 6); break;
 	case K_RDTSC:
 	case K_LFENCE_RDTSC:
-	case K_RDTSCP: snprintf(buf, len, "%llu", (unsigned long long)res->last); break;
+	case K_RDTSCP:
+	case K_DEV: snprintf(buf, len, "%llu", (unsigned long long)res->last); break;
 	default: format_seconds(buf, len, res->last, 9);
 	}
 }
 
-static void emit_clk_result(const struct env *e, const struct clk_result *res)
+/* Granularity and steps: every source but the platform counters (whose
+ * values are counts of a wrapping, or for the PIT falling, counter). */
+static void emit_steps(struct tp_rec *r, const struct env *e, const struct clk_result *res)
 {
 	int insn = res->src.via == VIA_INSN;
 	double step_unit = insn ? e->ns_per_unit : 1;	/* insn steps are ticks */
+
+	if (res->steps.s.granularity)
+		rec_double(r, "granularity_ns", (double)res->steps.s.granularity * step_unit);
+	else
+		tp_rec_null(r, "granularity_ns");	/* no step in the window */
+	if (insn)
+		tp_rec_int(r, "granularity_ticks", res->steps.s.granularity);
+	tp_rec_uint(r, "backward_steps", res->steps.s.backward);
+	rec_double(r, "largest_backward_ns", (double)res->steps.s.largest_backward * step_unit);
+	tp_rec_uint(r, "step_reads", res->steps.reads);
+	tp_rec_int(r, "step_window_ns", res->step_window_ns);
+}
+
+static void emit_clk_result(const struct env *e, const struct clk_result *res)
+{
+	const char *unit = res->src.via == VIA_INSN ? "ticks" : res->src.kind == K_DEV ? "counts" : 0;
 	char last[32];
 	struct tp_rec r;
 
@@ -865,24 +907,18 @@ static void emit_clk_result(const struct env *e, const struct clk_result *res)
 	rec_maybe(&r, "ticks_per_call", res->ticks_p50);
 	rec_double(&r, "overhead_ns_per_call", e->overhead_ns);
 	rec_maybe(&r, "resolution_ns", res->resolution_ns);
-	if (res->steps.s.granularity)
-		rec_double(&r, "granularity_ns", (double)res->steps.s.granularity * step_unit);
+	if (res->src.kind == K_DEV)
+		clk_dev_fields(&r, res->src.dev);
 	else
-		tp_rec_null(&r, "granularity_ns");	/* no step in the window */
-	if (insn)
-		tp_rec_int(&r, "granularity_ticks", res->steps.s.granularity);
-	tp_rec_uint(&r, "backward_steps", res->steps.s.backward);
-	rec_double(&r, "largest_backward_ns", (double)res->steps.s.largest_backward * step_unit);
-	tp_rec_uint(&r, "step_reads", res->steps.reads);
-	tp_rec_int(&r, "step_window_ns", res->step_window_ns);
+		emit_steps(&r, e, res);
 	tp_rec_int(&r, "user_us", res->user_us);
 	tp_rec_int(&r, "sys_us", res->sys_us);
 	tp_rec_int(&r, "vol_ctxsw", res->vol_ctxsw);
 	tp_rec_int(&r, "invol_ctxsw", res->invol_ctxsw);
 	last_value(res, last, sizeof(last));
 	tp_rec_str(&r, "last_value", last);
-	if (insn)
-		tp_rec_str(&r, "last_value_unit", "ticks");
+	if (unit)
+		tp_rec_str(&r, "last_value_unit", unit);
 	tp_rec_int(&r, "batches", res->batches);
 	tp_rec_uint(&r, "calls_per_batch", res->calls_per_batch);
 	rec_double(&r, "batch_ns", res->batch_ns);
@@ -916,7 +952,7 @@ static void print_table(const struct env *e, struct clk_result *res, size_t n)
 	qsort(res, n, sizeof(*res), dearest_first);
 	/* the seed's columns (bench_time: "Avg. us/call Elapsed Name", then the
 	 * last value read) with the rusage of seed 003 between them */
-	human("%10s %10s %10s %10s %11s %9s %9s %9s  %-8s %-40s %s\n", "ns/call", "elapsed ms",
+	human("%10s %10s %10s %10s %11s %9s %9s %9s  %-12s %-40s %s\n", "ns/call", "elapsed ms",
 	      "ticks/call", "resolution", "granularity", "user us", "sys us", "vol/invol", "path",
 	      "name", "last value");
 	for (size_t i = 0; i < n; i++) {
@@ -925,19 +961,21 @@ static void print_table(const struct env *e, struct clk_result *res, size_t n)
 		char res_s[24], gran[24], cs[24], ticks[24], last[32];
 
 		if (r->skipped) {
-			human("%10s %10s %10s %10s %11s %9s %9s %9s  %-8s %s: skipped, %s\n", "-", "-", "-",
-			      "-", "-", "-", "-", "-", via_name(r->src.via), r->src.name, r->reason);
+			human("%10s %10s %10s %10s %11s %9s %9s %9s  %-12s %s: skipped, %s\n", "-", "-", "-",
+			      "-", "-", "-", "-", "-", path_of(r), r->src.name, r->reason);
 			continue;
 		}
 		format_duration(res_s, sizeof(res_s), r->resolution_ns);
 		format_duration(gran, sizeof(gran), (double)r->steps.s.granularity * step_unit);
+		if (r->src.kind == K_DEV)
+			snprintf(gran, sizeof(gran), "-");	/* not sampled: clocks_dev.h */
 		snprintf(cs, sizeof(cs), "%lld/%lld", (long long)r->vol_ctxsw, (long long)r->invol_ctxsw);
 		if (isnan(r->ticks_p50))
 			snprintf(ticks, sizeof(ticks), "-");
 		else
 			snprintf(ticks, sizeof(ticks), "%.1f", r->ticks_p50);
 		last_value(r, last, sizeof(last));
-		human("%10.2f %10.1f %10s %10s %11s %9lld %9lld %9s  %-8s %-40s %s%s\n", r->ns.p50,
+		human("%10.2f %10.1f %10s %10s %11s %9lld %9lld %9s  %-12s %-40s %s%s\n", r->ns.p50,
 		      r->ns.elapsed_ns / 1e6, ticks, res_s, gran, (long long)r->user_us,
 		      (long long)r->sys_us, cs, path_of(r), r->src.name, last,
 		      r->steps.s.backward ? "  (went backwards)" : "");
@@ -1004,16 +1042,11 @@ static void emit_block(const struct probe_ctx *ctx, const struct env *e, size_t 
 }
 
 /*
- * Every source and the empty loop (res[n]): the tracer first (its verdict
- * goes into each record), then batches in turns, then the steps. Returns
- * the tracer's result; counts what was measured and skipped.
+ * Batches for res[0..n) and the empty loop res[n], in turns (skips are
+ * emitted here); the empty loop's cost becomes e->overhead_ns.
  */
-static int measure_all(struct env *e, struct clk_result *res, size_t n, size_t *measured,
-		       size_t *skipped)
+static void measure_costs(struct env *e, struct clk_result *res, size_t n, size_t *skipped)
 {
-	int rc = vdso_check(res, n);
-
-	e->traced = rc == 0;
 	for (size_t i = 0; i <= n; i++) {
 		if (res[i].skipped) {
 			emit_clk_skip(e, &res[i]);
@@ -1026,39 +1059,77 @@ static int measure_all(struct env *e, struct clk_result *res, size_t n, size_t *
 		for (size_t i = 0; i <= n; i++)
 			if (!res[i].skipped)
 				measure_slice(e, &res[i]);
-	for (size_t i = 0; i <= n; i++) {
+	for (size_t i = 0; i <= n; i++)
+		if (!res[i].skipped)
+			finish_cost(e, &res[i]);
+	e->overhead_ns = res[n].ns.p50;
+}
+
+/*
+ * Every source and the empty loop (res[n]): the tracer first (its verdict
+ * goes into each record), then batches in turns, then the steps. Returns
+ * the tracer's result; counts what was measured and skipped.
+ */
+static int measure_all(struct env *e, struct clk_result *res, size_t n, size_t *measured,
+		       size_t *skipped)
+{
+	int rc = vdso_check(res, n);
+
+	e->traced = rc == 0;
+	measure_costs(e, res, n, skipped);
+	for (size_t i = 0; i < n; i++) {
 		if (res[i].skipped)
 			continue;
-		finish_cost(e, &res[i]);
-		if (i < n) {
-			measure_steps(e, &res[i]);
-			(*measured)++;
-		}
+		measure_steps(e, &res[i]);
+		(*measured)++;
 	}
-	e->overhead_ns = res[n].ns.p50;
 	if (!e->traced)
 		vdso_by_cost_all(res, n);
 	return rc;
 }
 
+/* count results, each with room for the plan's batches after them, in one
+ * allocation (the table sorts the results: one free() needs no order). */
+static struct clk_result *alloc_results(const struct env *e, size_t count)
+{
+	size_t nb = (size_t)e->plan->max_batches;
+	struct clk_result *res = calloc(1, count * (sizeof(*res) + nb * sizeof(double)));
+	double *buf = (double *)(res + count);
+
+	for (size_t i = 0; res && i < count; i++)
+		res[i].batch = buf + i * nb;
+	return res;
+}
+
+/*
+ * Puts the platform counter behind this block's clocksource (if any) at
+ * res[0], so the table shows the device access beside the reads that pay
+ * for it; its record was written once, by measure_devices(). Returns 0 or 1.
+ */
+static size_t device_row(const struct env *e, struct clk_result *res)
+{
+	int k = e->dev ? clk_dev_backing(e->dev, CLK_NDEV, e->cs) : -1;
+
+	for (size_t i = 0; k >= 0 && i < CLK_NDEV; i++)
+		if (e->dev_res[i].src.dev == &e->dev[k]) {
+			res[0] = e->dev_res[i];
+			return 1;
+		}
+	return 0;
+}
+
 static enum probe_status measure_block(const struct probe_ctx *ctx, struct env *e)
 {
 	struct source src[MAX_SOURCES];
-	struct clk_result *res = calloc(MAX_SOURCES + 1, sizeof(*res));
+	struct clk_result *res = alloc_results(e, MAX_SOURCES + 1);
 	size_t n = list_sources(src, e), measured = 0, skipped = 0;
-	size_t nb = (size_t)e->plan->max_batches;
-	double *buf = calloc((MAX_SOURCES + 1) * nb, sizeof(*buf));
 	char cs_end[64] = "", tsc[160];
 	int rc;
 
-	if (!res || !buf) {
-		free(res);
-		free(buf);
+	if (!res) {
 		emit_cs_record("error", e->cs, "clocksource", "out of memory");
 		return PROBE_FAILED;
 	}
-	for (size_t i = 0; i <= MAX_SOURCES; i++)
-		res[i].batch = buf + i * nb;
 	pin_to_cpu(e);
 	setup_tsc_clock(e);
 	e->timer_ns = timer_cost_ns(e);
@@ -1083,11 +1154,11 @@ static enum probe_status measure_block(const struct probe_ctx *ctx, struct env *
 		snprintf(tsc, sizeof(tsc), "no TSC (%s)", e->no_tsc_why);
 	human("\n-- clocksource %s: %s, CPU %d, loop overhead %.3g ns/call, vDSO use checked by %s --\n",
 	      e->cs, tsc, e->cpu, e->overhead_ns, e->traced ? "ptrace" : "cost");
-	print_table(e, res, n);
+	/* the empty loop's slot (res[n]) is done with: the device row takes it */
+	print_table(e, res, n + device_row(e, &res[n]));
 	if (strcmp(cs_end, e->cs))
 		human("   note: the clocksource changed to %s during the measurement\n", cs_end);
 	free(res);
-	free(buf);
 	return measured ? PROBE_OK : PROBE_SKIPPED;
 }
 
@@ -1159,7 +1230,7 @@ static int in_list(const char *path, const char *name)
 static enum probe_status sweep(const struct probe_ctx *ctx, struct env *base, const char *orig,
 			       char *avail)
 {
-	char list[MAX_CLOCKSOURCES][32], now[64], why[128];
+	char list[MAX_CLOCKSOURCES][CS_NAME_LEN], now[CS_NAME_LEN], why[128];
 	size_t n = 0;
 	int failed = 0, restored, replaced;
 	int64_t start = mono_ns(), budget = sweep_budget_ns(ctx);
@@ -1227,11 +1298,73 @@ static enum probe_status sweep(const struct probe_ctx *ctx, struct env *base, co
 	return failed || (!restored && !replaced) ? PROBE_FAILED : PROBE_OK;
 }
 
+/* ---- the platform counters, once per run ---- */
+
+/*
+ * The HPET, PM timer and PIT reads (clocks_dev.h), measured like every
+ * source but once, before any block: the device costs the same whatever
+ * the clocksource. Their records and a table now; each block's table shows
+ * the counter behind its clocksource again (device_row()). Sets e->dev and
+ * e->dev_res; returns the results to free, or NULL.
+ */
+static struct clk_result *measure_devices(struct env *e, struct clk_dev *dev)
+{
+	struct clk_result *res = alloc_results(e, CLK_NDEV + 1);
+	struct env d = *e;
+	size_t skipped = 0;
+
+	if (!res) {
+		emit_cs_record("error", e->cs, "platform counters", "out of memory");
+		return 0;
+	}
+	clk_devs_open(dev);
+	pin_to_cpu(&d);
+	d.timer_ns = timer_cost_ns(&d);
+	for (size_t i = 0; i < CLK_NDEV; i++) {
+		res[i].src = (struct source){ .kind = K_DEV, .via = VIA_DEV, .dev = &dev[i] };
+		snprintf(res[i].src.name, sizeof(res[i].src.name), "%s", dev[i].name);
+		res[i].vdso = -1;
+		precheck(&d, &res[i]);
+	}
+	res[CLK_NDEV].src = (struct source){ .kind = K_EMPTY, .via = VIA_NONE, .name = "empty loop" };
+	measure_costs(&d, res, CLK_NDEV, &skipped);
+	for (size_t i = 0; i < CLK_NDEV; i++)
+		if (!res[i].skipped)
+			emit_clk_result(&d, &res[i]);
+	human("\n-- platform counters read from user space (the device access under the hpet, acpi_pm "
+	      "and pit clocksources), CPU %d, loop overhead %.3g ns/call --\n", d.cpu, d.overhead_ns);
+	print_table(&d, res, CLK_NDEV);
+	e->dev = dev;
+	e->dev_res = res;
+	return res;
+}
+
+/* One block for the clocksource in use, or the sweep. */
+static enum probe_status run_blocks(const struct probe_ctx *ctx, struct env *e, int want, const char *orig)
+{
+	char avail[256];
+
+	if (!want)
+		return measure_block(ctx, e);
+	if (geteuid() != 0) {
+		emit_cs_record("skip", orig, "clocksource sweep", "needs root (writes current_clocksource)");
+		return measure_block(ctx, e);
+	}
+	if (read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail)) <= 0) {
+		emit_cs_record("skip", orig, "clocksource sweep", "no " CLOCKSOURCE_DIR "/available_clocksource");
+		return measure_block(ctx, e);
+	}
+	return sweep(ctx, e, orig, avail);
+}
+
 enum probe_status probe_clocks(struct probe_ctx *ctx)
 {
 	const struct options *o = ctx->opt;
 	int want = o && (o->clocksource_sweep > 0 || (o->clocksource_sweep < 0 && ctx->appliance));
-	char orig[64], avail[256];
+	char orig[CS_NAME_LEN];
+	struct clk_dev dev[CLK_NDEV];
+	struct clk_result *dev_res;
+	enum probe_status st;
 	struct env e = { .plan = ctx->quick ? &plan_quick : &plan_full, .cpu = -1,
 			 .calib_source = "none", .calib_ref = "none", .ns_per_unit = 1 };
 
@@ -1251,17 +1384,10 @@ enum probe_status probe_clocks(struct probe_ctx *ctx)
 		e.have_tsc = e.have_rdtscp = 0;
 		e.no_tsc_why = e.no_rdtscp_why = "TSC calibration failed";
 	}
-	if (!want)
-		return measure_block(ctx, &e);
-	if (geteuid() != 0) {
-		emit_cs_record("skip", orig, "clocksource sweep", "needs root (writes current_clocksource)");
-		return measure_block(ctx, &e);
-	}
-	if (read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail)) <= 0) {
-		emit_cs_record("skip", orig, "clocksource sweep", "no " CLOCKSOURCE_DIR "/available_clocksource");
-		return measure_block(ctx, &e);
-	}
-	return sweep(ctx, &e, orig, avail);
+	dev_res = measure_devices(&e, dev);
+	st = run_blocks(ctx, &e, want, orig);
+	free(dev_res);
+	return st;
 }
 
 /* ---- the registry's row (probes/registry.c) ---- */
