@@ -82,6 +82,8 @@ evil="x'; system('touch $TMP/pwned-ref') #"
 	tp1 "{\"type\":\"result\",\"probe\":\"tscsync\",\"name\":\"s\",\"cpu_a\":\"0' 0); system('touch $TMP/pwned-cpu'); ('\",\"cpu_b\":1,\"offset_ns\":3,\"bound_ns\":40}"
 	tp1 '{"type":"result","probe":"tscsync","name":"big","cpu_a":1,"cpu_b":99999999999,"offset_ns":3,"bound_ns":40}'
 	tp1 '{"type":"result","probe":"tscsync","name":"neg","cpu_a":1,"cpu_b":0,"offset_ns":3,"bound_ns":-1}'
+	tp1 '{"type":"result","probe":"tscsync","name":"pre","when":"pre-os","cpu_a":2,"cpu_b":3,"offset_ns":5,"bound_ns":50}'
+	tp1 '{"type":"result","probe":"tscsync","name":"odd","when":7,"cpu_a":4,"cpu_b":5,"offset_ns":5,"bound_ns":50}'
 	tp1 '{"type":"end","probes_ok":2}'
 } >"$TMP/hostile.log"
 run "$TP_REPORT" --label="$evil" --plot="$TMP/hostile" "$TMP/hostile.log"
@@ -93,7 +95,7 @@ pass $? "nothing in a record or label ran: no pwned-* file"
 pass $? "only adev.* and tscsync.* written"
 grep -q "set xtics ('0>1' 0, '1>0' 1)" "$TMP/hostile/tscsync.gp" &&
 	[ "$(grep '^[0-9]' "$TMP/hostile/tscsync.dat" | tr '\t\n' ', ')" = "0,3,40 1,-,- " ]
-pass $? "tscsync: CPU numbers that are not small integers make no pair, a negative bound no point"
+pass $? "tscsync: CPU numbers that are not small integers make no pair, nor a pre-os or odd \`when\`; a negative bound no point"
 grep -q "title 'x''; system(''touch $TMP/pwned-ref'') # a set output \"pwned-nl\"'" "$TMP/hostile/adev.gp" && [ "$(grep -c '^# ' "$TMP/hostile/adev.dat")" = 2 ]
 pass $? "adev: a reference's name quoted, the newline made a space; tau <= 0 left out"
 diag "$TMP/hostile/adev.gp"

@@ -397,9 +397,13 @@ struct cpu_pair {
 	long a, b;
 };
 
+/* A post-boot pair (the stub's pre-OS pairs, `when` "pre-os", are not plotted). */
 static int pair_of(const struct result *r, struct cpu_pair *p)
 {
-	if (strcmp(r->probe, "tscsync"))
+	json_t *when = json_object_get(json_array_get(r->recs, 0), "when");
+	const char *w = json_string_value(when);
+
+	if (strcmp(r->probe, "tscsync") || (when && (!w || strcmp(w, "post-boot"))))
 		return 0;
 	p->a = rec_cpu(r, "cpu_a");
 	p->b = rec_cpu(r, "cpu_b");
