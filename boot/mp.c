@@ -60,6 +60,7 @@ struct mp_pair {
 	EFI_STATUS status;	/* of the firmware call that failed */
 	int stopped_early;	/* the AP stopped answering after some round trips */
 	int finish_seen;	/* the firmware signalled the AP's return */
+	uint64_t duration_ms;	/* StartupThisAP to the end of the wait for its return */
 	struct mp_line *ln;
 };
 
@@ -141,6 +142,7 @@ static int wait_finish(EFI_EVENT ev)
 /* One AP as B, the BSP as A: StartupThisAP non-blocking, the rounds, the end. */
 static void run_pair(struct tp_mp_services *mp, uint64_t ticks_per_ms, struct mp_pair *p)
 {
+	uint64_t t_start = tp_rdtsc();
 	EFI_EVENT ev = NULL;
 	EFI_TPL old;
 	int rc = 0;
@@ -177,6 +179,7 @@ static void run_pair(struct tp_mp_services *mp, uint64_t ticks_per_ms, struct mp
 	if (!p->why && p->s.samples <= p->s.rejected)
 		p->why = rc ? "the AP did not answer within 100 ms" : "no usable round trip";
 	p->finish_seen = wait_finish(ev);
+	p->duration_ms = (tp_rdtsc() - t_start) / ticks_per_ms;
 out:
 	uefi_call_wrapper(BS->CloseEvent, 1, ev);
 }
@@ -234,6 +237,7 @@ static void say_pair(struct tp_console *con, uint32_t bsp_apic, const struct mp_
 	tp_rec_bool(r, "excludes_zero", iv.excludes_zero);
 	tp_rec_bool(r, "stopped_early", p->stopped_early);
 	tp_rec_bool(r, "finish_signalled", p->finish_seen);
+	tp_rec_uint(r, "duration_ms", p->duration_ms);
 	rec_adjust(r, (int)p->ln->has_adjust, p->ln->adjust);
 	tp_con_emit(con);
 
