@@ -329,7 +329,10 @@ static EFI_STATUS bsp_info(struct tp_console *con, struct tp_mp_services *mp, st
 	return EFI_SUCCESS;
 }
 
-/* Every enabled, healthy AP up to TP_PREOS_MAX_APS; the others counted. */
+/*
+ * Every enabled, healthy AP up to TP_PREOS_MAX_APS; the others counted
+ * (aps_disabled: disabled, unhealthy, or GetProcessorInfo refused it).
+ */
 static void each_ap(struct tp_console *con, struct tp_mp_services *mp, uint64_t ticks_per_ms,
 		    struct mp_count *c, struct tp_preos *w)
 {
