@@ -445,6 +445,23 @@ static void test_preos(void)
 	ok(tp_preos_check(big, TP_PREOS_WORD_MAX + 1) != 0, "refused: 768 bytes");
 }
 
+/* A hostile tsc_preos on the kernel's line: an error record, nothing kept. */
+static void test_preos_suite(void)
+{
+	struct options o;
+	struct opt_errors errs = { 0 };
+
+	options_defaults(&o);
+	options_from_cmdline(&o, "console=ttyS0 timeprobe.tsc_preos=0:x,1:5:-5:9:1:1:x", &errs);
+	ok(errs.n == 1 && !strcmp(errs.e[0].name, "tsc_preos") && !o.tsc_preos[0] &&
+		   strstr(errs.e[0].reason, "lo <= hi"),
+	   "the suite refuses an interval with lo > hi, says why, keeps nothing (%s)",
+	   errs.n ? errs.e[0].reason : "no error");
+	errs.n = 0;
+	options_from_cmdline(&o, "timeprobe.tsc_preos=0:-7,1:-5:5:10:3:0:12", &errs);
+	ok(!errs.n && !strcmp(o.tsc_preos, "0:-7,1:-5:5:10:3:0:12"), "and keeps a good one");
+}
+
 /* A line full of the user's words: tsc_preos goes before the user's words are cut. */
 static void test_preos_room(void)
 {
@@ -611,6 +628,7 @@ int main(void)
 	test_firmware();
 	test_preos();
 	test_preos_room();
+	test_preos_suite();
 	test_docs_example();
 	test_every_row();
 	test_stub_rows();
