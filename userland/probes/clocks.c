@@ -16,22 +16,19 @@
  * child, and the original clocksource is put back by the parent.
  *
  * Layout: pure helpers (clocks.h), the measured loops, the measurement
- * kernel, the vDSO check, one block per clocksource (records + table), the
+ * kernel, the vDSO check (userland/trace_entry.c), one block per clocksource (records + table), the
  * sweep. See docs/probes/clocks.md.
  */
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -43,6 +40,7 @@
 #include "../stats.h"
 #include "../sysinfo.h"
 #include "../timeutil.h"
+#include "../trace_entry.h"
 #include "clocks.h"
 #include "clocks_dev.h"
 
@@ -52,7 +50,6 @@
 #define MAX_ITERS (1L << 24)		/* iterations of UNROLL calls per batch */
 #define STEP_CHUNK 512			/* consecutive reads per granularity chunk */
 #define VDSO_CHECK_CALLS 8		/* calls per libc source under the tracer */
-#define TRACE_MARK (-1000L)		/* close(TRACE_MARK - i) marks source i */
 #define TSC_MAXSEC 600			/* cyc2ns range, as the kernel's 600 s */
 #define MAX_SOURCES 40
 #define MAX_CLOCKSOURCES 8
@@ -554,105 +551,31 @@ static void measure_steps(const struct env *e, struct clk_result *res)
 
 /* ---- does libc's call enter the kernel? ---- */
 
-/* struct ptrace_syscall_info (include/uapi/linux/ptrace.h), the entry part:
- * the kernel copies no more than the size we pass. */
-struct trace_info {
-	uint8_t op;
-	uint8_t pad[3];
-	uint32_t arch;
-	uint64_t ip, sp;
-	uint64_t nr;
-	uint64_t args[6];
-};
-#define TRACE_OP_ENTRY 1
-#define TRACE_GET_SYSCALL_INFO 0x420e	/* Linux 5.3 */
-
-static int is_time_syscall(uint64_t nr)
+/* The traced child's read of source i: libc's call, for libc sources only. */
+static void read_libc(void *arg, size_t i)
 {
-#ifdef SYS_time
-	if (nr == SYS_time)
-		return 1;
-#endif
-	return nr == SYS_clock_gettime || nr == SYS_gettimeofday;
+	const struct clk_result *res = arg;
+	int64_t v;
+
+	if (!res[i].skipped && res[i].src.via == VIA_LIBC)
+		read_once(&res[i].src, &v);
 }
 
 /*
- * Runs every libc source VDSO_CHECK_CALLS times in a child traced with
- * PTRACE_SYSCALL and counts the time syscalls each makes: exact, whatever
- * libc and the vDSO decide (musl falls back to the syscall for clocks the
- * vDSO refuses; the vDSO itself falls back when the clocksource cannot be
- * read in user space, e.g. hpet or acpi_pm). 0, or -errno when tracing is
- * not possible here.
+ * Runs every libc source VDSO_CHECK_CALLS times in a traced child and
+ * counts the time syscalls each makes: exact, whatever libc and the vDSO
+ * decide (musl falls back to the syscall for clocks the vDSO refuses; the
+ * vDSO itself falls back when the clocksource cannot be read in user
+ * space, e.g. hpet or acpi_pm). 0, or -errno when tracing is not possible
+ * here.
  */
 static int vdso_check(struct clk_result *res, size_t n)
 {
-	int st, sig = 0, err = 0;
-	long cur = -1;
-	uint64_t count[MAX_SOURCES] = { 0 };
-	pid_t pid;
+	uint64_t count[MAX_SOURCES];
+	int rc = trace_time_syscalls(read_libc, res, n, VDSO_CHECK_CALLS, count);
 
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		int64_t v;
-
-		if (ptrace(PTRACE_TRACEME, 0, 0, 0))
-			_exit(3);
-		raise(SIGSTOP);
-		for (size_t i = 0; i < n; i++) {
-			if (res[i].skipped || res[i].src.via != VIA_LIBC)
-				continue;
-			syscall(SYS_close, TRACE_MARK - (long)i);
-			for (int k = 0; k < VDSO_CHECK_CALLS; k++)
-				read_once(&res[i].src, &v);
-		}
-		_exit(0);
-	}
-	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st)) {
-		waitpid(pid, &st, 0);
-		return -EPERM;	/* PTRACE_TRACEME refused */
-	}
-	if (ptrace(PTRACE_SETOPTIONS, pid, 0, (void *)(long)(PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL))) {
-		err = -errno;
-		goto out;
-	}
-	for (;;) {
-		struct trace_info info;
-
-		if (ptrace(PTRACE_SYSCALL, pid, 0, (void *)(long)sig)) {
-			err = -errno;
-			goto out;
-		}
-		sig = 0;
-		if (waitpid(pid, &st, 0) != pid) {
-			err = -errno;
-			goto out;
-		}
-		if (WIFEXITED(st) || WIFSIGNALED(st))
-			break;
-		if (!WIFSTOPPED(st))
-			continue;
-		if (WSTOPSIG(st) != (SIGTRAP | 0x80)) {
-			sig = WSTOPSIG(st) == SIGSTOP || WSTOPSIG(st) == SIGTRAP ? 0 : WSTOPSIG(st);
-			continue;
-		}
-		memset(&info, 0, sizeof(info));
-		if (ptrace(TRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(info), &info) <= 0) {
-			err = -errno;
-			goto out;
-		}
-		if (info.op != TRACE_OP_ENTRY)
-			continue;
-		if (info.nr == SYS_close && (int64_t)info.args[0] <= TRACE_MARK &&
-		    (int64_t)info.args[0] > TRACE_MARK - (int64_t)n)
-			cur = TRACE_MARK - (int64_t)info.args[0];
-		else if (cur >= 0 && is_time_syscall(info.nr))
-			count[cur]++;
-	}
-	if (!WIFEXITED(st) || WEXITSTATUS(st))
-		return -ECHILD;
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < n; i++) {
 		if (res[i].skipped || res[i].src.via != VIA_LIBC)
 			continue;
@@ -660,10 +583,6 @@ static int vdso_check(struct clk_result *res, size_t n)
 		res[i].vdso = count[i] == 0;
 	}
 	return 0;
-out:
-	kill(pid, SIGKILL);
-	waitpid(pid, &st, 0);
-	return err;
 }
 
 /* Without the tracer: the libc call against the raw syscall of the same call. */
