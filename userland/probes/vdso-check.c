@@ -9,31 +9,24 @@
  * System V gABI, "Dynamic Section" and "Symbol Table") and called directly,
  * so libc's choices (musl refuses the vDSO for some clocks) are not in the
  * way. Each entry is called in a child traced with PTRACE_SYSCALL, and the
- * time system calls it makes are counted: 0 per call is the vDSO path, 1 the
- * fallback. Linux 6.1 lib/vdso/gettimeofday.c serves the high-resolution
+ * time system calls it makes are counted (userland/trace_entry.c, the check
+ * `clocks` uses too): 0 per call is the vDSO path, 1 the fallback. Linux 6.1 lib/vdso/gettimeofday.c serves the high-resolution
  * clocks only when the clocksource can be read in user space (tsc, not hpet
  * or acpi_pm), the coarse clocks always, the CPU-time clocks never.
  * See docs/probes/vdso-check.md.
  */
 #include <elf.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include <sys/ptrace.h>
-#include <sys/syscall.h>
 #include <sys/time.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
-#if defined(__x86_64__)
-#include <sys/user.h>
-#endif
 
 #include "../emit.h"
 #include "../probe.h"
 #include "../sysinfo.h"
+#include "../trace_entry.h"
 #include "vdso-check.h"
 
 #define PROBE "vdso-check"
@@ -101,59 +94,29 @@ static long call(const struct entry *e, const void *fn)
 	return ((time_fn)fn)(0) < 0 ? -EINVAL : 0;
 }
 
-#if defined(__x86_64__)
-static int is_time_syscall(unsigned long long nr)
+struct traced_call {
+	const struct entry *e;
+	const void *fn;
+};
+
+static void read_entry(void *arg, size_t i)
 {
-	return nr == SYS_clock_gettime || nr == SYS_gettimeofday || nr == SYS_time;
+	const struct traced_call *t = arg;
+
+	(void)i;
+	call(t->e, t->fn);
 }
 
-/*
- * Time system calls per call of the entry, from a traced child: 0 or 1,
- * or -errno when tracing is refused here. At a syscall-entry stop x86-64's
- * rax holds -ENOSYS (arch/x86/entry/entry_64.S), at the exit stop the result.
- */
+/* Time system calls per call of the entry (trace_entry.h): 0 or 1, or
+ * -errno when tracing is refused here. */
 static double kernel_entries(const struct entry *e, const void *fn)
 {
-	struct user_regs_struct regs;
-	int st, sig = 0, count = 0;
-	pid_t pid;
+	struct traced_call t = { e, fn };
+	uint64_t count;
+	int rc = trace_time_syscalls(read_entry, &t, 1, CALLS, &count);
 
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		if (ptrace(PTRACE_TRACEME, 0, 0, 0))
-			_exit(3);
-		raise(SIGSTOP);
-		for (int i = 0; i < CALLS; i++)
-			call(e, fn);
-		_exit(0);
-	}
-	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st) ||
-	    ptrace(PTRACE_SETOPTIONS, pid, 0, (void *)(long)(PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL))) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &st, 0);
-		return -EPERM;
-	}
-	while (!ptrace(PTRACE_SYSCALL, pid, 0, (void *)(long)sig) && waitpid(pid, &st, 0) == pid &&
-	       WIFSTOPPED(st)) {
-		sig = WSTOPSIG(st) == (SIGTRAP | 0x80) || WSTOPSIG(st) == SIGSTOP ? 0 : WSTOPSIG(st);
-		if (WSTOPSIG(st) == (SIGTRAP | 0x80) && !ptrace(PTRACE_GETREGS, pid, 0, &regs) &&
-		    (long long)regs.rax == -ENOSYS && is_time_syscall(regs.orig_rax))
-			count++;
-	}
-	kill(pid, SIGKILL);
-	waitpid(pid, &st, 0);
-	return (double)count / CALLS;
+	return rc ? rc : (double)count / CALLS;
 }
-#else
-static double kernel_entries(const struct entry *e, const void *fn)
-{
-	(void)e, (void)fn;
-	return -ENOSYS;		/* the register layout above is x86-64's */
-}
-#endif
 
 static const char *const clock_names[MAX_CLOCK_ID + 1] = {
 	"CLOCK_REALTIME", "CLOCK_MONOTONIC", "CLOCK_PROCESS_CPUTIME_ID", "CLOCK_THREAD_CPUTIME_ID",

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Probe `clocks`, its files' shared types: what a source is, how long to
+ * measure (struct plan), what a clocksource block shares (struct env) and
+ * what one source gave (struct clk_result). Internal to the probe:
+ *
+ *   clocks.c          the probe: sources, pre-checks, one block, the
+ *                     platform counters, the registry row
+ *   clocks_read.c     the measured loops: nothing but the reads
+ *   clocks_measure.c  the measurement kernel: batches, steps, the vDSO check
+ *   clocks_out.c      records and the human table
+ *   clocks_sweep.c    the clocksource sweep
+ *   clocks_dev.c      the platform counters as paths (clocks_dev.h)
+ *
+ * The pure helpers, tested alone, are in clocks.h.
+ */
+#ifndef TP_PROBES_CLOCKS_IMPL_H
+#define TP_PROBES_CLOCKS_IMPL_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../probe.h"
+#include "../timeutil.h"
+#include "clocks.h"
+#include "clocks_dev.h"
+
+#define PROBE "clocks"
+#define UNROLL 16			/* calls per iteration of a batch */
+#define MAX_SOURCES 40
+#define CS_NAME_LEN 32			/* a clocksource name, as kernel/time/clocksource.c */
+
+#if !TP_HAVE_TSC
+static inline uint64_t rdtsc(void) { return 0; }
+static inline uint64_t rdtsc_ordered(void) { return 0; }
+static inline uint64_t rdtscp(uint32_t *aux) { (void)aux; return 0; }
+#endif
+
+/* ---- sources ---- */
+
+enum kind { K_TIME, K_GTOD, K_CGT, K_RDTSC, K_LFENCE_RDTSC, K_RDTSCP, K_TSC_USER, K_DEV, K_EMPTY };
+enum via { VIA_LIBC, VIA_SYSCALL, VIA_INSN, VIA_TSC_USER, VIA_DEV, VIA_NONE };
+
+struct source {
+	enum kind kind;
+	enum via via;
+	clockid_t id;
+	char name[56];
+	const struct tsc_clock *tclk;
+	const struct clk_dev *dev;	/* K_DEV: the platform counter */
+};
+
+/* ---- the measured loops (clocks_read.c) ---- */
+
+/* The bare syscall instruction, so the syscall path costs what the kernel
+ * costs and not libc's syscall() wrapper (errno handling, varargs). */
+#if defined(__x86_64__)
+static inline long sys2(long nr, long a, long b)
+{
+	long ret;
+
+	__asm__ volatile("syscall" : "=a"(ret) : "a"(nr), "D"(a), "S"(b) : "rcx", "r11", "memory");
+	return ret;
+}
+#else
+static inline long sys2(long nr, long a, long b)
+{
+	long r = syscall(nr, a, b);
+
+	return r < 0 ? -errno : r;
+}
+#endif
+
+/* Each runs iters * UNROLL reads and returns the last value (ns or ticks). */
+typedef int64_t (*batch_fn)(const struct source *s, long iters);
+
+batch_fn batch_for(const struct source *s);
+
+/* One read, checked: 0 or -errno. Used for the pre-check and the tracer. */
+int read_once(const struct source *s, int64_t *v);
+
+/* n consecutive reads, as tight as the source allows. */
+void fill_reads(const struct source *s, int64_t *r, size_t n);
+
+/* ---- the measurement kernel (clocks_measure.c) ---- */
+
+struct plan {
+	int64_t batch_min_ns;	/* shortest batch */
+	int64_t budget_ns;	/* per source, once min_batches are done */
+	int64_t hard_ns;	/* per source, whatever was done */
+	int min_batches, max_batches;
+	int rounds;		/* slices per source, taken in turns */
+	int64_t step_budget_ns;	/* granularity sampling per source */
+	uint64_t step_min_reads;
+};
+
+/* The plan for the profile: quick or full. */
+const struct plan *clocks_plan(int quick);
+
+/* What every measurement of one clocksource block shares. */
+struct env {
+	const char *cs;
+	const struct plan *plan;
+	int have_tsc, have_rdtscp;
+	const char *no_tsc_why, *no_rdtscp_why;
+	double tsc_hz;
+	const char *calib_source, *calib_ref;
+	const struct user_calib *user_calib;	/* when calib_source is "user" */
+	double ns_per_unit;	/* timer unit to ns: ns per tick, or 1 */
+	struct tsc_clock tclk;
+	double timer_ns;	/* cost of the timer read inside a batch */
+	double overhead_ns;	/* the empty loop, per call */
+	int cpu;
+	int traced;		/* vDSO use checked by ptrace, else by cost */
+	const struct clk_dev *dev;		/* the platform counters, CLK_NDEV */
+	const struct clk_result *dev_res;	/* their figures, measured once per run */
+};
+
+/* What one source gave. */
+struct clk_result {
+	struct source src;
+	int err;		/* skipped: errno, or 0 with reason */
+	char reason[120];
+	int skipped;
+	int vdso;		/* libc: 1 served in user space, 0 not, -1 unknown */
+	double kernel_entries;	/* libc: time syscalls per call under the tracer */
+	struct per_call ns;
+	double ticks_p50;	/* NaN without the TSC */
+	double resolution_ns;
+	struct step_acc steps;
+	int64_t step_window_ns;
+	int64_t user_us, sys_us, vol_ctxsw, invol_ctxsw;
+	int64_t last;
+	double *batch;		/* max_batches durations, timer units */
+	int batches;
+	long iters;		/* of UNROLL calls per batch */
+	uint64_t calls_per_batch;
+	double batch_ns;
+};
+
+/* count results, each with room for the plan's batches; one free(). */
+struct clk_result *alloc_results(const struct env *e, size_t count);
+
+/* Pins this process to the CPU it runs on (e->cpu); the TSC clock's base. */
+void pin_to_cpu(struct env *e);
+void setup_tsc_clock(struct env *e);
+
+/* The cost of one read of the batch timer, in ns. */
+double timer_cost_ns(const struct env *e);
+
+/*
+ * Batches for res[0..n) and the empty loop res[n], in turns, skipping the
+ * skipped; the empty loop's cost becomes e->overhead_ns.
+ */
+void measure_costs(struct env *e, struct clk_result *res, size_t n);
+
+/*
+ * Every source and the empty loop (res[n]): the vDSO check first (its
+ * verdict goes into each record), then batches in turns, then the steps.
+ * Returns the tracer's result (0 or -errno); counts what was measured.
+ */
+int measure_all(struct env *e, struct clk_result *res, size_t n, size_t *measured);
+
+/* ---- records and the table (clocks_out.c) ---- */
+
+/* The skip records of res[0..n), counted in *skipped. */
+void emit_clk_skips(const struct env *e, const struct clk_result *res, size_t n, size_t *skipped);
+void emit_clk_result(const struct env *e, const struct clk_result *res);
+/* A skip or error about a whole clocksource, carrying it like every record. */
+void emit_cs_record(const char *type, const char *cs, const char *name, const char *reason);
+/* The block's own record: what it ran on and how it measured. */
+void emit_block(const struct probe_ctx *ctx, const struct env *e, size_t measured, size_t skipped,
+		int trace_rc, const char *cs_end);
+/* The human table of res[0..n), dearest first (sorts res). */
+void print_table(const struct env *e, struct clk_result *res, size_t n);
+
+/* ---- one block, and the sweep of blocks (clocks.c, clocks_sweep.c) ---- */
+
+/* Measures every source on the clocksource in use now. */
+enum probe_status measure_block(const struct probe_ctx *ctx, struct env *e);
+
+/* One block for the clocksource in use, or (want) one per clocksource. */
+enum probe_status run_blocks(const struct probe_ctx *ctx, struct env *e, int want, const char *orig);
+
+#endif
