@@ -408,6 +408,10 @@ static void measure_all(const struct probe_ctx *ctx, const int *cpus, int n, int
 		}
 }
 
+/*
+ * One CPU has no pair to measure, but its IA32_TSC_ADJUST (pre-OS and now)
+ * is still read and told: then the pairs are one skip, and no summary.
+ */
 static enum probe_status run(struct probe_ctx *ctx)
 {
 	static struct cell m[TSCSYNC_MAX_CPUS * TSCSYNC_MAX_CPUS];
@@ -427,20 +431,23 @@ static enum probe_status run(struct probe_ctx *ctx)
 		emit_skip(P, 0, "sched_getaffinity failed: cannot pin threads");
 		return PROBE_SKIPPED;
 	}
-	if (n < 2) {
-		emit_skip(P, 0, "one CPU online (or allowed to this process): no pair to compare");
-		return PROBE_SKIPPED;
-	}
 	hz = probe_tsc_calib(ctx);
 	if (cpu_map_read(&map))
 		human("  /proc/cpuinfo unreadable: APIC IDs and tsc_adjust flags unknown\n");
-	measure_all(ctx, cpus, n, online, m, hz);
+	if (n >= 2)
+		measure_all(ctx, cpus, n, online, m, hz);
+	else
+		tscsync_emit_skip("offset", TSCSYNC_POSTBOOT,
+				  "one CPU online (or allowed to this process): no pair to compare");
 	p = tscsync_preos_records(ctx->opt, &map, &pre, hz);
 	tscsync_adjust_now(cpus, n, &map, now);
-	human_matrix("offset", cpus, n, m, hz, 0);
-	human_matrix("bound (half-width)", cpus, n, m, hz, 1);
-	changed = tscsync_human_preos(p, cpus, n, m, now, hz);
-	emit_summary(cpus, n, online, m, hz, ctx, p, changed);
+	if (n >= 2) {
+		human_matrix("offset", cpus, n, m, hz, 0);
+		human_matrix("bound (half-width)", cpus, n, m, hz, 1);
+	}
+	changed = tscsync_human_preos(p, cpus, n, n >= 2 ? m : NULL, now, hz);
+	if (n >= 2)
+		emit_summary(cpus, n, online, m, hz, ctx, p, changed);
 	return PROBE_OK;
 }
 
