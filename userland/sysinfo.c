@@ -92,14 +92,8 @@ void cpu_model(char *buf, size_t len)
 int cpu_has_flag(const char *flag)
 {
 	char flags[4096];
-	size_t n = strlen(flag);
 
-	if (!cpuinfo_field("flags", flags, sizeof(flags)))
-		return 0;
-	for (char *p = flags; (p = strstr(p, flag)); p += n)
-		if ((p == flags || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
-			return 1;
-	return 0;
+	return cpuinfo_field("flags", flags, sizeof(flags)) && fp_has_word(flags, flag);
 }
 
 void cpu_map_line(struct cpu_map *m, const char *line)
