@@ -7,6 +7,8 @@
  * The kernel's check_tsc_warp() (arch/x86/kernel/tsc_sync.c) answers
  * "did a TSC read on one CPU ever come out before one on another" (probe
  * `tsc`); this answers "how far apart are they, give or take how much".
+ * The stub's pre-OS offsets and each CPU's IA32_TSC_ADJUST, before and
+ * after, are in tscsync_preos.c (tscsync_impl.h).
  */
 #include <errno.h>
 #include <math.h>
