@@ -189,9 +189,11 @@ int tscsync_human_preos(const struct preos *p, const int *cpus, int n, const str
 	char ab[40], pre[48], post[48];
 	int changed = 0;
 
-	if (p) {
+	if (p && p->w.n) {
 		human("\n  before the OS (stub: BSP against each AP) and after boot "
 		      "(ns; TSC_B - TSC_A)\n  %-16s %24s %24s\n", "A -> B", "pre-OS", "post-boot");
+	} else if (p) {
+		human("\n  before the OS: no pair (the stub measured no AP; its stub_tscsync records say why)\n");
 	} else {
 		human("\n  before the OS: no figures (the skip record says why)\n");
 	}
