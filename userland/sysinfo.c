@@ -2,10 +2,13 @@
 /* Machine facts from /proc and /sys; see sysinfo.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "fingerprint.h"
 #include "sysinfo.h"
 
 int read_text(const char *path, char *buf, size_t len)
@@ -89,14 +92,59 @@ void cpu_model(char *buf, size_t len)
 int cpu_has_flag(const char *flag)
 {
 	char flags[4096];
-	size_t n = strlen(flag);
 
-	if (!cpuinfo_field("flags", flags, sizeof(flags)))
-		return 0;
-	for (char *p = flags; (p = strstr(p, flag)); p += n)
-		if ((p == flags || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
-			return 1;
+	return cpuinfo_field("flags", flags, sizeof(flags)) && fp_has_word(flags, flag);
+}
+
+void cpu_map_line(struct cpu_map *m, const char *line)
+{
+	struct cpu_entry *c = m->n && m->open ? &m->c[m->n - 1] : NULL;
+	char v[8192];	/* a flags line is ~1.5 KB; cpu_map_read()'s lines are no longer */
+	char *end;
+	long x;
+
+	if (fp_cpuinfo_value(line, "processor", v, sizeof(v))) {
+		x = strtol(v, &end, 10);
+		m->open = end != v && x >= 0 && x <= INT32_MAX && m->n < CPU_MAP_MAX;
+		if (m->open)
+			m->c[m->n++] = (struct cpu_entry){ .cpu = (int)x, .apic = -1, .tsc_adjust = -1 };
+	} else if (c && fp_cpuinfo_value(line, "apicid", v, sizeof(v))) {
+		x = strtol(v, &end, 10);
+		if (end != v && x >= 0 && x <= 0xffffffffL)
+			c->apic = x;
+	} else if (c && fp_cpuinfo_value(line, "flags", v, sizeof(v))) {
+		c->tsc_adjust = fp_has_word(v, "tsc_adjust");
+	}
+}
+
+int cpu_map_read(struct cpu_map *m)
+{
+	static char line[8192];
+	FILE *f = fopen("/proc/cpuinfo", "re");
+
+	m->n = m->open = 0;
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		cpu_map_line(m, line);
+	fclose(f);
 	return 0;
+}
+
+int cpu_of_apic(const struct cpu_map *m, uint32_t apic)
+{
+	for (int i = 0; i < m->n; i++)
+		if (m->c[i].apic == (int64_t)apic)
+			return m->c[i].cpu;
+	return -1;
+}
+
+const struct cpu_entry *cpu_map_find(const struct cpu_map *m, int cpu)
+{
+	for (int i = 0; i < m->n; i++)
+		if (m->c[i].cpu == cpu)
+			return &m->c[i];
+	return NULL;
 }
 
 void machine_name(char *buf, size_t len)

@@ -4,6 +4,7 @@
 #define TP_SYSINFO_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Reads a small text file, strips the trailing newline; -errno or length. */
 int read_text(const char *path, char *buf, size_t len);
@@ -14,6 +15,32 @@ int cpu_count(void);
 void cpu_model(char *buf, size_t len);
 /* 1 if /proc/cpuinfo's flags contain FLAG. */
 int cpu_has_flag(const char *flag);
+/*
+ * What /proc/cpuinfo says of each CPU by number: its local APIC ID
+ * (`apicid`, the ID the firmware's MP services name a CPU by; x2APIC ID
+ * where enabled) and whether its flags list `tsc_adjust`
+ * (CPUID.(EAX=07H,ECX=0):EBX[1], IA32_TSC_ADJUST present). The lines are
+ * read with fp_cpuinfo_value() and fp_has_word() (fingerprint.h).
+ */
+#define CPU_MAP_MAX 1024
+struct cpu_entry {
+	int cpu;		/* "processor" */
+	int64_t apic;		/* "apicid"; -1: not listed */
+	int tsc_adjust;		/* -1: no flags line; else 0 or 1 */
+};
+struct cpu_map {
+	int n;
+	int open;		/* the last "processor" line was good: lines belong to c[n - 1] */
+	struct cpu_entry c[CPU_MAP_MAX];
+};
+/* Feeds one line of /proc/cpuinfo (start with n = 0); CPUs past the table are dropped. */
+void cpu_map_line(struct cpu_map *m, const char *line);
+/* /proc/cpuinfo into m: 0, or -errno when it cannot be read (m then empty). */
+int cpu_map_read(struct cpu_map *m);
+/* The Linux CPU whose APIC ID is apic, or -1. */
+int cpu_of_apic(const struct cpu_map *m, uint32_t apic);
+/* The entry of Linux CPU cpu, or NULL. */
+const struct cpu_entry *cpu_map_find(const struct cpu_map *m, int cpu);
 void machine_name(char *buf, size_t len);
 /* 1 when DMI or CPUID says QEMU. */
 int running_in_qemu(void);

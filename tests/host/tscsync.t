@@ -4,7 +4,8 @@
 # per ordered pair whose interval is coherent (bound >= 0, round trip >= the
 # interval's width), a summary that agrees with the pairs, and a human
 # matrix; no pre-OS figures on a host (a skip saying so), IA32_TSC_ADJUST
-# of each CPU or a skip saying why; on one CPU a skip that says why (TAP).
+# of each CPU or a skip saying why; on one CPU the pairs a skip that says
+# why, and IA32_TSC_ADJUST of that CPU all the same (TAP).
 # The offsets themselves are diagnostics: they depend on the machine.
 import os
 import sys
@@ -63,10 +64,19 @@ ok(len(adj) == n and all(r.get("when") == "post-boot" and
 for r in adj.values():
     diag("%s: %s" % (r["name"], r.get("tsc_adjust", r.get("reason"))))
 one = run_probe("tscsync", prefix=("taskset", "-c", "0"))
-sk = [r for r in one.recs if r.get("probe") == "tscsync" and r["type"] == "skip"]
-ok(one.p.returncode == 0 and len(sk) == 1 and "one CPU" in sk[0].get("reason", "")
-   and not [r for r in one.recs if r.get("probe") == "tscsync" and r["type"] == "result"],
-   "pinned to one CPU: one skip record saying so, no result", sk)
+mine1 = [r for r in one.recs if r.get("probe") == "tscsync"]
+sk = [r for r in mine1 if r["type"] == "skip" and r.get("name") == "offset"]
+ok(one.p.returncode == 0 and len(sk) == 1 and "one CPU" in sk[0].get("reason", "") and
+   sk[0].get("when") == "post-boot" and
+   not [r for r in mine1 if r["type"] == "result" and not r["name"].startswith("tsc_adjust")],
+   "pinned to one CPU: the pairs are one skip saying so; no pair result, no summary", mine1)
+adj1 = [r for r in mine1 if r.get("name") == "tsc_adjust cpu0" and r.get("when") == "post-boot"]
+ok(len(adj1) == 1 and (adj1[0]["type"] == "result" and isinstance(adj1[0].get("tsc_adjust"), int) or
+                       adj1[0]["type"] == "skip" and adj1[0].get("reason")),
+   "pinned to one CPU: IA32_TSC_ADJUST of cpu0 all the same, or a skip saying why", adj1)
+pre1 = [r for r in mine1 if r.get("when") == "pre-os"]
+ok(len(pre1) == 1 and pre1[0]["type"] == "skip" and "not booted by the timeprobe stub" in pre1[0].get("reason", ""),
+   "pinned to one CPU: the pre-os skip as on any host run", pre1)
 for r in pairs:
     diag("%s: %+.1f ns +- %.1f, round trip %.1f ns, %d samples" % (
         r["name"], r["offset_ns"], r["bound_ns"], r["round_trip_ns"], r["samples"]))

@@ -112,35 +112,6 @@ int main(void)
 		tscsync_init(&s);
 		ok(tscsync_interval(&s, &iv) == -1, "no round trip: no interval");
 	}
-	/* /proc/cpuinfo: APIC IDs to Linux CPUs, and the tsc_adjust flag */
-	{
-		static const char *const lines[] = {
-			"processor\t: 0\n", "vendor_id\t: GenuineIntel\n", "apicid\t\t: 6\n",
-			"initial apicid\t: 99\n", "flags\t\t: fpu tsc tsc_adjust_x tsc_adjust\n", "\n",
-			"processor\t: 1\n", "initial apicid\t: 7\n", "apicid\t\t: 7\n",
-			"flags\t\t: fpu tsc_adjustx tsc\n", "\n",
-			"processor\t: 3\n", "apicid\t\t: banana\n", "\n",
-			"processor\t: x\n", "apicid\t\t: 8\n",
-		};
-		static struct tscsync_cpus map;
-		const struct tscsync_cpu *c;
-
-		for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-			tscsync_cpuinfo_line(&map, lines[i]);
-		is_int(map.n, 3, "cpuinfo: three processors (a bad number starts none)");
-		is_int(tscsync_cpu_of_apic(&map, 6), 0, "APIC 6 is cpu0 (not its initial apicid 99)");
-		is_int(tscsync_cpu_of_apic(&map, 7), 1, "APIC 7 is cpu1");
-		is_int(tscsync_cpu_of_apic(&map, 99), -1, "initial apicid is not apicid");
-		is_int(tscsync_cpu_of_apic(&map, 8), -1,
-		       "a line after a bad processor number is not given to the one before");
-		c = tscsync_cpu_find(&map, 0);
-		ok(c && c->tsc_adjust == 1, "cpu0 has tsc_adjust (a whole word)");
-		c = tscsync_cpu_find(&map, 1);
-		ok(c && c->tsc_adjust == 0, "cpu1: tsc_adjustx is not tsc_adjust");
-		c = tscsync_cpu_find(&map, 3);
-		ok(c && c->apic == -1 && c->tsc_adjust == -1, "cpu3: apicid unreadable, no flags line");
-		ok(!tscsync_cpu_find(&map, 2), "no cpu2");
-	}
 	/* the CPUs measured: all up to 16, an even spread beyond */
 	{
 		int all[64], out[TSCSYNC_MAX_CPUS], k, distinct = 1;

@@ -7,6 +7,8 @@
  * The kernel's check_tsc_warp() (arch/x86/kernel/tsc_sync.c) answers
  * "did a TSC read on one CPU ever come out before one on another" (probe
  * `tsc`); this answers "how far apart are they, give or take how much".
+ * The stub's pre-OS offsets and each CPU's IA32_TSC_ADJUST, before and
+ * after, are in tscsync_preos.c (tscsync_impl.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -16,18 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../common/handoff.h"
 #include "../emit.h"
-#include "../msr.h"
 #include "../probe.h"
 #include "../sysinfo.h"
 #include "../timeutil.h"
-#include "tscsync.h"
+#include "tscsync_impl.h"
 
-#define P "tscsync"
-/* The `when` of a record: the stub's figures, or this probe's own. */
-#define PREOS "pre-os"
-#define POSTBOOT "post-boot"
+#define P TSCSYNC_PROBE
 #define SPIN_TIMEOUT_NS (2 * NS_PER_S)
 #define ANSWER_STOP UINT64_MAX
 
@@ -189,23 +186,10 @@ static int measure_pair(int cpu_a, int cpu_b, int64_t duration_ns, int64_t hard_
 /* ------------------------------------------------------------------ */
 /* Records and the matrix                                              */
 
-struct cell {
-	int done;
-	struct tscsync_bounds s;
-	struct tscsync_estimate e;
-};
-
-static double ns(double ticks, double hz)
+double tscsync_ns(double ticks, double hz)
 {
 	return hz > 0 ? ticks * 1e9 / hz : NAN;
 }
-
-/* Who a pair is: its CPUs (-1: no Linux CPU has that APIC ID) and APIC IDs (-1: unknown). */
-struct pair_id {
-	const char *when;
-	int a, b;
-	int64_t apic_a, apic_b;
-};
 
 static void pair_name(const struct pair_id *id, char *name, size_t len)
 {
@@ -216,8 +200,7 @@ static void pair_name(const struct pair_id *id, char *name, size_t len)
 			 (long long)id->apic_b);
 }
 
-/* One pair's record; rejected < 0: not known (the stub does not hand it over). */
-static void emit_pair(const struct pair_id *id, const struct cell *c, double hz, int64_t rejected)
+void tscsync_emit_pair(const struct pair_id *id, const struct cell *c, double hz, int64_t rejected)
 {
 	struct tp_rec r;
 	char name[64];
@@ -231,9 +214,9 @@ static void emit_pair(const struct pair_id *id, const struct cell *c, double hz,
 		tp_rec_int(&r, "apic_a", id->apic_a);
 		tp_rec_int(&r, "apic_b", id->apic_b);
 	}
-	rec_double(&r, "offset_ns", ns(c->e.offset_ticks, hz));
-	rec_double(&r, "bound_ns", ns(c->e.bound_ticks, hz));
-	rec_double(&r, "round_trip_ns", ns((double)c->s.min_rtt_ticks, hz));
+	rec_double(&r, "offset_ns", tscsync_ns(c->e.offset_ticks, hz));
+	rec_double(&r, "bound_ns", tscsync_ns(c->e.bound_ticks, hz));
+	rec_double(&r, "round_trip_ns", tscsync_ns((double)c->s.min_rtt_ticks, hz));
 	tp_rec_uint(&r, "samples", c->s.samples);
 	if (rejected >= 0)
 		tp_rec_int(&r, "rejected", rejected);
@@ -245,8 +228,7 @@ static void emit_pair(const struct pair_id *id, const struct cell *c, double hz,
 	emit_end(&r);
 }
 
-/* A skip of one measurement, with its `when` (the identity of skip records). */
-static void emit_skip_when(const char *name, const char *when, const char *reason)
+void tscsync_emit_skip(const char *name, const char *when, const char *reason)
 {
 	struct tp_rec r;
 
@@ -274,7 +256,7 @@ static void human_matrix(const char *title, const int *cpus, int n, struct cell 
 			if (i == j || !c->done)
 				human(" %9s", "-");
 			else
-				human(" %9.1f", ns(bound ? c->e.bound_ticks : c->e.offset_ticks, hz));
+				human(" %9.1f", tscsync_ns(bound ? c->e.bound_ticks : c->e.offset_ticks, hz));
 		}
 		human("\n");
 	}
@@ -300,311 +282,6 @@ static int reverse_disagreements(int n, const struct cell *m)
 				bad++;
 		}
 	return bad;
-}
-
-/* ------------------------------------------------------------------ */
-/* CPUs by APIC ID (tscsync.h)                                         */
-
-/* "key<blanks>: value": the value when line's key is exactly key, else NULL. */
-static const char *cpuinfo_value(const char *line, const char *key)
-{
-	size_t n = strlen(key);
-
-	if (strncmp(line, key, n))
-		return NULL;
-	line += n;
-	while (*line == ' ' || *line == '\t')
-		line++;
-	if (*line != ':')
-		return NULL;
-	line++;
-	while (*line == ' ')
-		line++;
-	return line;
-}
-
-static int has_word(const char *list, const char *w)
-{
-	size_t n = strlen(w);
-
-	for (const char *p = list; (p = strstr(p, w)); p += n)
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\n' || !p[n]))
-			return 1;
-	return 0;
-}
-
-void tscsync_cpuinfo_line(struct tscsync_cpus *m, const char *line)
-{
-	struct tscsync_cpu *c = m->n && m->open ? &m->c[m->n - 1] : NULL;
-	const char *v;
-	char *end;
-	long x;
-
-	if ((v = cpuinfo_value(line, "processor")) != NULL) {
-		x = strtol(v, &end, 10);
-		m->open = end != v && x >= 0 && x <= INT32_MAX && m->n < TSCSYNC_CPUINFO_MAX;
-		if (m->open)
-			m->c[m->n++] = (struct tscsync_cpu){ .cpu = (int)x, .apic = -1, .tsc_adjust = -1 };
-	} else if (c && (v = cpuinfo_value(line, "apicid")) != NULL) {
-		x = strtol(v, &end, 10);
-		if (end != v && x >= 0 && x <= 0xffffffffL)
-			c->apic = x;
-	} else if (c && (v = cpuinfo_value(line, "flags")) != NULL) {
-		c->tsc_adjust = has_word(v, "tsc_adjust");
-	}
-}
-
-int tscsync_cpu_of_apic(const struct tscsync_cpus *m, uint32_t apic)
-{
-	for (int i = 0; i < m->n; i++)
-		if (m->c[i].apic == (int64_t)apic)
-			return m->c[i].cpu;
-	return -1;
-}
-
-const struct tscsync_cpu *tscsync_cpu_find(const struct tscsync_cpus *m, int cpu)
-{
-	for (int i = 0; i < m->n; i++)
-		if (m->c[i].cpu == cpu)
-			return &m->c[i];
-	return NULL;
-}
-
-/* /proc/cpuinfo into m; -errno when it cannot be read. */
-static int read_cpuinfo(struct tscsync_cpus *m)
-{
-	static char line[8192];
-	FILE *f = fopen("/proc/cpuinfo", "re");
-
-	m->n = m->open = 0;
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f))
-		tscsync_cpuinfo_line(m, line);
-	fclose(f);
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Before the OS (the stub's timeprobe.tsc_preos) and IA32_TSC_ADJUST  */
-
-/* IA32_TSC_ADJUST of one CPU: unknown (not read), read, or the CPU has none. */
-enum adj_state { ADJ_UNKNOWN, ADJ_VALUE, ADJ_NONE };
-struct adj {
-	enum adj_state state;
-	int64_t v;
-};
-
-/* The stub's figures, each AP mapped to a Linux CPU (-1: no CPU has its APIC ID). */
-struct preos {
-	struct tp_preos w;
-	int bsp_cpu;
-	int cpu[TP_PREOS_MAX_APS];
-	struct cell c[TP_PREOS_MAX_APS];
-};
-
-/* The word parsed and mapped: 0, or -1 with why (a skip's reason). */
-static int preos_load(const struct options *o, const struct tscsync_cpus *map, struct preos *p,
-		      char *why, size_t len)
-{
-	const char *bad;
-
-	if (!o->tsc_preos[0]) {
-		snprintf(why, len, "%s", !o->bootpart[0] ?
-			 "no pre-OS figures: not booted by the timeprobe stub" :
-			 "no pre-OS figures: the stub handed over no timeprobe.tsc_preos (no MP "
-			 "services, left out for length, or refused: see its stub_tscsync and "
-			 "stub_warning records and the error records)");
-		return -1;
-	}
-	if ((bad = tp_preos_parse(o->tsc_preos, strlen(o->tsc_preos), &p->w)) != NULL) {
-		snprintf(why, len, "timeprobe.tsc_preos refused: %s", bad);
-		return -1;
-	}
-	p->bsp_cpu = tscsync_cpu_of_apic(map, p->w.bsp_apic);
-	for (size_t i = 0; i < p->w.n; i++) {
-		const struct tp_preos_pair *e = &p->w.pair[i];
-		struct cell *c = &p->c[i];
-
-		p->cpu[i] = tscsync_cpu_of_apic(map, e->apic);
-		*c = (struct cell){ .done = 1 };
-		c->s.min_rtt_ticks = (int64_t)e->rtt_ticks;
-		c->s.samples = e->samples;
-		c->e.offset_ticks = ((double)e->lo_ticks + (double)e->hi_ticks) / 2;
-		c->e.bound_ticks = ((double)e->hi_ticks - (double)e->lo_ticks) / 2;
-		c->e.consistent = e->consistent;
-		c->e.excludes_zero = e->lo_ticks > 0 || e->hi_ticks < 0;
-	}
-	return 0;
-}
-
-/* "tsc_adjust cpuN", or "tsc_adjust apicN" when no Linux CPU has that APIC ID. */
-static void adjust_name(char *name, size_t len, int cpu, int64_t apic)
-{
-	if (cpu >= 0)
-		snprintf(name, len, "tsc_adjust cpu%d", cpu);
-	else
-		snprintf(name, len, "tsc_adjust apic%lld", (long long)apic);
-}
-
-static void emit_adjust(const char *when, int cpu, int64_t apic, const struct adj *a,
-			const char *why)
-{
-	struct tp_rec r;
-	char name[48];
-
-	adjust_name(name, sizeof(name), cpu, apic);
-	if (a->state != ADJ_VALUE) {
-		emit_skip_when(name, when, why);
-		return;
-	}
-	emit_result_begin(&r, P, name);
-	tp_rec_str(&r, "when", when);
-	tp_rec_int(&r, "cpu", cpu);
-	if (apic >= 0)
-		tp_rec_int(&r, "apic", apic);
-	tp_rec_int(&r, "tsc_adjust", a->v);
-	emit_end(&r);
-}
-
-static struct adj preos_adj(const struct tp_preos_adjust *a)
-{
-	return (struct adj){ a->present ? ADJ_VALUE : ADJ_NONE, a->value };
-}
-
-#define STUB_NO_ADJUST "the stub found no IA32_TSC_ADJUST on this CPU: " \
-	"CPUID.(EAX=07H,ECX=0):EBX[1] clear"
-
-/* The stub's pairs and TSC_ADJUST values as this probe's records. */
-static void preos_emit(const struct preos *p, double hz)
-{
-	struct adj a = preos_adj(&p->w.bsp_adjust);
-
-	for (size_t i = 0; i < p->w.n; i++) {
-		struct pair_id id = { PREOS, p->bsp_cpu, p->cpu[i], p->w.bsp_apic, p->w.pair[i].apic };
-
-		emit_pair(&id, &p->c[i], hz, -1);
-	}
-	emit_adjust(PREOS, p->bsp_cpu, p->w.bsp_apic, &a, STUB_NO_ADJUST);
-	for (size_t i = 0; i < p->w.n; i++) {
-		a = preos_adj(&p->w.pair[i].adjust);
-		emit_adjust(PREOS, p->cpu[i], p->w.pair[i].apic, &a, STUB_NO_ADJUST);
-	}
-}
-
-/* IA32_TSC_ADJUST of each measured CPU now, through /dev/cpu/N/msr (msr.h). */
-static void adjust_now(const int *cpus, int n, const struct tscsync_cpus *map, struct adj *out)
-{
-	for (int i = 0; i < n; i++) {
-		const struct tscsync_cpu *c = tscsync_cpu_find(map, cpus[i]);
-		char why[160] = "";
-		uint64_t v;
-		int rc;
-
-		out[i] = (struct adj){ ADJ_UNKNOWN, 0 };
-		if (c && c->tsc_adjust == 0) {
-			out[i].state = ADJ_NONE;
-			snprintf(why, sizeof(why), "the CPU has no IA32_TSC_ADJUST: no tsc_adjust flag "
-				 "in /proc/cpuinfo (CPUID.(EAX=07H,ECX=0):EBX[1] clear)");
-		} else if ((rc = msr_read(cpus[i], MSR_IA32_TSC_ADJUST, &v)) != 0) {
-			msr_why(cpus[i], MSR_IA32_TSC_ADJUST, rc, why, sizeof(why));
-		} else {
-			out[i] = (struct adj){ ADJ_VALUE, (int64_t)v };
-		}
-		emit_adjust(POSTBOOT, cpus[i], c ? c->apic : -1, &out[i], why);
-	}
-}
-
-static int index_of(const int *cpus, int n, int cpu)
-{
-	for (int i = 0; i < n; i++)
-		if (cpus[i] == cpu)
-			return i;
-	return -1;
-}
-
-static void cell_text(char *s, size_t len, const struct cell *c, double hz)
-{
-	if (c && c->done)
-		snprintf(s, len, "%.1f +- %.1f", ns(c->e.offset_ticks, hz), ns(c->e.bound_ticks, hz));
-	else
-		snprintf(s, len, "-");
-}
-
-static void adj_text(char *s, size_t len, const struct adj *a)
-{
-	if (a->state == ADJ_VALUE)
-		snprintf(s, len, "%lld", (long long)a->v);
-	else
-		snprintf(s, len, "%s", a->state == ADJ_NONE ? "none" : "-");
-}
-
-/* The stub's IA32_TSC_ADJUST of Linux CPU cpu (ADJ_UNKNOWN: not in the word). */
-static struct adj preos_adj_of(const struct preos *p, int cpu)
-{
-	if (p && cpu == p->bsp_cpu)
-		return preos_adj(&p->w.bsp_adjust);
-	for (size_t k = 0; p && k < p->w.n; k++)
-		if (p->cpu[k] == cpu)
-			return preos_adj(&p->w.pair[k].adjust);
-	return (struct adj){ ADJ_UNKNOWN, 0 };
-}
-
-/*
- * Pre-OS next to post-boot: the stub's pairs (BSP against each AP) beside
- * this probe's same pairs, then IA32_TSC_ADJUST per CPU. Returns how many
- * CPUs' TSC_ADJUST differ between the two reads (the kernel, or the
- * firmware after the stub, moved a TSC).
- */
-static int human_preos(const struct preos *p, const int *cpus, int n, const struct cell *m,
-		       const struct adj *now, double hz)
-{
-	char ab[40], pre[48], post[48];
-	int changed = 0;
-
-	if (p) {
-		human("\n  before the OS (stub: BSP against each AP) and after boot "
-		      "(ns; TSC_B - TSC_A)\n  %-16s %24s %24s\n", "A -> B", "pre-OS", "post-boot");
-	} else {
-		human("\n  before the OS: no figures (the skip record says why)\n");
-	}
-	for (size_t k = 0; p && k < p->w.n; k++) {
-		int i = index_of(cpus, n, p->bsp_cpu), j = index_of(cpus, n, p->cpu[k]);
-
-		snprintf(ab, sizeof(ab), "cpu%d -> cpu%d", p->bsp_cpu, p->cpu[k]);
-		cell_text(pre, sizeof(pre), &p->c[k], hz);
-		cell_text(post, sizeof(post), i >= 0 && j >= 0 ? &m[i * n + j] : NULL, hz);
-		human("  %-16s %24s %24s\n", ab, pre, post);
-	}
-	human("\n  IA32_TSC_ADJUST %15s %15s\n", "pre-OS", "post-boot");
-	for (int i = 0; i < n; i++) {
-		struct adj a = preos_adj_of(p, cpus[i]);
-
-		adj_text(pre, sizeof(pre), &a);
-		adj_text(post, sizeof(post), &now[i]);
-		changed += a.state == ADJ_VALUE && now[i].state == ADJ_VALUE && a.v != now[i].v;
-		human("  cpu%-13d %15s %15s\n", cpus[i], pre, post);
-	}
-	return changed;
-}
-
-/* The stub's pairs in the summary: how many, the largest |offset|, proven ones. */
-static void summary_preos(struct tp_rec *r, const struct preos *p, int changed, double hz)
-{
-	double worst = 0;
-	int proven = 0;
-
-	if (!p)
-		return;
-	for (size_t k = 0; k < p->w.n; k++) {
-		if (fabs(p->c[k].e.offset_ticks) > worst)
-			worst = fabs(p->c[k].e.offset_ticks);
-		proven += p->c[k].e.excludes_zero;
-	}
-	tp_rec_int(r, "preos_pairs", (int64_t)p->w.n);
-	rec_double(r, "preos_max_abs_offset_ns", ns(worst, hz));
-	tp_rec_int(r, "preos_pairs_excluding_zero", proven);
-	tp_rec_int(r, "tsc_adjust_changed", changed);
 }
 
 static void emit_summary(const int *cpus, int n, int online, const struct cell *m, double hz,
@@ -636,21 +313,21 @@ static void emit_summary(const int *cpus, int n, int online, const struct cell *
 	tp_rec_int(&r, "cpus_measured", n);
 	tp_rec_bool(&r, "sampled", n < online);
 	tp_rec_int(&r, "pairs", pairs);
-	rec_double(&r, "max_abs_offset_ns", ns(worst, hz));
+	rec_double(&r, "max_abs_offset_ns", tscsync_ns(worst, hz));
 	tp_rec_int(&r, "max_abs_offset_cpu_a", wa);
 	tp_rec_int(&r, "max_abs_offset_cpu_b", wb);
-	rec_double(&r, "max_bound_ns", ns(worst_bound, hz));
+	rec_double(&r, "max_bound_ns", tscsync_ns(worst_bound, hz));
 	tp_rec_int(&r, "pairs_excluding_zero", proven);
 	tp_rec_bool(&r, "any_excludes_zero", proven > 0);
 	tp_rec_int(&r, "pairs_inconsistent", inconsistent);
 	tp_rec_int(&r, "reverse_disagreements", reverse_disagreements(n, m));
 	rec_double(&r, "tsc_hz", hz);
 	tp_rec_str(&r, "tsc_hz_source", ctx->tsc.source ? ctx->tsc.source : "none");
-	summary_preos(&r, p, changed, hz);
+	tscsync_summary_preos(&r, p, changed, hz);
 	emit_end(&r);
 	human("\n  largest |offset| %.1f ns (cpu%d -> cpu%d), largest bound %.1f ns; "
 	      "%d of %d pairs prove an offset (interval excludes 0)%s\n",
-	      ns(worst, hz), wa, wb, ns(worst_bound, hz), proven, pairs,
+	      tscsync_ns(worst, hz), wa, wb, tscsync_ns(worst_bound, hz), proven, pairs,
 	      inconsistent ? ", some pairs inconsistent (see records)" : "");
 }
 
@@ -712,7 +389,7 @@ static void measure_all(const struct probe_ctx *ctx, const int *cpus, int n, int
 	      ctx->tsc.source ? ctx->tsc.source : "none");
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < n; j++) {
-			struct pair_id id = { POSTBOOT, cpus[i], cpus[j], -1, -1 };
+			struct pair_id id = { TSCSYNC_POSTBOOT, cpus[i], cpus[j], -1, -1 };
 			struct cell *c = &m[i * n + j];
 			char name[64], why[96];
 			int rc;
@@ -723,26 +400,29 @@ static void measure_all(const struct probe_ctx *ctx, const int *cpus, int n, int
 					  hard_limit(ctx, duration_ns, left--), max_rounds, &c->s);
 			if (!rc && !tscsync_estimate(&c->s, &c->e)) {
 				c->done = 1;
-				emit_pair(&id, c, hz, (int64_t)c->s.rejected);
+				tscsync_emit_pair(&id, c, hz, (int64_t)c->s.rejected);
 				continue;
 			}
 			pair_name(&id, name, sizeof(name));
 			snprintf(why, sizeof(why), "pair not measured: %s",
 				 rc ? strerror(-rc) : "no round trip completed");
-			emit_skip_when(name, POSTBOOT, why);
+			tscsync_emit_skip(name, TSCSYNC_POSTBOOT, why);
 		}
 }
 
+/*
+ * One CPU has no pair to measure, but its IA32_TSC_ADJUST (pre-OS and now)
+ * is still read and told: then the pairs are one skip, and no summary.
+ */
 static enum probe_status run(struct probe_ctx *ctx)
 {
 	static struct cell m[TSCSYNC_MAX_CPUS * TSCSYNC_MAX_CPUS];
-	static struct tscsync_cpus map;
+	static struct cpu_map map;
 	static struct preos pre;
+	const struct preos *p;
 	struct adj now[TSCSYNC_MAX_CPUS];
 	int cpus[TSCSYNC_MAX_CPUS], online = 0, n, changed;
-	char why[256];
 	double hz;
-	int have_pre;
 
 	if (!TP_HAVE_TSC || !cpu_has_flag("tsc")) {
 		emit_skip(P, 0, "no TSC on this CPU");
@@ -753,24 +433,23 @@ static enum probe_status run(struct probe_ctx *ctx)
 		emit_skip(P, 0, "sched_getaffinity failed: cannot pin threads");
 		return PROBE_SKIPPED;
 	}
-	if (n < 2) {
-		emit_skip(P, 0, "one CPU online (or allowed to this process): no pair to compare");
-		return PROBE_SKIPPED;
-	}
 	hz = probe_tsc_calib(ctx);
-	if (read_cpuinfo(&map))
+	if (cpu_map_read(&map))
 		human("  /proc/cpuinfo unreadable: APIC IDs and tsc_adjust flags unknown\n");
-	measure_all(ctx, cpus, n, online, m, hz);
-	have_pre = !preos_load(ctx->opt, &map, &pre, why, sizeof(why));
-	if (have_pre)
-		preos_emit(&pre, hz);
+	if (n >= 2)
+		measure_all(ctx, cpus, n, online, m, hz);
 	else
-		emit_skip_when("pre-os", PREOS, why);
-	adjust_now(cpus, n, &map, now);
-	human_matrix("offset", cpus, n, m, hz, 0);
-	human_matrix("bound (half-width)", cpus, n, m, hz, 1);
-	changed = human_preos(have_pre ? &pre : NULL, cpus, n, m, now, hz);
-	emit_summary(cpus, n, online, m, hz, ctx, have_pre ? &pre : NULL, changed);
+		tscsync_emit_skip("offset", TSCSYNC_POSTBOOT,
+				  "one CPU online (or allowed to this process): no pair to compare");
+	p = tscsync_preos_records(ctx->opt, &map, &pre, hz);
+	tscsync_adjust_now(cpus, n, &map, now);
+	if (n >= 2) {
+		human_matrix("offset", cpus, n, m, hz, 0);
+		human_matrix("bound (half-width)", cpus, n, m, hz, 1);
+	}
+	changed = tscsync_human_preos(p, cpus, n, n >= 2 ? m : NULL, now, hz);
+	if (n >= 2)
+		emit_summary(cpus, n, online, m, hz, ctx, p, changed);
 	return PROBE_OK;
 }
 

@@ -39,29 +39,4 @@ int tscsync_estimate(const struct tscsync_bounds *s, struct tscsync_estimate *e)
  */
 int tscsync_pick(const int *all, int n, int *out, int max);
 
-/*
- * What /proc/cpuinfo says of each CPU that the probe needs: its local APIC
- * ID (`apicid`, the ID the firmware's MP services name a CPU by; x2APIC ID
- * where enabled) and whether its flags list `tsc_adjust`
- * (CPUID.(EAX=07H,ECX=0):EBX[1], IA32_TSC_ADJUST present).
- */
-#define TSCSYNC_CPUINFO_MAX 1024
-struct tscsync_cpu {
-	int cpu;		/* "processor" */
-	int64_t apic;		/* "apicid"; -1: not listed */
-	int tsc_adjust;		/* -1: no flags line; else 0 or 1 */
-};
-struct tscsync_cpus {
-	int n;
-	int open;		/* the last "processor" line was good: lines belong to c[n - 1] */
-	struct tscsync_cpu c[TSCSYNC_CPUINFO_MAX];
-};
-
-/* Feeds one line of /proc/cpuinfo (start with n = 0); lines past the table are dropped. */
-void tscsync_cpuinfo_line(struct tscsync_cpus *m, const char *line);
-/* The CPU whose APIC ID is apic, or -1. */
-int tscsync_cpu_of_apic(const struct tscsync_cpus *m, uint32_t apic);
-/* The entry of Linux CPU cpu, or NULL. */
-const struct tscsync_cpu *tscsync_cpu_find(const struct tscsync_cpus *m, int cpu);
-
 #endif

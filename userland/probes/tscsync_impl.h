@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Probe `tscsync`, what its two files share (internal to the probe):
+ *
+ *   tscsync.c        the probe: the round trips after boot, their records,
+ *                    the matrices, the summary, the registry row
+ *   tscsync_preos.c  before the OS and IA32_TSC_ADJUST: the stub's
+ *                    timeprobe.tsc_preos (common/handoff.h) as records on
+ *                    Linux CPU numbers, each CPU's IA32_TSC_ADJUST as the
+ *                    stub found it and as it is now, the table of both
+ *
+ * The pure part, tested alone, is in tscsync.h; the APIC IDs of the Linux
+ * CPUs come from cpu_map (sysinfo.h).
+ */
+#ifndef TP_PROBES_TSCSYNC_IMPL_H
+#define TP_PROBES_TSCSYNC_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../common/handoff.h"
+#include "../emit.h"
+#include "../options.h"
+#include "../sysinfo.h"
+#include "tscsync.h"
+
+#define TSCSYNC_PROBE "tscsync"
+/* The `when` of a record: the stub's figures, or this probe's own. */
+#define TSCSYNC_PREOS "pre-os"
+#define TSCSYNC_POSTBOOT "post-boot"
+
+/* One ordered pair: measured (done) or not, its round trips and what they prove. */
+struct cell {
+	int done;
+	struct tscsync_bounds s;
+	struct tscsync_estimate e;
+};
+
+/* Who a pair is: its CPUs (-1: no Linux CPU has that APIC ID) and APIC IDs (-1: unknown). */
+struct pair_id {
+	const char *when;
+	int a, b;
+	int64_t apic_a, apic_b;
+};
+
+/* ticks in ns at hz; NAN when hz is not known. */
+double tscsync_ns(double ticks, double hz);
+/* One pair's result record; rejected < 0: not known (the stub does not hand it over). */
+void tscsync_emit_pair(const struct pair_id *id, const struct cell *c, double hz, int64_t rejected);
+/* A skip of one measurement, with its `when` (the identity of skip records). */
+void tscsync_emit_skip(const char *name, const char *when, const char *reason);
+
+/* IA32_TSC_ADJUST of one CPU: unknown (not read), read, or the CPU has none. */
+enum adj_state { ADJ_UNKNOWN, ADJ_VALUE, ADJ_NONE };
+struct adj {
+	enum adj_state state;
+	int64_t v;
+};
+
+/* The stub's figures, each AP mapped to a Linux CPU (-1: no CPU has its APIC ID). */
+struct preos {
+	struct tp_preos w;
+	int bsp_cpu;
+	int cpu[TP_PREOS_MAX_APS];
+	struct cell c[TP_PREOS_MAX_APS];
+};
+
+/*
+ * The stub's word (o->tsc_preos) read and mapped through map into p, and
+ * emitted: its pairs and IA32_TSC_ADJUST values as `pre-os` records, or one
+ * `pre-os` skip saying why there are none. Returns p, or NULL (the skip).
+ */
+const struct preos *tscsync_preos_records(const struct options *o, const struct cpu_map *map,
+					  struct preos *p, double hz);
+
+/* IA32_TSC_ADJUST of each of cpus[] now (msr.h), into now[]: a `post-boot` record or skip each. */
+void tscsync_adjust_now(const int *cpus, int n, const struct cpu_map *map, struct adj *now);
+
+/*
+ * The human table of the stub's pairs beside the same pairs after boot (m,
+ * n x n over cpus[]; NULL when none were measured), then IA32_TSC_ADJUST
+ * per CPU before and after. Returns how many CPUs' IA32_TSC_ADJUST differ
+ * between the stub's read and now[].
+ */
+int tscsync_human_preos(const struct preos *p, const int *cpus, int n, const struct cell *m,
+			const struct adj *now, double hz);
+
+/* The stub's pairs in the summary record (nothing when p is NULL). */
+void tscsync_summary_preos(struct tp_rec *r, const struct preos *p, int changed, double hz);
+
+#endif

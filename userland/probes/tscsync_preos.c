@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Probe `tscsync`, before the OS and IA32_TSC_ADJUST (tscsync_impl.h): the
+ * offsets the UEFI stub measured through the firmware's MP services and
+ * handed over in timeprobe.tsc_preos (docs/stub.md, "TSC offsets before
+ * the OS"), as `pre-os` records on Linux CPU numbers, and each CPU's
+ * IA32_TSC_ADJUST as the stub found it and as it is now
+ * (docs/probes/tscsync.md, "Before the OS").
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../emit.h"
+#include "../msr.h"
+#include "../probe.h"
+#include "tscsync_impl.h"
+
+/* The word parsed and mapped: 0, or -1 with why (a skip's reason). */
+static int preos_load(const struct options *o, const struct cpu_map *map, struct preos *p,
+		      char *why, size_t len)
+{
+	const char *bad;
+
+	if (!o->tsc_preos[0]) {
+		snprintf(why, len, "%s", !o->bootpart[0] ?
+			 "no pre-OS figures: not booted by the timeprobe stub" :
+			 "no pre-OS figures: the stub handed over no timeprobe.tsc_preos (no MP "
+			 "services, left out for length, or refused: see its stub_tscsync and "
+			 "stub_warning records and the error records)");
+		return -1;
+	}
+	if ((bad = tp_preos_parse(o->tsc_preos, strlen(o->tsc_preos), &p->w)) != NULL) {
+		snprintf(why, len, "timeprobe.tsc_preos refused: %s", bad);
+		return -1;
+	}
+	p->bsp_cpu = cpu_of_apic(map, p->w.bsp_apic);
+	for (size_t i = 0; i < p->w.n; i++) {
+		const struct tp_preos_pair *e = &p->w.pair[i];
+		struct cell *c = &p->c[i];
+
+		p->cpu[i] = cpu_of_apic(map, e->apic);
+		*c = (struct cell){ .done = 1 };
+		c->s.min_rtt_ticks = (int64_t)e->rtt_ticks;
+		c->s.samples = e->samples;
+		c->e.offset_ticks = ((double)e->lo_ticks + (double)e->hi_ticks) / 2;
+		c->e.bound_ticks = ((double)e->hi_ticks - (double)e->lo_ticks) / 2;
+		c->e.consistent = e->consistent;
+		c->e.excludes_zero = e->lo_ticks > 0 || e->hi_ticks < 0;
+	}
+	return 0;
+}
+
+/* "tsc_adjust cpuN", or "tsc_adjust apicN" when no Linux CPU has that APIC ID. */
+static void adjust_name(char *name, size_t len, int cpu, int64_t apic)
+{
+	if (cpu >= 0)
+		snprintf(name, len, "tsc_adjust cpu%d", cpu);
+	else
+		snprintf(name, len, "tsc_adjust apic%lld", (long long)apic);
+}
+
+static void emit_adjust(const char *when, int cpu, int64_t apic, const struct adj *a,
+			const char *why)
+{
+	struct tp_rec r;
+	char name[48];
+
+	adjust_name(name, sizeof(name), cpu, apic);
+	if (a->state != ADJ_VALUE) {
+		tscsync_emit_skip(name, when, why);
+		return;
+	}
+	emit_result_begin(&r, TSCSYNC_PROBE, name);
+	tp_rec_str(&r, "when", when);
+	tp_rec_int(&r, "cpu", cpu);
+	if (apic >= 0)
+		tp_rec_int(&r, "apic", apic);
+	tp_rec_int(&r, "tsc_adjust", a->v);
+	emit_end(&r);
+}
+
+static struct adj preos_adj(const struct tp_preos_adjust *a)
+{
+	return (struct adj){ a->present ? ADJ_VALUE : ADJ_NONE, a->value };
+}
+
+#define STUB_NO_ADJUST "the stub found no IA32_TSC_ADJUST on this CPU: " \
+	"CPUID.(EAX=07H,ECX=0):EBX[1] clear"
+
+/* The stub's pairs and TSC_ADJUST values as this probe's records. */
+static void preos_emit(const struct preos *p, double hz)
+{
+	struct adj a = preos_adj(&p->w.bsp_adjust);
+
+	for (size_t i = 0; i < p->w.n; i++) {
+		struct pair_id id = { TSCSYNC_PREOS, p->bsp_cpu, p->cpu[i], p->w.bsp_apic, p->w.pair[i].apic };
+
+		tscsync_emit_pair(&id, &p->c[i], hz, -1);
+	}
+	emit_adjust(TSCSYNC_PREOS, p->bsp_cpu, p->w.bsp_apic, &a, STUB_NO_ADJUST);
+	for (size_t i = 0; i < p->w.n; i++) {
+		a = preos_adj(&p->w.pair[i].adjust);
+		emit_adjust(TSCSYNC_PREOS, p->cpu[i], p->w.pair[i].apic, &a, STUB_NO_ADJUST);
+	}
+}
+
+const struct preos *tscsync_preos_records(const struct options *o, const struct cpu_map *map,
+					  struct preos *p, double hz)
+{
+	char why[256];
+
+	if (preos_load(o, map, p, why, sizeof(why))) {
+		tscsync_emit_skip("pre-os", TSCSYNC_PREOS, why);
+		return NULL;
+	}
+	preos_emit(p, hz);
+	return p;
+}
+
+/* IA32_TSC_ADJUST of each measured CPU now, through /dev/cpu/N/msr (msr.h). */
+void tscsync_adjust_now(const int *cpus, int n, const struct cpu_map *map, struct adj *out)
+{
+	for (int i = 0; i < n; i++) {
+		const struct cpu_entry *c = cpu_map_find(map, cpus[i]);
+		char why[160] = "";
+		uint64_t v;
+		int rc;
+
+		out[i] = (struct adj){ ADJ_UNKNOWN, 0 };
+		if (c && c->tsc_adjust == 0) {
+			out[i].state = ADJ_NONE;
+			snprintf(why, sizeof(why), "the CPU has no IA32_TSC_ADJUST: no tsc_adjust flag "
+				 "in /proc/cpuinfo (CPUID.(EAX=07H,ECX=0):EBX[1] clear)");
+		} else if ((rc = msr_read(cpus[i], MSR_IA32_TSC_ADJUST, &v)) != 0) {
+			msr_why(cpus[i], MSR_IA32_TSC_ADJUST, rc, why, sizeof(why));
+		} else {
+			out[i] = (struct adj){ ADJ_VALUE, (int64_t)v };
+		}
+		emit_adjust(TSCSYNC_POSTBOOT, cpus[i], c ? c->apic : -1, &out[i], why);
+	}
+}
+
+static int index_of(const int *cpus, int n, int cpu)
+{
+	for (int i = 0; i < n; i++)
+		if (cpus[i] == cpu)
+			return i;
+	return -1;
+}
+
+static void cell_text(char *s, size_t len, const struct cell *c, double hz)
+{
+	if (c && c->done)
+		snprintf(s, len, "%.1f +- %.1f", tscsync_ns(c->e.offset_ticks, hz),
+			 tscsync_ns(c->e.bound_ticks, hz));
+	else
+		snprintf(s, len, "-");
+}
+
+static void adj_text(char *s, size_t len, const struct adj *a)
+{
+	if (a->state == ADJ_VALUE)
+		snprintf(s, len, "%lld", (long long)a->v);
+	else
+		snprintf(s, len, "%s", a->state == ADJ_NONE ? "none" : "-");
+}
+
+/* The stub's IA32_TSC_ADJUST of Linux CPU cpu (ADJ_UNKNOWN: not in the word). */
+static struct adj preos_adj_of(const struct preos *p, int cpu)
+{
+	if (p && cpu == p->bsp_cpu)
+		return preos_adj(&p->w.bsp_adjust);
+	for (size_t k = 0; p && k < p->w.n; k++)
+		if (p->cpu[k] == cpu)
+			return preos_adj(&p->w.pair[k].adjust);
+	return (struct adj){ ADJ_UNKNOWN, 0 };
+}
+
+/*
+ * Pre-OS next to post-boot: the stub's pairs (BSP against each AP) beside
+ * this probe's same pairs, then IA32_TSC_ADJUST per CPU. Returns how many
+ * CPUs' TSC_ADJUST differ between the two reads (the kernel, or the
+ * firmware after the stub, moved a TSC).
+ */
+int tscsync_human_preos(const struct preos *p, const int *cpus, int n, const struct cell *m,
+			const struct adj *now, double hz)
+{
+	char ab[40], pre[48], post[48];
+	int changed = 0;
+
+	if (p && p->w.n) {
+		human("\n  before the OS (stub: BSP against each AP) and after boot "
+		      "(ns; TSC_B - TSC_A)\n  %-16s %24s %24s\n", "A -> B", "pre-OS", "post-boot");
+	} else if (p) {
+		human("\n  before the OS: no pair (the stub measured no AP; its stub_tscsync records say why)\n");
+	} else {
+		human("\n  before the OS: no figures (the skip record says why)\n");
+	}
+	for (size_t k = 0; p && k < p->w.n; k++) {
+		int i = index_of(cpus, n, p->bsp_cpu), j = index_of(cpus, n, p->cpu[k]);
+
+		snprintf(ab, sizeof(ab), "cpu%d -> cpu%d", p->bsp_cpu, p->cpu[k]);
+		cell_text(pre, sizeof(pre), &p->c[k], hz);
+		cell_text(post, sizeof(post), m && i >= 0 && j >= 0 ? &m[i * n + j] : NULL, hz);
+		human("  %-16s %24s %24s\n", ab, pre, post);
+	}
+	human("\n  IA32_TSC_ADJUST %15s %15s\n", "pre-OS", "post-boot");
+	for (int i = 0; i < n; i++) {
+		struct adj a = preos_adj_of(p, cpus[i]);
+
+		adj_text(pre, sizeof(pre), &a);
+		adj_text(post, sizeof(post), &now[i]);
+		changed += a.state == ADJ_VALUE && now[i].state == ADJ_VALUE && a.v != now[i].v;
+		human("  cpu%-13d %15s %15s\n", cpus[i], pre, post);
+	}
+	return changed;
+}
+
+/* The stub's pairs in the summary: how many, the largest |offset|, proven ones. */
+void tscsync_summary_preos(struct tp_rec *r, const struct preos *p, int changed, double hz)
+{
+	double worst = 0;
+	int proven = 0;
+
+	if (!p)
+		return;
+	for (size_t k = 0; k < p->w.n; k++) {
+		if (fabs(p->c[k].e.offset_ticks) > worst)
+			worst = fabs(p->c[k].e.offset_ticks);
+		proven += p->c[k].e.excludes_zero;
+	}
+	tp_rec_int(r, "preos_pairs", (int64_t)p->w.n);
+	rec_double(r, "preos_max_abs_offset_ns", tscsync_ns(worst, hz));
+	tp_rec_int(r, "preos_pairs_excluding_zero", proven);
+	tp_rec_int(r, "tsc_adjust_changed", changed);
+}
