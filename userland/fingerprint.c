@@ -59,39 +59,6 @@ void fp_cpuid_text(uint32_t r1, uint32_t r2, uint32_t r3, char out[13])
 	/* a NUL inside ("KVM\0\0\0...") ends the text there */
 }
 
-int fp_cpuinfo_value(const char *text, const char *key, char *buf, size_t len)
-{
-	size_t klen = strlen(key);
-
-	buf[0] = 0;
-	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : 0) {
-		const char *p = l + klen;
-		size_t n;
-
-		if (strncmp(l, key, klen))
-			continue;
-		p += strspn(p, " \t");
-		if (*p != ':')
-			continue;
-		p++;
-		p += strspn(p, " \t");
-		n = strcspn(p, "\n");
-		snprintf(buf, len, "%.*s", (int)n, p);
-		return 1;
-	}
-	return 0;
-}
-
-int fp_has_word(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = list; n && (p = strstr(p, word)); p += n)
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0 || p[n] == '\n'))
-			return 1;
-	return 0;
-}
-
 int fp_kconfig_word(const char *kc, const char *name, char *buf, size_t len)
 {
 	size_t n = strlen(name);
@@ -241,12 +208,12 @@ static void fp_cpu(struct tp_rec *r, struct missing *ms, const char *cpuinfo)
 	tp_rec_int(r, "cpu_family", s.family);
 	tp_rec_int(r, "cpu_model", s.model);
 	tp_rec_int(r, "cpu_stepping", s.stepping);
-	if (fp_cpuinfo_value(cpuinfo, "model name", buf, sizeof(buf)))
+	if (cpuinfo_value(cpuinfo, "model name", buf, sizeof(buf)))
 		tp_rec_str(r, "cpu_model_name", buf);
 	else
 		miss(r, ms, "cpu_model_name", 0, "no model name in /proc/cpuinfo");
 	/* arch/x86/kernel/cpu/proc.c prints it only when the kernel read one */
-	if (fp_cpuinfo_value(cpuinfo, "microcode", buf, sizeof(buf)))
+	if (cpuinfo_value(cpuinfo, "microcode", buf, sizeof(buf)))
 		tp_rec_str(r, "microcode", buf);
 	else
 		miss(r, ms, "microcode", 0, "no microcode line in /proc/cpuinfo (revision 0 or not read)");
@@ -326,13 +293,13 @@ static void fp_tsc_flags(struct tp_rec *r, struct missing *ms, const char *cpuin
 	char list[4096];
 
 	fp_invariant(r, ms);
-	if (!fp_cpuinfo_value(cpuinfo, "flags", list, sizeof(list))) {
+	if (!cpuinfo_value(cpuinfo, "flags", list, sizeof(list))) {
 		for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
 			miss(r, ms, flags[i], 0, "no flags line in /proc/cpuinfo");
 		return;
 	}
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-		tp_rec_bool(r, flags[i], fp_has_word(list, flags[i]));
+		tp_rec_bool(r, flags[i], word_in_list(list, flags[i]));
 }
 
 /* Which clock ids enter the kernel: vdso-check's test, once per id. */
@@ -381,7 +348,7 @@ static void fp_hpet(struct tp_rec *r, struct missing *ms)
 	if (rc < 0)
 		miss(r, ms, "hpet_clocksource", rc, "no clocksource in sysfs");
 	else
-		tp_rec_bool(r, "hpet_clocksource", fp_has_word(avail, "hpet"));
+		tp_rec_bool(r, "hpet_clocksource", word_in_list(avail, "hpet"));
 }
 
 static void fp_hypervisor(struct tp_rec *r, struct missing *ms)

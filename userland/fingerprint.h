@@ -31,12 +31,6 @@ void fp_signature(uint32_t eax, struct fp_signature *s);
  * bytes become '?', trailing NULs and spaces are cut ("KVMKVMKVM"). */
 void fp_cpuid_text(uint32_t r1, uint32_t r2, uint32_t r3, char out[13]);
 
-/* The value of the first "key<tabs>: value" line of /proc/cpuinfo text,
- * the key matched whole ("model" is not "model name"); 1 found, 0 not. */
-int fp_cpuinfo_value(const char *text, const char *key, char *buf, size_t len);
-
-/* 1 when WORD is one of the space-separated words of LIST. */
-int fp_has_word(const char *list, const char *word);
 
 /* The value of NAME in the build's kconfig word "hz:250,preempt:none". */
 int fp_kconfig_word(const char *kc, const char *name, char *buf, size_t len);

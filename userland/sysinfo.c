@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fingerprint.h"
 #include "sysinfo.h"
 
 int read_text(const char *path, char *buf, size_t len)
@@ -56,31 +55,47 @@ int cpu_count(void)
 }
 
 /* Value of the first "key\t: value" line of /proc/cpuinfo. */
-static int cpuinfo_field(const char *key, char *buf, size_t len)
+int cpuinfo_value(const char *text, const char *key, char *buf, size_t len)
 {
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	char line[4096];
 	size_t klen = strlen(key);
-	int found = 0;
 
 	buf[0] = 0;
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		char *colon;
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : 0) {
+		const char *p = l + klen;
+		size_t n;
 
-		if (strncmp(line, key, klen) || !(colon = strchr(line, ':')))
+		if (strncmp(l, key, klen))
 			continue;
-		colon++;
-		while (*colon == ' ')
-			colon++;
-		colon[strcspn(colon, "\n")] = 0;
-		snprintf(buf, len, "%s", colon);
-		found = 1;
-		break;
+		p += strspn(p, " \t");
+		if (*p != ':')
+			continue;
+		p++;
+		p += strspn(p, " \t");
+		n = strcspn(p, "\n");
+		snprintf(buf, len, "%.*s", (int)n, p);
+		return 1;
 	}
-	fclose(f);
-	return found;
+	return 0;
+}
+
+int word_in_list(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; n && (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0 || p[n] == '\n'))
+			return 1;
+	return 0;
+}
+
+/* The first CPU's KEY from /proc/cpuinfo (its first block is enough). */
+static int cpuinfo_field(const char *key, char *buf, size_t len)
+{
+	static char text[16384];
+
+	buf[0] = 0;
+	return read_text("/proc/cpuinfo", text, sizeof(text)) > 0 &&
+	       cpuinfo_value(text, key, buf, len);
 }
 
 void cpu_model(char *buf, size_t len)
@@ -93,7 +108,7 @@ int cpu_has_flag(const char *flag)
 {
 	char flags[4096];
 
-	return cpuinfo_field("flags", flags, sizeof(flags)) && fp_has_word(flags, flag);
+	return cpuinfo_field("flags", flags, sizeof(flags)) && word_in_list(flags, flag);
 }
 
 void cpu_map_line(struct cpu_map *m, const char *line)
@@ -103,17 +118,17 @@ void cpu_map_line(struct cpu_map *m, const char *line)
 	char *end;
 	long x;
 
-	if (fp_cpuinfo_value(line, "processor", v, sizeof(v))) {
+	if (cpuinfo_value(line, "processor", v, sizeof(v))) {
 		x = strtol(v, &end, 10);
 		m->open = end != v && x >= 0 && x <= INT32_MAX && m->n < CPU_MAP_MAX;
 		if (m->open)
 			m->c[m->n++] = (struct cpu_entry){ .cpu = (int)x, .apic = -1, .tsc_adjust = -1 };
-	} else if (c && fp_cpuinfo_value(line, "apicid", v, sizeof(v))) {
+	} else if (c && cpuinfo_value(line, "apicid", v, sizeof(v))) {
 		x = strtol(v, &end, 10);
 		if (end != v && x >= 0 && x <= 0xffffffffL)
 			c->apic = x;
-	} else if (c && fp_cpuinfo_value(line, "flags", v, sizeof(v))) {
-		c->tsc_adjust = fp_has_word(v, "tsc_adjust");
+	} else if (c && cpuinfo_value(line, "flags", v, sizeof(v))) {
+		c->tsc_adjust = word_in_list(v, "tsc_adjust");
 	}
 }
 

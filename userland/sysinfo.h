@@ -13,6 +13,11 @@ int write_text(const char *path, const char *s);
 
 int cpu_count(void);
 void cpu_model(char *buf, size_t len);
+/* The value of the first "key<tabs>: value" line of /proc/cpuinfo text,
+ * the key matched whole ("model" is not "model name"); 1 found, 0 not. */
+int cpuinfo_value(const char *text, const char *key, char *buf, size_t len);
+/* 1 when WORD is one of the space-separated words of LIST. */
+int word_in_list(const char *list, const char *word);
 /* 1 if /proc/cpuinfo's flags contain FLAG. */
 int cpu_has_flag(const char *flag);
 /*
@@ -20,7 +25,7 @@ int cpu_has_flag(const char *flag);
  * (`apicid`, the ID the firmware's MP services name a CPU by; x2APIC ID
  * where enabled) and whether its flags list `tsc_adjust`
  * (CPUID.(EAX=07H,ECX=0):EBX[1], IA32_TSC_ADJUST present). The lines are
- * read with fp_cpuinfo_value() and fp_has_word() (fingerprint.h).
+ * read with cpuinfo_value() and word_in_list().
  */
 #define CPU_MAP_MAX 1024
 struct cpu_entry {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../userland/fingerprint.h"
+#include "../../userland/sysinfo.h"
 #include "tap.h"
 
 /* The first CPU of /proc/cpuinfo in a KVM guest (Linux 6.18), flags cut. */
@@ -68,22 +69,22 @@ static void test_cpuinfo(void)
 {
 	char b[256];
 
-	ok(fp_cpuinfo_value(cpuinfo_kvm, "model", b, sizeof(b)) && !strcmp(b, "167"),
+	ok(cpuinfo_value(cpuinfo_kvm, "model", b, sizeof(b)) && !strcmp(b, "167"),
 	   "\"model\" is not \"model name\"");
-	ok(fp_cpuinfo_value(cpuinfo_kvm, "model name", b, sizeof(b)) &&
+	ok(cpuinfo_value(cpuinfo_kvm, "model name", b, sizeof(b)) &&
 	   !strcmp(b, "Intel(R) Xeon(R) Processor"), "model name");
-	ok(fp_cpuinfo_value(cpuinfo_kvm, "microcode", b, sizeof(b)) && !strcmp(b, "0x1"),
+	ok(cpuinfo_value(cpuinfo_kvm, "microcode", b, sizeof(b)) && !strcmp(b, "0x1"),
 	   "microcode of the first CPU");
-	ok(!fp_cpuinfo_value(cpuinfo_tcg, "microcode", b, sizeof(b)) && !b[0],
+	ok(!cpuinfo_value(cpuinfo_tcg, "microcode", b, sizeof(b)) && !b[0],
 	   "no microcode line (TCG): not found, empty");
-	ok(fp_cpuinfo_value(cpuinfo_kvm, "flags", b, sizeof(b)), "flags found");
-	ok(fp_has_word(b, "constant_tsc") && fp_has_word(b, "nonstop_tsc") &&
-	   fp_has_word(b, "tsc_known_freq"), "constant_tsc, nonstop_tsc, tsc_known_freq set");
-	ok(!fp_has_word(b, "tsc_reliable") && !fp_has_word(b, "tsc"  "_deadline_timer"),
+	ok(cpuinfo_value(cpuinfo_kvm, "flags", b, sizeof(b)), "flags found");
+	ok(word_in_list(b, "constant_tsc") && word_in_list(b, "nonstop_tsc") &&
+	   word_in_list(b, "tsc_known_freq"), "constant_tsc, nonstop_tsc, tsc_known_freq set");
+	ok(!word_in_list(b, "tsc_reliable") && !word_in_list(b, "tsc"  "_deadline_timer"),
 	   "tsc_reliable not set");
-	ok(fp_has_word(b, "tsc") && !fp_has_word(b, "constant"), "whole words only");
-	ok(!fp_has_word(b, ""), "an empty word is in no list");
-	ok(!fp_cpuinfo_value("", "flags", b, sizeof(b)), "empty text");
+	ok(word_in_list(b, "tsc") && !word_in_list(b, "constant"), "whole words only");
+	ok(!word_in_list(b, ""), "an empty word is in no list");
+	ok(!cpuinfo_value("", "flags", b, sizeof(b)), "empty text");
 }
 
 static void test_kconfig(void)
