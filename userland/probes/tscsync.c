@@ -313,10 +313,18 @@ static void emit_summary(const int *cpus, int n, int online, const struct cell *
 	tp_rec_int(&r, "cpus_measured", n);
 	tp_rec_bool(&r, "sampled", n < online);
 	tp_rec_int(&r, "pairs", pairs);
-	rec_double(&r, "max_abs_offset_ns", tscsync_ns(worst, hz));
-	tp_rec_int(&r, "max_abs_offset_cpu_a", wa);
-	tp_rec_int(&r, "max_abs_offset_cpu_b", wb);
-	rec_double(&r, "max_bound_ns", tscsync_ns(worst_bound, hz));
+	if (pairs) {
+		rec_double(&r, "max_abs_offset_ns", tscsync_ns(worst, hz));
+		tp_rec_int(&r, "max_abs_offset_cpu_a", wa);
+		tp_rec_int(&r, "max_abs_offset_cpu_b", wb);
+		rec_double(&r, "max_bound_ns", tscsync_ns(worst_bound, hz));
+	} else {
+		/* no pair behind them: no headline figure, not a 0 */
+		tp_rec_null(&r, "max_abs_offset_ns");
+		tp_rec_null(&r, "max_abs_offset_cpu_a");
+		tp_rec_null(&r, "max_abs_offset_cpu_b");
+		tp_rec_null(&r, "max_bound_ns");
+	}
 	tp_rec_int(&r, "pairs_excluding_zero", proven);
 	tp_rec_bool(&r, "any_excludes_zero", proven > 0);
 	tp_rec_int(&r, "pairs_inconsistent", inconsistent);
@@ -325,6 +333,10 @@ static void emit_summary(const int *cpus, int n, int online, const struct cell *
 	tp_rec_str(&r, "tsc_hz_source", ctx->tsc.source ? ctx->tsc.source : "none");
 	tscsync_summary_preos(&r, p, changed, hz);
 	emit_end(&r);
+	if (!pairs) {
+		human("\n  no pair measured: every pair failed (see the skip and error records)\n");
+		return;
+	}
 	human("\n  largest |offset| %.1f ns (cpu%d -> cpu%d), largest bound %.1f ns; "
 	      "%d of %d pairs prove an offset (interval excludes 0)%s\n",
 	      tscsync_ns(worst, hz), wa, wb, tscsync_ns(worst_bound, hz), proven, pairs,
