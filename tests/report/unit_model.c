@@ -259,13 +259,71 @@ static void test_lead(void)
 	ok(f && f->per_run[1].n == 2 && lead_figure_score(&rp, f) == 0,
 	   "lead: a TSC offset is a signed difference, never ranked by ratio");
 	f = find_fig(&rp, "offset cpu0 cpu1", "bound_ns");
-	ok(f && lead_figure_score(&rp, f) == 0, "lead: 40 against 60 ±71%% overlap: no difference");
+	ok(f && f->per_run[1].mean == 30 && lead_figure_score(&rp, f) == 0,
+	   "lead: a bound of 40 against the intersection's 30: no difference");
 	f = find_fig(&rp, "offset cpu0 cpu1", "round_trip_ns");
 	ok(f && fabs(lead_figure_score(&rp, f) - log(3.05)) < 1e-9,
 	   "lead: 100 against 305 ±2.3%% ranks by its ratio");
 	ok(lead_signed_difference("freq_ppm") && lead_signed_difference("offset_ticks") &&
 	   !lead_signed_difference("max_abs_offset_ns") && !lead_signed_difference("spread_ppm"),
 	   "signed differences: offsets, rate deviations; not magnitudes");
+	report_free(&rp);
+}
+
+/* One run from JSON texts, in file name. */
+static void add_run(struct report *rp, const char *file, const char *const *json, size_t n)
+{
+	struct rec_list l = { 0 };
+
+	for (size_t i = 0; i < n; i++)
+		add(&l, json[i]);
+	report_add_file(rp, file, &l);
+	rec_list_free(&l);
+}
+
+#define PAIR "{\"type\":\"result\",\"probe\":\"tscsync\",\"name\":\"p\",\"cpu_a\":0,\"cpu_b\":1,"
+
+static void test_intervals(void)
+{
+	static const char *const meet[] = {
+		PAIR "\"iteration\":1,\"offset_ns\":-40,\"bound_ns\":30,\"offset_ticks\":5}",
+		PAIR "\"iteration\":2,\"offset_ns\":-80,\"bound_ns\":90,\"offset_ticks\":7}",
+		PAIR "\"iteration\":3,\"offset_ns\":0,\"bound_ns\":60,\"offset_ticks\":9}",
+	};
+	static const char *const apart[] = {
+		PAIR "\"iteration\":1,\"offset_ns\":100,\"bound_ns\":10}",
+		PAIR "\"iteration\":2,\"offset_ns\":-100,\"bound_ns\":10}",
+	};
+	struct report rp = { 0 };
+	const struct figure *f, *b;
+	char buf[64];
+
+	add_run(&rp, "meet.log", meet, ARRAY_SIZE(meet));
+	add_run(&rp, "apart.log", apart, ARRAY_SIZE(apart));
+	report_finish(&rp, NULL, 0);
+	f = find_fig(&rp, "p", "offset_ns");
+	b = find_fig(&rp, "p", "bound_ns");
+	/* [-70,-10] ∩ [-170,10] ∩ [-60,60] = [-60,-10] */
+	ok(f && b && f->per_run[0].n == 3 && f->per_run[0].mean == -35 && b->per_run[0].mean == 25,
+	   "offset ± bound of three iterations: the intersection's centre and half-width");
+	ok(f && f->per_run[0].min == -80 && f->per_run[0].max == 0,
+	   "min and max stay those of the iterations");
+	fmt_agg(buf, sizeof(buf), &f->per_run[0]);
+	is_str(buf, "-35 ∩3", "shown as the intersection of 3");
+	is_str(agg_combine_name(&f->per_run[0]), "intersection", "named for programs");
+	ok(!agg_has_spread(&b->per_run[0]), "an intersection has no spread to rank by");
+	f = find_fig(&rp, "p", "offset_ticks");
+	ok(f && f->per_run[0].combine == COMBINE_MEAN && f->per_run[0].mean == 7,
+	   "offset_ticks without its bound_ticks: no interval, the mean");
+	f = find_fig(&rp, "p", "offset_ns");
+	ok(f && f->per_run[1].n == 2 && f->per_run[1].disjoint && isnan(f->per_run[1].mean),
+	   "100 ± 10 and -100 ± 10 do not intersect: a contradiction, no value");
+	fmt_agg(buf, sizeof(buf), &f->per_run[1]);
+	is_str(buf, "disjoint x2", "shown as a contradiction");
+	is_str(agg_combine_name(&f->per_run[1]), "disjoint", "named for programs");
+	b = find_fig(&rp, "p", "bound_ns");
+	ok(b && b->per_run[1].disjoint && lead_figure_score(&rp, b) == 0,
+	   "lead: a contradiction has no ratio to rank");
 	report_free(&rp);
 }
 
@@ -297,6 +355,7 @@ int main(void)
 	test_schema_identity();
 	test_compare();
 	test_lead();
+	test_intervals();
 	test_fmt_num();
 	return tap_done();
 }

@@ -144,6 +144,70 @@ size_t result_values(const struct result *r, const char *key, double **out)
 	return n;
 }
 
+const char *agg_combine_name(const struct agg *a)
+{
+	if (a->combine == COMBINE_MEAN)
+		return "mean";
+	return a->disjoint ? "disjoint" : "intersection";
+}
+
+int agg_has_spread(const struct agg *a)
+{
+	return a->n > 1 && a->combine == COMBINE_MEAN;
+}
+
+/*
+ * The intersection of the iterations' intervals centre ± half; iterations
+ * that lack either half of theirs have none and are left out.
+ */
+static void intersect(const struct result *r, const char *centre, const char *half,
+		      int want_half, struct agg *a)
+{
+	size_t total = json_array_size(r->recs), n = 0;
+	double *v = xmalloc((total ? total : 1) * sizeof(*v));
+	double lo = -INFINITY, hi = INFINITY;
+
+	for (size_t i = 0; i < total; i++) {
+		json_t *rec = json_array_get(r->recs, i);
+		json_t *c = json_object_get(rec, centre), *h = json_object_get(rec, half);
+
+		if (!json_is_number(c) || !json_is_number(h) || !(json_num(h) >= 0))
+			continue;
+		v[n++] = json_num(want_half ? h : c);
+		lo = fmax(lo, json_num(c) - json_num(h));
+		hi = fmin(hi, json_num(c) + json_num(h));
+	}
+	agg_of(v, n, a);
+	free(v);
+	a->combine = want_half ? COMBINE_HALF_WIDTH : COMBINE_CENTRE;
+	if (!n)
+		return;
+	a->disjoint = lo > hi;
+	a->mean = a->disjoint ? NAN : want_half ? (hi - lo) / 2 : lo + (hi - lo) / 2;
+}
+
+void result_agg(const struct result *r, const char *key, struct agg *a)
+{
+	json_t *first = json_array_get(r->recs, 0);
+	const char *type = json_string_value(json_object_get(first, "type"));
+	const char *probe = json_string_value(json_object_get(first, "probe"));
+	char other[128];
+	enum combine how = schema_combine(type ? type : "", probe, key, other, sizeof(other));
+	double *v;
+	size_t n;
+
+	if (how == COMBINE_CENTRE || how == COMBINE_HALF_WIDTH) {
+		intersect(r, how == COMBINE_CENTRE ? key : other,
+			  how == COMBINE_CENTRE ? other : key, how == COMBINE_HALF_WIDTH, a);
+		/* no iteration wrote both halves: no interval, only values */
+		if (a->n)
+			return;
+	}
+	n = result_values(r, key, &v);
+	agg_of(v, n, a);
+	free(v);
+}
+
 long run_find_result(const struct run *run, const char *id)
 {
 	json_t *i = json_object_get(run->res_index, id);
@@ -473,9 +537,6 @@ static void add_figures(struct report *rp, size_t ri, json_t *index, struct rank
 				char *fid;
 				json_t *fi;
 				struct figure *f;
-				double *v;
-				size_t n;
-
 				if (!key_is_figure(json_array_get(r->recs, k), key, val))
 					continue;
 				fid = xasprintf("%s\x1f\x1e%s", r->id, key);
@@ -499,9 +560,7 @@ static void add_figures(struct report *rp, size_t ri, json_t *index, struct rank
 				free(fid);
 				if (f->per_run[ri].n)
 					continue;
-				n = result_values(r, key, &v);
-				agg_of(v, n, &f->per_run[ri]);
-				free(v);
+				result_agg(r, key, &f->per_run[ri]);
 			}
 		}
 	}
