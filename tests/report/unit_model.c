@@ -260,7 +260,7 @@ static void test_lead(void)
 	   "lead: a TSC offset is a signed difference, never ranked by ratio");
 	f = find_fig(&rp, "offset cpu0 cpu1", "bound_ns");
 	ok(f && f->per_run[1].mean == 30 && lead_figure_score(&rp, f) == 0,
-	   "lead: a bound of 40 against the intersection's 30: no difference");
+	   "lead: a bound of 40 against the intersection's 30 is within 1.5x: no difference");
 	f = find_fig(&rp, "offset cpu0 cpu1", "round_trip_ns");
 	ok(f && fabs(lead_figure_score(&rp, f) - log(3.05)) < 1e-9,
 	   "lead: 100 against 305 ±2.3%% ranks by its ratio");
@@ -327,6 +327,50 @@ static void test_intervals(void)
 	report_free(&rp);
 }
 
+/* Score of figure c/x_ns between run A (values a) and run B (values b). */
+static double score_of(const char *a, const char *b)
+{
+	char *ja[4] = { 0 }, *jb[4] = { 0 };
+	struct report rp = { 0 };
+	size_t na = 0, nb = 0;
+	const struct figure *f;
+	double score;
+
+	for (const char *p = a; *p; p += strcspn(p, " "), p += *p == ' ')
+		ja[na] = xasprintf("{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"c\","
+				   "\"iteration\":%zu,\"ns_per_call\":%.*s}", na + 1,
+				   (int)strcspn(p, " "), p), na++;
+	for (const char *p = b; *p; p += strcspn(p, " "), p += *p == ' ')
+		jb[nb] = xasprintf("{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"c\","
+				   "\"iteration\":%zu,\"ns_per_call\":%.*s}", nb + 1,
+				   (int)strcspn(p, " "), p), nb++;
+	add_run(&rp, "a.log", (const char *const *)ja, na);
+	add_run(&rp, "b.log", (const char *const *)jb, nb);
+	report_finish(&rp, NULL, 0);
+	f = find_fig(&rp, "c", "ns_per_call");
+	score = f ? lead_figure_score(&rp, f) : -1;
+	report_free(&rp);
+	for (size_t i = 0; i < 4; i++)
+		free(ja[i]), free(jb[i]);
+	return score;
+}
+
+static void test_lead_noise(void)
+{
+	is_near(score_of("10", "10"), 0, 0, "lead: a figure equal to itself does not lead");
+	is_near(score_of("100", "101"), 0, 0, "lead: 1.01x without a spread does not lead");
+	is_near(score_of("10", "14.9"), 0, 0, "lead: 1.49x without a spread does not lead");
+	is_near(score_of("10", "16"), log(1.6), 1e-12, "lead: 1.6x without a spread leads");
+	is_near(score_of("16", "10"), log(1.6), 1e-12, "lead: ... either way");
+	is_near(score_of("100 100", "101 101"), 0, 0,
+		"lead: iterations all equal (fixed per boot) are no spread: the minimum ratio applies");
+	is_near(score_of("100 101", "110 111"), log(110.5 / 100.5), 1e-12,
+		"lead: 1.10x beyond both spreads leads");
+	is_near(score_of("100 120", "110 130"), 0, 0, "lead: overlapping spreads do not lead");
+	is_near(score_of("100", "110 111"), 0, 0,
+		"lead: one run without a spread: beyond the other's spread is not enough under 1.5x");
+}
+
 static void test_fmt_num(void)
 {
 	static const struct {
@@ -356,6 +400,7 @@ int main(void)
 	test_compare();
 	test_lead();
 	test_intervals();
+	test_lead_noise();
 	test_fmt_num();
 	return tap_done();
 }
