@@ -371,6 +371,41 @@ static void test_lead_noise(void)
 		"lead: one run without a spread: beyond the other's spread is not enough under 1.5x");
 }
 
+static void test_labels(void)
+{
+	static const char *const q35[] = {
+		"{\"type\":\"run\",\"env\":\"appliance\",\"machine\":\"QEMU Standard PC (Q35 + ICH9, 2009)\"}",
+	};
+	static const char *const pc[] = {
+		"{\"type\":\"run\",\"env\":\"appliance\",\"machine\":\"QEMU Standard PC (i440FX + PIIX, 1996)\"}",
+	};
+	static const char *const utf[] = {
+		"{\"type\":\"run\",\"env\":\"os\",\"machine\":\"x\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\"}",
+	};
+	struct report rp = { 0 };
+	json_t *js;
+
+	add_run(&rp, "dir/q35.log", q35, 1);
+	add_run(&rp, "pc.log", pc, 1);
+	add_run(&rp, "dir/q35-again.log", q35, 1);
+	add_run(&rp, "dir/q35-again.log", q35, 1);
+	add_run(&rp, "utf.log", utf, 1);
+	report_finish(&rp, NULL, 0);
+	is_str(rp.runs[0].label, "appliance/QEMU Standard PC (Q35 + ICH9) q35.log",
+	       "label: the chipset tells q35 from pc, then the file tells two q35 apart");
+	is_str(rp.runs[1].label, "appliance/QEMU Standard PC (i440FX + PIIX)",
+	       "label: the pc's chipset");
+	is_str(rp.runs[2].label, "appliance/QEMU Standard PC (Q35 + ICH9) q35-again.log#1",
+	       "label: two runs of one file are numbered");
+	is_str(rp.runs[3].label, "appliance/QEMU Standard PC (Q35 + ICH9) q35-again.log#2",
+	       "label: ... both");
+	js = json_string(rp.runs[4].label);	/* NULL for a string that is not UTF-8 */
+	ok(js && strlen(rp.runs[4].label) == 3 + 23,
+	   "label: a long machine name cut at a character boundary (%s)", rp.runs[4].label);
+	json_decref(js);
+	report_free(&rp);
+}
+
 static void test_fmt_num(void)
 {
 	static const struct {
@@ -401,6 +436,7 @@ int main(void)
 	test_lead();
 	test_intervals();
 	test_lead_noise();
+	test_labels();
 	test_fmt_num();
 	return tap_done();
 }
