@@ -327,31 +327,42 @@ static void test_intervals(void)
 	report_free(&rp);
 }
 
-/* Score of figure c/x_ns between run A (values a) and run B (values b). */
+/* Records of result c, one per value in vals ("100 101": two iterations), into json. */
+static size_t iterations_of(const char *vals, char **json)
+{
+	const char *p = vals;
+	size_t n = 0;
+
+	while (*p && n < 4) {
+		size_t len = strcspn(p, " ");
+
+		json[n] = xasprintf("{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"c\","
+				    "\"iteration\":%zu,\"ns_per_call\":%.*s}", n + 1, (int)len, p);
+		n++;
+		p += len;
+		p += strspn(p, " ");
+	}
+	return n;
+}
+
+/* The lead's score of c's ns_per_call between run A (values a) and run B (values b). */
 static double score_of(const char *a, const char *b)
 {
 	char *ja[4] = { 0 }, *jb[4] = { 0 };
 	struct report rp = { 0 };
-	size_t na = 0, nb = 0;
 	const struct figure *f;
 	double score;
 
-	for (const char *p = a; *p; p += strcspn(p, " "), p += *p == ' ')
-		ja[na] = xasprintf("{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"c\","
-				   "\"iteration\":%zu,\"ns_per_call\":%.*s}", na + 1,
-				   (int)strcspn(p, " "), p), na++;
-	for (const char *p = b; *p; p += strcspn(p, " "), p += *p == ' ')
-		jb[nb] = xasprintf("{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"c\","
-				   "\"iteration\":%zu,\"ns_per_call\":%.*s}", nb + 1,
-				   (int)strcspn(p, " "), p), nb++;
-	add_run(&rp, "a.log", (const char *const *)ja, na);
-	add_run(&rp, "b.log", (const char *const *)jb, nb);
+	add_run(&rp, "a.log", (const char *const *)ja, iterations_of(a, ja));
+	add_run(&rp, "b.log", (const char *const *)jb, iterations_of(b, jb));
 	report_finish(&rp, NULL, 0);
 	f = find_fig(&rp, "c", "ns_per_call");
 	score = f ? lead_figure_score(&rp, f) : -1;
 	report_free(&rp);
-	for (size_t i = 0; i < 4; i++)
-		free(ja[i]), free(jb[i]);
+	for (size_t i = 0; i < 4; i++) {
+		free(ja[i]);
+		free(jb[i]);
+	}
 	return score;
 }
 
