@@ -52,18 +52,28 @@ tscsync | 1 2" ]
 pass $? "attribution: one result per probe measured around, in both runs"
 diag "$TMP/attr"
 
-# the same numbers as the records: pc's pair 0>1 offset is the mean of its two iterations
+# the same numbers as the records: pc's pair 0>1 is offset ± bound in each of its two
+# iterations (-5505 ± 21225 ns, then 7.8 ± 49.9 ns); together they prove the intersection
 python3 - "$TMP/csv" $P <<'PY'
 import csv, json, sys
 recs = [json.loads(l.split(" ", 1)[1].rsplit(" *", 1)[0]) for l in open(sys.argv[2], errors="replace")
         if l.startswith("TP1 ")]
-want = [r["offset_ns"] for r in recs if r.get("probe") == "tscsync" and r.get("name") == "offset cpu0 cpu1"]
-row = [r for r in csv.DictReader(open(sys.argv[1], newline=""))
-       if r["label"] == "pc" and r["result"] == "offset cpu0 cpu1" and r["figure"] == "offset_ns"][0]
-assert len(want) == 2 and abs(float(row["mean"]) - sum(want) / 2) < 1e-6, (row, want)
-assert float(row["min"]) == min(want) and float(row["max"]) == max(want), (row, want)
+its = [r for r in recs if r.get("probe") == "tscsync" and r.get("name") == "offset cpu0 cpu1"]
+lo = max(r["offset_ns"] - r["bound_ns"] for r in its)
+hi = min(r["offset_ns"] + r["bound_ns"] for r in its)
+rows = {r["figure"]: r for r in csv.DictReader(open(sys.argv[1], newline=""))
+        if r["label"] == "pc" and r["result"] == "offset cpu0 cpu1"}
+off, bound = rows["offset_ns"], rows["bound_ns"]
+assert len(its) == 2 and lo < hi, its
+assert abs(float(off["mean"]) - (lo + hi) / 2) < 1e-6 and abs(float(bound["mean"]) - (hi - lo) / 2) < 1e-6, (off, bound, lo, hi)
+assert off["combine"] == bound["combine"] == "intersection", (off, bound)
+want = [r["offset_ns"] for r in its]
+assert float(off["min"]) == min(want) and float(off["max"]) == max(want), (off, want)
+# everything else is a mean, as before
+rt = rows["round_trip_ns"]
+assert rt["combine"] == "mean" and abs(float(rt["mean"]) - sum(r["round_trip_ns"] for r in its) / 2) < 1e-6, rt
 PY
-pass $? "pc's pair 0>1: mean, min and max over its two iterations"
+pass $? "pc's pair 0>1: offset and bound the intersection of its two intervals, min and max the iterations'"
 
 run "$TP_REPORT" --label=q35,pc $Q $P
 pass $rc "text comparison: exit 0"
@@ -75,6 +85,38 @@ pass $? "lead: no signed difference; at most 3 attribution rows, as rates per se
 diag "$TMP/lead"
 grep -A1 "^  offset cpu0 cpu1" "$TMP/out" | grep "offset_ns" | grep -q ' -$'
 pass $? "full table: a TSC offset has no ratio"
+sed -n '/^tscsync/,/^$/p' "$TMP/out" >"$TMP/tscsync"
+grep -q "^    offset_ns  *16.97  *7.7696 ∩2  *-$" "$TMP/tscsync" &&
+	grep -q "^    bound_ns  *50.094  *49.889 ∩2  *1.00x$" "$TMP/tscsync" &&
+	grep -q "^    round_trip_ns  *240.45  *26609.7 ±1.4e+02%  *111x$" "$TMP/tscsync"
+pass $? "full table: offset and bound shown as the intersection of 2, the rest as mean ± spread"
+diag "$TMP/tscsync"
+
+# a contradiction: two iterations whose intervals do not meet (the pair's offset moved
+# between them, or a bound is wrong); made from pc's records, the second moved by 1 ms
+python3 - $P >"$TMP/disjoint.log" <<'PY'
+import json, sys, zlib
+for line in open(sys.argv[1], errors="replace"):
+    if not line.startswith("TP1 "):
+        continue
+    r = json.loads(line.split(" ", 1)[1].rsplit(" *", 1)[0])
+    if r.get("probe") == "tscsync" and r.get("name") == "offset cpu1 cpu0" and r.get("iteration") == 2:
+        r["offset_ns"] += 1e6
+    j = json.dumps(r, separators=(",", ":"))
+    print("TP1 %s *%08x" % (j, zlib.crc32(j.encode())))
+PY
+run "$TP_REPORT" --label=q35,moved $Q "$TMP/disjoint.log"
+sed -n '/^tscsync/,/^$/p' "$TMP/out" >"$TMP/tscsync"
+[ $rc -eq 0 ] && grep -A1 "^  offset cpu1 cpu0" "$TMP/tscsync" | grep -q "^    offset_ns  *-9.4053  *disjoint x2  *-$" &&
+	grep -A2 "^  offset cpu1 cpu0" "$TMP/tscsync" | grep -q "^    bound_ns  *49.889  *disjoint x2  *-$" &&
+	grep -A1 "^  offset cpu0 cpu1" "$TMP/tscsync" | grep -q "7.7696 ∩2"
+pass $? "contradicting intervals shown as disjoint, without a value or ratio; the other pair unaffected"
+diag "$TMP/tscsync"
+"$TP_REPORT" --format=csv --label=q35,moved $Q "$TMP/disjoint.log" | grep ',moved,.*,offset cpu1 cpu0,.*,offset_ns,' >"$TMP/row"
+grep -q ',offset_ns,2,,.*,disjoint' "$TMP/row"
+pass $? "csv: a contradiction has n 2, no mean, combine disjoint"
+diag "$TMP/row"
+
 
 # one run of two iterations: its pairs once, their spread over the iterations
 run "$TP_REPORT" $P

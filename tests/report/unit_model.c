@@ -259,13 +259,161 @@ static void test_lead(void)
 	ok(f && f->per_run[1].n == 2 && lead_figure_score(&rp, f) == 0,
 	   "lead: a TSC offset is a signed difference, never ranked by ratio");
 	f = find_fig(&rp, "offset cpu0 cpu1", "bound_ns");
-	ok(f && lead_figure_score(&rp, f) == 0, "lead: 40 against 60 ±71%% overlap: no difference");
+	ok(f && f->per_run[1].mean == 30 && lead_figure_score(&rp, f) == 0,
+	   "lead: a bound of 40 against the intersection's 30 is within 1.5x: no difference");
 	f = find_fig(&rp, "offset cpu0 cpu1", "round_trip_ns");
 	ok(f && fabs(lead_figure_score(&rp, f) - log(3.05)) < 1e-9,
 	   "lead: 100 against 305 ±2.3%% ranks by its ratio");
 	ok(lead_signed_difference("freq_ppm") && lead_signed_difference("offset_ticks") &&
 	   !lead_signed_difference("max_abs_offset_ns") && !lead_signed_difference("spread_ppm"),
 	   "signed differences: offsets, rate deviations; not magnitudes");
+	report_free(&rp);
+}
+
+/* One run from JSON texts, in file name. */
+static void add_run(struct report *rp, const char *file, const char *const *json, size_t n)
+{
+	struct rec_list l = { 0 };
+
+	for (size_t i = 0; i < n; i++)
+		add(&l, json[i]);
+	report_add_file(rp, file, &l);
+	rec_list_free(&l);
+}
+
+#define PAIR "{\"type\":\"result\",\"probe\":\"tscsync\",\"name\":\"p\",\"cpu_a\":0,\"cpu_b\":1,"
+
+static void test_intervals(void)
+{
+	static const char *const meet[] = {
+		PAIR "\"iteration\":1,\"offset_ns\":-40,\"bound_ns\":30,\"offset_ticks\":5}",
+		PAIR "\"iteration\":2,\"offset_ns\":-80,\"bound_ns\":90,\"offset_ticks\":7}",
+		PAIR "\"iteration\":3,\"offset_ns\":0,\"bound_ns\":60,\"offset_ticks\":9}",
+	};
+	static const char *const apart[] = {
+		PAIR "\"iteration\":1,\"offset_ns\":100,\"bound_ns\":10}",
+		PAIR "\"iteration\":2,\"offset_ns\":-100,\"bound_ns\":10}",
+	};
+	struct report rp = { 0 };
+	const struct figure *f, *b;
+	char buf[64];
+
+	add_run(&rp, "meet.log", meet, ARRAY_SIZE(meet));
+	add_run(&rp, "apart.log", apart, ARRAY_SIZE(apart));
+	report_finish(&rp, NULL, 0);
+	f = find_fig(&rp, "p", "offset_ns");
+	b = find_fig(&rp, "p", "bound_ns");
+	/* [-70,-10] ∩ [-170,10] ∩ [-60,60] = [-60,-10] */
+	ok(f && b && f->per_run[0].n == 3 && f->per_run[0].mean == -35 && b->per_run[0].mean == 25,
+	   "offset ± bound of three iterations: the intersection's centre and half-width");
+	ok(f && f->per_run[0].min == -80 && f->per_run[0].max == 0,
+	   "min and max stay those of the iterations");
+	fmt_agg(buf, sizeof(buf), &f->per_run[0]);
+	is_str(buf, "-35 ∩3", "shown as the intersection of 3");
+	is_str(agg_combine_name(&f->per_run[0]), "intersection", "named for programs");
+	ok(!agg_has_spread(&b->per_run[0]), "an intersection has no spread to rank by");
+	f = find_fig(&rp, "p", "offset_ticks");
+	ok(f && f->per_run[0].combine == COMBINE_MEAN && f->per_run[0].mean == 7,
+	   "offset_ticks without its bound_ticks: no interval, the mean");
+	f = find_fig(&rp, "p", "offset_ns");
+	ok(f && f->per_run[1].n == 2 && f->per_run[1].disjoint && isnan(f->per_run[1].mean),
+	   "100 ± 10 and -100 ± 10 do not intersect: a contradiction, no value");
+	fmt_agg(buf, sizeof(buf), &f->per_run[1]);
+	is_str(buf, "disjoint x2", "shown as a contradiction");
+	is_str(agg_combine_name(&f->per_run[1]), "disjoint", "named for programs");
+	b = find_fig(&rp, "p", "bound_ns");
+	ok(b && b->per_run[1].disjoint && lead_figure_score(&rp, b) == 0,
+	   "lead: a contradiction has no ratio to rank");
+	report_free(&rp);
+}
+
+/* Records of result c, one per value in vals ("100 101": two iterations), into json. */
+static size_t iterations_of(const char *vals, char **json)
+{
+	const char *p = vals;
+	size_t n = 0;
+
+	while (*p && n < 4) {
+		size_t len = strcspn(p, " ");
+
+		json[n] = xasprintf("{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"c\","
+				    "\"iteration\":%zu,\"ns_per_call\":%.*s}", n + 1, (int)len, p);
+		n++;
+		p += len;
+		p += strspn(p, " ");
+	}
+	return n;
+}
+
+/* The lead's score of c's ns_per_call between run A (values a) and run B (values b). */
+static double score_of(const char *a, const char *b)
+{
+	char *ja[4] = { 0 }, *jb[4] = { 0 };
+	struct report rp = { 0 };
+	const struct figure *f;
+	double score;
+
+	add_run(&rp, "a.log", (const char *const *)ja, iterations_of(a, ja));
+	add_run(&rp, "b.log", (const char *const *)jb, iterations_of(b, jb));
+	report_finish(&rp, NULL, 0);
+	f = find_fig(&rp, "c", "ns_per_call");
+	score = f ? lead_figure_score(&rp, f) : -1;
+	report_free(&rp);
+	for (size_t i = 0; i < 4; i++) {
+		free(ja[i]);
+		free(jb[i]);
+	}
+	return score;
+}
+
+static void test_lead_noise(void)
+{
+	is_near(score_of("10", "10"), 0, 0, "lead: a figure equal to itself does not lead");
+	is_near(score_of("100", "101"), 0, 0, "lead: 1.01x without a spread does not lead");
+	is_near(score_of("10", "14.9"), 0, 0, "lead: 1.49x without a spread does not lead");
+	is_near(score_of("10", "16"), log(1.6), 1e-12, "lead: 1.6x without a spread leads");
+	is_near(score_of("16", "10"), log(1.6), 1e-12, "lead: ... either way");
+	is_near(score_of("100 100", "101 101"), 0, 0,
+		"lead: iterations all equal (fixed per boot) are no spread: the minimum ratio applies");
+	is_near(score_of("100 101", "110 111"), log(110.5 / 100.5), 1e-12,
+		"lead: 1.10x beyond both spreads leads");
+	is_near(score_of("100 120", "110 130"), 0, 0, "lead: overlapping spreads do not lead");
+	is_near(score_of("100", "110 111"), 0, 0,
+		"lead: one run without a spread: beyond the other's spread is not enough under 1.5x");
+}
+
+static void test_labels(void)
+{
+	static const char *const q35[] = {
+		"{\"type\":\"run\",\"env\":\"appliance\",\"machine\":\"QEMU Standard PC (Q35 + ICH9, 2009)\"}",
+	};
+	static const char *const pc[] = {
+		"{\"type\":\"run\",\"env\":\"appliance\",\"machine\":\"QEMU Standard PC (i440FX + PIIX, 1996)\"}",
+	};
+	static const char *const utf[] = {
+		"{\"type\":\"run\",\"env\":\"os\",\"machine\":\"x\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\"}",
+	};
+	struct report rp = { 0 };
+	json_t *js;
+
+	add_run(&rp, "dir/q35.log", q35, 1);
+	add_run(&rp, "pc.log", pc, 1);
+	add_run(&rp, "dir/q35-again.log", q35, 1);
+	add_run(&rp, "dir/q35-again.log", q35, 1);
+	add_run(&rp, "utf.log", utf, 1);
+	report_finish(&rp, NULL, 0);
+	is_str(rp.runs[0].label, "appliance/QEMU Standard PC (Q35 + ICH9) q35.log",
+	       "label: the chipset tells q35 from pc, then the file tells two q35 apart");
+	is_str(rp.runs[1].label, "appliance/QEMU Standard PC (i440FX + PIIX)",
+	       "label: the pc's chipset");
+	is_str(rp.runs[2].label, "appliance/QEMU Standard PC (Q35 + ICH9) q35-again.log#1",
+	       "label: two runs of one file are numbered");
+	is_str(rp.runs[3].label, "appliance/QEMU Standard PC (Q35 + ICH9) q35-again.log#2",
+	       "label: ... both");
+	js = json_string(rp.runs[4].label);	/* NULL for a string that is not UTF-8 */
+	ok(js && strlen(rp.runs[4].label) == 3 + 23,
+	   "label: a long machine name cut at a character boundary (%s)", rp.runs[4].label);
+	json_decref(js);
 	report_free(&rp);
 }
 
@@ -297,6 +445,9 @@ int main(void)
 	test_schema_identity();
 	test_compare();
 	test_lead();
+	test_intervals();
+	test_lead_noise();
+	test_labels();
 	test_fmt_num();
 	return tap_done();
 }

@@ -326,12 +326,13 @@ static int result_cell(const struct result *r, const char *key, struct sbuf *out
 		return 0;
 	if (key_is_figure(rec, key, first)) {
 		struct agg a;
-		double *v;
-		size_t n = result_values(r, key, &v);
 
-		agg_of(v, n, &a);
-		free(v);
-		fmt_num(num, sizeof(num), a.mean);
+		result_agg(r, key, &a);
+		/* a mean as a mean; an interval says how it combined */
+		if (a.combine == COMBINE_MEAN)
+			fmt_num(num, sizeof(num), a.mean);
+		else
+			fmt_agg(num, sizeof(num), &a);
 		sbuf_adds(out, num);
 	} else {
 		scalar_str(out, first);
@@ -342,12 +343,9 @@ static int result_cell(const struct result *r, const char *key, struct sbuf *out
 static double sort_value(const struct result *r, const char *key)
 {
 	struct agg a;
-	double *v;
-	size_t n = result_values(r, key, &v);
 
-	agg_of(v, n, &a);
-	free(v);
-	return n ? a.mean : NAN;
+	result_agg(r, key, &a);
+	return a.n ? a.mean : NAN;
 }
 
 struct sort_row {
@@ -563,7 +561,12 @@ static void print_spread(FILE *f, const struct report *rp, size_t ri, enum style
 			fmt_num(num, sizeof(num), vals[k]);
 			table_set(t, row, 2 + k, num);
 		}
-		if (a->mean != 0)
+		/* an interval's iterations combine into their intersection, not a mean */
+		if (a->combine != COMBINE_MEAN) {
+			fmt_agg(num, sizeof(num), a);
+			table_set(t, row, 2, num);
+			table_set(t, row, 6, "-");
+		} else if (a->mean != 0)
 			table_setf(t, row, 6, "%.2f", 100 * a->stddev / fabs(a->mean));
 		else
 			table_set(t, row, 6, "-");
@@ -621,7 +624,16 @@ void fmt_agg(char *buf, size_t n, const struct agg *a)
 		snprintf(buf, n, "-");
 		return;
 	}
+	if (a->disjoint) {
+		snprintf(buf, n, "disjoint x%zu", a->n);
+		return;
+	}
 	fmt_num(mean, sizeof(mean), a->mean);
+	/* intervals proven in every iteration: their intersection, of how many */
+	if (a->combine != COMBINE_MEAN && a->n > 1) {
+		snprintf(buf, n, "%s ∩%zu", mean, a->n);
+		return;
+	}
 	/* a spread of zero says nothing a single value would not */
 	if (a->n < 2 || a->stddev == 0)
 		snprintf(buf, n, "%s", mean);
@@ -680,6 +692,17 @@ void fmt_figure_cells(struct table *t, size_t row, size_t c, const struct report
 	}
 }
 
+/* Did some run combine intervals of several iterations (∩n, disjoint)? */
+static int any_intersection(const struct report *rp)
+{
+	for (size_t i = 0; i < rp->nfigs; i++)
+		for (size_t r = 0; r < rp->nruns; r++)
+			if (rp->figs[i].per_run[r].combine != COMBINE_MEAN &&
+			    rp->figs[i].per_run[r].n > 1)
+				return 1;
+	return 0;
+}
+
 static void print_comparison(FILE *f, const struct report *rp, enum style style)
 {
 	size_t ncol = 1 + 2 * rp->nruns - 1;
@@ -694,8 +717,9 @@ static void print_comparison(FILE *f, const struct report *rp, enum style style)
 		if (i)
 			titles[c++] = "ratio";
 	}
-	h = xasprintf("Figures: ratio = run / %s%s", rp->runs[0].label,
-		      "; mean ±relative stddev where a run repeated");
+	h = xasprintf("Figures: ratio = run / %s%s%s", rp->runs[0].label,
+		      "; mean ±relative stddev where a run repeated",
+		      any_intersection(rp) ? "; ∩n: the intersection of n proven intervals" : "");
 	heading(f, style, 2, h);
 	free(h);
 	for (size_t i = 0; i <= rp->nfigs; i++) {
@@ -780,7 +804,7 @@ static void csv_num(FILE *f, double v, int present)
 
 static void print_csv(FILE *f, const struct report *rp)
 {
-	fputs("run,label,file,probe,result,ident,figure,n,mean,min,max,stddev,ratio\r\n", f);
+	fputs("run,label,file,probe,result,ident,figure,n,mean,min,max,stddev,ratio,combine\r\n", f);
 	for (size_t i = 0; i < rp->nfigs; i++) {
 		const struct figure *fg = &rp->figs[i];
 
@@ -802,7 +826,8 @@ static void print_csv(FILE *f, const struct report *rp)
 			csv_num(f, a->stddev, a->n);
 			if (ratio && isfinite(a->mean / base->mean))
 				fprintf(f, "%.6g", a->mean / base->mean);
-			fputs("\r\n", f);
+			fputc(',', f);
+			csv_field(f, a->n ? agg_combine_name(a) : "", 1);
 		}
 	}
 }
@@ -818,9 +843,9 @@ static json_t *json_agg(const struct agg *a)
 {
 	if (!a->n)
 		return json_null();
-	return json_pack("{s:I, s:o, s:o, s:o, s:o}", "n", (json_int_t)a->n,
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:s}", "n", (json_int_t)a->n,
 			 "mean", jnum(a->mean), "min", jnum(a->min), "max", jnum(a->max),
-			 "stddev", jnum(a->stddev));
+			 "stddev", jnum(a->stddev), "combine", agg_combine_name(a));
 }
 
 static json_t *json_or_null(json_t *v)

@@ -221,6 +221,20 @@ static double attribution_score(const struct report *rp, const struct figure *fg
 	return best;
 }
 
+/* Does run a differ from base beyond noise (lead.h)? Both means positive. */
+static int beyond_noise(const struct agg *a, const struct agg *base)
+{
+	int spread_a = agg_has_spread(a) && a->stddev > 0;
+	int spread_b = agg_has_spread(base) && base->stddev > 0;
+
+	if ((spread_a || spread_b) &&
+	    fabs(a->mean - base->mean) <= (spread_a ? a->stddev : 0) + (spread_b ? base->stddev : 0))
+		return 0;
+	if ((!spread_a || !spread_b) && fabs(log(a->mean / base->mean)) <= log(LEAD_MIN_RATIO))
+		return 0;
+	return 1;
+}
+
 double lead_figure_score(const struct report *rp, const struct figure *fg)
 {
 	const struct agg *base = &fg->per_run[0];
@@ -233,11 +247,9 @@ double lead_figure_score(const struct report *rp, const struct figure *fg)
 	for (size_t r = 1; r < rp->nruns; r++) {
 		const struct agg *a = &fg->per_run[r];
 
-		if (!a->n || !base->n || a->mean <= 0 || base->mean <= 0)
-			continue;
-		/* repeated runs whose spreads overlap do not differ */
-		if ((a->n > 1 || base->n > 1) &&
-		    fabs(a->mean - base->mean) <= a->stddev + base->stddev)
+		/* not finite: intervals that contradict each other have no value */
+		if (!a->n || !base->n || !(a->mean > 0) || !(base->mean > 0) ||
+		    !isfinite(a->mean) || !isfinite(base->mean) || !beyond_noise(a, base))
 			continue;
 		if (fabs(log(a->mean / base->mean)) > best)
 			best = fabs(log(a->mean / base->mean));
@@ -278,6 +290,16 @@ static int by_score(const void *a, const void *b)
 	if (x->score != y->score)
 		return x->score < y->score ? 1 : -1;
 	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Has some other run a figure the first run has too? */
+static int shares_figure(const struct report *rp)
+{
+	for (size_t i = 0; i < rp->nfigs; i++)
+		for (size_t r = 1; r < rp->nruns && rp->figs[i].per_run[0].n; r++)
+			if (rp->figs[i].per_run[r].n)
+				return 1;
+	return 0;
 }
 
 static void print_top_figures(FILE *f, const struct report *rp, enum style style)
@@ -325,6 +347,10 @@ static void print_top_figures(FILE *f, const struct report *rp, enum style style
 	fmt_heading(f, style, 2, h);
 	if (n)
 		table_print(t, f, style, "  ");
+	else if (shares_figure(rp))
+		fprintf(f, "  (no figure differs from %s by more than its noise: beyond the spreads "
+			"where runs repeated, by more than %.1fx where not)\n", rp->runs[0].label,
+			LEAD_MIN_RATIO);
 	else
 		fprintf(f, "  (no figure compares)\n");
 	free(h);

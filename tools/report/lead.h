@@ -17,16 +17,26 @@
 #define LEAD_TOP_ATTRIBUTION 3
 /* Attribution rates lead only when they differ by more standard errors than this. */
 #define LEAD_POISSON_SE 3
+/*
+ * A figure without a spread to judge it by (a run that did not repeat, or
+ * one whose iterations all agree: a figure fixed per boot) leads only when
+ * its ratio is beyond this, either way. Iterations of one TCG boot
+ * (tests/data/serial-pc-drift-repeat.log) already differ by a median of
+ * 1.10x; docs/comparing.md says why 1.5.
+ */
+#define LEAD_MIN_RATIO 1.5
 
 
 void print_lead(FILE *f, const struct report *rp, enum style style);
 
 /*
  * How far a figure is from the first run: max |log(ratio)| over the runs
- * where both are positive and, for repeated runs, the spreads do not
- * overlap; 0 when nothing compares, and for signed differences (offsets,
- * ppm). Attribution counts compare by rate per second of the probe's run and
- * by count, each beyond Poisson noise, by the smaller ratio.
+ * where both are positive and the difference is beyond noise: where a run
+ * has a spread (repeated, iterations not all equal) the spreads (mean ±
+ * stddev) do not overlap; where a run has none the ratio is beyond
+ * LEAD_MIN_RATIO. 0 when nothing differs so, and for signed differences
+ * (offsets, ppm). Attribution counts compare by rate per second of the
+ * probe's run and by count, each beyond Poisson noise, by the smaller ratio.
  */
 double lead_figure_score(const struct report *rp, const struct figure *fg);
 

@@ -9,11 +9,6 @@
 #include "schema.h"
 #include "util.h"
 
-/* Fields that tell runs apart when their env and machine agree. */
-static const char *const label_fields[] = {
-	"clocksource", "cpu_model", "kernel", "variant",
-};
-
 #define LABEL_PART_MAX 24
 
 int key_is_ident(const json_t *rec, const char *key, const json_t *val)
@@ -142,6 +137,70 @@ size_t result_values(const struct result *r, const char *key, double **out)
 	}
 	*out = v;
 	return n;
+}
+
+const char *agg_combine_name(const struct agg *a)
+{
+	if (a->combine == COMBINE_MEAN)
+		return "mean";
+	return a->disjoint ? "disjoint" : "intersection";
+}
+
+int agg_has_spread(const struct agg *a)
+{
+	return a->n > 1 && a->combine == COMBINE_MEAN;
+}
+
+/*
+ * The intersection of the iterations' intervals centre ± half; iterations
+ * that lack either half of theirs have none and are left out.
+ */
+static void intersect(const struct result *r, const char *centre, const char *half,
+		      int want_half, struct agg *a)
+{
+	size_t total = json_array_size(r->recs), n = 0;
+	double *v = xmalloc((total ? total : 1) * sizeof(*v));
+	double lo = -INFINITY, hi = INFINITY;
+
+	for (size_t i = 0; i < total; i++) {
+		json_t *rec = json_array_get(r->recs, i);
+		json_t *c = json_object_get(rec, centre), *h = json_object_get(rec, half);
+
+		if (!json_is_number(c) || !json_is_number(h) || !(json_num(h) >= 0))
+			continue;
+		v[n++] = json_num(want_half ? h : c);
+		lo = fmax(lo, json_num(c) - json_num(h));
+		hi = fmin(hi, json_num(c) + json_num(h));
+	}
+	agg_of(v, n, a);
+	free(v);
+	a->combine = want_half ? COMBINE_HALF_WIDTH : COMBINE_CENTRE;
+	if (!n)
+		return;
+	a->disjoint = lo > hi;
+	a->mean = a->disjoint ? NAN : want_half ? (hi - lo) / 2 : lo + (hi - lo) / 2;
+}
+
+void result_agg(const struct result *r, const char *key, struct agg *a)
+{
+	json_t *first = json_array_get(r->recs, 0);
+	const char *type = json_string_value(json_object_get(first, "type"));
+	const char *probe = json_string_value(json_object_get(first, "probe"));
+	char other[128];
+	enum combine how = schema_combine(type ? type : "", probe, key, other, sizeof(other));
+	double *v;
+	size_t n;
+
+	if (how == COMBINE_CENTRE || how == COMBINE_HALF_WIDTH) {
+		intersect(r, how == COMBINE_CENTRE ? key : other,
+			  how == COMBINE_CENTRE ? other : key, how == COMBINE_HALF_WIDTH, a);
+		/* no iteration wrote both halves: no interval, only values */
+		if (a->n)
+			return;
+	}
+	n = result_values(r, key, &v);
+	agg_of(v, n, a);
+	free(v);
 }
 
 long run_find_result(const struct run *run, const char *id)
@@ -355,14 +414,24 @@ void report_add_file(struct report *rp, const char *file, const struct rec_list 
 
 /* --- labels ---------------------------------------------------------------- */
 
-static void add_part(struct sbuf *b, const char *sep, const char *s)
+/* n bytes of s at most, not ending inside a UTF-8 character nor in blanks. */
+static size_t part_len(const char *s, size_t n)
 {
-	size_t n = strcspn(s, "(");
-
+	if (n > LABEL_PART_MAX) {
+		n = LABEL_PART_MAX;
+		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;
+	}
 	while (n && s[n - 1] == ' ')
 		n--;
-	if (n > LABEL_PART_MAX)
-		n = LABEL_PART_MAX;
+	return n;
+}
+
+/* A field of the run record, up to its first "(": "QEMU Standard PC". */
+static void add_part(struct sbuf *b, const char *sep, const char *s)
+{
+	size_t n = part_len(s, strcspn(s, "("));
+
 	if (b->len)
 		sbuf_adds(b, sep);
 	sbuf_add(b, s, n);
@@ -390,43 +459,124 @@ static char *default_label(const struct run *r)
 	return sbuf_take(&b);
 }
 
-/* Makes labels unique: the first field that tells equal ones apart, then #n. */
+/*
+ * What the label's machine part leaves out: the parenthesised part up to
+ * its first comma, "(Q35 + ICH9)" of "QEMU Standard PC (Q35 + ICH9, 2009)"
+ * (the chipset, where QEMU's q35 and pc differ).
+ */
+static void machine_detail(const struct run *r, const char *field, struct sbuf *b)
+{
+	const char *open = strchr(head_str(r, field), '(');
+	size_t n;
+
+	if (!open)
+		return;
+	n = part_len(open + 1, strcspn(open + 1, ",)"));
+	if (n)
+		sbuf_addf(b, "(%.*s)", (int)n, open + 1);
+}
+
+static void head_field(const struct run *r, const char *field, struct sbuf *b)
+{
+	if (*head_str(r, field))
+		add_part(b, "", head_str(r, field));
+}
+
+/* The name of the file the run came from, without its folder. */
+static void file_base(const struct run *r, const char *field, struct sbuf *b)
+{
+	const char *base = strrchr(r->file, '/');
+
+	(void)field;
+	sbuf_adds(b, base ? base + 1 : r->file);
+}
+
+/*
+ * What tells runs apart when their env and machine agree, in this order;
+ * the first that differs within a group of equal labels is added to each.
+ */
+static const struct {
+	const char *field;
+	void (*get)(const struct run *r, const char *field, struct sbuf *b);
+} label_parts[] = {
+	{ "machine", machine_detail },
+	{ "clocksource", head_field },
+	{ "cpu_model", head_field },
+	{ "kernel", head_field },
+	{ "variant", head_field },
+	{ NULL, file_base },
+};
+
+/* Label part p of run r; "" if it has none. */
+static char *label_part(const struct run *r, size_t p)
+{
+	struct sbuf b = { 0 };
+
+	label_parts[p].get(r, label_parts[p].field, &b);
+	return sbuf_take(&b);
+}
+
+/* Appends part p to the labels of the n runs in group when they do not all agree on it. */
+static void label_by(struct report *rp, const size_t *group, size_t n, size_t p)
+{
+	char **part = xcalloc(n, sizeof(*part));
+	int differ = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		part[k] = label_part(&rp->runs[group[k]], p);
+		differ |= k && strcmp(part[0], part[k]);
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct run *r = &rp->runs[group[k]];
+
+		if (differ && *part[k]) {
+			char *l = xasprintf("%s %s", r->label, part[k]);
+
+			free(r->label);
+			r->label = l;
+		}
+		free(part[k]);
+	}
+	free(part);
+}
+
+/* Runs with the same label as run i, from i on, into group; marks them done. */
+static size_t same_label(const struct report *rp, size_t i, char *done, size_t *group)
+{
+	size_t n = 0;
+
+	for (size_t j = i; j < rp->nruns; j++) {
+		if (done[j] || strcmp(rp->runs[i].label, rp->runs[j].label))
+			continue;
+		done[j] = 1;
+		group[n++] = j;
+	}
+	return n;
+}
+
+/* Makes labels unique: the first part that tells equal ones apart, then #n. */
 static void dedupe_labels(struct report *rp)
 {
 	size_t *group = xcalloc(rp->nruns, sizeof(*group));
 
-	for (size_t f = 0; f <= ARRAY_SIZE(label_fields); f++) {
-		const char *field = f < ARRAY_SIZE(label_fields) ? label_fields[f] : NULL;
+	for (size_t p = 0; p <= ARRAY_SIZE(label_parts); p++) {
 		char *done = xcalloc(rp->nruns, 1);
 
 		for (size_t i = 0; i < rp->nruns; i++) {
-			size_t n = 0;
-			int differ = 0;
+			size_t n = done[i] ? 0 : same_label(rp, i, done, group);
 
-			if (done[i])
+			if (n < 2)
 				continue;
-			for (size_t j = i; j < rp->nruns; j++) {
-				if (strcmp(rp->runs[i].label, rp->runs[j].label))
-					continue;
-				done[j] = 1;
-				group[n++] = j;
-				if (field)
-					differ |= !!strcmp(head_str(&rp->runs[i], field),
-							   head_str(&rp->runs[j], field));
+			if (p < ARRAY_SIZE(label_parts)) {
+				label_by(rp, group, n, p);
+				continue;
 			}
-			if (n < 2 || (field && !differ))
-				continue;
 			for (size_t k = 0; k < n; k++) {
 				struct run *r = &rp->runs[group[k]];
-				struct sbuf b = { 0 };
+				char *l = xasprintf("%s#%zu", r->label, k + 1);
 
-				sbuf_adds(&b, r->label);
-				if (!field)
-					sbuf_addf(&b, "#%zu", k + 1);
-				else if (*head_str(r, field))
-					add_part(&b, " ", head_str(r, field));
 				free(r->label);
-				r->label = sbuf_take(&b);
+				r->label = l;
 			}
 		}
 		free(done);
@@ -473,9 +623,6 @@ static void add_figures(struct report *rp, size_t ri, json_t *index, struct rank
 				char *fid;
 				json_t *fi;
 				struct figure *f;
-				double *v;
-				size_t n;
-
 				if (!key_is_figure(json_array_get(r->recs, k), key, val))
 					continue;
 				fid = xasprintf("%s\x1f\x1e%s", r->id, key);
@@ -499,9 +646,7 @@ static void add_figures(struct report *rp, size_t ri, json_t *index, struct rank
 				free(fid);
 				if (f->per_run[ri].n)
 					continue;
-				n = result_values(r, key, &v);
-				agg_of(v, n, &f->per_run[ri]);
-				free(v);
+				result_agg(r, key, &f->per_run[ri]);
 			}
 		}
 	}

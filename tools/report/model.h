@@ -11,15 +11,29 @@
 #include <jansson.h>
 
 #include "scan.h"
+#include "schema.h"
 
-/* Mean and spread of one figure over the iterations of a run. */
+/*
+ * One figure over the iterations of a run: their mean and spread or, for a
+ * proven interval (schema.h, enum combine), the intersection of the
+ * iterations' intervals.
+ */
 struct agg {
 	size_t n;		/* 0: the run lacks this figure */
-	double mean, min, max;
+	double mean;		/* the combined value: mean, or the intersection's */
+	double min, max;	/* over the iterations */
 	double stddev;		/* sample (n - 1); 0 when n < 2 */
+	enum combine combine;
+	int disjoint;		/* intervals that do not intersect: mean is NAN */
 };
 
 void agg_of(const double *v, size_t n, struct agg *a);
+
+/* How a was combined, for programs: "mean", "intersection" or "disjoint". */
+const char *agg_combine_name(const struct agg *a);
+
+/* Has a a spread of repeated samples (a mean of two or more)? */
+int agg_has_spread(const struct agg *a);
 
 /*
  * The probe name attribution records are filed under (model.c): one result
@@ -95,6 +109,9 @@ void report_free(struct report *rp);
 
 /* The values of figure key over the iterations of a result; caller frees. */
 size_t result_values(const struct result *r, const char *key, double **out);
+
+/* Figure key of a result combined over its iterations as the schema says. */
+void result_agg(const struct result *r, const char *key, struct agg *a);
 
 /* Index of the result with this id in run, or -1. */
 long run_find_result(const struct run *run, const char *id);

@@ -266,16 +266,13 @@ static const struct series_spec series_specs[] = {
 	  "tau (s)", "overlapping Allan deviation", "tau_s", "adev", { "ref" }, 1, 1 },
 };
 
+/* A result's figure combined over its iterations (NAN: none, or contradicting intervals). */
 static double rec_num(const struct result *r, const char *key)
 {
-	double *v, mean;
 	struct agg a;
-	size_t n = result_values(r, key, &v);
 
-	agg_of(v, n, &a);
-	mean = n ? a.mean : NAN;
-	free(v);
-	return mean;
+	result_agg(r, key, &a);
+	return a.n ? a.mean : NAN;
 }
 
 static void series_name(struct sbuf *b, const struct run *run, const struct result *r,

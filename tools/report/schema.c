@@ -324,6 +324,22 @@ static const struct schema_row schema[] = {
 #undef I
 #undef C
 
+/*
+ * Figures that are two halves of an interval each iteration proves (centre
+ * ± half-width): the iterations of --repeat combine by intersecting the
+ * intervals, not by averaging them (schema.h, enum combine). Patterns are
+ * "prefix*", and the '*' of one stands for the '*' of the other:
+ * offset_ns goes with bound_ns, offset_ticks with bound_ticks.
+ */
+static const struct interval_rule {
+	const char *type, *probe;
+	const char *centre, *half;
+	const char *why;
+} intervals[] = {
+	{ "result", "tscsync", "offset_*", "bound_*",
+	  "each iteration's interval holds TSC_B - TSC_A if it is constant" },
+};
+
 /* Lookups are cached: a capture has thousands of records with the same few keys. */
 #define CACHE_MAX 8192
 static json_t *cache;
@@ -336,35 +352,77 @@ static int row_matches(const struct schema_row *r, const char *type, const char 
 	return !fnmatch(r->type, type, 0) && !fnmatch(r->key, key, 0);
 }
 
-static enum key_class lookup(const char *type, const char *probe, const char *key)
+/* The row that classifies key, or NULL. */
+static const struct schema_row *lookup(const char *type, const char *probe, const char *key)
 {
 	/* the probe's own rows first, then the type's, then every record's */
 	for (int want_probe = 1; want_probe >= 0; want_probe--)
 		for (size_t i = 0; i < ARRAY_SIZE(schema); i++)
 			if (row_matches(&schema[i], type, probe, key, want_probe))
-				return schema[i].cls;
-	return KEY_UNKNOWN;
+				return &schema[i];
+	return NULL;
 }
 
-enum key_class schema_lookup(const char *type, const char *probe, const char *key)
+static const struct schema_row *cached_lookup(const char *type, const char *probe,
+					      const char *key)
 {
 	char *ck = xasprintf("%s\x1f%s\x1f%s", type, probe ? probe : "", key);
+	const struct schema_row *row;
 	json_t *hit;
-	enum key_class c;
 
 	if (!cache)
 		cache = json_object();
 	hit = json_object_get(cache, ck);
 	if (hit) {
-		c = (enum key_class)json_integer_value(hit);
+		json_int_t i = json_integer_value(hit);
+
+		row = i < 0 ? NULL : &schema[i];
 	} else {
-		c = lookup(type, probe, key);
+		row = lookup(type, probe, key);
 		if (json_object_size(cache) >= CACHE_MAX)
 			json_object_clear(cache);
-		json_object_set_new(cache, ck, json_integer(c));
+		json_object_set_new(cache, ck, json_integer(row ? row - schema : -1));
 	}
 	free(ck);
-	return c;
+	return row;
+}
+
+enum key_class schema_lookup(const char *type, const char *probe, const char *key)
+{
+	const struct schema_row *row = cached_lookup(type, probe, key);
+
+	return row ? row->cls : KEY_UNKNOWN;
+}
+
+/* What the '*' of "prefix*" matched in key, or NULL if it does not match. */
+static const char *star_match(const char *pat, const char *key)
+{
+	size_t pre = strcspn(pat, "*");
+
+	if (strcmp(pat + pre, "*") || strncmp(pat, key, pre))
+		return NULL;
+	return key + pre;
+}
+
+enum combine schema_combine(const char *type, const char *probe, const char *key, char *other,
+			    size_t n)
+{
+	if (schema_lookup(type, probe, key) != KEY_FIGURE || !probe)
+		return COMBINE_MEAN;
+	for (size_t i = 0; i < ARRAY_SIZE(intervals); i++) {
+		const struct interval_rule *r = &intervals[i];
+		const char *c = star_match(r->centre, key), *h = star_match(r->half, key);
+		const char *pat = c ? r->half : r->centre;
+		int len;
+
+		if (fnmatch(r->type, type, 0) || strcmp(r->probe, probe) || (!c && !h))
+			continue;
+		len = snprintf(other, n, "%.*s%s", (int)strcspn(pat, "*"), pat, c ? c : h);
+		if (len < 0 || (size_t)len >= n || schema_lookup(type, probe, other) != KEY_FIGURE)
+			return COMBINE_MEAN;
+		return c ? COMBINE_CENTRE : COMBINE_HALF_WIDTH;
+	}
+	return COMBINE_MEAN;
 }
 
 enum key_class rec_key_class(const json_t *rec, const char *key, const json_t *val)
@@ -399,6 +457,23 @@ static void md_code(FILE *f, const char *s)
 	fputc('`', f);
 }
 
+/* A row that is half of an interval says how its iterations combine. */
+static void interval_note(FILE *f, const struct schema_row *row)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(intervals); i++) {
+		const struct interval_rule *r = &intervals[i];
+
+		if (!row->probe || strcmp(row->type, r->type) || strcmp(row->probe, r->probe) ||
+		    (strcmp(row->key, r->centre) && strcmp(row->key, r->half)))
+			continue;
+		fprintf(f, "; iterations combine as the intersection of ");
+		md_code(f, r->centre);
+		fputs(" ± ", f);
+		md_code(f, r->half);
+		fprintf(f, ": %s", r->why);
+	}
+}
+
 void schema_print_markdown(FILE *f)
 {
 	fputs("| record | probe | key | class | what |\n|---|---|---|---|---|\n", f);
@@ -412,7 +487,9 @@ void schema_print_markdown(FILE *f)
 			md_code(f, r->probe);
 		fputs(" | ", f);
 		md_code(f, r->key);
-		fprintf(f, " | %s | %s |\n", key_class_name(r->cls), r->why);
+		fprintf(f, " | %s | %s", key_class_name(r->cls), r->why);
+		interval_note(f, r);
+		fputs(" |\n", f);
 	}
 }
 

@@ -23,6 +23,27 @@ enum key_class {
 	KEY_CONTEXT,	/* circumstances and findings that are not compared */
 };
 
+/*
+ * How the iterations of --repeat combine into one value of a figure. Most
+ * figures are samples of one quantity: their mean, with the spread. An
+ * interval proven by each iteration (a TSC offset: centre ± half-width,
+ * from round trips) is true in every one of them, so together they prove
+ * the intersection, the tightest; intervals that do not intersect
+ * contradict each other, which the report shows as such.
+ */
+enum combine {
+	COMBINE_MEAN,
+	COMBINE_CENTRE,		/* the centre of a proven interval */
+	COMBINE_HALF_WIDTH,	/* its half-width */
+};
+
+/*
+ * The schema's rule for figure key; for an interval, sets other (of n
+ * bytes) to the key of its other half (offset_ns: bound_ns).
+ */
+enum combine schema_combine(const char *type, const char *probe, const char *key, char *other,
+			    size_t n);
+
 /* The schema's class of key in a record of this type (and probe, or NULL). */
 enum key_class schema_lookup(const char *type, const char *probe, const char *key);
 

@@ -99,6 +99,16 @@ static char *empty_cols(const struct table *t)
 	return empty;
 }
 
+/* Columns s takes on a terminal: UTF-8 characters (all of ours are one column: ±, ∩), not bytes. */
+static size_t text_cols(const char *s)
+{
+	size_t n = 0;
+
+	for (const unsigned char *u = (const unsigned char *)s; *u; u++)
+		n += (*u & 0xc0) != 0x80;
+	return n;
+}
+
 static void print_text(const struct table *t, FILE *f, const char *indent)
 {
 	size_t *w = xcalloc(t->ncol, sizeof(*w));
@@ -108,15 +118,15 @@ static void print_text(const struct table *t, FILE *f, const char *indent)
 
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncol && !t->group[r]; c++)
-			if (strlen(cell(t, r, c)) > w[c])
-				w[c] = strlen(cell(t, r, c));
+			if (text_cols(cell(t, r, c)) > w[c])
+				w[c] = text_cols(cell(t, r, c));
 	for (size_t r = 0; r < t->nrows; r++) {
 		sbuf_reset(&line);
 		sbuf_adds(&line, indent);
 		first = 1;
 		for (size_t c = 0; c < t->ncol; c++) {
 			const char *s = cell(t, r, c);
-			int pad = (int)(w[c] - strlen(s));
+			int pad = (int)(w[c] - text_cols(s));
 
 			if (t->group[r]) {
 				sbuf_adds(&line, s);
