@@ -223,3 +223,27 @@ uint32_t tp_max_disagreement_ppm(const uint64_t *hz, size_t n, uint64_t ref_hz)
 		return 0;
 	return tp_ppm_diff(hi, lo, ref_hz);
 }
+
+uint64_t tp_calib_timeout_tsc(uint64_t rough_hz, uint32_t ms)
+{
+	if (!rough_hz)
+		rough_hz = TP_CALIB_ROUGH_HZ_UNKNOWN;
+	return tp_muldiv64(rough_hz, 20ull * ms + 2000, 1000, 0);
+}
+
+uint64_t tp_calib_tsc_for_us(uint64_t rough_hz, uint64_t us)
+{
+	if (!rough_hz)
+		rough_hz = TP_CALIB_ROUGH_HZ_UNKNOWN;
+	return tp_muldiv64(rough_hz, us, 1000000, 0);
+}
+
+void tp_cpuid_vendor(uint32_t ebx, uint32_t ecx, uint32_t edx, char vendor[13])
+{
+	for (int i = 0; i < 4; i++) {
+		vendor[i] = (char)(ebx >> (8 * i));
+		vendor[4 + i] = (char)(ecx >> (8 * i));
+		vendor[8 + i] = (char)(edx >> (8 * i));
+	}
+	vendor[12] = 0;
+}

@@ -97,6 +97,22 @@ int tp_calib_reduce(const uint64_t *hz, size_t n, struct tp_calib_result *res);
 uint64_t tp_cpuid15_hz(uint32_t eax, uint32_t ebx, uint32_t ecx, uint32_t base_mhz,
 		       uint64_t *crystal_hz);
 
+/*
+ * A round's limits in TSC ticks from a rough TSC rate (tp_rough_tsc_hz(); 0
+ * when unknown: then TP_CALIB_ROUGH_HZ_UNKNOWN, above any CPU's, so that no
+ * limit is too short). The timeout only tells a dead counter from a slow one:
+ * 20 windows of ms plus 2 s, generous because under QEMU TCG on a loaded
+ * host a vCPU can lose the host CPU for hundreds of ms inside one window.
+ */
+#define TP_CALIB_ROUGH_HZ_UNKNOWN 10000000000ull
+uint64_t tp_calib_timeout_tsc(uint64_t rough_hz, uint32_t ms);
+/* us microseconds in TSC ticks at rough_hz (0: unknown, as above), rounded down. */
+uint64_t tp_calib_tsc_for_us(uint64_t rough_hz, uint64_t us);
+
+/* The vendor signature of CPUID 0x0 or 0x40000000 (EBX, ECX, EDX: 12 bytes in
+ * register order) as a string; vendor[12] = 0, no byte changed. */
+void tp_cpuid_vendor(uint32_t ebx, uint32_t ecx, uint32_t edx, char vendor[13]);
+
 /* Largest pairwise disagreement of n frequencies, in ppm of ref_hz. */
 uint32_t tp_max_disagreement_ppm(const uint64_t *hz, size_t n, uint64_t ref_hz);
 

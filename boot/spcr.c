@@ -266,3 +266,20 @@ int tp_spcr_console_named(const char *line, const struct tp_spcr *s)
 			return 1;
 	return 0;
 }
+
+enum tp_spcr_add tp_spcr_console_add(char *line, const struct tp_spcr *s, struct tp_buf *w)
+{
+	size_t len = tp_strlen(line);
+	struct tp_buf b;
+
+	tp_spcr_console_word(s, w);
+	if (tp_spcr_console_named(line, s))
+		return TP_SPCR_NAMED;
+	if (len + 1 + w->len > TP_CMDLINE_MAX)
+		return TP_SPCR_NO_ROOM;
+	tp_buf_init(&b, line + len, TP_CMDLINE_MAX + 1 - len);
+	if (len)
+		tp_buf_putc(&b, ' ');
+	tp_buf_puts(&b, w->s);
+	return TP_SPCR_ADDED;
+}

@@ -55,4 +55,14 @@ void tp_spcr_console_word(const struct tp_spcr *s, struct tp_buf *b);
  */
 int tp_spcr_console_named(const char *line, const struct tp_spcr *s);
 
+enum tp_spcr_add { TP_SPCR_ADDED, TP_SPCR_NAMED, TP_SPCR_NO_ROOM };
+
+/*
+ * The console word for s into w, and appended to line (a command line in a
+ * buffer of TP_CMDLINE_MAX + 1 bytes) after a space, unless line already
+ * names the UART (TP_SPCR_NAMED) or the word and a space would take it past
+ * TP_CMDLINE_MAX characters (TP_SPCR_NO_ROOM); line is then unchanged.
+ */
+enum tp_spcr_add tp_spcr_console_add(char *line, const struct tp_spcr *s, struct tp_buf *w);
+
 #endif

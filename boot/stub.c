@@ -383,6 +383,84 @@ static void find_payload(struct tp_stub *s)
 	tp_con_msg(&s->con, m);
 }
 
+/* What the SPCR gave: shown on screen and as the stub_console record. */
+struct spcr_outcome {
+	const void *table;	/* NULL: none found */
+	struct tp_spcr sp;	/* as far as the table could be read */
+	int usable;		/* sp describes a UART Linux can use */
+	enum tp_spcr_add add;	/* when usable */
+	const char *why;	/* when nothing was added and nothing named */
+	char word[64];		/* the console= word, when usable */
+};
+
+/* Finds and parses the SPCR: o->table, o->sp and o->usable, or o->why. */
+static void spcr_find(EFI_SYSTEM_TABLE *st, struct spcr_outcome *o)
+{
+	struct tp_acpi_root root;
+	uint32_t len = 0;
+	int bad = 0;
+
+	o->why = tp_efi_acpi_root(st, &root);
+	if (o->why)
+		return;
+	o->table = tp_acpi_find(&root, "SPCR", tp_acpi_map_identity, NULL, &len, &bad);
+	if (!o->table)
+		o->why = bad ? "SPCR checksum bad" : "no SPCR table";
+	else
+		o->usable = tp_spcr_parse(o->table, len, &o->sp, &o->why) == 0;
+}
+
+static void spcr_message(struct tp_stub *s, const struct spcr_outcome *o)
+{
+	char m[200];
+	struct tp_buf b;
+
+	tp_buf_init(&b, m, sizeof(m));
+	if (o->usable && o->add == TP_SPCR_ADDED) {
+		tp_buf_puts(&b, "serial console from ACPI SPCR: added ");
+		tp_buf_puts(&b, o->word);
+	} else if (o->usable && o->add == TP_SPCR_NAMED) {
+		tp_buf_puts(&b, "serial console from ACPI SPCR: the command line already has ");
+		tp_buf_puts(&b, o->word);
+	} else {
+		tp_buf_puts(&b, "no serial console from ACPI SPCR: ");
+		tp_buf_puts(&b, o->why);
+	}
+	tp_con_msg(&s->con, m);
+}
+
+static void spcr_record(struct tp_stub *s, const struct spcr_outcome *o)
+{
+	int added = o->usable && o->add == TP_SPCR_ADDED;
+	int named = o->usable && o->add == TP_SPCR_NAMED;
+	struct tp_rec *r = tp_con_rec(&s->con, "stub_console");
+	const struct tp_spcr *sp = &o->sp;
+
+	tp_rec_bool(r, "spcr", o->table != NULL);
+	if (o->table) {
+		char addr[24];
+		struct tp_buf a;
+
+		tp_buf_init(&a, addr, sizeof(addr));
+		tp_buf_puts(&a, "0x");
+		tp_buf_puthex(&a, sp->address, 1);
+		tp_rec_uint(r, "revision", sp->revision);
+		tp_rec_uint(r, "interface_type", sp->interface_type);
+		tp_rec_str(r, "interface", tp_spcr_interface_name(sp->interface_type));
+		tp_rec_str(r, "space", sp->space == ACPI_GAS_IO ? "io" :
+				       sp->space == ACPI_GAS_MEMORY ? "mmio" : "other");
+		tp_rec_str(r, "address", addr);
+		tp_rec_uint(r, "baud", sp->baud);
+	}
+	if (o->usable)
+		tp_rec_str(r, "console", o->word);
+	tp_rec_bool(r, "added", added);
+	tp_rec_bool(r, "already_named", named);
+	if (!added && !named)
+		tp_rec_str(r, "reason", o->why);
+	tp_con_emit(&s->con);
+}
+
 /*
  * A serial console for Linux from the ACPI SPCR table (Microsoft, "Serial
  * Port Console Redirection Table"): the UART the firmware redirects to.
@@ -390,81 +468,18 @@ static void find_payload(struct tp_stub *s)
  */
 static void spcr_console(struct tp_stub *s)
 {
-	struct tp_acpi_root root;
-	struct tp_spcr sp;
-	const void *t = NULL;
-	const char *why;
-	uint32_t len = 0;
-	int bad = 0, usable = 0, named = 0, added = 0;
-	char word[64], m[200];
-	struct tp_buf w, b;
-	struct tp_rec *r;
+	struct spcr_outcome o = { 0 };
+	struct tp_buf w;
 
-	word[0] = 0;
-	why = tp_efi_acpi_root(s->st, &root);
-	if (!why) {
-		t = tp_acpi_find(&root, "SPCR", tp_acpi_map_identity, NULL, &len, &bad);
-		if (!t)
-			why = bad ? "SPCR checksum bad" : "no SPCR table";
-		else
-			usable = tp_spcr_parse(t, len, &sp, &why) == 0;
+	spcr_find(s->st, &o);
+	if (o.usable) {
+		tp_buf_init(&w, o.word, sizeof(o.word));
+		o.add = tp_spcr_console_add(s->user, &o.sp, &w);
+		if (o.add == TP_SPCR_NO_ROOM)
+			o.why = "no room on the command line";
 	}
-	if (usable) {
-		size_t ul = 0;
-
-		tp_buf_init(&w, word, sizeof(word));
-		tp_spcr_console_word(&sp, &w);
-		named = tp_spcr_console_named(s->user, &sp);
-		while (s->user[ul])
-			ul++;
-		if (!named && ul + 1 + w.len <= TP_CMDLINE_MAX) {
-			tp_buf_init(&b, s->user + ul, sizeof(s->user) - ul);
-			if (ul)
-				tp_buf_putc(&b, ' ');
-			tp_buf_puts(&b, word);
-			added = 1;
-		} else if (!named) {
-			why = "no room on the command line";
-		}
-	}
-
-	tp_buf_init(&b, m, sizeof(m));
-	if (added) {
-		tp_buf_puts(&b, "serial console from ACPI SPCR: added ");
-		tp_buf_puts(&b, word);
-	} else if (named) {
-		tp_buf_puts(&b, "serial console from ACPI SPCR: the command line already has ");
-		tp_buf_puts(&b, word);
-	} else {
-		tp_buf_puts(&b, "no serial console from ACPI SPCR: ");
-		tp_buf_puts(&b, why);
-	}
-	tp_con_msg(&s->con, m);
-
-	r = tp_con_rec(&s->con, "stub_console");
-	tp_rec_bool(r, "spcr", t != NULL);
-	if (t) {
-		char addr[24];
-		struct tp_buf a;
-
-		tp_buf_init(&a, addr, sizeof(addr));
-		tp_buf_puts(&a, "0x");
-		tp_buf_puthex(&a, sp.address, 1);
-		tp_rec_uint(r, "revision", sp.revision);
-		tp_rec_uint(r, "interface_type", sp.interface_type);
-		tp_rec_str(r, "interface", tp_spcr_interface_name(sp.interface_type));
-		tp_rec_str(r, "space", sp.space == ACPI_GAS_IO ? "io" :
-				       sp.space == ACPI_GAS_MEMORY ? "mmio" : "other");
-		tp_rec_str(r, "address", addr);
-		tp_rec_uint(r, "baud", sp.baud);
-	}
-	if (usable)
-		tp_rec_str(r, "console", word);
-	tp_rec_bool(r, "added", added);
-	tp_rec_bool(r, "already_named", named);
-	if (!added && !named)
-		tp_rec_str(r, "reason", why);
-	tp_con_emit(&s->con);
+	spcr_message(s, &o);
+	spcr_record(s, &o);
 }
 
 /*

@@ -217,62 +217,75 @@ static const char *round_error(int ret)
 					 "reference did not reach the window in time";
 }
 
-static void run_ref(struct tp_console *con, struct ref_ctx *x, const struct ref_ops *op,
-		    uint32_t rounds, struct tp_ref_result *out)
+/* A calib record from the stub for ref, to be filled and emitted. */
+static struct tp_rec *calib_rec(struct tp_console *con, const char *ref)
+{
+	struct tp_rec *r = tp_con_rec(con, "calib");
+
+	tp_rec_str(r, "source", "stub");
+	tp_rec_str(r, "ref", ref);
+	return r;
+}
+
+static void rec_absent(struct tp_rec *r, const char *why)
+{
+	tp_rec_bool(r, "absent", 1);
+	tp_rec_str(r, "reason", why);
+}
+
+/*
+ * One round, measured again while an end could not be pinned down
+ * (TP_MEASURE_NOISY), at most TP_MEASURE_RETRIES times. Adds the TSC ticks
+ * of every attempt to *tsc_total; returns the last attempt's result.
+ */
+static int measure_round(struct ref_ctx *x, const struct ref_ops *op, uint64_t *hz,
+			 uint64_t *tsc_total, uint32_t *retried)
+{
+	int ret;
+
+	for (int attempt = 0;; attempt++) {
+		struct tp_round rd = { 0, 0 };
+		EFI_TPL old = 0;
+
+		if (op->raise_tpl)
+			old = uefi_call_wrapper(x->st->BootServices->RaiseTPL, 1, TPL_HIGH_LEVEL);
+		ret = op->round(x, &rd, hz);
+		if (op->raise_tpl)
+			uefi_call_wrapper(x->st->BootServices->RestoreTPL, 1, old);
+		*tsc_total += rd.tsc_ticks;
+		if (ret != TP_MEASURE_NOISY || attempt >= TP_MEASURE_RETRIES)
+			return ret;
+		(*retried)++;
+	}
+}
+
+/* The rounds of a reference that is set up, reduced into out; NULL, or why it is absent. */
+static const char *measure_rounds(struct ref_ctx *x, const struct ref_ops *op, uint32_t rounds,
+				  struct tp_ref_result *out)
 {
 	uint64_t hz[TP_CALIB_ROUNDS_MAX], tsc_total = 0;
-	struct tp_rec *r;
-	const char *why = op->setup ? op->setup(x) : NULL;
 
-	out->name = op->name;
-	out->present = 0;
-	out->retried = 0;
-	out->reason = why;
-	if (!why) {
-		int first_err = 0;
+	for (uint32_t i = 0; i < rounds; i++) {
+		int ret = measure_round(x, op, &hz[i], &tsc_total, &out->retried);
 
-		for (uint32_t i = 0; i < rounds; i++) {
-			int ret;
-
-			for (int attempt = 0;; attempt++) {
-				struct tp_round rd = { 0, 0 };
-				EFI_TPL old = 0;
-
-				if (op->raise_tpl)
-					old = uefi_call_wrapper(x->st->BootServices->RaiseTPL, 1,
-								TPL_HIGH_LEVEL);
-				ret = op->round(x, &rd, &hz[i]);
-				if (op->raise_tpl)
-					uefi_call_wrapper(x->st->BootServices->RestoreTPL, 1, old);
-				tsc_total += rd.tsc_ticks;
-				if (ret != TP_MEASURE_NOISY || attempt >= TP_MEASURE_RETRIES)
-					break;
-				out->retried++;
-			}
-			if (ret)
-				hz[i] = 0;	/* counted as rejected */
-			if ((ret == TP_MEASURE_TIMEOUT || ret == TP_MEASURE_STUCK) && i == 0) {
-				/* a first round that never ends: the reference is not there */
-				first_err = ret;
-				break;
-			}
-		}
-		if (first_err) {
-			why = round_error(first_err);
-		} else if (tp_calib_reduce(hz, rounds, &out->res)) {
-			why = "no valid round";
-		} else {
-			out->present = 1;
-			out->duration_us = tp_muldiv64(tsc_total, 1000000, out->res.tsc_hz, 1);
-		}
-		out->reason = why;
+		if (ret)
+			hz[i] = 0;	/* counted as rejected */
+		/* a first round that never ends: the reference is not there */
+		if ((ret == TP_MEASURE_TIMEOUT || ret == TP_MEASURE_STUCK) && i == 0)
+			return round_error(ret);
 	}
-	if (op->teardown)
-		op->teardown(x);
+	if (tp_calib_reduce(hz, rounds, &out->res))
+		return "no valid round";
+	out->present = 1;
+	out->duration_us = tp_muldiv64(tsc_total, 1000000, out->res.tsc_hz, 1);
+	return NULL;
+}
 
-	r = tp_con_rec(con, "calib");
-	tp_rec_str(r, "source", "stub");
-	tp_rec_str(r, "ref", op->name);
+static void ref_record(struct tp_console *con, struct ref_ctx *x, const struct ref_ops *op,
+		       const struct tp_ref_result *out)
+{
+	struct tp_rec *r = calib_rec(con, op->name);
+
 	if (out->present) {
 		tp_rec_uint(r, "tsc_hz", out->res.tsc_hz);
 		tp_rec_uint(r, "spread_ppm", out->res.spread_ppm);
@@ -285,40 +298,39 @@ static void run_ref(struct tp_console *con, struct ref_ctx *x, const struct ref_
 		if (op->describe)
 			op->describe(x, r);
 	} else {
-		tp_rec_bool(r, "absent", 1);
-		tp_rec_str(r, "reason", why);
+		rec_absent(r, out->reason);
 	}
 	tp_con_emit(con);
 }
 
-/* Intel SDM vol. 2A, CPUID; AMD APM vol. 3, CPUID Fn8000_0007 */
-static void cpuid_records(struct tp_console *con, struct tp_tsc_report *rep)
+static void run_ref(struct tp_console *con, struct ref_ctx *x, const struct ref_ops *op,
+		    uint32_t rounds, struct tp_ref_result *out)
 {
-	struct tp_cpuid l0 = tp_cpuid(0, 0), e0 = tp_cpuid(0x80000000, 0), l1 = tp_cpuid(1, 0);
-	uint32_t base_mhz = 0;
-	struct tp_rec *r;
+	out->name = op->name;
+	out->present = 0;
+	out->retried = 0;
+	out->reason = op->setup ? op->setup(x) : NULL;
+	if (!out->reason)
+		out->reason = measure_rounds(x, op, rounds, out);
+	if (op->teardown)
+		op->teardown(x);
+	ref_record(con, x, op, out);
+}
 
-	rep->invariant_tsc = 0;
-	if (e0.eax >= 0x80000007)
-		rep->invariant_tsc = !!(tp_cpuid(0x80000007, 0).edx & (1u << 8));
+/* Intel SDM vol. 2A, CPUID leaf 15H: the TSC from the crystal clock. */
+static void cpuid15_record(struct tp_console *con, uint32_t max_leaf, uint32_t base_mhz)
+{
+	struct tp_rec *r = calib_rec(con, "cpuid15");
 
-	if (l0.eax >= 0x16)
-		base_mhz = tp_cpuid(0x16, 0).eax & 0xffff;
-
-	r = tp_con_rec(con, "calib");
-	tp_rec_str(r, "source", "stub");
-	tp_rec_str(r, "ref", "cpuid15");
-	if (l0.eax < 0x15) {
-		tp_rec_bool(r, "absent", 1);
-		tp_rec_str(r, "reason", "CPUID max basic leaf below 0x15");
+	if (max_leaf < 0x15) {
+		rec_absent(r, "CPUID max basic leaf below 0x15");
 	} else {
 		struct tp_cpuid c = tp_cpuid(0x15, 0);
 		uint64_t crystal, hz = tp_cpuid15_hz(c.eax, c.ebx, c.ecx, base_mhz, &crystal);
 
 		if (!hz) {
-			tp_rec_bool(r, "absent", 1);
-			tp_rec_str(r, "reason", c.ebx ? "crystal clock not enumerated" :
-							"TSC/crystal ratio not enumerated");
+			rec_absent(r, c.ebx ? "crystal clock not enumerated" :
+					      "TSC/crystal ratio not enumerated");
 		} else {
 			tp_rec_uint(r, "tsc_hz", hz);
 			tp_rec_uint(r, "crystal_hz", crystal);
@@ -328,82 +340,81 @@ static void cpuid_records(struct tp_console *con, struct tp_tsc_report *rep)
 		}
 	}
 	tp_con_emit(con);
+}
 
-	r = tp_con_rec(con, "calib");
-	tp_rec_str(r, "source", "stub");
-	tp_rec_str(r, "ref", "cpuid16");
+/* Intel SDM vol. 2A, CPUID leaf 16H: the processor's base frequency. */
+static void cpuid16_record(struct tp_console *con, uint32_t max_leaf, uint32_t base_mhz)
+{
+	struct tp_rec *r = calib_rec(con, "cpuid16");
+
 	if (!base_mhz) {
-		tp_rec_bool(r, "absent", 1);
-		tp_rec_str(r, "reason", l0.eax < 0x16 ? "CPUID max basic leaf below 0x16" :
-							"base frequency not enumerated");
+		rec_absent(r, max_leaf < 0x16 ? "CPUID max basic leaf below 0x16" :
+						"base frequency not enumerated");
 	} else {
 		/* the nominal base frequency: equal to the TSC's on most Intel parts */
 		tp_rec_uint(r, "tsc_hz", (uint64_t)base_mhz * 1000000);
 		tp_rec_uint(r, "base_mhz", base_mhz);
 	}
 	tp_con_emit(con);
+}
 
-	r = tp_con_rec(con, "calib");
-	tp_rec_str(r, "source", "stub");
-	tp_rec_str(r, "ref", "hypervisor");
-	if (!(l1.ecx & (1u << 31))) {
-		tp_rec_bool(r, "absent", 1);
-		tp_rec_str(r, "reason", "no hypervisor (CPUID 1 ECX bit 31 clear)");
-	} else {
-		struct tp_cpuid h = tp_cpuid(0x40000000, 0);
-		char vendor[13];
+/*
+ * The hypervisor's word (CPUID 1 ECX bit 31, leaf 0x40000000): the
+ * VMware-defined timing leaf 0x40000010, also offered by KVM/QEMU
+ * (-cpu ...,vmware-cpuid-freq=on with invtsc) and VMware.
+ */
+static void hypervisor_record(struct tp_console *con)
+{
+	struct tp_rec *r = calib_rec(con, "hypervisor");
+	struct tp_cpuid h, t;
+	char vendor[13];
 
-		for (int i = 0; i < 4; i++) {
-			vendor[i] = (char)(h.ebx >> (8 * i));
-			vendor[4 + i] = (char)(h.ecx >> (8 * i));
-			vendor[8 + i] = (char)(h.edx >> (8 * i));
-		}
-		vendor[12] = 0;
-		/* The VMware-defined timing leaf, also offered by KVM/QEMU
-		 * (-cpu ...,vmware-cpuid-freq=on with invtsc) and VMware. */
-		if (h.eax < 0x40000010 || h.eax > 0x4000ffff) {
-			tp_rec_bool(r, "absent", 1);
-			tp_rec_str(r, "reason", "hypervisor has no leaf 0x40000010");
-		} else {
-			struct tp_cpuid t = tp_cpuid(0x40000010, 0);
-
-			if (t.eax) {
-				tp_rec_uint(r, "tsc_hz", (uint64_t)t.eax * 1000);
-				tp_rec_uint(r, "apic_bus_hz", (uint64_t)t.ebx * 1000);
-			} else {
-				tp_rec_bool(r, "absent", 1);
-				tp_rec_str(r, "reason", "leaf 0x40000010 reports 0 kHz");
-			}
-		}
-		tp_rec_str(r, "vendor", vendor);
+	if (!(tp_cpuid(1, 0).ecx & (1u << 31))) {
+		rec_absent(r, "no hypervisor (CPUID 1 ECX bit 31 clear)");
+		tp_con_emit(con);
+		return;
 	}
+	h = tp_cpuid(0x40000000, 0);
+	tp_cpuid_vendor(h.ebx, h.ecx, h.edx, vendor);
+	if (h.eax < 0x40000010 || h.eax > 0x4000ffff) {
+		rec_absent(r, "hypervisor has no leaf 0x40000010");
+	} else {
+		t = tp_cpuid(0x40000010, 0);
+		if (t.eax) {
+			tp_rec_uint(r, "tsc_hz", (uint64_t)t.eax * 1000);
+			tp_rec_uint(r, "apic_bus_hz", (uint64_t)t.ebx * 1000);
+		} else {
+			rec_absent(r, "leaf 0x40000010 reports 0 kHz");
+		}
+	}
+	tp_rec_str(r, "vendor", vendor);
 	tp_con_emit(con);
 }
 
-void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rounds,
-		      uint32_t ms, struct tp_tsc_report *rep)
+/* Intel SDM vol. 2A, CPUID; AMD APM vol. 3, CPUID Fn8000_0007 */
+static void cpuid_records(struct tp_console *con, struct tp_tsc_report *rep)
 {
-	static struct ref_ctx x;	/* zeroed, off the stack */
-	uint64_t rough_hz, hw_hz[3];
+	uint32_t max_leaf = tp_cpuid(0, 0).eax, base_mhz = 0;
+
+	rep->invariant_tsc = 0;
+	if (tp_cpuid(0x80000000, 0).eax >= 0x80000007)
+		rep->invariant_tsc = !!(tp_cpuid(0x80000007, 0).edx & (1u << 8));
+	if (max_leaf >= 0x16)
+		base_mhz = tp_cpuid(0x16, 0).eax & 0xffff;
+	cpuid15_record(con, max_leaf, base_mhz);
+	cpuid16_record(con, max_leaf, base_mhz);
+	hypervisor_record(con);
+}
+
+/*
+ * Every reference of ref_table in turn; rep->chosen is the first that
+ * worked. The hardware ones' rates go to hw_hz[]; returns their number.
+ */
+static size_t run_refs(struct tp_console *con, struct ref_ctx *x, uint32_t rounds,
+		       struct tp_tsc_report *rep, uint64_t *hw_hz)
+{
 	size_t n_hw = 0;
 	struct tp_buf list;
-	struct tp_rec *r;
-
-	x.st = st;
-	x.ms = ms;
-	find_acpi(&x);
-	/*
-	 * Limits only, at the rough rate (10 GHz if unknown): the timeout only
-	 * tells a dead counter from a slow one, so it is generous. Under QEMU
-	 * TCG on a loaded host a vCPU can lose the host CPU for hundreds of ms
-	 * inside one window (seen: a PM timer round timing out at 4 windows +
-	 * 100 ms); such a round is still a valid measurement.
-	 */
-	rough_hz = tp_rough_tsc_hz(efi_stall, st);
-	if (!rough_hz)
-		rough_hz = 10000000000ull;
-	x.lim.timeout_tsc = tp_muldiv64(rough_hz, 20ull * ms + 2000, 1000, 0);
-	x.lim.max_bracket_tsc = tp_muldiv64(rough_hz, TP_MEASURE_MAX_BRACKET_US, 1000000, 0);
 
 	rep->chosen = NULL;
 	rep->tsc_hz = 0;
@@ -412,7 +423,7 @@ void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rou
 		const struct ref_ops *op = &ref_table[i];
 		struct tp_ref_result *res = &rep->ref[op->id];
 
-		run_ref(con, &x, op, rounds, res);
+		run_ref(con, x, op, rounds, res);
 		if (!res->present)
 			continue;
 		tp_calib_list_add(&list, op->name, res->res.tsc_hz, res->res.spread_ppm);
@@ -423,11 +434,14 @@ void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rou
 		if (op->id != TP_REF_STALL)
 			hw_hz[n_hw++] = res->res.tsc_hz;
 	}
-	rep->max_disagreement_ppm = tp_max_disagreement_ppm(hw_hz, n_hw, rep->tsc_hz);
+	return n_hw;
+}
 
-	cpuid_records(con, rep);
+static void summary_record(struct tp_console *con, const struct tp_tsc_report *rep,
+			   size_t n_hw, uint32_t rounds, uint32_t ms)
+{
+	struct tp_rec *r = tp_con_rec(con, "calib_summary");
 
-	r = tp_con_rec(con, "calib_summary");
 	tp_rec_str(r, "source", "stub");
 	if (rep->chosen)
 		tp_rec_str(r, "chosen", rep->chosen);
@@ -440,24 +454,54 @@ void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rou
 	tp_rec_uint(r, "rounds", rounds);
 	tp_rec_uint(r, "window_ms", ms);
 	tp_con_emit(con);
+}
 
-	if (rep->max_disagreement_ppm > TP_CALIB_WARN_PPM) {
-		char msg[160];
-		struct tp_buf b;
+/* Hardware references further apart than TP_CALIB_WARN_PPM: on screen and a record. */
+static void disagreement_warning(struct tp_console *con, const struct tp_tsc_report *rep)
+{
+	char msg[160];
+	struct tp_buf b;
+	struct tp_rec *r;
 
-		tp_buf_init(&b, msg, sizeof(msg));
-		tp_buf_puts(&b, "WARNING: TSC references disagree by ");
-		tp_buf_putu(&b, rep->max_disagreement_ppm);
-		tp_buf_puts(&b, " ppm (limit 500): ");
-		tp_buf_puts(&b, rep->calib_list);
-		tp_con_msg(con, msg);
-		r = tp_con_rec(con, "stub_warning");
-		tp_rec_str(r, "what", "calib_disagreement");
-		tp_rec_uint(r, "max_disagreement_ppm", rep->max_disagreement_ppm);
-		tp_rec_uint(r, "limit_ppm", TP_CALIB_WARN_PPM);
-		tp_rec_str(r, "calib", rep->calib_list);
-		tp_con_emit(con);
-	}
+	tp_buf_init(&b, msg, sizeof(msg));
+	tp_buf_puts(&b, "WARNING: TSC references disagree by ");
+	tp_buf_putu(&b, rep->max_disagreement_ppm);
+	tp_buf_puts(&b, " ppm (limit ");
+	tp_buf_putu(&b, TP_CALIB_WARN_PPM);
+	tp_buf_puts(&b, "): ");
+	tp_buf_puts(&b, rep->calib_list);
+	tp_con_msg(con, msg);
+	r = tp_con_rec(con, "stub_warning");
+	tp_rec_str(r, "what", "calib_disagreement");
+	tp_rec_uint(r, "max_disagreement_ppm", rep->max_disagreement_ppm);
+	tp_rec_uint(r, "limit_ppm", TP_CALIB_WARN_PPM);
+	tp_rec_str(r, "calib", rep->calib_list);
+	tp_con_emit(con);
+}
+
+void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rounds,
+		      uint32_t ms, struct tp_tsc_report *rep)
+{
+	static struct ref_ctx x;	/* zeroed, off the stack */
+	uint64_t rough_hz, hw_hz[3];
+	size_t n_hw;
+
+	x.st = st;
+	x.ms = ms;
+	find_acpi(&x);
+	/* Limits only, at the rough rate (calib.h): a slow round is still a
+	 * valid measurement (seen under TCG: a PM timer round timing out at
+	 * 4 windows + 100 ms). */
+	rough_hz = tp_rough_tsc_hz(efi_stall, st);
+	x.lim.timeout_tsc = tp_calib_timeout_tsc(rough_hz, ms);
+	x.lim.max_bracket_tsc = tp_calib_tsc_for_us(rough_hz, TP_MEASURE_MAX_BRACKET_US);
+
+	n_hw = run_refs(con, &x, rounds, rep, hw_hz);
+	rep->max_disagreement_ppm = tp_max_disagreement_ppm(hw_hz, n_hw, rep->tsc_hz);
+	cpuid_records(con, rep);
+	summary_record(con, rep, n_hw, rounds, ms);
+	if (rep->max_disagreement_ppm > TP_CALIB_WARN_PPM)
+		disagreement_warning(con, rep);
 	if (!rep->chosen)
 		tp_con_msg(con, "WARNING: TSC calibration failed against every reference");
 }

@@ -54,7 +54,7 @@ static uint64_t read_pmtimer(const struct platclock *r)
 	return inl(r->port);
 }
 
-uint64_t platclock_pit_read(const struct platclock *r)
+static uint64_t read_pit(const struct platclock *r)
 {
 	uint8_t lo, hi;
 
@@ -69,7 +69,7 @@ static uint64_t read_pmtimer(const struct platclock *r)
 	return 0;
 }
 
-uint64_t platclock_pit_read(const struct platclock *r)
+static uint64_t read_pit(const struct platclock *r)
 {
 	return 0;
 }
@@ -151,14 +151,25 @@ static int open_pmtimer(struct platclock *r)
 	return runs(r) ? 0 : why(r, "PM timer %s", "does not move");
 }
 
+/* The PIT's channel 0 latched and read (8254 datasheet, counter latch
+ * command): for its read cost only; -1 and why if ports are not ours. */
+static int open_pit_ports(struct platclock *r)
+{
+	if (!HAVE_PORTS)
+		return why(r, "no I/O ports on this %s", "architecture");
+	if (ioperm(PIT_CH0, 4, 1))
+		return why(r, "ioperm on the PIT ports 0x40-0x43: %s", strerror(errno));
+	return 0;
+}
+
 /* A counting-down 16-bit counter the kernel may reprogram: a cost, not a time. */
 static int open_pit(struct platclock *r)
 {
-	if (platclock_pit_open(r->why, sizeof(r->why)))
+	if (open_pit_ports(r))
 		return -1;
 	r->hz = PIT_HZ;
 	r->bits = 16;
-	r->read = platclock_pit_read;
+	r->read = read_pit;
 	snprintf(r->where, sizeof(r->where), "ports 0x%x, 0x%x (latch, lo, hi)", PIT_CMD, PIT_CH0);
 	return 0;
 }
@@ -176,18 +187,5 @@ int platclock_open(struct platclock *r)
 	r->bits = 64;
 	r->read = read_raw;
 	snprintf(r->where, sizeof(r->where), "clock_gettime");
-	return 0;
-}
-
-int platclock_pit_open(char *whybuf, size_t len)
-{
-	if (!HAVE_PORTS) {
-		snprintf(whybuf, len, "no I/O ports on this architecture");
-		return -1;
-	}
-	if (ioperm(PIT_CH0, 4, 1)) {
-		snprintf(whybuf, len, "ioperm on the PIT ports 0x40-0x43: %s", strerror(errno));
-		return -1;
-	}
 	return 0;
 }

@@ -27,9 +27,4 @@ struct platclock {
  * reprogram it): not a reference to time anything by. */
 int platclock_open(struct platclock *r);
 
-/* The PIT's channel 0 latched and read (8254 datasheet, counter latch
- * command): for its read cost only; -1 and why if ports are not ours. */
-int platclock_pit_open(char *why, size_t len);
-uint64_t platclock_pit_read(const struct platclock *r);
-
 #endif

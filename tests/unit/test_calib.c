@@ -2,6 +2,7 @@
 /* Host tests of the stub's calibration arithmetic (boot/calib.c). TAP. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "calib.h"
 #include "tap.h"
@@ -200,6 +201,28 @@ static void test_misc(void)
 	is_int(tp_cpuid15_hz(0, 0, 24000000, 0, &crystal), 0, "ratio not enumerated");
 }
 
+static void test_limits(void)
+{
+	char v[13];
+
+	is_int(tp_calib_timeout_tsc(3000000000ull, 50), 9000000000ull,
+	       "timeout: 20 x 50 ms + 2 s at 3 GHz");
+	is_int(tp_calib_timeout_tsc(0, 50), 30000000000ull, "timeout: an unknown rate is 10 GHz");
+	is_int(tp_calib_timeout_tsc(3000000000ull, TP_CALIB_MS_MAX), 66000000000ull,
+	       "timeout: the longest window");
+	is_int(tp_calib_tsc_for_us(3000000000ull, 20), 60000, "20 us at 3 GHz");
+	is_int(tp_calib_tsc_for_us(0, 20), 200000, "20 us at the unknown rate");
+	is_int(tp_calib_tsc_for_us(2999999, 1), 2, "ticks for us round down");
+
+	/* "KVMKVMKVM\0\0\0" as KVM returns it from leaf 0x40000000 */
+	tp_cpuid_vendor(0x4b4d564b, 0x564b4d56, 0x0000004d, v);
+	is_str(v, "KVMKVMKVM", "vendor: KVM, zero padded");
+	tp_cpuid_vendor(0x756e6547, 0x6c65746e, 0x49656e69, v);
+	is_str(v, "GenuntelineI", "vendor: bytes in EBX, ECX, EDX order (leaf 0 is EBX, EDX, ECX)");
+	tp_cpuid_vendor(0x54474354, 0x43544743, 0x47435447, v);
+	ok(!memcmp(v, "TCGTCGTCGTCG", 13), "vendor: all 12 bytes and the NUL");
+}
+
 int main(void)
 {
 	test_muldiv();
@@ -210,5 +233,6 @@ int main(void)
 	test_median();
 	test_reduce();
 	test_misc();
+	test_limits();
 	return tap_done();
 }

@@ -209,6 +209,49 @@ static void test_named(void)
 	ok(!tp_spcr_console_named("console=ttyS0", &mm), "ttyS0 does not name an MMIO UART");
 }
 
+/* The stub's step: the word added to cmdline.txt's line, unless named or too long. */
+static void test_add(void)
+{
+	struct tp_spcr com1;
+	const char *why;
+	char line[TP_CMDLINE_MAX + 1], word[64];
+	struct tp_buf w;
+	size_t len;
+
+	make(0x00, ACPI_GAS_IO, 8, 1, 0x3f8, 7);
+	tp_spcr_parse(spcr, 80, &com1, &why);
+
+	strcpy(line, "quiet");
+	tp_buf_init(&w, word, sizeof(word));
+	is_int(tp_spcr_console_add(line, &com1, &w), TP_SPCR_ADDED, "add: appended");
+	is_str(line, "quiet console=ttyS0,115200", "add: after a space");
+	is_str(word, "console=ttyS0,115200", "add: the word");
+
+	line[0] = 0;
+	tp_buf_init(&w, word, sizeof(word));
+	is_int(tp_spcr_console_add(line, &com1, &w), TP_SPCR_ADDED, "add: to an empty line");
+	is_str(line, "console=ttyS0,115200", "add: no leading space");
+
+	strcpy(line, "console=ttyS0 quiet");
+	tp_buf_init(&w, word, sizeof(word));
+	is_int(tp_spcr_console_add(line, &com1, &w), TP_SPCR_NAMED, "add: already named");
+	is_str(line, "console=ttyS0 quiet", "add: named: line unchanged");
+	is_str(word, "console=ttyS0,115200", "add: named: the word still given");
+
+	/* the word (20) and its space fit exactly, then one character too many */
+	len = TP_CMDLINE_MAX - 21;
+	memset(line, 'x', len);
+	line[len] = 0;
+	tp_buf_init(&w, word, sizeof(word));
+	is_int(tp_spcr_console_add(line, &com1, &w), TP_SPCR_ADDED, "add: fits to the last character");
+	is_int(strlen(line), TP_CMDLINE_MAX, "add: line at TP_CMDLINE_MAX");
+	memset(line, 'x', len + 1);
+	line[len + 1] = 0;
+	tp_buf_init(&w, word, sizeof(word));
+	is_int(tp_spcr_console_add(line, &com1, &w), TP_SPCR_NO_ROOM, "add: one over: no room");
+	is_int(strlen(line), len + 1, "add: no room: line unchanged");
+}
+
 /* Through the ACPI walk: a bad SPCR checksum is skipped and counted. */
 struct region {
 	uint64_t at;
@@ -259,6 +302,7 @@ int main(void)
 	test_mmio();
 	test_refused();
 	test_named();
+	test_add();
 	test_walk();
 	return tap_done();
 }

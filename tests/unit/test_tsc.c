@@ -137,6 +137,24 @@ static void test_kmsg(void)
 	       TSC_KMSG_NOTE, "kmsg: firmware bug note");
 	is_int(tsc_kmsg_parse("6,13,5003,-;tsc: Detected 2893.01 MHz processor", &m), TSC_KMSG_NOTE,
 	       "kmsg: two decimals is not the kernel's format: a note, not a figure");
+	is_int(tsc_kmsg_parse("6,15,6000,-;tsc: Detected 2893.012 MHz something else", &m),
+	       TSC_KMSG_NOTE, "kmsg: Detected with another suffix is a note");
+	is_int(m.nfreq, 0, "kmsg: ... and no figure");
+	is_int(tsc_kmsg_parse("4,16,6001,-;tsc: PIT calibration deviates from HPET: 2893012 2893100",
+			      &m),
+	       TSC_KMSG_FREQ, "kmsg: PIT deviates from HPET");
+	ok(m.nfreq == 2 && !strcmp(m.ref[1], "hpet") && m.khz[0] == 2893012,
+	   "kmsg: pit and hpet figures");
+	is_int(tsc_kmsg_parse("4,17,6002,-;tsc: PIT calibration deviates from HPET: garbled", &m),
+	       TSC_KMSG_NOTE, "kmsg: a garbled deviation is a note");
+	is_int(m.nfreq, 0, "kmsg: ... without figures");
+	is_int(tsc_kmsg_parse("4,18,6003,-;clocksource: timekeeping watchdog on CPU0: tsc read-back "
+			      "delay of 200000ns, clock-skew test skipped, marking unstable",
+			      &m),
+	       TSC_KMSG_UNSTABLE, "kmsg: watchdog read-back delay");
+	is_str(m.reason, "clocksource watchdog: read-back delay", "kmsg: read-back reason");
+	is_int(tsc_kmsg_parse("6,19,6004,-;tsc: Refined TSC clocksource calibration: 2893 MHz", &m),
+	       TSC_KMSG_NOTE, "kmsg: a refined line without the kernel's format is a note");
 	is_int(tsc_kmsg_parse("6,14,6000,-;virtio_net virtio2 eth0: link up", &m), TSC_KMSG_NONE,
 	       "kmsg: unrelated");
 	is_int(tsc_kmsg_parse(" SUBSYSTEM=cpu", &m), TSC_KMSG_NONE,

@@ -299,8 +299,7 @@ static void read_cost(const struct platclock *c, double hz)
 
 static void costs(const struct series *s, double hz)
 {
-	struct platclock pit = { .name = "pit", .bits = 16, .read = platclock_pit_read };
-	char why[120];
+	struct platclock pit = { .name = "pit" };
 
 	human("\n  %-20s %13s %16s   (median of %d batches of %d)\n", "read cost", "per read",
 	      "TSC ticks", COST_ROUNDS, COST_BATCH);
@@ -309,11 +308,10 @@ static void costs(const struct series *s, double hz)
 			read_cost(&s[k].c, hz);
 	/* the PIT is not a reference here (the kernel may be using channel 0),
 	 * only its latch-and-read cost; 1193182 Hz, 8254 */
-	if (platclock_pit_open(why, sizeof(why))) {
-		emit_skip(P, "read cost pit", why);
+	if (platclock_open(&pit)) {
+		emit_skip(P, "read cost pit", pit.why);
 		return;
 	}
-	snprintf(pit.where, sizeof(pit.where), "ports 0x43, 0x40 (latch, lo, hi)");
 	read_cost(&pit, hz);
 }
 

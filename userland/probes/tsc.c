@@ -130,81 +130,102 @@ static void set_reason(struct tsc_kmsg *m, const char *s)
 	m->reason[n] = 0;
 }
 
-enum tsc_kmsg_kind tsc_kmsg_parse(const char *line, struct tsc_kmsg *m)
+/* One figure, ref at khz: a TSC_KMSG_FREQ. */
+static enum tsc_kmsg_kind kmsg_figure(struct tsc_kmsg *m, const char *ref, int64_t khz)
 {
-	const char *s, *p, *q;
+	m->ref[0] = ref;
+	m->khz[0] = khz;
+	m->nfreq = 1;
+	return TSC_KMSG_FREQ;
+}
+
+/* "PIT calibration deviates from HPET: <pit kHz> <ref kHz>" (after the prefix). */
+static enum tsc_kmsg_kind kmsg_pit_deviation(const char *q, struct tsc_kmsg *m)
+{
+	long long a, b;
+	char refname[16];
+
+	if (sscanf(q, "%15[A-Z]: %lld %lld", refname, &a, &b) != 3)
+		return TSC_KMSG_NOTE;
+	m->ref[0] = "pit";
+	m->khz[0] = a;
+	m->ref[1] = !strcmp(refname, "HPET") ? "hpet" : "pmtimer";
+	m->khz[1] = b;
+	m->nfreq = 2;
+	return TSC_KMSG_FREQ;
+}
+
+/* tsc.c's calibration lines (pr_fmt "tsc: "); TSC_KMSG_NONE when s is none. */
+static enum tsc_kmsg_kind kmsg_freq(const char *s, struct tsc_kmsg *m)
+{
+	const char *p, *q;
 	int64_t khz;
 
-	memset(m, 0, sizeof(*m));
-	s = kmsg_message(line, &m->usec);
-	m->msg = s;
-	if (!s)
-		return m->kind = TSC_KMSG_NONE;
-
-	/* tsc.c, pr_fmt "tsc: " */
 	if ((q = after(s, "tsc: Detected ")) && (khz = parse_mhz3(q)) >= 0) {
 		p = strstr(s, " MHz ");
-		if (p && starts(p, " MHz processor")) {
-			m->ref[0] = "detected"; /* cpu_khz: equals tsc_khz unless the next line says
-						   otherwise */
-		} else if (p && starts(p, " MHz TSC")) {
-			m->ref[0] =
-			    "detected_tsc"; /* tsc_khz, printed when it differs from cpu_khz */
-		} else {
-			return m->kind = TSC_KMSG_NOTE;
-		}
-		m->khz[0] = khz;
-		m->nfreq = 1;
-		return m->kind = TSC_KMSG_FREQ;
+		/* cpu_khz: equals tsc_khz unless the next line says otherwise */
+		if (p && starts(p, " MHz processor"))
+			return kmsg_figure(m, "detected", khz);
+		/* tsc_khz, printed when it differs from cpu_khz */
+		if (p && starts(p, " MHz TSC"))
+			return kmsg_figure(m, "detected_tsc", khz);
+		return TSC_KMSG_NOTE;
 	}
 	if ((q = after(s, "tsc: Refined TSC clocksource calibration: ")) &&
-	    (khz = parse_mhz3(q)) >= 0) {
-		m->ref[0] = "refined"; /* tsc_refine_calibration_work(), against HPET/PM timer */
-		m->khz[0] = khz;
-		m->nfreq = 1;
-		return m->kind = TSC_KMSG_FREQ;
-	}
-	/* "PIT calibration deviates from HPET: <pit kHz> <ref kHz>" */
-	if ((q = after(s, "tsc: PIT calibration deviates from "))) {
-		long long a, b;
-		char refname[16];
+	    (khz = parse_mhz3(q)) >= 0) /* tsc_refine_calibration_work(), against HPET/PM timer */
+		return kmsg_figure(m, "refined", khz);
+	if ((q = after(s, "tsc: PIT calibration deviates from ")))
+		return kmsg_pit_deviation(q, m);
+	return TSC_KMSG_NONE;
+}
 
-		if (sscanf(q, "%15[A-Z]: %lld %lld", refname, &a, &b) == 3) {
-			m->ref[0] = "pit";
-			m->khz[0] = a;
-			m->ref[1] = !strcmp(refname, "HPET") ? "hpet" : "pmtimer";
-			m->khz[1] = b;
-			m->nfreq = 2;
-			return m->kind = TSC_KMSG_FREQ;
-		}
-		return m->kind = TSC_KMSG_NOTE;
-	}
+/* The kernel giving up on the TSC, or a warp; TSC_KMSG_NONE when s is neither. */
+static enum tsc_kmsg_kind kmsg_unstable(const char *s, struct tsc_kmsg *m)
+{
+	const char *p, *q;
+
 	if ((q = after(s, "tsc: Marking TSC unstable due to "))) {
 		set_reason(m, q);
-		return m->kind = TSC_KMSG_UNSTABLE;
+		return TSC_KMSG_UNSTABLE;
 	}
 	/* clocksource.c's watchdog: "timekeeping watchdog on CPU1: Marking
 	 * clocksource 'tsc' as unstable because the skew is too large:" */
 	if (starts(s, "clocksource: timekeeping watchdog on CPU") &&
 	    strstr(s, "'tsc' as unstable")) {
 		set_reason(m, "clocksource watchdog: skew too large");
-		return m->kind = TSC_KMSG_UNSTABLE;
+		return TSC_KMSG_UNSTABLE;
 	}
 	if (starts(s, "clocksource: timekeeping watchdog on CPU") &&
 	    strstr(s, ": tsc read-back delay") && strstr(s, "marking unstable")) {
 		set_reason(m, "clocksource watchdog: read-back delay");
-		return m->kind = TSC_KMSG_UNSTABLE;
+		return TSC_KMSG_UNSTABLE;
 	}
 	/* tsc_sync.c: "Measured %Ld cycles TSC warp between CPUs, turning off TSC clock." */
 	if ((p = strstr(s, "Measured ")) && strstr(s, " cycles TSC warp between CPUs")) {
 		m->warp_ticks = strtoll(p + 9, 0, 10);
 		set_reason(m, s);
-		return m->kind = TSC_KMSG_WARP;
+		return TSC_KMSG_WARP;
 	}
-	if (starts(s, "tsc: ") || strstr(s, "TSC") ||
-	    starts(s, "clocksource: Switched to clocksource"))
-		return m->kind = TSC_KMSG_NOTE;
-	return m->kind = TSC_KMSG_NONE;
+	return TSC_KMSG_NONE;
+}
+
+enum tsc_kmsg_kind tsc_kmsg_parse(const char *line, struct tsc_kmsg *m)
+{
+	const char *s;
+	enum tsc_kmsg_kind kind;
+
+	memset(m, 0, sizeof(*m));
+	s = kmsg_message(line, &m->usec);
+	m->msg = s;
+	if (!s)
+		return m->kind = TSC_KMSG_NONE;
+	kind = kmsg_freq(s, m);
+	if (kind == TSC_KMSG_NONE)
+		kind = kmsg_unstable(s, m);
+	if (kind == TSC_KMSG_NONE && (starts(s, "tsc: ") || strstr(s, "TSC") ||
+				      starts(s, "clocksource: Switched to clocksource")))
+		kind = TSC_KMSG_NOTE;
+	return m->kind = kind;
 }
 
 int64_t cmdline_int(const char *cmdline, const char *key)
@@ -661,24 +682,29 @@ static void agreement(const struct figures *f)
 /* ------------------------------------------------------------------ */
 /* Flags                                                               */
 
-static void flags(void)
+/* The kernel's TSC flags (/proc/cpuinfo), each a key; the set ones appended to line. */
+static size_t flags_kernel(struct tp_rec *r, char *line, size_t size)
 {
 	static const char *const names[] = {"constant_tsc", "nonstop_tsc", "tsc_known_freq",
 					    "tsc_reliable", "rdtscp",	   "tsc_deadline_timer"};
-	unsigned int a, b, c, d, max_leaf, max_ext, base_mhz = 0;
-	char cs[64], avail[256], hv[13] = "", line[256] = "";
 	size_t len = 0;
-	int invariant = 0;
-	struct tp_rec r;
 
-	emit_result_begin(&r, P, "tsc flags");
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		int on = cpu_has_flag(names[i]);
 
-		tp_rec_bool(&r, names[i], on);
+		tp_rec_bool(r, names[i], on);
 		if (on)
-			len += (size_t)snprintf(line + len, sizeof(line) - len, " %s", names[i]);
+			len += (size_t)snprintf(line + len, size - len, " %s", names[i]);
 	}
+	return len;
+}
+
+/* The invariant TSC bit and CPUID leaves 0x15/0x16; " invariant" appended to line. */
+static void flags_cpuid(struct tp_rec *r, char *line, size_t size)
+{
+	unsigned int a, b, c, d, max_leaf, max_ext, base_mhz = 0;
+	int invariant = 0;
+
 	max_leaf = __get_cpuid_max(0, 0);
 	max_ext = __get_cpuid_max(0x80000000, 0);
 	/* Intel SDM vol. 3B 18.17.1 / AMD APM vol. 3, CPUID Fn8000_0007 EDX[8]:
@@ -687,14 +713,14 @@ static void flags(void)
 		__cpuid(0x80000007, a, b, c, d);
 		invariant = !!(d & (1u << 8));
 	}
-	tp_rec_bool(&r, "invariant", invariant);
+	tp_rec_bool(r, "invariant", invariant);
 	if (invariant)
-		snprintf(line + len, sizeof(line) - len, " invariant");
+		snprintf(line, size, " invariant");
 	if (max_leaf >= 0x16) {
 		__cpuid_count(0x16, 0, a, b, c, d);
 		base_mhz = a & 0xffff;
 		if (base_mhz)
-			tp_rec_int(&r, "cpuid16_base_mhz", base_mhz);
+			tp_rec_int(r, "cpuid16_base_mhz", base_mhz);
 	}
 	/* CPUID 0x15: TSC = crystal x EBX / EAX, the crystal from leaf 0x16
 	 * when ECX is 0: the stub's tp_cpuid15_hz() (boot/calib.c), as Linux. */
@@ -704,34 +730,52 @@ static void flags(void)
 		__cpuid_count(0x15, 0, a, b, c, d);
 		hz = tp_cpuid15_hz(a, b, c, base_mhz, &crystal);
 		if (hz) {
-			tp_rec_int(&r, "cpuid15_tsc_hz", (int64_t)hz);
-			tp_rec_int(&r, "cpuid15_crystal_hz", (int64_t)crystal);
-			tp_rec_bool(&r, "cpuid15_crystal_from_cpuid16", c == 0);
+			tp_rec_int(r, "cpuid15_tsc_hz", (int64_t)hz);
+			tp_rec_int(r, "cpuid15_crystal_hz", (int64_t)crystal);
+			tp_rec_bool(r, "cpuid15_crystal_from_cpuid16", c == 0);
 		}
 	}
-	/* Hypervisor leaves (CPUID.1:ECX[31]); 0x40000010 EAX is the TSC in
-	 * kHz where the hypervisor offers it (VMware's convention, also KVM's
-	 * with -cpu ...,+invtsc,tsc-frequency=). */
-	__cpuid(1, a, b, c, d);
-	if (c & (1u << 31)) {
-		unsigned int hmax;
+}
 
-		__cpuid(0x40000000, hmax, b, c, d);
-		memcpy(hv, &b, 4);
-		memcpy(hv + 4, &c, 4);
-		memcpy(hv + 8, &d, 4);
-		for (int i = 0; i < 12; i++)
-			if (!isprint((unsigned char)hv[i]))
-				hv[i] = hv[i] ? '?' : ' ';
-		for (int i = 11; i >= 0 && hv[i] == ' '; i--)
-			hv[i] = 0;
-		tp_rec_str(&r, "hypervisor", hv);
-		if (hmax >= 0x40000010 && hmax < 0x40000100) {
-			__cpuid(0x40000010, a, b, c, d);
-			if (a)
-				tp_rec_int(&r, "hv_tsc_khz", a);
-		}
+/*
+ * Hypervisor leaves (CPUID.1:ECX[31]): the vendor into hv[13] ("" on bare
+ * metal); 0x40000010 EAX is the TSC in kHz where the hypervisor offers it
+ * (VMware's convention, also KVM's with -cpu ...,+invtsc,tsc-frequency=).
+ */
+static void flags_hypervisor(struct tp_rec *r, char hv[13])
+{
+	unsigned int a, b, c, d, hmax;
+
+	__cpuid(1, a, b, c, d);
+	if (!(c & (1u << 31)))
+		return;
+	__cpuid(0x40000000, hmax, b, c, d);
+	memcpy(hv, &b, 4);
+	memcpy(hv + 4, &c, 4);
+	memcpy(hv + 8, &d, 4);
+	for (int i = 0; i < 12; i++)
+		if (!isprint((unsigned char)hv[i]))
+			hv[i] = hv[i] ? '?' : ' ';
+	for (int i = 11; i >= 0 && hv[i] == ' '; i--)
+		hv[i] = 0;
+	tp_rec_str(r, "hypervisor", hv);
+	if (hmax >= 0x40000010 && hmax < 0x40000100) {
+		__cpuid(0x40000010, a, b, c, d);
+		if (a)
+			tp_rec_int(r, "hv_tsc_khz", a);
 	}
+}
+
+static void flags(void)
+{
+	char cs[64], avail[256], hv[13] = "", line[256] = "";
+	size_t len;
+	struct tp_rec r;
+
+	emit_result_begin(&r, P, "tsc flags");
+	len = flags_kernel(&r, line, sizeof(line));
+	flags_cpuid(&r, line + len, sizeof(line) - len);
+	flags_hypervisor(&r, hv);
 	current_clocksource(cs, sizeof(cs));
 	read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail));
 	tp_rec_str(&r, "clocksource", cs);
@@ -874,22 +918,55 @@ static int warp_pair(int cpu_a, int cpu_b, int64_t duration_ns, struct warp_shar
 	return rc;
 }
 
+/* The CPUs we may run on, into cpus[CPU_SETSIZE]; their number, or -1. */
+static int sync_cpus(int *cpus)
+{
+	cpu_set_t set;
+	int ncpus = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -1;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[ncpus++] = c;
+	return ncpus;
+}
+
+/* One pair's record and table row. */
+static void sync_pair_result(const char *name, int cpu_a, int cpu_b, uint64_t iterations,
+			     const struct warp_shared *sh, double hz, int64_t duration_ns)
+{
+	struct tp_rec r;
+
+	emit_result_begin(&r, P, name);
+	tp_rec_int(&r, "cpu_a", cpu_a);
+	tp_rec_int(&r, "cpu_b", cpu_b);
+	tp_rec_uint(&r, "iterations", iterations);
+	tp_rec_uint(&r, "handoffs", sh->handoffs);
+	tp_rec_uint(&r, "warps", sh->nr_warps);
+	tp_rec_uint(&r, "random_warps", sh->random_warps);
+	tp_rec_uint(&r, "max_warp_ticks", sh->max_warp);
+	rec_double(&r, "max_warp_ns", hz > 0 ? (double)sh->max_warp * 1e9 / hz : NAN);
+	tp_rec_int(&r, "duration_ms", duration_ns / NS_PER_MS);
+	emit_end(&r);
+	human("  %-12s %12llu %8llu %14llu %12.1f %10llu\n", name + 5,
+	      (unsigned long long)iterations, (unsigned long long)sh->nr_warps,
+	      (unsigned long long)sh->max_warp, hz > 0 ? (double)sh->max_warp * 1e9 / hz : NAN,
+	      (unsigned long long)sh->handoffs);
+}
+
 static void sync_check(struct probe_ctx *ctx, double hz)
 {
 	int64_t duration_ns = (ctx->quick ? 200 : 1000) * NS_PER_MS;
 	int max_pairs = ctx->quick ? SYNC_PAIRS_QUICK : SYNC_PAIRS_FULL;
-	int cpus[CPU_SETSIZE], ncpus = 0, npairs, with_warps = 0, done = 0;
+	int cpus[CPU_SETSIZE], ncpus = sync_cpus(cpus), npairs, with_warps = 0, done = 0;
 	uint64_t worst = 0;
-	cpu_set_t set;
 	struct tp_rec r;
 
-	if (sched_getaffinity(0, sizeof(set), &set)) {
+	if (ncpus < 0) {
 		emit_skip(P, "tsc sync", "sched_getaffinity failed");
 		return;
 	}
-	for (int c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &set))
-			cpus[ncpus++] = c;
 	if (ncpus < 2) {
 		emit_skip(P, "tsc sync", "one CPU: nothing to compare");
 		return;
@@ -903,14 +980,12 @@ static void sync_check(struct probe_ctx *ctx, double hz)
 		int other = cpus[1 + (int)((int64_t)k * (ncpus - 1) / npairs)];
 		struct warp_shared sh;
 		uint64_t iterations = 0;
-		char name[40];
+		char name[40], why[80];
 		int rc;
 
 		snprintf(name, sizeof(name), "sync cpu%d-cpu%d", cpus[0], other);
 		rc = warp_pair(cpus[0], other, duration_ns, &sh, &iterations);
 		if (rc) {
-			char why[80];
-
 			snprintf(why, sizeof(why), "pair not run: %s", strerror(-rc));
 			emit_skip(P, name, why);
 			continue;
@@ -919,22 +994,7 @@ static void sync_check(struct probe_ctx *ctx, double hz)
 		with_warps += sh.nr_warps > 0;
 		if (sh.max_warp > worst)
 			worst = sh.max_warp;
-		emit_result_begin(&r, P, name);
-		tp_rec_int(&r, "cpu_a", cpus[0]);
-		tp_rec_int(&r, "cpu_b", other);
-		tp_rec_uint(&r, "iterations", iterations);
-		tp_rec_uint(&r, "handoffs", sh.handoffs);
-		tp_rec_uint(&r, "warps", sh.nr_warps);
-		tp_rec_uint(&r, "random_warps", sh.random_warps);
-		tp_rec_uint(&r, "max_warp_ticks", sh.max_warp);
-		rec_double(&r, "max_warp_ns", hz > 0 ? (double)sh.max_warp * 1e9 / hz : NAN);
-		tp_rec_int(&r, "duration_ms", duration_ns / NS_PER_MS);
-		emit_end(&r);
-		human("  %-12s %12llu %8llu %14llu %12.1f %10llu\n", name + 5,
-		      (unsigned long long)iterations, (unsigned long long)sh.nr_warps,
-		      (unsigned long long)sh.max_warp,
-		      hz > 0 ? (double)sh.max_warp * 1e9 / hz : NAN,
-		      (unsigned long long)sh.handoffs);
+		sync_pair_result(name, cpus[0], other, iterations, &sh, hz, duration_ns);
 	}
 	emit_result_begin(&r, P, "tsc sync");
 	tp_rec_int(&r, "cpus", ncpus);
