@@ -45,8 +45,9 @@ deps:
 
 # ---- userland: the static probe suite ----
 # common/: the TP1 emitter and the command-line contract, shared with the stub;
-# boot/calib.c: the stub's EFI-free calibration arithmetic (CPUID 0x15), one
-# definition for the stub and the tsc probe.
+# boot/calib.c: the stub's EFI-free calibration arithmetic (CPUID 0x15, the
+# hypervisor leaves), one definition for the stub, the tsc probe and the
+# fingerprint.
 COMMON_SRC := $(wildcard common/*.c)
 # boot/acpi.c: the stub's EFI-free FADT parser, also used by userland/platclock.c.
 USERLAND_SRC := $(wildcard userland/*.c userland/probes/*.c) $(COMMON_SRC) boot/calib.c boot/acpi.c

@@ -238,12 +238,24 @@ uint64_t tp_calib_tsc_for_us(uint64_t rough_hz, uint64_t us)
 	return tp_muldiv64(rough_hz, us, 1000000, 0);
 }
 
-void tp_cpuid_vendor(uint32_t ebx, uint32_t ecx, uint32_t edx, char vendor[13])
+int tp_hv_timing_leaf(uint32_t max_leaf)
 {
-	for (int i = 0; i < 4; i++) {
-		vendor[i] = (char)(ebx >> (8 * i));
-		vendor[4 + i] = (char)(ecx >> (8 * i));
-		vendor[8 + i] = (char)(edx >> (8 * i));
+	return max_leaf >= TP_HV_TIMING_LEAF && max_leaf <= TP_HV_LEAF_LAST;
+}
+
+void tp_cpuid_text(uint32_t r1, uint32_t r2, uint32_t r3, char out[13])
+{
+	const uint32_t reg[3] = { r1, r2, r3 };
+	int n = 0;
+
+	for (; n < 12; n++) {
+		unsigned char c = (unsigned char)(reg[n / 4] >> (8 * (n % 4)));
+
+		if (!c)
+			break;
+		out[n] = c >= 0x20 && c <= 0x7e ? (char)c : '?';
 	}
-	vendor[12] = 0;
+	while (n > 0 && out[n - 1] == ' ')
+		n--;
+	out[n] = 0;
 }

@@ -109,9 +109,39 @@ uint64_t tp_calib_timeout_tsc(uint64_t rough_hz, uint32_t ms);
 /* us microseconds in TSC ticks at rough_hz (0: unknown, as above), rounded down. */
 uint64_t tp_calib_tsc_for_us(uint64_t rough_hz, uint64_t us);
 
-/* The vendor signature of CPUID 0x0 or 0x40000000 (EBX, ECX, EDX: 12 bytes in
- * register order) as a string; vendor[12] = 0, no byte changed. */
-void tp_cpuid_vendor(uint32_t ebx, uint32_t ecx, uint32_t edx, char vendor[13]);
+/*
+ * The hypervisor's CPUID leaves, read only when CPUID 1 ECX bit 31 is set.
+ * Leaf 0x40000000: EAX the highest hypervisor leaf, EBX ECX EDX its
+ * signature. Leaf 0x40000010 (VMware's timing leaf, also KVM/QEMU's with
+ * vmware-cpuid-freq): EAX the TSC, EBX the local APIC timer, in kHz.
+ *
+ * tp_hv_timing_leaf(): whether leaf 0x40000000's EAX offers 0x40000010, i.e.
+ * 0x40000010 <= max_leaf <= 0x400000ff. A hypervisor interface owns one
+ * 0x100-leaf block: the "Hypervisor CPUID interface proposal" (Alok Kataria,
+ * LKML, Oct 2008, lwn.net/Articles/301888/) gives it 0x40000000-0x400000ff
+ * with the timing leaf at 0x40000010, and Linux 6.1 keeps that division:
+ * hypervisor_cpuid_base() (arch/x86/include/asm/processor.h, used by kvm.c
+ * and acrn.h) looks for a signature at 0x40000000, 0x40000100, ...
+ * 0x4000ff00; KVM's own CPUID code (arch/x86/kvm/cpuid.c, before
+ * get_out_of_range_cpuid_entry()) reads a base leaf's EAX as the highest
+ * leaf of its 0x100 block only (Hyper-V 0x40000000-0x400000ff, KVM
+ * 0x40000100-0x400001ff when QEMU offers both); vmware.c reads 0x40000010
+ * when EAX >= 0x40000010. A max leaf past 0x400000ff speaks of another
+ * block, so it is no promise that 0x40000010 is this interface's timing leaf.
+ */
+#define TP_HV_LEAF_BASE 0x40000000u
+#define TP_HV_TIMING_LEAF 0x40000010u
+#define TP_HV_LEAF_LAST 0x400000ffu
+int tp_hv_timing_leaf(uint32_t max_leaf);
+
+/*
+ * Twelve bytes of three CPUID registers, in the order given, as the text
+ * every record shows: CPUID 0's vendor (EBX, EDX, ECX: "GenuineIntel") or a
+ * hypervisor signature from 0x40000000 (EBX, ECX, EDX: "KVMKVMKVM"). A NUL
+ * byte ends it, a byte outside 0x20-0x7e becomes '?', trailing spaces are
+ * cut ("bhyve bhyve " -> "bhyve bhyve"). out[] is always terminated.
+ */
+void tp_cpuid_text(uint32_t r1, uint32_t r2, uint32_t r3, char out[13]);
 
 /* Largest pairwise disagreement of n frequencies, in ppm of ref_hz. */
 uint32_t tp_max_disagreement_ppm(const uint64_t *hz, size_t n, uint64_t ref_hz);

@@ -361,7 +361,9 @@ static void cpuid16_record(struct tp_console *con, uint32_t max_leaf, uint32_t b
 /*
  * The hypervisor's word (CPUID 1 ECX bit 31, leaf 0x40000000): the
  * VMware-defined timing leaf 0x40000010, also offered by KVM/QEMU
- * (-cpu ...,vmware-cpuid-freq=on with invtsc) and VMware.
+ * (-cpu ...,vmware-cpuid-freq=on with invtsc) and VMware. Which max leaf
+ * offers it, and the vendor text: tp_hv_timing_leaf(), tp_cpuid_text()
+ * (boot/calib.h), shared with the tsc probe and the fingerprint.
  */
 static void hypervisor_record(struct tp_console *con)
 {
@@ -374,12 +376,12 @@ static void hypervisor_record(struct tp_console *con)
 		tp_con_emit(con);
 		return;
 	}
-	h = tp_cpuid(0x40000000, 0);
-	tp_cpuid_vendor(h.ebx, h.ecx, h.edx, vendor);
-	if (h.eax < 0x40000010 || h.eax > 0x4000ffff) {
+	h = tp_cpuid(TP_HV_LEAF_BASE, 0);
+	tp_cpuid_text(h.ebx, h.ecx, h.edx, vendor);
+	if (!tp_hv_timing_leaf(h.eax)) {
 		rec_absent(r, "hypervisor has no leaf 0x40000010");
 	} else {
-		t = tp_cpuid(0x40000010, 0);
+		t = tp_cpuid(TP_HV_TIMING_LEAF, 0);
 		if (t.eax) {
 			tp_rec_uint(r, "tsc_hz", (uint64_t)t.eax * 1000);
 			tp_rec_uint(r, "apic_bus_hz", (uint64_t)t.ebx * 1000);

@@ -17,6 +17,7 @@
 
 #include "emit.h"
 #include "fingerprint.h"
+#include "../boot/calib.h"
 #include "probes/vdso-check.h"
 #include "sink.h"
 #include "supervise.h"
@@ -43,20 +44,6 @@ void fp_signature(uint32_t eax, struct fp_signature *s)
 	s->family = family;
 	s->model = model;
 	s->stepping = eax & 0xf;
-}
-
-void fp_cpuid_text(uint32_t r1, uint32_t r2, uint32_t r3, char out[13])
-{
-	memcpy(out, &r1, 4);
-	memcpy(out + 4, &r2, 4);
-	memcpy(out + 8, &r3, 4);
-	out[12] = 0;
-	for (int i = 0; i < 12; i++)
-		if (out[i] && (out[i] < 0x20 || out[i] > 0x7e))
-			out[i] = '?';
-	for (int i = 11; i >= 0 && (out[i] == 0 || out[i] == ' '); i--)
-		out[i] = 0;
-	/* a NUL inside ("KVM\0\0\0...") ends the text there */
 }
 
 int fp_kconfig_word(const char *kc, const char *name, char *buf, size_t len)
@@ -192,7 +179,7 @@ void fp_cpu_vendor(char out[13])
 	unsigned int a, b, c, d;
 
 	__cpuid(0, a, b, c, d);
-	fp_cpuid_text(b, d, c, out);	/* EBX, EDX, ECX: "Genu" "ineI" "ntel" */
+	tp_cpuid_text(b, d, c, out);	/* EBX, EDX, ECX: "Genu" "ineI" "ntel" */
 }
 
 static void fp_cpu(struct tp_rec *r, struct missing *ms, const char *cpuinfo)
@@ -221,7 +208,7 @@ static void fp_cpu(struct tp_rec *r, struct missing *ms, const char *cpuinfo)
 
 /* CPUID.1:ECX[31], then leaves 0x40000000 (signature, highest leaf) and
  * 0x40000010 (TSC and local APIC timer in kHz: VMware's convention, KVM's
- * and QEMU's when asked for). */
+ * and QEMU's when asked for), by the stub's rules (boot/calib.h). */
 static void fp_hv_cpuid(struct tp_rec *r, struct missing *ms)
 {
 	unsigned int a, b, c, d, hmax;
@@ -235,14 +222,14 @@ static void fp_hv_cpuid(struct tp_rec *r, struct missing *ms)
 		miss(r, ms, "hv_apic_khz", 0, "no hypervisor leaves");
 		return;
 	}
-	__cpuid(0x40000000, hmax, b, c, d);
-	fp_cpuid_text(b, c, d, sig);
+	__cpuid(TP_HV_LEAF_BASE, hmax, b, c, d);
+	tp_cpuid_text(b, c, d, sig);
 	if (sig[0])
 		tp_rec_str(r, "hypervisor_vendor", sig);
 	else
 		miss(r, ms, "hypervisor_vendor", 0, "CPUID 0x40000000 has no signature");
-	if (hmax >= 0x40000010 && hmax < 0x40000100) {
-		__cpuid(0x40000010, a, b, c, d);
+	if (tp_hv_timing_leaf(hmax)) {
+		__cpuid(TP_HV_TIMING_LEAF, a, b, c, d);
 		tp_rec_uint(r, "hv_tsc_khz", a);
 		tp_rec_uint(r, "hv_apic_khz", b);
 		return;
@@ -520,8 +507,8 @@ static void fp_human(const struct missing *ms)
 
 	__cpuid(1, a, b, c, d);
 	if (c & (1u << 31)) {
-		__cpuid(0x40000000, a, b, c, d);
-		fp_cpuid_text(b, c, d, hv);
+		__cpuid(TP_HV_LEAF_BASE, a, b, c, d);
+		tp_cpuid_text(b, c, d, hv);
 	}
 #endif
 	human("fingerprint: CPU %s, hypervisor %s, clocksource %s; %zu fields unknown "

@@ -27,11 +27,6 @@ struct fp_signature {
 };
 void fp_signature(uint32_t eax, struct fp_signature *s);
 
-/* Twelve bytes of three registers in the order given, as text: unprintable
- * bytes become '?', trailing NULs and spaces are cut ("KVMKVMKVM"). */
-void fp_cpuid_text(uint32_t r1, uint32_t r2, uint32_t r3, char out[13]);
-
-
 /* The value of NAME in the build's kconfig word "hz:250,preempt:none". */
 int fp_kconfig_word(const char *kc, const char *name, char *buf, size_t len);
 

@@ -203,8 +203,6 @@ static void test_misc(void)
 
 static void test_limits(void)
 {
-	char v[13];
-
 	is_int(tp_calib_timeout_tsc(3000000000ull, 50), 9000000000ull,
 	       "timeout: 20 x 50 ms + 2 s at 3 GHz");
 	is_int(tp_calib_timeout_tsc(0, 50), 30000000000ull, "timeout: an unknown rate is 10 GHz");
@@ -213,19 +211,53 @@ static void test_limits(void)
 	is_int(tp_calib_tsc_for_us(3000000000ull, 20), 60000, "20 us at 3 GHz");
 	is_int(tp_calib_tsc_for_us(0, 20), 200000, "20 us at the unknown rate");
 	is_int(tp_calib_tsc_for_us(2999999, 1), 2, "ticks for us round down");
+}
+
+/* The hypervisor leaves' rules, one definition for the stub, the tsc probe
+ * and the fingerprint. */
+static void test_hv_leaves(void)
+{
+	char v[13];
+
+	ok(!tp_hv_timing_leaf(0), "timing leaf: an old KVM's EAX 0 offers none");
+	ok(!tp_hv_timing_leaf(0x40000001), "timing leaf: KVM's and TCG's 0x40000001 offer none");
+	ok(!tp_hv_timing_leaf(0x4000000f), "timing leaf: 0x4000000f is one short");
+	ok(tp_hv_timing_leaf(0x40000010), "timing leaf: 0x40000010 offers it");
+	ok(tp_hv_timing_leaf(0x400000ff), "timing leaf: the block's last leaf 0x400000ff");
+	ok(!tp_hv_timing_leaf(0x40000100), "timing leaf: 0x40000100 is the next interface's block");
+	ok(!tp_hv_timing_leaf(0x4000ffff), "timing leaf: 0x4000ffff (the stub took it before)");
+	ok(!tp_hv_timing_leaf(0x0000000d), "timing leaf: a basic leaf count offers none");
+	ok(!tp_hv_timing_leaf(0xffffffff), "timing leaf: all ones offers none");
 
 	/* "KVMKVMKVM\0\0\0" as KVM returns it from leaf 0x40000000 */
-	tp_cpuid_vendor(0x4b4d564b, 0x564b4d56, 0x0000004d, v);
-	is_str(v, "KVMKVMKVM", "vendor: KVM, zero padded");
-	tp_cpuid_vendor(0x756e6547, 0x6c65746e, 0x49656e69, v);
-	is_str(v, "GenuntelineI", "vendor: bytes in EBX, ECX, EDX order (leaf 0 is EBX, EDX, ECX)");
-	tp_cpuid_vendor(0x54474354, 0x43544743, 0x47435447, v);
-	ok(!memcmp(v, "TCGTCGTCGTCG", 13), "vendor: all 12 bytes and the NUL");
+	tp_cpuid_text(0x4b4d564b, 0x564b4d56, 0x0000004d, v);
+	is_str(v, "KVMKVMKVM", "text: KVM, zero padded");
+	tp_cpuid_text(0x756e6547, 0x6c65746e, 0x49656e69, v);
+	is_str(v, "GenuntelineI", "text: bytes in the registers' order as given");
+	tp_cpuid_text(0x756e6547, 0x49656e69, 0x6c65746e, v);	/* EBX, EDX, ECX of leaf 0 */
+	is_str(v, "GenuineIntel", "text: leaf 0 in EBX, EDX, ECX order");
+	tp_cpuid_text(0x54474354, 0x43544743, 0x47435447, v);
+	ok(!memcmp(v, "TCGTCGTCGTCG", 13), "text: all 12 bytes and the NUL");
+	tp_cpuid_text(0x76796862, 0x68622065, 0x20657679, v);	/* bhyve's */
+	is_str(v, "bhyve bhyve", "text: trailing space cut, inner space kept");
+	tp_cpuid_text(0x20202020, 0x20202020, 0x20202020, v);
+	is_str(v, "", "text: all spaces is empty");
+	tp_cpuid_text(0x01024354, 0, 0, v);	/* "TC\x02\x01" */
+	is_str(v, "TC??", "text: control bytes become ?");
+	tp_cpuid_text(0x7f80ff41, 0x41414141, 0x41414141, v);
+	is_str(v, "A???AAAAAAAA", "text: 0x7f and bytes >= 0x80 become ?");
+	tp_cpuid_text(0x00204241, 0x44434241, 0x44434241, v);	/* "AB \0ABCDABCD" */
+	is_str(v, "AB", "text: a NUL ends it, spaces before it cut, bytes after it dropped");
+	tp_cpuid_text(0, 0x41414141, 0, v);
+	is_str(v, "", "text: a leading NUL is empty");
+	tp_cpuid_text(0x41202020, 0, 0, v);
+	is_str(v, "   A", "text: leading spaces kept");
 }
 
 int main(void)
 {
 	test_muldiv();
+	test_hv_leaves();
 	test_wrap();
 	test_pm_sequence();
 	test_hz();

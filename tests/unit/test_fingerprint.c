@@ -50,21 +50,6 @@ static void test_signature(void)
 	ok(s.family == 5 && s.model == 4 && s.stepping == 3, "family 5: extended model ignored");
 }
 
-static void test_cpuid_text(void)
-{
-	char t[13];
-
-	/* "KVMKVMKVM\0\0\0" in EBX, ECX, EDX */
-	fp_cpuid_text(0x4b4d564b, 0x564b4d56, 0x0000004d, t);
-	is_str(t, "KVMKVMKVM", "KVM's signature, NULs cut");
-	fp_cpuid_text(0x756e6547, 0x49656e69, 0x6c65746e, t);	/* EBX, EDX, ECX of leaf 0 */
-	is_str(t, "GenuineIntel", "leaf 0 in EBX, EDX, ECX order");
-	fp_cpuid_text(0x20202020, 0x20202020, 0x20202020, t);
-	is_str(t, "", "all spaces: empty");
-	fp_cpuid_text(0x01024354, 0, 0, t);	/* "TC\x02\x01" */
-	is_str(t, "TC??", "control bytes shown as ?");
-}
-
 static void test_cpuinfo(void)
 {
 	char b[256];
@@ -129,7 +114,6 @@ static void test_config(void)
 int main(void)
 {
 	test_signature();
-	test_cpuid_text();
 	test_cpuinfo();
 	test_kconfig();
 	test_config();

@@ -741,6 +741,7 @@ static void flags_cpuid(struct tp_rec *r, char *line, size_t size)
  * Hypervisor leaves (CPUID.1:ECX[31]): the vendor into hv[13] ("" on bare
  * metal); 0x40000010 EAX is the TSC in kHz where the hypervisor offers it
  * (VMware's convention, also KVM's with -cpu ...,+invtsc,tsc-frequency=).
+ * The rules are the stub's: tp_hv_timing_leaf(), tp_cpuid_text().
  */
 static void flags_hypervisor(struct tp_rec *r, char hv[13])
 {
@@ -749,18 +750,11 @@ static void flags_hypervisor(struct tp_rec *r, char hv[13])
 	__cpuid(1, a, b, c, d);
 	if (!(c & (1u << 31)))
 		return;
-	__cpuid(0x40000000, hmax, b, c, d);
-	memcpy(hv, &b, 4);
-	memcpy(hv + 4, &c, 4);
-	memcpy(hv + 8, &d, 4);
-	for (int i = 0; i < 12; i++)
-		if (!isprint((unsigned char)hv[i]))
-			hv[i] = hv[i] ? '?' : ' ';
-	for (int i = 11; i >= 0 && hv[i] == ' '; i--)
-		hv[i] = 0;
+	__cpuid(TP_HV_LEAF_BASE, hmax, b, c, d);
+	tp_cpuid_text(b, c, d, hv);
 	tp_rec_str(r, "hypervisor", hv);
-	if (hmax >= 0x40000010 && hmax < 0x40000100) {
-		__cpuid(0x40000010, a, b, c, d);
+	if (tp_hv_timing_leaf(hmax)) {
+		__cpuid(TP_HV_TIMING_LEAF, a, b, c, d);
 		if (a)
 			tp_rec_int(r, "hv_tsc_khz", a);
 	}
