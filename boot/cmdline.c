@@ -241,6 +241,24 @@ void tp_cmdline_faults_text(struct tp_buf *b, unsigned int faults)
 	}
 }
 
+void tp_cmdline_report_text(struct tp_buf *b, const struct tp_cmdline_report *rep)
+{
+	tp_buf_puts(b, "WARNING: kernel command line over ");
+	tp_buf_putu(b, TP_CMDLINE_MAX);
+	tp_buf_puts(b, " bytes:");
+	if (rep->dropped_tsc_calib)
+		tp_buf_puts(b, " dropped timeprobe.tsc_calib=;");
+	if (rep->dropped_firmware)
+		tp_buf_puts(b, " dropped timeprobe.firmware=;");
+	if (rep->dropped_tsc_preos)
+		tp_buf_puts(b, " dropped timeprobe.tsc_preos=;");
+	if (rep->user_words_dropped) {
+		tp_buf_puts(b, " dropped the last ");
+		tp_buf_putu(b, rep->user_words_dropped);
+		tp_buf_puts(b, " word(s) of cmdline.txt;");
+	}
+}
+
 /* A timeprobe.* word a person may write, with a value the contract accepts. */
 static int valid_user_word(const char *w, size_t n)
 {

@@ -83,6 +83,10 @@ struct tp_cmdline_report {
 int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 			const struct tp_cmdline_extras *x, struct tp_cmdline_report *rep);
 
+/* The stub's warning for a line tp_cmdline_assemble() cut: what was dropped. */
+struct tp_buf;
+void tp_cmdline_report_text(struct tp_buf *b, const struct tp_cmdline_report *rep);
+
 /* What is wrong with an assembled line (bits), tp_cmdline_faults(). */
 #define TP_CF_EMPTY 0x1		/* nothing of the user's file survived decoding */
 #define TP_CF_NO_INITRD 0x2	/* no initrd= while the initramfs file exists */
@@ -99,7 +103,6 @@ struct tp_cmdline_env {
 unsigned int tp_cmdline_faults(const char *line, const struct tp_cmdline_env *env);
 
 /* "no initrd=, no console=" for a message; every bit of faults named. */
-struct tp_buf;
 void tp_cmdline_faults_text(struct tp_buf *b, unsigned int faults);
 
 /*

@@ -600,6 +600,26 @@ static int check_user(struct tp_stub *s)
 	return 1;
 }
 
+/* The line was cut to TP_CMDLINE_MAX: a message and a stub_warning record. */
+static void say_truncated(struct tp_stub *s, const struct tp_cmdline_report *rep)
+{
+	char m[200];
+	struct tp_buf b;
+	struct tp_rec *r;
+
+	tp_buf_init(&b, m, sizeof(m));
+	tp_cmdline_report_text(&b, rep);
+	tp_con_msg(&s->con, m);
+	r = tp_con_rec(&s->con, "stub_warning");
+	tp_rec_str(r, "what", "cmdline_truncated");
+	tp_rec_bool(r, "dropped_tsc_calib", rep->dropped_tsc_calib);
+	tp_rec_bool(r, "dropped_firmware", rep->dropped_firmware);
+	tp_rec_bool(r, "dropped_tsc_preos", rep->dropped_tsc_preos);
+	tp_rec_uint(r, "user_words_dropped", rep->user_words_dropped);
+	tp_rec_uint(r, "limit", TP_CMDLINE_MAX);
+	tp_con_emit(&s->con);
+}
+
 static void build_cmdline(struct tp_stub *s)
 {
 	struct tp_cmdline_extras x = {
@@ -615,33 +635,8 @@ static void build_cmdline(struct tp_stub *s)
 	struct tp_rec *r;
 
 	cmdline_env(s, &env);
-	if (tp_cmdline_final(s->cmdline, sizeof(s->cmdline), s->user, &x, &env, &f) > 0) {
-		char m[200];
-		struct tp_buf b;
-
-		tp_buf_init(&b, m, sizeof(m));
-		tp_buf_puts(&b, "WARNING: kernel command line over 2047 bytes:");
-		if (f.rep.dropped_tsc_calib)
-			tp_buf_puts(&b, " dropped timeprobe.tsc_calib=;");
-		if (f.rep.dropped_firmware)
-			tp_buf_puts(&b, " dropped timeprobe.firmware=;");
-		if (f.rep.dropped_tsc_preos)
-			tp_buf_puts(&b, " dropped timeprobe.tsc_preos=;");
-		if (f.rep.user_words_dropped) {
-			tp_buf_puts(&b, " dropped the last ");
-			tp_buf_putu(&b, f.rep.user_words_dropped);
-			tp_buf_puts(&b, " word(s) of cmdline.txt;");
-		}
-		tp_con_msg(&s->con, m);
-		r = tp_con_rec(&s->con, "stub_warning");
-		tp_rec_str(r, "what", "cmdline_truncated");
-		tp_rec_bool(r, "dropped_tsc_calib", f.rep.dropped_tsc_calib);
-		tp_rec_bool(r, "dropped_firmware", f.rep.dropped_firmware);
-		tp_rec_bool(r, "dropped_tsc_preos", f.rep.dropped_tsc_preos);
-		tp_rec_uint(r, "user_words_dropped", f.rep.user_words_dropped);
-		tp_rec_uint(r, "limit", TP_CMDLINE_MAX);
-		tp_con_emit(&s->con);
-	}
+	if (tp_cmdline_final(s->cmdline, sizeof(s->cmdline), s->user, &x, &env, &f) > 0)
+		say_truncated(s, &f.rep);
 	if (f.faults)
 		say_fallback(s, &f);
 	tp_utf8_to_ucs2((uint16_t *)s->cmdline16, TP_CMDLINE_MAX + 1, s->cmdline);
@@ -792,39 +787,41 @@ static void initrd_unregister(struct tp_stub *s)
 }
 
 /*
- * LoadImage, LoadOptions, StartImage. kpath is the device path the kernel's
- * LoadedImage will carry; name is what messages call it. Returns only when
- * the kernel could not start or came back.
+ * LoadImage and LoadOptions: the kernel from buf, with our command line.
+ * *kimage is the handle to unload, set even when loading failed (UEFI 2.10,
+ * 7.4: on EFI_SECURITY_VIOLATION an image handle may still have been
+ * created; it must be unloaded).
  */
-static EFI_STATUS start_kernel(struct tp_stub *s, EFI_DEVICE_PATH *kpath, const char *name,
-			       void *buf, UINTN size, const struct tp_kernel_info *ki)
+static EFI_STATUS load_kernel(struct tp_stub *s, EFI_DEVICE_PATH *kpath, const char *name,
+			      void *buf, UINTN size, EFI_HANDLE *kimage)
 {
-	EFI_HANDLE kimage = NULL;
 	EFI_LOADED_IMAGE *kli;
-	UINTN exit_size = 0;
-	CHAR16 *exit_data = NULL;
 	EFI_STATUS status;
-	struct tp_rec *r;
 
 	/* UEFI 2.10, 7.4 LoadImage: a memory-to-memory load from buf */
-	status = uefi_call_wrapper(BS->LoadImage, 6, FALSE, s->image, kpath, buf, size, &kimage);
+	status = uefi_call_wrapper(BS->LoadImage, 6, FALSE, s->image, kpath, buf, size, kimage);
 	if (EFI_ERROR(status)) {
 		msg_status(s, "kernel_load", "LoadImage failed for", name, status);
-		/* UEFI 2.10, 7.4: on EFI_SECURITY_VIOLATION an image handle may
-		 * still have been created; it must be unloaded. */
-		goto fail;
+		return status;
 	}
-	status = uefi_call_wrapper(BS->HandleProtocol, 3, kimage, &LoadedImageProtocol,
+	status = uefi_call_wrapper(BS->HandleProtocol, 3, *kimage, &LoadedImageProtocol,
 				   (void **)&kli);
 	if (EFI_ERROR(status)) {
 		msg_status(s, "kernel_load", "no LoadedImage protocol on", name, status);
-		goto fail;
+		return status;
 	}
 	/* UEFI 2.10, 9.1 EFI_LOADED_IMAGE_PROTOCOL: LoadOptionsSize in bytes */
 	kli->LoadOptions = s->cmdline16;
 	kli->LoadOptionsSize = (UINT32)((StrLen(s->cmdline16) + 1) * sizeof(CHAR16));
+	return EFI_SUCCESS;
+}
 
-	r = tp_con_rec(&s->con, "stub_start");
+/* The stub_start record: the kernel about to start and how its initrd comes. */
+static void say_start(struct tp_stub *s, const char *name, UINTN size,
+		      const struct tp_kernel_info *ki)
+{
+	struct tp_rec *r = tp_con_rec(&s->con, "stub_start");
+
 	tp_rec_str(r, "kernel", name);
 	tp_rec_uint(r, "size", size);
 	tp_rec_bool(r, "linux", ki->is_linux);
@@ -834,6 +831,25 @@ static EFI_STATUS start_kernel(struct tp_stub *s, EFI_DEVICE_PATH *kpath, const 
 	if (s->initrd.handle)
 		tp_rec_uint(r, "initrd_size", s->initrd.size);
 	tp_con_emit(&s->con);
+}
+
+/*
+ * LoadImage, LoadOptions, StartImage. kpath is the device path the kernel's
+ * LoadedImage will carry; name is what messages call it. Returns only when
+ * the kernel could not start or came back.
+ */
+static EFI_STATUS start_kernel(struct tp_stub *s, EFI_DEVICE_PATH *kpath, const char *name,
+			       void *buf, UINTN size, const struct tp_kernel_info *ki)
+{
+	EFI_HANDLE kimage = NULL;
+	UINTN exit_size = 0;
+	CHAR16 *exit_data = NULL;
+	EFI_STATUS status;
+
+	status = load_kernel(s, kpath, name, buf, size, &kimage);
+	if (EFI_ERROR(status))
+		goto fail;
+	say_start(s, name, size, ki);
 
 	/* UEFI 2.10, 7.4 StartImage: returns only if the kernel exits */
 	status = uefi_call_wrapper(BS->StartImage, 3, kimage, &exit_size, &exit_data);

@@ -117,6 +117,29 @@ static const struct tp_cmdline_extras extras = {
 	.firmware = "00010000:00020046:EDK%20II",
 };
 
+/* The stub's warning text for a cut line; rep is a real one that cut user words. */
+static void test_report_text(const struct tp_cmdline_report *cut)
+{
+	struct tp_cmdline_report rep = { .dropped_tsc_calib = 1, .dropped_tsc_preos = 1 };
+	char m[200], want[120];
+	struct tp_buf b;
+
+	tp_buf_init(&b, m, sizeof(m));
+	tp_cmdline_report_text(&b, &rep);
+	is_str(m, "WARNING: kernel command line over 2047 bytes: dropped timeprobe.tsc_calib=;"
+	       " dropped timeprobe.tsc_preos=;", "warning names each dropped word");
+	rep = (struct tp_cmdline_report){ .dropped_firmware = 1, .user_words_dropped = 3 };
+	tp_buf_init(&b, m, sizeof(m));
+	tp_cmdline_report_text(&b, &rep);
+	is_str(m, "WARNING: kernel command line over 2047 bytes: dropped timeprobe.firmware=;"
+	       " dropped the last 3 word(s) of cmdline.txt;", "and the user's words cut");
+	snprintf(want, sizeof(want), " dropped the last %u word(s) of cmdline.txt;",
+		 cut->user_words_dropped);
+	tp_buf_init(&b, m, sizeof(m));
+	tp_cmdline_report_text(&b, cut);
+	ok(strstr(m, want) != NULL, "an assembled line's report: %s", m);
+}
+
 static void test_assemble(void)
 {
 	char line[TP_CMDLINE_MAX + 1], user[4000];
@@ -180,6 +203,7 @@ static void test_assemble(void)
 	ok(rep.user_words_dropped > 100, "user words dropped (%u)", rep.user_words_dropped);
 	ok(strstr(line, "word=1234 panic=10 ") != NULL, "cut between words");
 	ok(strstr(line, "timeprobe.bootpart=gpt:") != NULL, "bootpart kept");
+	test_report_text(&rep);
 
 	is_int(tp_cmdline_assemble(line, 100, "a", &extras, &rep), -1, "small output buffer refused");
 }

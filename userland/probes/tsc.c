@@ -820,12 +820,15 @@ static inline void warp_unlock(struct warp_shared *sh)
 	__atomic_store_n(&sh->owner, sh->owner + 1, __ATOMIC_RELEASE);
 }
 
-static void *warp_main(void *arg)
+/*
+ * Pins the thread to its CPU and waits for the other thread (both start
+ * together, the kernel's start_count). 1 when the pair may run, 0 when
+ * either could not be pinned or the other never came.
+ */
+static int warp_start(struct warp_thread *t)
 {
-	struct warp_thread *t = arg;
 	struct warp_shared *sh = t->sh;
-	uint64_t prev, now, cur_warps = 0, i;
-	int64_t end, wait_end;
+	int64_t wait_end;
 	cpu_set_t one;
 
 	CPU_ZERO(&one);
@@ -834,7 +837,6 @@ static void *warp_main(void *arg)
 		t->pin_error = errno;
 	if (t->pin_error)
 		__atomic_store_n(&sh->go_fail, 1, __ATOMIC_RELEASE);
-	/* both threads start together (the kernel's start_count) */
 	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_ACQ_REL);
 	wait_end = mono_ns() + 2 * NS_PER_S;
 	while (__atomic_load_n(&sh->ready, __ATOMIC_ACQUIRE) < 2) {
@@ -844,10 +846,33 @@ static void *warp_main(void *arg)
 			return 0;
 		}
 	}
-	if (__atomic_load_n(&sh->go_fail, __ATOMIC_ACQUIRE))
+	return !__atomic_load_n(&sh->go_fail, __ATOMIC_ACQUIRE);
+}
+
+/* A backward step prev > now seen by this thread; *cur_warps is its count so far. */
+static void warp_note(struct warp_shared *sh, uint64_t prev, uint64_t now, uint64_t *cur_warps)
+{
+	warp_lock(sh);
+	if (prev - now > sh->max_warp)
+		sh->max_warp = prev - now;
+	/* warps seen by both CPUs in turn: "TSC warped randomly" */
+	if (*cur_warps != sh->nr_warps)
+		sh->random_warps++;
+	sh->nr_warps++;
+	*cur_warps = sh->nr_warps;
+	warp_unlock(sh);
+}
+
+static void *warp_main(void *arg)
+{
+	struct warp_thread *t = arg;
+	struct warp_shared *sh = t->sh;
+	uint64_t prev, now, cur_warps = 0, i;
+	int64_t end;
+
+	if (!warp_start(t))
 		return 0;
 	end = mono_ns() + sh->duration_ns;
-
 	for (i = 0;; i++) {
 		int other;
 
@@ -864,17 +889,8 @@ static void *warp_main(void *arg)
 		 * itself; the TSC is what is on trial here, so use the clock */
 		if (!(i & 63) && mono_ns() > end)
 			break;
-		if (prev > now) {
-			warp_lock(sh);
-			if (prev - now > sh->max_warp)
-				sh->max_warp = prev - now;
-			/* warps seen by both CPUs in turn: "TSC warped randomly" */
-			if (cur_warps != sh->nr_warps)
-				sh->random_warps++;
-			sh->nr_warps++;
-			cur_warps = sh->nr_warps;
-			warp_unlock(sh);
-		}
+		if (prev > now)
+			warp_note(sh, prev, now, &cur_warps);
 	}
 	t->iterations = i;
 	return 0;

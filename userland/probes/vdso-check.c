@@ -8,8 +8,8 @@
  * ELF image the kernel maps into every process (getauxval(AT_SYSINFO_EHDR);
  * System V gABI, "Dynamic Section" and "Symbol Table") and called directly,
  * so libc's choices (musl refuses the vDSO for some clocks) are not in the
- * way. Each entry is called in a child traced with PTRACE_SYSCALL, and the
- * time system calls it makes are counted (userland/trace_entry.c, the check
+ * way. Every entry is called in one child traced with PTRACE_SYSCALL, and the
+ * time system calls each makes are counted (userland/trace_entry.c, the check
  * `clocks` uses too): 0 per call is the vDSO path, 1 the fallback. Linux 6.1 lib/vdso/gettimeofday.c serves the high-resolution
  * clocks only when the clocksource can be read in user space (tsc, not hpet
  * or acpi_pm), the coarse clocks always, the CPU-time clocks never.
@@ -32,6 +32,7 @@
 #define PROBE "vdso-check"
 #define CALLS 4			/* calls per entry under the tracer */
 #define MAX_CLOCK_ID VDSO_MAX_CLOCK_ID	/* 10 (CLOCK_SGI_CYCLE) is gone */
+#define MAX_ENTRIES (MAX_CLOCK_ID + 3)	/* the clock ids, gettimeofday(), time() */
 
 /* The symbol NAME in the vDSO image at base, or NULL; exported for the unit test. */
 const void *vdso_symbol(const void *base, const char *name)
@@ -94,28 +95,34 @@ static long call(const struct entry *e, const void *fn)
 	return ((time_fn)fn)(0) < 0 ? -EINVAL : 0;
 }
 
-struct traced_call {
-	const struct entry *e;
-	const void *fn;
+/* The entries read in the traced child; fn[i] NULL: not exported, not read. */
+struct traced_list {
+	const struct entry *list;
+	const void *const *fn;
 };
 
 static void read_entry(void *arg, size_t i)
 {
-	const struct traced_call *t = arg;
+	const struct traced_list *t = arg;
 
-	(void)i;
-	call(t->e, t->fn);
+	if (t->fn[i])
+		call(&t->list[i], t->fn[i]);
 }
 
-/* Time system calls per call of the entry (trace_entry.h): 0 or 1, or
- * -errno when tracing is refused here. */
-static double kernel_entries(const struct entry *e, const void *fn)
+/*
+ * Time system calls per call of each of the n entries, all in one traced
+ * child (trace_entry.h): k[i] is 0 or 1. 0, or -errno when tracing is
+ * refused here.
+ */
+static int kernel_entries(const struct entry *list, const void *const *fn, size_t n, double *k)
 {
-	struct traced_call t = { e, fn };
-	uint64_t count;
-	int rc = trace_time_syscalls(read_entry, &t, 1, CALLS, &count);
+	struct traced_list t = { list, fn };
+	uint64_t count[MAX_ENTRIES];
+	int rc = trace_time_syscalls(read_entry, &t, n, CALLS, count);
 
-	return rc ? rc : (double)count / CALLS;
+	for (size_t i = 0; i < n; i++)
+		k[i] = rc ? rc : (double)count[i] / CALLS;
+	return rc;
 }
 
 static const char *const clock_names[MAX_CLOCK_ID + 1] = {
@@ -139,7 +146,7 @@ int vdso_clock_enters_kernel(int clock_id)
 		return -ENOENT;
 	if (!(fn = vdso_symbol(base, e.symbol)))
 		return -ENOSYS;
-	k = kernel_entries(&e, fn);
+	kernel_entries(&e, &fn, 1, &k);
 	return k < 0 ? (int)k : k > 0;
 }
 
@@ -148,16 +155,13 @@ const char *vdso_clock_name(int clock_id)
 	return clock_id >= 0 && clock_id <= MAX_CLOCK_ID ? clock_names[clock_id] : 0;
 }
 
-/* One entry: its record and its line. 0, or -errno when tracing is refused. */
-static int check_entry(const struct entry *e, const void *fn, const char *cs)
+/* One entry, k its kernel entries per call: its record and its line. */
+static void say_entry(const struct entry *e, const void *fn, double k, const char *cs)
 {
-	double k = kernel_entries(e, fn);
 	long rc = call(e, fn);
-	const char *path = k < 0 ? 0 : k == 0 ? "vdso" : "syscall";
+	const char *path = k == 0 ? "vdso" : "syscall";
 	struct tp_rec r;
 
-	if (k < 0)
-		return (int)k;
 	emit_result_begin(&r, PROBE, e->name);
 	tp_rec_str(&r, "symbol", e->symbol);
 	if (e->clock_id >= 0)
@@ -168,15 +172,32 @@ static int check_entry(const struct entry *e, const void *fn, const char *cs)
 	tp_rec_str(&r, "status", rc ? strerror((int)-rc) : "ok");
 	emit_end(&r);
 	human("  %-44s %-8s %s\n", e->name, path, rc ? strerror((int)-rc) : "");
-	return 0;
+}
+
+/* Every entry point the probe asks about, named in names; returns how many. */
+static size_t entry_list(struct entry *list, char (*names)[48])
+{
+	size_t n = 0;
+
+	for (int id = 0; id <= MAX_CLOCK_ID; id++) {
+		if (!clock_names[id])
+			continue;
+		snprintf(names[id], sizeof(names[id]), "clock_gettime(%s)", clock_names[id]);
+		list[n++] = (struct entry){ names[id], "__vdso_clock_gettime", id };
+	}
+	list[n++] = (struct entry){ "gettimeofday()", "__vdso_gettimeofday", -1 };
+	list[n++] = (struct entry){ "time()", "__vdso_time", -1 };
+	return n;
 }
 
 static enum probe_status run(struct probe_ctx *ctx)
 {
 	const void *base = (const void *)getauxval(AT_SYSINFO_EHDR);
-	struct entry list[MAX_CLOCK_ID + 3];
+	struct entry list[MAX_ENTRIES];
+	const void *fn[MAX_ENTRIES];
+	double k[MAX_ENTRIES];
 	char names[MAX_CLOCK_ID + 1][48], cs[64];
-	size_t n = 0;
+	size_t n, found = 0;
 	int rc = 0;
 
 	(void)ctx;
@@ -186,22 +207,19 @@ static enum probe_status run(struct probe_ctx *ctx)
 	}
 	if (current_clocksource(cs, sizeof(cs)) <= 0)
 		snprintf(cs, sizeof(cs), "unknown");
-	for (int id = 0; id <= MAX_CLOCK_ID; id++) {
-		if (!clock_names[id])
-			continue;
-		snprintf(names[id], sizeof(names[id]), "clock_gettime(%s)", clock_names[id]);
-		list[n++] = (struct entry){ names[id], "__vdso_clock_gettime", id };
-	}
-	list[n++] = (struct entry){ "gettimeofday()", "__vdso_gettimeofday", -1 };
-	list[n++] = (struct entry){ "time()", "__vdso_time", -1 };
+	n = entry_list(list, names);
+	for (size_t i = 0; i < n; i++)
+		found += (fn[i] = vdso_symbol(base, list[i].symbol)) != 0;
+	if (found)
+		rc = kernel_entries(list, fn, n, k);
 	human("  %-44s %-8s %s   (clocksource %s)\n", "vDSO entry", "path", "status", cs);
-	for (size_t i = 0; i < n && !rc; i++) {
-		const void *fn = vdso_symbol(base, list[i].symbol);
-
-		if (!fn)
+	for (size_t i = 0; i < n; i++) {
+		if (!fn[i])
 			emit_skip(PROBE, list[i].name, "the vDSO does not export this entry");
+		else if (rc)
+			break;	/* as before the first traced entry */
 		else
-			rc = check_entry(&list[i], fn, cs);
+			say_entry(&list[i], fn[i], k[i], cs);
 	}
 	if (rc) {
 		char why[96];
