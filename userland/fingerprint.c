@@ -292,24 +292,23 @@ static void fp_tsc_flags(struct tp_rec *r, struct missing *ms, const char *cpuin
 /* Which clock ids enter the kernel: vdso-check's test, once per id. */
 static void fp_clocks(struct tp_rec *r, struct missing *ms)
 {
-	int why = 0;
+	int why = 0, k[VDSO_MAX_CLOCK_ID + 1];
 
 	text_field(r, ms, "clocksource", CLOCKSOURCE_DIR "/current_clocksource", "no clocksource in sysfs");
 	text_field(r, ms, "available_clocksources", CLOCKSOURCE_DIR "/available_clocksource",
 		   "no clocksource in sysfs");
+	vdso_clocks_enter_kernel(k);
 	tp_rec_obj_begin(r, "enters_kernel");
 	for (int id = 0; id <= VDSO_MAX_CLOCK_ID; id++) {
 		const char *name = vdso_clock_name(id);
-		int k;
 
 		if (!name)
 			continue;
-		k = vdso_clock_enters_kernel(id);
-		if (k >= 0)
-			tp_rec_bool(r, name, k);
+		if (k[id] >= 0)
+			tp_rec_bool(r, name, k[id]);
 		else {
 			tp_rec_null(r, name);
-			why = k;
+			why = k[id];
 		}
 	}
 	tp_rec_obj_end(r);

@@ -135,19 +135,24 @@ static const char *const clock_names[MAX_CLOCK_ID + 1] = {
  * The fingerprint's question (userland/fingerprint.c), answered the probe's
  * way: does clock_gettime(clock_id) through the vDSO enter the kernel?
  */
-int vdso_clock_enters_kernel(int clock_id)
+void vdso_clocks_enter_kernel(int out[VDSO_MAX_CLOCK_ID + 1])
 {
 	const void *base = (const void *)getauxval(AT_SYSINFO_EHDR);
-	struct entry e = { "", "__vdso_clock_gettime", clock_id };
-	const void *fn;
-	double k;
+	const void *cgt = base ? vdso_symbol(base, "__vdso_clock_gettime") : 0;
+	struct entry list[MAX_CLOCK_ID + 1];
+	const void *fn[MAX_CLOCK_ID + 1];
+	double k[MAX_CLOCK_ID + 1];
 
-	if (!base)
-		return -ENOENT;
-	if (!(fn = vdso_symbol(base, e.symbol)))
-		return -ENOSYS;
-	kernel_entries(&e, &fn, 1, &k);
-	return k < 0 ? (int)k : k > 0;
+	for (int id = 0; id <= MAX_CLOCK_ID; id++) {
+		list[id] = (struct entry){ "", "__vdso_clock_gettime", id };
+		fn[id] = clock_names[id] ? cgt : 0;	/* an id without a name is not read */
+		out[id] = !base ? -ENOENT : -ENOSYS;
+	}
+	if (!cgt)
+		return;
+	kernel_entries(list, fn, MAX_CLOCK_ID + 1, k);
+	for (int id = 0; id <= MAX_CLOCK_ID; id++)
+		out[id] = k[id] < 0 ? (int)k[id] : k[id] > 0;
 }
 
 const char *vdso_clock_name(int clock_id)

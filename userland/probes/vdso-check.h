@@ -9,12 +9,12 @@
 #define VDSO_MAX_CLOCK_ID 11	/* CLOCK_TAI */
 
 /*
- * Does clock_gettime(clock_id), called through the vDSO, enter the kernel?
- * 1 yes, 0 no; -ENOENT no vDSO mapped, -ENOSYS the vDSO lacks
- * __vdso_clock_gettime, -EPERM (or another -errno) tracing refused here.
- * Forks one traced child: a few milliseconds.
+ * For every clock id: does clock_gettime(id), called through the vDSO, enter
+ * the kernel? out[id] 1 yes, 0 no; -ENOENT no vDSO mapped, -ENOSYS the vDSO
+ * lacks __vdso_clock_gettime, -EPERM (or another -errno) tracing refused
+ * here. One traced child for all of them: a few milliseconds.
  */
-int vdso_clock_enters_kernel(int clock_id);
+void vdso_clocks_enter_kernel(int out[VDSO_MAX_CLOCK_ID + 1]);
 
 /* "CLOCK_MONOTONIC" for 1; NULL for an id without a name (10) or out of range. */
 const char *vdso_clock_name(int clock_id);
