@@ -230,8 +230,15 @@ static void fp_hv_cpuid(struct tp_rec *r, struct missing *ms)
 		miss(r, ms, "hypervisor_vendor", 0, "CPUID 0x40000000 has no signature");
 	if (tp_hv_timing_leaf(hmax)) {
 		__cpuid(TP_HV_TIMING_LEAF, a, b, c, d);
-		tp_rec_uint(r, "hv_tsc_khz", a);
-		tp_rec_uint(r, "hv_apic_khz", b);
+		/* 0 kHz is no frequency: as the stub's record, a reason, not a figure */
+		if (a)
+			tp_rec_uint(r, "hv_tsc_khz", a);
+		else
+			miss(r, ms, "hv_tsc_khz", 0, "CPUID 0x40000010 offered, but its TSC kHz (EAX) is 0");
+		if (b)
+			tp_rec_uint(r, "hv_apic_khz", b);
+		else
+			miss(r, ms, "hv_apic_khz", 0, "CPUID 0x40000010 offered, but its APIC kHz (EBX) is 0");
 		return;
 	}
 	miss(r, ms, "hv_tsc_khz", 0, "CPUID 0x40000010 not offered by the hypervisor");
