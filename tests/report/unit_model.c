@@ -10,6 +10,7 @@
 
 #include "../../tools/report/format.h"
 #include "../../tools/report/lead.h"
+#include "../../tools/report/schema.h"
 #include "../../tools/report/model.h"
 #include "../../tools/report/util.h"
 #include "../unit/tap.h"
@@ -264,9 +265,11 @@ static void test_lead(void)
 	f = find_fig(&rp, "offset cpu0 cpu1", "round_trip_ns");
 	ok(f && fabs(lead_figure_score(&rp, f) - log(3.05)) < 1e-9,
 	   "lead: 100 against 305 ±2.3%% ranks by its ratio");
-	ok(lead_signed_difference("freq_ppm") && lead_signed_difference("offset_ticks") &&
-	   !lead_signed_difference("max_abs_offset_ns") && !lead_signed_difference("spread_ppm"),
-	   "signed differences: offsets, rate deviations; not magnitudes");
+	ok(schema_signed("drift", "freq_ppm") && schema_signed("tscsync", "offset_ticks") &&
+		   schema_signed("tscsync", "tsc_adjust") && schema_signed("tsc", "stub_vs_kernel_ppm") &&
+		   !schema_signed("tscsync", "max_abs_offset_ns") && !schema_signed("tsc", "spread_ppm") &&
+		   !schema_signed("clocks", "offset_ns") && !schema_signed(NULL, "freq_ppm"),
+	   "signed differences, by probe: offsets, rate deviations; not magnitudes");
 	report_free(&rp);
 }
 

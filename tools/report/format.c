@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "schema.h"
 #include "lead.h"
 #include "table.h"
 #include "util.h"
@@ -684,7 +685,7 @@ void fmt_figure_cells(struct table *t, size_t row, size_t c, const struct report
 		table_set(t, row, c++, cell);
 		if (!r)
 			continue;
-		if (a->n && base->n && !lead_signed_difference(fg->key))
+		if (a->n && base->n && !schema_signed(fg->probe, fg->key))
 			fmt_ratio(cell, sizeof(cell), a->mean, base->mean);
 		else
 			snprintf(cell, sizeof(cell), "-");
@@ -810,7 +811,8 @@ static void print_csv(FILE *f, const struct report *rp)
 
 		for (size_t r = 0; r < rp->nruns; r++) {
 			const struct agg *a = &fg->per_run[r], *base = &fg->per_run[0];
-			int ratio = a->n && base->n && base->mean != 0;
+			int ratio = a->n && base->n && base->mean != 0 &&
+				    !schema_signed(fg->probe, fg->key);
 
 			fprintf(f, "%zu,", r + 1);
 			csv_field(f, rp->runs[r].label, 0);

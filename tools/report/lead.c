@@ -7,6 +7,7 @@
 
 #include "format.h"
 #include "lead.h"
+#include "schema.h"
 #include "util.h"
 
 /* Bookkeeping, or measured on every boot anew: not what the machine is. */
@@ -141,22 +142,6 @@ static void print_differences(FILE *f, const struct report *rp, enum style style
 }
 
 /*
- * Signed differences (a TSC offset, a rate's deviation in ppm, its trend):
- * near zero, and of either sign, so a ratio of two says nothing.
- */
-static const char *const signed_differences[] = {
-	"offset_*", "freq_ppm", "trend_ppm_per_min", "window_ppm_*",
-};
-
-int lead_signed_difference(const char *key)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(signed_differences); i++)
-		if (!fnmatch(signed_differences[i], key, 0))
-			return 1;
-	return 0;
-}
-
-/*
  * An attribution count in run r as a rate: events per second of the
  * probe's run, and how many events that is (over every iteration). 0 when
  * the run lacks the count or its ran_ms.
@@ -242,7 +227,7 @@ double lead_figure_score(const struct report *rp, const struct figure *fg)
 
 	if (!strcmp(fg->probe, ATTRIBUTION))
 		return attribution_score(rp, fg);
-	if (lead_signed_difference(fg->key))
+	if (schema_signed(fg->probe, fg->key))
 		return 0;
 	for (size_t r = 1; r < rp->nruns; r++) {
 		const struct agg *a = &fg->per_run[r];

@@ -40,11 +40,5 @@ void print_lead(FILE *f, const struct report *rp, enum style style);
  */
 double lead_figure_score(const struct report *rp, const struct figure *fg);
 
-/*
- * Is this figure a signed difference (a TSC offset, a deviation in ppm, a
- * trend)? A ratio of two of them says nothing: not ranked, and shown
- * without a ratio.
- */
-int lead_signed_difference(const char *key);
 
 #endif

@@ -404,6 +404,28 @@ static const char *star_match(const char *pat, const char *key)
 	return key + pre;
 }
 
+/*
+ * Signed differences: a TSC offset, a rate's deviation in ppm, its trend.
+ * Near zero and of either sign, a ratio of two says nothing: the report
+ * shows them side by side without a ratio and never ranks them.
+ */
+static const struct {
+	const char *probe, *key;	/* fnmatch() patterns */
+} signed_figures[] = {
+	{ "tscsync", "offset_*" }, { "tscsync", "tsc_adjust" },
+	{ "drift", "freq_ppm" }, { "drift", "trend_ppm_per_min" }, { "drift", "window_ppm_*" },
+	{ "tsc", "*_vs_*_ppm" },
+};
+
+int schema_signed(const char *probe, const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(signed_figures); i++)
+		if (probe && !fnmatch(signed_figures[i].probe, probe, 0) &&
+		    !fnmatch(signed_figures[i].key, key, 0))
+			return 1;
+	return 0;
+}
+
 enum combine schema_combine(const char *type, const char *probe, const char *key, char *other,
 			    size_t n)
 {

@@ -41,6 +41,9 @@ enum combine {
  * The schema's rule for figure key; for an interval, sets other (of n
  * bytes) to the key of its other half (offset_ns: bound_ns).
  */
+/* 1 when PROBE's KEY is a signed difference: no ratio, never ranked. */
+int schema_signed(const char *probe, const char *key);
+
 enum combine schema_combine(const char *type, const char *probe, const char *key, char *other,
 			    size_t n);
 
