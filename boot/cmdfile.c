@@ -106,17 +106,30 @@ static void word_byte(struct cleaner *c, unsigned char ch)
 	}
 }
 
+/*
+ * A line that ends inside double quotes would make the kernel read every
+ * later word, the stub's among them, as part of this one: close the quote
+ * where the line ends. A word that no longer fits with it is dropped whole.
+ */
+static void close_quote(struct cleaner *c)
+{
+	if (!c->in_quotes)
+		return;
+	word_byte(c, '"');	/* and in_quotes is 0 again */
+	if (!c->skipping)
+		c->rep->closed_quotes++;
+}
+
 static void clean_byte(struct cleaner *c, unsigned char ch)
 {
 	/* controls count as blanks: collapsed outside quotes, kept as ' ' inside */
 	int blank = is_blank(ch) || ch < 0x20 || ch == 0x7f;
 
 	if (ch == '\n') {
+		close_quote(c);
 		end_word(c);
 		c->at_line_start = 1;
 		c->in_comment = 0;
-		/* A newline ends a word even inside an unbalanced quote. */
-		c->in_quotes = 0;
 		c->pending_space = c->out.len != 0;
 		return;
 	}
@@ -181,6 +194,7 @@ size_t tp_cmdline_clean(char *out, size_t cap, const void *in, size_t in_len,
 		for (size_t i = c.rep->bom ? 3 : 0; i < in_len && p[i]; i++)
 			clean_byte(&c, p[i]);
 	}
+	close_quote(&c);
 	end_word(&c);
 	c.rep->len = c.out.len;
 	return c.out.len;

@@ -21,6 +21,7 @@ struct tp_clean_report {
 	unsigned int long_words;	/* single words longer than the line: dropped */
 	unsigned int cut_words;		/* words past the end of the line: dropped */
 	size_t long_word_bytes;		/* the first long word's length */
+	unsigned int closed_quotes;	/* lines that ended inside quotes: closed */
 	size_t len;			/* of the clean line */
 };
 
@@ -35,7 +36,9 @@ const char *tp_encoding_name(enum tp_encoding e);
  * tp_cmdfile_encoding) to UTF-8, drops a UTF-8 BOM, skips lines whose first
  * non-blank character is '#', turns newlines and runs of blanks outside
  * double quotes into one space, drops other control characters, trims both
- * ends, stops at a NUL. Writes a NUL-terminated line of at most cap - 1
+ * ends, stops at a NUL. A line that ends inside double quotes gets its
+ * closing quote there (the kernel would otherwise take the rest of the
+ * command line into that word). Writes a NUL-terminated line of at most cap - 1
  * bytes and returns its length. A word longer than cap - 1 bytes alone is
  * dropped and the next words kept; when the words stop fitting, the line
  * ends at the last word that fit. rep may be NULL.

@@ -5,6 +5,7 @@
  */
 #include "cmdline.h"
 #include "../common/buf.h"
+#include "../common/seal.h"
 #include "../common/words.h"
 
 /* ---- parameter lookup (words split by tp_line_word, common/words.c) ---- */
@@ -77,6 +78,9 @@ unsigned int tp_cmdline_drop(char *line, const char *name)
 }
 
 /* ---- assembly ---- */
+
+/* The longest " timeprobe.seal=<words>:<crc32>" (common/seal.h). */
+#define SEAL_ROOM (sizeof(" " TP_SEAL_WORD "64:00000000") - 1)
 
 /* " timeprobe.NAME=" (or " NAME=" for the kernel's own words) of a contract row. */
 static void put_key(struct tp_buf *b, enum tp_word_id id)
@@ -159,7 +163,7 @@ int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 {
 	char ess[512], opt[TP_CMDLINE_MAX + 1];
 	struct tp_buf e, o, b;
-	size_t ul = tp_strlen(user), keep, pos, room;
+	size_t ul = tp_strlen(user), keep, pos, room, from, need;
 	int dropped = 0;
 
 	*rep = (struct tp_cmdline_report){ 0 };
@@ -167,9 +171,10 @@ int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 		return -1;
 	tp_buf_init(&e, ess, sizeof(ess));
 	stub_words(&e, user, x, rep);
+	need = e.len + SEAL_ROOM;	/* the stub's words and their seal, always kept */
 
 	/* the optional words take what the user's line and the essential leave */
-	room = ul + e.len < TP_CMDLINE_MAX ? TP_CMDLINE_MAX - ul - e.len : 0;
+	room = ul + need < TP_CMDLINE_MAX ? TP_CMDLINE_MAX - ul - need : 0;
 	tp_buf_init(&o, opt, sizeof(opt));
 	optional_word(&o, TPW_TSC_CALIB, x->tsc_calib, room, &rep->dropped_tsc_calib);
 	optional_word(&o, TPW_FIRMWARE, x->firmware, room, &rep->dropped_firmware);
@@ -177,8 +182,8 @@ int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 	dropped = rep->dropped_tsc_calib | rep->dropped_firmware | rep->dropped_tsc_preos;
 	/* What fits of the user's line, cut at a word boundary. */
 	keep = ul;
-	if (keep + e.len > TP_CMDLINE_MAX) {
-		size_t room = TP_CMDLINE_MAX > e.len ? TP_CMDLINE_MAX - e.len : 0;
+	if (keep + need > TP_CMDLINE_MAX) {
+		size_t room = TP_CMDLINE_MAX > need ? TP_CMDLINE_MAX - need : 0;
 		const char *w;
 		size_t wl;
 
@@ -195,9 +200,11 @@ int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 
 	tp_buf_init(&b, out, cap);
 	tp_buf_putn(&b, user ? user : "", keep);
+	from = b.len;
 	/* no leading space when cmdline.txt was empty */
 	tp_buf_putn(&b, ess + (b.len ? 0 : 1), e.len - (b.len ? 0 : 1));
 	tp_buf_putn(&b, opt, o.len);
+	tp_seal_add(&b, from);
 	rep->len = b.len;
 	return dropped;
 }

@@ -71,7 +71,8 @@ struct tp_cmdline_report {
  * Assembles the kernel command line into out (cap >= TP_CMDLINE_MAX + 1):
  *   <user> [panic=10] [tsc_early_khz=K] timeprobe.tsc_hz=H timeprobe.tsc_ref=R
  *   timeprobe.bootpart=P timeprobe.tsc_calib=LIST timeprobe.firmware=F
- *   timeprobe.tsc_preos=O
+ *   timeprobe.tsc_preos=O timeprobe.seal=N:CRC
+ * (the seal, common/seal.h, covers every word after <user>).
  * panic=10 unless user has panic=; tsc_early_khz unless user has it or says
  * timeprobe.tsc_early=off. When the whole does not fit in TP_CMDLINE_MAX,
  * timeprobe.tsc_preos=, then timeprobe.firmware=, then timeprobe.tsc_calib=

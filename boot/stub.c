@@ -300,6 +300,12 @@ static void clean_user(struct tp_stub *s, const void *text, size_t size, const c
 		tp_rec_uint(r, "words_dropped", rep.cut_words);
 		tp_con_emit(&s->con);
 	}
+	if (rep.closed_quotes) {
+		r = warn(s, "cmdline_quote_closed", what, "a line ended inside double quotes: "
+			 "closed there, so the stub's words stay words of their own");
+		tp_rec_uint(r, "lines", rep.closed_quotes);
+		tp_con_emit(&s->con);
+	}
 	s->encoding = rep.encoding;
 }
 

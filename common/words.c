@@ -3,6 +3,7 @@
 #include "words.h"
 #include "buf.h"
 #include "handoff.h"
+#include "seal.h"
 
 #define USER TP_BY_USER
 #define STUB TP_BY_STUB
@@ -10,13 +11,14 @@
 #define SUITE TP_FOR_SUITE
 
 const struct tp_word tp_words[TPW_COUNT] = {
+	/* probes and profile: a launcher may choose them too (SMBIOS OEM strings) */
 	[TPW_PROBES] = {
-		.name = "probes", .type = TP_WT_NAMES, .by = USER, .reader = SUITE,
+		.name = "probes", .type = TP_WT_NAMES, .by = USER | TP_BY_LAUNCHER, .reader = SUITE,
 		.dflt = "all", .bounds = "names from `timeprobe list`",
 		.help = "probes to run, comma-separated",
 	},
 	[TPW_PROFILE] = {
-		.name = "profile", .type = TP_WT_CHOICE, .by = USER, .reader = SUITE,
+		.name = "profile", .type = TP_WT_CHOICE, .by = USER | TP_BY_LAUNCHER, .reader = SUITE,
 		.choices = "full|quick", .dflt = "full",
 		.help = "quick: seconds per probe; full: stable figures",
 	},
@@ -49,6 +51,14 @@ const struct tp_word tp_words[TPW_COUNT] = {
 		.name = "save", .type = TP_WT_CHOICE, .by = USER, .reader = SUITE,
 		.choices = "auto|off", .dflt = "auto",
 		.help = "save the records on the boot partition",
+	},
+	[TPW_SAVE_TO] = {
+		.name = "save_to", .type = TP_WT_STR, .by = USER, .reader = SUITE, .hi = 79,
+		.dflt = "the boot partition, when this image made it",
+		.bounds = "`gpt:<PARTUUID>`, `mbr:<sig>:<n>`",
+		.help = "save the records on this partition instead (see `lsblk -o NAME,PARTUUID`): "
+			"an ISO, a network boot, a timeprobe.efi on another ESP",
+		.check = tp_bootpart_check,
 	},
 	[TPW_HOLD] = {
 		.name = "hold", .type = TP_WT_INT, .by = USER, .reader = SUITE, .lo = -1,
@@ -113,6 +123,13 @@ const struct tp_word tp_words[TPW_COUNT] = {
 		.help = "TSC offsets of the APs against the BSP, and IA32_TSC_ADJUST, before the OS",
 		.check = tp_preos_check,
 	},
+	/* the last word of the line: which words before it the stub wrote */
+	[TPW_SEAL] = {
+		.name = "seal", .type = TP_WT_STR, .by = STUB, .reader = SUITE, .hi = 12,
+		.dflt = "none", .bounds = "`<words>:<crc32, 8 hex>`",
+		.help = "the stub's seal: how many words before it are the stub's, and their CRC-32",
+		.check = tp_seal_check,
+	},
 	[TPW_TSC_EARLY_KHZ] = {
 		.name = "tsc_early_khz", .type = TP_WT_INT, .by = USER | STUB,
 		.reader = TP_FOR_KERNEL | SUITE, .flags = TP_WF_BARE, .lo = 1000,
@@ -158,7 +175,7 @@ const struct tp_word tp_words[TPW_COUNT] = {
 	},
 };
 
-static int is_blank(char c)
+int tp_line_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
@@ -168,13 +185,13 @@ size_t tp_line_word(const char *line, size_t *pos, const char **start)
 	size_t i = *pos, n;
 	int q = 0;
 
-	while (is_blank(line[i]))
+	while (tp_line_blank(line[i]))
 		i++;
 	*start = line + i;
 	for (n = 0; line[i]; i++, n++) {
 		if (line[i] == '"')
 			q = !q;
-		else if (is_blank(line[i]) && !q)
+		else if (tp_line_blank(line[i]) && !q)
 			break;
 	}
 	*pos = i;

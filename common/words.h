@@ -78,11 +78,12 @@ struct tp_word {
 enum tp_word_id {
 	/* the suite's own, set by people */
 	TPW_PROBES, TPW_PROFILE, TPW_AFTER, TPW_REPEAT, TPW_TIMEOUT, TPW_WATCHDOG,
-	TPW_INJECT, TPW_SAVE, TPW_HOLD,
+	TPW_INJECT, TPW_SAVE, TPW_SAVE_TO, TPW_HOLD,
 	/* the stub's own, set by people in cmdline.txt */
 	TPW_CALIB_ROUNDS, TPW_CALIB_MS, TPW_TSC_EARLY,
 	/* written by the stub */
 	TPW_TSC_HZ, TPW_TSC_REF, TPW_TSC_CALIB, TPW_BOOTPART, TPW_FIRMWARE, TPW_TSC_PREOS,
+	TPW_SEAL,
 	TPW_TSC_EARLY_KHZ,
 	TPW_PANIC,
 	/* Linux's own, which the stub checks before it starts the kernel */
@@ -101,6 +102,9 @@ extern const struct tp_word tp_words[TPW_COUNT];
  * The stub and the suite split the line with it.
  */
 size_t tp_line_word(const char *line, size_t *pos, const char **start);
+
+/* 1 for the bytes that separate words (Linux's isspace()). */
+int tp_line_blank(char c);
 
 /* The row named name[0..n) (without prefix), or NULL. */
 const struct tp_word *tp_word_find(const char *name, size_t n);

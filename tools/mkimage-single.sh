@@ -9,7 +9,8 @@
 #   tools/mkimage-single.sh OUT.img timeprobe.efi [CMDLINE.txt]
 #
 # The appliance saves its results in \timeprobe\results on this ESP (it
-# creates the folders): the stub names the partition by its GPT GUID.
+# creates the folder): the stub names the partition by its GPT GUID, and
+# \timeprobe\id, written here, says this image made it.
 set -eu
 
 out=$1 efi=$2 cmdline=${3:-}
@@ -34,8 +35,12 @@ sgdisk -p "$tmp" | grep -q " EF00 " || { echo "mkimage-single: sgdisk made no ES
 
 truncate -s $(( esp_sectors * 512 )) "$esp"
 mformat -i "$esp" -F -N "$fat_serial" -v TIMEPROBE -c 1 -T $esp_sectors -h 64 -s 32 ::
-mmd -i "$esp" ::/EFI ::/EFI/BOOT
+mmd -i "$esp" ::/EFI ::/EFI/BOOT ::/timeprobe
 mcopy -i "$esp" "$efi" ::/EFI/BOOT/BOOTX64.EFI
+# the image's identity (tools/image-ids.sh): the appliance saves only here
+printf '%s\n' "$part_guid" > "$esp.id"
+mcopy -i "$esp" "$esp.id" ::/timeprobe/id
+rm -f "$esp.id"
 if [ -n "$cmdline" ]; then
 	mmd -i "$esp" ::/EFI/timeprobe
 	mcopy -i "$esp" "$cmdline" ::/EFI/timeprobe/cmdline.txt

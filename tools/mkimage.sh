@@ -12,6 +12,7 @@
 #   \EFI\timeprobe\initramfs.img   the probe suite
 #   \EFI\timeprobe\cmdline.txt     the kernel command line, editable on the stick
 #                                  (cmdline.txt and APPEND, tools/cmdline-flatten.sh)
+#   \timeprobe\id                  the ESP's partition GUID (tools/image-ids.sh)
 #   \timeprobe\results\            where the appliance saves its records
 set -eu
 
@@ -42,6 +43,10 @@ truncate -s $(( esp_sectors * 512 )) "$esp"
 mformat -i "$esp" -F -N "$fat_serial" -v TIMEPROBE -c 1 -T $esp_sectors -h 64 -s 32 ::
 mmd -i "$esp" ::/EFI ::/EFI/BOOT ::/EFI/timeprobe ::/timeprobe ::/timeprobe/results
 mcopy -i "$esp" "$efi" ::/EFI/BOOT/BOOTX64.EFI
+# the image's identity (tools/image-ids.sh): the appliance saves only here
+printf '%s\n' "$part_guid" > "$esp.id"
+mcopy -i "$esp" "$esp.id" ::/timeprobe/id
+rm -f "$esp.id"
 mcopy -i "$esp" "$kernel" ::/EFI/timeprobe/vmlinuz
 mcopy -i "$esp" "$initrd" ::/EFI/timeprobe/initramfs.img
 # one line, as tools/cmdline-flatten.sh makes it for every image

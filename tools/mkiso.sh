@@ -69,6 +69,12 @@ xorriso -as mkisofs -quiet -iso-level 3 -r -V TIMEPROBE \
 	-append_partition 2 0xef "$fat" -appended_part_as_gpt \
 	-e --interval:appended_partition_2:all:: -no-emul-boot \
 	"$stage/tree"
+# On a stick the FAT is the GPT's partition 2, whose GUID xorriso chose: its
+# \timeprobe\id (userland/save.c) names that GUID, written into the FAT in place.
+set -- $(sgdisk -i 2 "$tmp" | sed -n 's/^Partition unique GUID: //p; s/^First sector: \([0-9]*\).*/\1/p')
+[ $# -eq 2 ] || { echo "mkiso: no GPT partition 2 in the ISO" >&2; exit 1; }
+printf '%s\n' "$1" | tr 'A-F' 'a-f' > "$stage/id"
+mcopy -i "$tmp@@$(( $2 * 512 ))" "$stage/id" ::/timeprobe/id
 rm -rf "$stage"
 mv "$tmp" "$out"
 echo "iso: $out ($(( $(wc -c < "$out") / 1024 )) KiB, El Torito EFI image of $fat_mib MiB)"

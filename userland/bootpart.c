@@ -23,6 +23,45 @@ int bootpart_to_partuuid(const char *bp, char *out, size_t len)
 	return b.overflow ? -1 : 0;
 }
 
+const char *save_where(const struct options *o, struct save_target *t)
+{
+	const char *bp = o->bootpart;
+
+	*t = (struct save_target){ 0 };
+	if (o->save == SAVE_OFF)
+		return "timeprobe.save=off";
+	if (o->save_to[0]) {
+		t->named = 1;
+		if (bootpart_to_partuuid(o->save_to, t->partuuid, sizeof(t->partuuid)))
+			return "timeprobe.save_to= names no partition";
+		return 0;
+	}
+	if (!bp[0])
+		return "no timeprobe stub named the partition it booted from; "
+		       "name one with timeprobe.save_to=gpt:<PARTUUID>";
+	if (!strcmp(bp, "unknown"))
+		return "booted from a device without a partition (network?); "
+		       "name one with timeprobe.save_to=gpt:<PARTUUID>";
+	if (bootpart_to_partuuid(bp, t->partuuid, sizeof(t->partuuid)))
+		return "the stub's timeprobe.bootpart is malformed";
+	/* OVMF and others report a CD's El Torito image as an MBR without a signature */
+	if (!strncmp(t->partuuid, "00000000-", 9)) {
+		t->partuuid[0] = 0;
+		return "booted from a device without a disk signature (a CD or an ISO image); "
+		       "name a partition with timeprobe.save_to=gpt:<PARTUUID>";
+	}
+	return 0;
+}
+
+int image_id_matches(const char *text, size_t n, const char *partuuid)
+{
+	size_t len = strlen(partuuid);
+
+	while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
+		n--;
+	return len && n == len && !strncasecmp(text, partuuid, len);
+}
+
 void guid_to_text(const uint8_t g[16], char out[37])
 {
 	struct tp_buf b;

@@ -213,7 +213,7 @@ static void options_from_smbios(struct options *o, struct opt_errors *errs)
 		n += r;
 	close(fd);
 	if (smbios_oem_words(tbl, (size_t)n, words, sizeof(words)) != 0)
-		options_from_cmdline(o, words, errs);
+		options_from_launcher(o, words, errs);
 }
 
 static int pid1(void)

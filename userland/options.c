@@ -14,6 +14,7 @@
 #include "probe.h"
 #include "sysinfo.h"
 #include "../common/buf.h"
+#include "../common/seal.h"
 #include "../common/words.h"
 
 struct opt_row {
@@ -37,6 +38,7 @@ static const struct opt_row suite_rows[] = {
 	{ W(TPW_WATCHDOG), AT(watchdog_s) },
 	{ W(TPW_INJECT), AT(inject) },
 	{ W(TPW_SAVE), AT(save) },
+	{ W(TPW_SAVE_TO), AT(save_to) },
 	{ W(TPW_HOLD), AT(hold_s) },
 };
 
@@ -287,13 +289,29 @@ static int find_row(const char *name, struct opt_row *r)
 	return 0;
 }
 
-int options_set(struct options *o, const char *name, const char *value, struct opt_errors *errs)
+/* Why a word from src is not taken (the contract's writer of its row), or NULL. */
+static const char *refused(const struct tp_word *w, enum opt_source src)
+{
+	if (src == OPT_FROM_LAUNCHER && !(w->by & TP_BY_LAUNCHER))
+		return "not a launcher's word: SMBIOS OEM strings carry only those; ignored";
+	if (src == OPT_FROM_USER && w->by == TP_BY_STUB)
+		return "written by the stub alone, and not among its sealed words; ignored";
+	return 0;
+}
+
+int options_set_from(struct options *o, enum opt_source src, const char *name,
+		     const char *value, struct opt_errors *errs)
 {
 	struct opt_row row, *r = &row;
+	const char *no;
 	char msg[96];
 
 	if (!find_row(name, r)) {
 		fail(errs, name, value, "unknown option");
+		return -1;
+	}
+	if ((no = refused(r->w, src))) {
+		fail(errs, name, value, no);
 		return -1;
 	}
 	if (!value) {
@@ -311,28 +329,63 @@ int options_set(struct options *o, const char *name, const char *value, struct o
 	return 0;
 }
 
+int options_set(struct options *o, const char *name, const char *value, struct opt_errors *errs)
+{
+	return options_set_from(o, OPT_FROM_USER, name, value, errs);
+}
+
+/* One "timeprobe.NAME=VALUE" word w[0..len), quotes taken out, from src. */
+static void apply_word(struct options *o, enum opt_source src, const char *w, size_t len,
+		       struct opt_errors *errs)
+{
+	char word[1024];
+	size_t n = 0;
+	char *eq;
+
+	for (size_t i = 0; i < len; i++)
+		if (w[i] != '"' && n + 1 < sizeof(word))
+			word[n++] = w[i];
+	word[n] = 0;
+	if (strncmp(word, TP_WORD_PREFIX, TP_WORD_PREFIX_LEN))
+		return;
+	eq = strchr(word, '=');
+	if (eq)
+		*eq++ = 0;
+	options_set_from(o, src, word + TP_WORD_PREFIX_LEN, eq, errs);
+}
+
+static void from_line(struct options *o, const char *line, enum opt_source src,
+		      struct opt_errors *errs)
+{
+	size_t pos = 0, len;
+	const char *w;
+
+	while ((len = tp_line_word(line, &pos, &w)) != 0)
+		apply_word(o, src, w, len, errs);
+}
+
 void options_from_cmdline(struct options *o, const char *cmdline, struct opt_errors *errs)
 {
+	size_t start = 0, end = 0, pos = 0, len;
+	enum tp_seal_err seal = tp_seal_span(cmdline, &start, &end);
 	const char *w;
-	size_t pos = 0, len;
 
-	/* words as the kernel splits them (common/words.c), quotes taken out */
+	if (seal != TP_SEAL_OK && seal != TP_SEAL_NONE)
+		fail(errs, tp_words[TPW_SEAL].name, "", tp_seal_why(seal));
+	/* words as the kernel splits them (common/words.c); seals were read above */
 	while ((len = tp_line_word(cmdline, &pos, &w)) != 0) {
-		char word[1024];
-		size_t n = 0;
-		char *eq;
+		size_t at = (size_t)(w - cmdline);
 
-		for (size_t i = 0; i < len; i++)
-			if (w[i] != '"' && n + 1 < sizeof(word))
-				word[n++] = w[i];
-		word[n] = 0;
-		if (strncmp(word, TP_WORD_PREFIX, TP_WORD_PREFIX_LEN))
+		if (len >= sizeof(TP_SEAL_WORD) - 1 && !strncmp(w, TP_SEAL_WORD, sizeof(TP_SEAL_WORD) - 1))
 			continue;
-		eq = strchr(word, '=');
-		if (eq)
-			*eq++ = 0;
-		options_set(o, word + TP_WORD_PREFIX_LEN, eq, errs);
+		apply_word(o, seal == TP_SEAL_OK && at >= start ? OPT_FROM_STUB : OPT_FROM_USER,
+			   w, len, errs);
 	}
+}
+
+void options_from_launcher(struct options *o, const char *words, struct opt_errors *errs)
+{
+	from_line(o, words, OPT_FROM_LAUNCHER, errs);
 }
 
 const struct tp_word *options_row(size_t i)

@@ -42,6 +42,7 @@ struct options {
 	int watchdog_s;			/* whole-run limit; 0: off */
 	struct name_list inject;	/* crash, hang, exit */
 	enum save save;
+	char save_to[80];		/* a partition the user named (bootpart's format) */
 	int hold_s;			/* -1: default for the machine */
 	int clocksource_sweep;		/* -1: default (on in appliance, off on host) */
 	struct int_list itimer_us;	/* itimer: requested intervals */
@@ -94,18 +95,36 @@ void options_defaults(struct options *o);
  */
 void options_resolve(struct options *o, enum opt_env env);
 
+/* Who put a word where the suite read it; each row's writer (tp_word.by) says who may. */
+enum opt_source {
+	OPT_FROM_USER,		/* cmdline.txt's words, a host's --NAME=VALUE: not the stub's rows */
+	OPT_FROM_STUB,		/* the stub's sealed words (common/seal.h): every row */
+	OPT_FROM_LAUNCHER,	/* SMBIOS OEM strings: the rows a launcher writes */
+};
+
 /*
- * Applies one "name=value" (name without prefix). Returns 0, or -1 after
- * appending to errs (the option keeps its previous value).
+ * Applies one "name=value" (name without prefix) from src. Returns 0, or -1
+ * after appending to errs (the option keeps its previous value); a word src
+ * may not write is refused that way too.
  */
+int options_set_from(struct options *o, enum opt_source src, const char *name,
+		     const char *value, struct opt_errors *errs);
+
+/* options_set_from(o, OPT_FROM_USER, ...) */
 int options_set(struct options *o, const char *name, const char *value,
 		struct opt_errors *errs);
 
 /*
  * Parses a kernel command line: every "timeprobe.NAME=VALUE" word is applied;
- * other words are the kernel's and are ignored.
+ * other words are the kernel's and are ignored. The words the stub's seal
+ * covers (common/seal.h) come from the stub; the others from the user, so a
+ * word only the stub writes is refused there. A seal that does not check is
+ * an error; no seal means no stub started this kernel.
  */
 void options_from_cmdline(struct options *o, const char *cmdline, struct opt_errors *errs);
+
+/* SMBIOS OEM strings (blank-separated words): only the launcher's rows are taken. */
+void options_from_launcher(struct options *o, const char *words, struct opt_errors *errs);
 
 /* The i-th row the suite knows (contract rows and probe rows), NULL past the end. */
 struct tp_word;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Saving results: find the partition the stub booted from among all block
- * devices, mount it as vfat, write every record to
+ * Saving results: find the one partition named by the user
+ * (timeprobe.save_to) or by the stub (timeprobe.bootpart, and then only
+ * when its \timeprobe\id says this image made it), mount it as vfat, write
+ * every record to
  * /timeprobe/results/<sequence>-<machine id>.tp1 through a temporary name,
  * fsync, rename, fsync the directory, unmount. A new name every run.
  */
@@ -98,50 +100,75 @@ static int partition_child(const char *disk, int part, char *dev, size_t len)
 	return found;
 }
 
-static int find_partition(const char *want, char *dev, size_t len)
+/*
+ * Every partition whose PARTUUID is want, on every disk: returns how many
+ * and names the first in dev. Two or more is a refusal (a copied image), not
+ * a choice.
+ */
+static int find_partitions(const char *want, char *dev, size_t len)
 {
 	DIR *d = opendir("/sys/class/block");
 	struct dirent *e;
+	char other[300];
 	int found = 0;
 
 	if (!d)
 		return 0;
-	while (!found && (e = readdir(d))) {
+	while ((e = readdir(d))) {
 		int part;
 
 		if (e->d_name[0] == '.' || is_partition(e->d_name))
 			continue;	/* we read the tables of whole disks */
 		part = disk_partition(e->d_name, want);
-		if (part)
-			found = partition_child(e->d_name, part, dev, len);
+		if (part && partition_child(e->d_name, part, found ? other : dev,
+					    found ? sizeof(other) : len))
+			found++;
 	}
 	closedir(d);
 	return found;
 }
 
-/* Without an identity from the stub: the first vfat partition holding our
- * kernel or a boot loader (looked at read-only). */
-static int find_by_content(char *dev, size_t len)
+/* Waits for the partition (USB sticks take seconds to appear); how many match. */
+static int wait_for_partition(const char *want, char *dev, size_t len)
 {
-	DIR *d = opendir("/sys/class/block");
-	struct dirent *e;
 	int found = 0;
 
-	if (!d)
-		return 0;
-	while (!found && (e = readdir(d))) {
-		struct stat st;
-
-		if (e->d_name[0] == '.' || !is_partition(e->d_name))
-			continue;
-		snprintf(dev, len, "/dev/%s", e->d_name);
-		if (mount(dev, MNT, "vfat", MS_RDONLY, 0))
-			continue;
-		found = !stat(MNT "/EFI/timeprobe/vmlinuz", &st) || !stat(MNT "/EFI/BOOT/BOOTX64.EFI", &st);
-		umount(MNT);
+	for (int i = 0; i < WAIT_FOR_DEVICE_S * 10 && !found; i++) {
+		found = find_partitions(want, dev, len);
+		if (!found)
+			usleep(100000);
 	}
-	closedir(d);
 	return found;
+}
+
+/*
+ * Mounts dev read-only and, unless the user named it, checks that its
+ * \timeprobe\id names the partition (the image maker wrote it,
+ * tools/image-ids.sh); then remounts it read-write. NULL, or why not (dev
+ * is then left unmounted).
+ */
+static const char *mount_target(const char *dev, const struct save_target *t)
+{
+	char id[128];
+	int n;
+
+	if (mount(dev, MNT, "vfat", MS_RDONLY, 0))
+		return "it is not a FAT file system we can mount";
+	if (!t->named) {
+		n = read_text(MNT "/timeprobe/id", id, sizeof(id));
+		if (n <= 0 || !image_id_matches(id, (size_t)n, t->partuuid)) {
+			umount(MNT);
+			return n <= 0 ? "it has no \\timeprobe\\id, so no timeprobe image made it (a "
+					"timeprobe.efi on another system's ESP?); name a partition with "
+					"timeprobe.save_to=gpt:<PARTUUID>"
+				      : "its \\timeprobe\\id names another partition (a copied image?)";
+		}
+	}
+	if (mount(dev, MNT, "vfat", MS_REMOUNT, 0)) {
+		umount(MNT);
+		return "it cannot be mounted read-write";
+	}
+	return 0;
 }
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -198,61 +225,49 @@ static int write_file(const char *tmp, const char *id, char *name, size_t namele
 	return 0;
 }
 
+/* A short machine id: stable across runs on one machine, differs between machines. */
+static void machine_id(char *id, size_t len)
+{
+	char machine[256], uuid[128] = "", model[256];
+
+	machine_name(machine, sizeof(machine));
+	cpu_model(model, sizeof(model));
+	read_text("/sys/class/dmi/id/product_uuid", uuid, sizeof(uuid));
+	snprintf(id, len, "%08x", tp_crc32(tp_crc32(tp_crc32(0, machine, strlen(machine)), model,
+						    strlen(model)), uuid, strlen(uuid)));
+}
+
 void save_results(const struct options *o)
 {
-	char want[64] = "", dev[300] = "", id[64], name[128] = "";
-	char machine[256], uuid[128], model[256];
-	int found = 0, rc;
+	char dev[300] = "", id[64], name[128] = "";
+	struct save_target t;
+	const char *why = save_where(o, &t);
+	int found, rc;
 	size_t len;
 	const char *saved = sink_saved(&len);
 
-	if (o->save == SAVE_OFF) {
-		say("timeprobe: results not saved (timeprobe.save=off)");
+	if (why) {
+		say("timeprobe: results not saved: %s; the console output above is complete", why);
 		return;
 	}
 	mkdir(MNT, 0755);
-	if (!strcmp(o->bootpart, "unknown")) {
-		/* The stub booted from a device without a partition (network). */
-		say("timeprobe: results not saved: booted from a device without a boot partition (network?); the console output above is complete");
+	found = wait_for_partition(t.partuuid, dev, sizeof(dev));
+	if (found != 1) {
+		say("timeprobe: results not saved: %s PARTUUID=%s; the console output above is complete",
+		    found ? "more than one partition has" : "no partition has", t.partuuid);
 		return;
 	}
-	if (o->bootpart[0] && bootpart_to_partuuid(o->bootpart, want, sizeof(want))) {
-		say("timeprobe: results not saved: malformed timeprobe.bootpart=%s", o->bootpart);
-		return;
-	}
-	/*
-	 * An MBR signature of 0 names no disk in particular (OVMF reports the
-	 * El Torito image of our ISO that way): look for the ESP by content,
-	 * without the long wait for a named device.
-	 */
-	if (!strncmp(want, "00000000-", 9))
-		want[0] = 0;
-	for (int i = 0; i < (want[0] ? WAIT_FOR_DEVICE_S * 10 : 20) && !found; i++) {
-		found = want[0] ? find_partition(want, dev, sizeof(dev)) : find_by_content(dev, sizeof(dev));
-		if (!found)
-			usleep(100000);
-	}
-	if (!found) {
-		say("timeprobe: results not saved: no writable boot partition found (%s%s); the console output above is complete",
-		    want[0] ? "PARTUUID=" : "no vfat partition holds our kernel or a boot loader", want);
-		return;
-	}
-	if (mount(dev, MNT, "vfat", 0, 0)) {
-		say("timeprobe: results not saved: mounting %s as vfat: %s", dev, strerror(errno));
+	if ((why = mount_target(dev, &t))) {
+		say("timeprobe: results not saved on %s: %s", dev, why);
 		return;
 	}
 	mkdir(MNT "/timeprobe", 0755);
 	mkdir(RESULTS_DIR, 0755);
-
-	/* A short machine id: stable across runs on one machine, differs between machines. */
-	machine_name(machine, sizeof(machine));
-	cpu_model(model, sizeof(model));
-	read_text("/sys/class/dmi/id/product_uuid", uuid, sizeof(uuid));
-	snprintf(id, sizeof(id), "%08x",
-		 tp_crc32(tp_crc32(tp_crc32(0, machine, strlen(machine)), model, strlen(model)), uuid, strlen(uuid)));
+	machine_id(id, sizeof(id));
 	rc = write_file(RESULTS_DIR "/writing.tmp", id, name, sizeof(name), saved, len);
 	if (rc)
-		say("timeprobe: results not saved: writing %s on %s: %s", RESULTS_DIR + strlen(MNT), dev, strerror(-rc));
+		say("timeprobe: results not saved: writing %s on %s: %s", RESULTS_DIR + strlen(MNT),
+		    dev, strerror(-rc));
 	if (umount(MNT))
 		say("timeprobe: unmounting %s: %s", dev, strerror(errno));
 	else if (!rc)

@@ -16,6 +16,24 @@ void save_results(const struct options *o);
  */
 int bootpart_to_partuuid(const char *bootpart, char *out, size_t len);
 
+/*
+ * Where the records may be saved: the partition the user named
+ * (timeprobe.save_to), or else the one the stub booted from
+ * (timeprobe.bootpart), which must then prove it is this image's own by its
+ * \timeprobe\id file (image_id_matches). Nothing is guessed from what a
+ * partition holds.
+ */
+struct save_target {
+	char partuuid[40];	/* as the kernel shows PARTUUID */
+	int named;		/* the user named it: no image id needed */
+};
+
+/* Fills t and returns NULL, or returns why nothing is saved (for a console line). */
+const char *save_where(const struct options *o, struct save_target *t);
+
+/* 1 when an \timeprobe\id file's text (its first line) names partuuid. */
+int image_id_matches(const char *text, size_t n, const char *partuuid);
+
 #include <stdint.h>
 
 /* The GPT's layout from its header (LBA 1); 0 or -1 if it is not a GPT. */

@@ -3,7 +3,8 @@
 # Reproducible builds: two copies of this tree at different paths build
 # everything but the kernel (the same bzImage is handed to both) and must
 # give the same bytes: the stripped /init, the initramfs, the stub, the disk
-# image and the single file. With REPRO_KERNEL=1 (make test-all) the kernel
+# image and the single file (the images with one TIMEPROBE_IMAGE_ID: without
+# it each image gets an identity of its own, tools/image-ids.sh). With REPRO_KERNEL=1 (make test-all) the kernel
 # is built twice too, in two fresh caches, and the bzImages compared.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -24,7 +25,7 @@ copy_tree() {
 
 for d in a b/longer/path; do
 	copy_tree "$tmp/$d"
-	ok "build in $d" make -C "$tmp/$d" -j2 KERNEL_IMAGE="$kernel" $outputs
+	ok "build in $d" env TIMEPROBE_IMAGE_ID=repro make -C "$tmp/$d" -j2 KERNEL_IMAGE="$kernel" $outputs
 done
 for f in $outputs; do
 	ok "$f: the same bytes" cmp "$tmp/a/$f" "$tmp/b/longer/path/$f"

@@ -40,7 +40,15 @@ static void test_clean(void)
 	       "'#' only starts a comment at the line's start");
 	is_str(CLEAN("dyndbg=\"file foo.c  +p\" x=1\n"), "dyndbg=\"file foo.c  +p\" x=1",
 	       "blanks inside double quotes kept");
-	is_str(CLEAN("a=\"unterminated\nb=2\n"), "a=\"unterminated b=2", "a newline ends an open quote");
+	is_str(CLEAN("a=\"unterminated\nb=2\n"), "a=\"unterminated\" b=2",
+	       "a newline closes an open quote, so the next words stay words");
+	is_int(rep.closed_quotes, 1, "and the report counts it");
+	is_str(CLEAN("quiet foo=\"bar"), "quiet foo=\"bar\"", "the end of the file closes one too");
+	is_str(CLEAN("a=\"x y\" b=\"c d\n"), "a=\"x y\" b=\"c d\"", "only the open one is closed");
+	is_int(rep.closed_quotes, 1, "one closed");
+	tp_cmdline_clean(small, 11, "abc de=\"fg", 10, &rep);
+	is_str(small, "abc", "a quoted word with no room for its quote: dropped whole");
+	ok(rep.closed_quotes == 0 && rep.cut_words == 1, "counted as cut, not as closed");
 	is_str(CLEAN(""), "", "empty file");
 	is_str(CLEAN("# only\n# comments\n"), "", "only comments");
 	is_str(CLEAN("   \n\n  \r\n"), "", "only blanks");
@@ -152,8 +160,9 @@ static void test_assemble(void)
 	       "console=ttyS0,115200 panic=10 tsc_early_khz=2096020 timeprobe.tsc_hz=2096020030 "
 	       "timeprobe.tsc_ref=hpet timeprobe.bootpart=gpt:4e2c1a7b-3f5d-4c6e-9a8b-0123456789ab "
 	       "timeprobe.tsc_calib=hpet:2096020030:0,pmtimer:2096019477:4,pit:2096021073:2,"
-	       "stall:2096458980:249 timeprobe.firmware=00010000:00020046:EDK%20II",
-	       "full line");
+	       "stall:2096458980:249 timeprobe.firmware=00010000:00020046:EDK%20II "
+	       "timeprobe.seal=7:165b39cb",
+	       "full line, the stub's 7 words sealed");
 	ok(rep.added_panic && rep.added_tsc_early && rep.len == strlen(line), "report");
 
 	tp_cmdline_assemble(line, sizeof(line), "panic=0 tsc_early_khz=1000", &extras, &rep);
@@ -174,7 +183,8 @@ static void test_assemble(void)
 	x.bootpart = NULL;
 	x.firmware = NULL;
 	tp_cmdline_assemble(line, sizeof(line), "quiet", &x, &rep);
-	is_str(line, "quiet panic=10 timeprobe.bootpart=unknown", "no calibration, no partition");
+	is_str(line, "quiet panic=10 timeprobe.bootpart=unknown timeprobe.seal=2:dbffe78b",
+	       "no calibration, no partition");
 
 	/* 1900 bytes of user line: the extras do not all fit */
 	memset(user, 0, sizeof(user));
@@ -184,12 +194,12 @@ static void test_assemble(void)
 	is_int(tp_cmdline_assemble(line, sizeof(line), user, &extras, &rep), 1, "overlong: reported");
 	is_int(rep.dropped_tsc_calib, 1, "tsc_calib dropped first");
 	is_int(rep.dropped_firmware, 1, "and firmware: neither fits beside 1899 bytes");
-	user[1849] = 0;
+	user[1819] = 0;
 	tp_cmdline_assemble(line, sizeof(line), user, &extras, &rep);
 	ok(rep.dropped_tsc_calib && !rep.dropped_firmware &&
 		   strstr(line, "timeprobe.firmware=00010000:00020046:EDK%20II") != NULL,
-	   "1849 bytes: tsc_calib dropped, firmware, shorter, still fits (%zu bytes)", strlen(line));
-	user[1849] = ' ';
+	   "1819 bytes: tsc_calib dropped, firmware, shorter, still fits (%zu bytes)", strlen(line));
+	user[1819] = ' ';
 	is_int(rep.user_words_dropped, 0, "no user word dropped");
 	ok(strlen(line) <= TP_CMDLINE_MAX && strstr(line, "timeprobe.tsc_hz=2096020030"),
 	   "essentials kept (%zu bytes)", strlen(line));

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sealed.h"
 #include "tap.h"
 #include "../../boot/calib.h"
 #include "../../boot/cmdfile.h"
@@ -236,7 +237,9 @@ static size_t samples(const struct tp_word *w, char v[][64])
 		snprintf(v[n++], 64, "clocks,tsc");
 		break;
 	case TP_WT_STR:
-		snprintf(v[n++], 64, "kvm:host");
+		/* a partition's identity (save_to), or any text */
+		snprintf(v[n++], 64, "%s", w->check == tp_bootpart_check ?
+			 "gpt:0fc63daf-8483-4772-8e79-3d69d8477de4" : "kvm:host");
 		break;
 	}
 	return n;
@@ -313,6 +316,32 @@ static void test_stub_rows(void)
 	}
 	is_int(suite_read(line, &o), 0, "the suite reads the stub's words without an error record");
 	check_figures(&o, "stub's words");
+}
+
+/*
+ * A cmdline.txt that forges a stub figure and ends inside a quote, from the
+ * file's bytes through the stub's line to the suite: the stub's figures
+ * arrive, the forged one is refused by name, the kernel sees panic=10.
+ */
+static void test_hostile_file(void)
+{
+	static const char file[] = "console=ttyS0 initrd=\\x timeprobe.tsc_hz=1234567\n"
+				   "timeprobe.bootpart=unknown foo=\"bar";
+	struct tp_cmdline_final f;
+	struct opt_errors errs = { 0 };
+	struct options o;
+	const char *line = stub_line(file, sizeof(file) - 1, &disk, &f);
+	size_t vlen, start, end;
+
+	ok(tp_cmdline_find(line, "panic", &vlen) && tp_cmdline_find(line, "foo", &vlen) &&
+		   vlen == 5, "a stray quote closed: foo=\"bar\" and panic=10 are words of their own");
+	ok(tp_seal_span(line, &start, &end) == TP_SEAL_OK, "the stub's words are sealed");
+	options_defaults(&o);
+	options_from_cmdline(&o, line, &errs);
+	check_figures(&o, "forged cmdline.txt");
+	ok(errs.n == 2 && !strcmp(errs.e[0].name, "tsc_hz") && !strcmp(errs.e[0].value, "1234567") &&
+		   !strcmp(errs.e[1].name, "bootpart"),
+	   "the file's tsc_hz=1234567 and bootpart=unknown refused by name (%zu errors)", errs.n);
 }
 
 /* Each format's formatter and parser agree, and the parser refuses junk. */
@@ -452,13 +481,13 @@ static void test_preos_suite(void)
 	struct opt_errors errs = { 0 };
 
 	options_defaults(&o);
-	options_from_cmdline(&o, "console=ttyS0 timeprobe.tsc_preos=0:x,1:5:-5:9:1:1:x", &errs);
+	options_from_cmdline(&o, sealed("console=ttyS0", "timeprobe.tsc_preos=0:x,1:5:-5:9:1:1:x"), &errs);
 	ok(errs.n == 1 && !strcmp(errs.e[0].name, "tsc_preos") && !o.tsc_preos[0] &&
 		   strstr(errs.e[0].reason, "lo <= hi"),
 	   "the suite refuses an interval with lo > hi, says why, keeps nothing (%s)",
 	   errs.n ? errs.e[0].reason : "no error");
 	errs.n = 0;
-	options_from_cmdline(&o, "timeprobe.tsc_preos=0:-7,1:-5:5:10:3:0:12", &errs);
+	options_from_cmdline(&o, sealed("", "timeprobe.tsc_preos=0:-7,1:-5:5:10:3:0:12"), &errs);
 	ok(!errs.n && !strcmp(o.tsc_preos, "0:-7,1:-5:5:10:3:0:12"), "and keeps a good one");
 }
 
@@ -501,12 +530,14 @@ static void test_table(void)
 }
 
 /* A line the kernel can boot: console=, initrd= (on a disk), within the limit. */
+/* Within the limit, a console and initrd as wanted, and the stub's words sealed. */
 static int bootable(const char *line, int want_initrd)
 {
-	size_t n;
+	size_t n, start, end;
 
 	return tp_cmdline_find(line, "console", &n) && strlen(line) <= TP_CMDLINE_MAX &&
-	       !!tp_cmdline_find(line, "initrd", &n) == want_initrd;
+	       !!tp_cmdline_find(line, "initrd", &n) == want_initrd &&
+	       tp_seal_span(line, &start, &end) == TP_SEAL_OK && tp_cmdline_find(line, "panic", &n);
 }
 
 static int starts_with_default(const char *line)
@@ -616,7 +647,8 @@ static void test_any_file(void)
 			bad += (unsigned char)*c < 0x20 || *c == 0x7f;
 		bad += !bootable(line, 1);
 	}
-	is_int(bad, 0, "3000 random files: every line within the limit, no control byte, bootable");
+	is_int(bad, 0, "3000 random files: every line within the limit, no control byte, bootable, "
+	       "the stub's words sealed and panic= a word");
 	printf("# %u of them fell back to the built-in line\n", fell_back);
 }
 
@@ -632,6 +664,7 @@ int main(void)
 	test_docs_example();
 	test_every_row();
 	test_stub_rows();
+	test_hostile_file();
 	test_broken_files();
 	test_any_file();
 	return tap_done();

@@ -2,6 +2,7 @@
 /* The option table: good values, a table of bad ones, and the kernel command line. */
 #include <string.h>
 
+#include "sealed.h"
 #include "tap.h"
 #include "../../userland/options.h"
 
@@ -47,6 +48,60 @@ static const struct bad_case bad[] = {
 	{ "accel", "kvm:host,-arch-capabilities,a-cpu-model-name-far-too-long-to-keep", "longer than 63" },
 };
 
+/* Words only the stub writes: taken from its sealed words alone (issue: a
+ * user's or an SMBIOS string's tsc_hz was reported as the stub's). */
+static void test_stub_owned(const struct options *d)
+{
+	struct options o = *d;
+	struct opt_errors errs = { 0 };
+	char line[4096];
+
+	options_from_cmdline(&o, sealed("timeprobe.tsc_hz=1234567 quiet",
+					"timeprobe.tsc_hz=2596139133 timeprobe.bootpart=unknown"), &errs);
+	ok(o.tsc_hz == 2596139133LL && !strcmp(o.bootpart, "unknown"),
+	   "sealed: the stub's tsc_hz and bootpart, not the user's");
+	ok(errs.n == 1 && !strcmp(errs.e[0].name, "tsc_hz") && !strcmp(errs.e[0].value, "1234567") &&
+		   strstr(errs.e[0].reason, "stub alone"),
+	   "sealed: the user's tsc_hz=1234567 refused by name (%s)", errs.n ? errs.e[0].reason : "-");
+
+	o = *d;
+	errs.n = 0;
+	options_from_cmdline(&o, "quiet timeprobe.tsc_hz=1234567 timeprobe.bootpart=gpt:0fc63daf-8483-"
+				 "4772-8e79-3d69d8477de4 timeprobe.profile=quick", &errs);
+	ok(!o.tsc_hz && !o.bootpart[0] && o.quick == 1 && errs.n == 2,
+	   "no seal (no stub): stub words refused (%zu errors), the user's kept", errs.n);
+
+	o = *d;
+	errs.n = 0;
+	snprintf(line, sizeof(line), "%s", sealed("quiet", "timeprobe.tsc_hz=2596139133"));
+	line[strlen("quiet timeprobe.tsc_hz=2")] = '9';	/* a changed figure */
+	options_from_cmdline(&o, line, &errs);
+	ok(!o.tsc_hz && errs.n == 2 && !strcmp(errs.e[0].name, "seal") &&
+		   strstr(errs.e[0].reason, "not the ones"),
+	   "a sealed figure changed afterwards: the seal says so, the figure refused (%s)",
+	   errs.n ? errs.e[0].reason : "-");
+
+	o = *d;
+	errs.n = 0;
+	options_from_cmdline(&o, "timeprobe.tsc_hz=2596139133 timeprobe.seal=5:00000000", &errs);
+	ok(!o.tsc_hz && errs.n == 2 && strstr(errs.e[0].reason, "more words"),
+	   "a seal counting more words than the line: refused (%s)", errs.n ? errs.e[0].reason : "-");
+
+	o = *d;
+	errs.n = 0;
+	options_from_launcher(&o, "timeprobe.tsc_hz=1234567 timeprobe.accel=tcg:max "
+				  "timeprobe.profile=quick timeprobe.repeat=3", &errs);
+	ok(!o.tsc_hz && !strcmp(o.accel, "tcg:max") && o.quick == 1 && o.repeat == 1 && errs.n == 2 &&
+		   !strcmp(errs.e[0].name, "tsc_hz") && strstr(errs.e[0].reason, "launcher"),
+	   "SMBIOS: the launcher's words taken, tsc_hz and repeat refused (%s)",
+	   errs.n ? errs.e[0].reason : "-");
+
+	o = *d;
+	errs.n = 0;
+	ok(options_set(&o, "bootpart", "unknown", &errs) == -1 && !o.bootpart[0],
+	   "a host's --bootpart is refused: no stub there");
+}
+
 int main(void)
 {
 	struct options o, d;
@@ -64,7 +119,7 @@ int main(void)
 
 		o = d;
 		errs.n = 0;
-		ok(options_set(&o, c->name, c->value, &errs) == -1 && errs.n == 1 &&
+		ok(options_set_from(&o, OPT_FROM_STUB, c->name, c->value, &errs) == -1 && errs.n == 1 &&
 			   !strcmp(errs.e[0].name, c->name) && !strcmp(errs.e[0].value, c->value) &&
 			   strstr(errs.e[0].reason, c->reason_has) && !memcmp(&o, &d, sizeof(o)),
 		   "bad %s=%s: reported (%s), default kept", c->name, c->value, errs.n ? errs.e[0].reason : "-");
@@ -80,7 +135,8 @@ int main(void)
 		   !strcmp(o.probes.v[1], "itimer"), "probes list");
 	ok(!options_set(&o, "gnuplot", 0, &errs) && o.gnuplot == 1, "a boolean without value is on");
 	ok(!options_set(&o, "clocksource-sweep", "off", &errs) && o.clocksource_sweep == 0, "boolean off");
-	ok(!options_set(&o, "tsc_hz", "2893012345", &errs) && o.tsc_hz == 2893012345LL, "tsc_hz beyond int32");
+	ok(!options_set_from(&o, OPT_FROM_STUB, "tsc_hz", "2893012345", &errs) &&
+		   o.tsc_hz == 2893012345LL, "tsc_hz beyond int32");
 	is_int(errs.n, 0, "no errors for good values");
 	ok(options_set(&o, "repeat", 0, &errs) == -1 && strstr(errs.e[0].reason, "needs a value"),
 	   "a number without value is an error");
@@ -88,10 +144,10 @@ int main(void)
 	/* The kernel command line: only timeprobe.* words, quotes, bad ones listed */
 	o = d;
 	errs.n = 0;
-	options_from_cmdline(&o,
+	options_from_cmdline(&o, sealed(
 			     "console=ttyS0,115200 timeprobe.profile=quick  initrd=\\EFI\\x timeprobe.repeat=3 "
 			     "timeprobe.profile=fast timeprobe.bogus=1 \"timeprobe.probes=clocks,yield\" "
-			     "timeprobe.bootpart=gpt:0fc63daf-8483-4772-8e79-3d69d8477de4 quiet timeprobe.gnuplot\n",
+			     "quiet timeprobe.gnuplot", "timeprobe.bootpart=gpt:0fc63daf-8483-4772-8e79-3d69d8477de4"),
 			     &errs);
 	ok(o.quick == 1, "cmdline: profile=quick applied, later bad value did not undo it");
 	is_int(o.repeat, 3, "cmdline: repeat");
@@ -102,6 +158,8 @@ int main(void)
 	is_str(errs.e[0].name, "profile", "cmdline: first error names the option");
 	is_str(errs.e[0].value, "fast", "cmdline: and the value");
 	is_str(errs.e[1].name, "bogus", "cmdline: unknown option named");
+
+	test_stub_owned(&d);
 
 	/* words the stub alone reads: accepted, kept as given for the run record */
 	o = d;

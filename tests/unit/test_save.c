@@ -75,6 +75,51 @@ static void sequence_tests(void)
 	ok(!system(cmd), "clean up");
 }
 
+/* Where a run may save: the stub's partition (proven later by its id) or
+ * one the user named; never a guess for an ISO, a network boot or no stub. */
+static void where_tests(void)
+{
+	static const char guid[] = "0fc63daf-8483-4772-8e79-3d69d8477de4";
+	static const struct {
+		const char *bootpart, *save_to, *why_has, *partuuid;
+		int named;
+	} c[] = {
+		{ "gpt:0FC63DAF-8483-4772-8E79-3D69D8477DE4", "", 0, guid, 0 },
+		{ "mbr:1a2b3c4d:2", "", 0, "1a2b3c4d-02", 0 },
+		{ "mbr:00000000:1", "", "a CD or an ISO image", 0, 0 },
+		{ "unknown", "", "network", 0, 0 },
+		{ "", "", "no timeprobe stub", 0, 0 },
+		{ "mbr:00000000:1", "gpt:0fc63daf-8483-4772-8e79-3d69d8477de4", 0, guid, 1 },
+		{ "", "mbr:1a2b3c4d:1", 0, "1a2b3c4d-01", 1 },
+		{ "gpt:0fc63daf-8483-4772-8e79-3d69d8477de4", "unknown", "names no partition", 0, 1 },
+	};
+	struct options o;
+	struct save_target t;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		const char *why;
+
+		options_defaults(&o);
+		snprintf(o.bootpart, sizeof(o.bootpart), "%s", c[i].bootpart);
+		snprintf(o.save_to, sizeof(o.save_to), "%s", c[i].save_to);
+		why = save_where(&o, &t);
+		ok(c[i].why_has ? why && strstr(why, c[i].why_has) && !t.partuuid[0] :
+				  !why && !strcmp(t.partuuid, c[i].partuuid) && t.named == c[i].named,
+		   "bootpart=%s save_to=%s: %s", c[i].bootpart, c[i].save_to,
+		   why ? why : t.partuuid);
+	}
+	options_defaults(&o);
+	snprintf(o.save_to, sizeof(o.save_to), "%s", c[0].bootpart);
+	o.save = SAVE_OFF;
+	ok(save_where(&o, &t) && strstr(save_where(&o, &t), "save=off"), "save=off wins over save_to");
+
+	ok(image_id_matches("0FC63DAF-8483-4772-8E79-3D69D8477DE4\r\n", 38, guid),
+	   "image id: the GUID in any case, line end aside");
+	ok(!image_id_matches("0fc63daf-8483-4772-8e79-3d69d8477de", 35, guid), "image id: a shorter one differs");
+	ok(!image_id_matches("0fc63daf-8483-4772-8e79-3d69d8477de4 x", 38, guid), "image id: more text differs");
+	ok(!image_id_matches("", 0, ""), "image id: nothing names nothing");
+}
+
 int main(void)
 {
 	char out[64];
@@ -89,6 +134,7 @@ int main(void)
 	ok(bootpart_to_partuuid("mbr:1a2b3c4d:1x", out, sizeof(out)), "trailing garbage refused");
 	ok(bootpart_to_partuuid("usb:1", out, sizeof(out)), "unknown scheme refused");
 	sequence_tests();
+	where_tests();
 
 	/* A GPT header and two entries, laid out as UEFI 2.10 5.3 says */
 	{
