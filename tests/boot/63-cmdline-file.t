@@ -5,7 +5,9 @@ one saved as UTF-16LE without a byte-order mark, and one holding a
 3000-byte word (with timeprobe.calib_rounds=7 timeprobe.calib_ms=20, the
 stub's own options); a stick with neither initrd= nor the initramfs, which
 the stub must refuse to boot; last, an empty file on a machine whose ACPI
-SPCR names COM2: the built-in line gets that port's console= too. Each must reach the suite's end record, and the serial
+SPCR names COM2: the built-in line gets that port's console= too; and a
+file that forges the stub's tsc_hz (an SMBIOS string does too) and ends
+inside a quote. Each must reach the suite's end record, and the serial
 log must say what the stub did about the file (docs/stub.md, "Command line
 hand-off"). The empty file gives no words, so the suite's quick settings
 come as SMBIOS OEM strings, which PID 1 reads like command-line words."""
@@ -89,7 +91,38 @@ ok(not errs, "calib_rounds and calib_ms: no error record in the suite", errs)
 ok(suite and suite[0].get("stub_options") == {"calib_rounds": "7", "calib_ms": "20"},
    "the run record lists the stub's own options", suite[0].get("stub_options") if suite else None)
 
-# 4. No initrd= and no initramfs: no kernel started (it would panic and
+# 4. A file that forges the stub's figure and ends inside a quote, and the
+# same forged word as an SMBIOS string: the kernel still gets the stub's
+# words as words of their own, every stub figure of the run is the stub's
+# calibration, and both forged words are refused by name.
+FORGED = "timeprobe.tsc_hz=1234567"
+suite, recs, plain = run("cmdline-forged-quote",
+                         (default + " timeprobe.profile=quick timeprobe.probes=tsc " + FORGED +
+                          '\nfoo="bar').encode(),
+                         ["-smbios", "type=11,value=" + FORGED])
+qc = warnings(recs, "cmdline_quote_closed")
+ok(qc and qc[0].get("lines") == 1, "stray quote: stub_warning cmdline_quote_closed, 1 line", qc)
+ok("a line ended inside double quotes: closed there" in plain, "stray quote: the screen says so")
+kcl = kernel_cmdline(plain) or ""
+ok(' foo="bar" ' in kcl and " panic=10 " in kcl and " timeprobe.seal=" in kcl,
+   "stray quote: the kernel's line has foo=\"bar\", then panic=10 and the seal as words", kcl)
+summ = [r for r in recs if r["type"] == "calib_summary" and r.get("source") == "stub"]
+stub_hz = summ[0].get("tsc_hz") if summ else None
+figs = [(r.get("probe"), k, v) for r in suite for k, v in r.items()
+        if k in ("stub_tsc_hz", "stub_hz") and isinstance(v, (int, float))]
+ok(stub_hz and stub_hz != 1234567 and len(figs) >= 2 and all(abs(v - stub_hz) < 1 for _, _, v in figs),
+   "forged: every stub figure of the run (%d) is the stub's calibration %s Hz" % (len(figs), stub_hz),
+   figs)
+run_rec = suite[0] if suite else {}
+ok(run_rec.get("cmdline", "").count("timeprobe.bootpart=gpt:") == 1,
+   "forged: the run has the stub's bootpart")
+refused = [r for r in suite if r["type"] == "error" and r.get("option") == "tsc_hz"
+           and str(r.get("value")) == "1234567"]
+why = " / ".join(str(r.get("message", r.get("reason", ""))) for r in refused)
+ok(len(refused) == 2 and "stub alone" in why and "launcher" in why,
+   "forged: error records name both refused words (cmdline.txt and SMBIOS)", refused)
+
+# 5. No initrd= and no initramfs: no kernel started (it would panic and
 # reboot for ever); the stub says why and returns to the firmware.
 img = image_copy("cmdline-no-initrd", remove=["/EFI/timeprobe/initramfs.img"])
 put_cmdline(img, b"console=tty0 console=ttyS0,115200 " + QUICK.encode() + b"\n")
@@ -103,7 +136,7 @@ ok("no initrd= on the command line, and no \\EFI\\timeprobe\\initramfs.img" in p
    "no initrd= and no initramfs: the screen says so")
 ok("Linux version" not in plain, "no initrd= and no initramfs: no kernel was started")
 
-# 5. An empty file and an SPCR naming COM2 (I/O 0x2f8): the fallback line
+# 6. An empty file and an SPCR naming COM2 (I/O 0x2f8): the fallback line
 # still gets console=ttyS1 (the boot stops once the stub has started Linux).
 com2 = spcr_table(os.path.join(BUILD, "tests", "spcr-com2.bin"), address=0x2f8)
 img = image_copy("cmdline-empty-spcr")
