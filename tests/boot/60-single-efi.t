@@ -5,8 +5,11 @@
 section, hands it the initramfs from .initrd through
 LINUX_EFI_INITRD_MEDIA_GUID, and uses its embedded .cmdline; then the same
 file with a \\EFI\\timeprobe\\cmdline.txt beside it, which overrides the
-embedded line (its initrd= word dropped)."""
+embedded line (its initrd= word dropped); that second ESP has no
+\\timeprobe\\id, as another system's ESP would not, so nothing is saved on it."""
+import hashlib
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
@@ -41,7 +44,8 @@ def common(text, name):
 # 1. only BOOTX64.EFI on the ESP: the embedded command line
 img = single_image("single", efi)
 files = esp_files(img)
-ok(files == ["::/EFI/BOOT/BOOTX64.EFI"], "the ESP holds only \\EFI\\BOOT\\BOOTX64.EFI", files)
+ok(files == ["::/EFI/BOOT/BOOTX64.EFI", "::/timeprobe/id"],
+   "the ESP holds only \\EFI\\BOOT\\BOOTX64.EFI and the image's \\timeprobe\\id", files)
 status, secs, text = boot(img, "q35", timeout=900)
 ok(status == 0, "QEMU exited by itself with status 0", text[-3000:])
 recs, kcl = common(text, "embedded: ")
@@ -55,9 +59,13 @@ ok("timeprobe.bootpart=gpt:" in kcl, "the boot partition is named by its GPT GUI
 files = esp_list(img)
 ok(len(files) == 1 and files[0].endswith(".tp1"), "results saved on the ESP beside the single file", files)
 
-# 2. cmdline.txt beside it overrides the embedded line; its initrd= goes
+# 2. cmdline.txt beside it overrides the embedded line; its initrd= goes.
+# Without \\timeprobe\\id, as when a person copies the file onto the ESP of
+# an installed system: nothing is written there, and the log says why.
 override = "console=tty0 console=ttyS0,115200 initrd=\\EFI\\timeprobe\\initramfs.img " + QUICK
 img = single_image("single-override", efi, override)
+subprocess.run(["mdel", "-i", img + ESP_OFFSET, "::/timeprobe/id"], env=mtools_env(), check=True)
+before = hashlib.sha256(open(img, "rb").read()).hexdigest()
 status, secs, text = boot(img, "q35", timeout=900)
 ok(status == 0, "override: QEMU exited by itself with status 0", text[-3000:])
 recs, kcl = common(text, "override: ")
@@ -68,4 +76,8 @@ want = override.replace("initrd=\\EFI\\timeprobe\\initramfs.img ", "")
 ok(kcl.startswith(want + " "), "override: the kernel's line starts with cmdline.txt's words", kcl)
 ok("timeprobe.variant=" not in kcl, "override: nothing of the embedded line is left (it is replaced)", kcl)
 ok("overrides the embedded command line" in text, "override: the stub says so")
+ok("it has no \\timeprobe\\id, so no timeprobe image made it" in text,
+   "another system's ESP (no \\timeprobe\\id): the log says the results were not saved there")
+ok(hashlib.sha256(open(img, "rb").read()).hexdigest() == before,
+   "and the disk's bytes are the same as before the run")
 done()
