@@ -16,22 +16,10 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import BUILD, done, ok, skip  # noqa: E402
-from usbwrite import Loops, digest, run_answering  # noqa: E402
+from usbwrite import digest, run_answering, start  # noqa: E402
 
 TOOL = os.path.join(BUILD, "tp-usbwrite")
-if not os.access(TOOL, os.X_OK):
-    print("1..0 # SKIP %s not built (make usbwrite)" % TOOL)
-    sys.exit(0)
-loops = Loops()
-why = loops.unavailable()
-if why:
-    print("1..0 # SKIP %s" % why)
-    sys.exit(0)
-
-IMG = loops.path("image.img")
-with open(IMG, "wb") as f:
-    f.write(os.urandom(3 * 1024 * 1024 + 512))
-IMG_BYTES = os.path.getsize(IMG)
+loops, IMG, IMG_BYTES = start(TOOL)
 MIB = 1024 * 1024
 
 

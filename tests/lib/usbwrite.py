@@ -85,6 +85,25 @@ class Loops:
         shutil.rmtree(self.top, ignore_errors=True)
 
 
+def start(*tools):
+    """(Loops, image path, image bytes): the test's loop devices and a random
+    image of 3 MiB + 512. When a tool is not built or this machine gives no
+    loop device, the whole test is skipped with the reason."""
+    missing = [t for t in tools if not os.access(t, os.X_OK)]
+    if missing:
+        print("1..0 # SKIP %s not built (make usbwrite)" % " ".join(missing))
+        sys.exit(0)
+    loops = Loops()
+    why = loops.unavailable()
+    if why:
+        print("1..0 # SKIP %s" % why)
+        sys.exit(0)
+    img = loops.path("image.img")
+    with open(img, "wb") as f:
+        f.write(os.urandom(3 * 1024 * 1024 + 512))
+    return loops, img, os.path.getsize(img)
+
+
 def digest(path, length=None):
     """SHA-256 of a file's or a device's bytes (the first length of them)."""
     h = hashlib.sha256()

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * tp-usbwrite: writes the appliance's disk image to a USB stick (make usb,
- * README, docs/vm.md).
+ * README).
  *
  *   tp-usbwrite [--force] IMAGE DEVICE
  *
@@ -256,11 +256,18 @@ static void recheck(const struct job *j)
 }
 
 #ifdef USBWRITE_TEST
-/* TP_USB_TEST_FLIP=OFFSET: one byte changed after writing, as a failing stick would. */
+/* TP_USB_TEST_FLIP=OFFSET: one byte inverted after writing, as a failing stick would. */
 static void test_flip(const struct job *j)
 {
 	const char *at = getenv("TP_USB_TEST_FLIP");
-	if (at && *at && pwrite(j->dev, "\377", 1, (off_t)strtoull(at, NULL, 10)) != 1)
+	unsigned char byte;
+	off_t off = at && *at ? (off_t)strtoull(at, NULL, 10) : -1;
+	if (off < 0)
+		return;
+	if (pread(j->dev, &byte, 1, off) != 1)
+		fail("TP_USB_TEST_FLIP=%s: %s", at, strerror(errno));
+	byte = (unsigned char)~byte;
+	if (pwrite(j->dev, &byte, 1, off) != 1)
 		fail("TP_USB_TEST_FLIP=%s: %s", at, strerror(errno));
 }
 #else
