@@ -104,26 +104,34 @@ def partitioned(size):
     return dev, None
 
 
-def ext4(dev):
+def mounted_ext4(dev):
+    """An ext4 made on dev and mounted read-write: the folder, or None and why not."""
     # Inode tables and journal written now, not by a kernel thread after mounting.
-    subprocess.run(["mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0",
-                    dev], check=True, capture_output=True)
+    try:
+        subprocess.run(["mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0",
+                        dev], check=True, capture_output=True, text=True)
+        return loops.mount(dev), None
+    except (OSError, subprocess.CalledProcessError) as e:
+        return None, "cannot make and mount an ext4 here: %s" % (
+            getattr(e, "stderr", None) or e).strip()
 
 
 disk, part = partitioned(24 * MIB)
-if part:
-    ext4(part)
-    point = loops.mount(part)
+point, why = mounted_ext4(part) if part else (
+    None, "this kernel made no partition on a loop device (losetup -P; no MBR support?)")
+if point:
     refused("partition-mounted", disk, "it is in use: %s is mounted on %s" % (part, point))
 else:
-    skip("partition-mounted: a disk whose partition is mounted is refused",
-         "this kernel made no partition on a loop device (losetup -P; no MBR support?)")
+    skip("partition-mounted: a disk whose partition is mounted is refused", why)
 
 # --- a mounted disk, a read-only one ---
 mounted = loops.attach("mounted", 16 * MIB, b"\0")
-ext4(mounted)
-point = loops.mount(mounted)
-refused("mounted", mounted, "it is in use: %s is mounted on %s (umount it first)" % (mounted, point))
+point, why = mounted_ext4(mounted)
+if point:
+    refused("mounted", mounted,
+            "it is in use: %s is mounted on %s (umount it first)" % (mounted, point))
+else:
+    skip("mounted: a mounted disk is refused", why)
 refused("read-only", loops.attach("read-only", IMG_BYTES + MIB, b"\xaa", "-r"),
         "it is read-only")
 

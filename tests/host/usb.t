@@ -110,17 +110,18 @@ written("answer-with-path", answer=DEV + "\n")
 written("answer-with-dev", answer="/dev/sdz\n")
 
 # --- the user's confirmation ---
-refused("wrong-name", "the answer was 'sdy', not 'sdz'", answer="sdy\n")
+refused("wrong-name", "the answer was 'sdy', not 'sdz'", answer="sdy\n", flags=("--force",))
 refused("no-answer", "the answer was '', not 'sdz'", answer="")
 refused("yes-is-not-a-name", "the answer was 'yes'", answer="yes\n")
 refused("answer-with-escapes", "the answer was 'sd\\tz', not 'sdz'", answer="sd\\tz\n")
 refused("answer-with-control", "the answer was 'sd?z', not 'sdz'", answer="sd\x1bz\n")
 
-# --- what the device is ---
+# --- what the device is (--force lifts none of these) ---
 refused("partition", "it is a partition, not a whole disk (write to the disk, /dev/sdz)",
-        part=True)
-refused("no-medium", "it has no medium (size 0)", size=0)
-refused("too-small", "it holds 1048576 bytes, the image needs %d" % IMG_BYTES, size=1024 * 1024)
+        part=True, flags=("--force",))
+refused("no-medium", "it has no medium (size 0)", size=0, flags=("--force",))
+refused("too-small", "it holds 1048576 bytes, the image needs %d" % IMG_BYTES, size=1024 * 1024,
+        flags=("--force",))
 
 # --- fixed and large disks: refused, unless --force ---
 refused("fixed-disk", "neither removable nor on USB nor an SD card (transport 'sata')",
