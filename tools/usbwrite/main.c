@@ -132,21 +132,25 @@ static void __attribute__((noreturn)) refuse_open(const struct job *j, dev_t rde
 }
 
 /*
- * The one open: a block device (stat first, so that nothing else, a
- * watchdog or a tape, is ever opened), read-write, exclusive.
+ * The one open, read-write and exclusive, of what DEVICE names now: first a
+ * path-only descriptor (O_PATH opens no driver), then, if that is a block
+ * device, the same inode through /proc/self/fd, so that nothing else (a
+ * watchdog, a tape) is ever opened, even if the name changes in between.
  */
 static void open_device(struct job *j)
 {
-	struct stat before, st;
-	if (stat(j->dev_path, &before))
+	struct stat st;
+	char self[64];
+	int path_fd = open(j->dev_path, O_PATH | O_CLOEXEC);
+	if (path_fd < 0)
 		refuse("no such device (%s)", strerror(errno));
-	if (!S_ISBLK(before.st_mode))
+	if (fstat(path_fd, &st) || !S_ISBLK(st.st_mode))
 		refuse("not a block device (a disk is /dev/sdX; lsblk lists them)");
-	j->dev = open(j->dev_path, O_RDWR | O_EXCL | O_CLOEXEC | O_NOCTTY);
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", path_fd);
+	j->dev = open(self, O_RDWR | O_EXCL | O_CLOEXEC | O_NOCTTY);
 	if (j->dev < 0)
-		refuse_open(j, before.st_rdev, errno);
-	if (fstat(j->dev, &st) || !S_ISBLK(st.st_mode) || st.st_rdev != before.st_rdev)
-		refuse("it changed while it was being opened");
+		refuse_open(j, st.st_rdev, errno);
+	close(path_fd);
 	j->rdev = st.st_rdev;
 }
 
