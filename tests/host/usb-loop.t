@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: MIT
 """tp-usbwrite (make usb) against real loop devices, as built for users: a
 link swapped to another device while the prompt waits, a device another
-process holds open exclusively, a disk whose partition is mounted, a
-mounted disk and a read-only one are each refused, with --force, and their
-bytes are the same before and after (SHA-256 of the whole device); a free
-device is written and verified and holds the image. Loop devices are
-neither removable nor on USB, so every case but one passes --force: --force
-lifts that check only. Skipped where this machine has no loop devices."""
+process holds open exclusively, a disk a loop device reads and writes, a
+disk whose partition is mounted, a mounted disk and a read-only one are each
+refused, with --force, and their bytes are the same before and after
+(SHA-256 of the whole device); a free device is written and verified and
+holds the image. Loop devices are neither removable nor on USB, so every
+case but one passes --force: --force lifts that check only. Skipped where
+this machine has no loop devices."""
 import os
 import struct
 import subprocess
@@ -81,6 +82,12 @@ ok("type the device name (%s)" % name(first) in out,
 held = loops.attach("held", IMG_BYTES + MIB)
 loops.hold(held)
 refused("held", held, "it is in use: another program holds it open exclusively")
+
+# --- a loop device over it: no claim, so the exclusive open succeeds ---
+under = loops.attach("under", IMG_BYTES + MIB)
+over = loops.loop_over(under)
+refused("loop-over-it", under, "it is in use: %s is a loop device over it (losetup -d it first)"
+        % over, others=(over,))
 
 # --- (c) a disk whose partition holds a mounted file system ---
 

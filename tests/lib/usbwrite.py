@@ -48,6 +48,10 @@ class Loops:
         backing = self.path(name)
         with open(backing, "wb") as f:
             f.write(fill * size)
+        return self.loop_over(backing, *flags)
+
+    def loop_over(self, backing, *flags):
+        """A loop device over backing (a file or a device); its /dev path."""
         p = subprocess.run(["losetup", "-f", "--show", *flags, backing], capture_output=True,
                            text=True, check=True)
         dev = p.stdout.strip()

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Why a block device is busy; see busy.h. */
+#include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -117,4 +119,30 @@ void busy_reason(const struct disk *d, char *buf, size_t len)
 	}
 	snprintf(buf, len, "another program holds it open exclusively (a ZFS pool, a btrfs of "
 			   "several devices, another writer?)");
+}
+
+int busy_loop_over(const struct disk *d, char *buf, size_t len)
+{
+	char dir[PATH_MAX], backing[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s/class/block", disk_sysfs());
+	DIR *all = opendir(dir);
+	int found = 0;
+	for (struct dirent *e; all && !found && (e = readdir(all));) {
+		char attr[PATH_MAX + 300];
+		snprintf(attr, sizeof(attr), "%s/%s/loop/backing_file", dir, e->d_name);
+		FILE *f = e->d_name[0] == '.' ? NULL : fopen(attr, "re");
+		if (!f)
+			continue;
+		if (fgets(backing, sizeof(backing), f)) {
+			backing[strcspn(backing, "\n")] = '\0';
+			found = path_on_disk(d, backing);
+		}
+		fclose(f);
+		if (found)
+			snprintf(buf, len, "/dev/%.64s is a loop device over it (losetup -d it first)",
+				 e->d_name);
+	}
+	if (all)
+		closedir(all);
+	return found;
 }

@@ -11,13 +11,14 @@
  * everything after that goes through that one descriptor: its device number
  * finds it in sysfs, the checks read that, and the image is written and read
  * back through it. It refuses, and writes nothing, when DEVICE
- *   - is busy as above (--force does not change this, nor anything below
- *     but the last two);
+ *   - is busy as above, or a loop device reads and writes it (a loop
+ *     device does not claim its backing device);
  *   - is not a block device, or is a partition rather than the whole disk;
  *   - is read-only, has no medium, or is smaller than IMAGE;
  *   - is neither removable nor on USB nor an SD card   unless --force
  *     (an eMMC, card type MMC, is a fixed disk);
- *   - is larger than 256 GB (no stick a user means to wipe)   unless --force;
+ *   - is larger than 256 GB (no stick a user means to wipe)   unless --force
+ *     (which lifts nothing else);
  * or when the user, shown its name, vendor, model, serial, size and
  * partitions, does not type its name back; or when, after the answer, the
  * descriptor's device has another identity or size, or DEVICE no longer
@@ -164,10 +165,13 @@ static uint64_t descriptor_bytes(int dev)
 static void check_what_it_is(struct job *j)
 {
 	struct disk *d = &j->disk;
+	char why[512];
 	int ro = 0;
 	if (disk_read(j->rdev, d))
 		refuse("the kernel lists no block device %u:%u in %s/dev/block", major(j->rdev),
 		       minor(j->rdev), disk_sysfs());
+	if (busy_loop_over(d, why, sizeof(why)))
+		refuse("it is in use: %s", why);
 	if (d->whole[0])
 		refuse("it is a partition, not a whole disk (write to the disk, /dev/%s)", d->whole);
 	if (ioctl(j->dev, BLKROGET, &ro) || ro)
