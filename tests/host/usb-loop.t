@@ -94,21 +94,28 @@ refused("loop-over-it", under, "it is in use: %s is a loop device over it (loset
 
 def partitioned(size):
     """A loop device with one MBR partition from 1 MiB (an MBR written here:
-    no sfdisk needed); its partition's /dev path, or None."""
-    dev = loops.attach("partitioned", size, b"\0", "-P")
-    with open(dev, "r+b") as f:
-        f.seek(446)
-        f.write(struct.pack("<B3sB3sII", 0, b"\0\0\0", 0x83, b"\0\0\0", 2048,
-                            size // 512 - 2048))
-        f.seek(510)
-        f.write(b"\x55\xaa")
-    subprocess.run(["blockdev", "--rereadpt", dev], capture_output=True)
+    no sfdisk needed): (disk, its partition's /dev path, None), or
+    (disk, None, why there is no partition)."""
+    try:
+        dev = loops.attach("partitioned", size, b"\0", "-P")
+        with open(dev, "r+b") as f:
+            f.seek(446)
+            f.write(struct.pack("<B3sB3sII", 0, b"\0\0\0", 0x83, b"\0\0\0", 2048,
+                                size // 512 - 2048))
+            f.seek(510)
+            f.write(b"\x55\xaa")
+        # BLKRRPART returns once the partitions are in sysfs
+        subprocess.run(["blockdev", "--rereadpt", dev], check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        return None, None, "no partitioned loop device here: %s" % e
     part = dev + "p1"
-    for _ in range(20):
+    if not os.path.exists("/sys/class/block/%s" % name(part)):
+        return dev, None, "this kernel made no partition on a loop device (no MBR support?)"
+    for _ in range(100):    # devtmpfs makes the node; udev may replace it
         if os.path.exists(part):
-            return dev, part
+            return dev, part, None
         time.sleep(0.1)
-    return dev, None
+    return dev, None, "no %s appeared for the partition in sysfs" % part
 
 
 def mounted_ext4(dev):
@@ -123,10 +130,10 @@ def mounted_ext4(dev):
             getattr(e, "stderr", None) or e).strip()
 
 
-disk, part = partitioned(24 * MIB)
-point, why = mounted_ext4(part) if part else (
-    None, "this kernel made no partition on a loop device (losetup -P; no MBR support?)")
-if point:
+disk, part, why = partitioned(24 * MIB)
+if part:
+    point, why = mounted_ext4(part)
+if part and point:
     refused("partition-mounted", disk, "it is in use: %s is mounted on %s" % (part, point))
 else:
     skip("partition-mounted: a disk whose partition is mounted is refused", why)
