@@ -132,7 +132,7 @@ static void read_identity(struct disk *d)
 		read_attr(d->node, "device/type", d->card_type, sizeof(d->card_type));
 	read_attr(d->node, "removable", num, sizeof(num));
 	d->removable = !strcmp(num, "1");
-	/* size counts 512-byte sectors whatever the block size (include/linux/blk_types.h, SECTOR_SHIFT) */
+	/* size counts 512-byte sectors whatever the block size (linux/blk_types.h, SECTOR_SHIFT) */
 	read_attr(d->node, "size", num, sizeof(num));
 	char *end;
 	errno = 0;
@@ -165,7 +165,12 @@ int disk_same(const struct disk *a, const struct disk *b)
 	       !strcmp(a->model, b->model) && !strcmp(a->serial, b->serial);
 }
 
-/* An SD card is a card; an eMMC (card type MMC) is soldered on the board. */
+/*
+ * An mmc disk is never "removable" (drivers/mmc/core/block.c leaves
+ * GENHD_FL_REMOVABLE unset: a card is a removable device with permanent
+ * media), so its card type tells a card from a chip: SD, or MMC for an eMMC
+ * soldered on the board (drivers/mmc/core/bus.c, type_show()).
+ */
 int disk_is_stick(const struct disk *d)
 {
 	if (d->removable || !strcmp(d->tran, "usb"))
