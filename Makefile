@@ -137,6 +137,7 @@ initramfs: $(B)/initramfs.img
 # ---- boot stub ----
 -include boot/boot.mk
 -include tools/report/report.mk
+-include tools/usbwrite/usbwrite.mk
 -include tools/matrix.mk
 -include tools/iso.mk
 -include tools/vm.mk
@@ -187,7 +188,7 @@ BUILD_TESTS := $(sort $(wildcard tests/build/*.t))
 test-unit: $(UNIT_TESTS)
 	prove $(UNIT_TESTS)
 
-test-host: userland report $(UNIT_TESTS)
+test-host: userland report usbwrite $(UNIT_TESTS)
 	prove $(HOST_SCRIPTS) $(HOST_TESTS)
 
 test-boot: image efi
@@ -196,13 +197,13 @@ test-boot: image efi
 # One prove run, so CI reads one summary; the fuzzer's short run first.
 test: deps
 	@sh tools/accel.sh >/dev/null
-	$(MAKE) image efi report $(UNIT_TESTS)
+	$(MAKE) image efi report usbwrite $(UNIT_TESTS)
 	$(MAKE) fuzz-report-quick
 	prove -v $(UNIT_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(BUILD_TESTS) $(BOOT_TESTS_QUICK)
 
 test-all: deps
 	@sh tools/accel.sh >/dev/null
-	$(MAKE) image efi report $(UNIT_TESTS)
+	$(MAKE) image efi report usbwrite $(UNIT_TESTS)
 	$(MAKE) fuzz-report-long
 	REPRO_KERNEL=1 prove -v $(UNIT_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(BUILD_TESTS) $(BOOT_TESTS)
 

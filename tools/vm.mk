@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Virtual machine disks and the USB stick writer (docs/vm.md), and the
+# Virtual machine disks, writing a USB stick (tools/usbwrite/, docs/vm.md), and the
 # comparison with this machine's own OS (docs/comparing.md). Included by the
 # top Makefile, which sets B, QEMU_MACHINE and QEMU_CPUS.
 #
@@ -23,8 +23,8 @@ DEV ?=
 USB_FORCE ?=
 usb:
 	@test -n '$(DEV)' || { echo 'usage: make usb DEV=/dev/sdX (the whole stick; lsblk lists disks)' >&2; exit 2; }
-	$(MAKE) image
-	sh tools/write-usb.sh $(if $(USB_FORCE),--force) $(B)/timeprobe.img '$(DEV)'
+	$(MAKE) image $(B)/tp-usbwrite
+	$(B)/tp-usbwrite $(if $(USB_FORCE),--force) $(B)/timeprobe.img '$(DEV)'
 
 # Words given to both sides: NAME=VALUE becomes --NAME=VALUE for `timeprobe
 # run` and timeprobe.NAME=VALUE on the appliance's command line. Without a
