@@ -38,11 +38,13 @@ static void on_stop(int sig)
 
 void suite_catch_signals(void)
 {
+	/* Ctrl-C, kill, a closed terminal or ssh session, Ctrl-\ */
+	static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	struct sigaction sa = { .sa_handler = on_stop };	/* no SA_RESTART */
 
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, 0);
-	sigaction(SIGTERM, &sa, 0);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaction(stop_signals[i], &sa, 0);
 }
 
 /* A signal, or a stdout that cannot be written: stop the probe and the run. */
