@@ -13,8 +13,8 @@
 # reports in its run record.
 #
 # tools/qemu_watch.py watches the serial output: a guest that prints nothing
-# for --silence S seconds (default 60 under KVM, 180 under TCG; while a probe
-# runs, its own limit plus a margin), or that QEMU reports as stopped by a KVM
+# for --silence S seconds (default 60 under KVM, 180 under TCG; longer while
+# a phase it announced runs: common/announce.h), or that QEMU reports as stopped by a KVM
 # internal error, is ended with its last lines on stderr (exit 125); --timeout
 # S bounds the whole boot (exit 124).
 #
@@ -44,7 +44,12 @@ while [ $# -gt 0 ]; do
 	   break ;;
 	esac
 done
-[ -n "${img:-}" ] && [ -f "$img" ] || { echo "qemu-run: no image given or not found: ${img:-}" >&2; exit 2; }
+[ -n "${img:-}" ] || { echo "qemu-run: no image given" >&2; exit 2; }
+[ -f "$img" ] || { echo "qemu-run: image not found: '$img'" >&2; exit 2; }
+case $format in
+raw|vmdk|vdi|vhdx|qcow2) ;;
+*) echo "qemu-run: --format '$format' is not raw, vmdk, vdi, vhdx or qcow2" >&2; exit 2 ;;
+esac
 
 code=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
 vars_src=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
@@ -59,23 +64,29 @@ accel=${choice%% *} cpu=${choice#* }
 [ -n "$silence" ] || { [ "$accel" = kvm ] && silence=60 || silence=180; }
 echo "qemu-run: $accel, -cpu $cpu, $machine, $cpus CPUs" >&2
 
-if [ -n "$cdrom" ]; then
-	disk="-drive if=none,id=cd,format=raw,media=cdrom,readonly=on,file=$img -device ide-cd,drive=cd"
-	case $machine in q35*) disk="-drive if=none,id=cd,format=raw,media=cdrom,readonly=on,file=$img -device ahci,id=ahci0 -device ide-cd,drive=cd,bus=ahci0.0" ;; esac
+# The image (and firmware) paths as values of QEMU's -drive option, where a
+# comma is written twice; each stays one argument whatever it holds.
+qemu_value() { printf '%s\n' "$1" | sed 's/,/,,/g'; }
+file=$(qemu_value "$img")
+if [ -z "$cdrom" ]; then
+	set -- -drive "if=ide,format=$format,file=$file" "$@"
 else
-	disk="-drive if=ide,format=$format,file=$img"
+	cd="if=none,id=cd,format=raw,media=cdrom,readonly=on,file=$file"
+	case $machine in
+	q35*) set -- -drive "$cd" -device ahci,id=ahci0 -device ide-cd,drive=cd,bus=ahci0.0 "$@" ;;
+	*) set -- -drive "$cd" -device ide-cd,drive=cd "$@" ;;
+	esac
 fi
 
-set -- qemu-system-x86_64 -machine "$machine,accel=$accel" -cpu $cpu -smp "$cpus" -m 512 \
+set -- qemu-system-x86_64 -machine "$machine,accel=$accel" -cpu "$cpu" -smp "$cpus" -m 512 \
 	-nodefaults -nographic -serial stdio -net none -no-reboot \
-	-drive if=pflash,format=raw,readonly=on,file=$code \
-	-drive if=pflash,format=raw,file="$vars" \
-	-smbios "type=11,value=timeprobe.accel=$accel:$(echo "$cpu" | sed 's/,/,,/g')" \
-	$disk "$@"
+	-drive "if=pflash,format=raw,readonly=on,file=$(qemu_value "$code")" \
+	-drive "if=pflash,format=raw,file=$vars" \
+	-smbios "type=11,value=timeprobe.accel=$accel:$(qemu_value "$cpu")" \
+	"$@"
 
-watch="python3 $here/qemu_watch.py --silence $silence --timeout $timeout"
 if [ -n "$log" ]; then
-	$watch --log "$log" -- "$@" < /dev/null
+	python3 "$here/qemu_watch.py" --silence "$silence" --timeout "$timeout" --log "$log" -- "$@" < /dev/null
 else
-	$watch -- "$@"
+	python3 "$here/qemu_watch.py" --silence "$silence" --timeout "$timeout" -- "$@"
 fi
