@@ -16,7 +16,10 @@
 # for --silence S seconds (default 60 under KVM, 180 under TCG; longer while
 # a phase it announced runs: common/announce.h), or that QEMU reports as stopped by a KVM
 # internal error, is ended with its last lines on stderr (exit 125); --timeout
-# S bounds the whole boot (exit 124).
+# S bounds the whole boot (exit 124). Under KVM, a QEMU that fails before
+# the firmware's first line makes tools/accel.sh check again (its cached
+# verdict may be stale) and the boot is made once more with the new one;
+# the exit status is that second boot's.
 #
 # The appliance powers the machine off at the end, so QEMU exits by itself;
 # -no-reboot makes a reboot (or a panic=N reboot) end QEMU too instead of
@@ -56,13 +59,19 @@ vars_src=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
 [ -f "$code" ] || { echo "qemu-run: $code missing (apt-get install ovmf)" >&2; exit 1; }
 vars=$(mktemp /tmp/timeprobe-vars.XXXXXX)
 trap 'rm -f "$vars"' EXIT
-cp "$vars_src" "$vars"
 
 here=$(cd "$(dirname "$0")" && pwd)
-choice=$(sh "$here/accel.sh") || exit 1
-accel=${choice%% *} cpu=${choice#* }
-[ -n "$silence" ] || { [ "$accel" = kvm ] && silence=60 || silence=180; }
-echo "qemu-run: $accel, -cpu $cpu, $machine, $cpus CPUs" >&2
+silence_given=$silence
+# choose [--recheck]: the accelerator from tools/accel.sh, and the silence
+# allowed under it unless --silence said.
+choose() {
+	choice=$(sh "$here/accel.sh" "$@") || exit 1
+	accel=${choice%% *} cpu=${choice#* }
+	silence=$silence_given
+	[ -n "$silence" ] || { [ "$accel" = kvm ] && silence=60 || silence=180; }
+	echo "qemu-run: $accel, -cpu $cpu, $machine, $cpus CPUs" >&2
+}
+choose
 
 # The image (and firmware) paths as values of QEMU's -drive option, where a
 # comma is written twice; each stays one argument whatever it holds.
@@ -78,15 +87,43 @@ else
 	esac
 fi
 
-set -- qemu-system-x86_64 -machine "$machine,accel=$accel" -cpu "$cpu" -smp "$cpus" -m 512 \
-	-nodefaults -nographic -serial stdio -net none -no-reboot \
-	-drive "if=pflash,format=raw,readonly=on,file=$(qemu_value "$code")" \
-	-drive "if=pflash,format=raw,file=$vars" \
-	-smbios "type=11,value=timeprobe.accel=$accel:$(qemu_value "$cpu")" \
-	"$@"
+# launch DISK_AND_EXTRA_ARGS...: QEMU with $accel and $cpu under the watcher
+# (with --started "$started" unless it is empty), on a fresh copy of the
+# firmware's variables.
+launch() {
+	cp "$vars_src" "$vars"
+	set -- qemu-system-x86_64 -machine "$machine,accel=$accel" -cpu "$cpu" -smp "$cpus" -m 512 \
+		-nodefaults -nographic -serial stdio -net none -no-reboot \
+		-drive "if=pflash,format=raw,readonly=on,file=$(qemu_value "$code")" \
+		-drive "if=pflash,format=raw,file=$vars" \
+		-smbios "type=11,value=timeprobe.accel=$accel:$(qemu_value "$cpu")" \
+		"$@"
+	if [ -n "$started" ]; then
+		set -- --started "$started" -- "$@"
+	else
+		set -- -- "$@"
+	fi
+	if [ -n "$log" ]; then
+		python3 "$here/qemu_watch.py" --silence "$silence" --timeout "$timeout" --log "$log" "$@" < /dev/null
+	else
+		python3 "$here/qemu_watch.py" --silence "$silence" --timeout "$timeout" "$@"
+	fi
+}
 
-if [ -n "$log" ]; then
-	python3 "$here/qemu_watch.py" --silence "$silence" --timeout "$timeout" --log "$log" -- "$@" < /dev/null
-else
-	python3 "$here/qemu_watch.py" --silence "$silence" --timeout "$timeout" -- "$@"
+# A KVM choice that fails before the firmware's first line (the line
+# accel.sh's check waits for) may be a cached verdict gone stale (a new host
+# kernel module, a changed nested set-up): checked again once, and the boot
+# made again with the new verdict. The watcher says that with status 123.
+started=
+[ "$accel" != kvm ] || started=BdsDxe:
+status=0
+launch "$@" || status=$?
+if [ "$status" = 123 ]; then
+	echo "qemu-run: QEMU failed under KVM (-cpu $cpu) before the firmware started;" \
+		"checking the accelerator again (tools/accel.sh --recheck) and booting once more" >&2
+	choose --recheck
+	started=
+	status=0
+	launch "$@" || status=$?
 fi
+exit "$status"

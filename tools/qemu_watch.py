@@ -3,7 +3,8 @@
 """Runs QEMU and watches its serial output, so that a guest that stops is
 noticed in minutes rather than at the overall time limit.
 
-    tools/qemu_watch.py [--log FILE] [--silence S] [--timeout S] -- COMMAND...
+    tools/qemu_watch.py [--log FILE] [--silence S] [--timeout S] [--started TEXT]
+                        -- COMMAND...
 
 Everything COMMAND prints (QEMU's serial console on stdio and its own
 messages) is copied to stdout, or to FILE with --log. COMMAND is ended when:
@@ -18,7 +19,10 @@ itself) and before holding its last screen. An announcement replaces the
 one before it; the suite's end record closes the last probe's.
 It then prints on stderr one line with the reason and the last lines the
 guest printed, and exits 125 (guest stopped) or 124 (overall limit).
-Otherwise it exits with COMMAND's status."""
+Otherwise it exits with COMMAND's status (128 + N when signal N ended it).
+With --started TEXT, a COMMAND that fails (a status other than 0, or
+stopped as above) before printing TEXT instead exits 123, said on stderr
+with its last lines: the launcher then checks its accelerator again."""
 import argparse
 import os
 import re
@@ -39,6 +43,7 @@ INTERNAL_ERROR = b"KVM internal error"
 # an internal error (the register dump QEMU prints).
 LIMIT_MARGIN_S = 60
 DUMP_GRACE_S = 2
+EXIT_NOT_STARTED = 123
 EXIT_TIMEOUT = 124
 EXIT_STOPPED = 125
 
@@ -47,8 +52,10 @@ class Watch:
     """What the output so far says: until when an announced phase may stay
     silent, and why the guest should be stopped (None while it should not)."""
 
-    def __init__(self, silence_s):
+    def __init__(self, silence_s, started=None):
         self.base = silence_s
+        self.start_mark = started.encode() if started else None
+        self.started = started is None  # the start mark seen (or none asked for)
         self.phase = None        # (what, limit_s, when) of the last announcement
         self.phase_until = None  # when its limit and margin run out
         self.tail = b""
@@ -72,6 +79,8 @@ class Watch:
             self.phase_until = now + limit + LIMIT_MARGIN_S
         if self.error_at is None and INTERNAL_ERROR in text:
             self.error_at = now
+        if not self.started and self.start_mark in text:
+            self.started = True
         self.tail = text[-4096:]
 
     def verdict(self, now, last_output):
@@ -100,17 +109,25 @@ def stop(proc):
         proc.wait()
 
 
-def run(cmd, out, silence_s, timeout_s):
+def run(cmd, out, silence_s, timeout_s, started=None):
     # QEMU stays in our process group: whoever stops us stops it too.
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        return watch_output(proc, out, silence_s, timeout_s)
+        return watch_output(proc, out, silence_s, timeout_s, started)
     finally:
         stop(proc)
 
 
-def watch_output(proc, out, silence_s, timeout_s):
-    watch = Watch(silence_s)
+def tell(what, watch):
+    """One line saying what happened, then the last lines the guest printed."""
+    sys.stderr.write("qemu-run: %s; last lines:\n" % what)
+    for line in last_lines(watch.tail):
+        sys.stderr.write("qemu-run: | %s\n" % line[:200])
+    sys.stderr.flush()
+
+
+def watch_output(proc, out, silence_s, timeout_s, started=None):
+    watch = Watch(silence_s, started)
     start = last = time.monotonic()
     fd = proc.stdout.fileno()
     why, status = None, None
@@ -130,14 +147,19 @@ def watch_output(proc, out, silence_s, timeout_s):
         if why is None and timeout_s and now - start > timeout_s:
             why = "overall limit of %d s reached" % timeout_s
             status = EXIT_TIMEOUT
+    secs = time.monotonic() - start
     if why is None:
-        return status
-    stop(proc)
-    sys.stderr.write("qemu-run: guest stopped after %d s: %s; last lines:\n"
-                     % (time.monotonic() - start, why))
-    for line in last_lines(watch.tail):
-        sys.stderr.write("qemu-run: | %s\n" % line[:200])
-    sys.stderr.flush()
+        status = 128 - status if status < 0 else status
+        if status == 0 or watch.started:
+            return status
+        why = "QEMU exited with status %d" % status
+    else:
+        stop(proc)
+    if not watch.started and status != EXIT_TIMEOUT:
+        tell("QEMU failed after %d s, before printing '%s': %s"
+             % (secs, watch.start_mark.decode(), why), watch)
+        return EXIT_NOT_STARTED
+    tell("guest stopped after %d s: %s" % (secs, why), watch)
     return status if status is not None else EXIT_STOPPED
 
 
@@ -146,6 +168,7 @@ def main():
     ap.add_argument("--log")
     ap.add_argument("--silence", type=int, default=180)
     ap.add_argument("--timeout", type=int, default=0)
+    ap.add_argument("--started")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = a.cmd[1:] if a.cmd[:1] == ["--"] else a.cmd
@@ -155,7 +178,7 @@ def main():
     # A stop of our own (Ctrl-C, the test's killpg) ends QEMU too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
-        sys.exit(run(cmd, out, a.silence, a.timeout))
+        sys.exit(run(cmd, out, a.silence, a.timeout, a.started))
     except KeyboardInterrupt:
         sys.exit(130)
 

@@ -22,8 +22,22 @@ for f in ("qemu-run.sh", "accel.sh", "qemu_watch.py"):
 bindir = os.path.join(tmp, "bin")
 os.makedirs(bindir)
 fake = os.path.join(bindir, "qemu-system-x86_64")
+# Prints its arguments and the firmware's first line; asked for KVM, fails as
+# FAKE_KVM says: abort (at once, as a stale KVM verdict does), late (exit 3
+# after the firmware started).
+FAKE = r"""#!/bin/sh
+for a in "$@"; do printf '[%s]\n' "$a"; done
+case " $* " in
+*accel=kvm*)
+	case ${FAKE_KVM:-ok} in
+	abort) echo "qemu-system-x86_64: error: failed to set MSR 0x10a to 0x69" >&2; kill -ABRT $$ ;;
+	late) echo "BdsDxe: loading Boot0001"; exit 3 ;;
+	esac ;;
+esac
+echo "BdsDxe: loading Boot0001"
+"""
 with open(fake, "w") as f:
-    f.write("#!/bin/sh\nfor a in \"$@\"; do printf '[%s]\\n' \"$a\"; done\n")
+    f.write(FAKE)
 os.chmod(fake, os.stat(fake).st_mode | stat.S_IXUSR)
 data = os.path.join(tmp, "my disks, v2")
 os.makedirs(data)
@@ -70,5 +84,42 @@ ok(r.returncode == 2 and r.stderr.strip() == "qemu-run: image not found: '%s'" %
 r = launch("--format", "raw,readonly=off", img)
 ok(r.returncode == 2 and "--format 'raw,readonly=off'" in r.stderr and not qemu_args(r.stdout),
    "a format that is not a format name: refused before QEMU starts", r.stderr)
+
+# A cached KVM choice that fails at start is checked again once (tools/accel.sh
+# proves KVM only where /dev/kvm can be opened).
+cache = os.path.join(tmp, "cache")
+env.update(ACCEL="auto", TIMEPROBE_CACHE=cache, FAKE_KVM="ok")
+
+
+def accel_of(out):
+    return [a for a in qemu_args(out) if ",accel=" in a]
+
+
+if not os.access("/dev/kvm", os.R_OK | os.W_OK):
+    skip("a stale KVM choice is checked again", "no usable /dev/kvm node here to pretend with")
+else:
+    r = launch(img)
+    ok(r.returncode == 0 and accel_of(r.stdout) == ["q35,accel=kvm"], "KVM proven and cached",
+       r.stderr)
+    env["FAKE_KVM"] = "late"
+    r = launch(img)
+    ok(r.returncode == 3 and "checking the accelerator again" not in r.stderr,
+       "a failure after the firmware started is the guest's: its status, no recheck", r.stderr)
+    env["FAKE_KVM"] = "abort"
+    r = launch(img)
+    ok(r.returncode == 0 and accel_of(r.stdout) == ["q35,accel=kvm", "q35,accel=tcg"],
+       "the cached KVM choice aborts at start: checked again, booted under TCG", r.stdout)
+    ok("before the firmware started; checking the accelerator again" in r.stderr.replace("\n", " ")
+       and "using TCG" in r.stderr, "and the messages say so", r.stderr)
+    verdict = [open(os.path.join(cache, f)).readline().strip() for f in os.listdir(cache)
+               if f.startswith("accel-") and not f.endswith(".tmp")]
+    ok(verdict == ["tcg max"], "the cache holds the new verdict", verdict)
+    with open(os.path.join(cache, os.listdir(cache)[0]), "w") as f:
+        f.write("kvm host\n\n")
+    env["ACCEL"] = "kvm"
+    r = launch(img)
+    ok(r.returncode == 1 and "ACCEL=kvm but KVM is unusable here" in r.stderr
+       and len(accel_of(r.stdout)) == 1, "ACCEL=kvm and a stale choice: checked again, then refused",
+       r.stderr)
 shutil.rmtree(tmp, ignore_errors=True)
 done()

@@ -94,6 +94,17 @@ ok(r.returncode == qw.EXIT_STOPPED and "KVM internal error" in r.stderr.decode()
 r = watch("while :; do echo tick; sleep 0.2; done", "--silence", "60", "--timeout", "2")
 ok(r.returncode == qw.EXIT_TIMEOUT and "overall limit of 2 s" in r.stderr.decode(),
    "a chatty command past the overall limit: status 124", r.stderr)
+r = watch("echo dying; kill -ABRT $$")
+ok(r.returncode == 128 + 6, "a command ended by a signal: 128 + its number, as a shell says (not 250)",
+   r.returncode)
+r = watch("echo 'error: failed to set MSR'; exit 1", "--started", "BdsDxe:")
+ok(r.returncode == qw.EXIT_NOT_STARTED and "before printing 'BdsDxe:'" in r.stderr.decode()
+   and "qemu-run: | error: failed to set MSR" in r.stderr.decode(),
+   "--started: a failure before the mark is status 123, said with the last lines", r.stderr)
+r = watch("echo KVM internal error. Suberror: 1; sleep 600", "--started", "BdsDxe:")
+ok(r.returncode == qw.EXIT_NOT_STARTED, "--started: so is an internal error before it", r.stderr)
+r = watch("echo BdsDxe: loading; exit 3", "--started", "BdsDxe:")
+ok(r.returncode == 3 and not r.stderr, "--started: after the mark, the command's own status", r.stderr)
 log = os.path.join(BUILD, "tests", "qemu-watch.log")
 os.makedirs(os.path.dirname(log), exist_ok=True)
 r = watch("printf 'a\\rb\\n'", "--log", log)
