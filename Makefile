@@ -17,8 +17,11 @@
 B := build
 CC ?= gcc
 MUSL_CC ?= musl-gcc
+# $(call sq,WORD): WORD quoted for the shell, as one word whatever it holds
+# (spaces, quotes): '...' with each ' written '\''.
+sq = '$(subst ','\'',$(1))'
 # -ffile-prefix-map: no build path in the objects, so two checkouts give the same bytes.
-REPRO_CFLAGS := -ffile-prefix-map=$(CURDIR)=.
+REPRO_CFLAGS := $(call sq,-ffile-prefix-map=$(CURDIR)=.)
 CFLAGS_COMMON := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -MMD -MP $(REPRO_CFLAGS)
 KVARIANT ?=
 QEMU_MACHINE ?= q35
@@ -106,10 +109,12 @@ $(B)/tests/test_%: tests/unit/test_%.c $(USERLAND_HOST_LIB) $(STUB_HOST_LIB)
 
 # ---- kernel ----
 ifneq ($(KERNEL_IMAGE),)
-$(B)/kernel/bzImage: $(KERNEL_IMAGE) FORCE
+# (not a prerequisite: make would split a path with a blank; copied only
+# when it differs, so the image is not remade for nothing)
+$(B)/kernel/bzImage: FORCE
 	@mkdir -p $(@D)
-	@test -f "$(KERNEL_IMAGE)" || { echo "KERNEL_IMAGE=$(KERNEL_IMAGE): no such file" >&2; exit 1; }
-	cp "$(KERNEL_IMAGE)" $@
+	@test -f $(call sq,$(KERNEL_IMAGE)) || { echo "KERNEL_IMAGE="$(call sq,$(KERNEL_IMAGE))": no such file" >&2; exit 1; }
+	cmp -s $(call sq,$(KERNEL_IMAGE)) $@ || cp $(call sq,$(KERNEL_IMAGE)) $@
 	rm -f $@.config
 else
 $(B)/kernel/bzImage: FORCE

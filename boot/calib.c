@@ -228,7 +228,20 @@ uint64_t tp_calib_timeout_tsc(uint64_t rough_hz, uint32_t ms)
 {
 	if (!rough_hz)
 		rough_hz = TP_CALIB_ROUGH_HZ_UNKNOWN;
-	return tp_muldiv64(rough_hz, 20ull * ms + 2000, 1000, 0);
+	return tp_muldiv64(rough_hz, tp_calib_timeout_ms(ms), 1000, 0);
+}
+
+uint64_t tp_calib_timeout_ms(uint32_t ms)
+{
+	return 20ull * ms + 2000;
+}
+
+uint32_t tp_calib_limit_s(uint32_t refs, uint32_t rounds, uint32_t ms, uint32_t attempts)
+{
+	uint64_t per_ref_ms = (uint64_t)rounds * attempts * ms + tp_calib_timeout_ms(ms);
+	uint64_t total_ms = refs * per_ref_ms + 1000;
+
+	return (uint32_t)((total_ms + 999) / 1000);
 }
 
 uint64_t tp_calib_tsc_for_us(uint64_t rough_hz, uint64_t us)

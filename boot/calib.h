@@ -106,6 +106,17 @@ uint64_t tp_cpuid15_hz(uint32_t eax, uint32_t ebx, uint32_t ecx, uint32_t base_m
  */
 #define TP_CALIB_ROUGH_HZ_UNKNOWN 10000000000ull
 uint64_t tp_calib_timeout_tsc(uint64_t rough_hz, uint32_t ms);
+/* That timeout in milliseconds, for a window of ms. */
+uint64_t tp_calib_timeout_ms(uint32_t ms);
+
+/*
+ * The most a whole calibration takes, in seconds (rounded up), announced to
+ * the launcher's watcher before it starts (common/announce.h): each of refs
+ * references runs rounds rounds of ms, every round tried `attempts` times,
+ * plus one round that gives up at its timeout (a reference that does not
+ * count), plus 1 s for the rough rate and the set-up.
+ */
+uint32_t tp_calib_limit_s(uint32_t refs, uint32_t rounds, uint32_t ms, uint32_t attempts);
 /* us microseconds in TSC ticks at rough_hz (0: unknown, as above), rounded down. */
 uint64_t tp_calib_tsc_for_us(uint64_t rough_hz, uint64_t us);
 

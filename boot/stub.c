@@ -989,7 +989,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 		spcr_console(s);
 	rounds = stub_option(s, TPW_CALIB_ROUNDS);
 	ms = stub_option(s, TPW_CALIB_MS);
-	tp_con_msg(&s->con, "calibrating the TSC");
 	tp_tsc_calibrate(&s->con, st, rounds, ms, &s->tsc);
 	preos_tscsync(s);
 	build_cmdline(s);

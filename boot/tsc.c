@@ -4,6 +4,7 @@
 #include <efilib.h>
 
 #include "acpi.h"
+#include "../common/announce.h"
 #include "../common/buf.h"
 #include "../common/handoff.h"
 #include "measure.h"
@@ -481,6 +482,19 @@ static void disagreement_warning(struct tp_console *con, const struct tp_tsc_rep
 	tp_con_emit(con);
 }
 
+/* The watcher's line (common/announce.h) before the silent rounds. */
+static void announce_limit(struct tp_console *con, uint32_t rounds, uint32_t ms)
+{
+	char line[64];
+	struct tp_buf b;
+	uint32_t refs = sizeof(ref_table) / sizeof(ref_table[0]);
+
+	tp_buf_init(&b, line, sizeof(line));
+	tp_announce(&b, "calibrating the TSC",
+		    tp_calib_limit_s(refs, rounds, ms, 1 + TP_MEASURE_RETRIES));
+	tp_con_msg(con, line);
+}
+
 void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rounds,
 		      uint32_t ms, struct tp_tsc_report *rep)
 {
@@ -490,6 +504,7 @@ void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rou
 
 	x.st = st;
 	x.ms = ms;
+	announce_limit(con, rounds, ms);
 	find_acpi(&x);
 	/* Limits only, at the rough rate (calib.h): a slow round is still a
 	 * valid measurement (seen under TCG: a PM timer round timing out at

@@ -34,15 +34,20 @@ cache=${TIMEPROBE_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/timeprobe}
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-frags="$here/timeprobe.config"
+# The fragments, named relative to $here (which may hold spaces; these names
+# do not): read with `cd "$here"`.
+frags=timeprobe.config
 if [ -n "$variant" ]; then
 	vf="$here/variants/$variant.config"
+	case $variant in
+	*[!A-Za-z0-9_.-]*) vf= ;;
+	esac
 	if [ ! -f "$vf" ]; then
 		echo "kernel/build.sh: unknown variant '$variant' (no $vf); known:" \
 			"$(cd "$here/variants" && ls *.config | sed 's/\.config$//' | tr '\n' ' ')" >&2
 		exit 2
 	fi
-	frags="$frags $vf"
+	frags="$frags variants/$variant.config"
 fi
 
 # Identity of the source: the tarball's hash, or the tree's path and git HEAD
@@ -60,7 +65,7 @@ fi
 sde=${SOURCE_DATE_EPOCH:-1700000000}
 export KBUILD_BUILD_TIMESTAMP="$(date -u -d "@$sde" '+%a %b %e %H:%M:%S UTC %Y')"
 export KBUILD_BUILD_USER=timeprobe KBUILD_BUILD_HOST=timeprobe KBUILD_BUILD_VERSION=1
-key=$( { echo "$srcid"; echo "sde:$sde"; cat $frags "$0"; gcc --version | head -n1; } | sha256sum | cut -c1-16)
+key=$( { echo "$srcid"; echo "sde:$sde"; (cd "$here" && cat $frags); cat "$0"; gcc --version | head -n1; } | sha256sum | cut -c1-16)
 dir="$cache/kernel-${variant:-base}-$key"
 
 # One build of a key at a time: two makes sharing an object folder (two test
@@ -88,11 +93,11 @@ source_tree() {
 # fails when an option we asked for did not survive.
 configure() {
 	make -s -C "$src" O="$1" tinyconfig >/dev/null
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$1" "$1/.config" $frags >/dev/null
+	(cd "$here" && "$src/scripts/kconfig/merge_config.sh" -m -O "$1" "$1/.config" $frags >/dev/null)
 	make -s -C "$src" O="$1" olddefconfig >/dev/null
 	# Every option we asked for must be in the final .config as asked.
 	for f in $frags; do
-		grep -E '^CONFIG_[A-Z0-9_]+=' "$f" | while IFS= read -r line; do
+		grep -E '^CONFIG_[A-Z0-9_]+=' "$here/$f" | while IFS= read -r line; do
 			opt=${line%%=*}
 			want=${line#*=}
 			if [ "$want" = n ]; then

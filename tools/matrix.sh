@@ -62,6 +62,10 @@ for v in "$@"; do
 	fi
 done
 
+# Each variant is a make build folder (B=): make splits its names at blanks.
+case $out in
+*[[:space:]]*) echo "matrix: --out '$out': make cannot build in a folder whose name has a blank" >&2; exit 2 ;;
+esac
 mkdir -p "$out"
 rm -f "$out/report.md"
 for v in "$@"; do
@@ -88,7 +92,6 @@ fi
 
 failed=
 labels=
-logs=
 for v in "$@"; do
 	v=${v%%=*}
 	log=$out/$v.log
@@ -104,11 +107,15 @@ for v in "$@"; do
 		failed="$failed $v"
 	fi
 	labels=${labels:+$labels,}$v
-	logs="$logs $log"
+done
+# The logs become the arguments (a path stays one word whatever it holds).
+for v in "$@"; do
+	set -- "$@" "$out/${v%%=*}.log"
+	shift
 done
 
 rm -rf "$out/plots"
-if ! "$report" $logs --format=markdown --plot="$out/plots" --label="$labels" > "$out/report.md.tmp"; then
+if ! "$report" "$@" --format=markdown --plot="$out/plots" --label="$labels" > "$out/report.md.tmp"; then
 	rm -f "$out/report.md.tmp"
 	echo "matrix: tp-report failed" >&2
 	exit 1

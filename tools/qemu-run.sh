@@ -13,10 +13,13 @@
 # reports in its run record.
 #
 # tools/qemu_watch.py watches the serial output: a guest that prints nothing
-# for --silence S seconds (default 60 under KVM, 180 under TCG; while a probe
-# runs, its own limit plus a margin), or that QEMU reports as stopped by a KVM
+# for --silence S seconds (default 60 under KVM, 180 under TCG; longer while
+# a phase it announced runs: common/announce.h), or that QEMU reports as stopped by a KVM
 # internal error, is ended with its last lines on stderr (exit 125); --timeout
-# S bounds the whole boot (exit 124).
+# S bounds the whole boot (exit 124). Under KVM, a QEMU that fails before
+# the firmware's first line makes tools/accel.sh check again (its cached
+# verdict may be stale) and the boot is made once more with the new one;
+# the exit status is that second boot's.
 #
 # The appliance powers the machine off at the end, so QEMU exits by itself;
 # -no-reboot makes a reboot (or a panic=N reboot) end QEMU too instead of
@@ -44,38 +47,83 @@ while [ $# -gt 0 ]; do
 	   break ;;
 	esac
 done
-[ -n "${img:-}" ] && [ -f "$img" ] || { echo "qemu-run: no image given or not found: ${img:-}" >&2; exit 2; }
+[ -n "${img:-}" ] || { echo "qemu-run: no image given" >&2; exit 2; }
+[ -f "$img" ] || { echo "qemu-run: image not found: '$img'" >&2; exit 2; }
+case $format in
+raw|vmdk|vdi|vhdx|qcow2) ;;
+*) echo "qemu-run: --format '$format' is not raw, vmdk, vdi, vhdx or qcow2" >&2; exit 2 ;;
+esac
 
 code=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
 vars_src=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
 [ -f "$code" ] || { echo "qemu-run: $code missing (apt-get install ovmf)" >&2; exit 1; }
 vars=$(mktemp /tmp/timeprobe-vars.XXXXXX)
 trap 'rm -f "$vars"' EXIT
-cp "$vars_src" "$vars"
 
 here=$(cd "$(dirname "$0")" && pwd)
-choice=$(sh "$here/accel.sh") || exit 1
-accel=${choice%% *} cpu=${choice#* }
-[ -n "$silence" ] || { [ "$accel" = kvm ] && silence=60 || silence=180; }
-echo "qemu-run: $accel, -cpu $cpu, $machine, $cpus CPUs" >&2
+silence_given=$silence
+# choose [--recheck]: the accelerator from tools/accel.sh, and the silence
+# allowed under it unless --silence said.
+choose() {
+	choice=$(sh "$here/accel.sh" "$@") || exit 1
+	accel=${choice%% *} cpu=${choice#* }
+	silence=$silence_given
+	[ -n "$silence" ] || { [ "$accel" = kvm ] && silence=60 || silence=180; }
+	echo "qemu-run: $accel, -cpu $cpu, $machine, $cpus CPUs" >&2
+}
+choose
 
-if [ -n "$cdrom" ]; then
-	disk="-drive if=none,id=cd,format=raw,media=cdrom,readonly=on,file=$img -device ide-cd,drive=cd"
-	case $machine in q35*) disk="-drive if=none,id=cd,format=raw,media=cdrom,readonly=on,file=$img -device ahci,id=ahci0 -device ide-cd,drive=cd,bus=ahci0.0" ;; esac
+# The image (and firmware) paths as values of QEMU's -drive option, where a
+# comma is written twice; each stays one argument whatever it holds.
+qemu_value() { printf '%s\n' "$1" | sed 's/,/,,/g'; }
+file=$(qemu_value "$img")
+if [ -z "$cdrom" ]; then
+	set -- -drive "if=ide,format=$format,file=$file" "$@"
 else
-	disk="-drive if=ide,format=$format,file=$img"
+	cd="if=none,id=cd,format=raw,media=cdrom,readonly=on,file=$file"
+	case $machine in
+	q35*) set -- -drive "$cd" -device ahci,id=ahci0 -device ide-cd,drive=cd,bus=ahci0.0 "$@" ;;
+	*) set -- -drive "$cd" -device ide-cd,drive=cd "$@" ;;
+	esac
 fi
 
-set -- qemu-system-x86_64 -machine "$machine,accel=$accel" -cpu $cpu -smp "$cpus" -m 512 \
-	-nodefaults -nographic -serial stdio -net none -no-reboot \
-	-drive if=pflash,format=raw,readonly=on,file=$code \
-	-drive if=pflash,format=raw,file="$vars" \
-	-smbios "type=11,value=timeprobe.accel=$accel:$(echo "$cpu" | sed 's/,/,,/g')" \
-	$disk "$@"
+# launch DISK_AND_EXTRA_ARGS...: QEMU with $accel and $cpu under the watcher
+# (with --started "$started" unless it is empty), on a fresh copy of the
+# firmware's variables.
+launch() {
+	cp "$vars_src" "$vars"
+	set -- qemu-system-x86_64 -machine "$machine,accel=$accel" -cpu "$cpu" -smp "$cpus" -m 512 \
+		-nodefaults -nographic -serial stdio -net none -no-reboot \
+		-drive "if=pflash,format=raw,readonly=on,file=$(qemu_value "$code")" \
+		-drive "if=pflash,format=raw,file=$vars" \
+		-smbios "type=11,value=timeprobe.accel=$accel:$(qemu_value "$cpu")" \
+		"$@"
+	if [ -n "$started" ]; then
+		set -- --started "$started" -- "$@"
+	else
+		set -- -- "$@"
+	fi
+	if [ -n "$log" ]; then
+		python3 "$here/qemu_watch.py" --silence "$silence" --timeout "$timeout" --log "$log" "$@" < /dev/null
+	else
+		python3 "$here/qemu_watch.py" --silence "$silence" --timeout "$timeout" "$@"
+	fi
+}
 
-watch="python3 $here/qemu_watch.py --silence $silence --timeout $timeout"
-if [ -n "$log" ]; then
-	$watch --log "$log" -- "$@" < /dev/null
-else
-	$watch -- "$@"
+# A KVM choice that fails before the firmware's first line (the line
+# accel.sh's check waits for) may be a cached verdict gone stale (a new host
+# kernel module, a changed nested set-up): checked again once, and the boot
+# made again with the new verdict. The watcher says that with status 123.
+started=
+[ "$accel" != kvm ] || started=BdsDxe:
+status=0
+launch "$@" || status=$?
+if [ "$status" = 123 ]; then
+	echo "qemu-run: QEMU failed under KVM (-cpu $cpu) before the firmware started;" \
+		"checking the accelerator again (tools/accel.sh --recheck) and booting once more" >&2
+	choose --recheck
+	started=
+	status=0
+	launch "$@" || status=$?
 fi
+exit "$status"

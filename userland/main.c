@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/announce.h"
 #include "emit.h"
 #include "options.h"
 #include "smbios.h"
@@ -216,6 +217,23 @@ static void options_from_smbios(struct options *o, struct opt_errors *errs)
 		options_from_launcher(o, words, errs);
 }
 
+/* timeprobe.hold: the last screen stays up for a person to read, announced
+ * to the launcher's watcher (common/announce.h) as a silent phase. */
+static void hold(const struct options *o)
+{
+	char what[64], line[128];
+	struct tp_buf b;
+
+	if (o->hold_s <= 0)
+		return;
+	snprintf(what, sizeof(what), "done; holding this screen, then %s",
+		 o->after == AFTER_REBOOT ? "rebooting" : o->after == AFTER_HALT ? "halting" : "powering off");
+	tp_buf_init(&b, line, sizeof(line));
+	tp_announce(&b, what, (uint64_t)o->hold_s);
+	sink_human("timeprobe: %s\n", line);
+	sleep((unsigned)o->hold_s);
+}
+
 static int pid1(void)
 {
 	struct options o;
@@ -254,15 +272,7 @@ static int pid1(void)
 	wait_for_settled_clocksource();
 	suite_run(&o, &errs, 1, "appliance", &res);
 	save_results(&o);
-	if (o.hold_s > 0) {
-		char line[128];
-		int n = snprintf(line, sizeof(line), "timeprobe: done; %s in %d s\n",
-				 o.after == AFTER_REBOOT ? "rebooting" : o.after == AFTER_HALT ? "halting" : "powering off",
-				 o.hold_s);
-
-		sink_line(line, (size_t)n);
-		sleep((unsigned)o.hold_s);
-	}
+	hold(&o);
 	/* reap anything left */
 	while (waitpid(-1, 0, WNOHANG) > 0)
 		;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/announce.h"
 #include "attribution.h"
 #include "emit.h"
 #include "fingerprint.h"
@@ -37,11 +38,13 @@ static void on_stop(int sig)
 
 void suite_catch_signals(void)
 {
+	/* Ctrl-C, kill, a closed terminal or ssh session, Ctrl-\ */
+	static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	struct sigaction sa = { .sa_handler = on_stop };	/* no SA_RESTART */
 
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, 0);
-	sigaction(SIGTERM, &sa, 0);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaction(stop_signals[i], &sa, 0);
 }
 
 /* A signal, or a stdout that cannot be written: stop the probe and the run. */
@@ -160,6 +163,18 @@ static void report_dropped(const struct probe *p, unsigned long dropped)
 	sink_emit(&r);
 }
 
+/* The watcher's line (common/announce.h): the probe ends within limit_s. */
+static void announce_probe(const struct probe *p, int64_t limit_s)
+{
+	char what[64], line[128];
+	struct tp_buf b;
+
+	snprintf(what, sizeof(what), "probe %s started", p->name);
+	tp_buf_init(&b, line, sizeof(line));
+	tp_announce(&b, what, (uint64_t)(limit_s > 0 ? limit_s : 0));
+	sink_human("timeprobe: %s\n", line);
+}
+
 static enum outcome run_one(const struct probe *p, struct probe_ctx *ctx, int64_t watchdog,
 			    int64_t *ran_ns)
 {
@@ -174,10 +189,8 @@ static enum outcome run_one(const struct probe *p, struct probe_ctx *ctx, int64_
 
 	ctx->deadline_ns = mono_ns() + (int64_t)limit * NS_PER_S;
 	job.deadline_ns = ctx->deadline_ns;
-	/* tools/qemu_watch.py (PROGRESS) reads this line: a guest may stay
-	 * silent this long while the probe runs. Keep the two in step. */
-	sink_human("timeprobe: probe %s started, limit %lld s\n", p->name,
-		   (long long)((watchdog && watchdog < job.deadline_ns ? watchdog - mono_ns() + NS_PER_S - 1 : (int64_t)limit * NS_PER_S) / NS_PER_S));
+	announce_probe(p, watchdog && watchdog < job.deadline_ns ?
+			  (watchdog - mono_ns() + NS_PER_S - 1) / NS_PER_S : limit);
 	sink_probe_begin();
 	supervise(&job, &sr);
 	dropped = sink_probe_dropped();

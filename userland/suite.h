@@ -12,18 +12,19 @@
 struct suite_result {
 	int ok, skipped, failed;
 	int watchdog_fired;
-	int stop_signal;	/* SIGINT or SIGTERM ended the run (host) */
+	int stop_signal;	/* SIGINT, SIGTERM, SIGHUP or SIGQUIT ended the run (host) */
 	int write_error;	/* errno of a failed write on stdout (host) */
 };
 
-/* On a host: SIGINT and SIGTERM stop the current probe and end the run. */
+/* On a host: SIGINT, SIGTERM, SIGHUP and SIGQUIT stop the current probe and
+ * end the run (its error and end records written). */
 void suite_catch_signals(void);
 
 /*
  * Runs the suite. errs are the option errors found so far, reported as
  * error records after the run record. Returns the host command's exit
  * status: 0 every probe ok or skipped, 1 a probe failed or stdout could not
- * be written, 128 + signal when stopped by SIGINT or SIGTERM.
+ * be written, 128 + signal when stopped by one of suite_catch_signals()'s.
  */
 int suite_run(const struct options *o, const struct opt_errors *errs, int appliance,
 	      const char *env, struct suite_result *res);

@@ -13,6 +13,10 @@ img = image_copy("q35", "timeprobe.profile=quick timeprobe.watchdog=1500")
 status, secs, text = boot(img, "q35", timeout=1800)
 ok(status == 0, "QEMU exited by itself with status 0", text[-3000:])
 suite = check_suite(text)
+# the stub announces its calibration to the launcher's watcher (common/announce.h)
+import qemu_watch  # noqa: E402
+calib = [m.group(1) for m in qemu_watch.ANNOUNCE.finditer(text.encode())]
+ok(b"calibrating the TSC" in calib, "the stub announces the calibration's limit", calib)
 by_probe = {}
 for r in suite:
     if "probe" in r:

@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Reproducible builds: two copies of this tree at different paths build
+# Reproducible builds: two copies of this tree at different paths (the
+# second with a blank in it, where make and every script must work) build
 # everything but the kernel (the same bzImage is handed to both) and must
 # give the same bytes: the stripped /init, the initramfs, the stub, the disk
 # image and the single file (the images with one TIMEPROBE_IMAGE_ID: without
-# it each image gets an identity of its own, tools/image-ids.sh). With REPRO_KERNEL=1 (make test-all) the kernel
-# is built twice too, in two fresh caches, and the bzImages compared.
+# it each image gets an identity of its own, tools/image-ids.sh). With
+# REPRO_KERNEL=1 (make test-all) the kernel is built twice too, in two fresh caches, and the bzImages compared.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tap.sh
@@ -23,22 +24,27 @@ copy_tree() {
 	git ls-files -z -c -o --exclude-standard | xargs -0 cp --parents -t "$1"
 }
 
-for d in a b/longer/path; do
-	copy_tree "$tmp/$d"
-	ok "build in $d" env TIMEPROBE_IMAGE_ID=repro make -C "$tmp/$d" -j2 KERNEL_IMAGE="$kernel" $outputs
+# The second path is longer and has a blank in it: every output builds there too.
+a=$tmp/a
+b="$tmp/b/longer path"
+for d in "$a" "$b"; do
+	copy_tree "$d"
+	ok "build in ${d#"$tmp"/}" env TIMEPROBE_IMAGE_ID=repro make -C "$d" -j2 KERNEL_IMAGE="$kernel" $outputs
 done
 for f in $outputs; do
-	ok "$f: the same bytes" cmp "$tmp/a/$f" "$tmp/b/longer/path/$f"
+	ok "$f: the same bytes" cmp "$a/$f" "$b/$f"
 done
-ok "a second make rebuilds nothing" sh -c "make -C '$tmp/a' -q KERNEL_IMAGE='$kernel' build/initramfs.img build/timeprobe.stripped"
-ok "the stripped /init carries no build path" sh -c "! grep -q '$tmp' '$tmp/a/build/timeprobe.stripped'"
-ok "nor does the debug binary" sh -c "! grep -q '$tmp' '$tmp/a/build/timeprobe'"
+ok "a second make rebuilds nothing" make -C "$a" -q KERNEL_IMAGE="$kernel" build/initramfs.img build/timeprobe.stripped
+# shellcheck disable=SC2016 # $1 and $2 are sh -c's own
+for d in "$a" "$b"; do
+	ok "the stripped /init carries no build path (${d#"$tmp"/})" sh -c '! grep -qF "$1" "$2"' - "$d" "$d/build/timeprobe.stripped"
+	ok "nor does the debug binary (${d#"$tmp"/})" sh -c '! grep -qF "$1" "$2"' - "$d" "$d/build/timeprobe"
+done
 
 if [ "${REPRO_KERNEL:-0}" = 1 ]; then
-	for d in a b/longer/path; do
-		ok "kernel build in $d" env TIMEPROBE_CACHE="$tmp/cache-$(echo "$d" | tr / _)" \
-			sh "$tmp/$d/kernel/build.sh" "$tmp/$d/bzImage"
+	for d in "$a" "$b"; do
+		ok "kernel build in ${d#"$tmp"/}" env TIMEPROBE_CACHE="$d.cache" sh "$d/kernel/build.sh" "$d/bzImage"
 	done
-	ok "bzImage: the same bytes" cmp "$tmp/a/bzImage" "$tmp/b/longer/path/bzImage"
+	ok "bzImage: the same bytes" cmp "$a/bzImage" "$b/bzImage"
 fi
 done_testing

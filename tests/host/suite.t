@@ -3,7 +3,7 @@
 # The suite against hostile probes (the fault injections of
 # userland/probes/inject.c) and hostile surroundings: a grandchild that
 # holds stdout, a record flood, odd exit statuses, a closed or full stdout,
-# SIGINT and SIGTERM, unknown injections. Each has the outcome
+# SIGINT, SIGTERM, SIGHUP and SIGQUIT, unknown injections. Each has the outcome
 # userland/supervise.h and userland/suite.h promise (TAP).
 import os
 import resource
@@ -97,9 +97,10 @@ for what, redir, says in (("closed stdout", ">&-", "Bad file descriptor"),
     ok(says in p.stderr and len(p.stderr.splitlines()) == 1, "%s: one line saying so" % what,
        p.stderr)
 
-# SIGINT and SIGTERM: the probe is stopped, an error record and the end
-# record are written, the exit status is 128 + the signal.
-for sig in (signal.SIGINT, signal.SIGTERM):
+# SIGINT, SIGTERM, SIGHUP (an ssh session closed) and SIGQUIT: the probe is
+# stopped, an error record and the end record are written, the exit status
+# is 128 + the signal.
+for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
     name = signal.Signals(sig).name
     p = subprocess.Popen([BIN, "run", "--probes=" + BASE, "--profile=quick", "--inject=hang",
                           "--timeout=60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

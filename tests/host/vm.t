@@ -82,6 +82,39 @@ for args, why in ((["--cpus", "x", src, out], "--cpus wants a number"),
                   ([src], "usage:")):
     p = subprocess.run(["sh", MKVM] + args, capture_output=True, text=True)
     ok(p.returncode != 0 and why in p.stderr, "mkvm.sh refuses: %s" % why, p.stderr)
+
+# Names are checked before anything is converted, and nothing is left behind.
+def mkvm_into(outbase, env=None):
+    return subprocess.run(["sh", MKVM, src, outbase], capture_output=True, text=True, env=env)
+
+
+for i, (name, says) in enumerate((("my vm", "bad machine name 'my vm'"), ('a"b', "bad machine name"),
+                                  ("tp/", "names a folder"), ("tp/.", "names a folder"))):
+    parent = os.path.join(top, "refused%d" % i)
+    p = mkvm_into(os.path.join(parent, name))
+    ok(p.returncode == 2 and says in p.stderr and len(p.stderr.splitlines()) == 1,
+       "OUTBASE %r: refused in one line" % name, p.stderr)
+    ok(not os.path.exists(parent) and "vm: " not in p.stdout,
+       "OUTBASE %r: nothing converted, nothing left" % name, p.stdout)
+# A conversion that fails half-way (the third format): no file of this run
+# stays, an older set beside it is untouched, and a folder made for it goes.
+bindir = os.path.join(top, "bin")
+os.makedirs(bindir)
+with open(os.path.join(bindir, "qemu-img"), "w") as f:
+    f.write('#!/bin/sh\ncase " $* " in *" -O vhdx "*) echo "qemu-img: vhdx: disk full" >&2; exit 1 ;; esac\n'
+            'exec %s "$@"\n' % shutil.which("qemu-img"))
+os.chmod(os.path.join(bindir, "qemu-img"), 0o755)
+env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"])
+before = {f: open(os.path.join(top, "vm", f), "rb").read() for f in os.listdir(os.path.join(top, "vm"))}
+p = mkvm_into(out, env)
+after = {f: open(os.path.join(top, "vm", f), "rb").read() for f in os.listdir(os.path.join(top, "vm"))}
+ok(p.returncode != 0 and "disk full" in p.stderr, "a failed conversion fails the run", p.stderr)
+ok(after == before, "the older set beside it is untouched, no partial file left",
+   sorted(set(after) ^ set(before)))
+p = mkvm_into(os.path.join(top, "new", "tp"), env)
+ok(p.returncode != 0 and not os.path.exists(os.path.join(top, "new")),
+   "a folder made for the run is removed with what was in it", p.stderr)
+
 p = subprocess.run(["sh", os.path.join(ROOT, "tools", "vmx.sh"), 'a"b', "2", "512"],
                    capture_output=True, text=True)
 ok(p.returncode == 2 and p.stdout == "", "vmx.sh refuses a name that would break its quoting")

@@ -211,6 +211,13 @@ static void test_limits(void)
 	is_int(tp_calib_tsc_for_us(3000000000ull, 20), 60000, "20 us at 3 GHz");
 	is_int(tp_calib_tsc_for_us(0, 20), 200000, "20 us at the unknown rate");
 	is_int(tp_calib_tsc_for_us(2999999, 1), 2, "ticks for us round down");
+	/* the stub's announced limit: 4 references x (5 x 4 x 50 ms + 3 s) + 1 s */
+	is_int(tp_calib_limit_s(4, TP_CALIB_ROUNDS_DEFAULT, TP_CALIB_MS_DEFAULT, 4), 17,
+	       "calibration limit with the defaults");
+	/* 4 x (32 x 4 x 1 s + 22 s) + 1 s: past the watcher's 60 s and 180 s */
+	is_int(tp_calib_limit_s(4, TP_CALIB_ROUNDS_MAX, TP_CALIB_MS_MAX, 4), 601,
+	       "calibration limit with the largest rounds and windows");
+	is_int(tp_calib_limit_s(1, 1, 1, 1), 4, "calibration limit rounds up (2.021 s + 1 s)");
 }
 
 /* The hypervisor leaves' rules, one definition for the stub, the tsc probe
