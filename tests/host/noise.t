@@ -4,8 +4,8 @@
 # total in under 5 s, with sane figures (stolen below 100 %, only gaps at or
 # above the threshold, percentiles ordered, histogram counts adding up), the
 # interrupt deltas where /proc has them, options honoured (threshold,
-# duration, stub calibration), one record under `taskset -c 0`, and every
-# record's CRC valid.
+# duration; a host's calibration is never labelled the stub's), one record
+# under `taskset -c 0`, and every record's CRC valid.
 import os
 import shutil
 import sys
@@ -86,13 +86,12 @@ else:
     skip("interrupts deltas", "no /proc/interrupts")
     skip("interrupts something", "no /proc/interrupts")
 
-# 2. options: threshold and duration, and the stub's calibration
-p, res, bad, _ = run("--noise-threshold-ns=5000", "--noise-ms=300", "--tsc_hz=2000000000", "--tsc_ref=hpet")
+# 2. options: threshold and duration; a host has no stub, so its own calibration
+p, res, bad, _ = run("--noise-threshold-ns=5000", "--noise-ms=300")
 ok(p.returncode == 0 and not bad, "options: runs, CRCs valid", p.stdout[-1500:])
 cpu0, cal = res.get("cpu %d" % cpus[0], {}), res.get("tsc calibration", {})
-ok(cpu0.get("threshold_ns") == 5000 and cal.get("calibration") == "stub" and cal.get("ref") == "hpet"
-   and cal.get("tsc_hz") == 2000000000, "options: threshold and the stub's tsc_hz used", [cpu0, cal])
-# durations are in the stub's (here made-up) ticks: 300 ms of them
+ok(cpu0.get("threshold_ns") == 5000 and cal.get("calibration") != "stub",
+   "options: threshold used, the calibration is not labelled the stub's", [cpu0, cal])
 problems = {k: sane(r, 5000, 300) for k, r in res.items() if k.startswith("cpu ") or k == "total"}
 ok(not any(problems.values()), "options: sane figures at 5000 ns, 300 ms", problems)
 
