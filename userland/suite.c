@@ -21,6 +21,7 @@
 #include "selection.h"
 #include "sink.h"
 #include "suite.h"
+#include "busy.h"
 #include "summary.h"
 #include "supervise.h"
 #include "sysinfo.h"
@@ -261,12 +262,14 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	int64_t watchdog = o->watchdog_s ? mono_ns() + (int64_t)o->watchdog_s * NS_PER_S : 0;
 	struct summary_row sum[SUMMARY_MAX];
 	static struct attribution attr;	/* two snapshots of 256 CPUs' SMI counts: not on the stack */
+	struct busy_mark start;
 	size_t n, nsum = 0;
 	int stop = 0;
 
 	supervise_init();
 	emit_set_context(0);
-	summary_run_record(o, env, ctx.ncpu);
+	busy_mark(&start);
+	summary_run_record(o, env, ctx.ncpu, &start);
 	fingerprint_emit(o, env);
 	for (size_t i = 0; errs && i < errs->n; i++)
 		summary_option_error(&errs->e[i]);
@@ -296,6 +299,6 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	res->write_error = sink_write_error();
 	report_stop(o, res);
 	summary_table(sum, nsum, res);
-	summary_end_record(res);
+	summary_end_record(res, &start, ctx.ncpu);
 	return exit_status(res);
 }

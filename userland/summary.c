@@ -6,6 +6,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
+#include "busy.h"
 #include "emit.h"
 #include "probe.h"
 #include "sink.h"
@@ -68,7 +69,21 @@ static void emit_figures(struct tp_rec *r)
 	tp_rec_obj_end(r);
 }
 
-void summary_run_record(const struct options *o, const char *env, int ncpu)
+/* "NAME":[1 min, 5 min, 15 min] of /proc/loadavg, or null when it was unreadable. */
+static void emit_load(struct tp_rec *r, const char *name, const struct busy_mark *m)
+{
+	if (m->load[0] < 0) {
+		tp_rec_null(r, name);
+		return;
+	}
+	tp_rec_arr_begin(r, name);
+	for (int i = 0; i < 3; i++)
+		rec_double(r, 0, m->load[i]);
+	tp_rec_arr_end(r);
+}
+
+void summary_run_record(const struct options *o, const char *env, int ncpu,
+			const struct busy_mark *start)
 {
 	struct tp_rec r;
 	struct utsname u;
@@ -108,6 +123,7 @@ void summary_run_record(const struct options *o, const char *env, int ncpu)
 	tp_rec_str(&r, "profile", o->quick ? "quick" : "full");
 	tp_rec_int(&r, "repeat", o->repeat);
 	tp_rec_str(&r, "start", when);
+	emit_load(&r, "loadavg_start", start);
 	emit_figures(&r);
 	sink_emit(&r);
 	sink_human("timeprobe %s on %s (%s), Linux %s, %d CPUs, clocksource %s\n",
@@ -140,7 +156,30 @@ void summary_table(const struct summary_row *rows, size_t n, const struct suite_
 	sink_human("\n== end: %d ok, %d skipped, %d failed ==\n", res->ok, res->skipped, res->failed);
 }
 
-void summary_end_record(const struct suite_result *res)
+/* Other work on the machine during the run, in the end record and, when it
+ * took a tenth of the CPUs or more, in a line a person sees. */
+static void emit_other_work(struct tp_rec *r, const struct busy_mark *start, int ncpu)
+{
+	struct busy_mark end;
+	double pct;
+
+	busy_mark(&end);
+	emit_load(r, "loadavg_end", &end);
+	pct = busy_other_pct(start, &end, ncpu);
+	if (pct < 0) {
+		tp_rec_null(r, "other_cpu_s");
+		tp_rec_null(r, "other_busy_pct");
+		return;
+	}
+	rec_double(r, "other_cpu_s", (double)busy_other_ns(start, &end) / 1e9);
+	rec_double(r, "other_busy_pct", pct);
+	if (pct >= 10)
+		sink_human("WARNING: other work used %.0f %% of the %d CPUs during the run "
+			   "(load average %.2f at the start, %.2f at the end): its figures carry that noise\n",
+			   pct, ncpu, start->load[0], end.load[0]);
+}
+
+void summary_end_record(const struct suite_result *res, const struct busy_mark *start, int ncpu)
 {
 	struct tp_rec r;
 
@@ -150,6 +189,7 @@ void summary_end_record(const struct suite_result *res)
 	tp_rec_int(&r, "probes_skipped", res->skipped);
 	tp_rec_int(&r, "probes_failed", res->failed);
 	tp_rec_bool(&r, "watchdog", res->watchdog_fired);
+	emit_other_work(&r, start, ncpu);
 	tp_rec_uint(&r, "records", sink_records());
 	if (sink_dropped())
 		tp_rec_uint(&r, "records_not_kept", sink_dropped());
