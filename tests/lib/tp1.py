@@ -243,7 +243,10 @@ def check_suite(text, name=""):
        "stub:   %s\nkernel: %s" % (stub_cl[-1]["cmdline"] if stub_cl else None, kcl))
     run = suite[0] if suite else {}
     ok(run.get("env") == "appliance", "%srun record says env appliance" % name)
-    started = {m.group(1).decode() for m in qemu_watch.PROGRESS.finditer(text.encode())}
+    # the suite's announcement before each probe: "probe NAME started, limit N s"
+    started = {w[len("probe "):-len(" started")] for w in
+               (m.group(1).decode() for m in qemu_watch.ANNOUNCE.finditer(text.encode()))
+               if w.startswith("probe ") and w.endswith(" started")}
     ran = {r["probe"] for r in suite if r["type"] in ("result", "skip") and "probe" in r}
     ok(bool(ran) and ran <= started, "%sthe watcher sees the start line of every probe that ran"
        % name, "ran %s, start lines for %s" % (sorted(ran), sorted(started)))
