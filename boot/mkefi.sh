@@ -32,22 +32,23 @@ for e in $($objdump -h "$efi" | awk '$1 ~ /^[0-9]+$/ { print $4 ":" $3 }'); do
 done
 align=$((0x$align))
 
+# objcopy's section arguments, each path one argument (a path may hold blanks)
 next=$end
-args=
+set --
 for s in cmdline:"$cmdline" initrd:"$initrd" linux:"$kernel"; do
 	name=${s%%:*} file=${s#*:}
 	vma=$(( (next + align - 1) / align * align ))
 	size=$(stat -c %s "$file")
-	args="$args --add-section .$name=$file --change-section-vma .$name=$(printf '0x%x' $vma)"
-	args="$args --set-section-flags .$name=contents,alloc,load,readonly,data -j .$name"
+	set -- "$@" --add-section ".$name=$file" --change-section-vma ".$name=$(printf '0x%x' $vma)" \
+		--set-section-flags ".$name=contents,alloc,load,readonly,data" -j ".$name"
 	next=$((vma + size))
 done
 
 # BOOTX64.EFI's section list (boot/boot.mk passes its BOOT_EFI_SECTIONS)
 sections=${EFI_SECTIONS:-"-j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela -j .rel.* -j .rela.* -j .reloc"}
-# shellcheck disable=SC2086 # words by design (no blanks in paths or names)
+# shellcheck disable=SC2086 # section names split into words by design (no blanks in them)
 set -f
-$objcopy $sections $args --target efi-app-x86_64 --subsystem=10 "$so" "$out.tmp"
+$objcopy $sections "$@" --target efi-app-x86_64 --subsystem=10 "$so" "$out.tmp"
 set +f
 # The stub inside must be BOOTX64.EFI byte for byte (same ELF, same objcopy).
 for sec in .text .data .reloc .rela .dynsym .dynamic; do
