@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "../adev.h"
+#include "../adevci.h"
 #include "../emit.h"
 #include "../platclock.h"
 #include "../probe.h"
@@ -177,26 +178,49 @@ size_t drift_taus(size_t n, size_t *ms)
 /* ------------------------------------------------------------------ */
 /* Records                                                             */
 
+/* The log-log slope of adev against tau around i, from its neighbours; NaN alone. */
+static double adev_slope(const double *tau, const double *a, size_t nm, size_t i)
+{
+	size_t lo = i ? i - 1 : 0, hi = i + 1 < nm ? i + 1 : i;
+
+	if (lo == hi || !(a[lo] > 0) || !(a[hi] > 0))
+		return NAN;
+	return log(a[hi] / a[lo]) / log(tau[hi] / tau[lo]);
+}
+
+/* One record and one line per tau: the deviation, its edf and 68 % interval. */
 static void emit_adev(const char *ref, const double *x, size_t n)
 {
-	double tau0 = (double)DRIFT_TAU0_NS / NS_PER_S;
-	size_t ms[DRIFT_TAUS_MAX], nm = drift_taus(n, ms);
+	double tau0 = (double)DRIFT_TAU0_NS / NS_PER_S, tau[DRIFT_TAUS_MAX], a[DRIFT_TAUS_MAX];
+	size_t ms[DRIFT_TAUS_MAX], terms[DRIFT_TAUS_MAX], nm = drift_taus(n, ms);
 
 	for (size_t i = 0; i < nm; i++) {
-		size_t terms;
-		double a = adev_overlapping(x, n, tau0, ms[i], &terms);
+		tau[i] = (double)ms[i] * tau0;
+		a[i] = adev_overlapping(x, n, tau0, ms[i], &terms[i]);
+	}
+	for (size_t i = 0; i < nm; i++) {
+		enum adev_noise noise;
+		double slope = adev_slope(tau, a, nm, i), lo, hi;
+		double edf = adev_edf_for_slope(n, ms[i], slope, &noise);
 		struct tp_rec r;
 		char name[64];
 
-		snprintf(name, sizeof(name), "adev %s tau %gs", ref, (double)ms[i] * tau0);
+		adev_interval(a[i], edf, &lo, &hi);
+		snprintf(name, sizeof(name), "adev %s tau %gs", ref, tau[i]);
 		emit_result_begin(&r, P, name);
 		tp_rec_str(&r, "ref", ref);
-		rec_double(&r, "tau_s", (double)ms[i] * tau0);
+		rec_double(&r, "tau_s", tau[i]);
 		tp_rec_uint(&r, "m", ms[i]);
-		rec_double(&r, "adev", a);
-		tp_rec_uint(&r, "n", terms);
+		rec_double(&r, "adev", a[i]);
+		rec_double(&r, "adev_lo", lo);
+		rec_double(&r, "adev_hi", hi);
+		rec_double(&r, "edf", edf);
+		tp_rec_str(&r, "noise", adev_noise_name(noise));
+		rec_double(&r, "slope", slope);
+		tp_rec_uint(&r, "n", terms[i]);
 		emit_end(&r);
-		human("    tau %8.2f s   adev %10.3e   n %7zu\n", (double)ms[i] * tau0, a, terms);
+		human("    tau %8.2f s   adev %10.3e  (68 %%: %9.3e .. %9.3e, edf %6.1f, %s)\n",
+		      tau[i], a[i], lo, hi, edf, adev_noise_name(noise));
 	}
 }
 
