@@ -9,7 +9,8 @@
 
 #include <stdint.h>
 
-#include "acpi.h"
+#include "../common/acpi.h"
+#include "../common/x86clock.h"
 #include "calib.h"
 
 /* Error codes of a round */
