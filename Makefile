@@ -48,7 +48,8 @@ deps:
 
 # ---- userland: the static probe suite ----
 # common/: what the stub compiles too (the TP1 emitter, the command-line
-# contract, the x86 clock arithmetic, the ACPI parsers). Nothing of boot/.
+# contract, the x86 clock arithmetic, the ACPI parsers). Nothing of boot/:
+# tests/build/layers.t checks it.
 COMMON_SRC := $(wildcard common/*.c)
 USERLAND_SRC := $(wildcard userland/*.c userland/probes/*.c) $(COMMON_SRC)
 USERLAND_OBJ := $(patsubst %.c,$(B)/musl/%.o,$(USERLAND_SRC))
@@ -184,7 +185,8 @@ readme-options: $(B)/timeprobe
 # make test-all runs them.
 BOOT_TESTS_QUICK := $(filter-out tests/boot/9%,$(BOOT_TESTS))
 HOST_SCRIPTS := $(sort $(wildcard tests/host/*.t))
-# Builds of this tree in two other folders, compared byte for byte.
+# Checks of the tree and its build: the layers' includes (layers.t), and
+# builds in two other folders compared byte for byte (repro.t).
 BUILD_TESTS := $(sort $(wildcard tests/build/*.t))
 
 test-unit: $(UNIT_TESTS)
