@@ -47,13 +47,11 @@ deps:
 	@sh tools/deps.sh
 
 # ---- userland: the static probe suite ----
-# common/: the TP1 emitter and the command-line contract, shared with the stub;
-# boot/calib.c: the stub's EFI-free calibration arithmetic (CPUID 0x15, the
-# hypervisor leaves), one definition for the stub, the tsc probe and the
-# fingerprint.
+# common/: what the stub compiles too (the TP1 emitter, the command-line
+# contract, the x86 clock arithmetic, the ACPI parsers). Nothing of boot/:
+# tests/build/layers.t checks it.
 COMMON_SRC := $(wildcard common/*.c)
-# boot/acpi.c: the stub's EFI-free FADT parser, also used by userland/platclock.c.
-USERLAND_SRC := $(wildcard userland/*.c userland/probes/*.c) $(COMMON_SRC) boot/calib.c boot/acpi.c
+USERLAND_SRC := $(wildcard userland/*.c userland/probes/*.c) $(COMMON_SRC)
 USERLAND_OBJ := $(patsubst %.c,$(B)/musl/%.o,$(USERLAND_SRC))
 
 # musl ships no kernel UAPI headers (linux/futex.h, ...): point at Debian's
@@ -94,7 +92,7 @@ STUB_HOST_LIB := $(B)/host/libstub.a
 
 $(B)/host/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(HOST_CFLAGS) -Iboot -Icommon -c $< -o $@
+	$(CC) $(HOST_CFLAGS) -Icommon -c $< -o $@
 
 $(USERLAND_HOST_LIB): $(USERLAND_HOST_OBJ)
 	rm -f $@
@@ -104,7 +102,7 @@ UNIT_TESTS += $(patsubst tests/unit/%.c,$(B)/tests/%,$(sort $(wildcard tests/uni
 
 $(B)/tests/test_%: tests/unit/test_%.c $(USERLAND_HOST_LIB) $(STUB_HOST_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(HOST_CFLAGS) $(UNIT_EXTRA_CFLAGS) -Iboot -Icommon -Itests/unit -o $@ $< \
+	$(CC) $(HOST_CFLAGS) $(UNIT_EXTRA_CFLAGS) -Icommon -Itests/unit -o $@ $< \
 		-Wl,--start-group $(USERLAND_HOST_LIB) $(STUB_HOST_LIB) -Wl,--end-group $(HOST_LIBS)
 
 # ---- kernel ----
@@ -187,7 +185,8 @@ readme-options: $(B)/timeprobe
 # make test-all runs them.
 BOOT_TESTS_QUICK := $(filter-out tests/boot/9%,$(BOOT_TESTS))
 HOST_SCRIPTS := $(sort $(wildcard tests/host/*.t))
-# Builds of this tree in two other folders, compared byte for byte.
+# Checks of the tree and its build: the layers' includes (layers.t), and
+# builds in two other folders compared byte for byte (repro.t).
 BUILD_TESTS := $(sort $(wildcard tests/build/*.t))
 
 test-unit: $(UNIT_TESTS)

@@ -37,7 +37,7 @@ BOOT_EFI_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym \
 	-j .rel -j .rela -j .rel.* -j .rela.* -j .reloc
 
 BOOT_EFI_SRCS := boot/stub.c boot/console.c boot/tsc.c boot/measure.c \
-	boot/calib.c boot/acpi.c boot/cmdfile.c boot/cmdline.c boot/devpath.c \
+	boot/calib.c boot/cmdfile.c boot/cmdline.c boot/devpath.c \
 	boot/efitext.c boot/ucs2.c boot/pe.c boot/spcr.c boot/mp.c \
 	$(wildcard common/*.c)
 BOOT_EFI_OBJS := $(patsubst %.c,$(B)/boot/efi/%.o,$(BOOT_EFI_SRCS))
@@ -81,7 +81,7 @@ FORCE:
 # library; the top Makefile links every tests/unit/test_*.c against it.
 # (common/ comes from the userland library, built from the same files.)
 STUB_HOST_SRC := boot/calib.c boot/cmdfile.c boot/cmdline.c boot/devpath.c boot/efitext.c \
-	boot/ucs2.c boot/acpi.c boot/pe.c boot/spcr.c
+	boot/ucs2.c boot/pe.c boot/spcr.c
 STUB_HOST_OBJ := $(patsubst %.c,$(B)/boot/host/%.o,$(STUB_HOST_SRC))
 BOOT_UNIT_TESTS := $(B)/tests/test_calib $(B)/tests/test_bootcmd $(B)/tests/test_acpi \
 	$(B)/tests/test_pe $(B)/tests/test_spcr

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The measurement kernels: one timed round against one reference, producing
- * (TSC ticks, reference ticks). Nothing else happens here: statistics are in
- * calib.c, records in stub.c. EFI-free but privileged (port I/O, MMIO).
+ * (TSC ticks, reference ticks). Nothing else happens here: ticks become Hz
+ * in common/x86clock.c, rounds one rate in calib.c, records are printed by
+ * tsc.c. EFI-free but privileged (port I/O, MMIO).
  */
 #ifndef TP_BOOT_MEASURE_H
 #define TP_BOOT_MEASURE_H
 
 #include <stdint.h>
 
-#include "acpi.h"
+#include "../common/acpi.h"
+#include "../common/x86clock.h"
 #include "calib.h"
 
 /* Error codes of a round */

@@ -2,7 +2,7 @@
 /* The ACPI SPCR table; see spcr.h. EFI-free, tested by tests/unit/test_spcr.c. */
 #include "spcr.h"
 
-#include "acpi.h"
+#include "../common/acpi.h"
 #include "../common/le.h"
 #include "../common/words.h"
 

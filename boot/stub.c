@@ -4,7 +4,7 @@
  * TSC, assembles the kernel command line and starts \EFI\timeprobe\vmlinuz
  * (file mode) or, built as the single file timeprobe.efi, the kernel and
  * initramfs carried in its own .linux and .initrd sections. See docs/stub.md.
- * Everything that can be computed without firmware lives in calib.c, acpi.c,
+ * Everything that can be computed without firmware lives in calib.c,
  * cmdfile.c, cmdline.c, devpath.c, efitext.c, ucs2.c, pe.c, spcr.c and
  * common/ and is tested on the host.
  */

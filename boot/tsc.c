@@ -3,10 +3,11 @@
 #include <efi.h>
 #include <efilib.h>
 
-#include "acpi.h"
+#include "../common/acpi.h"
 #include "../common/announce.h"
 #include "../common/buf.h"
 #include "../common/handoff.h"
+#include "../common/x86clock.h"
 #include "measure.h"
 #include "tsc.h"
 #include "x86.h"
@@ -364,7 +365,7 @@ static void cpuid16_record(struct tp_console *con, uint32_t max_leaf, uint32_t b
  * VMware-defined timing leaf 0x40000010, also offered by KVM/QEMU
  * (-cpu ...,vmware-cpuid-freq=on with invtsc) and VMware. Which max leaf
  * offers it, and the vendor text: tp_hv_timing_leaf(), tp_cpuid_text()
- * (boot/calib.h), shared with the tsc probe and the fingerprint.
+ * (common/x86clock.h), shared with the tsc probe and the fingerprint.
  */
 static void hypervisor_record(struct tp_console *con)
 {

@@ -9,7 +9,8 @@
 
 #include <efi.h>
 
-#include "acpi.h"
+#include "../common/acpi.h"
+#include "../common/x86clock.h"
 #include "calib.h"
 #include "console.h"
 

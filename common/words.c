@@ -71,12 +71,13 @@ const struct tp_word tp_words[TPW_COUNT] = {
 	 * them silently and lists them in its run record. */
 	[TPW_CALIB_ROUNDS] = {
 		.name = "calib_rounds", .type = TP_WT_INT, .by = USER, .reader = TP_FOR_STUB,
-		.lo = 1, .hi = 32, .def = 5, .dflt = "5",
+		.lo = 1, .hi = TP_CALIB_ROUNDS_MAX, .def = TP_CALIB_ROUNDS_DEFAULT, .dflt = "5",
 		.help = "stub: calibration rounds per reference",
 	},
 	[TPW_CALIB_MS] = {
 		.name = "calib_ms", .type = TP_WT_INT, .by = USER, .reader = TP_FOR_STUB,
-		.lo = 1, .hi = 1000, .def = 50, .dflt = "50", .bounds = "1..1000 ms",
+		.lo = TP_CALIB_MS_MIN, .hi = TP_CALIB_MS_MAX, .def = TP_CALIB_MS_DEFAULT, .dflt = "50",
+		.bounds = "1..1000 ms",
 		.help = "stub: length of one calibration round",
 	},
 	[TPW_TSC_EARLY] = {

@@ -21,6 +21,15 @@
 #define TP_WORD_PREFIX "timeprobe."
 #define TP_WORD_PREFIX_LEN 10
 
+/* The bounds and defaults of the stub's calibration words calib_rounds and
+ * calib_ms (docs/stub.md, "Calibration"): 5 rounds of 50 ms per reference.
+ * TP_CALIB_ROUNDS_MAX also sizes the stub's arrays of rounds. */
+#define TP_CALIB_ROUNDS_DEFAULT 5
+#define TP_CALIB_ROUNDS_MAX 32
+#define TP_CALIB_MS_DEFAULT 50
+#define TP_CALIB_MS_MIN 1
+#define TP_CALIB_MS_MAX 1000
+
 /* Who puts a word on the command line (bit set). */
 #define TP_BY_USER 0x1		/* cmdline.txt on the stick, --NAME=VALUE on a host */
 #define TP_BY_STUB 0x2		/* the UEFI stub, after its calibration */

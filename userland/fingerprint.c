@@ -17,7 +17,7 @@
 
 #include "emit.h"
 #include "fingerprint.h"
-#include "../boot/calib.h"
+#include "../common/x86clock.h"
 #include "probes/vdso-check.h"
 #include "sink.h"
 #include "supervise.h"
@@ -208,7 +208,7 @@ static void fp_cpu(struct tp_rec *r, struct missing *ms, const char *cpuinfo)
 
 /* CPUID.1:ECX[31], then leaves 0x40000000 (signature, highest leaf) and
  * 0x40000010 (TSC and local APIC timer in kHz: VMware's convention, KVM's
- * and QEMU's when asked for), by the stub's rules (boot/calib.h). */
+ * and QEMU's when asked for), by the stub's rules (common/x86clock.h). */
 static void fp_hv_cpuid(struct tp_rec *r, struct missing *ms)
 {
 	unsigned int a, b, c, d, hmax;

@@ -10,7 +10,7 @@
  *    4.8.3.3: 3.579545 MHz, 24 or 32 bits), through ioperm();
  *  - the PIT's channel 0 (8254), latched and read, for its cost only.
  * The FADT comes from /sys/firmware/acpi/tables/FACP and is parsed by the
- * stub's own parser (boot/acpi.c), so both ends read it the same way.
+ * parser the stub uses too (common/acpi.c), so both ends read it the same way.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,12 +25,11 @@
 #define HAVE_PORTS 0
 #endif
 
-#include "../boot/acpi.h"
-#include "../boot/calib.h"
+#include "../common/acpi.h"
+#include "../common/x86clock.h"
 #include "timeutil.h"
 #include "platclock.h"
 
-#define HPET_MAX_PERIOD_FS 100000000u	/* IA-PC HPET 1.0a, 2.3.4: at most 100 ns */
 #define FADT_PATH "/sys/firmware/acpi/tables/FACP"
 #define HPET_DEV "/dev/hpet"
 #define PIT_CH0 0x40
@@ -110,8 +109,12 @@ static int open_hpet(struct platclock *r)
 	r->mmio = p;
 	gcap = *(volatile const uint64_t *)(r->mmio + HPET_GCAP_ID);
 	period = tp_hpet_period_fs(gcap);
-	if (!period || period > HPET_MAX_PERIOD_FS)
-		return why(r, "HPET period %s fs out of the spec's range", "(GCAP_ID)");
+	if (!tp_hpet_period_valid(period)) {
+		char fs[12];
+
+		snprintf(fs, sizeof(fs), "%u", (unsigned int)period);
+		return why(r, "HPET period %s fs (GCAP_ID) out of the spec's range", fs);
+	}
 	r->hz = 1e15 / period;
 	r->hpet64 = !!(gcap & HPET_CAP_COUNT_SIZE);
 	r->bits = r->hpet64 ? 64 : 32;

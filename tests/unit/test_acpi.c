@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * Host tests of the stub's ACPI walking (boot/acpi.c). TAP. The tables are
+ * Host tests of the stub's ACPI walking (common/acpi.c, which the suite uses too). TAP. The tables are
  * built here with the values QEMU's q35 machine publishes (PM timer at I/O
  * 0x608, 24 bits; HPET at 0xfed00000) and then broken one field at a time.
  */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "acpi.h"
+#include "../../common/acpi.h"
+#include "../../common/x86clock.h"
 #include "tap.h"
 
 /* A fake physical memory: a few tables at made-up addresses. */

@@ -4,13 +4,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "cmdfile.h"
-#include "cmdline.h"
-#include "devpath.h"
-#include "efitext.h"
+#include "../../boot/cmdfile.h"
+#include "../../boot/cmdline.h"
+#include "../../boot/devpath.h"
+#include "../../boot/efitext.h"
 #include "handoff.h"
-#include "pe.h"
-#include "ucs2.h"
+#include "../../boot/pe.h"
+#include "../../boot/ucs2.h"
 #include "record.h"
 #include "tap.h"
 

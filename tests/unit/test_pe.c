@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmdfile.h"
-#include "cmdline.h"
-#include "pe.h"
+#include "../../boot/cmdfile.h"
+#include "../../boot/cmdline.h"
+#include "../../boot/pe.h"
 #include "tap.h"
 
 static uint8_t *slurp(const char *path, size_t *len)

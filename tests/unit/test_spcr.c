@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "acpi.h"
+#include "../../common/acpi.h"
 #include "../../common/buf.h"
-#include "spcr.h"
+#include "../../boot/spcr.h"
 #include "tap.h"
 
 static void put32(uint8_t *p, uint32_t v)

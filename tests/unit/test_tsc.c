@@ -170,12 +170,12 @@ static void test_ppm(void)
 {
 	double v[5] = {2000000100, 2000000000, 2000000300, 1999999900, 2000000050}, med;
 
-	is_near(ppm_diff(2893012345.0, 2893010000.0), 2345.0 / 2893010000.0 * 1e6, 1e-9,
+	is_near(ppm_offset(2893012345.0, 2893010000.0), 2345.0 / 2893010000.0 * 1e6, 1e-9,
 		"ppm: stub vs kernel");
-	is_near(ppm_diff(1000001, 1000000), 1.0, 1e-9, "ppm: 1 in a million");
-	is_near(ppm_diff(999999, 1000000), -1.0, 1e-9, "ppm: negative when below");
-	ok(isnan(ppm_diff(0, 1000000)), "ppm: missing figure gives NaN (null in the record)");
-	ok(isnan(ppm_diff(1000000, 0)), "ppm: missing base gives NaN");
+	is_near(ppm_offset(1000001, 1000000), 1.0, 1e-9, "ppm: 1 in a million");
+	is_near(ppm_offset(999999, 1000000), -1.0, 1e-9, "ppm: negative when below");
+	ok(isnan(ppm_offset(0, 1000000)), "ppm: missing figure gives NaN (null in the record)");
+	ok(isnan(ppm_offset(1000000, 0)), "ppm: missing base gives NaN");
 	is_near(spread_ppm(v, 5, &med), 400.0 / 2000000050.0 * 1e6, 1e-9,
 		"spread: (max - min) / median");
 	is_near(med, 2000000050, 0, "spread: median");

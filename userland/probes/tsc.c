@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../boot/calib.h"
 #include "../../common/handoff.h"
 #include "../../common/words.h"
+#include "../../common/x86clock.h"
 #include "../emit.h"
 #include "../kmsg.h"
 #include "../probe.h"
@@ -249,7 +249,7 @@ int64_t cmdline_int(const char *cmdline, const char *key)
 	return v;
 }
 
-double ppm_diff(double a, double b)
+double ppm_offset(double a, double b)
 {
 	if (!(a > 0) || !(b > 0))
 		return NAN;
@@ -664,7 +664,7 @@ static void agreement(const struct figures *f)
 			tp_rec_str(&r, 0, pairs[i].key);
 	tp_rec_arr_end(&r);
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		double d = ppm_diff(hz[pairs[i].a], hz[pairs[i].b]);
+		double d = ppm_offset(hz[pairs[i].a], hz[pairs[i].b]);
 		char note[64] = "";
 
 		if (tsc_by_construction(f->derived, pairs[i].a, pairs[i].b))
@@ -723,7 +723,7 @@ static void flags_cpuid(struct tp_rec *r, char *line, size_t size)
 			tp_rec_int(r, "cpuid16_base_mhz", base_mhz);
 	}
 	/* CPUID 0x15: TSC = crystal x EBX / EAX, the crystal from leaf 0x16
-	 * when ECX is 0: the stub's tp_cpuid15_hz() (boot/calib.c), as Linux. */
+	 * when ECX is 0: the stub's tp_cpuid15_hz() (common/x86clock.c), as Linux. */
 	if (max_leaf >= 0x15) {
 		uint64_t crystal, hz;
 

@@ -81,8 +81,10 @@ const char *tsc_origin(const char *const derived[TSC_FIGS], int i);
 int tsc_by_construction(const char *const derived[TSC_FIGS], int a, int b);
 extern const char *const tsc_fig_name[TSC_FIGS];
 
-/* (a - b) / b in parts per million; NaN when either is not positive. */
-double ppm_diff(double a, double b);
+/* The signed offset of a from b, (a - b) / b, in parts per million; NaN
+ * when either is not positive. (The stub's unsigned integer distance is
+ * tp_ppm_apart(), common/x86clock.h.) */
+double ppm_offset(double a, double b);
 /* (max - min) / median of v[0..n) in ppm; sorts v. 0 for n < 2. */
 double spread_ppm(double *v, size_t n, double *median_out);
 

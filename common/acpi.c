@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* ACPI table walking; see acpi.h. EFI-free, tested by tests/unit/test_acpi.c. */
+/* ACPI table parsers; see acpi.h. Freestanding, tested by tests/unit/test_acpi.c. */
 #include "acpi.h"
-#include "../common/le.h"
+#include "le.h"
 
 static int sig_eq(const uint8_t *p, const char *sig, size_t n)
 {

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ACPI table walking for the stub: RSDP -> XSDT/RSDT -> FADT (PM timer) and
- * HPET. EFI-free: physical addresses go through a map callback, which is the
- * identity under UEFI (memory is identity-mapped, UEFI 2.10, 2.3.4) and a
- * lookup into recorded blobs in tests/unit/test_acpi.c.
+ * ACPI table parsers: RSDP -> XSDT/RSDT -> FADT (PM timer) and HPET.
+ * Freestanding C (no libc), shared by the stub (which walks the tables in
+ * memory) and the suite (platclock.c parses the FADT the kernel exports).
+ * Physical addresses go through a map callback, which is the identity under
+ * UEFI (memory is identity-mapped, UEFI 2.10, 2.3.4) and a lookup into
+ * recorded blobs in tests/unit/test_acpi.c.
  */
-#ifndef TP_BOOT_ACPI_H
-#define TP_BOOT_ACPI_H
+#ifndef TP_COMMON_ACPI_H
+#define TP_COMMON_ACPI_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -42,13 +44,6 @@ struct tp_hpet_table {
 	uint16_t min_tick;
 };
 
-/* HPET 1.0a, 2.3 register offsets */
-#define HPET_GCAP_ID 0x000
-#define HPET_GEN_CONF 0x010
-#define HPET_MAIN_COUNTER 0x0f0
-#define HPET_CONF_ENABLE 0x1ull
-#define HPET_CAP_COUNT_SIZE (1ull << 13)
-
 /* Sum of len bytes modulo 256: 0 for a valid table. */
 uint8_t tp_acpi_sum(const void *p, size_t len);
 
@@ -73,11 +68,5 @@ int tp_acpi_fadt_pm_timer(const void *fadt, uint32_t len, struct tp_pm_timer *pm
 
 /* HPET table (IA-PC HPET 1.0a, 3.2.4). Returns 0, or negative with *why. */
 int tp_acpi_hpet(const void *hpet, uint32_t len, struct tp_hpet_table *h, const char **why);
-
-/* GCAP_ID bits 63:32 = COUNTER_CLK_PERIOD in femtoseconds. */
-static inline uint32_t tp_hpet_period_fs(uint64_t gcap_id)
-{
-	return (uint32_t)(gcap_id >> 32);
-}
 
 #endif
