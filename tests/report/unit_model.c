@@ -441,8 +441,31 @@ static void test_fmt_num(void)
 	is_str(buf, "-", "ratio against zero is not a number");
 }
 
+/* Groups by equal strings keep the order of first appearance, members in index order. */
+static void test_group_strings(void)
+{
+	const char *s[] = { "b", "a", "b", "c", "a", "b" };
+	const size_t want_idx[] = { 0, 2, 5, 1, 4, 3 }, want_start[] = { 0, 3, 5, 6 };
+	struct groups g;
+	int idx_ok = 1, start_ok = 1;
+
+	group_strings(s, ARRAY_SIZE(s), &g);
+	is_int(g.n, 3, "group_strings: three groups");
+	for (size_t i = 0; i < ARRAY_SIZE(want_idx); i++)
+		idx_ok &= g.idx[i] == want_idx[i];
+	for (size_t i = 0; i < ARRAY_SIZE(want_start) && g.n == 3; i++)
+		start_ok &= g.start[i] == want_start[i];
+	ok(idx_ok, "group_strings: b b b, then a a, then c, each in index order");
+	ok(start_ok && g.n == 3, "group_strings: where each group begins");
+	groups_free(&g);
+	group_strings(s, 0, &g);
+	is_int(g.n, 0, "group_strings: no strings, no groups");
+	groups_free(&g);
+}
+
 int main(void)
 {
+	test_group_strings();
 	test_split_runs();
 	test_keys();
 	test_schema_identity();

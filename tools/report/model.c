@@ -540,30 +540,21 @@ static void label_by(struct report *rp, const size_t *group, size_t n, size_t p)
 	free(part);
 }
 
-/* Runs with the same label as run i, from i on, into group; marks them done. */
-static size_t same_label(const struct report *rp, size_t i, char *done, size_t *group)
-{
-	size_t n = 0;
-
-	for (size_t j = i; j < rp->nruns; j++) {
-		if (done[j] || strcmp(rp->runs[i].label, rp->runs[j].label))
-			continue;
-		done[j] = 1;
-		group[n++] = j;
-	}
-	return n;
-}
-
 /* Makes labels unique: the first part that tells equal ones apart, then #n. */
 static void dedupe_labels(struct report *rp)
 {
-	size_t *group = xcalloc(rp->nruns, sizeof(*group));
+	const char **labels = xcalloc(rp->nruns, sizeof(*labels));
 
 	for (size_t p = 0; p <= ARRAY_SIZE(label_parts); p++) {
-		char *done = xcalloc(rp->nruns, 1);
+		struct groups same;
 
-		for (size_t i = 0; i < rp->nruns; i++) {
-			size_t n = done[i] ? 0 : same_label(rp, i, done, group);
+		/* grouped by the labels as this pass found them */
+		for (size_t i = 0; i < rp->nruns; i++)
+			labels[i] = rp->runs[i].label;
+		group_strings(labels, rp->nruns, &same);
+		for (size_t g = 0; g < same.n; g++) {
+			const size_t *group = same.idx + same.start[g];
+			size_t n = same.start[g + 1] - same.start[g];
 
 			if (n < 2)
 				continue;
@@ -579,9 +570,9 @@ static void dedupe_labels(struct report *rp)
 				r->label = l;
 			}
 		}
-		free(done);
+		groups_free(&same);
 	}
-	free(group);
+	free(labels);
 }
 
 /* --- figures -------------------------------------------------------------- */

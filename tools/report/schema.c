@@ -343,6 +343,7 @@ static const struct interval_rule {
 /* Lookups are cached: a capture has thousands of records with the same few keys. */
 #define CACHE_MAX 8192
 static json_t *cache;
+static json_t *schema_probes;	/* the probes with rows of their own: name -> true */
 
 static int row_matches(const struct schema_row *r, const char *type, const char *probe,
 		       const char *key, int want_probe)
@@ -363,13 +364,31 @@ static const struct schema_row *lookup(const char *type, const char *probe, cons
 	return NULL;
 }
 
+/*
+ * A probe without rows of its own is classified by the rows for any probe,
+ * as NULL is: the cache then holds one entry per key for all such probes,
+ * however many of them a log names.
+ */
+static const char *schema_probe(const char *probe)
+{
+	if (!schema_probes) {
+		schema_probes = json_object();
+		for (size_t i = 0; i < ARRAY_SIZE(schema); i++)
+			if (schema[i].probe)
+				json_object_set_new(schema_probes, schema[i].probe, json_true());
+	}
+	return probe && json_object_get(schema_probes, probe) ? probe : NULL;
+}
+
 static const struct schema_row *cached_lookup(const char *type, const char *probe,
 					      const char *key)
 {
-	char *ck = xasprintf("%s\x1f%s\x1f%s", type, probe ? probe : "", key);
+	char *ck;
 	const struct schema_row *row;
 	json_t *hit;
 
+	probe = schema_probe(probe);
+	ck = xasprintf("%s\x1f%s\x1f%s", type, probe ? probe : "", key);
 	if (!cache)
 		cache = json_object();
 	hit = json_object_get(cache, ck);
@@ -539,4 +558,6 @@ void schema_cache_free(void)
 {
 	json_decref(cache);
 	cache = NULL;
+	json_decref(schema_probes);
+	schema_probes = NULL;
 }

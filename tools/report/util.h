@@ -42,6 +42,21 @@ char *sbuf_take(struct sbuf *b);
  */
 void sbuf_add_visible(struct sbuf *b, const char *s);
 
+/*
+ * n strings grouped by equality in one pass (a hash, not n x n compares):
+ * idx holds 0..n-1 reordered, group by group, the groups in the order of
+ * their first string and each in index order; group g is
+ * idx[start[g] .. start[g + 1]).
+ */
+struct groups {
+	size_t *idx;
+	size_t *start;		/* n + 1 of them */
+	size_t n;		/* groups */
+};
+
+void group_strings(const char *const *s, size_t n, struct groups *g);
+void groups_free(struct groups *g);
+
 /* A JSON integer or real as a double; json_is_number() says which apply. */
 double json_num(const json_t *v);
 
