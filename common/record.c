@@ -21,8 +21,8 @@ uint32_t tp_crc32(uint32_t crc, const void *data, size_t len)
 
 static void put(struct tp_rec *r, char c)
 {
-	/* keep room for " *xxxxxxxx\n\0" */
-	if (r->len + 12 >= TP_REC_MAX) {
+	/* the line ends in the CRC's tail within TP_REC_LINE_MAX; room for "\n\0" after */
+	if (r->len + 1 + TP_REC_TAIL_LEN > TP_REC_LINE_MAX) {
 		r->overflow = 1;
 		return;
 	}
@@ -258,6 +258,8 @@ long tp_rec_check(const char *line, size_t len, const char **json)
 
 	if (len < 4 || line[0] != 'T' || line[1] != 'P' || line[2] != '1' || line[3] != ' ')
 		return 0;
+	if (len > TP_REC_LINE_MAX)
+		return -2;
 	/* "TP1 " + at least "{}" + " *" + 8 hex */
 	if (len < 4 + 2 + 2 + 8 || line[len - 10] != ' ' || line[len - 9] != '*')
 		return -1;

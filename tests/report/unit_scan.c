@@ -258,6 +258,58 @@ static void test_big_integer(void)
 	rec_list_free(&l);
 }
 
+/* The emitter's longest record with a pad of n bytes; NULL if it does not fit. */
+static const char *padded(struct tp_rec *r, const char *pad, size_t n)
+{
+	tp_rec_begin(r, "result");
+	tp_rec_str(r, "probe", "long");
+	tp_rec_strn(r, "pad", pad, n);
+	return tp_rec_finish(r);
+}
+
+/*
+ * Every record the emitter can write is read back whole, and a record one
+ * byte longer, CRC and all, is refused as too long, not as a bad CRC.
+ */
+static void test_longest_record(void)
+{
+	static struct tp_rec r;
+	static char pad[TP_REC_MAX], longer[TP_REC_MAX + 64];
+	struct rec_list l = { 0 };
+	struct scan_stats st = { 0 };
+	const char *line = NULL, *json;
+	size_t n = sizeof(pad) - 1;
+	int len;
+
+	memset(pad, 'x', sizeof(pad) - 1);
+	while (n && !(line = padded(&r, pad, n)))
+		n--;
+	is_int(r.len, TP_REC_LINE_MAX + 1, "the emitter's longest line is TP_REC_LINE_MAX and its newline");
+	scan_buffer(line, r.len, &l, &st);
+	ok(l.n == 1 && st.too_long == 0 && st.bad_crc == 0, "the longest record is read");
+	ok(l.n == 1 && strlen(json_string_value(json_object_get(l.v[0].obj, "pad"))) == n &&
+	   strspn(json_string_value(json_object_get(l.v[0].obj, "pad")), "x") == n,
+	   "the longest record arrives intact (%zu bytes of pad)", n);
+	rec_list_free(&l);
+
+	/* the same with one more byte of pad: what no emitter writes */
+	pad[n + 1] = 0;
+	len = snprintf(longer, sizeof(longer), "{\"type\":\"result\",\"probe\":\"long\",\"pad\":\"%s\"}",
+		       pad);
+	len += snprintf(longer + len, sizeof(longer) - (size_t)len, " *%08x",
+			(unsigned)tp_crc32(0, longer, (size_t)len));
+	memmove(longer + 4, longer, (size_t)len + 1);
+	memcpy(longer, "TP1 ", 4);
+	is_int(strlen(longer), TP_REC_LINE_MAX + 1, "one byte longer");
+	is_int(tp_rec_check(longer, strlen(longer), &json), -2, "tp_rec_check: too long");
+	memset(&st, 0, sizeof(st));
+	scan_buffer(longer, strlen(longer), &l, &st);
+	ok(l.n == 0 && st.too_long == 1 && st.bad_crc == 0 && scan_corrupt(&st) == 1,
+	   "one byte longer is refused as too long, not a bad CRC");
+	rec_list_free(&l);
+	pad[n + 1] = 'x';
+}
+
 int main(void)
 {
 	test_clean();
@@ -266,5 +318,6 @@ int main(void)
 	test_scan();
 	test_scan_lines();
 	test_big_integer();
+	test_longest_record();
 	return tap_done();
 }

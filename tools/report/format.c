@@ -870,10 +870,11 @@ static void print_json(FILE *f, const struct report *rp, const struct source *sr
 		const struct scan_stats *st = &src[i].st;
 
 		json_array_append_new(files, json_pack(
-			"{s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "path", src[i].path,
+			"{s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "path", src[i].path,
 			"readable", !src[i].err, "lines", (json_int_t)st->lines,
 			"records", (json_int_t)st->records, "joined", (json_int_t)st->joined,
-			"bad_crc", (json_int_t)st->bad_crc, "cut", (json_int_t)st->cut,
+			"bad_crc", (json_int_t)st->bad_crc, "too_long", (json_int_t)st->too_long,
+			"cut", (json_int_t)st->cut,
 			"unparsable", (json_int_t)st->unparsable,
 			"damaged_tag", (json_int_t)st->damaged_tag));
 	}

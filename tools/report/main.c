@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/record.h"
 #include "format.h"
 #include "model.h"
 #include "plot.h"
@@ -157,6 +158,8 @@ static void say_skipped(const struct source *s)
 		const char *what;
 	} kinds[] = {
 		{ offsetof(struct scan_stats, bad_crc), "bad CRC" },
+		{ offsetof(struct scan_stats, too_long), "longer than " STR(TP_REC_LINE_MAX)
+			" bytes, the most a record can be" },
 		{ offsetof(struct scan_stats, cut), "cut short" },
 		{ offsetof(struct scan_stats, unparsable), "not a JSON object" },
 		{ offsetof(struct scan_stats, damaged_tag), "damaged tag" },

@@ -132,7 +132,6 @@ static const char *find_kernel_stamp(const char *s, size_t n)
 
 #define TAG "TP1 {"
 #define TAG_LEN 5
-#define TAIL_LEN 10	/* " *" and eight hex digits */
 
 static int hex_digit(char c)
 {
@@ -155,9 +154,9 @@ static int crc_tail(const char *s, size_t n, uint32_t *crc)
 	uint32_t v = 0;
 	int upper = 0;
 
-	if (n < TAIL_LEN || s[0] != ' ' || s[1] != '*')
+	if (n < TP_REC_TAIL_LEN || s[0] != ' ' || s[1] != '*')
 		return 0;
-	for (size_t i = 2; i < TAIL_LEN; i++) {
+	for (size_t i = 2; i < TP_REC_TAIL_LEN; i++) {
 		int d = hex_digit(s[i]);
 
 		if (d < 0)
@@ -174,7 +173,7 @@ static int ends_in_tail(const char *s, size_t n)
 {
 	uint32_t crc;
 
-	return n >= TAIL_LEN && crc_tail(s + n - TAIL_LEN, TAIL_LEN, &crc);
+	return n >= TP_REC_TAIL_LEN && crc_tail(s + n - TP_REC_TAIL_LEN, TP_REC_TAIL_LEN, &crc);
 }
 
 static size_t trim_end(const char *s, size_t n)
@@ -213,13 +212,15 @@ static void add_record(struct scanner *sc, const char *json, size_t n, size_t li
  * tail whose value is the CRC of the bytes before it, outside a JSON string.
  * One pass with a running CRC, which stops at the next tag outside a string
  * (a record may end at the " *xxxxxxxx" just before the next "TP1 {") or
- * after TP_REC_MAX bytes, so a line is read a bounded number of times.
- * Returns the offset just after the record (read, or counted as not a JSON
- * object), or 0 if there is none.
+ * where a record would grow longer than TP_REC_LINE_MAX, so a line is read
+ * a bounded number of times. Returns the offset just after the record
+ * (read, or counted as not a JSON object), or 0 if there is none.
  */
 static size_t try_record(struct scanner *sc, const char *s, size_t n, size_t at, size_t line)
 {
-	size_t json = at + 4, done = json, limit = n - at > TP_REC_MAX ? at + TP_REC_MAX : n;
+	/* the last tail that fits begins at at + TP_REC_LINE_MAX - TP_REC_TAIL_LEN */
+	size_t json = at + 4, done = json, room = TP_REC_LINE_MAX - TP_REC_TAIL_LEN + 1;
+	size_t limit = n - at > room ? at + room : n;
 	uint32_t crc = 0, want;
 	int in_str = 0, esc = 0;
 
@@ -242,7 +243,7 @@ static size_t try_record(struct scanner *sc, const char *s, size_t n, size_t at,
 			done = i;
 			if (crc == want) {
 				add_record(sc, s + json, i - json, line);
-				return i + TAIL_LEN;
+				return i + TP_REC_TAIL_LEN;
 			}
 		} else if (c == 'T' && i + TAG_LEN <= n && !memcmp(s + i, TAG, TAG_LEN)) {
 			break;
@@ -275,9 +276,23 @@ static void other_text(struct scanner *sc, const char *s, size_t n)
 		else if (brace && s[i] == ' ' && crc_tail(s + i, n - i, &crc)) {
 			sc->st->damaged_tag++;
 			brace = 0;
-			i += TAIL_LEN - 1;
+			i += TP_REC_TAIL_LEN - 1;
 		}
 	}
+}
+
+/*
+ * A complete record rec[0..len) (it ends in a CRC tail) that was not read:
+ * longer than any the emitter writes, or its CRC does not match.
+ */
+static void refused(struct scanner *sc, const char *rec, size_t len)
+{
+	const char *json;
+
+	if (tp_rec_check(rec, len, &json) == -2)
+		sc->st->too_long++;
+	else
+		sc->st->bad_crc++;
 }
 
 /*
@@ -294,7 +309,7 @@ static size_t failed_tag(struct scanner *sc, const char *s, size_t n, size_t at,
 
 	if (next) {
 		if (ends_in_tail(p, len))
-			sc->st->bad_crc++;
+			refused(sc, p, len);
 		else
 			sc->st->cut++;
 		return (size_t)(next - s);
@@ -303,7 +318,7 @@ static size_t failed_tag(struct scanner *sc, const char *s, size_t n, size_t at,
 	if (stamp)
 		len = trim_end(p, (size_t)(stamp - p));
 	if (ends_in_tail(p, len))
-		sc->st->bad_crc++;
+		refused(sc, p, len);
 	else
 		set_pending(sc, p, len, line);
 	return n;
@@ -360,7 +375,7 @@ static size_t continue_pending(struct scanner *sc, const char *s, size_t n)
 	 */
 	end = (size_t)((scan_find_record(s, n) ? scan_find_record(s, n) : s + n) - s);
 	if (ends_in_tail(s, trim_end(s, end)) && !memmem(s, end, "{\"type\":", 8)) {
-		sc->st->bad_crc++;
+		refused(sc, sc->join.s, plen + trim_end(s, end));
 		return end;
 	}
 	sc->st->cut++;

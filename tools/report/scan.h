@@ -19,6 +19,7 @@ struct scan_stats {
 	size_t records;		/* CRC matched and the JSON parsed */
 	size_t joined;		/* of those, put back together across a kernel message */
 	size_t bad_crc;		/* complete (ends in " *" and 8 hex digits), but the CRC does not match */
+	size_t too_long;	/* complete, but longer than TP_REC_LINE_MAX: no emitter writes it */
 	size_t cut;		/* cut short: no CRC at the end, nothing to join */
 	size_t unparsable;	/* CRC matched, but not a JSON object with a "type" */
 	size_t damaged_tag;	/* a record's end (a '{' ... " *" and 8 hex digits) without its "TP1 {" */
@@ -39,7 +40,7 @@ struct rec_list {
 /* Records skipped as unreadable: the figure the user is told about. */
 static inline size_t scan_corrupt(const struct scan_stats *st)
 {
-	return st->bad_crc + st->cut + st->unparsable + st->damaged_tag;
+	return st->bad_crc + st->too_long + st->cut + st->unparsable + st->damaged_tag;
 }
 
 /*

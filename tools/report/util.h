@@ -12,6 +12,9 @@
 #include <jansson.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* A macro's value as a string literal: STR(TP_REC_LINE_MAX) is "8190". */
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
