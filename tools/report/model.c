@@ -393,23 +393,43 @@ static const struct {
 	{ "attribution", on_attribution },
 };
 
+struct splitter *report_file_begin(struct report *rp, const char *file)
+{
+	struct splitter *s = xcalloc(1, sizeof(*s));
+
+	s->rp = rp;
+	s->file = file;
+	s->pending = json_array();
+	return s;
+}
+
+void report_add_record(struct splitter *s, json_t *rec, const char *type)
+{
+	for (size_t h = 0; h < ARRAY_SIZE(rec_handlers); h++) {
+		if (!strcmp(type, rec_handlers[h].type)) {
+			rec_handlers[h].add(s, rec);
+			return;
+		}
+	}
+	/* other types are from a newer suite: nothing here can show them */
+}
+
+void report_file_end(struct splitter *s)
+{
+	/* a boot that never reached its run record (crash, cut capture) still is one */
+	if (json_array_size(s->pending))
+		new_run(s, NULL);
+	json_decref(s->pending);
+	free(s);
+}
+
 void report_add_file(struct report *rp, const char *file, const struct rec_list *recs)
 {
-	struct splitter s = { .rp = rp, .file = file, .pending = json_array() };
+	struct splitter *s = report_file_begin(rp, file);
 
-	for (size_t i = 0; i < recs->n; i++) {
-		for (size_t h = 0; h < ARRAY_SIZE(rec_handlers); h++) {
-			if (!strcmp(recs->v[i].type, rec_handlers[h].type)) {
-				rec_handlers[h].add(&s, recs->v[i].obj);
-				break;
-			}
-		}
-		/* other types are from a newer suite: nothing here can show them */
-	}
-	/* a boot that never reached its run record (crash, cut capture) still is one */
-	if (json_array_size(s.pending))
-		new_run(&s, NULL);
-	json_decref(s.pending);
+	for (size_t i = 0; i < recs->n; i++)
+		report_add_record(s, recs->v[i].obj, recs->v[i].type);
+	report_file_end(s);
 }
 
 /* --- labels ---------------------------------------------------------------- */

@@ -97,9 +97,17 @@ char *result_id(const json_t *rec, char **ident);
 
 /*
  * Splits one file's records into runs at each run record; stub and calib
- * records of a boot that precede its run record go to that run. Takes
- * references to the records; the list may be freed after.
+ * records of a boot that precede its run record go to that run. The
+ * records come one at a time, in the order read: report_file_begin(), then
+ * report_add_record() for each (it takes references to what it keeps; the
+ * caller may drop its own), then report_file_end().
  */
+struct splitter;
+struct splitter *report_file_begin(struct report *rp, const char *file);
+void report_add_record(struct splitter *s, json_t *rec, const char *type);
+void report_file_end(struct splitter *s);
+
+/* The same for a list of records read already. */
 void report_add_file(struct report *rp, const char *file, const struct rec_list *recs);
 
 /* Labels the runs (labels[i] if given, else from the run record) and lines up figures. */

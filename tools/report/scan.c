@@ -18,8 +18,13 @@
 #define BEL 0x07
 
 struct scanner {
-	struct rec_list *out;
+	scan_fn *fn;		/* gets each record */
+	void *ctx;
 	struct scan_stats *st;
+	struct sbuf line;	/* the line so far: at most SCAN_LINE_MAX bytes */
+	size_t lineno;
+	int too_long;		/* the line outgrew SCAN_LINE_MAX: skipped to its end */
+	int after_cr;		/* the last line ended in CR: a LF now ends nothing */
 	struct sbuf pending;	/* the first part of a record, waiting for its end */
 	size_t pending_line;
 	int pending_wait;	/* lines skipped while waiting */
@@ -187,7 +192,6 @@ static void add_record(struct scanner *sc, const char *json, size_t n, size_t li
 {
 	json_error_t err;
 	json_t *obj, *type;
-	struct rec *r;
 
 	obj = json_loadb(json, n, 0, &err);
 	/* jansson refuses integers beyond int64_t; a uint64_t figure is still a figure */
@@ -199,12 +203,8 @@ static void add_record(struct scanner *sc, const char *json, size_t n, size_t li
 		sc->st->unparsable++;
 		return;
 	}
-	grow(&sc->out->v, &sc->out->cap, sc->out->n + 1, sizeof(*sc->out->v));
-	r = &sc->out->v[sc->out->n++];
-	r->obj = obj;
-	r->type = json_string_value(type);
-	r->line = line;
 	sc->st->records++;
+	sc->fn(sc->ctx, &(struct rec){ obj, json_string_value(type), line });
 }
 
 /*
@@ -391,63 +391,134 @@ static void scan_line(struct scanner *sc, const char *s, size_t n, size_t line)
 	scan_from(sc, s, n, from, line);
 }
 
-/* Length of the line at s[0..n) and of its end: LF, CR LF or a lone CR. */
-static size_t line_len(const char *s, size_t n, size_t *eol)
+struct scanner *scan_open(scan_fn *fn, void *ctx, struct scan_stats *st)
 {
-	size_t i = 0;
+	struct scanner *sc = xcalloc(1, sizeof(*sc));
 
-	while (i < n && s[i] != '\n' && s[i] != '\r')
-		i++;
-	*eol = i == n ? 0 : s[i] == '\r' && i + 1 < n && s[i + 1] == '\n' ? 2 : 1;
-	return i;
+	sc->fn = fn;
+	sc->ctx = ctx;
+	sc->st = st;
+	return sc;
+}
+
+/* The line is complete: scanned, or counted when it was too long to keep. */
+static void end_line(struct scanner *sc)
+{
+	sc->lineno++;
+	if (sc->too_long) {
+		sc->st->long_lines++;
+		sc->too_long = 0;
+		/* what waited for its end will not find it there */
+		if (sc->has_pending) {
+			sc->has_pending = 0;
+			sc->st->cut++;
+		}
+	} else {
+		sc->line.len = scan_clean_line(sc->line.s, sc->line.len);
+		scan_line(sc, sc->line.s, sc->line.len, sc->lineno);
+	}
+	sbuf_reset(&sc->line);
+}
+
+static void add_to_line(struct scanner *sc, const char *s, size_t n)
+{
+	if (sc->too_long)
+		return;
+	if (sc->line.len + n > SCAN_LINE_MAX) {
+		sc->too_long = 1;
+		sbuf_reset(&sc->line);
+		return;
+	}
+	sbuf_add(&sc->line, s, n);
+}
+
+void scan_feed(struct scanner *sc, const char *buf, size_t len)
+{
+	while (len) {
+		size_t n = 0;
+
+		if (sc->after_cr) {
+			sc->after_cr = 0;
+			/* CR LF ends one line, not two */
+			if (*buf == '\n') {
+				buf++;
+				len--;
+				continue;
+			}
+		}
+		while (n < len && buf[n] != '\n' && buf[n] != '\r')
+			n++;
+		add_to_line(sc, buf, n);
+		if (n == len)
+			return;
+		end_line(sc);
+		sc->after_cr = buf[n] == '\r';
+		buf += n + 1;
+		len -= n + 1;
+	}
+}
+
+void scan_close(struct scanner *sc)
+{
+	if (sc->line.len || sc->too_long)
+		end_line(sc);
+	if (sc->has_pending)
+		sc->st->cut++;
+	sc->st->lines += sc->lineno;
+	sbuf_free(&sc->line);
+	sbuf_free(&sc->pending);
+	sbuf_free(&sc->join);
+	free(sc);
+}
+
+static void to_list(void *ctx, const struct rec *r)
+{
+	struct rec_list *out = ctx;
+
+	grow(&out->v, &out->cap, out->n + 1, sizeof(*out->v));
+	out->v[out->n++] = *r;
 }
 
 void scan_buffer(const char *buf, size_t len, struct rec_list *out, struct scan_stats *st)
 {
-	struct scanner sc = { .out = out, .st = st };
-	struct sbuf line = { 0 };
-	size_t pos = 0, lineno = 0, eol;
+	struct scanner *sc = scan_open(to_list, out, st);
 
-	while (pos < len) {
-		size_t n = line_len(buf + pos, len - pos, &eol);
-
-		sbuf_reset(&line);
-		sbuf_add(&line, buf + pos, n);
-		line.len = scan_clean_line(line.s, line.len);
-		scan_line(&sc, line.s, line.len, ++lineno);
-		pos += n + eol;
-	}
-	if (sc.has_pending)
-		st->cut++;
-	st->lines += lineno;
-	sbuf_free(&line);
-	sbuf_free(&sc.pending);
-	sbuf_free(&sc.join);
+	scan_feed(sc, buf, len);
+	scan_close(sc);
 }
 
-int scan_read_file(const char *path, char **buf, size_t *len)
+int scan_file(const char *path, unsigned long long max_bytes, scan_fn *fn, void *ctx,
+	      struct scan_stats *st)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	struct sbuf b = { 0 };
+	unsigned long long got = 0;
+	struct scanner *sc;
 	char chunk[65536];
 	size_t n;
 	int err = 0;
 
 	if (!f)
 		return -errno;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		sbuf_add(&b, chunk, n);
+	sc = scan_open(fn, ctx, st);
+	while (got < max_bytes) {
+		size_t want = max_bytes - got < sizeof(chunk) ? (size_t)(max_bytes - got) : sizeof(chunk);
+
+		n = fread(chunk, 1, want, f);
+		if (!n)
+			break;
+		got += n;
+		scan_feed(sc, chunk, n);
+	}
+	st->bytes += got;
+	/* at the limit: was there more? */
+	if (got >= max_bytes && !ferror(f) && getc(f) != EOF)
+		st->capped = 1;
 	if (ferror(f))
 		err = errno ? -errno : -EIO;
+	scan_close(sc);
 	if (f != stdin)
 		fclose(f);
-	if (err) {
-		sbuf_free(&b);
-		return err;
-	}
-	*len = b.len;
-	*buf = sbuf_take(&b);
-	return 0;
+	return err;
 }
 
 void rec_list_free(struct rec_list *l)
