@@ -224,17 +224,16 @@ static json_t *probe_keys(const struct run *run, const size_t *idx, size_t n)
 
 	for (size_t i = 0; i < n; i++) {
 		const struct result *r = &run->res[idx[i]];
+		size_t *order, nk = result_keys_by(r, KEYS_AS_SCALARS, &order);
 
-		for (size_t k = 0; k < json_array_size(r->recs); k++) {
-			const char *key;
-			json_t *val;
+		for (size_t k = 0; k < nk; k++) {
+			const struct rkey *rk = &r->keys[order[k]];
 
-			json_object_foreach(json_array_get(r->recs, k), key, val) {
-				if (bookkeeping(key) || !is_scalar(val) || json_object_get(keys, key))
-					continue;
-				json_object_set_new(keys, key, json_boolean(json_is_number(val)));
-			}
+			if (bookkeeping(rk->key) || json_object_get(keys, rk->key))
+				continue;
+			json_object_set_new(keys, rk->key, json_boolean(rk->scalar_numeric));
 		}
+		free(order);
 	}
 	return keys;
 }
@@ -316,14 +315,12 @@ static void probe_columns(json_t *keys, const struct layout *lay, json_t *figs,
 /* A result's value for key: a figure's mean over iterations, else as written. */
 static int result_cell(const struct result *r, const char *key, struct sbuf *out)
 {
-	json_t *first = NULL, *rec = NULL;
+	const struct rkey *k = result_key(r, key);
 	char num[NUM_MAX];
 
-	for (size_t k = 0; k < json_array_size(r->recs) && !first; k++)
-		first = json_object_get(rec = json_array_get(r->recs, k), key);
-	if (!first)
+	if (!k)
 		return 0;
-	if (key_is_figure(rec, key, first)) {
+	if (k->first_is_figure) {
 		struct agg a;
 
 		result_agg(r, key, &a);
@@ -334,7 +331,7 @@ static int result_cell(const struct result *r, const char *key, struct sbuf *out
 			fmt_agg(num, sizeof(num), &a);
 		sbuf_adds(out, num);
 	} else {
-		scalar_str(out, first);
+		scalar_str(out, k->first);
 	}
 	return 1;
 }
