@@ -4,17 +4,25 @@
 
 static const char hex[] = "0123456789abcdef";
 
+/*
+ * The CRC of each 4-bit value, reflected polynomial 0xEDB88320 (IEEE 802.3,
+ * zlib): two lookups a byte, four times the speed of a bit at a time (a
+ * report reads millions of records) for 64 bytes of table.
+ */
+static const uint32_t crc_nibble[16] = {
+	0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac, 0x76dc4190, 0x6b6b51f4, 0x4db26158, 0x5005713c,
+	0xedb88320, 0xf00f9344, 0xd6d6a3e8, 0xcb61b38c, 0x9b64c2b0, 0x86d3d2d4, 0xa00ae278, 0xbdbdf21c,
+};
+
 uint32_t tp_crc32(uint32_t crc, const void *data, size_t len)
 {
 	const unsigned char *p = data;
 
-	/* Bitwise, reflected polynomial 0xEDB88320 (IEEE 802.3, zlib). Records are
-	 * short; a table would buy nothing here. */
 	crc = ~crc;
 	while (len--) {
 		crc ^= *p++;
-		for (int k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xEDB88320u & -(crc & 1));
+		crc = (crc >> 4) ^ crc_nibble[crc & 15];
+		crc = (crc >> 4) ^ crc_nibble[crc & 15];
 	}
 	return ~crc;
 }

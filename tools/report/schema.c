@@ -380,15 +380,34 @@ static const char *schema_probe(const char *probe)
 	return probe && json_object_get(schema_probes, probe) ? probe : NULL;
 }
 
+/* "type\x1fprobe\x1fkey" into buf (of n bytes) if it fits, else into a new string. */
+static char *cache_key(char *buf, size_t n, const char *type, const char *probe, const char *key)
+{
+	const char *part[] = { type, probe ? probe : "", key };
+	size_t len[3], total = 0;
+	char *ck, *p;
+
+	for (size_t i = 0; i < 3; i++)
+		total += (len[i] = strlen(part[i])) + 1;
+	ck = p = total <= n ? buf : xmalloc(total);
+	for (size_t i = 0; i < 3; i++) {
+		memcpy(p, part[i], len[i]);
+		p += len[i];
+		*p++ = i < 2 ? '\x1f' : 0;
+	}
+	return ck;
+}
+
 static const struct schema_row *cached_lookup(const char *type, const char *probe,
 					      const char *key)
 {
-	char *ck;
+	char buf[256], *ck;
 	const struct schema_row *row;
 	json_t *hit;
 
 	probe = schema_probe(probe);
-	ck = xasprintf("%s\x1f%s\x1f%s", type, probe ? probe : "", key);
+	/* a lookup for every key of every record: no printf, no allocation */
+	ck = cache_key(buf, sizeof(buf), type, probe, key);
 	if (!cache)
 		cache = json_object();
 	hit = json_object_get(cache, ck);
@@ -402,7 +421,8 @@ static const struct schema_row *cached_lookup(const char *type, const char *prob
 			json_object_clear(cache);
 		json_object_set_new(cache, ck, json_integer(row ? row - schema : -1));
 	}
-	free(ck);
+	if (ck != buf)
+		free(ck);
 	return row;
 }
 
