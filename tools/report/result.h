@@ -56,13 +56,13 @@ size_t column_rec(const struct column *c, size_t i);
 /* One top-level key of a result's records. */
 struct rkey {
 	const char *key;
-	int own_key;		/* key is a copy (a key the first record lacks) */
 	json_t *first;		/* its value in the first record that has it */
-	int first_is_figure;	/* a figure in that record (schema.h) */
 	size_t scalar_seq;	/* when first seen with a scalar value; SEQ_NONE: never */
-	int scalar_numeric;	/* that value was a number */
 	size_t figure_seq;	/* when first seen as a figure; SEQ_NONE: never */
 	struct column col;	/* every numeric value */
+	unsigned char own_key;	/* key is a copy (a key the first record lacks) */
+	unsigned char first_is_figure;	/* first was a figure in its record (schema.h) */
+	unsigned char scalar_numeric;	/* the first scalar value was a number */
 };
 
 /* The "hist" objects of a result's iterations added up (docs/records.md). */
