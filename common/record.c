@@ -4,25 +4,33 @@
 
 static const char hex[] = "0123456789abcdef";
 
+/*
+ * The CRC of each 4-bit value, reflected polynomial 0xEDB88320 (IEEE 802.3,
+ * zlib): two lookups a byte, four times the speed of a bit at a time (a
+ * report reads millions of records) for 64 bytes of table.
+ */
+static const uint32_t crc_nibble[16] = {
+	0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac, 0x76dc4190, 0x6b6b51f4, 0x4db26158, 0x5005713c,
+	0xedb88320, 0xf00f9344, 0xd6d6a3e8, 0xcb61b38c, 0x9b64c2b0, 0x86d3d2d4, 0xa00ae278, 0xbdbdf21c,
+};
+
 uint32_t tp_crc32(uint32_t crc, const void *data, size_t len)
 {
 	const unsigned char *p = data;
 
-	/* Bitwise, reflected polynomial 0xEDB88320 (IEEE 802.3, zlib). Records are
-	 * short; a table would buy nothing here. */
 	crc = ~crc;
 	while (len--) {
 		crc ^= *p++;
-		for (int k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xEDB88320u & -(crc & 1));
+		crc = (crc >> 4) ^ crc_nibble[crc & 15];
+		crc = (crc >> 4) ^ crc_nibble[crc & 15];
 	}
 	return ~crc;
 }
 
 static void put(struct tp_rec *r, char c)
 {
-	/* keep room for " *xxxxxxxx\n\0" */
-	if (r->len + 12 >= TP_REC_MAX) {
+	/* the line ends in the CRC's tail within TP_REC_LINE_MAX; room for "\n\0" after */
+	if (r->len + 1 + TP_REC_TAIL_LEN > TP_REC_LINE_MAX) {
 		r->overflow = 1;
 		return;
 	}
@@ -258,6 +266,8 @@ long tp_rec_check(const char *line, size_t len, const char **json)
 
 	if (len < 4 || line[0] != 'T' || line[1] != 'P' || line[2] != '1' || line[3] != ' ')
 		return 0;
+	if (len > TP_REC_LINE_MAX)
+		return -2;
 	/* "TP1 " + at least "{}" + " *" + 8 hex */
 	if (len < 4 + 2 + 2 + 8 || line[len - 10] != ' ' || line[len - 9] != '*')
 		return -1;

@@ -12,7 +12,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TP_REC_MAX 8192		/* longest record line, including "TP1 " and CRC */
+/*
+ * The longest record line the emitter writes, "TP1 " to the CRC's last
+ * digit, without its newline: the one limit of the format. A reader
+ * accepts every line up to it and no longer one (docs/records.md).
+ */
+#define TP_REC_LINE_MAX 8190
+#define TP_REC_TAIL_LEN 10	/* " *" and the CRC's eight hex digits */
+#define TP_REC_MAX (TP_REC_LINE_MAX + 2)	/* the builder's buffer: line, newline, NUL */
 #define TP_REC_DEPTH 8		/* nesting of objects and arrays */
 
 struct tp_rec {
@@ -48,14 +55,16 @@ void tp_rec_arr_begin(struct tp_rec *r, const char *key);
 void tp_rec_arr_end(struct tp_rec *r);
 /*
  * Closes the object and appends " *crc\n". Returns the line (NUL-terminated,
- * r->len bytes), or NULL if the record overflowed TP_REC_MAX or is unbalanced.
+ * r->len bytes, at most TP_REC_LINE_MAX + 1 with the newline), or NULL if the
+ * record did not fit or is unbalanced.
  */
 const char *tp_rec_finish(struct tp_rec *r);
 
 /*
  * Checks one line (without its newline): returns the JSON's length and sets
  * *json to it when the line is a TP1 record whose CRC matches; 0 when the line
- * is not a record; -1 when it is a record with a bad or missing CRC.
+ * is not a record; -1 when it is a record with a bad or missing CRC; -2 when
+ * it is longer than TP_REC_LINE_MAX, which no emitter writes.
  */
 long tp_rec_check(const char *line, size_t len, const char **json);
 

@@ -286,6 +286,60 @@ static void add_run(struct report *rp, const char *file, const char *const *json
 
 #define PAIR "{\"type\":\"result\",\"probe\":\"tscsync\",\"name\":\"p\",\"cpu_a\":0,\"cpu_b\":1,"
 
+/*
+ * What a result keeps of its records: values of a key some iterations lack
+ * pair up by iteration, a key seen late is found, and so is every key of a
+ * result with more than the few a scan looks through.
+ */
+static void test_result_keeps(void)
+{
+	static const char *const gaps[] = {
+		PAIR "\"iteration\":1,\"offset_ns\":-40,\"bound_ns\":30}",
+		PAIR "\"iteration\":2,\"offset_ns\":500}",
+		PAIR "\"iteration\":3,\"offset_ns\":0,\"bound_ns\":60,\"late\":7}",
+	};
+	struct report rp = { 0 };
+	struct sbuf wide = { 0 };
+	const char *rec[2];
+	const struct figure *f;
+	const struct rkey *k;
+	const struct result *r;
+	double *v;
+	size_t n;
+	int all = 1;
+
+	sbuf_adds(&wide, "{\"type\":\"result\",\"probe\":\"x\",\"name\":\"wide\"");
+	for (int i = 0; i < 40; i++)
+		sbuf_addf(&wide, ",\"k%d\":%d", i, i);
+	sbuf_adds(&wide, "}");
+	rec[0] = rec[1] = wide.s;
+	add_run(&rp, "gaps.log", gaps, ARRAY_SIZE(gaps));
+	add_run(&rp, "wide.log", rec, 2);
+	report_finish(&rp, NULL, 0);
+	f = find_fig(&rp, "p", "offset_ns");
+	/* iteration 2 has no bound: [-70,-10] ∩ [-60,60] = [-60,-10] */
+	ok(f && f->per_run[0].n == 2 && f->per_run[0].mean == -35,
+	   "an iteration without its bound is left out of the intersection");
+	r = &rp.runs[0].res[0];
+	k = result_key(r, "late");
+	ok(k && k->col.n == 1 && column_rec(&k->col, 0) == 2 && k->col.v[0] == 7,
+	   "a key first seen in the third iteration: its value, from that iteration");
+	n = result_values(r, "bound_ns", &v);
+	ok(n == 2 && v[0] == 30 && v[1] == 60, "result_values: the iterations that have it");
+	free(v);
+	r = &rp.runs[1].res[0];
+	for (int i = 0; i < 40; i++) {
+		char key[8];
+
+		snprintf(key, sizeof(key), "k%d", i);
+		k = result_key(r, key);
+		all &= k && k->col.n == 2 && k->col.v[1] == i;
+	}
+	ok(all && r->nrecs == 2 && !result_key(r, "k40"), "40 keys of two iterations, each found");
+	sbuf_free(&wide);
+	report_free(&rp);
+}
+
 static void test_intervals(void)
 {
 	static const char *const meet[] = {
@@ -441,14 +495,38 @@ static void test_fmt_num(void)
 	is_str(buf, "-", "ratio against zero is not a number");
 }
 
+/* Groups by equal strings keep the order of first appearance, members in index order. */
+static void test_group_strings(void)
+{
+	const char *s[] = { "b", "a", "b", "c", "a", "b" };
+	const size_t want_idx[] = { 0, 2, 5, 1, 4, 3 }, want_start[] = { 0, 3, 5, 6 };
+	struct groups g;
+	int idx_ok = 1, start_ok = 1;
+
+	group_strings(s, ARRAY_SIZE(s), &g);
+	is_int(g.n, 3, "group_strings: three groups");
+	for (size_t i = 0; i < ARRAY_SIZE(want_idx); i++)
+		idx_ok &= g.idx[i] == want_idx[i];
+	for (size_t i = 0; i < ARRAY_SIZE(want_start) && g.n == 3; i++)
+		start_ok &= g.start[i] == want_start[i];
+	ok(idx_ok, "group_strings: b b b, then a a, then c, each in index order");
+	ok(start_ok && g.n == 3, "group_strings: where each group begins");
+	groups_free(&g);
+	group_strings(s, 0, &g);
+	is_int(g.n, 0, "group_strings: no strings, no groups");
+	groups_free(&g);
+}
+
 int main(void)
 {
+	test_group_strings();
 	test_split_runs();
 	test_keys();
 	test_schema_identity();
 	test_compare();
 	test_lead();
 	test_intervals();
+	test_result_keeps();
 	test_lead_noise();
 	test_labels();
 	test_fmt_num();

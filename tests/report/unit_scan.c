@@ -30,6 +30,28 @@ struct scan_case {
 	size_t records, bad_crc, cut, unparsable, joined, damaged_tag;
 };
 
+static void drop(void *ctx, const struct rec *r)
+{
+	(void)ctx;
+	json_decref(r->obj);
+}
+
+/* The log fed one byte at a time counts what it counts in one piece. */
+static int same_in_bytes(const char *log, size_t len, const struct scan_stats *whole)
+{
+	struct scan_stats st = { 0 };
+	struct scanner *sc = scan_open(drop, NULL, &st);
+
+	for (size_t i = 0; i < len; i++)
+		scan_feed(sc, log + i, 1);
+	scan_close(sc);
+	return st.lines == whole->lines && st.records == whole->records &&
+	       st.joined == whole->joined && st.bad_crc == whole->bad_crc &&
+	       st.too_long == whole->too_long && st.cut == whole->cut &&
+	       st.unparsable == whole->unparsable && st.damaged_tag == whole->damaged_tag &&
+	       st.long_lines == whole->long_lines;
+}
+
 static void check_n(const struct scan_case *c, const char *log, size_t len)
 {
 	struct rec_list l = { 0 };
@@ -37,7 +59,8 @@ static void check_n(const struct scan_case *c, const char *log, size_t len)
 	int good;
 
 	scan_buffer(log, len, &l, &st);
-	good = st.records == c->records && st.bad_crc == c->bad_crc && st.cut == c->cut &&
+	good = same_in_bytes(log, len, &st) &&
+	       st.records == c->records && st.bad_crc == c->bad_crc && st.cut == c->cut &&
 	       st.unparsable == c->unparsable && st.joined == c->joined && l.n == c->records &&
 	       st.damaged_tag == c->damaged_tag;
 	if (!ok(good, "scan: %s", c->what))
@@ -258,6 +281,102 @@ static void test_big_integer(void)
 	rec_list_free(&l);
 }
 
+/*
+ * A line longer than SCAN_LINE_MAX is skipped and counted, however it comes
+ * (one piece or many), and a record waiting for its end there was cut; the
+ * next line is read. So is a line of exactly SCAN_LINE_MAX bytes.
+ */
+static void test_long_line(void)
+{
+	static const char cut[] = "TP1 {\"type\":\"end\"\n";
+	char *rec = record("clocks", "x", 1), *big = xmalloc(SCAN_LINE_MAX + 1);
+	struct rec_list l = { 0 };
+	struct scan_stats st = { 0 };
+	struct scanner *sc;
+	size_t n = strlen(rec);
+
+	memset(big, 'z', SCAN_LINE_MAX + 1);
+	/* a line of SCAN_LINE_MAX bytes that ends in a record, then one byte more */
+	for (size_t extra = 0; extra < 2; extra++) {
+		memcpy(big + SCAN_LINE_MAX + extra - n, rec, n);
+		memset(&st, 0, sizeof(st));
+		scan_buffer(big, SCAN_LINE_MAX + extra, &l, &st);
+		is_int(l.n, !extra, extra ? "a line one byte too long: its record is not read"
+					  : "a line of SCAN_LINE_MAX bytes is read");
+		is_int(st.long_lines, extra, extra ? "... and it is counted as too long"
+						   : "... and it is not counted as too long");
+		rec_list_free(&l);
+	}
+	/* a record cut at the end of a line, a long line fed in pieces, then a record */
+	memset(&st, 0, sizeof(st));
+	sc = scan_open(drop, NULL, &st);
+	scan_feed(sc, cut, strlen(cut));
+	for (size_t i = 0; i < SCAN_LINE_MAX + 1; i += 4096)
+		scan_feed(sc, big + i, SCAN_LINE_MAX + 1 - i < 4096 ? SCAN_LINE_MAX + 1 - i : 4096);
+	scan_feed(sc, "\r\n", 2);
+	scan_feed(sc, rec, n);
+	scan_close(sc);
+	ok(st.long_lines == 1 && st.cut == 1 && st.lines == 3 && st.records == 1,
+	   "fed in pieces: the long line counted, the record before it cut, the one after read");
+	if (st.lines != 3)
+		printf("#   lines %zu long %zu cut %zu records %zu\n", st.lines, st.long_lines,
+		       st.cut, st.records);
+	free(big);
+	free(rec);
+}
+
+/* The emitter's longest record with a pad of n bytes; NULL if it does not fit. */
+static const char *padded(struct tp_rec *r, const char *pad, size_t n)
+{
+	tp_rec_begin(r, "result");
+	tp_rec_str(r, "probe", "long");
+	tp_rec_strn(r, "pad", pad, n);
+	return tp_rec_finish(r);
+}
+
+/*
+ * Every record the emitter can write is read back whole, and a record one
+ * byte longer, CRC and all, is refused as too long, not as a bad CRC.
+ */
+static void test_longest_record(void)
+{
+	static struct tp_rec r;
+	static char pad[TP_REC_MAX], longer[TP_REC_MAX + 64];
+	struct rec_list l = { 0 };
+	struct scan_stats st = { 0 };
+	const char *line = NULL, *json;
+	size_t n = sizeof(pad) - 1;
+	int len;
+
+	memset(pad, 'x', sizeof(pad) - 1);
+	while (n && !(line = padded(&r, pad, n)))
+		n--;
+	is_int(r.len, TP_REC_LINE_MAX + 1, "the emitter's longest line is TP_REC_LINE_MAX and its newline");
+	scan_buffer(line, r.len, &l, &st);
+	ok(l.n == 1 && st.too_long == 0 && st.bad_crc == 0, "the longest record is read");
+	ok(l.n == 1 && strlen(json_string_value(json_object_get(l.v[0].obj, "pad"))) == n &&
+	   strspn(json_string_value(json_object_get(l.v[0].obj, "pad")), "x") == n,
+	   "the longest record arrives intact (%zu bytes of pad)", n);
+	rec_list_free(&l);
+
+	/* the same with one more byte of pad: what no emitter writes */
+	pad[n + 1] = 0;
+	len = snprintf(longer, sizeof(longer), "{\"type\":\"result\",\"probe\":\"long\",\"pad\":\"%s\"}",
+		       pad);
+	len += snprintf(longer + len, sizeof(longer) - (size_t)len, " *%08x",
+			(unsigned)tp_crc32(0, longer, (size_t)len));
+	memmove(longer + 4, longer, (size_t)len + 1);
+	memcpy(longer, "TP1 ", 4);
+	is_int(strlen(longer), TP_REC_LINE_MAX + 1, "one byte longer");
+	is_int(tp_rec_check(longer, strlen(longer), &json), -2, "tp_rec_check: too long");
+	memset(&st, 0, sizeof(st));
+	scan_buffer(longer, strlen(longer), &l, &st);
+	ok(l.n == 0 && st.too_long == 1 && st.bad_crc == 0 && scan_corrupt(&st) == 1,
+	   "one byte longer is refused as too long, not a bad CRC");
+	rec_list_free(&l);
+	pad[n + 1] = 'x';
+}
+
 int main(void)
 {
 	test_clean();
@@ -266,5 +385,7 @@ int main(void)
 	test_scan();
 	test_scan_lines();
 	test_big_integer();
+	test_longest_record();
+	test_long_line();
 	return tap_done();
 }

@@ -218,25 +218,22 @@ static int bookkeeping(const char *key)
 }
 
 /* Every key the results of a probe carry, in the order first written: key -> numeric. */
-static json_t *probe_keys(const struct run *run, const char *probe)
+static json_t *probe_keys(const struct run *run, const size_t *idx, size_t n)
 {
 	json_t *keys = json_object();
 
-	for (size_t i = 0; i < run->nres; i++) {
-		const struct result *r = &run->res[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct result *r = &run->res[idx[i]];
+		size_t *order, nk = result_keys_by(r, KEYS_AS_SCALARS, &order);
 
-		if (strcmp(r->probe, probe))
-			continue;
-		for (size_t k = 0; k < json_array_size(r->recs); k++) {
-			const char *key;
-			json_t *val;
+		for (size_t k = 0; k < nk; k++) {
+			const struct rkey *rk = &r->keys[order[k]];
 
-			json_object_foreach(json_array_get(r->recs, k), key, val) {
-				if (bookkeeping(key) || !is_scalar(val) || json_object_get(keys, key))
-					continue;
-				json_object_set_new(keys, key, json_boolean(json_is_number(val)));
-			}
+			if (bookkeeping(rk->key) || json_object_get(keys, rk->key))
+				continue;
+			json_object_set_new(keys, rk->key, json_boolean(rk->scalar_numeric));
 		}
+		free(order);
 	}
 	return keys;
 }
@@ -318,14 +315,12 @@ static void probe_columns(json_t *keys, const struct layout *lay, json_t *figs,
 /* A result's value for key: a figure's mean over iterations, else as written. */
 static int result_cell(const struct result *r, const char *key, struct sbuf *out)
 {
-	json_t *first = NULL, *rec = NULL;
+	const struct rkey *k = result_key(r, key);
 	char num[NUM_MAX];
 
-	for (size_t k = 0; k < json_array_size(r->recs) && !first; k++)
-		first = json_object_get(rec = json_array_get(r->recs, k), key);
-	if (!first)
+	if (!k)
 		return 0;
-	if (key_is_figure(rec, key, first)) {
+	if (k->first_is_figure) {
 		struct agg a;
 
 		result_agg(r, key, &a);
@@ -336,7 +331,7 @@ static int result_cell(const struct result *r, const char *key, struct sbuf *out
 			fmt_agg(num, sizeof(num), &a);
 		sbuf_adds(out, num);
 	} else {
-		scalar_str(out, first);
+		scalar_str(out, k->first);
 	}
 	return 1;
 }
@@ -368,12 +363,15 @@ static int cmp_rows(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-static void print_probe(FILE *f, const struct run *run, const char *probe, enum style style)
+/* The table of one probe: the n results run->res[idx[0..n)], all of that probe. */
+static void print_probe(FILE *f, const struct run *run, const size_t *idx, size_t n,
+			enum style style)
 {
+	const char *probe = run->res[idx[0]].probe;
 	const struct layout *lay = find_layout(probe);
-	json_t *keys = probe_keys(run, probe);
+	json_t *keys = probe_keys(run, idx, n);
 	struct probe_cols pc = { 0 };
-	struct sort_row *rows = xcalloc(run->nres, sizeof(*rows));
+	struct sort_row *rows = xcalloc(n, sizeof(*rows));
 	const char **titles;
 	struct table *t;
 	struct sbuf cell = { 0 }, tmp = { 0 };
@@ -387,12 +385,12 @@ static void print_probe(FILE *f, const struct run *run, const char *probe, enum 
 	t = table_new(pc.n, titles);
 	for (size_t c = 0; c < pc.n; c++)
 		table_align(t, c, pc.v[c].numeric ? 'r' : 'l');
-	for (size_t i = 0; i < run->nres; i++) {
-		if (strcmp(run->res[i].probe, probe))
-			continue;
-		rows[nrows] = (struct sort_row){ &run->res[i], NAN, nrows, lay && lay->descending };
+	for (size_t i = 0; i < n; i++) {
+		const struct result *r = &run->res[idx[i]];
+
+		rows[nrows] = (struct sort_row){ r, NAN, nrows, lay && lay->descending };
 		if (lay && lay->sort_key)
-			rows[nrows].v = sort_value(&run->res[i], lay->sort_key);
+			rows[nrows].v = sort_value(r, lay->sort_key);
 		nrows++;
 	}
 	qsort(rows, nrows, sizeof(*rows), cmp_rows);
@@ -586,9 +584,15 @@ static void print_spread(FILE *f, const struct report *rp, size_t ri, enum style
 static void print_run(FILE *f, const struct report *rp, size_t ri, enum style style)
 {
 	const struct run *run = &rp->runs[ri];
-	json_t *seen = json_object();
+	const char **probes = xcalloc(run->nres, sizeof(*probes));
+	struct groups by_probe;
 	struct sbuf b = { 0 };
 	char *h;
+
+	for (size_t i = 0; i < run->nres; i++)
+		probes[i] = run->res[i].probe;
+	group_strings(probes, run->nres, &by_probe);
+	free(probes);
 
 	h = xasprintf("Run %d of %s: %s", run->seq, run->file, run->label);
 	heading(f, style, 1, h);
@@ -596,13 +600,12 @@ static void print_run(FILE *f, const struct report *rp, size_t ri, enum style st
 	if (style == STYLE_MARKDOWN)
 		fputc('\n', f);
 	print_head(f, run, style);
-	/* the calibration is in the header already; its figures are for comparisons */
-	json_object_set_new(seen, "calib", json_true());
-	for (size_t i = 0; i < run->nres; i++) {
-		if (json_object_get(seen, run->res[i].probe))
-			continue;
-		json_object_set_new(seen, run->res[i].probe, json_true());
-		print_probe(f, run, run->res[i].probe, style);
+	for (size_t g = 0; g < by_probe.n; g++) {
+		const size_t *in = by_probe.idx + by_probe.start[g];
+
+		/* the calibration is in the header already; its figures are for comparisons */
+		if (strcmp(run->res[in[0]].probe, "calib"))
+			print_probe(f, run, in, by_probe.start[g + 1] - by_probe.start[g], style);
 	}
 	print_spread(f, rp, ri, style);
 	print_notes(f, rp, ri, 1, style);
@@ -612,7 +615,7 @@ static void print_run(FILE *f, const struct report *rp, size_t ri, enum style st
 	table_text(f, style, b.s);
 	fputc('\n', f);
 	sbuf_free(&b);
-	json_decref(seen);
+	groups_free(&by_probe);
 }
 
 /* --- comparison ----------------------------------------------------------- */
@@ -864,10 +867,11 @@ static void print_json(FILE *f, const struct report *rp, const struct source *sr
 		const struct scan_stats *st = &src[i].st;
 
 		json_array_append_new(files, json_pack(
-			"{s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "path", src[i].path,
+			"{s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "path", src[i].path,
 			"readable", !src[i].err, "lines", (json_int_t)st->lines,
 			"records", (json_int_t)st->records, "joined", (json_int_t)st->joined,
-			"bad_crc", (json_int_t)st->bad_crc, "cut", (json_int_t)st->cut,
+			"bad_crc", (json_int_t)st->bad_crc, "too_long", (json_int_t)st->too_long,
+			"cut", (json_int_t)st->cut,
 			"unparsable", (json_int_t)st->unparsable,
 			"damaged_tag", (json_int_t)st->damaged_tag));
 	}

@@ -5,11 +5,13 @@
  * `timeprobe report ARGS` execs this program, found next to timeprobe.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/record.h"
 #include "format.h"
 #include "model.h"
 #include "plot.h"
@@ -18,10 +20,11 @@
 #include "util.h"
 
 #define USAGE "usage: tp-report FILE... [--format=text|markdown|csv|json] " \
-	"[--label=A,B,...] [--plot=DIR] [--tables] [--check-keys] | --schema"
+	"[--label=A,B,...] [--plot=DIR] [--tables] [--max-input=SIZE] [--check-keys] | --schema"
 
 struct cli {
 	struct out_opts out;
+	unsigned long long max_input;	/* bytes read of each file at most */
 	char **labels;
 	size_t nlabels;
 	const char *plot_dir;
@@ -57,6 +60,29 @@ static int opt_plot(struct cli *c, const char *arg)
 {
 	c->plot_dir = arg;
 	return *arg ? 0 : -1;
+}
+
+/* SIZE: bytes, or with a suffix K, M or G (KiB, MiB, GiB); at least 1. */
+static int opt_max_input(struct cli *c, const char *arg)
+{
+	static const char units[] = "KMG";
+	unsigned long long v = 0;
+	const char *p = arg, *u;
+	int shift = 0;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (ULLONG_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (unsigned)(*p - '0');
+	}
+	if (*p && (u = strchr(units, *p)) != NULL) {
+		shift = 10 * (int)(u - units + 1);
+		p++;
+	}
+	if (p == arg || *p || !v || v > ULLONG_MAX >> shift)
+		return -1;
+	c->max_input = v << shift;
+	return 0;
 }
 
 static int opt_tables(struct cli *c, const char *arg)
@@ -97,6 +123,8 @@ static const struct {
 	{ "--label", 1, opt_label, "labels for the runs, in order, comma-separated" },
 	{ "--plot", 1, opt_plot, "write .dat/.gp files and SVG/PNG charts into DIR" },
 	{ "--tables", 0, opt_tables, "with several runs, also print each run's tables" },
+	{ "--max-input", 1, opt_max_input,
+	  "read at most SIZE bytes of each file (K, M, G: KiB, MiB, GiB; default 1G)" },
 	{ "--schema", 0, opt_schema, "print which keys identify a result (docs/records.md)" },
 	{ "--check-keys", 0, opt_check_keys, "list keys the schema does not know; exit 1 if any" },
 	{ "--help", 0, opt_help, "this text" },
@@ -157,6 +185,8 @@ static void say_skipped(const struct source *s)
 		const char *what;
 	} kinds[] = {
 		{ offsetof(struct scan_stats, bad_crc), "bad CRC" },
+		{ offsetof(struct scan_stats, too_long), "longer than " STR(TP_REC_LINE_MAX)
+			" bytes, the most a record can be" },
 		{ offsetof(struct scan_stats, cut), "cut short" },
 		{ offsetof(struct scan_stats, unparsable), "not a JSON object" },
 		{ offsetof(struct scan_stats, damaged_tag), "damaged tag" },
@@ -179,30 +209,72 @@ static void say_skipped(const struct source *s)
 	fputs(")\n", stderr);
 }
 
-/* Reads one file into the report. Returns 0, or 1 if it could not be read. */
-static int read_source(struct report *rp, struct source *s, json_t *unknown)
+/* A size as --max-input takes it: 1G, 64K, 1000. */
+static void fmt_size(char *buf, size_t n, unsigned long long v)
 {
-	struct rec_list recs = { 0 };
-	char *buf;
-	size_t len;
+	static const char units[] = "GMK";
+	int shift = 30;
 
-	s->err = scan_read_file(s->path, &buf, &len);
+	for (size_t i = 0; i < sizeof(units) - 1; i++, shift -= 10) {
+		if (v && !(v & ((1ULL << shift) - 1))) {
+			snprintf(buf, n, "%llu%c", v >> shift, units[i]);
+			return;
+		}
+	}
+	snprintf(buf, n, "%llu", v);
+}
+
+/* What was read of a file but is not in the report: input past the limit, long lines. */
+static void say_limits(const struct source *s, unsigned long long max_input)
+{
+	char size[32];
+
+	fmt_size(size, sizeof(size), max_input);
+	if (s->st.capped)
+		fprintf(stderr, "report: %s: read the first %llu bytes (--max-input=%s); "
+			"the rest was ignored\n", s->path, s->st.bytes, size);
+	if (s->st.long_lines)
+		fprintf(stderr, "report: %s: %zu line%s longer than %d bytes skipped\n", s->path,
+			s->st.long_lines, s->st.long_lines == 1 ? "" : "s", SCAN_LINE_MAX);
+}
+
+struct reading {
+	struct splitter *split;	/* records go to the report ... */
+	json_t *unknown;	/* ... or, with --check-keys, only their keys here */
+};
+
+static void on_record(void *ctx, const struct rec *r)
+{
+	struct reading *rd = ctx;
+
+	if (rd->unknown)
+		schema_unknown_keys(r->obj, rd->unknown);
+	else
+		report_add_record(rd->split, r->obj, r->type);
+	json_decref(r->obj);
+}
+
+/*
+ * Reads one file into the report, record by record: what is kept is what
+ * the report needs, not the file. Returns 0, or 1 if it could not be read.
+ */
+static int read_source(struct report *rp, struct source *s, json_t *unknown,
+		       unsigned long long max_input)
+{
+	struct reading rd = { unknown ? NULL : report_file_begin(rp, s->path), unknown };
+
+	s->err = scan_file(s->path, max_input, on_record, &rd, &s->st);
+	if (rd.split)
+		report_file_end(rd.split);
 	if (s->err) {
 		fprintf(stderr, "report: %s: %s\n", s->path, strerror(-s->err));
 		return 1;
 	}
-	scan_buffer(buf, len, &recs, &s->st);
-	free(buf);
+	say_limits(s, max_input);
 	say_skipped(s);
 	if (!s->st.records)
 		fprintf(stderr, "report: %s: no TP1 records (not a timeprobe log, "
 			"or the run printed none)\n", s->path);
-	/* --check-keys needs the records, not the model */
-	for (size_t i = 0; unknown && i < recs.n; i++)
-		schema_unknown_keys(recs.v[i].obj, unknown);
-	if (!unknown)
-		report_add_file(rp, s->path, &recs);
-	rec_list_free(&recs);
 	return 0;
 }
 
@@ -220,7 +292,7 @@ static int print_unknown(const json_t *unknown)
 
 int main(int argc, char **argv)
 {
-	struct cli c = { .out.format = FMT_TEXT };
+	struct cli c = { .out.format = FMT_TEXT, .max_input = SCAN_INPUT_MAX };
 	struct report rp = { 0 };
 	struct source *src;
 	json_t *unknown = NULL;
@@ -239,7 +311,7 @@ int main(int argc, char **argv)
 	src = xcalloc(c.nfiles, sizeof(*src));
 	for (size_t i = 0; i < c.nfiles; i++) {
 		src[i].path = c.files[i];
-		status |= read_source(&rp, &src[i], unknown);
+		status |= read_source(&rp, &src[i], unknown, c.max_input);
 	}
 	if (unknown) {
 		status |= print_unknown(unknown);

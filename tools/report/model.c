@@ -11,197 +11,6 @@
 
 #define LABEL_PART_MAX 24
 
-int key_is_ident(const json_t *rec, const char *key, const json_t *val)
-{
-	/* probe and name lead the id by themselves */
-	return strcmp(key, "probe") && strcmp(key, "name") &&
-	       rec_key_class(rec, key, val) == KEY_ID;
-}
-
-int key_is_figure(const json_t *rec, const char *key, const json_t *val)
-{
-	return rec_key_class(rec, key, val) == KEY_FIGURE;
-}
-
-static void value_str(struct sbuf *b, const json_t *v)
-{
-	char num[64];
-
-	if (json_is_string(v)) {
-		sbuf_adds(b, json_string_value(v));
-	} else if (json_is_integer(v)) {
-		sbuf_addf(b, "%lld", (long long)json_integer_value(v));
-	} else {
-		fmt_num(num, sizeof(num), json_num(v));
-		sbuf_adds(b, num);
-	}
-}
-
-/* Does the name already say it? "10000" in "ITIMER_REAL 10000us", not "0" in it. */
-static int name_says(const char *name, const char *val, int numeric)
-{
-	size_t n = strlen(val);
-
-	if (!n)
-		return 1;
-	for (const char *p = strstr(name, val); p; p = strstr(p + 1, val)) {
-		unsigned char before = p > name ? (unsigned char)p[-1] : ' ';
-		unsigned char after = (unsigned char)p[n];
-
-		if (isalnum(before) || before == '_')
-			continue;
-		if (numeric ? isdigit(after) || after == '.' : isalnum(after) || after == '_')
-			continue;
-		return 1;
-	}
-	return 0;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-char *result_id(const json_t *rec, char **ident)
-{
-	const char *probe = json_string_value(json_object_get(rec, "probe"));
-	const char *name = json_string_value(json_object_get(rec, "name"));
-	struct sbuf id = { 0 }, shown = { 0 }, v = { 0 };
-	const char **keys = NULL;
-	size_t nkeys = 0, cap = 0;
-	const char *key;
-	json_t *val;
-
-	probe = probe ? probe : "";
-	name = name ? name : "";
-	json_object_foreach((json_t *)rec, key, val) {
-		if (!key_is_ident(rec, key, val) || json_is_object(val) || json_is_array(val))
-			continue;
-		grow(&keys, &cap, nkeys + 1, sizeof(*keys));
-		keys[nkeys++] = key;
-		sbuf_reset(&v);
-		value_str(&v, val);
-		if (name_says(name, v.s, json_is_number(val)))
-			continue;
-		sbuf_addf(&shown, "%s%s=%s", shown.len ? " " : "", key, v.s);
-	}
-	/* the id must not depend on the order the emitter wrote the keys in */
-	if (nkeys)
-		qsort(keys, nkeys, sizeof(*keys), cmp_str);
-	sbuf_addf(&id, "%s\x1f%s", probe, name);
-	for (size_t i = 0; i < nkeys; i++) {
-		sbuf_reset(&v);
-		value_str(&v, json_object_get(rec, keys[i]));
-		sbuf_addf(&id, "\x1f%s=%s", keys[i], v.s);
-	}
-	free(keys);
-	sbuf_free(&v);
-	*ident = sbuf_take(&shown);
-	return sbuf_take(&id);
-}
-
-void agg_of(const double *v, size_t n, struct agg *a)
-{
-	double sum = 0, ss = 0;
-
-	memset(a, 0, sizeof(*a));
-	if (!n)
-		return;
-	a->n = n;
-	a->min = a->max = v[0];
-	for (size_t i = 0; i < n; i++) {
-		sum += v[i];
-		if (v[i] < a->min)
-			a->min = v[i];
-		if (v[i] > a->max)
-			a->max = v[i];
-	}
-	a->mean = sum / (double)n;
-	if (n < 2)
-		return;
-	for (size_t i = 0; i < n; i++)
-		ss += (v[i] - a->mean) * (v[i] - a->mean);
-	a->stddev = sqrt(ss / (double)(n - 1));
-}
-
-size_t result_values(const struct result *r, const char *key, double **out)
-{
-	size_t n = 0, total = json_array_size(r->recs);
-	double *v = xmalloc(total * sizeof(*v));
-
-	for (size_t i = 0; i < total; i++) {
-		json_t *x = json_object_get(json_array_get(r->recs, i), key);
-
-		if (json_is_number(x))
-			v[n++] = json_num(x);
-	}
-	*out = v;
-	return n;
-}
-
-const char *agg_combine_name(const struct agg *a)
-{
-	if (a->combine == COMBINE_MEAN)
-		return "mean";
-	return a->disjoint ? "disjoint" : "intersection";
-}
-
-int agg_has_spread(const struct agg *a)
-{
-	return a->n > 1 && a->combine == COMBINE_MEAN;
-}
-
-/*
- * The intersection of the iterations' intervals centre ± half; iterations
- * that lack either half of theirs have none and are left out.
- */
-static void intersect(const struct result *r, const char *centre, const char *half,
-		      int want_half, struct agg *a)
-{
-	size_t total = json_array_size(r->recs), n = 0;
-	double *v = xmalloc((total ? total : 1) * sizeof(*v));
-	double lo = -INFINITY, hi = INFINITY;
-
-	for (size_t i = 0; i < total; i++) {
-		json_t *rec = json_array_get(r->recs, i);
-		json_t *c = json_object_get(rec, centre), *h = json_object_get(rec, half);
-
-		if (!json_is_number(c) || !json_is_number(h) || !(json_num(h) >= 0))
-			continue;
-		v[n++] = json_num(want_half ? h : c);
-		lo = fmax(lo, json_num(c) - json_num(h));
-		hi = fmin(hi, json_num(c) + json_num(h));
-	}
-	agg_of(v, n, a);
-	free(v);
-	a->combine = want_half ? COMBINE_HALF_WIDTH : COMBINE_CENTRE;
-	if (!n)
-		return;
-	a->disjoint = lo > hi;
-	a->mean = a->disjoint ? NAN : want_half ? (hi - lo) / 2 : lo + (hi - lo) / 2;
-}
-
-void result_agg(const struct result *r, const char *key, struct agg *a)
-{
-	json_t *first = json_array_get(r->recs, 0);
-	const char *type = json_string_value(json_object_get(first, "type"));
-	const char *probe = json_string_value(json_object_get(first, "probe"));
-	char other[128];
-	enum combine how = schema_combine(type ? type : "", probe, key, other, sizeof(other));
-	double *v;
-	size_t n;
-
-	if (how == COMBINE_CENTRE || how == COMBINE_HALF_WIDTH) {
-		intersect(r, how == COMBINE_CENTRE ? key : other,
-			  how == COMBINE_CENTRE ? other : key, how == COMBINE_HALF_WIDTH, a);
-		/* no iteration wrote both halves: no interval, only values */
-		if (a->n)
-			return;
-	}
-	n = result_values(r, key, &v);
-	agg_of(v, n, a);
-	free(v);
-}
 
 long run_find_result(const struct run *run, const char *id)
 {
@@ -262,19 +71,15 @@ static void add_result(struct run *run, json_t *rec, const char *probe, const ch
 	    json_integer_value(it) < 1000000)
 		run->iterations = (int)json_integer_value(it);
 	if (i >= 0) {
-		json_array_append(run->res[i].recs, rec);
+		result_add_record(&run->res[i], rec);
 		free(id);
 		free(ident);
 		return;
 	}
 	grow(&run->res, &run->cap, run->nres + 1, sizeof(*run->res));
 	r = &run->res[run->nres];
-	r->id = id;
-	r->ident = ident;
-	r->probe = probe;
-	r->name = name;
-	r->recs = json_array();
-	json_array_append(r->recs, rec);
+	result_init(r, rec, probe, name, id, ident);
+	result_add_record(r, rec);
 	json_object_set_new(run->res_index, id, json_integer((json_int_t)run->nres));
 	run->nres++;
 }
@@ -393,23 +198,43 @@ static const struct {
 	{ "attribution", on_attribution },
 };
 
+struct splitter *report_file_begin(struct report *rp, const char *file)
+{
+	struct splitter *s = xcalloc(1, sizeof(*s));
+
+	s->rp = rp;
+	s->file = file;
+	s->pending = json_array();
+	return s;
+}
+
+void report_add_record(struct splitter *s, json_t *rec, const char *type)
+{
+	for (size_t h = 0; h < ARRAY_SIZE(rec_handlers); h++) {
+		if (!strcmp(type, rec_handlers[h].type)) {
+			rec_handlers[h].add(s, rec);
+			return;
+		}
+	}
+	/* other types are from a newer suite: nothing here can show them */
+}
+
+void report_file_end(struct splitter *s)
+{
+	/* a boot that never reached its run record (crash, cut capture) still is one */
+	if (json_array_size(s->pending))
+		new_run(s, NULL);
+	json_decref(s->pending);
+	free(s);
+}
+
 void report_add_file(struct report *rp, const char *file, const struct rec_list *recs)
 {
-	struct splitter s = { .rp = rp, .file = file, .pending = json_array() };
+	struct splitter *s = report_file_begin(rp, file);
 
-	for (size_t i = 0; i < recs->n; i++) {
-		for (size_t h = 0; h < ARRAY_SIZE(rec_handlers); h++) {
-			if (!strcmp(recs->v[i].type, rec_handlers[h].type)) {
-				rec_handlers[h].add(&s, recs->v[i].obj);
-				break;
-			}
-		}
-		/* other types are from a newer suite: nothing here can show them */
-	}
-	/* a boot that never reached its run record (crash, cut capture) still is one */
-	if (json_array_size(s.pending))
-		new_run(&s, NULL);
-	json_decref(s.pending);
+	for (size_t i = 0; i < recs->n; i++)
+		report_add_record(s, recs->v[i].obj, recs->v[i].type);
+	report_file_end(s);
 }
 
 /* --- labels ---------------------------------------------------------------- */
@@ -540,30 +365,21 @@ static void label_by(struct report *rp, const size_t *group, size_t n, size_t p)
 	free(part);
 }
 
-/* Runs with the same label as run i, from i on, into group; marks them done. */
-static size_t same_label(const struct report *rp, size_t i, char *done, size_t *group)
-{
-	size_t n = 0;
-
-	for (size_t j = i; j < rp->nruns; j++) {
-		if (done[j] || strcmp(rp->runs[i].label, rp->runs[j].label))
-			continue;
-		done[j] = 1;
-		group[n++] = j;
-	}
-	return n;
-}
-
 /* Makes labels unique: the first part that tells equal ones apart, then #n. */
 static void dedupe_labels(struct report *rp)
 {
-	size_t *group = xcalloc(rp->nruns, sizeof(*group));
+	const char **labels = xcalloc(rp->nruns, sizeof(*labels));
 
 	for (size_t p = 0; p <= ARRAY_SIZE(label_parts); p++) {
-		char *done = xcalloc(rp->nruns, 1);
+		struct groups same;
 
-		for (size_t i = 0; i < rp->nruns; i++) {
-			size_t n = done[i] ? 0 : same_label(rp, i, done, group);
+		/* grouped by the labels as this pass found them */
+		for (size_t i = 0; i < rp->nruns; i++)
+			labels[i] = rp->runs[i].label;
+		group_strings(labels, rp->nruns, &same);
+		for (size_t g = 0; g < same.n; g++) {
+			const size_t *group = same.idx + same.start[g];
+			size_t n = same.start[g + 1] - same.start[g];
 
 			if (n < 2)
 				continue;
@@ -579,15 +395,15 @@ static void dedupe_labels(struct report *rp)
 				r->label = l;
 			}
 		}
-		free(done);
+		groups_free(&same);
 	}
-	free(group);
+	free(labels);
 }
 
 /* --- figures -------------------------------------------------------------- */
 
 struct ranks {
-	json_t *probe, *result, *key;
+	json_t *probe, *result;
 };
 
 static size_t rank(json_t *map, const char *k)
@@ -604,7 +420,11 @@ static int cmp_fig(const void *a, const void *b)
 {
 	const struct figure *x = a, *y = b;
 
-	return (x->order > y->order) - (x->order < y->order);
+	if (x->probe_rank != y->probe_rank)
+		return x->probe_rank < y->probe_rank ? -1 : 1;
+	if (x->result_rank != y->result_rank)
+		return x->result_rank < y->result_rank ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 static void add_figures(struct report *rp, size_t ri, json_t *index, struct ranks *rk)
@@ -614,47 +434,42 @@ static void add_figures(struct report *rp, size_t ri, json_t *index, struct rank
 	for (size_t i = 0; i < run->nres; i++) {
 		const struct result *r = &run->res[i];
 		size_t pr = rank(rk->probe, r->probe), rr = rank(rk->result, r->id);
+		size_t *keys, nkeys = result_keys_by(r, KEYS_AS_FIGURES, &keys);
 
-		for (size_t k = 0; k < json_array_size(r->recs); k++) {
-			const char *key;
-			json_t *val;
+		for (size_t k = 0; k < nkeys; k++) {
+			const char *key = r->keys[keys[k]].key;
+			char *fid = xasprintf("%s\x1f\x1e%s", r->id, key);
+			json_t *fi = json_object_get(index, fid);
+			struct figure *f;
 
-			json_object_foreach(json_array_get(r->recs, k), key, val) {
-				char *fid;
-				json_t *fi;
-				struct figure *f;
-				if (!key_is_figure(json_array_get(r->recs, k), key, val))
-					continue;
-				fid = xasprintf("%s\x1f\x1e%s", r->id, key);
-				fi = json_object_get(index, fid);
-				if (!fi) {
-					grow(&rp->figs, &rp->figcap, rp->nfigs + 1, sizeof(*rp->figs));
-					f = &rp->figs[rp->nfigs];
-					f->id = r->id;
-					f->probe = r->probe;
-					f->name = r->name;
-					f->ident = r->ident;
-					f->key = key;
-					/* probes, results and keys in the order first seen */
-					f->order = (pr << 40) | (rr << 20) | rank(rk->key, fid);
-					f->per_run = xcalloc(rp->nruns, sizeof(*f->per_run));
-					json_object_set_new(index, fid, json_integer((json_int_t)rp->nfigs));
-					rp->nfigs++;
-				} else {
-					f = &rp->figs[json_integer_value(fi)];
-				}
-				free(fid);
-				if (f->per_run[ri].n)
-					continue;
-				result_agg(r, key, &f->per_run[ri]);
+			if (!fi) {
+				grow(&rp->figs, &rp->figcap, rp->nfigs + 1, sizeof(*rp->figs));
+				f = &rp->figs[rp->nfigs];
+				f->id = r->id;
+				f->probe = r->probe;
+				f->name = r->name;
+				f->ident = r->ident;
+				f->key = key;
+				/* probes, results and keys in the order first seen */
+				f->probe_rank = pr;
+				f->result_rank = rr;
+				f->seq = rp->nfigs;
+				f->per_run = xcalloc(rp->nruns, sizeof(*f->per_run));
+				json_object_set_new(index, fid, json_integer((json_int_t)rp->nfigs));
+				rp->nfigs++;
+			} else {
+				f = &rp->figs[json_integer_value(fi)];
 			}
+			free(fid);
+			result_agg(r, key, &f->per_run[ri]);
 		}
+		free(keys);
 	}
 }
 
 void report_finish(struct report *rp, char *const *labels, size_t nlabels)
 {
-	struct ranks rk = { json_object(), json_object(), json_object() };
+	struct ranks rk = { json_object(), json_object() };
 	json_t *index = json_object();
 
 	for (size_t i = 0; i < rp->nruns; i++) {
@@ -670,7 +485,6 @@ void report_finish(struct report *rp, char *const *labels, size_t nlabels)
 	json_decref(index);
 	json_decref(rk.probe);
 	json_decref(rk.result);
-	json_decref(rk.key);
 }
 
 void report_free(struct report *rp)
@@ -678,11 +492,8 @@ void report_free(struct report *rp)
 	for (size_t i = 0; i < rp->nruns; i++) {
 		struct run *r = &rp->runs[i];
 
-		for (size_t k = 0; k < r->nres; k++) {
-			free(r->res[k].id);
-			free(r->res[k].ident);
-			json_decref(r->res[k].recs);
-		}
+		for (size_t k = 0; k < r->nres; k++)
+			result_free(&r->res[k]);
 		free(r->res);
 		free(r->file);
 		free(r->label);

@@ -15,8 +15,6 @@
 
 #define PLOT_W 1000
 #define PLOT_H 600
-/* Histogram buckets beyond this index are a corrupt record, not a latency. */
-#define HIST_BUCKET_MAX 1000000
 
 struct plotter {
 	const struct report *rp;
@@ -278,7 +276,7 @@ static double rec_num(const struct result *r, const char *key)
 static void series_name(struct sbuf *b, const struct run *run, const struct result *r,
 			const struct series_spec *s)
 {
-	json_t *first = json_array_get(r->recs, 0);
+	json_t *first = r->first;
 
 	sbuf_adds(b, run->label);
 	for (size_t k = 0; k < ARRAY_SIZE(s->split) && s->split[k]; k++) {
@@ -382,7 +380,7 @@ out:
 /* A CPU number of a tscsync pair result, or -1: only integers in range make a point. */
 static long rec_cpu(const struct result *r, const char *key)
 {
-	json_t *v = json_object_get(json_array_get(r->recs, 0), key);
+	json_t *v = json_object_get(r->first, key);
 
 	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
 	    json_integer_value(v) > PLOT_CPU_MAX)
@@ -397,7 +395,7 @@ struct cpu_pair {
 /* A post-boot pair (the stub's pre-OS pairs, `when` "pre-os", are not plotted). */
 static int pair_of(const struct result *r, struct cpu_pair *p)
 {
-	json_t *when = json_object_get(json_array_get(r->recs, 0), "when");
+	json_t *when = json_object_get(r->first, "when");
 	const char *w = json_string_value(when);
 
 	if (strcmp(r->probe, "tscsync") || (when && (!w || strcmp(w, "post-boot"))))
@@ -533,42 +531,6 @@ out:
 
 /* --- latency histograms: one chart per result, one series per run --------- */
 
-/* Adds the buckets of every iteration's "hist" to counts (index -> count). */
-static int64_t hist_sum(const struct result *r, json_t *counts, uint64_t *overflow)
-{
-	int64_t width = 0;
-
-	for (size_t k = 0; k < json_array_size(r->recs); k++) {
-		json_t *h = json_object_get(json_array_get(r->recs, k), "hist");
-		json_t *w = json_object_get(h, "width_ns"), *b = json_object_get(h, "buckets");
-		json_t *o = json_object_get(h, "overflow");
-		const char *key;
-		json_t *val;
-
-		if (!json_is_integer(w) || json_integer_value(w) <= 0 || !json_is_object(b))
-			continue;
-		/* iterations with another bucket width cannot be added up */
-		if (width && json_integer_value(w) != width)
-			continue;
-		width = json_integer_value(w);
-		if (json_is_integer(o) && json_integer_value(o) > 0)
-			*overflow += (uint64_t)json_integer_value(o);
-		json_object_foreach(b, key, val) {
-			char *end;
-			long i = strtol(key, &end, 10);
-			json_t *c;
-
-			if (*end || end == key || i < 0 || i > HIST_BUCKET_MAX ||
-			    !json_is_integer(val) || json_integer_value(val) <= 0)
-				continue;
-			c = json_object_get(counts, key);
-			json_object_set_new(counts, key, json_integer(json_integer_value(val) +
-				(c ? json_integer_value(c) : 0)));
-		}
-	}
-	return width;
-}
-
 static void plot_hist_one(struct plotter *p, const char *id, const struct result *any, size_t n)
 {
 	const struct report *rp = p->rp;
@@ -584,35 +546,26 @@ static void plot_hist_one(struct plotter *p, const char *id, const struct result
 	for (size_t ri = 0; ri < rp->nruns; ri++) {
 		const struct run *run = &rp->runs[ri];
 		long i = run_find_result(run, id);
-		json_t *counts;
-		uint64_t overflow = 0;
-		int64_t width;
+		const struct hist *h = i < 0 ? NULL : &run->res[i].hist;
 		const char *key;
 		json_t *val;
 
-		if (i < 0)
+		if (!h || !h->width_ns || !json_object_size(h->counts))
 			continue;
-		counts = json_object();
-		width = hist_sum(&run->res[i], counts, &overflow);
-		if (!width || !json_object_size(counts)) {
-			json_decref(counts);
-			continue;
-		}
 		fputs("# ", dat);
 		dat_str(dat, run->label, SIZE_MAX);
 		fputs("\n# bucket_us\tcount\n", dat);
-		json_object_foreach(counts, key, val)
-			fprintf(dat, "%.10g\t%lld\n", (strtod(key, NULL) + 0.5) * (double)width / 1000,
+		json_object_foreach(h->counts, key, val)
+			fprintf(dat, "%.10g\t%lld\n", (strtod(key, NULL) + 0.5) * (double)h->width_ns / 1000,
 				(long long)json_integer_value(val));
 		fputs("\n\n", dat);
 		sbuf_adds(&plot, blocks ? ", \\\n\t" : "");
 		gp_quote(&plot, file);
 		sbuf_addf(&plot, " index %zu using 1:2 with boxes title ", blocks);
 		sbuf_reset(&label);
-		sbuf_addf(&label, "%s (overflow %llu)", run->label, (unsigned long long)overflow);
+		sbuf_addf(&label, "%s (overflow %llu)", run->label, (unsigned long long)h->overflow);
 		gp_quote(&plot, label.s);
 		blocks++;
-		json_decref(counts);
 	}
 	if (close_in(p, dat, file) || !blocks || !(gp = open_in(p, gpf)))
 		goto out;
@@ -644,7 +597,7 @@ static void plot_hists(struct plotter *p)
 			const struct result *r = &run->res[i];
 
 			if (json_object_get(done, r->id) ||
-			    !json_is_object(json_object_get(json_array_get(r->recs, 0), "hist")))
+			    !json_is_object(json_object_get(r->first, "hist")))
 				continue;
 			json_object_set_new(done, r->id, json_true());
 			plot_hist_one(p, r->id, r, ++n);

@@ -9,6 +9,7 @@
 #   make fuzz-report-long     fuzz for REPORT_FUZZ_LONG_S seconds (make fuzz)
 #   make report-golden        rewrite the golden files after a wanted change
 #   make report-schema-doc    rewrite the identity table in docs/records.md
+#   make bench-report         the report's benchmarks alone (make bench runs them too)
 
 REPORT_CC ?= $(CC)
 REPORT_FUZZ_CC ?= clang
@@ -41,7 +42,7 @@ HOST_TESTS += $(sort $(wildcard tests/report/*.t))
 export TP_REPORT := $(abspath $(B)/tp-report)
 
 .PHONY: report fuzz-report fuzz-report-quick fuzz-report-long report-golden report-check \
-	report-schema-doc
+	report-schema-doc bench-report
 
 report: $(B)/tp-report
 
@@ -75,6 +76,11 @@ report-schema-doc: $(B)/tp-report
 	{ sed '/^<!-- schema: generated/q' docs/records.md; $(B)/tp-report --schema; \
 	  sed -n '/^<!-- schema end -->/,$$p' docs/records.md; } >docs/records.md.tmp
 	mv docs/records.md.tmp docs/records.md
+
+# docs/benchmarks.md, "report scanner" and "report cost": timings, never tests
+bench-report: $(B)/tp-report
+	TP_REPORT="$(B)/tp-report" sh tools/bench/report-cost.sh
+	TP_REPORT="$(B)/tp-report" sh tools/bench/report-scan.sh
 
 report-golden: $(B)/tp-report
 	REPORT_GOLDEN_UPDATE=1 prove tests/report/golden.t

@@ -18,8 +18,13 @@
 #define BEL 0x07
 
 struct scanner {
-	struct rec_list *out;
+	scan_fn *fn;		/* gets each record */
+	void *ctx;
 	struct scan_stats *st;
+	struct sbuf line;	/* the line so far: at most SCAN_LINE_MAX bytes */
+	size_t lineno;
+	int too_long;		/* the line outgrew SCAN_LINE_MAX: skipped to its end */
+	int after_cr;		/* the last line ended in CR: a LF now ends nothing */
 	struct sbuf pending;	/* the first part of a record, waiting for its end */
 	size_t pending_line;
 	int pending_wait;	/* lines skipped while waiting */
@@ -132,7 +137,6 @@ static const char *find_kernel_stamp(const char *s, size_t n)
 
 #define TAG "TP1 {"
 #define TAG_LEN 5
-#define TAIL_LEN 10	/* " *" and eight hex digits */
 
 static int hex_digit(char c)
 {
@@ -155,9 +159,9 @@ static int crc_tail(const char *s, size_t n, uint32_t *crc)
 	uint32_t v = 0;
 	int upper = 0;
 
-	if (n < TAIL_LEN || s[0] != ' ' || s[1] != '*')
+	if (n < TP_REC_TAIL_LEN || s[0] != ' ' || s[1] != '*')
 		return 0;
-	for (size_t i = 2; i < TAIL_LEN; i++) {
+	for (size_t i = 2; i < TP_REC_TAIL_LEN; i++) {
 		int d = hex_digit(s[i]);
 
 		if (d < 0)
@@ -174,7 +178,7 @@ static int ends_in_tail(const char *s, size_t n)
 {
 	uint32_t crc;
 
-	return n >= TAIL_LEN && crc_tail(s + n - TAIL_LEN, TAIL_LEN, &crc);
+	return n >= TP_REC_TAIL_LEN && crc_tail(s + n - TP_REC_TAIL_LEN, TP_REC_TAIL_LEN, &crc);
 }
 
 static size_t trim_end(const char *s, size_t n)
@@ -188,7 +192,6 @@ static void add_record(struct scanner *sc, const char *json, size_t n, size_t li
 {
 	json_error_t err;
 	json_t *obj, *type;
-	struct rec *r;
 
 	obj = json_loadb(json, n, 0, &err);
 	/* jansson refuses integers beyond int64_t; a uint64_t figure is still a figure */
@@ -200,12 +203,8 @@ static void add_record(struct scanner *sc, const char *json, size_t n, size_t li
 		sc->st->unparsable++;
 		return;
 	}
-	grow(&sc->out->v, &sc->out->cap, sc->out->n + 1, sizeof(*sc->out->v));
-	r = &sc->out->v[sc->out->n++];
-	r->obj = obj;
-	r->type = json_string_value(type);
-	r->line = line;
 	sc->st->records++;
+	sc->fn(sc->ctx, &(struct rec){ obj, json_string_value(type), line });
 }
 
 /*
@@ -213,13 +212,15 @@ static void add_record(struct scanner *sc, const char *json, size_t n, size_t li
  * tail whose value is the CRC of the bytes before it, outside a JSON string.
  * One pass with a running CRC, which stops at the next tag outside a string
  * (a record may end at the " *xxxxxxxx" just before the next "TP1 {") or
- * after TP_REC_MAX bytes, so a line is read a bounded number of times.
- * Returns the offset just after the record (read, or counted as not a JSON
- * object), or 0 if there is none.
+ * where a record would grow longer than TP_REC_LINE_MAX, so a line is read
+ * a bounded number of times. Returns the offset just after the record
+ * (read, or counted as not a JSON object), or 0 if there is none.
  */
 static size_t try_record(struct scanner *sc, const char *s, size_t n, size_t at, size_t line)
 {
-	size_t json = at + 4, done = json, limit = n - at > TP_REC_MAX ? at + TP_REC_MAX : n;
+	/* the last tail that fits begins at at + TP_REC_LINE_MAX - TP_REC_TAIL_LEN */
+	size_t json = at + 4, done = json, room = TP_REC_LINE_MAX - TP_REC_TAIL_LEN + 1;
+	size_t limit = n - at > room ? at + room : n;
 	uint32_t crc = 0, want;
 	int in_str = 0, esc = 0;
 
@@ -242,7 +243,7 @@ static size_t try_record(struct scanner *sc, const char *s, size_t n, size_t at,
 			done = i;
 			if (crc == want) {
 				add_record(sc, s + json, i - json, line);
-				return i + TAIL_LEN;
+				return i + TP_REC_TAIL_LEN;
 			}
 		} else if (c == 'T' && i + TAG_LEN <= n && !memcmp(s + i, TAG, TAG_LEN)) {
 			break;
@@ -275,9 +276,23 @@ static void other_text(struct scanner *sc, const char *s, size_t n)
 		else if (brace && s[i] == ' ' && crc_tail(s + i, n - i, &crc)) {
 			sc->st->damaged_tag++;
 			brace = 0;
-			i += TAIL_LEN - 1;
+			i += TP_REC_TAIL_LEN - 1;
 		}
 	}
+}
+
+/*
+ * A complete record rec[0..len) (it ends in a CRC tail) that was not read:
+ * longer than any the emitter writes, or its CRC does not match.
+ */
+static void refused(struct scanner *sc, const char *rec, size_t len)
+{
+	const char *json;
+
+	if (tp_rec_check(rec, len, &json) == -2)
+		sc->st->too_long++;
+	else
+		sc->st->bad_crc++;
 }
 
 /*
@@ -294,7 +309,7 @@ static size_t failed_tag(struct scanner *sc, const char *s, size_t n, size_t at,
 
 	if (next) {
 		if (ends_in_tail(p, len))
-			sc->st->bad_crc++;
+			refused(sc, p, len);
 		else
 			sc->st->cut++;
 		return (size_t)(next - s);
@@ -303,7 +318,7 @@ static size_t failed_tag(struct scanner *sc, const char *s, size_t n, size_t at,
 	if (stamp)
 		len = trim_end(p, (size_t)(stamp - p));
 	if (ends_in_tail(p, len))
-		sc->st->bad_crc++;
+		refused(sc, p, len);
 	else
 		set_pending(sc, p, len, line);
 	return n;
@@ -360,7 +375,7 @@ static size_t continue_pending(struct scanner *sc, const char *s, size_t n)
 	 */
 	end = (size_t)((scan_find_record(s, n) ? scan_find_record(s, n) : s + n) - s);
 	if (ends_in_tail(s, trim_end(s, end)) && !memmem(s, end, "{\"type\":", 8)) {
-		sc->st->bad_crc++;
+		refused(sc, sc->join.s, plen + trim_end(s, end));
 		return end;
 	}
 	sc->st->cut++;
@@ -376,63 +391,134 @@ static void scan_line(struct scanner *sc, const char *s, size_t n, size_t line)
 	scan_from(sc, s, n, from, line);
 }
 
-/* Length of the line at s[0..n) and of its end: LF, CR LF or a lone CR. */
-static size_t line_len(const char *s, size_t n, size_t *eol)
+struct scanner *scan_open(scan_fn *fn, void *ctx, struct scan_stats *st)
 {
-	size_t i = 0;
+	struct scanner *sc = xcalloc(1, sizeof(*sc));
 
-	while (i < n && s[i] != '\n' && s[i] != '\r')
-		i++;
-	*eol = i == n ? 0 : s[i] == '\r' && i + 1 < n && s[i + 1] == '\n' ? 2 : 1;
-	return i;
+	sc->fn = fn;
+	sc->ctx = ctx;
+	sc->st = st;
+	return sc;
+}
+
+/* The line is complete: scanned, or counted when it was too long to keep. */
+static void end_line(struct scanner *sc)
+{
+	sc->lineno++;
+	if (sc->too_long) {
+		sc->st->long_lines++;
+		sc->too_long = 0;
+		/* what waited for its end will not find it there */
+		if (sc->has_pending) {
+			sc->has_pending = 0;
+			sc->st->cut++;
+		}
+	} else {
+		sc->line.len = scan_clean_line(sc->line.s, sc->line.len);
+		scan_line(sc, sc->line.s, sc->line.len, sc->lineno);
+	}
+	sbuf_reset(&sc->line);
+}
+
+static void add_to_line(struct scanner *sc, const char *s, size_t n)
+{
+	if (sc->too_long)
+		return;
+	if (sc->line.len + n > SCAN_LINE_MAX) {
+		sc->too_long = 1;
+		sbuf_reset(&sc->line);
+		return;
+	}
+	sbuf_add(&sc->line, s, n);
+}
+
+void scan_feed(struct scanner *sc, const char *buf, size_t len)
+{
+	while (len) {
+		size_t n = 0;
+
+		if (sc->after_cr) {
+			sc->after_cr = 0;
+			/* CR LF ends one line, not two */
+			if (*buf == '\n') {
+				buf++;
+				len--;
+				continue;
+			}
+		}
+		while (n < len && buf[n] != '\n' && buf[n] != '\r')
+			n++;
+		add_to_line(sc, buf, n);
+		if (n == len)
+			return;
+		end_line(sc);
+		sc->after_cr = buf[n] == '\r';
+		buf += n + 1;
+		len -= n + 1;
+	}
+}
+
+void scan_close(struct scanner *sc)
+{
+	if (sc->line.len || sc->too_long)
+		end_line(sc);
+	if (sc->has_pending)
+		sc->st->cut++;
+	sc->st->lines += sc->lineno;
+	sbuf_free(&sc->line);
+	sbuf_free(&sc->pending);
+	sbuf_free(&sc->join);
+	free(sc);
+}
+
+static void to_list(void *ctx, const struct rec *r)
+{
+	struct rec_list *out = ctx;
+
+	grow(&out->v, &out->cap, out->n + 1, sizeof(*out->v));
+	out->v[out->n++] = *r;
 }
 
 void scan_buffer(const char *buf, size_t len, struct rec_list *out, struct scan_stats *st)
 {
-	struct scanner sc = { .out = out, .st = st };
-	struct sbuf line = { 0 };
-	size_t pos = 0, lineno = 0, eol;
+	struct scanner *sc = scan_open(to_list, out, st);
 
-	while (pos < len) {
-		size_t n = line_len(buf + pos, len - pos, &eol);
-
-		sbuf_reset(&line);
-		sbuf_add(&line, buf + pos, n);
-		line.len = scan_clean_line(line.s, line.len);
-		scan_line(&sc, line.s, line.len, ++lineno);
-		pos += n + eol;
-	}
-	if (sc.has_pending)
-		st->cut++;
-	st->lines += lineno;
-	sbuf_free(&line);
-	sbuf_free(&sc.pending);
-	sbuf_free(&sc.join);
+	scan_feed(sc, buf, len);
+	scan_close(sc);
 }
 
-int scan_read_file(const char *path, char **buf, size_t *len)
+int scan_file(const char *path, unsigned long long max_bytes, scan_fn *fn, void *ctx,
+	      struct scan_stats *st)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	struct sbuf b = { 0 };
+	unsigned long long got = 0;
+	struct scanner *sc;
 	char chunk[65536];
 	size_t n;
 	int err = 0;
 
 	if (!f)
 		return -errno;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		sbuf_add(&b, chunk, n);
+	sc = scan_open(fn, ctx, st);
+	while (got < max_bytes) {
+		size_t want = max_bytes - got < sizeof(chunk) ? (size_t)(max_bytes - got) : sizeof(chunk);
+
+		n = fread(chunk, 1, want, f);
+		if (!n)
+			break;
+		got += n;
+		scan_feed(sc, chunk, n);
+	}
+	st->bytes += got;
+	/* at the limit: was there more? */
+	if (got >= max_bytes && !ferror(f) && getc(f) != EOF)
+		st->capped = 1;
 	if (ferror(f))
 		err = errno ? -errno : -EIO;
+	scan_close(sc);
 	if (f != stdin)
 		fclose(f);
-	if (err) {
-		sbuf_free(&b);
-		return err;
-	}
-	*len = b.len;
-	*buf = sbuf_take(&b);
-	return 0;
+	return err;
 }
 
 void rec_list_free(struct rec_list *l)

@@ -348,6 +348,7 @@ static const struct interval_rule {
 /* Lookups are cached: a capture has thousands of records with the same few keys. */
 #define CACHE_MAX 8192
 static json_t *cache;
+static json_t *schema_probes;	/* the probes with rows of their own: name -> true */
 
 static int row_matches(const struct schema_row *r, const char *type, const char *probe,
 		       const char *key, int want_probe)
@@ -368,13 +369,50 @@ static const struct schema_row *lookup(const char *type, const char *probe, cons
 	return NULL;
 }
 
+/*
+ * A probe without rows of its own is classified by the rows for any probe,
+ * as NULL is: the cache then holds one entry per key for all such probes,
+ * however many of them a log names.
+ */
+static const char *schema_probe(const char *probe)
+{
+	if (!schema_probes) {
+		schema_probes = json_object();
+		for (size_t i = 0; i < ARRAY_SIZE(schema); i++)
+			if (schema[i].probe)
+				json_object_set_new(schema_probes, schema[i].probe, json_true());
+	}
+	return probe && json_object_get(schema_probes, probe) ? probe : NULL;
+}
+
+/* "type\x1fprobe\x1fkey" into buf (of n bytes) if it fits, else into a new string. */
+static char *cache_key(char *buf, size_t n, const char *type, const char *probe, const char *key)
+{
+	const char *part[] = { type, probe ? probe : "", key };
+	size_t len[3], total = 0;
+	char *ck, *p;
+
+	for (size_t i = 0; i < 3; i++)
+		total += (len[i] = strlen(part[i])) + 1;
+	ck = p = total <= n ? buf : xmalloc(total);
+	for (size_t i = 0; i < 3; i++) {
+		memcpy(p, part[i], len[i]);
+		p += len[i];
+		*p++ = i < 2 ? '\x1f' : 0;
+	}
+	return ck;
+}
+
 static const struct schema_row *cached_lookup(const char *type, const char *probe,
 					      const char *key)
 {
-	char *ck = xasprintf("%s\x1f%s\x1f%s", type, probe ? probe : "", key);
+	char buf[256], *ck;
 	const struct schema_row *row;
 	json_t *hit;
 
+	probe = schema_probe(probe);
+	/* a lookup for every key of every record: no printf, no allocation */
+	ck = cache_key(buf, sizeof(buf), type, probe, key);
 	if (!cache)
 		cache = json_object();
 	hit = json_object_get(cache, ck);
@@ -388,7 +426,8 @@ static const struct schema_row *cached_lookup(const char *type, const char *prob
 			json_object_clear(cache);
 		json_object_set_new(cache, ck, json_integer(row ? row - schema : -1));
 	}
-	free(ck);
+	if (ck != buf)
+		free(ck);
 	return row;
 }
 
@@ -544,4 +583,6 @@ void schema_cache_free(void)
 {
 	json_decref(cache);
 	cache = NULL;
+	json_decref(schema_probes);
+	schema_probes = NULL;
 }

@@ -126,6 +126,44 @@ char *sbuf_take(struct sbuf *b)
 	return s;
 }
 
+void group_strings(const char *const *s, size_t n, struct groups *g)
+{
+	json_t *group_of = json_object();
+	size_t *group = xcalloc(n, sizeof(*group)), *at;
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *k = json_object_get(group_of, s[i]);
+
+		if (!k) {
+			k = json_integer((json_int_t)json_object_size(group_of));
+			/* any bytes: a label may come from a file name */
+			json_object_set_new_nocheck(group_of, s[i], k);
+		}
+		group[i] = (size_t)json_integer_value(k);
+	}
+	g->n = json_object_size(group_of);
+	json_decref(group_of);
+	/* a counting sort: the groups' sizes, where each begins, then the indices */
+	g->start = xcalloc(g->n + 1, sizeof(*g->start));
+	at = xcalloc(g->n + 1, sizeof(*at));
+	for (size_t i = 0; i < n; i++)
+		g->start[group[i] + 1]++;
+	for (size_t k = 0; k < g->n; k++)
+		at[k + 1] = g->start[k + 1] += g->start[k];
+	g->idx = xcalloc(n, sizeof(*g->idx));
+	for (size_t i = 0; i < n; i++)
+		g->idx[at[group[i]]++] = i;
+	free(at);
+	free(group);
+}
+
+void groups_free(struct groups *g)
+{
+	free(g->idx);
+	free(g->start);
+	memset(g, 0, sizeof(*g));
+}
+
 double json_num(const json_t *v)
 {
 	if (json_is_integer(v))

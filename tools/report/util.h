@@ -12,6 +12,9 @@
 #include <jansson.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* A macro's value as a string literal: STR(TP_REC_LINE_MAX) is "8190". */
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
@@ -41,6 +44,21 @@ char *sbuf_take(struct sbuf *b);
  * neither move the cursor nor break a table row. Everything else as is.
  */
 void sbuf_add_visible(struct sbuf *b, const char *s);
+
+/*
+ * n strings grouped by equality in one pass (a hash, not n x n compares):
+ * idx holds 0..n-1 reordered, group by group, the groups in the order of
+ * their first string and each in index order; group g is
+ * idx[start[g] .. start[g + 1]).
+ */
+struct groups {
+	size_t *idx;
+	size_t *start;		/* n + 1 of them */
+	size_t n;		/* groups */
+};
+
+void group_strings(const char *const *s, size_t n, struct groups *g);
+void groups_free(struct groups *g);
 
 /* A JSON integer or real as a double; json_is_number() says which apply. */
 double json_num(const json_t *v);

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Writes a large synthetic TP1 log for tools/bench/report-cost.sh.
+
+  report-data.py probes N FILE    one run of N results, each of its own probe
+  report-data.py records N FILE   one run of N results of four clocks probes,
+                                  repeated over iterations (--repeat)
+
+Records are framed like common/record.c: compact JSON, " *", zlib CRC-32.
+The figures are made up; only their number and shape matter here.
+"""
+import json
+import sys
+import zlib
+
+NAMES = ["clock_gettime(CLOCK_MONOTONIC)", "clock_gettime(CLOCK_REALTIME)",
+         "clock_gettime(CLOCK_MONOTONIC_RAW)", "gettimeofday()"]
+
+
+def rec(obj):
+    js = json.dumps(obj, separators=(",", ":"))
+    return "TP1 %s *%08x\n" % (js, zlib.crc32(js.encode()) & 0xFFFFFFFF)
+
+
+def head(out):
+    out.write(rec({"type": "run", "version": "0.1.0", "env": "host",
+                   "kernel": "6.1.0", "cmdline": "", "cpu_model": "bench",
+                   "cpus": 2, "clocksource": "tsc", "machine": "bench"}))
+
+
+def probes(n, out):
+    """n results, one per probe: the report's worst case for per-probe work."""
+    head(out)
+    for i in range(n):
+        out.write(rec({"type": "result", "probe": "p%07d" % i, "name": "n",
+                       "ns_per_call": 10 + i % 97, "ticks_per_call": 30 + i % 89}))
+    out.write(rec({"type": "end", "records": n + 1}))
+
+
+def records(n, out):
+    """n results of a few probes, many iterations of each."""
+    head(out)
+    for i in range(n):
+        it, k = divmod(i, len(NAMES))
+        ns = 18 + (i * 7919) % 100 / 50
+        out.write(rec({"type": "result", "iteration": it + 1, "probe": "clocks",
+                       "name": NAMES[k], "path": "vdso", "clocksource": "tsc",
+                       "ns_per_call": round(ns, 2), "ticks_per_call": round(ns * 3, 1),
+                       "ns_per_call_min": round(ns * 0.97, 2),
+                       "ns_per_call_p99": round(ns * 1.4, 2), "resolution_ns": 1}))
+    out.write(rec({"type": "end", "records": n + 1}))
+
+
+def main():
+    kinds = {"probes": probes, "records": records}
+    if len(sys.argv) != 4 or sys.argv[1] not in kinds or not sys.argv[2].isdigit():
+        sys.exit("usage: report-data.py probes|records N FILE")
+    with open(sys.argv[3], "w") as out:
+        kinds[sys.argv[1]](int(sys.argv[2]), out)
+
+
+if __name__ == "__main__":
+    main()
