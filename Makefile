@@ -187,7 +187,8 @@ readme-options: $(B)/timeprobe
 # make test-all runs them.
 BOOT_TESTS_QUICK := $(filter-out tests/boot/9%,$(BOOT_TESTS))
 HOST_SCRIPTS := $(sort $(wildcard tests/host/*.t))
-# Builds of this tree in two other folders, compared byte for byte.
+# The tree itself: built in two other folders and compared byte for byte
+# (repro.t); who calls whom in userland/ (cycles.t, no build needed).
 BUILD_TESTS := $(sort $(wildcard tests/build/*.t))
 
 test-unit: $(UNIT_TESTS)
