@@ -185,8 +185,9 @@ readme-options: $(B)/timeprobe
 # make test-all runs them.
 BOOT_TESTS_QUICK := $(filter-out tests/boot/9%,$(BOOT_TESTS))
 HOST_SCRIPTS := $(sort $(wildcard tests/host/*.t))
-# Checks of the tree and its build: the layers' includes (layers.t), and
-# builds in two other folders compared byte for byte (repro.t).
+# Checks of the tree and its build: the layers' includes (layers.t), who
+# calls whom in userland/ (cycles.t), both without a build; builds in two
+# other folders compared byte for byte (repro.t).
 BUILD_TESTS := $(sort $(wildcard tests/build/*.t))
 
 test-unit: $(UNIT_TESTS)

@@ -12,9 +12,7 @@
 #include <unistd.h>
 
 #include "attribution.h"
-#include "msr.h"
 #include "emit.h"
-#include "fingerprint.h"
 #include "sink.h"
 #include "sysinfo.h"
 #include "timeutil.h"
@@ -39,96 +37,6 @@ int attr_parse_ctxt(const char *text, uint64_t *ctxt)
 	return -EINVAL;
 }
 
-int attr_parse_cpulist(const char *text, int *cpus, int max)
-{
-	const char *p = text;
-	int n = 0;
-
-	while (*p && *p != '\n') {
-		char *end;
-		long a = strtol(p, &end, 10), b = a;
-
-		if (end == p || a < 0)
-			return -EINVAL;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtol(p, &end, 10);
-			if (end == p || b < a)
-				return -EINVAL;
-		}
-		for (long c = a; c <= b && n < max; c++)
-			cpus[n++] = (int)c;
-		if (*end != ',' && *end && *end != '\n')
-			return -EINVAL;
-		p = *end == ',' ? end + 1 : end;
-	}
-	return n;
-}
-
-static int find_cpu(const int *cpu, int n, int want)
-{
-	for (int i = 0; i < n; i++)
-		if (cpu[i] == want)
-			return i;
-	return -1;
-}
-
-uint64_t attr_smi_delta(const struct attr_smi *before, const struct attr_smi *after,
-			int *cpus_changed)
-{
-	uint64_t sum = 0;
-
-	*cpus_changed = before->n != after->n;
-	for (int i = 0; i < after->n; i++) {
-		int j = find_cpu(before->cpu, before->n, after->cpu[i]);
-
-		if (j < 0) {
-			*cpus_changed = 1;
-			continue;
-		}
-		sum += (after->count[i] - before->count[j]) & 0xffffffffu;
-	}
-	return sum;
-}
-
-/* x86's arch_show_interrupts() (arch/x86/kernel/irq.c) prints ERR and MIS
- * as one figure; with one CPU online it looks like a column. */
-static int machine_wide(const char *name)
-{
-	return !strcmp(name, "ERR") || !strcmp(name, "MIS");
-}
-
-int attr_irq_delta(const struct irq_table *b, const struct irq_table *a, uint64_t *out)
-{
-	int changed = b->ncol != a->ncol;
-
-	for (size_t r = 0; r < a->nrows; r++) {
-		size_t rb;
-		uint64_t colsum = 0;
-
-		out[r] = 0;
-		for (rb = 0; rb < b->nrows && strcmp(b->row[rb].name, a->row[r].name); rb++)
-			;
-		if (rb == b->nrows)
-			continue;	/* new since: its counts began before we looked */
-		for (int c = 0; c < a->ncol; c++) {
-			uint64_t x = a->count[r * (size_t)a->ncol + (size_t)c], y;
-			int cb = find_cpu(b->cpu, b->ncol, a->cpu[c]);
-
-			colsum += x;
-			if (cb < 0) {
-				changed = 1;
-				continue;
-			}
-			y = b->count[rb * (size_t)b->ncol + (size_t)cb];
-			out[r] += x > y ? x - y : 0;
-		}
-		if (machine_wide(a->row[r].name) || (!colsum && a->row[r].total))
-			out[r] = a->row[r].total > b->row[rb].total ? a->row[r].total - b->row[rb].total : 0;
-	}
-	return changed;
-}
-
 void attr_group(uint64_t v, char *buf, size_t len)
 {
 	char digits[24];
@@ -146,66 +54,27 @@ void attr_group(uint64_t v, char *buf, size_t len)
 /* ------------------------------------------------------------------ */
 /* Snapshots                                                           */
 
-static void smi_why(struct attr_smi *s, int cpu, int err)
-{
-	static char why[112];
-
-	s->err = err;
-	msr_why(cpu, MSR_SMI_COUNT, err, why, sizeof(why));
-	s->why = why;
-}
-
-void attr_smi_take(struct attr_smi *s)
-{
-	char vendor[13], list[1024];
-	int cpus[ATTR_CPUS], n;
-
-	memset(s, 0, sizeof(*s));
-	fp_cpu_vendor(vendor);
-	if (strcmp(vendor, "GenuineIntel")) {
-		/* AMD documents no SMI counter (APM vol. 2, 10.2): none to read */
-		s->why = !strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine")
-				 ? "AMD CPU: no SMI counter MSR"
-				 : "not an Intel CPU: no MSR_SMI_COUNT";
-		return;
-	}
-	if (read_text("/sys/devices/system/cpu/online", list, sizeof(list)) <= 0 ||
-	    (n = attr_parse_cpulist(list, cpus, ATTR_CPUS)) <= 0) {
-		s->why = "no list of online CPUs (/sys/devices/system/cpu/online)";
-		return;
-	}
-	for (int i = 0; i < n; i++) {
-		uint64_t v;
-		int rc = msr_read(cpus[i], MSR_SMI_COUNT, &v);
-
-		if (rc)
-			return smi_why(s, cpus[i], rc);
-		s->count[s->n] = v & 0xffffffffu;	/* the count is bits 31:0 */
-		s->cpu[s->n++] = cpus[i];
-	}
-}
-
 static void snap_take(struct attr_snap *s)
 {
 	char *text = malloc(STAT_TEXT_MAX);
 	int n;
 
 	s->t_ns = mono_ns();
-	s->irq_rc = irq_snap("/proc/interrupts", 1, &s->irq);
-	s->soft_rc = irq_snap("/proc/softirqs", 0, &s->soft);
+	s->irq_rc = irqstat_snap("/proc/interrupts", 1, &s->irq);
+	s->soft_rc = irqstat_snap("/proc/softirqs", 0, &s->soft);
 	s->ctxt_rc = -ENOMEM;
 	if (text) {
 		n = read_text("/proc/stat", text, STAT_TEXT_MAX);
 		s->ctxt_rc = n < 0 ? n : attr_parse_ctxt(text, &s->ctxt);
 	}
 	free(text);
-	attr_smi_take(&s->smi);
+	irqstat_smi_take(&s->smi);
 }
 
 static void snap_free(struct attr_snap *s)
 {
-	irq_table_free(&s->irq);
-	irq_table_free(&s->soft);
+	irqstat_table_free(&s->irq);
+	irqstat_table_free(&s->soft);
 }
 
 void attribution_begin(struct attribution *a)
@@ -237,7 +106,7 @@ static void top_add(struct top *t, const char *name, uint64_t v)
 
 /* Sources counted as "PREFIX:NAME":count while the record has room;
  * returns how many were left out. */
-static size_t emit_sources(struct tp_rec *r, const char *prefix, const struct irq_table *t,
+static size_t emit_sources(struct tp_rec *r, const char *prefix, const struct irqstat_table *t,
 			   const uint64_t *d, struct top *top)
 {
 	char key[64];
@@ -258,13 +127,13 @@ static size_t emit_sources(struct tp_rec *r, const char *prefix, const struct ir
 }
 
 /* One table's deltas; 1 when its CPUs changed. NULL out: not read. */
-static int table_delta(const struct irq_table *b, int brc, const struct irq_table *a, int arc,
+static int table_delta(const struct irqstat_table *b, int brc, const struct irqstat_table *a, int arc,
 		       uint64_t **out)
 {
 	*out = 0;
 	if (brc || arc || !(*out = calloc(a->nrows ? a->nrows : 1, sizeof(**out))))
 		return 0;
-	return attr_irq_delta(b, a, *out);
+	return irqstat_row_delta(b, a, *out);
 }
 
 static void human_line(const char *probe, const char *smis, const char *ctxt,
@@ -298,7 +167,7 @@ static void emit_counts(struct tp_rec *r, const struct attr_snap *b, const struc
 	} else
 		tp_rec_null(r, "context_switches");
 	if (!b->smi.why && !x->smi.why) {
-		uint64_t n = attr_smi_delta(&b->smi, &x->smi, &changed);
+		uint64_t n = irqstat_smi_delta(&b->smi, &x->smi, &changed);
 
 		tp_rec_uint(r, "smis", n);
 		tp_rec_int(r, "smi_cpus", x->smi.n);

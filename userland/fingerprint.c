@@ -18,11 +18,11 @@
 #include "emit.h"
 #include "fingerprint.h"
 #include "../common/x86clock.h"
-#include "probes/vdso-check.h"
 #include "sink.h"
 #include "supervise.h"
 #include "sysinfo.h"
 #include "timeutil.h"
+#include "trace_entry.h"
 
 #define FP_LIMIT_S 20		/* the ptrace checks fork a dozen children */
 #define MISSING_MAX 40
@@ -296,18 +296,18 @@ static void fp_tsc_flags(struct tp_rec *r, struct missing *ms, const char *cpuin
 		tp_rec_bool(r, flags[i], word_in_list(list, flags[i]));
 }
 
-/* Which clock ids enter the kernel: vdso-check's test, once per id. */
+/* Which clock ids enter the kernel through the vDSO (trace_entry.h). */
 static void fp_clocks(struct tp_rec *r, struct missing *ms)
 {
-	int why = 0, k[VDSO_MAX_CLOCK_ID + 1];
+	int why = 0, k[TRACE_MAX_CLOCK_ID + 1];
 
 	text_field(r, ms, "clocksource", CLOCKSOURCE_DIR "/current_clocksource", "no clocksource in sysfs");
 	text_field(r, ms, "available_clocksources", CLOCKSOURCE_DIR "/available_clocksource",
 		   "no clocksource in sysfs");
-	vdso_clocks_enter_kernel(k);
+	trace_clocks_enter_kernel(k);
 	tp_rec_obj_begin(r, "enters_kernel");
-	for (int id = 0; id <= VDSO_MAX_CLOCK_ID; id++) {
-		const char *name = vdso_clock_name(id);
+	for (int id = 0; id <= TRACE_MAX_CLOCK_ID; id++) {
+		const char *name = trace_clock_name(id);
 
 		if (!name)
 			continue;

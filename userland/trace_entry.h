@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Does a clock read enter the kernel? The one check, for probe `clocks`
- * (libc's calls), probe `vdso-check` (the vDSO's own entry points) and,
- * through vdso-check.h, the run's fingerprint: the reads run in a forked
- * child traced with PTRACE_SYSCALL, and the parent counts the time system
- * calls (clock_gettime, gettimeofday, time) the child enters. Exact,
+ * (libc's calls), probe `vdso-check` (the vDSO's own entry points) and the
+ * run's fingerprint (every clock id through the vDSO): the reads run in a
+ * forked child traced with PTRACE_SYSCALL, and the parent counts the time
+ * system calls (clock_gettime, gettimeofday, time) the child enters. Exact,
  * whatever libc and the vDSO decide; no timing involved.
  */
 #ifndef TP_TRACE_ENTRY_H
@@ -26,5 +26,28 @@ typedef void (*trace_read_fn)(void *arg, size_t i);
  * child did not exit cleanly. Forks once: a few milliseconds.
  */
 int trace_time_syscalls(trace_read_fn read, void *arg, size_t n, int calls, uint64_t *count);
+
+/* ---- the vDSO's own entry points ---- */
+
+#define TRACE_MAX_CLOCK_ID 11	/* CLOCK_TAI */
+
+/*
+ * The function NAME exported by the vDSO image at BASE
+ * (getauxval(AT_SYSINFO_EHDR)), found through its dynamic section and
+ * DT_HASH; NULL if BASE is not a 64-bit ELF image or NAME is not there.
+ */
+const void *trace_vdso_symbol(const void *base, const char *name);
+
+/* "CLOCK_MONOTONIC" for 1; NULL for an id without a name (10) or out of range. */
+const char *trace_clock_name(int clock_id);
+
+/*
+ * For every named clock id: does clock_gettime(id), called through the
+ * vDSO's __vdso_clock_gettime, enter the kernel? out[id] 1 yes, 0 no;
+ * -ENOENT no vDSO mapped, -ENOSYS the vDSO lacks __vdso_clock_gettime (or
+ * the id has no name), -EPERM (or another -errno) tracing refused here. One
+ * traced child for all of them: a few milliseconds.
+ */
+void trace_clocks_enter_kernel(int out[TRACE_MAX_CLOCK_ID + 1]);
 
 #endif

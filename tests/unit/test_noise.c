@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Unit tests of probe noise's pure parts: gaps, their statistics, /proc parsers, log histogram. */
+/* Unit tests of probe noise's pure parts: gaps, their statistics, log histogram. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -181,101 +181,10 @@ static void test_loghist(void)
 	ok(line && strstr(line, "\"1250\":123456789"), "loghist: keys are lower edges in ns");
 }
 
-static const char interrupts0[] =
-    "           CPU0       CPU1       \n"
-    " 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n"
-    " 31:          0        420 PCI-MSIX-0000:00:01.0   3-edge      virtio0-stats\n"
-    " 36:          0     124388 PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0\n"
-    "NMI:          0          0   Non-maskable interrupts\n"
-    "LOC:     352844     372922   Local timer interrupts\n"
-    "RES:     105601      85468   Rescheduling interrupts\n"
-    "CAL:    1105071     772071   Function call interrupts\n"
-    "ERR:          0\n"
-    "MIS:          0\n";
-
-static const char interrupts1[] =
-    "           CPU0       CPU1       \n"
-    " 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n"
-    " 31:          0        421 PCI-MSIX-0000:00:01.0   3-edge      virtio0-stats\n"
-    " 36:          0     124400 PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0\n"
-    " 44:          3          0 PCI-MSIX-0000:00:06.0   0-edge      nvme0q0\n"
-    "NMI:          0          0   Non-maskable interrupts\n"
-    "LOC:     353844     373922   Local timer interrupts\n"
-    "RES:     105601      85470   Rescheduling interrupts\n"
-    "CAL:    1105071     772071   Function call interrupts\n"
-    "ERR:          2\n"
-    "MIS:          0\n";
-
-static const char softirqs[] = "                    CPU0       CPU1       \n"
-			       "          HI:          0          0\n"
-			       "       TIMER:      61448      48420\n"
-			       "      NET_TX:          3          1\n"
-			       "         RCU:     130162     137327\n";
-
-static const char *row_name(const struct irq_table *t, size_t i)
-{
-	return i < t->nrows ? t->row[i].name : "";
-}
-
-static uint64_t find(const struct irq_table *t, const char *name, int col)
-{
-	for (size_t i = 0; i < t->nrows; i++)
-		if (!strcmp(t->row[i].name, name))
-			return col < 0 ? t->row[i].total
-				       : t->count[i * (size_t)t->ncol + (size_t)col];
-	return (uint64_t)-1;
-}
-
-static void test_irq(void)
-{
-	struct irq_table a, b, d, s;
-
-	ok(irq_parse_interrupts(interrupts0, &a) == 0, "irq: parses");
-	is_int(a.ncol, 2, "irq: two CPU columns");
-	is_int(a.nrows, 9, "irq: nine rows");
-	is_str(row_name(&a, 0), "24:ACPI:Ged", "irq: numbered line named by its device");
-	is_str(row_name(&a, 2), "36:virtio1-req.0", "irq: device after a chip name with colons");
-	is_int(find(&a, "LOC", -1), 352844 + 372922, "irq: LOC total");
-	is_int(find(&a, "LOC", 1), 372922, "irq: LOC on CPU1");
-	is_int(find(&a, "ERR", -1), 0, "irq: ERR is one figure");
-
-	ok(irq_parse_interrupts(interrupts1, &b) == 0, "irq: second snapshot parses");
-	ok(irq_delta(&a, &b, &d) == 0, "irq: delta");
-	is_int(find(&d, "LOC", -1), 2000, "delta: LOC summed over CPUs");
-	is_int(find(&d, "LOC", 0), 1000, "delta: LOC on CPU0");
-	is_int(find(&d, "36:virtio1-req.0", 1), 12, "delta: a device on CPU1");
-	is_int(find(&d, "44:nvme0q0", -1), 3,
-	       "delta: a line new in the second snapshot counts from 0");
-	is_int(find(&d, "ERR", -1), 2, "delta: ERR total");
-	is_int(find(&d, "ERR", 0), 0, "delta: ERR not put on CPU0");
-	is_int(find(&d, "CAL", -1), 0, "delta: unchanged is 0");
-	irq_table_free(&d);
-	ok(irq_delta(&b, &a, &d) == 0 && find(&d, "LOC", -1) == 0,
-	   "delta: a counter going down gives 0");
-	irq_table_free(&d);
-
-	ok(irq_parse_softirqs(softirqs, &s) == 0, "softirq: parses");
-	is_int(s.ncol, 2, "softirq: two columns");
-	is_int(s.nrows, 4, "softirq: four rows");
-	is_str(row_name(&s, 1), "TIMER", "softirq: leading spaces stripped from names");
-	is_int(find(&s, "RCU", 0), 130162, "softirq: RCU on CPU0");
-	irq_table_free(&s);
-
-	ok(irq_parse_interrupts("", &s) < 0, "irq: empty text is an error");
-	ok(irq_parse_interrupts("garbage\nLOC: 1 2\n", &s) < 0, "irq: no header is an error");
-	ok(irq_parse_softirqs("\n\n   CPU0\nHI: 5\nweird line\nX:\n", &s) == 0 && s.nrows == 2 &&
-	       find(&s, "HI", 0) == 5 && find(&s, "X", -1) == 0,
-	   "softirq: blank lines, odd lines survive");
-	irq_table_free(&s);
-	irq_table_free(&a);
-	irq_table_free(&b);
-}
-
 int main(void)
 {
 	test_gaps();
 	test_summary();
 	test_loghist();
-	test_irq();
 	return tap_done();
 }

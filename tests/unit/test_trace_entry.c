@@ -2,11 +2,13 @@
 /*
  * The traced-child check (userland/trace_entry.h): a child that makes known
  * system calls gets exactly those time system calls counted, per item
- * between its markers; one that dies is an error, not a count.
+ * between its markers; one that dies is an error, not a count. Then every
+ * clock id through this process's vDSO, as the fingerprint asks.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/auxv.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
@@ -38,6 +40,26 @@ static void die(void *arg, size_t i)
 	raise(SIGKILL);
 }
 
+/* Every clock id through the vDSO's own entry: whatever the clocksource,
+ * the CPU-time clocks always enter the kernel and the coarse ones never
+ * (Linux's lib/vdso/gettimeofday.c). */
+static void test_clocks(void)
+{
+	int k[TRACE_MAX_CLOCK_ID + 1];
+
+	is_str(trace_clock_name(CLOCK_MONOTONIC), "CLOCK_MONOTONIC", "clock id 1 is named");
+	ok(!trace_clock_name(10) && !trace_clock_name(-1) && !trace_clock_name(TRACE_MAX_CLOCK_ID + 1),
+	   "no name for id 10 (gone), -1 or past the last id");
+	trace_clocks_enter_kernel(k);
+	if (!getauxval(AT_SYSINFO_EHDR)) {
+		is_int(k[CLOCK_MONOTONIC], -ENOENT, "no vDSO mapped: -ENOENT");
+		return;
+	}
+	is_int(k[CLOCK_PROCESS_CPUTIME_ID], 1, "CLOCK_PROCESS_CPUTIME_ID through the vDSO enters the kernel");
+	is_int(k[CLOCK_MONOTONIC_COARSE], 0, "CLOCK_MONOTONIC_COARSE through the vDSO stays in user space");
+	is_int(k[10], -ENOSYS, "id 10 is not read");
+}
+
 int main(void)
 {
 	uint64_t count[4] = { 9, 9, 9, 9 };
@@ -53,5 +75,6 @@ int main(void)
 	is_int(count[2], CALLS, "gettimeofday syscalls counted");
 	is_int(count[3], 0, "getpid is not a time system call");
 	is_int(trace_time_syscalls(die, 0, 1, 1, count), -ECHILD, "a child that dies: -ECHILD");
+	test_clocks();
 	return tap_done();
 }

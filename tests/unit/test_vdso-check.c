@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * Probe vdso-check's ELF lookup: against this process's own vDSO (the
- * symbols it finds work and agree with libc), and against images that are
- * not a vDSO (refused).
+ * The ELF lookup probe vdso-check finds the vDSO's entry points with
+ * (userland/trace_entry.c): against this process's own vDSO (the symbols it
+ * finds work and agree with libc), and against images that are not a vDSO
+ * (refused).
  */
 #include <elf.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <time.h>
 
+#include "../../userland/trace_entry.h"
 #include "tap.h"
-
-const void *vdso_symbol(const void *base, const char *name);	/* vdso-check.c */
 
 int main(void)
 {
@@ -19,25 +19,25 @@ int main(void)
 	unsigned char junk[256] = { 0 };
 	Elf64_Ehdr *eh = (Elf64_Ehdr *)junk;
 
-	ok(!vdso_symbol(junk, "__vdso_clock_gettime"), "a buffer that is not ELF: no symbol");
+	ok(!trace_vdso_symbol(junk, "__vdso_clock_gettime"), "a buffer that is not ELF: no symbol");
 	memcpy(eh->e_ident, ELFMAG, SELFMAG);
 	eh->e_ident[EI_CLASS] = ELFCLASS32;
-	ok(!vdso_symbol(junk, "__vdso_clock_gettime"), "a 32-bit ELF: refused");
+	ok(!trace_vdso_symbol(junk, "__vdso_clock_gettime"), "a 32-bit ELF: refused");
 	eh->e_ident[EI_CLASS] = ELFCLASS64;
 	eh->e_phoff = sizeof(*eh);
-	ok(!vdso_symbol(junk, "__vdso_clock_gettime"), "no program headers: no symbol");
+	ok(!trace_vdso_symbol(junk, "__vdso_clock_gettime"), "no program headers: no symbol");
 	if (!base) {
 		printf("1..3 # no vDSO in this process\n");
 		return tap_failed ? 1 : 0;
 	}
 	{
 		int (*cgt)(clockid_t, struct timespec *) =
-			(int (*)(clockid_t, struct timespec *))vdso_symbol(base, "__vdso_clock_gettime");
+			(int (*)(clockid_t, struct timespec *))trace_vdso_symbol(base, "__vdso_clock_gettime");
 		struct timespec a, b, c;
 
 		ok(cgt != 0, "this process's vDSO exports __vdso_clock_gettime");
-		ok(!vdso_symbol(base, "__vdso_no_such_thing"), "an unknown name: none");
-		ok(!vdso_symbol(base, "clock_gettim"), "a prefix of a name: none");
+		ok(!trace_vdso_symbol(base, "__vdso_no_such_thing"), "an unknown name: none");
+		ok(!trace_vdso_symbol(base, "clock_gettim"), "a prefix of a name: none");
 		if (cgt) {
 			clock_gettime(CLOCK_MONOTONIC, &a);
 			ok(cgt(CLOCK_MONOTONIC, &b) == 0, "calling it works");

@@ -10,7 +10,6 @@
  * the kernel and can name each source; here /proc/interrupts and
  * /proc/softirqs before and after the run name the likely culprits.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -20,8 +19,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "../attribution.h"
 #include "../emit.h"
+#include "../irqstat.h"
 #include "../probe.h"
 #include "../stats.h"
 #include "../sysinfo.h"
@@ -32,7 +31,6 @@
 #define GAPS_PER_CPU 65536   /* 512 KiB per CPU; past it gaps are only counted */
 #define GAPS_TOTAL (1 << 21) /* 16 MiB on the biggest machines */
 #define REC_BUDGET 6000	     /* bytes of a record before we stop adding (max 8 KiB) */
-#define IRQ_TEXT_MAX (4 << 20)
 
 /* ------------------------------------------------------------------ */
 /* Pure parts (noise.h)                                                */
@@ -113,193 +111,6 @@ void noise_summarize(const struct noise_gaps *g, uint64_t duration_ticks, int nc
 	}
 }
 
-void irq_table_free(struct irq_table *t)
-{
-	free(t->cpu);
-	free(t->row);
-	free(t->count);
-	memset(t, 0, sizeof(*t));
-}
-
-/*
- * The header: the first line that is not blank, "CPU0 CPU1 ...". Sets ncol
- * and cpu[]; returns the line after it, or NULL (-errno in *err).
- */
-static const char *irq_header(const char *line, struct irq_table *t, int *err)
-{
-	const char *eol, *p;
-
-	while (*line && strspn(line, " \t") == strcspn(line, "\n"))
-		line += strcspn(line, "\n") + (line[strcspn(line, "\n")] == '\n');
-	eol = line + strcspn(line, "\n");
-	for (p = line; p < eol;) {
-		p += strspn(p, " \t");
-		if (p >= eol || strncmp(p, "CPU", 3) || !isdigit((unsigned char)p[3]))
-			break;
-		t->ncol++;
-		p += strcspn(p, " \t\n");
-	}
-	*err = !t->ncol ? -EINVAL : !(t->cpu = calloc((size_t)t->ncol, sizeof(*t->cpu))) ? -ENOMEM : 0;
-	if (*err)
-		return 0;
-	for (int c = 0, *cpu = t->cpu; c < t->ncol; c++) {
-		line += strspn(line, " \t");
-		cpu[c] = atoi(line + 3);
-		line += strcspn(line, " \t\n");
-	}
-	return *eol ? eol + 1 : eol;
-}
-
-/* Room for one more row; 0 or -ENOMEM (the table freed). */
-static int irq_grow(struct irq_table *t, size_t *cap)
-{
-	size_t nc = *cap ? *cap * 2 : 64;
-	struct irq_row *r;
-	uint64_t *c;
-
-	if (t->nrows < *cap)
-		return 0;
-	r = realloc(t->row, nc * sizeof(*r));
-	if (!r)
-		return irq_table_free(t), -ENOMEM;
-	t->row = r;
-	c = realloc(t->count, nc * (size_t)t->ncol * sizeof(*c));
-	if (!c)
-		return irq_table_free(t), -ENOMEM;
-	t->count = c;
-	*cap = nc;
-	return 0;
-}
-
-/* The numbers after "NAME:", at most ncol; returns where they end. */
-static const char *irq_counts(const char *p, const char *eol, const struct irq_table *t,
-			      struct irq_row *row, uint64_t *cnt)
-{
-	int nnum = 0;
-
-	while (nnum < t->ncol) {
-		char *end;
-		unsigned long long v;
-
-		p += strspn(p, " \t");
-		if (p >= eol || !isdigit((unsigned char)*p))
-			break;
-		v = strtoull(p, &end, 10);
-		if (end > eol || (*end != ' ' && *end != '\t' && end != eol))
-			break;
-		cnt[nnum++] = v;
-		row->total += v;
-		p = end;
-	}
-	if (nnum == 1 && t->ncol > 1)
-		cnt[0] = 0; /* ERR:, MIS:: one machine-wide figure, not CPU0's */
-	return p;
-}
-
-/* Numbered lines name their device last: "24:virtio0-input.0". */
-static void irq_describe(struct irq_row *row, const char *p, const char *eol)
-{
-	const char *last = 0;
-	size_t l = strlen(row->name), n;
-
-	for (const char *q = p; q < eol; q++)
-		if (!isspace((unsigned char)*q) && (q == p || isspace((unsigned char)q[-1])))
-			last = q;
-	if (!last)
-		return;
-	n = (size_t)(eol - last);
-	n = strcspn(last, " \t\n") < n ? strcspn(last, " \t\n") : n;
-	if (l + 1 + n >= sizeof(row->name))
-		n = sizeof(row->name) - l - 2;
-	row->name[l] = ':';
-	memcpy(row->name + l + 1, last, n);
-	row->name[l + 1 + n] = 0;
-}
-
-/* Both files: a header "CPU0 CPU1 ..." then "NAME: n n n ... [text]". */
-static int irq_parse(const char *text, struct irq_table *t, int described)
-{
-	const char *line, *eol;
-	size_t cap = 0;
-	int err;
-
-	memset(t, 0, sizeof(*t));
-	line = irq_header(text, t, &err);
-	if (!line)
-		return err;
-	for (; *line; line = *eol ? eol + 1 : eol) {
-		const char *p = line + strspn(line, " \t"), *colon;
-		struct irq_row *row;
-		uint64_t *cnt;
-		size_t namelen;
-
-		eol = line + strcspn(line, "\n");
-		colon = memchr(p, ':', (size_t)(eol - p));
-		if (!colon || colon == p)
-			continue;
-		if (irq_grow(t, &cap))
-			return -ENOMEM;
-		row = &t->row[t->nrows];
-		cnt = &t->count[t->nrows * (size_t)t->ncol];
-		memset(row, 0, sizeof(*row));
-		memset(cnt, 0, (size_t)t->ncol * sizeof(*cnt));
-		namelen = (size_t)(colon - p) < sizeof(row->name) ? (size_t)(colon - p) : sizeof(row->name) - 1;
-		memcpy(row->name, p, namelen);
-		p = irq_counts(colon + 1, eol, t, row, cnt);
-		if (described && isdigit((unsigned char)row->name[0]))
-			irq_describe(row, p, eol);
-		t->nrows++;
-	}
-	return 0;
-}
-
-int irq_parse_interrupts(const char *text, struct irq_table *t)
-{
-	return irq_parse(text, t, 1);
-}
-
-int irq_parse_softirqs(const char *text, struct irq_table *t)
-{
-	return irq_parse(text, t, 0);
-}
-
-int irq_delta(const struct irq_table *before, const struct irq_table *after, struct irq_table *d)
-{
-	int same = before->ncol == after->ncol &&
-		   !memcmp(before->cpu, after->cpu, (size_t)after->ncol * sizeof(*after->cpu));
-
-	memset(d, 0, sizeof(*d));
-	d->ncol = same ? after->ncol : 0;
-	d->row = calloc(after->nrows ? after->nrows : 1, sizeof(*d->row));
-	d->cpu = calloc(after->ncol ? (size_t)after->ncol : 1, sizeof(*d->cpu));
-	d->count =
-	    calloc(after->nrows && d->ncol ? after->nrows * (size_t)d->ncol : 1, sizeof(*d->count));
-	if (!d->row || !d->cpu || !d->count)
-		return irq_table_free(d), -ENOMEM;
-	if (same)
-		memcpy(d->cpu, after->cpu, (size_t)after->ncol * sizeof(*d->cpu));
-	for (size_t r = 0; r < after->nrows; r++) {
-		const struct irq_row *a = &after->row[r];
-		size_t b;
-
-		for (b = 0; b < before->nrows; b++)
-			if (!strcmp(before->row[b].name, a->name))
-				break;
-		d->row[r] = *a;
-		if (b < before->nrows)
-			d->row[r].total =
-			    a->total > before->row[b].total ? a->total - before->row[b].total : 0;
-		for (int c = 0; c < d->ncol; c++) {
-			uint64_t x = after->count[r * (size_t)d->ncol + c];
-			uint64_t y = b < before->nrows ? before->count[b * (size_t)d->ncol + c] : 0;
-
-			d->count[r * (size_t)d->ncol + c] = x > y ? x - y : 0;
-		}
-	}
-	d->nrows = after->nrows;
-	return 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* The measurement                                                     */
 
@@ -362,43 +173,6 @@ static void *spinner_main(void *arg)
 	return 0;
 }
 
-/* Reads a /proc table; NULL if absent (the kernel may lack it). */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char *buf;
-	size_t n;
-
-	if (!f)
-		return 0;
-	buf = malloc(IRQ_TEXT_MAX);
-	if (buf) {
-		n = fread(buf, 1, IRQ_TEXT_MAX - 1, f);
-		buf[n] = 0;
-	}
-	fclose(f);
-	return buf;
-}
-
-static int snap(const char *path, int (*parse)(const char *, struct irq_table *),
-		struct irq_table *t)
-{
-	char *text = slurp(path);
-	int rc;
-
-	memset(t, 0, sizeof(*t));
-	if (!text)
-		return -ENOENT;
-	rc = parse(text, t);
-	free(text);
-	return rc;
-}
-
-int irq_snap(const char *path, int interrupts, struct irq_table *t)
-{
-	return snap(path, interrupts ? irq_parse_interrupts : irq_parse_softirqs, t);
-}
-
 /* ------------------------------------------------------------------ */
 /* Output                                                              */
 
@@ -443,7 +217,7 @@ static void human_row(const char *name, const struct noise_stats *s)
 	      s->interruptions ? s->max_gap_ns / 1e3 : 0.0, p50, p99, p999, s->kept);
 }
 
-static int has_row(const struct irq_table *t, const char *name)
+static int has_row(const struct irqstat_table *t, const char *name)
 {
 	for (size_t i = 0; t && i < t->nrows; i++)
 		if (!strcmp(t->row[i].name, name))
@@ -457,8 +231,8 @@ static int has_row(const struct irq_table *t, const char *name)
  * also has gets a "softirq:" prefix (none do in Linux 6.1, but a key must
  * not appear twice). Returns 1 when it ran out of room.
  */
-static int irq_fields(struct tp_rec *r, const struct irq_table *d, int col,
-		      const struct irq_table *other)
+static int irq_fields(struct tp_rec *r, const struct irqstat_table *d, int col,
+		      const struct irqstat_table *other)
 {
 	char key[64];
 
@@ -477,7 +251,7 @@ static int irq_fields(struct tp_rec *r, const struct irq_table *d, int col,
 	return 0;
 }
 
-static void human_top(const char *what, const struct irq_table *d)
+static void human_top(const char *what, const struct irqstat_table *d)
 {
 	size_t shown = 0;
 	uint64_t used[5] = {0};
@@ -508,10 +282,10 @@ static void human_top(const char *what, const struct irq_table *d)
 	human("%s\n", shown ? "" : " none");
 }
 
-static void emit_interrupts(const struct irq_table *irq, const struct irq_table *soft,
+static void emit_interrupts(const struct irqstat_table *irq, const struct irqstat_table *soft,
 			    int64_t duration_ms)
 {
-	const struct irq_table *cols = irq && irq->ncol ? irq : soft;
+	const struct irqstat_table *cols = irq && irq->ncol ? irq : soft;
 	struct tp_rec r;
 	int full = 0;
 
@@ -546,8 +320,8 @@ static void emit_interrupts(const struct irq_table *irq, const struct irq_table 
 		human_top("softirqs", soft);
 }
 
-/* SMIs in the window (attribution.c reads them): a result, or a skip saying why. */
-static void emit_smis(const struct attr_smi *before, const struct attr_smi *after,
+/* SMIs in the window (irqstat.h reads them): a result, or a skip saying why. */
+static void emit_smis(const struct irqstat_smi *before, const struct irqstat_smi *after,
 		      int64_t duration_ms)
 {
 	struct tp_rec r;
@@ -558,7 +332,7 @@ static void emit_smis(const struct attr_smi *before, const struct attr_smi *afte
 		emit_skip(P, "smis", before->why ? before->why : after->why);
 		return;
 	}
-	n = attr_smi_delta(before, after, &changed);
+	n = irqstat_smi_delta(before, after, &changed);
 	emit_result_begin(&r, P, "smis");
 	tp_rec_uint(&r, "smis", n);
 	tp_rec_int(&r, "smi_cpus", after->n);
@@ -598,8 +372,8 @@ struct noise_run {
 	struct spinner *sp;
 	uint64_t *gapbuf;
 	struct loghist *h;	/* one per CPU, then the machine's */
-	struct irq_table irq0, irq1, soft0, soft1;
-	struct attr_smi *smi;	/* [0] before the spin, [1] after */
+	struct irqstat_table irq0, irq1, soft0, soft1;
+	struct irqstat_smi *smi;	/* [0] before the spin, [1] after */
 };
 
 /* A spinner per CPU of the affinity mask, each with its share of the gap buffer. */
@@ -642,15 +416,15 @@ static void noise_spin(struct noise_run *nr)
 	wait_end = mono_ns() + 5 * NS_PER_S;
 	while (__atomic_load_n(&nr->start.ready, __ATOMIC_ACQUIRE) < nr->nrun && mono_ns() < wait_end)
 		sched_yield();
-	nr->have_irq = !snap("/proc/interrupts", irq_parse_interrupts, &nr->irq0);
-	nr->have_soft = !snap("/proc/softirqs", irq_parse_softirqs, &nr->soft0);
-	attr_smi_take(&nr->smi[0]);
+	nr->have_irq = !irqstat_snap("/proc/interrupts", 1, &nr->irq0);
+	nr->have_soft = !irqstat_snap("/proc/softirqs", 0, &nr->soft0);
+	irqstat_smi_take(&nr->smi[0]);
 	__atomic_store_n(&nr->start.go, nr->nrun == nr->ncpu ? 1 : -1, __ATOMIC_RELEASE);
 	for (int i = 0; i < nr->nrun; i++)
 		pthread_join(nr->sp[i].tid, 0);
-	nr->have_irq = nr->have_irq && !snap("/proc/interrupts", irq_parse_interrupts, &nr->irq1);
-	nr->have_soft = nr->have_soft && !snap("/proc/softirqs", irq_parse_softirqs, &nr->soft1);
-	attr_smi_take(&nr->smi[1]);
+	nr->have_irq = nr->have_irq && !irqstat_snap("/proc/interrupts", 1, &nr->irq1);
+	nr->have_soft = nr->have_soft && !irqstat_snap("/proc/softirqs", 0, &nr->soft1);
+	irqstat_smi_take(&nr->smi[1]);
 }
 
 /*
@@ -740,29 +514,29 @@ static double noise_report(struct noise_run *nr)
 /* The interrupts, softirqs and SMIs counted during the spin. */
 static void noise_interrupts(struct noise_run *nr, double duration_ns)
 {
-	struct irq_table dirq, dsoft;
+	struct irqstat_table dirq, dsoft;
 	int ok_irq, ok_soft;
 
 	if (!nr->have_irq && !nr->have_soft) {
 		emit_skip(P, "interrupts", "no /proc/interrupts or /proc/softirqs");
 	} else {
-		ok_irq = nr->have_irq && !irq_delta(&nr->irq0, &nr->irq1, &dirq);
-		ok_soft = nr->have_soft && !irq_delta(&nr->soft0, &nr->soft1, &dsoft);
+		ok_irq = nr->have_irq && !irqstat_delta(&nr->irq0, &nr->irq1, &dirq);
+		ok_soft = nr->have_soft && !irqstat_delta(&nr->soft0, &nr->soft1, &dsoft);
 		emit_interrupts(ok_irq ? &dirq : 0, ok_soft ? &dsoft : 0, (int64_t)(duration_ns / 1e6));
 		if (ok_irq)
-			irq_table_free(&dirq);
+			irqstat_table_free(&dirq);
 		if (ok_soft)
-			irq_table_free(&dsoft);
+			irqstat_table_free(&dsoft);
 	}
 	emit_smis(&nr->smi[0], &nr->smi[1], (int64_t)(duration_ns / 1e6));
 }
 
 static void noise_free(struct noise_run *nr)
 {
-	irq_table_free(&nr->irq0);
-	irq_table_free(&nr->irq1);
-	irq_table_free(&nr->soft0);
-	irq_table_free(&nr->soft1);
+	irqstat_table_free(&nr->irq0);
+	irqstat_table_free(&nr->irq1);
+	irqstat_table_free(&nr->soft0);
+	irqstat_table_free(&nr->soft1);
 	free(nr->gapbuf);
 	free(nr->sp);
 	free(nr->h);
@@ -770,7 +544,7 @@ static void noise_free(struct noise_run *nr)
 
 enum probe_status probe_noise(struct probe_ctx *ctx)
 {
-	static struct attr_smi smi[2];	/* 6 KiB */
+	static struct irqstat_smi smi[2];	/* 6 KiB */
 	struct noise_run nr = {
 		.ctx = ctx, .smi = smi,
 		.threshold_ns = ctx->opt->noise_threshold_ns > 0 ? ctx->opt->noise_threshold_ns : 1000,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Probe `noise`: the pure parts, tested on the host (tests/unit/test_noise.c):
- * gap detection over TSC reads, statistics of the gaps, and the parsers of
- * /proc/interrupts and /proc/softirqs.
+ * gap detection over TSC reads and statistics of the gaps. The /proc
+ * tables and the SMI counter it reads are the suite's (userland/irqstat.h).
  */
 #ifndef TP_PROBE_NOISE_H
 #define TP_PROBE_NOISE_H
@@ -63,41 +63,5 @@ void noise_summarize(const struct noise_gaps *g, uint64_t duration_ticks, int nc
 /* Adds src into dst (a machine total from per-CPU gaps); the buffers are
  * not merged: dst->n counts, dst->gap is left alone. */
 void noise_gaps_add(struct noise_gaps *dst, const struct noise_gaps *src);
-
-/* ---- /proc/interrupts and /proc/softirqs ---- */
-struct irq_row {
-	char name[40];	/* "LOC", "TIMER", or "24:virtio0-input.0" for numbered lines */
-	uint64_t total; /* sum over the CPU columns (the single figure of ERR/MIS) */
-};
-
-struct irq_table {
-	int ncol;
-	int *cpu; /* ncol: CPU number of each column, from the header */
-	size_t nrows;
-	struct irq_row *row;
-	uint64_t *count; /* nrows * ncol; row r column c at [r * ncol + c] */
-};
-
-/*
- * Parses the text of /proc/interrupts: a header of "CPUn" columns, then
- * "NAME: count... [chip hwirq-type] [device,...]" per line; lines with
- * fewer figures than CPUs (ERR, MIS) are totals. Allocates t; 0 or -EINVAL
- * (no header) or -ENOMEM. Free with irq_table_free().
- */
-int irq_parse_interrupts(const char *text, struct irq_table *t);
-/* /proc/softirqs: the same header, then "NAME: count..." per line. */
-int irq_parse_softirqs(const char *text, struct irq_table *t);
-void irq_table_free(struct irq_table *t);
-/* Reads and parses PATH (/proc/interrupts when INTERRUPTS, else
- * /proc/softirqs); 0, -ENOENT or a parser's error. Also the suite's
- * attribution (userland/attribution.c). */
-int irq_snap(const char *path, int interrupts, struct irq_table *t);
-
-/*
- * after - before, matched by row name (rows new in AFTER count from 0);
- * total in d->row[].total, per column in d->count when both tables have the
- * same columns (else d->ncol is 0). Counters that went down give 0.
- */
-int irq_delta(const struct irq_table *before, const struct irq_table *after, struct irq_table *d);
 
 #endif

@@ -10,12 +10,12 @@
  * so libc's choices (musl refuses the vDSO for some clocks) are not in the
  * way. Every entry is called in one child traced with PTRACE_SYSCALL, and the
  * time system calls each makes are counted (userland/trace_entry.c, the check
- * `clocks` uses too): 0 per call is the vDSO path, 1 the fallback. Linux 6.1 lib/vdso/gettimeofday.c serves the high-resolution
+ * `clocks` and the fingerprint use too, and the ELF lookup): 0 per call is
+ * the vDSO path, 1 the fallback. Linux 6.1 lib/vdso/gettimeofday.c serves the high-resolution
  * clocks only when the clocksource can be read in user space (tsc, not hpet
  * or acpi_pm), the coarse clocks always, the CPU-time clocks never.
  * See docs/probes/vdso-check.md.
  */
-#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,50 +27,11 @@
 #include "../probe.h"
 #include "../sysinfo.h"
 #include "../trace_entry.h"
-#include "vdso-check.h"
 
 #define PROBE "vdso-check"
 #define CALLS 4			/* calls per entry under the tracer */
-#define MAX_CLOCK_ID VDSO_MAX_CLOCK_ID	/* 10 (CLOCK_SGI_CYCLE) is gone */
+#define MAX_CLOCK_ID TRACE_MAX_CLOCK_ID	/* 10 (CLOCK_SGI_CYCLE) is gone */
 #define MAX_ENTRIES (MAX_CLOCK_ID + 3)	/* the clock ids, gettimeofday(), time() */
-
-/* The symbol NAME in the vDSO image at base, or NULL; exported for the unit test. */
-const void *vdso_symbol(const void *base, const char *name)
-{
-	const Elf64_Ehdr *eh = base;
-	const Elf64_Phdr *ph;
-	const Elf64_Dyn *dyn = 0;
-	const Elf64_Sym *sym = 0;
-	const char *str = 0;
-	const uint32_t *hash = 0;
-	intptr_t bias = -1;
-
-	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
-		return 0;
-	ph = (const void *)((const char *)base + eh->e_phoff);
-	for (int i = 0; i < eh->e_phnum; i++) {
-		if (ph[i].p_type == PT_LOAD && bias == -1)
-			bias = (intptr_t)base + (intptr_t)ph[i].p_offset - (intptr_t)ph[i].p_vaddr;
-		if (ph[i].p_type == PT_DYNAMIC)
-			dyn = (const void *)((const char *)base + ph[i].p_offset);
-	}
-	for (; dyn && bias != -1 && dyn->d_tag != DT_NULL; dyn++) {
-		if (dyn->d_tag == DT_SYMTAB)
-			sym = (const void *)(bias + dyn->d_un.d_ptr);
-		else if (dyn->d_tag == DT_STRTAB)
-			str = (const void *)(bias + dyn->d_un.d_ptr);
-		else if (dyn->d_tag == DT_HASH)
-			hash = (const void *)(bias + dyn->d_un.d_ptr);
-	}
-	if (!sym || !str || !hash)
-		return 0;
-	/* DT_HASH: nbucket, nchain; nchain is the number of symbols */
-	for (uint32_t i = 0; i < hash[1]; i++)
-		if (sym[i].st_shndx != SHN_UNDEF && ELF64_ST_TYPE(sym[i].st_info) == STT_FUNC &&
-		    !strcmp(str + sym[i].st_name, name))
-			return (const void *)(bias + (intptr_t)sym[i].st_value);
-	return 0;
-}
 
 struct entry {
 	const char *name;	/* record name */
@@ -125,41 +86,6 @@ static int kernel_entries(const struct entry *list, const void *const *fn, size_
 	return rc;
 }
 
-static const char *const clock_names[MAX_CLOCK_ID + 1] = {
-	"CLOCK_REALTIME", "CLOCK_MONOTONIC", "CLOCK_PROCESS_CPUTIME_ID", "CLOCK_THREAD_CPUTIME_ID",
-	"CLOCK_MONOTONIC_RAW", "CLOCK_REALTIME_COARSE", "CLOCK_MONOTONIC_COARSE", "CLOCK_BOOTTIME",
-	"CLOCK_REALTIME_ALARM", "CLOCK_BOOTTIME_ALARM", 0, "CLOCK_TAI",
-};
-
-/*
- * The fingerprint's question (userland/fingerprint.c), answered the probe's
- * way: does clock_gettime(clock_id) through the vDSO enter the kernel?
- */
-void vdso_clocks_enter_kernel(int out[VDSO_MAX_CLOCK_ID + 1])
-{
-	const void *base = (const void *)getauxval(AT_SYSINFO_EHDR);
-	const void *cgt = base ? vdso_symbol(base, "__vdso_clock_gettime") : 0;
-	struct entry list[MAX_CLOCK_ID + 1];
-	const void *fn[MAX_CLOCK_ID + 1];
-	double k[MAX_CLOCK_ID + 1];
-
-	for (int id = 0; id <= MAX_CLOCK_ID; id++) {
-		list[id] = (struct entry){ "", "__vdso_clock_gettime", id };
-		fn[id] = clock_names[id] ? cgt : 0;	/* an id without a name is not read */
-		out[id] = !base ? -ENOENT : -ENOSYS;
-	}
-	if (!cgt)
-		return;
-	kernel_entries(list, fn, MAX_CLOCK_ID + 1, k);
-	for (int id = 0; id <= MAX_CLOCK_ID; id++)
-		out[id] = k[id] < 0 ? (int)k[id] : k[id] > 0;
-}
-
-const char *vdso_clock_name(int clock_id)
-{
-	return clock_id >= 0 && clock_id <= MAX_CLOCK_ID ? clock_names[clock_id] : 0;
-}
-
 /* One entry, k its kernel entries per call: its record and its line. */
 static void say_entry(const struct entry *e, const void *fn, double k, const char *cs)
 {
@@ -185,9 +111,9 @@ static size_t entry_list(struct entry *list, char (*names)[48])
 	size_t n = 0;
 
 	for (int id = 0; id <= MAX_CLOCK_ID; id++) {
-		if (!clock_names[id])
+		if (!trace_clock_name(id))
 			continue;
-		snprintf(names[id], sizeof(names[id]), "clock_gettime(%s)", clock_names[id]);
+		snprintf(names[id], sizeof(names[id]), "clock_gettime(%s)", trace_clock_name(id));
 		list[n++] = (struct entry){ names[id], "__vdso_clock_gettime", id };
 	}
 	list[n++] = (struct entry){ "gettimeofday()", "__vdso_gettimeofday", -1 };
@@ -214,7 +140,7 @@ static enum probe_status run(struct probe_ctx *ctx)
 		snprintf(cs, sizeof(cs), "unknown");
 	n = entry_list(list, names);
 	for (size_t i = 0; i < n; i++)
-		found += (fn[i] = vdso_symbol(base, list[i].symbol)) != 0;
+		found += (fn[i] = trace_vdso_symbol(base, list[i].symbol)) != 0;
 	if (found)
 		rc = kernel_entries(list, fn, n, k);
 	human("  %-44s %-8s %s   (clocksource %s)\n", "vDSO entry", "path", "status", cs);
