@@ -184,7 +184,8 @@ readme-options: $(B)/timeprobe
 # make test-all runs them.
 BOOT_TESTS_QUICK := $(filter-out tests/boot/9%,$(BOOT_TESTS))
 HOST_SCRIPTS := $(sort $(wildcard tests/host/*.t))
-# Builds of this tree in two other folders, compared byte for byte.
+# Checks of the tree's build itself: two builds in two folders compared byte
+# for byte, make -n of every target, docs/ARCHITECTURE.md naming every C file.
 BUILD_TESTS := $(sort $(wildcard tests/build/*.t))
 
 test-unit: $(UNIT_TESTS)
