@@ -20,6 +20,10 @@ MUSL_CC ?= musl-gcc
 # $(call sq,WORD): WORD quoted for the shell, as one word whatever it holds
 # (spaces, quotes): '...' with each ' written '\''.
 sq = '$(subst ','\'',$(1))'
+# The make a script calls back (tools/run.sh, tools/matrix.sh). A recipe line
+# that names $(MAKE) runs even under make -n, script and all: such lines
+# name this instead, so make -n prints them and runs nothing.
+SCRIPT_MAKE = $(MAKE)
 # -ffile-prefix-map: no build path in the objects, so two checkouts give the same bytes.
 REPRO_CFLAGS := $(call sq,-ffile-prefix-map=$(CURDIR)=.)
 CFLAGS_COMMON := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -MMD -MP $(REPRO_CFLAGS)
@@ -162,18 +166,11 @@ $(B)/timeprobe.img: $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage $(B)/initramfs.img
 image: deps
 	$(MAKE) $(B)/timeprobe.img report
 
-# Under TCG the full profile takes minutes and measures the emulator: unless
-# a profile was chosen, make run boots the quick one there and says so.
+# The image's words depend on the accelerator (tools/run.sh), so the script
+# builds it, with the make that runs this one.
 run: deps
-	@case '$(PROFILE)' in ''|quick|full) ;; *) echo "make run: PROFILE=$(PROFILE) is not quick or full" >&2; exit 2 ;; esac
-	@accel=$$(sh tools/accel.sh) || exit 1; extra=; \
-	if [ -n '$(PROFILE)' ]; then extra=timeprobe.profile=$(PROFILE); \
-	elif [ "$${accel%% *}" = tcg ] && ! echo '$(APPEND)' | grep -q 'timeprobe\.profile='; then \
-		extra=timeprobe.profile=quick; \
-		echo "make run: QEMU runs under TCG here, so the quick profile (PROFILE=full for the full one)"; \
-	fi; \
-	$(MAKE) $(B)/timeprobe.img APPEND='$(APPEND)'" $$extra" && \
-	ACCEL=$${accel%% *} sh tools/qemu-run.sh --machine $(QEMU_MACHINE) --cpus $(QEMU_CPUS) $(B)/timeprobe.img
+	@PROFILE=$(call sq,$(PROFILE)) APPEND=$(call sq,$(APPEND)) MAKE=$(call sq,$(SCRIPT_MAKE)) \
+		sh tools/run.sh $(call sq,$(B)/timeprobe.img) $(call sq,$(QEMU_MACHINE)) $(call sq,$(QEMU_CPUS))
 
 # README's options tables come from `timeprobe help markdown` (one table).
 readme-options: $(B)/timeprobe
@@ -186,7 +183,8 @@ readme-options: $(B)/timeprobe
 BOOT_TESTS_QUICK := $(filter-out tests/boot/9%,$(BOOT_TESTS))
 HOST_SCRIPTS := $(sort $(wildcard tests/host/*.t))
 # Checks of the tree and its build: the layers' includes (layers.t), who
-# calls whom in userland/ (cycles.t), both without a build; builds in two
+# calls whom in userland/ (cycles.t), make -n of every target (make-dry.t),
+# docs/ARCHITECTURE.md naming every C file (arch-doc.t), and builds in two
 # other folders compared byte for byte (repro.t).
 BUILD_TESTS := $(sort $(wildcard tests/build/*.t))
 
@@ -221,4 +219,8 @@ bench: deps userland report
 clean:
 	rm -rf $(B)
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+# The compilers' dependency files (-MMD) of this file's objects (boot.mk and
+# report.mk include their own); named, not searched for: a $(shell find)
+# would run even under make -n.
+-include $(USERLAND_OBJ:.o=.d) $(USERLAND_HOST_OBJ:.o=.d) \
+	$(addsuffix .d,$(filter $(B)/tests/test_%,$(UNIT_TESTS)))

@@ -18,6 +18,6 @@ MATRIX_TIMEOUT ?= 1800
 
 .PHONY: matrix
 matrix: deps $(B)/tp-report
-	MAKE='$(MAKE)' TP_REPORT='$(abspath $(B)/tp-report)' sh tools/matrix.sh \
+	MAKE='$(SCRIPT_MAKE)' TP_REPORT='$(abspath $(B)/tp-report)' sh tools/matrix.sh \
 		--out '$(B)/matrix' --append '$(MATRIX_APPEND)' --machine '$(QEMU_MACHINE)' \
 		--cpus '$(QEMU_CPUS)' --timeout '$(MATRIX_TIMEOUT)' $(VARIANTS)

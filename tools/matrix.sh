@@ -44,6 +44,9 @@ done
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
 make=${MAKE:-make}
+# make hands its jobserver to $(MAKE) lines only, not to a script: the
+# make below runs its own for make -jN (else: "jobserver unavailable").
+MAKEFLAGS=$(printf '%s\n' "${MAKEFLAGS-}" | sed 's/ --jobserver-auth=[^ ]*//')
 report=${TP_REPORT:-}
 
 # Names first, so a typo costs nothing.

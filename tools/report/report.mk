@@ -17,8 +17,11 @@ REPORT_FUZZ_QUICK_S ?= 30
 REPORT_FUZZ_LONG_S ?= 600
 REPORT_FUZZ_FLAGS ?= -max_len=65536 -timeout=10 -rss_limit_mb=2048
 
-REPORT_JANSSON_CFLAGS := $(shell pkg-config --cflags jansson 2>/dev/null)
-REPORT_JANSSON_LIBS := $(or $(shell pkg-config --libs jansson 2>/dev/null),-ljansson)
+# jansson where Debian's libjansson-dev puts it (what `pkg-config jansson`
+# says there); elsewhere set both in config.mak. Not asked of pkg-config
+# here: a $(shell) runs even under make -n, which must run nothing.
+REPORT_JANSSON_CFLAGS ?=
+REPORT_JANSSON_LIBS ?= -ljansson
 REPORT_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Wshadow -Wformat=2 \
 	-MMD -MP $(REPORT_JANSSON_CFLAGS)
 REPORT_LDLIBS := $(REPORT_JANSSON_LIBS) -lm
@@ -96,7 +99,9 @@ $(REPORT_FUZZ): tools/report/fuzz.c $(REPORT_LIB_SRC) $(wildcard tools/report/*.
 # The corpus lives in $(B) and grows between runs; the logs in tests/data seed
 # it, with each record of tests/report/fuzz-seeds.tp1 (every type) on its own.
 # Without clang the runs are skipped with a message rather than failing make test.
-REPORT_HAVE_FUZZ_CC := $(shell command -v $(REPORT_FUZZ_CC) 2>/dev/null)
+# (looked up in PATH by make itself, so make -n starts no shell for it)
+REPORT_HAVE_FUZZ_CC := $(firstword $(if $(findstring /,$(REPORT_FUZZ_CC)),$(wildcard $(REPORT_FUZZ_CC)), \
+	$(wildcard $(addsuffix /$(REPORT_FUZZ_CC),$(subst :, ,$(PATH))))))
 define report_fuzz_run
 	@if [ -z "$(REPORT_HAVE_FUZZ_CC)" ]; then \
 		echo "fuzz-report: SKIP: $(REPORT_FUZZ_CC) not found (apt-get install clang)"; \

@@ -1,0 +1,61 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tools/run.sh (make run) without QEMU: stand-ins for sh (answering for
+# tools/accel.sh, recording tools/qemu-run.sh) and for make (recording its
+# arguments) show which words the image gets and how QEMU is started.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib/tap.sh
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tp-run.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/bin"
+# shellcheck disable=SC2016 # the stand-ins' own variables
+{
+	printf '#!/bin/sh\n'
+	printf 'case $1 in\n'
+	printf 'tools/accel.sh) [ "$FAKE_ACCEL" = fail ] && exit 1; echo "$FAKE_ACCEL" ;;\n'
+	printf 'tools/qemu-run.sh) shift; echo "qemu ACCEL=$ACCEL $*" >>"%s/log" ;;\n' "$tmp"
+	printf '*) exec /bin/sh "$@" ;;\nesac\n'
+} >"$tmp/bin/sh"
+printf '#!/bin/sh\necho "make $*" >>"%s/log"\n' "$tmp" >"$tmp/bin/make"
+chmod +x "$tmp/bin/sh" "$tmp/bin/make"
+
+# run ACCEL-ANSWER PROFILE APPEND: tools/run.sh's output; the stand-ins' log in $tmp/log
+run() {
+	rm -f "$tmp/log"
+	env PATH="$tmp/bin:$PATH" FAKE_ACCEL="$1" PROFILE="$2" APPEND="$3" MAKE="$tmp/bin/make" \
+		/bin/sh tools/run.sh build/t.img q35 2
+}
+logged() { grep -qxF "$1" "$tmp/log"; }
+has() { case $1 in *"$2"*) return 0 ;; esac; return 1; }
+
+out=$(run "tcg max" "" "" 2>&1)
+ok "TCG, no profile: the quick one, said" has "$out" "so the quick profile"
+ok "TCG, no profile: the image gets timeprobe.profile=quick" \
+	logged "make --no-print-directory build/t.img APPEND=timeprobe.profile=quick"
+ok "QEMU starts under TCG" logged "qemu ACCEL=tcg --machine q35 --cpus 2 build/t.img"
+
+run "tcg max" "" "timeprobe.probes=clocks timeprobe.profile=full" >/dev/null 2>&1
+ok "TCG, a profile in APPEND: the words as given" \
+	logged "make --no-print-directory build/t.img APPEND=timeprobe.probes=clocks timeprobe.profile=full"
+
+run "tcg max" full "a  'b" >/dev/null 2>&1
+ok "PROFILE=full: added after APPEND, quotes and blanks kept" \
+	logged "make --no-print-directory build/t.img APPEND=a  'b timeprobe.profile=full"
+
+run "kvm host" "" "" >/dev/null 2>&1
+ok "KVM, no profile: no words added" logged "make --no-print-directory build/t.img APPEND="
+ok "QEMU starts under KVM" logged "qemu ACCEL=kvm --machine q35 --cpus 2 build/t.img"
+
+out=$(run "tcg max" fast "" 2>&1)
+rc=$?
+[ "$rc" = 2 ] && [ ! -e "$tmp/log" ]
+pass $? "PROFILE=fast: exit 2 (got $rc), neither make nor QEMU runs"
+ok "PROFILE=fast: the message names it" has "$out" "PROFILE=fast is not quick or full"
+
+run fail "" "" >/dev/null 2>&1
+rc=$?
+[ "$rc" = 1 ] && [ ! -e "$tmp/log" ]
+pass $? "accel.sh fails: exit 1 (got $rc), no build, no boot"
+done_testing

@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# make run: builds the disk image and boots it in QEMU (tools/qemu-run.sh).
+#
+#   tools/run.sh IMAGE MACHINE CPUS
+#
+# Environment: MAKE, the make that builds IMAGE (default make; the command
+# line's variables reach it through MAKEFLAGS); PROFILE, quick, full or
+# empty; APPEND, the words make adds to cmdline.txt; ACCEL (tools/accel.sh).
+# Under TCG the full profile takes minutes and measures the emulator: unless
+# a profile was chosen (PROFILE, or timeprobe.profile= in APPEND), the image
+# boots the quick one there and says so.
+set -eu
+
+[ $# -eq 3 ] || { echo "usage: tools/run.sh IMAGE MACHINE CPUS" >&2; exit 2; }
+img=$1 machine=$2 cpus=$3
+make=${MAKE:-make}
+# make hands its jobserver to $(MAKE) lines only, not to a script: the
+# make below runs its own for make -jN (else: "jobserver unavailable").
+MAKEFLAGS=$(printf '%s\n' "${MAKEFLAGS-}" | sed 's/ --jobserver-auth=[^ ]*//')
+profile=${PROFILE-} append=${APPEND-}
+
+case $profile in
+''|quick|full) ;;
+*) echo "make run: PROFILE=$profile is not quick or full" >&2; exit 2 ;;
+esac
+
+accel=$(sh tools/accel.sh) || exit 1
+accel=${accel%% *}
+extra=
+if [ -n "$profile" ]; then
+	extra=timeprobe.profile=$profile
+elif [ "$accel" = tcg ]; then
+	case " $append" in
+	*[[:space:]]timeprobe.profile=*) ;;
+	*)
+		extra=timeprobe.profile=quick
+		echo "make run: QEMU runs under TCG here, so the quick profile (PROFILE=full for the full one)"
+		;;
+	esac
+fi
+
+"$make" --no-print-directory "$img" APPEND="$append${append:+${extra:+ }}$extra"
+ACCEL=$accel exec sh tools/qemu-run.sh --machine "$machine" --cpus "$cpus" "$img"
