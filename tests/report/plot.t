@@ -50,6 +50,23 @@ pass $? "adev: log-log axes"
 	done &&
 	[ "$(awk -F'\t' '/^[0-9]/ { print $1 }' "$TMP/real/adev.dat" | sort -u | tr '\n' ' ')" = "0.1 1 3.33 " ]
 pass $? "adev: a line per reference and run, at tau 0.1, 1 and 3.33 s"
+# captures from before adev_lo/adev_hi: each point's bar has no length
+awk -F'\t' '/^[0-9]/ && ($3 != $2 || $4 != $2) { bad = 1 } END { exit bad }' "$TMP/real/adev.dat"
+pass $? "adev: a capture without intervals draws no bar"
+# a capture with them: error bars from adev_lo to adev_hi
+python3 - >"$TMP/ci.log" <<'PY'
+import json, zlib
+for tau, a, lo, hi in ((0.1, 5.36e-08, 5.16e-08, 5.58e-08), (3.33, 1.56e-09, 1.29e-09, 2.1e-09)):
+    body = json.dumps({"type": "result", "probe": "drift", "name": "adev hpet tau %gs" % tau,
+                       "ref": "hpet", "tau_s": tau, "m": 1, "adev": a, "adev_lo": lo, "adev_hi": hi,
+                       "edf": 9.1, "noise": "white_fm", "slope": -0.5, "n": 335}, separators=(",", ":"))
+    print("TP1 %s *%08x" % (body, zlib.crc32(body.encode())))
+PY
+run "$TP_REPORT" --plot="$TMP/ci" "$TMP/ci.log"
+grep -q "1:2:3:4 with yerrorlines" "$TMP/ci/adev.gp" &&
+	grep -q "^3.33	1.56e-09	1.29e-09	2.1e-09$" "$TMP/ci/adev.dat"
+pass $? "adev: the 68 % interval (adev_lo, adev_hi) drawn as error bars"
+diag "$TMP/err"
 grep -q "set xtics ('0>1' 0, '1>0' 1)" "$TMP/real/tscsync.gp" &&
 	grep -q "using (\$1-0.1500):2:3 with yerrorbars pointtype 7 title 'q35'" "$TMP/real/tscsync.gp" &&
 	grep -q "using (\$1+0.1500):4:5 with yerrorbars pointtype 7 title 'pc'" "$TMP/real/tscsync.gp"

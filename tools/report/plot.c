@@ -235,7 +235,7 @@ static void plot_clocks(struct plotter *p)
 /* --- series of (x, y) points: itimer and yield ----------------------------- */
 
 struct point {
-	double x, y;
+	double x, y, lo, hi;	/* lo, hi: the interval around y, or y itself */
 };
 
 static int cmp_point(const void *a, const void *b)
@@ -252,16 +252,19 @@ struct series_spec {
 	const char *xkey, *ykey;
 	const char *const split[3];	/* string or number keys: one series per value */
 	int logx, logy;
+	const char *lokey, *hikey;	/* y's interval, drawn as error bars; NULL: none */
 };
 
 static const struct series_spec series_specs[] = {
 	{ "itimer", "itimer", "Interval timer accuracy", "requested interval (us)",
-	  "actual / requested (%)", "requested_us", "accuracy_pct", { "timer", "load" }, 1, 0 },
+	  "actual / requested (%)", "requested_us", "accuracy_pct", { "timer", "load" }, 1, 0, NULL, NULL },
 	{ "yield", "yield", "sched_yield throughput", "threads", "yields per second (total)",
-	  "threads", "total_per_s", { NULL }, 0, 0 },
-	/* drift's "adev REF tau Ts" results: one line per reference and run */
-	{ "drift", "adev", "Allan deviation of the TSC against each reference",
-	  "tau (s)", "overlapping Allan deviation", "tau_s", "adev", { "ref" }, 1, 1 },
+	  "threads", "total_per_s", { NULL }, 0, 0, NULL, NULL },
+	/* drift's "adev REF tau Ts" results: one line per reference and run, each
+	 * tau with its 68 % interval where the capture has one (adev_lo, adev_hi) */
+	{ "drift", "adev", "Allan deviation of the TSC against each reference (68 % intervals)",
+	  "tau (s)", "overlapping Allan deviation", "tau_s", "adev", { "ref" }, 1, 1,
+	  "adev_lo", "adev_hi" },
 };
 
 /* A result's figure combined over its iterations (NAN: none, or contradicting intervals). */
@@ -271,6 +274,16 @@ static double rec_num(const struct result *r, const char *key)
 
 	result_agg(r, key, &a);
 	return a.n ? a.mean : NAN;
+}
+
+/* y's interval from the spec's keys; y itself where there is none (no bar). */
+static void point_interval(const struct result *r, const struct series_spec *s, struct point *pt)
+{
+	double lo = s->lokey ? rec_num(r, s->lokey) : NAN, hi = s->hikey ? rec_num(r, s->hikey) : NAN;
+	int usable = isfinite(lo) && isfinite(hi) && lo <= pt->y && hi >= pt->y && (!s->logy || lo > 0);
+
+	pt->lo = usable ? lo : pt->y;
+	pt->hi = usable ? hi : pt->y;
 }
 
 static void series_name(struct sbuf *b, const struct run *run, const struct result *r,
@@ -306,13 +319,14 @@ static void plot_series(struct plotter *p, const struct series_spec *s)
 
 		for (size_t i = 0; i < run->nres; i++) {
 			const struct result *r = &run->res[i];
-			struct point pt = { rec_num(r, s->xkey), rec_num(r, s->ykey) };
+			struct point pt = { rec_num(r, s->xkey), rec_num(r, s->ykey), 0, 0 };
 			json_t *idx;
 			size_t k;
 
 			if (strcmp(r->probe, s->probe) || !isfinite(pt.x) || !isfinite(pt.y) ||
 			    (s->logx && pt.x <= 0) || (s->logy && pt.y <= 0))
 				continue;
+			point_interval(r, s, &pt);
 			sbuf_reset(&name);
 			series_name(&name, run, r, s);
 			idx = json_object_get(series, name.s);
@@ -341,7 +355,8 @@ static void plot_series(struct plotter *p, const struct series_spec *s)
 		dat_str(dat, key, SIZE_MAX);
 		fputc('\n', dat);
 		for (size_t i = 0; i < npts[k]; i++)
-			fprintf(dat, "%.10g\t%.10g\n", pts[k][i].x, pts[k][i].y);
+			fprintf(dat, "%.10g\t%.10g\t%.10g\t%.10g\n", pts[k][i].x, pts[k][i].y,
+				pts[k][i].lo, pts[k][i].hi);
 		fputs("\n\n", dat);
 	}
 	if (close_in(p, dat, file) || !(gp = open_in(p, gpf)))
@@ -355,8 +370,8 @@ static void plot_series(struct plotter *p, const struct series_spec *s)
 	json_object_foreach(series, key, val) {
 		fputs(json_integer_value(val) ? ", \\\n\t" : "", gp);
 		gp_str(gp, file);
-		fprintf(gp, " index %lld using 1:2 with linespoints title ",
-			(long long)json_integer_value(val));
+		fprintf(gp, " index %lld using %s title ", (long long)json_integer_value(val),
+			s->lokey ? "1:2:3:4 with yerrorlines" : "1:2 with linespoints");
 		gp_str(gp, key);
 	}
 	gp_end(p, gp, s->base);
