@@ -554,8 +554,10 @@ static const struct switch_cfg variants[] = {
 
 enum probe_status probe_switch(struct probe_ctx *ctx)
 {
-	int reps = ctx->quick ? 5 : 11;
-	int64_t rep_ns = ctx->quick ? 20 * NS_PER_MS : 200 * NS_PER_MS;
+	/* many short repetitions: a time slice of another task on the CPU
+	 * lands in few of them, and the median leaves those out */
+	int reps = ctx->quick ? 21 : 31;
+	int64_t rep_ns = ctx->quick ? 5 * NS_PER_MS : 50 * NS_PER_MS;
 	cpu_set_t orig;
 	int a = 0, b = 0, ncpus, ok = 0, failed = 0;
 
