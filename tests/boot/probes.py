@@ -96,9 +96,13 @@ def check_yield(suite, text):
 
 def check_switch(suite, text):
     rs = results(suite, "switch")
-    ok(rs and all(r.get("ns_per_switch" if r.get("placement") == "same-cpu" else "ns_per_handoff", 0) > 0
-                  for r in rs), "switch: switch cost (one CPU) and hand-over cost (two) measured",
-       [(r.get("name"), r.get("ns_per_switch"), r.get("ns_per_handoff")) for r in rs])
+    ok(rs and all(r.get("ns_per_half_round_trip" if r.get("placement") == "same-cpu" else "ns_per_handoff", 0) > 0
+                  for r in rs), "switch: half round trip (one CPU) and hand-over cost (two) measured",
+       [(r.get("name"), r.get("ns_per_half_round_trip"), r.get("ns_per_handoff")) for r in rs])
+    pipe1 = [r for r in rs if r.get("mechanism") == "pipe" and r.get("placement") == "same-cpu"]
+    ok(pipe1 and all(r.get("pipe_overhead_ns", 0) > 0 and "lat_ctx_ns" in r for r in pipe1),
+       "switch: lat_ctx_ns and its pipe overhead in the pipe variants on one CPU",
+       [(r.get("name"), r.get("lat_ctx_ns"), r.get("pipe_overhead_ns")) for r in pipe1])
 
 
 def check_tsc(suite, text):

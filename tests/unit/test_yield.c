@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests for the scheduler probes' pure helpers: yield's sweep and
- * summary (the seed threads.c's columns) and switch's sizing, CPU choice and
- * spread. The worked examples are computed by hand in the comments.
+ * summary (the seed threads.c's columns) and switch's sizing, CPU choice,
+ * spread and lmbench lat_ctx's subtraction of the pipe overhead. The worked
+ * examples are computed by hand in the comments.
  */
 #include <math.h>
 #include <sched.h>
@@ -172,11 +173,68 @@ static void test_switch_helpers(void)
 	is_near(s.ns_half_round_trip, 1500, 1e-9, "spread: half a round trip (a switch, or a hand-over)");
 }
 
+static void test_lat_ctx(void)
+{
+	/* round trips (us) and, timed after each, the overhead (ns) */
+	double us[] = { 6, 5, 7, 5.5, 6.5 }, ovh[] = { 700, 800, 600, 750, 650 };
+	/* the overhead moving with the round trip, as under load */
+	double us2[] = { 5, 7, 6 }, ovh2[] = { 600, 800, 700 };
+	struct switch_spread s;
+	struct switch_lat_ctx l;
+	uint32_t seed = 12345;
+	int inside = 1;
+
+	/* 5 us round trip: 2500 ns per half, 700 of them the pipe */
+	is_near(switch_lat_ctx_ns(5, 700), 1800, 1e-9, "lat_ctx: 5 us / 2 - 700 ns = 1800 ns");
+	is_near(switch_lat_ctx_ns(1, 600), -100, 1e-9, "lat_ctx: a negative result is kept, not hidden");
+
+	/*
+	 * medians: us {5,5.5,6,6.5,7} -> 6, overhead {600..800} -> 700;
+	 * 6000 / 2 - 700 = 2300. Paired: 2300, 1700, 2900, 2000, 2600;
+	 * mean 2300, squares 36+9+0+9+36 = 90 x 10^4, / 4 -> stddev sqrt(225000).
+	 * Overhead: squares 10^4 + 2500 + 0 + 2500 + 10^4 = 25000, / 4 = 6250.
+	 */
+	switch_lat_ctx(us, ovh, 5, &s, &l);
+	is_near(l.ns, 2300, 1e-9, "lat_ctx: median round trip / 2 - median overhead");
+	is_near(l.paired_ns.min, 1700, 1e-9, "lat_ctx: min over the paired repetitions");
+	is_near(l.paired_ns.max, 2900, 1e-9, "lat_ctx: max over the paired repetitions");
+	is_near(l.paired_ns.stddev, sqrt(225000), 1e-9, "lat_ctx: stddev of the paired repetitions");
+	is_near(s.us_median, 6, 0, "lat_ctx: the round trip's spread is filled");
+	is_near(s.ns_half_round_trip, 3000, 1e-9, "lat_ctx: half the round trip beside it");
+	ok(l.overhead_ns.n == 5 && l.overhead_ns.min == 600 && l.overhead_ns.p50 == 700
+	   && l.overhead_ns.max == 800, "lat_ctx: overhead min 600, median 700, max 800 of 5");
+	is_near(l.overhead_ns.stddev, sqrt(6250), 1e-9, "lat_ctx: overhead stddev sqrt(25000/4)");
+
+	/* paired 5000/2-600 = 1900, 2700, 2300; crossing the extremes would
+	 * say 1700 .. 2900 */
+	switch_lat_ctx(us2, ovh2, 3, &s, &l);
+	ok(l.ns == 2300 && l.paired_ns.min == 1900 && l.paired_ns.max == 2700,
+	   "lat_ctx: the spread pairs each round trip with its own overhead");
+
+	/* the difference of medians never leaves the paired range (switch.c) */
+	for (int n = 1; n <= 12 && inside; n++) {
+		for (int k = 0; k < 200 && inside; k++) {
+			double a[12], b[12];
+
+			for (int i = 0; i < n; i++) {
+				seed = seed * 1103515245u + 12345u;
+				a[i] = 4 + (seed >> 16) % 1000 / 100.0;
+				seed = seed * 1103515245u + 12345u;
+				b[i] = 500 + (seed >> 16) % 1000;
+			}
+			switch_lat_ctx(a, b, (size_t)n, &s, &l);
+			inside = l.paired_ns.min <= l.ns && l.ns <= l.paired_ns.max;
+		}
+	}
+	ok(inside, "lat_ctx: min <= figure <= max for 1..12 repetitions, 200 draws each");
+}
+
 int main(void)
 {
 	test_normalized_variance();
 	test_summarize();
 	test_sweep();
 	test_switch_helpers();
+	test_lat_ctx();
 	return tap_done();
 }

@@ -9,9 +9,12 @@
  * CPU (every hand-over is a switch on that CPU) and to two different CPUs
  * (each hand-over is a wake-up of a sleeping task on the other CPU).
  *
- * A round trip is two switches. Figures include the cost of the pipe
- * read/write or futex calls themselves: like perf bench, unlike lat_ctx,
- * which subtracts the pipe overhead it measures separately.
+ * A round trip is two switches. The round trip includes the cost of the
+ * pipe read/write or futex calls themselves, as perf bench's does. On one
+ * CPU the pipe variants also time, interleaved with the round trips, the
+ * same hand-overs through a pipe of the main side's own (a write and a read,
+ * no switch), and report the switch as lmbench's lat_ctx defines it: half a
+ * round trip minus that overhead (switch.h: struct switch_lat_ctx).
  */
 #include <errno.h>
 #include <limits.h>
@@ -34,8 +37,6 @@
 #include "../stats.h"
 #include "../timeutil.h"
 #include "switch.h"
-
-#define MAX_REPS 32
 
 /* ---- pure helpers (tested in tests/unit/test_yield.c) ---- */
 
@@ -79,6 +80,34 @@ void switch_summarize(double *us, size_t reps, struct switch_spread *s)
 	s->us_max = sum.max;
 	s->us_stddev = sum.stddev;
 	s->ns_half_round_trip = sum.p50 * 1000.0 / SWITCHES_PER_ROUND_TRIP;
+}
+
+double switch_lat_ctx_ns(double us_per_round_trip, double pipe_overhead_ns)
+{
+	return us_per_round_trip * 1000.0 / SWITCHES_PER_ROUND_TRIP - pipe_overhead_ns;
+}
+
+/*
+ * The figure is the difference of the medians, as lat_ctx subtracts one
+ * overhead from one switch time. It stays within the paired differences:
+ * of n repetitions, n - ceil(n/2) + 1 have a round trip at or above its
+ * nearest-rank median and ceil(n/2) an overhead at or below its median, so
+ * one repetition has both and its difference is at least the figure (and
+ * likewise for the minimum).
+ */
+void switch_lat_ctx(double *us, double *ovh_ns, size_t reps, struct switch_spread *s,
+		    struct switch_lat_ctx *l)
+{
+	double d[SWITCH_MAX_REPS];
+
+	if (reps > SWITCH_MAX_REPS)
+		reps = SWITCH_MAX_REPS;
+	for (size_t i = 0; i < reps; i++)
+		d[i] = switch_lat_ctx_ns(us[i], ovh_ns[i]);
+	switch_summarize(us, reps, s);
+	summarize(ovh_ns, reps, &l->overhead_ns);
+	summarize(d, reps, &l->paired_ns);
+	l->ns = switch_lat_ctx_ns(s->us_median, l->overhead_ns.p50);
 }
 
 /* ---- the two ends of a ping-pong ---- */
@@ -172,6 +201,24 @@ static int round_trips(struct chan *c, uint64_t n)
 	return 0;
 }
 
+/*
+ * lat_ctx's overhead: N hand-overs of the token without a switch, each a
+ * write and a read of one byte through SELF, a pipe of the caller's own.
+ * 0, or -EIO (then the timing is not to be used).
+ */
+static int self_handoffs(const int self[2], uint64_t n)
+{
+	char b = 'p';
+
+	for (uint64_t i = 0; i < n; i++) {
+		if (write(self[1], &b, 1) != 1)
+			return -EIO;
+		if (read(self[0], &b, 1) != 1)
+			return -EIO;
+	}
+	return 0;
+}
+
 static void quit_peer(struct chan *c)
 {
 	if (c->mech == SW_PIPE) {
@@ -210,6 +257,8 @@ struct switch_result {
 	uint64_t rounds_per_rep;
 	uint64_t counted_round_trips;	/* in the rusage window: warm-up + reps */
 	struct switch_spread spread;
+	int with_overhead;		/* lat_ctx is filled */
+	struct switch_lat_ctx lat_ctx;
 	int64_t vol_main, invol_main;
 	struct peer_report peer;
 };
@@ -286,18 +335,17 @@ static int start_peer(const struct switch_cfg *cfg, struct chan *c, struct peer_
 
 /*
  * Warm up (first wake-ups, page faults, CPU frequency) and size the
- * repetitions: double the batch until it takes a quarter of one; then the
- * repetitions, each timed. 0 or -errno.
+ * repetitions: double the batch until it takes a quarter of one. Fills
+ * *PER_REP and *TOTAL (round trips run); 0 or -errno.
  */
-static int measure_rounds(struct chan *c, int reps, int64_t rep_ns, struct switch_result *r,
-			  const char **what)
+static int warm_up(struct chan *c, int64_t rep_ns, uint64_t *per_rep, uint64_t *total,
+		   const char **what)
 {
-	uint64_t warm = 16, warm_total = 0;
-	int64_t warm_ns, v0, i0, v1, i1;
-	double us[MAX_REPS];
+	uint64_t warm = 16;
+	int64_t warm_ns;
 	int rc;
 
-	thread_ctxsw(&v0, &i0);
+	*total = 0;
 	for (;;) {
 		int64_t t0 = mono_ns();
 
@@ -305,12 +353,37 @@ static int measure_rounds(struct chan *c, int reps, int64_t rep_ns, struct switc
 		if ((rc = round_trips(c, warm)))
 			return rc;
 		warm_ns = mono_ns() - t0;
-		warm_total += warm;
+		*total += warm;
 		if (warm_ns >= rep_ns / 4 || warm >= (1 << 24))
 			break;
 		warm *= 2;
 	}
-	r->rounds_per_rep = switch_rounds_for(warm_ns, warm, rep_ns);
+	*per_rep = switch_rounds_for(warm_ns, warm, rep_ns);
+	return 0;
+}
+
+/*
+ * Warms up, then the repetitions, each timed. With SELF (a pipe of the main
+ * side's own), each repetition is followed by as many hand-overs through
+ * SELF as its round trips made, timed too: lat_ctx's overhead. 0 or -errno.
+ */
+static int measure_rounds(struct chan *c, const int *self, int reps, int64_t rep_ns,
+			  struct switch_result *r, const char **what)
+{
+	double us[SWITCH_MAX_REPS], ovh_ns[SWITCH_MAX_REPS];
+	uint64_t warm_total, handoffs;
+	int64_t v0, i0, v1, i1;
+	int rc;
+
+	if (reps > SWITCH_MAX_REPS)
+		reps = SWITCH_MAX_REPS;
+	thread_ctxsw(&v0, &i0);
+	if ((rc = warm_up(c, rep_ns, &r->rounds_per_rep, &warm_total, what)))
+		return rc;
+	handoffs = r->rounds_per_rep * SWITCHES_PER_ROUND_TRIP;
+	*what = "pipe overhead (its own pipe)";
+	if (self && (rc = self_handoffs(self, handoffs)))	/* its warm-up */
+		return rc;
 	for (int i = 0; i < reps; i++) {
 		int64_t t0 = mono_ns();
 
@@ -318,12 +391,23 @@ static int measure_rounds(struct chan *c, int reps, int64_t rep_ns, struct switc
 		if ((rc = round_trips(c, r->rounds_per_rep)))
 			return rc;
 		us[i] = (double)(mono_ns() - t0) / 1e3 / (double)r->rounds_per_rep;
+		if (!self)
+			continue;
+		t0 = mono_ns();
+		*what = "pipe overhead (its own pipe)";
+		if ((rc = self_handoffs(self, handoffs)))
+			return rc;
+		ovh_ns[i] = (double)(mono_ns() - t0) / (double)handoffs;
 	}
 	thread_ctxsw(&v1, &i1);
 	r->vol_main = v1 - v0;
 	r->invol_main = i1 - i0;
 	r->counted_round_trips = warm_total + (uint64_t)reps * r->rounds_per_rep;
-	switch_summarize(us, (size_t)reps, &r->spread);
+	r->with_overhead = self != 0;
+	if (self)
+		switch_lat_ctx(us, ovh_ns, (size_t)reps, &r->spread, &r->lat_ctx);
+	else
+		switch_summarize(us, (size_t)reps, &r->spread);
 	return 0;
 }
 
@@ -349,8 +433,9 @@ static int stop_peer(const struct switch_cfg *cfg, struct chan *c, struct peer_h
 
 /*
  * Runs one variant: the caller's thread is the main side, pinned to
- * CPU_MAIN; the peer is pinned to CPU_PEER. Returns 0 or -errno with *WHAT
- * naming the call that failed.
+ * CPU_MAIN; the peer is pinned to CPU_PEER. A pipe variant on one CPU also
+ * times lat_ctx's overhead there, through a pipe of the main side's own.
+ * Returns 0 or -errno with *WHAT naming the call that failed.
  */
 static int switch_run(const struct switch_cfg *cfg, int cpu_main, int cpu_peer, int reps,
 		      int64_t rep_ns, struct switch_result *r, const char **what)
@@ -358,6 +443,7 @@ static int switch_run(const struct switch_cfg *cfg, int cpu_main, int cpu_peer, 
 	struct chan c = { .mech = cfg->mech, .word = TURN_MAIN,
 			  .to_peer = { -1, -1 }, .to_main = { -1, -1 } };
 	struct peer_handle ph = { .pid = -1, .tp = { .c = &c } };
+	int self[2] = { -1, -1 };	/* lat_ctx's overhead: pipe, same CPU */
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -371,10 +457,15 @@ static int switch_run(const struct switch_cfg *cfg, int cpu_main, int cpu_peer, 
 		rc = -errno;
 	if (!rc)
 		rc = start_peer(cfg, &c, &ph, cpu_peer, what);
+	*what = "pipe (overhead)";
+	if (!rc && cfg->mech == SW_PIPE && !cfg->cross && pipe(self))
+		rc = -errno;
 	if (!rc)
-		rc = measure_rounds(&c, reps, rep_ns, r, what);
+		rc = measure_rounds(&c, self[0] >= 0 ? self : 0, reps, rep_ns, r, what);
 	rc = stop_peer(cfg, &c, &ph, r, rc, what);
 	for (int i = 0; i < 2; i++) {
+		if (self[i] >= 0)
+			close(self[i]);
 		if (c.to_peer[i] >= 0)
 			close(c.to_peer[i]);
 		if (c.to_main[i] >= 0)
@@ -384,6 +475,37 @@ static int switch_run(const struct switch_cfg *cfg, int cpu_main, int cpu_peer, 
 }
 
 /* ---- output ---- */
+
+/* lat_ctx's switch and the overhead it subtracts, each with its spread. */
+static void rec_lat_ctx(struct tp_rec *rec, const struct switch_lat_ctx *l)
+{
+	rec_double(rec, "lat_ctx_ns", l->ns);
+	rec_double(rec, "lat_ctx_ns_min", l->paired_ns.min);
+	rec_double(rec, "lat_ctx_ns_max", l->paired_ns.max);
+	rec_double(rec, "lat_ctx_ns_stddev", l->paired_ns.stddev);
+	rec_double(rec, "pipe_overhead_ns", l->overhead_ns.p50);
+	rec_double(rec, "pipe_overhead_ns_min", l->overhead_ns.min);
+	rec_double(rec, "pipe_overhead_ns_max", l->overhead_ns.max);
+	rec_double(rec, "pipe_overhead_ns_stddev", l->overhead_ns.stddev);
+	tp_rec_str(rec, "lat_ctx_formula",
+		   "us_per_round_trip * 1000 / switches_per_round_trip - pipe_overhead_ns");
+}
+
+static void human_switch(const struct switch_cfg *cfg, const struct switch_result *r,
+			 int64_t vol, int64_t invol)
+{
+	const struct switch_spread *s = &r->spread;
+	char lat[16] = "-", ovh[16] = "-";
+	double n = (double)r->counted_round_trips;
+
+	if (r->with_overhead) {
+		snprintf(lat, sizeof(lat), "%.0f", r->lat_ctx.ns);
+		snprintf(ovh, sizeof(ovh), "%.0f", r->lat_ctx.overhead_ns.p50);
+	}
+	human("%-24s %8s %8s %9.2f %9.2f %9.2f %8.2f %10.0f %7.2f %7.2f\n", cfg->name, lat, ovh,
+	      s->us_median, s->us_min, s->us_max, s->us_stddev, s->ns_half_round_trip,
+	      n > 0 ? (double)vol / n : 0.0, n > 0 ? (double)invol / n : 0.0);
+}
 
 static void emit_switch(const struct switch_cfg *cfg, const struct switch_result *r)
 {
@@ -397,6 +519,8 @@ static void emit_switch(const struct switch_cfg *cfg, const struct switch_result
 	tp_rec_str(&rec, "placement", cfg->cross ? "cross-cpu" : "same-cpu");
 	tp_rec_int(&rec, "cpu_main", r->cpu_main);
 	tp_rec_int(&rec, "cpu_peer", r->cpu_peer);
+	if (r->with_overhead)
+		rec_lat_ctx(&rec, &r->lat_ctx);
 	tp_rec_uint(&rec, "round_trips", (uint64_t)s->reps * r->rounds_per_rep);
 	tp_rec_uint(&rec, "round_trips_per_rep", r->rounds_per_rep);
 	tp_rec_uint(&rec, "reps", s->reps);
@@ -405,7 +529,8 @@ static void emit_switch(const struct switch_cfg *cfg, const struct switch_result
 	rec_double(&rec, "us_per_round_trip_max", s->us_max);
 	rec_double(&rec, "us_per_round_trip_stddev", s->us_stddev);
 	tp_rec_int(&rec, "switches_per_round_trip", SWITCHES_PER_ROUND_TRIP);
-	rec_double(&rec, cfg->cross ? "ns_per_handoff" : "ns_per_switch", s->ns_half_round_trip);
+	rec_double(&rec, cfg->cross ? "ns_per_handoff" : "ns_per_half_round_trip",
+		   s->ns_half_round_trip);
 	tp_rec_int(&rec, "vol_ctxsw", vol);
 	tp_rec_int(&rec, "invol_ctxsw", invol);
 	tp_rec_int(&rec, "vol_ctxsw_main", r->vol_main);
@@ -415,10 +540,7 @@ static void emit_switch(const struct switch_cfg *cfg, const struct switch_result
 		   r->counted_round_trips ? (double)(vol + invol) / (double)r->counted_round_trips : 0.0);
 	tp_rec_str(&rec, "ctxsw_source", "getrusage(RUSAGE_THREAD) of each side, warm-up included");
 	emit_end(&rec);
-	human("%-24s %9.2f %9.2f %9.2f %8.2f %10.0f %7.2f %7.2f\n", cfg->name, s->us_median,
-	      s->us_min, s->us_max, s->us_stddev, s->ns_half_round_trip,
-	      r->counted_round_trips ? (double)vol / (double)r->counted_round_trips : 0.0,
-	      r->counted_round_trips ? (double)invol / (double)r->counted_round_trips : 0.0);
+	human_switch(cfg, r, vol, invol);
 }
 
 static const struct switch_cfg variants[] = {
@@ -432,8 +554,10 @@ static const struct switch_cfg variants[] = {
 
 enum probe_status probe_switch(struct probe_ctx *ctx)
 {
-	int reps = ctx->quick ? 5 : 11;
-	int64_t rep_ns = ctx->quick ? 20 * NS_PER_MS : 200 * NS_PER_MS;
+	/* many short repetitions: a time slice of another task on the CPU
+	 * lands in few of them, and the median leaves those out */
+	int reps = ctx->quick ? 21 : 31;
+	int64_t rep_ns = ctx->quick ? 5 * NS_PER_MS : 50 * NS_PER_MS;
 	cpu_set_t orig;
 	int a = 0, b = 0, ncpus, ok = 0, failed = 0;
 
@@ -444,8 +568,8 @@ enum probe_status probe_switch(struct probe_ctx *ctx)
 		return PROBE_SKIPPED;
 	}
 	ncpus = switch_pick_cpus(&orig, &a, &b);
-	human("%-24s %9s %9s %9s %8s %10s %7s %7s\n", "variant", "us/rt", "min", "max",
-	      "stddev", "ns/half-rt", "vol/rt", "invol/rt");
+	human("%-24s %8s %8s %9s %9s %9s %8s %10s %7s %7s\n", "variant", "lat_ctx", "pipe-ovh",
+	      "us/rt", "min", "max", "stddev", "ns/half-rt", "vol/rt", "invol/rt");
 	for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
 		const struct switch_cfg *cfg = &variants[i];
 		struct switch_result r;
@@ -474,8 +598,12 @@ enum probe_status probe_switch(struct probe_ctx *ctx)
 		emit_switch(cfg, &r);
 		ok++;
 	}
-	human("(ns/half-rt = median us/rt / %d: on one CPU a context switch (ns_per_switch),\n"
-	      " across two a hand-over: wake-up IPI, idle exit, wake-up (ns_per_handoff);\n"
+	human("(lat_ctx = ns/half-rt - pipe-ovh, a context switch as lmbench's lat_ctx\n"
+	      " defines it: the pipe write + read the token needs, timed in one task\n"
+	      " on its own pipe (pipe-ovh, ns), subtracted; pipe variants on one CPU;\n"
+	      " us/rt: median round trip, min/max/stddev over the repetitions;\n"
+	      " ns/half-rt = us/rt / %d, the calls included: across two CPUs a hand-over\n"
+	      " (wake-up IPI, idle exit, wake-up; ns_per_handoff);\n"
 	      " vol/rt, invol/rt: context switches of both sides per round trip, from\n"
 	      " getrusage(RUSAGE_THREAD))\n",
 	      SWITCHES_PER_ROUND_TRIP);
@@ -489,5 +617,6 @@ enum probe_status probe_switch(struct probe_ctx *ctx)
 const struct probe switch_probe = {
 	.name = "switch", .summary = "context-switch cost: pipe and futex ping-pong, same and cross CPU",
 	.run = probe_switch, .limit_quick_s = 30, .limit_full_s = 120,
-	PROBE_FIGURES("us_per_round_trip", "ns_per_switch", "ns_per_handoff"),
+	PROBE_FIGURES("lat_ctx_ns", "pipe_overhead_ns", "us_per_round_trip", "ns_per_half_round_trip",
+		      "ns_per_handoff"),
 };
