@@ -140,7 +140,8 @@ void options_resolve(struct options *o, enum opt_env env)
 		o->hold_s = env == OPT_ENV_APPLIANCE && !running_in_qemu() ? 30 : 0;
 }
 
-static struct opt_error *note(struct opt_errors *errs, const char *name, const char *value,
+/* Appends an error to errs; NULL when errs is full (or none). */
+static struct opt_error *fail(struct opt_errors *errs, const char *name, const char *value,
 			      const char *reason)
 {
 	struct opt_error *e;
@@ -155,11 +156,6 @@ static struct opt_error *note(struct opt_errors *errs, const char *name, const c
 	return e;
 }
 
-static void fail(struct opt_errors *errs, const char *name, const char *value, const char *reason)
-{
-	note(errs, name, value, reason);
-}
-
 /* name was a probe option's old spelling: set all the same, and said so. */
 static void warn_was(struct opt_errors *errs, const struct opt_row *r, const char *value)
 {
@@ -167,7 +163,7 @@ static void warn_was(struct opt_errors *errs, const struct opt_row *r, const cha
 	struct opt_error *e;
 
 	snprintf(msg, sizeof(msg), "%s is now %s", r->po->was, r->w->name);
-	e = note(errs, r->po->was, value, msg);
+	e = fail(errs, r->po->was, value, msg);
 	if (e)
 		e->taken = 1;
 }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Options: the command-line contract's rows (common/words.h) plus each
- * probe's own rows (struct probe_opt, probe.h), read from the kernel command line
- * ("timeprobe.NAME=VALUE") in the appliance and from argv ("--NAME=VALUE")
- * on a host. A bad option never stops a run: it is reported and the default
- * is kept. Words the stub alone reads are accepted, checked against the
+ * probe's own rows (struct probe_opt, probe.h), read from the kernel
+ * command line ("timeprobe.NAME=VALUE") in the appliance and from argv
+ * ("--NAME=VALUE") on a host. A bad option never stops a run: it is
+ * reported and the default is kept; a probe option's old spelling sets it
+ * with a warning. Words the stub alone reads are accepted, checked against the
  * same bounds as the stub's, and listed in the run record.
  */
 #ifndef TP_OPTIONS_H

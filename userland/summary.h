@@ -22,6 +22,7 @@ struct summary_row {
 };
 
 void summary_run_record(const struct options *o, const char *env, int ncpu);
+/* An option's error record (default kept), or its warning record (taken: an old spelling set it). */
 void summary_option_error(const struct opt_error *e);
 void summary_table(const struct summary_row *rows, size_t n, const struct suite_result *res);
 void summary_end_record(const struct suite_result *res);

@@ -127,8 +127,9 @@ int main(void)
 	is_int(dashed, 0, "the contract's words are snake_case (no '-')");
 	for (size_t k = 0; k < probe_count; k++)
 		for (size_t i = 0; i < probe_table[k]->n_opts; i++)
-			ok(probe_style(probe_table[k]->name, probe_table[k]->opts[i].w.name),
-			   "probe option '%s' is %s-<what>", probe_table[k]->opts[i].w.name,
-			   probe_table[k]->name);
+			ok(probe_style(probe_table[k]->name, probe_table[k]->opts[i].w.name) &&
+				   probe_table[k]->opts[i].store,
+			   "probe option '%s' is %s-<what>, its value in the probe's store",
+			   probe_table[k]->opts[i].w.name, probe_table[k]->name);
 	return tap_done();
 }
