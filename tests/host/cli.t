@@ -49,5 +49,9 @@ ok "it gives a warning record naming yield-threads" \
 ok "and no error record" sh -c '! grep -q "\"type\":\"error\"" "$1"' - "$out"
 ok "the value was set: one N, 1 thread" sh -c \
 	'[ "$(grep -c "\"probe\":\"yield\".*\"threads\":" "$1")" = 1 ] && grep -q "\"threads\":1," "$1"' - "$out"
+ok "the report shows the warning and reads every record" sh -c \
+	'build/tp-report "$1" > "$1.rep" && grep -q "threads is now yield-threads" "$1.rep" &&
+	 grep -Eq "records written ([0-9]+), read \1\$" "$1.rep"' - "$out"
+rm -f "$out.rep"
 rm -f "$out"
 done_testing
