@@ -19,7 +19,7 @@
 
 struct opt_row {
 	const struct tp_word *w;
-	size_t off, size;	/* where struct options keeps the value; size 0: nowhere */
+	size_t off, size;	/* where the value is kept (struct options, or store); size 0: nowhere */
 	void *store;		/* a probe's own option: its value lives in its file */
 	const struct probe_opt *po;	/* a probe's own option: its row */
 };
@@ -77,10 +77,9 @@ static int row_at(size_t i, struct opt_row *out)
 		if (i < p->n_opts) {
 			const struct probe_opt *po = &p->opts[i];
 
-			*out = (struct opt_row){ &po->w, po->off, po->size, po->store, po };
-			if (po->store)
-				out->size = po->w.type == TP_WT_INTS ? sizeof(struct int_list) :
-					    po->w.type == TP_WT_NAMES ? sizeof(struct name_list) : sizeof(int);
+			*out = (struct opt_row){ &po->w, 0, 0, po->store, po };
+			out->size = po->w.type == TP_WT_INTS ? sizeof(struct int_list) :
+				    po->w.type == TP_WT_NAMES ? sizeof(struct name_list) : sizeof(int);
 			return 1;
 		}
 		i -= p->n_opts;
@@ -141,16 +140,32 @@ void options_resolve(struct options *o, enum opt_env env)
 		o->hold_s = env == OPT_ENV_APPLIANCE && !running_in_qemu() ? 30 : 0;
 }
 
-static void fail(struct opt_errors *errs, const char *name, const char *value, const char *reason)
+/* Appends an error to errs; NULL when errs is full (or none). */
+static struct opt_error *fail(struct opt_errors *errs, const char *name, const char *value,
+			      const char *reason)
 {
 	struct opt_error *e;
 
 	if (!errs || errs->n >= OPT_ERRORS_MAX)
-		return;
+		return 0;
 	e = &errs->e[errs->n++];
 	snprintf(e->name, sizeof(e->name), "%s", name);
 	snprintf(e->value, sizeof(e->value), "%s", value ? value : "");
 	snprintf(e->reason, sizeof(e->reason), "%s", reason);
+	e->taken = 0;
+	return e;
+}
+
+/* name was a probe option's old spelling: set all the same, and said so. */
+static void warn_was(struct opt_errors *errs, const struct opt_row *r, const char *value)
+{
+	char msg[96];
+	struct opt_error *e;
+
+	snprintf(msg, sizeof(msg), "%s is now %s", r->po->was, r->w->name);
+	e = fail(errs, r->po->was, value, msg);
+	if (e)
+		e->taken = 1;
 }
 
 static void why(char *out, size_t len, const struct tp_word *w, enum tp_word_err e,
@@ -281,11 +296,15 @@ static int set_one(const struct opt_row *r, struct options *o, const char *value
 	return -1;
 }
 
+/* The row called name (1), or whose old spelling it is (2); 0: none. */
 static int find_row(const char *name, struct opt_row *r)
 {
-	for (size_t i = 0; row_at(i, r); i++)
+	for (size_t i = 0; row_at(i, r); i++) {
 		if (!strcmp(r->w->name, name))
 			return 1;
+		if (r->po && r->po->was && !strcmp(r->po->was, name))
+			return 2;
+	}
 	return 0;
 }
 
@@ -305,8 +324,9 @@ int options_set_from(struct options *o, enum opt_source src, const char *name,
 	struct opt_row row, *r = &row;
 	const char *no;
 	char msg[96];
+	int found = find_row(name, r);
 
-	if (!find_row(name, r)) {
+	if (!found) {
 		fail(errs, name, value, "unknown option");
 		return -1;
 	}
@@ -326,6 +346,8 @@ int options_set_from(struct options *o, enum opt_source src, const char *name,
 		fail(errs, name, value, msg);
 		return -1;
 	}
+	if (found == 2)
+		warn_was(errs, r, value);
 	return 0;
 }
 

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Options: the command-line contract's rows (common/words.h) plus the
- * probes' own rows (options.c), read from the kernel command line
- * ("timeprobe.NAME=VALUE") in the appliance and from argv ("--NAME=VALUE")
- * on a host. A bad option never stops a run: it is reported and the default
- * is kept. Words the stub alone reads are accepted, checked against the
+ * Options: the command-line contract's rows (common/words.h) plus each
+ * probe's own rows (struct probe_opt, probe.h), read from the kernel
+ * command line ("timeprobe.NAME=VALUE") in the appliance and from argv
+ * ("--NAME=VALUE") on a host. A bad option never stops a run: it is
+ * reported and the default is kept; a probe option's old spelling sets it
+ * with a warning. Words the stub alone reads are accepted, checked against the
  * same bounds as the stub's, and listed in the run record.
  */
 #ifndef TP_OPTIONS_H
@@ -33,6 +34,7 @@ struct name_list {
 	char v[OPT_LIST_MAX][24];
 };
 
+/* The suite's own words; each probe keeps its own options (struct probe_opt). */
 struct options {
 	struct name_list probes;	/* empty: all */
 	int quick;			/* profile: 1 quick, 0 full */
@@ -44,17 +46,6 @@ struct options {
 	enum save save;
 	char save_to[80];		/* a partition the user named (bootpart's format) */
 	int hold_s;			/* -1: default for the machine */
-	int clocksource_sweep;		/* -1: default (on in appliance, off on host) */
-	struct int_list itimer_us;	/* itimer: requested intervals */
-	int load;			/* itimer: -1 default (0 and 2 x CPUs) */
-	struct int_list wakeup_us;	/* wakeup: periods */
-	int priority;			/* wakeup: SCHED_FIFO priority, 0: none; -1 default */
-	int wakeup_cpu;			/* wakeup: CPU to pin to, -1: not pinned */
-	struct int_list threads;	/* yield: thread counts; empty: default sweep */
-	int gnuplot;			/* yield: print the seed's gnuplot columns */
-	int noise_threshold_ns;
-	int noise_ms;			/* noise: duration per CPU; 0: profile default */
-	int calib_rounds;		/* user-space TSC calibration rounds */
 
 	/* Handed over by the stub on the kernel command line. */
 	int64_t tsc_hz;			/* 0: none */
@@ -79,6 +70,7 @@ struct opt_error {
 	char name[48];
 	char value[80];
 	char reason[96];
+	int taken;		/* 1: the value was set all the same (an old spelling): a warning */
 };
 
 struct opt_errors {
@@ -105,7 +97,9 @@ enum opt_source {
 /*
  * Applies one "name=value" (name without prefix) from src. Returns 0, or -1
  * after appending to errs (the option keeps its previous value); a word src
- * may not write is refused that way too.
+ * may not write is refused that way too. A probe option's old spelling
+ * (struct probe_opt .was) sets it, returns 0 and appends a warning
+ * ("X is now Y", taken 1).
  */
 int options_set_from(struct options *o, enum opt_source src, const char *name,
 		     const char *value, struct opt_errors *errs);

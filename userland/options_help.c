@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "probe.h"
 #include "../common/words.h"
 
 /* A person sets it (cmdline.txt, --NAME=VALUE); the kernel's own words aside. */
@@ -61,6 +62,21 @@ static void dflt(FILE *f, const struct tp_word *w)
 		fputs(w->dflt, f);
 }
 
+/* The probe options' old spellings, still taken for one release (struct probe_opt .was). */
+static void old_spellings(FILE *f, int md)
+{
+	fputs(md ? "\n| old spelling | now |\n|---|---|\n" :
+		   "\nOld spellings, still taken with a warning until the next release:\n", f);
+	for (size_t k = 0; k < probe_count; k++) {
+		for (size_t i = 0; i < probe_table[k]->n_opts; i++) {
+			const struct probe_opt *po = &probe_table[k]->opts[i];
+
+			if (po->was)
+				fprintf(f, md ? "| `%s` | `%s` |\n" : "  %-20s now %s\n", po->was, po->w.name);
+		}
+	}
+}
+
 void options_usage(FILE *f)
 {
 	const struct tp_word *w;
@@ -75,6 +91,7 @@ void options_usage(FILE *f)
 		bounds(f, w, 0);
 		fputc('\n', f);
 	}
+	old_spellings(f, 0);
 	fprintf(f, "\nWritten by the stub, the build or the launcher, not by people:\n");
 	for (size_t i = 0; i < TPW_COUNT; i++) {
 		char name[48];
@@ -130,6 +147,7 @@ void options_markdown(FILE *f)
 		bounds(f, w, 1);
 		fprintf(f, " | %s |\n", w->help);
 	}
+	old_spellings(f, 1);
 	fprintf(f, "\n| word | written by | read by | format | meaning |\n|---|---|---|---|---|\n");
 	for (size_t i = 0; i < TPW_COUNT; i++) {
 		w = &tp_words[i];

@@ -49,23 +49,21 @@ struct probe_ctx {
 
 /*
  * A probe's own option: the command-line contract's row type (name, type,
- * bounds, default, help; common/words.h) and where its value lives: in the
- * probe's own file (store, a static the suite sets before it forks the
- * probe), or, for the older probes, in struct options (off, size). A
- * default that differs between the appliance and a host is env_def[], put
- * in place of w.def (then a value no one can set) by options_resolve().
+ * bounds, default, help; common/words.h) and where its value lives, store:
+ * a static of the probe's file (or of the suite module that uses it), set
+ * by options.c before the suite forks the probe. Its name is
+ * "<probe>-<what>" (docs/adding-a-probe.md). was: the name it had before,
+ * still taken for one release, with a warning. A default that differs
+ * between the appliance and a host is env_def[], put in place of w.def
+ * (then a value no one can set) by options_resolve().
  */
 struct probe_opt {
 	struct tp_word w;
 	void *store;		/* INT, BOOL, CHOICE: int; INTS: struct int_list; NAMES: struct name_list */
-	size_t off, size;	/* when store is NULL */
+	const char *was;	/* the old spelling, or NULL */
 	int by_env;
 	int64_t env_def[2];	/* [OPT_ENV_APPLIANCE], [OPT_ENV_HOST] */
 };
-
-/* The row of a probe option kept in struct options (the older probes). */
-#define PROBE_OPT_IN_OPTIONS(f) .off = offsetof(struct options, f), \
-	.size = sizeof(((struct options *)0)->f)
 
 struct probe {
 	const char *name;
@@ -94,7 +92,7 @@ const struct probe *probe_find(const char *name);
 const struct probe *inject_find(const char *name);
 
 /* Fills ctx->tsc: the stub's figure if it handed one over, else the pinned,
- * bracketed user calibration of tsccal.h (calib-rounds rounds of 50 ms in
+ * bracketed user calibration of tsccal.h (tsc-calib-rounds rounds of 50 ms in
  * profile quick, 200 ms in full). Returns ctx->tsc.hz. */
 double probe_tsc_calib(struct probe_ctx *ctx);
 

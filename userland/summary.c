@@ -133,14 +133,15 @@ void summary_run_record(const struct options *o, const char *env, int ncpu,
 void summary_option_error(const struct opt_error *e)
 {
 	struct tp_rec r;
+	const char *action = e->taken ? "set" : "default kept";
 
-	emit_begin(&r, "error");
+	emit_begin(&r, e->taken ? "warning" : "error");
 	tp_rec_str(&r, "option", e->name);
 	tp_rec_str(&r, "value", e->value);
 	tp_rec_str(&r, "reason", e->reason);
-	tp_rec_str(&r, "action", "default kept");
+	tp_rec_str(&r, "action", action);
 	sink_emit(&r);
-	sink_human("option %s=%s: %s; default kept\n", e->name, e->value, e->reason);
+	sink_human("option %s=%s: %s; %s\n", e->name, e->value, e->reason, action);
 }
 
 void summary_table(const struct summary_row *rows, size_t n, const struct suite_result *res)

@@ -12,6 +12,8 @@
 #include "stats.h"
 #include "timeutil.h"
 
+int user_calib_rounds = USER_CALIB_ROUNDS_DEFAULT;
+
 #if TP_HAVE_TSC
 /*
  * A clock read between two TSC reads, the tightest of a few tries: a
@@ -117,7 +119,6 @@ void user_calib_fields(struct tp_rec *r, const struct user_calib *c)
 
 double probe_tsc_calib(struct probe_ctx *ctx)
 {
-	int rounds = ctx->opt && ctx->opt->calib_rounds > 0 ? ctx->opt->calib_rounds : 5;
 	int64_t round_ms = ctx->quick ? USER_CALIB_QUICK_MS : USER_CALIB_FULL_MS;
 
 	if (ctx->tsc.hz > 0)
@@ -130,7 +131,7 @@ double probe_tsc_calib(struct probe_ctx *ctx)
 	}
 	if (!TP_HAVE_TSC)
 		return 0;
-	ctx->tsc.hz = user_calib_run(rounds, round_ms * NS_PER_MS, &ctx->tsc.user);
+	ctx->tsc.hz = user_calib_run(user_calib_rounds, round_ms * NS_PER_MS, &ctx->tsc.user);
 	ctx->tsc.source = "user";
 	ctx->tsc.ref = "CLOCK_MONOTONIC_RAW";
 	return ctx->tsc.hz;

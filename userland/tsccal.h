@@ -11,7 +11,8 @@
 
 #include <stdint.h>
 
-#define USER_CALIB_ROUNDS_MAX 100	/* the calib-rounds option's bound */
+#define USER_CALIB_ROUNDS_MAX 100	/* the tsc-calib-rounds option's bound */
+#define USER_CALIB_ROUNDS_DEFAULT 5
 #define USER_CALIB_QUICK_MS 50
 #define USER_CALIB_FULL_MS 200
 
@@ -32,6 +33,10 @@ struct user_calib {
  * min_hz and max_hz.
  */
 void user_calib_reduce(double *v, int n, struct user_calib *c);
+
+/* Rounds every user of the calibration runs: --tsc-calib-rounds, a row of
+ * the tsc probe (probes/tsc.c) kept here, where it is used. */
+extern int user_calib_rounds;
 
 /* Runs the calibration (ROUNDS clamped to 1..USER_CALIB_ROUNDS_MAX) and
  * fills C. Returns c->hz. */

@@ -59,7 +59,7 @@ for mode, sign in (("abort", "QEMU exited with status"), ("internal-error", "KVM
     if mode == "internal-error":
         # the appliance boots on TCG all the same, and says so in its run record
         img = image_copy("accel", "timeprobe.profile=quick timeprobe.probes=clocks "
-                         "timeprobe.clocksource-sweep=0")
+                         "timeprobe.clocks-sweep=0")
         status, secs, text = boot(img, "q35", timeout=900, env=env)
         ok(status == 0, "a KVM that stops in the firmware: the appliance boots on TCG and "
            "powers off", text[-2000:])

@@ -25,7 +25,7 @@ exits "stray argument" 2 $tp run clocks
 
 # a real run: records valid, end counts them, failures give exit 1
 out=$(mktemp)
-$tp run --probes=clocks --profile=quick --clocksource-sweep=0 > "$out"
+$tp run --probes=clocks --profile=quick --clocks-sweep=0 > "$out"
 ok "run exits 0" [ $? = 0 ]
 ok "records valid, run first, end last and counting" python3 - "$out" <<'PY'
 import json, sys, zlib
@@ -38,8 +38,20 @@ for line in open(sys.argv[1]):
 assert recs[0]["type"] == "run" and recs[0]["env"] == "os"
 assert recs[-1]["type"] == "end" and recs[-1]["records"] == len(recs) - 1
 PY
-$tp run --probes=clocks --profile=quick --clocksource-sweep=0 --inject=exit > "$out"
+$tp run --probes=clocks --profile=quick --clocks-sweep=0 --inject=exit > "$out"
 ok "a failed probe makes run exit 1" [ $? = 1 ]
 ok "and its error record is there" grep -q '"probe":"exit","reason":"exit"' "$out"
+# an old spelling (README's table): still sets the value, a warning says the new name
+$tp run --probes=yield --profile=quick --threads=1 > "$out" 2>/dev/null
+ok "old spelling --threads=1: run exits 0" [ $? = 0 ]
+ok "it gives a warning record naming yield-threads" \
+	grep -q '"type":"warning","option":"threads","value":"1","reason":"threads is now yield-threads","action":"set"' "$out"
+ok "and no error record" sh -c '! grep -q "\"type\":\"error\"" "$1"' - "$out"
+ok "the value was set: one N, 1 thread" sh -c \
+	'[ "$(grep -c "\"probe\":\"yield\".*\"threads\":" "$1")" = 1 ] && grep -q "\"threads\":1," "$1"' - "$out"
+ok "the report shows the warning and reads every record" sh -c \
+	'build/tp-report "$1" > "$1.rep" && grep -q "threads is now yield-threads" "$1.rep" &&
+	 grep -Eq "records written ([0-9]+), read \1\$" "$1.rep"' - "$out"
+rm -f "$out.rep"
 rm -f "$out"
 done_testing

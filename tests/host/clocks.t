@@ -175,7 +175,7 @@ ok(rows == sorted(rows, reverse=True), "the table is sorted dearest first", rows
 if os.geteuid() == 0 and os.access("/sys/devices/system/clocksource/clocksource0/current_clocksource", os.W_OK):
     avail = open("/sys/devices/system/clocksource/clocksource0/available_clocksource").read().split()
     before = open("/sys/devices/system/clocksource/clocksource0/current_clocksource").read().strip()
-    p, recs, bad, human, secs = run_probe("clocks", "--clocksource-sweep=1")
+    p, recs, bad, human, secs = run_probe("clocks", "--clocks-sweep=1")
     mine = [r for r in recs if r.get("probe") == "clocks"]
     ok(p.returncode == 0 and not bad, "sweep: runs, records valid", p.stdout[-2000:])
     seen = {r["clocksource"] for r in mine if r["name"] == "clocksource"}

@@ -72,7 +72,7 @@ ok(any(l.startswith("ITIMER_VIRTUAL, load 0:") for l in human)
    "human table: one block per timer, 'requested claimed actual (accuracy%)' lines")
 
 # 2. with background load and an interval list given as an option
-p, recs, bad, human, _ = run_probe("itimer", "--load=2", "--itimer-us=20000,5000", timeout=300)
+p, recs, bad, human, _ = run_probe("itimer", "--itimer-load=2", "--itimer-us=20000,5000", timeout=300)
 res = mine(recs, "result") + mine(recs, "skip")
 ok(p.returncode == 0 and not bad, "with load: exits 0, CRCs valid", p.stdout[-2000:])
 ok(sorted({r["name"].split()[1] for r in res}) == ["20000us", "5000us"],
@@ -81,7 +81,7 @@ ok(len(res) == 6 and all(r["load"] == 2 for r in res), "every record says load 2
 ok(any("load 2:" in l for l in human), "human blocks name the load")
 sys.stdout.flush()
 out = subprocess.run(["ps", "-eo", "stat,args"], stdout=subprocess.PIPE, text=True).stdout
-left = [l for l in out.splitlines() if "timeprobe" in l and "--probes=itimer" in l and "--load=2" in l]
+left = [l for l in out.splitlines() if "timeprobe" in l and "--probes=itimer" in l and "--itimer-load=2" in l]
 ok(not left, "no burner outlives the run", left)
 
 done()

@@ -73,9 +73,9 @@ ok(any(l.startswith("clock_nanosleep TIMER_ABSTIME") and l.split()[2] == "1000" 
    "human table has a line per mechanism and period")
 
 # 2. cyclictest-style: SCHED_FIFO 90, pinned to CPU 0, one period
-p, recs, bad, human, _ = run_probe("wakeup", "--priority=90", "--wakeup-cpu=0", "--wakeup-us=500", timeout=300)
+p, recs, bad, human, _ = run_probe("wakeup", "--wakeup-priority=90", "--wakeup-cpu=0", "--wakeup-us=500", timeout=300)
 res = mine(recs, "result")
-ok(p.returncode == 0 and not bad, "with --priority=90: exits 0, CRCs valid", p.stdout[-2000:])
+ok(p.returncode == 0 and not bad, "with --wakeup-priority=90: exits 0, CRCs valid", p.stdout[-2000:])
 ok(res and all(r["period_us"] == 500 for r in res), "wakeup-us picks the period")
 ok(res and all(r["priority_requested"] == 90 and
                (r["priority"] == 90 or (r["priority"] == 0 and r.get("priority_error")))

@@ -49,14 +49,14 @@ ok(any(re.match(r"\s+2\s+\d+\s+\d+\s+\d+\s+\d+\.\d+", h) for h in human),
    "human table has a line for 2 threads")
 
 # 2. threads override, deduplicated and sorted; gnuplot columns
-p, recs, bad, human, _ = run_probe("yield", "--threads=3,1,3", "--gnuplot=1")
+p, recs, bad, human, _ = run_probe("yield", "--yield-threads=3,1,3", "--yield-gnuplot=1")
 res = [r for r in recs if r.get("type") == "result" and r.get("probe") == "yield"]
 ok(not bad, "override run: every record's CRC is valid", "\n".join(bad))
-ok([r["threads"] for r in res] == [1, 3], "--threads=3,1,3 runs 1 and 3",
+ok([r["threads"] for r in res] == [1, 3], "--yield-threads=3,1,3 runs 1 and 3",
    [r["threads"] for r in res])
 gp = [h for h in human if re.fullmatch(r"\d+\t\t\d+\t\t\d+\t\t\d+\t\t\d+\.\d{6}", h)]
 ok(len(gp) == 2 and gp[0].startswith("1\t\t") and gp[1].startswith("3\t\t"),
-   "--gnuplot prints the seed's columns, one line per N", "\n".join(human))
+   "--yield-gnuplot prints the seed's columns, one line per N", "\n".join(human))
 ok(all(int(g.split("\t\t")[1]) == int(r["total_per_s"]) for g, r in zip(gp, res)),
    "gnuplot total work/s matches the record")
 

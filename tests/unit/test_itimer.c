@@ -48,31 +48,28 @@ static void test_accuracy(void)
 
 static void test_lists(void)
 {
-	struct options o;
+	struct int_list asked = { 0 };
 	int64_t us[OPT_LIST_MAX];
 	int load[ITIMER_MAX_LOADS];
 
-	options_defaults(&o);
-	is_int(itimer_intervals(&o, 0, us, OPT_LIST_MAX), 10, "full: the seed's ten intervals");
+	is_int(itimer_intervals(&asked, 0, us, OPT_LIST_MAX), 10, "full: the seed's ten intervals");
 	ok(us[0] == 100000 && us[9] == 100, "full: 100000 down to 100");
-	is_int(itimer_intervals(&o, 1, us, OPT_LIST_MAX), 3, "quick: three intervals");
+	is_int(itimer_intervals(NULL, 1, us, OPT_LIST_MAX), 3, "quick: three intervals");
 	ok(us[0] == 10000 && us[1] == 1000 && us[2] == 100, "quick: 10000, 1000, 100");
-	o.itimer_us.n = 2;
-	o.itimer_us.v[0] = 777;
-	o.itimer_us.v[1] = 42;
-	is_int(itimer_intervals(&o, 1, us, OPT_LIST_MAX), 2, "option overrides quick");
+	asked.n = 2;
+	asked.v[0] = 777;
+	asked.v[1] = 42;
+	is_int(itimer_intervals(&asked, 1, us, OPT_LIST_MAX), 2, "option overrides quick");
 	ok(us[0] == 777 && us[1] == 42, "option's values in order");
-	is_int(itimer_intervals(&o, 0, us, 1), 1, "capped at max");
+	is_int(itimer_intervals(&asked, 0, us, 1), 1, "capped at max");
 
-	is_int(itimer_loads(&o, 0, 4, load), 1, "host default: one load level");
+	is_int(itimer_loads(-1, 0, 4, load), 1, "host default: one load level");
 	is_int(load[0], 0, "host default: load 0");
-	is_int(itimer_loads(&o, 1, 4, load), 2, "appliance default: two load levels");
+	is_int(itimer_loads(-1, 1, 4, load), 2, "appliance default: two load levels");
 	ok(load[0] == 0 && load[1] == 8, "appliance default: 0 and 2 x CPUs");
-	o.load = 9;
-	is_int(itimer_loads(&o, 1, 4, load), 1, "load=N: one level");
-	is_int(load[0], 9, "load=N: N burners");
-	o.load = 0;
-	ok(itimer_loads(&o, 1, 4, load) == 1 && load[0] == 0, "load=0 in the appliance: only 0");
+	is_int(itimer_loads(9, 1, 4, load), 1, "itimer-load=N: one level");
+	is_int(load[0], 9, "itimer-load=N: N burners");
+	ok(itimer_loads(0, 1, 4, load) == 1 && load[0] == 0, "itimer-load=0 in the appliance: only 0");
 }
 
 /* The burners run until stopped and are reaped by load_stop(). */

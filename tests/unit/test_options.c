@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
-/* The option table: good values, a table of bad ones, and the kernel command line. */
+/*
+ * The option table: good values, a table of bad ones, the kernel command
+ * line, and the probes' old spellings. A probe option's value is read where
+ * the suite keeps it, its probe's store (probe_opt_value()).
+ */
 #include <string.h>
 
 #include "sealed.h"
 #include "tap.h"
 #include "../../userland/options.h"
+#include "../../userland/probe.h"
 
 struct bad_case {
 	const char *name, *value, *reason_has;
@@ -32,8 +37,13 @@ static const struct bad_case bad[] = {
 	{ "probes", "a-name-longer-than-any-probe-has", "longer than" },
 	{ "inject", "crash,", "empty list or list element" },
 	{ "wakeup-us", "1", "out of range" },
+	{ "wakeup-priority", "100", "out of range" },
+	{ "yield-gnuplot", "maybe", "not a boolean" },
+	/* an old spelling with a bad value: refused like the new one */
 	{ "priority", "100", "out of range" },
 	{ "gnuplot", "maybe", "not a boolean" },
+	/* "itimer_us" is not "itimer-us": names are matched as written */
+	{ "itimer_us", "100", "unknown option" },
 	{ "nosuch", "1", "unknown option" },
 	{ "probes", "", "empty list" },
 	{ "tsc_hz", "12", "out of range" },
@@ -47,6 +57,84 @@ static const struct bad_case bad[] = {
 	{ "tsc_early_khz", "2000000", "unknown option" },
 	{ "accel", "kvm:host,-arch-capabilities,a-cpu-model-name-far-too-long-to-keep", "longer than 63" },
 };
+
+/* The store of the probe option NAME (as the registry has it), or NULL. */
+static void *probe_opt_value(const char *name)
+{
+	for (size_t k = 0; k < probe_count; k++)
+		for (size_t i = 0; i < probe_table[k]->n_opts; i++)
+			if (!strcmp(probe_table[k]->opts[i].w.name, name))
+				return probe_table[k]->opts[i].store;
+	return 0;
+}
+
+static int pint(const char *name)
+{
+	int *v = probe_opt_value(name);
+
+	return v ? *v : -12345;
+}
+
+static struct int_list *plist(const char *name)
+{
+	static struct int_list none;
+	struct int_list *v = probe_opt_value(name);
+
+	return v ? v : &none;
+}
+
+/* Every probe option's value side by side in out (at most len bytes): compared
+ * before and after a bad value. Returns the bytes written. */
+static size_t probe_values(unsigned char *out, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < probe_count; k++) {
+		for (size_t i = 0; i < probe_table[k]->n_opts; i++) {
+			const struct probe_opt *po = &probe_table[k]->opts[i];
+			size_t sz = po->w.type == TP_WT_INTS ? sizeof(struct int_list) :
+				    po->w.type == TP_WT_NAMES ? sizeof(struct name_list) : sizeof(int);
+
+			if (n + sz > len)
+				return n;
+			memcpy(out + n, po->store, sz);
+			n += sz;
+		}
+	}
+	return n;
+}
+
+/* Old spellings (struct probe_opt .was): set the value, and a warning says the new name. */
+static void test_old_spellings(void)
+{
+	struct options o;
+	struct opt_errors errs = { 0 };
+
+	options_defaults(&o);
+	ok(!options_set(&o, "load", "3", &errs) && pint("itimer-load") == 3,
+	   "old spelling load=3: itimer-load is 3");
+	ok(errs.n == 1 && errs.e[0].taken && !strcmp(errs.e[0].name, "load") &&
+		   !strcmp(errs.e[0].value, "3") && !strcmp(errs.e[0].reason, "load is now itimer-load"),
+	   "old spelling: a warning, not an error (%s)", errs.n ? errs.e[0].reason : "-");
+	errs.n = 0;
+	ok(!options_set(&o, "itimer-load", "4", &errs) && pint("itimer-load") == 4 && errs.n == 0,
+	   "the new spelling: no warning");
+
+	options_defaults(&o);
+	errs.n = 0;
+	options_from_cmdline(&o, "timeprobe.calib-rounds=7 timeprobe.calib_rounds=9 timeprobe.gnuplot "
+				 "timeprobe.priority=20 timeprobe.threads=2,3", &errs);
+	is_int(pint("tsc-calib-rounds"), 7, "cmdline: calib-rounds sets tsc-calib-rounds");
+	ok(o.n_stub_words == 1 && !strcmp(o.stub_words[0].name, "calib_rounds") &&
+		   !strcmp(o.stub_words[0].value, "9"),
+	   "cmdline: calib_rounds stays the stub's word");
+	ok(pint("yield-gnuplot") == 1 && pint("wakeup-priority") == 20 && plist("yield-threads")->n == 2,
+	   "cmdline: a bare old boolean, an old number and an old list are set");
+	ok(errs.n == 4 && errs.e[0].taken && errs.e[3].taken &&
+		   !strcmp(errs.e[0].reason, "calib-rounds is now tsc-calib-rounds") &&
+		   !strcmp(errs.e[1].reason, "gnuplot is now yield-gnuplot") && !strcmp(errs.e[1].value, "1"),
+	   "cmdline: one warning per old spelling (%zu)", errs.n);
+}
 
 /* Words only the stub writes: taken from its sealed words alone (issue: a
  * user's or an SMBIOS string's tsc_hz was reported as the stub's). */
@@ -108,20 +196,26 @@ int main(void)
 	struct opt_errors errs = { 0 };
 
 	options_defaults(&d);
-	/* the defaults come from the rows' def fields (common/words.c, options.c) */
+	/* the defaults come from the rows' def fields (common/words.c, the probes' rows) */
 	ok(d.repeat == 1 && d.hold_s == -1 && d.after == AFTER_POWEROFF && d.quick == 0 &&
-		   d.save == SAVE_AUTO && d.clocksource_sweep == -1 && d.load == -1 &&
-		   d.priority == -1 && d.wakeup_cpu == -1 && d.noise_threshold_ns == 1000 &&
-		   d.calib_rounds == 5 && d.tsc_hz == 0 && !d.probes.n && !d.n_stub_words,
+		   d.save == SAVE_AUTO && d.tsc_hz == 0 && !d.probes.n && !d.n_stub_words,
 	   "defaults from the table");
+	ok(pint("clocks-sweep") == -1 && pint("itimer-load") == -1 && pint("wakeup-priority") == -1 &&
+		   pint("wakeup-cpu") == -1 && pint("noise-threshold-ns") == 1000 &&
+		   pint("tsc-calib-rounds") == 5 && !plist("yield-threads")->n,
+	   "defaults: in the probes' own stores, from their rows");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const struct bad_case *c = &bad[i];
+		static unsigned char before[8192], after[8192];
+		size_t nb = probe_values(before, sizeof(before));
 
 		o = d;
 		errs.n = 0;
 		ok(options_set_from(&o, OPT_FROM_STUB, c->name, c->value, &errs) == -1 && errs.n == 1 &&
-			   !strcmp(errs.e[0].name, c->name) && !strcmp(errs.e[0].value, c->value) &&
-			   strstr(errs.e[0].reason, c->reason_has) && !memcmp(&o, &d, sizeof(o)),
+			   !errs.e[0].taken && !strcmp(errs.e[0].name, c->name) &&
+			   !strcmp(errs.e[0].value, c->value) && strstr(errs.e[0].reason, c->reason_has) &&
+			   !memcmp(&o, &d, sizeof(o)) && probe_values(after, sizeof(after)) == nb &&
+			   !memcmp(before, after, nb),
 		   "bad %s=%s: reported (%s), default kept", c->name, c->value, errs.n ? errs.e[0].reason : "-");
 	}
 
@@ -129,12 +223,13 @@ int main(void)
 	errs.n = 0;
 	ok(!options_set(&o, "profile", "quick", &errs) && o.quick == 1, "profile=quick");
 	ok(!options_set(&o, "after", "reboot", &errs) && o.after == AFTER_REBOOT, "after=reboot");
-	ok(!options_set(&o, "itimer-us", "10000,100", &errs) && o.itimer_us.n == 2 &&
-		   o.itimer_us.v[0] == 10000 && o.itimer_us.v[1] == 100, "itimer-us list");
+	ok(!options_set(&o, "itimer-us", "10000,100", &errs) && plist("itimer-us")->n == 2 &&
+		   plist("itimer-us")->v[0] == 10000 && plist("itimer-us")->v[1] == 100, "itimer-us list");
 	ok(!options_set(&o, "probes", "clocks,itimer", &errs) && o.probes.n == 2 &&
 		   !strcmp(o.probes.v[1], "itimer"), "probes list");
-	ok(!options_set(&o, "gnuplot", 0, &errs) && o.gnuplot == 1, "a boolean without value is on");
-	ok(!options_set(&o, "clocksource-sweep", "off", &errs) && o.clocksource_sweep == 0, "boolean off");
+	ok(!options_set(&o, "yield-gnuplot", 0, &errs) && pint("yield-gnuplot") == 1,
+	   "a boolean without value is on");
+	ok(!options_set(&o, "clocks-sweep", "off", &errs) && pint("clocks-sweep") == 0, "boolean off");
 	ok(!options_set_from(&o, OPT_FROM_STUB, "tsc_hz", "2893012345", &errs) &&
 		   o.tsc_hz == 2893012345LL, "tsc_hz beyond int32");
 	is_int(errs.n, 0, "no errors for good values");
@@ -142,24 +237,25 @@ int main(void)
 	   "a number without value is an error");
 
 	/* The kernel command line: only timeprobe.* words, quotes, bad ones listed */
-	o = d;
+	options_defaults(&o);
 	errs.n = 0;
 	options_from_cmdline(&o, sealed(
 			     "console=ttyS0,115200 timeprobe.profile=quick  initrd=\\EFI\\x timeprobe.repeat=3 "
 			     "timeprobe.profile=fast timeprobe.bogus=1 \"timeprobe.probes=clocks,yield\" "
-			     "quiet timeprobe.gnuplot", "timeprobe.bootpart=gpt:0fc63daf-8483-4772-8e79-3d69d8477de4"),
+			     "quiet timeprobe.yield-gnuplot", "timeprobe.bootpart=gpt:0fc63daf-8483-4772-8e79-3d69d8477de4"),
 			     &errs);
 	ok(o.quick == 1, "cmdline: profile=quick applied, later bad value did not undo it");
 	is_int(o.repeat, 3, "cmdline: repeat");
 	is_int(o.probes.n, 2, "cmdline: quoted word");
 	is_str(o.bootpart, "gpt:0fc63daf-8483-4772-8e79-3d69d8477de4", "cmdline: bootpart from the stub");
-	is_int(o.gnuplot, 1, "cmdline: bare boolean");
+	is_int(pint("yield-gnuplot"), 1, "cmdline: bare boolean");
 	is_int(errs.n, 2, "cmdline: two bad options reported");
 	is_str(errs.e[0].name, "profile", "cmdline: first error names the option");
 	is_str(errs.e[0].value, "fast", "cmdline: and the value");
 	is_str(errs.e[1].name, "bogus", "cmdline: unknown option named");
 
 	test_stub_owned(&d);
+	test_old_spellings();
 
 	/* words the stub alone reads: accepted, kept as given for the run record */
 	o = d;
@@ -182,8 +278,8 @@ int main(void)
 			strcat(longlist, i == 29 ? "0000000000000000077" : "0000000000000100000,");
 		o = d;
 		errs.n = 0;
-		ok(!options_set(&o, "itimer-us", longlist, &errs) && o.itimer_us.n == 30 &&
-			   o.itimer_us.v[29] == 77,
+		ok(!options_set(&o, "itimer-us", longlist, &errs) && plist("itimer-us")->n == 30 &&
+			   plist("itimer-us")->v[29] == 77,
 		   "a %zu-character list of 30 values: every value read", strlen(longlist));
 		strcat(longlist, ",5,6,7");
 		ok(options_set(&o, "itimer-us", longlist, &errs) == -1 && strstr(errs.e[0].reason, "more than"),
@@ -191,21 +287,23 @@ int main(void)
 	}
 
 	/* defaults that depend on where the suite runs: resolved once, from the rows */
-	o = d;
+	options_defaults(&o);
 	options_resolve(&o, OPT_ENV_HOST);
-	ok(o.clocksource_sweep == 0 && o.priority == 0 && o.load == 0 && o.hold_s == 0,
+	ok(pint("clocks-sweep") == 0 && pint("wakeup-priority") == 0 && pint("itimer-load") == 0 &&
+		   o.hold_s == 0,
 	   "host: no sweep, no SCHED_FIFO, no load, no hold");
-	o = d;
+	options_defaults(&o);
 	options_resolve(&o, OPT_ENV_APPLIANCE);
-	ok(o.clocksource_sweep == 1 && o.priority == 90 && o.load == -1,
+	ok(pint("clocks-sweep") == 1 && pint("wakeup-priority") == 90 && pint("itimer-load") == -1,
 	   "appliance: sweep, priority 90, load left to the probe (0 and 2 x CPUs)");
-	o = d;
+	options_defaults(&o);
 	errs.n = 0;
-	options_set(&o, "priority", "50", &errs);
-	options_set(&o, "clocksource-sweep", "off", &errs);
+	options_set(&o, "wakeup-priority", "50", &errs);
+	options_set(&o, "clocks-sweep", "off", &errs);
 	options_set(&o, "hold", "7", &errs);
 	options_resolve(&o, OPT_ENV_APPLIANCE);
-	ok(o.priority == 50 && o.clocksource_sweep == 0 && o.hold_s == 7, "values people set are kept");
+	ok(pint("wakeup-priority") == 50 && pint("clocks-sweep") == 0 && o.hold_s == 7,
+	   "values people set are kept");
 
 	/* more errors than fit are counted up to the cap, never overflow */
 	o = d;

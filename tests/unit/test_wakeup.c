@@ -47,27 +47,24 @@ static void test_summary(void)
 
 static void test_defaults(void)
 {
-	struct options o;
+	struct int_list asked = { 0 };
 	int64_t us[OPT_LIST_MAX];
 
-	options_defaults(&o);
-	is_int(wakeup_periods(&o, us, OPT_LIST_MAX), 2, "two default periods");
+	is_int(wakeup_periods(&asked, us, OPT_LIST_MAX), 2, "two default periods");
 	ok(us[0] == 1000 && us[1] == 100, "1000 and 100 us");
-	o.wakeup_us.n = 1;
-	o.wakeup_us.v[0] = 250;
-	ok(wakeup_periods(&o, us, OPT_LIST_MAX) == 1 && us[0] == 250, "option overrides");
+	asked.n = 1;
+	asked.v[0] = 250;
+	ok(wakeup_periods(&asked, us, OPT_LIST_MAX) == 1 && us[0] == 250, "option overrides");
 	is_int(wakeup_samples(1, 1000), 200, "quick: 200 samples");
 	is_int(wakeup_samples(1, 100), 200, "quick: 200 samples at 100 us too");
 	is_int(wakeup_samples(0, 1000), 3000, "full: 3 s at 1000 us");
 	is_int(wakeup_samples(0, 100), 30000, "full: 3 s at 100 us");
 	is_int(wakeup_samples(0, 10), 30000, "full: at most 30000");
 	is_int(wakeup_samples(0, 100000), 1000, "full: at least 1000");
-	is_int(wakeup_priority(&o, 1), 90, "appliance: SCHED_FIFO 90");
-	is_int(wakeup_priority(&o, 0), 0, "host: none");
-	o.priority = 0;
-	is_int(wakeup_priority(&o, 1), 0, "priority=0: none in the appliance too");
-	o.priority = 50;
-	is_int(wakeup_priority(&o, 0), 50, "priority=50 on a host");
+	is_int(wakeup_priority(-1, 1), 90, "appliance: SCHED_FIFO 90");
+	is_int(wakeup_priority(-1, 0), 0, "host: none");
+	is_int(wakeup_priority(0, 1), 0, "wakeup-priority=0: none in the appliance too");
+	is_int(wakeup_priority(50, 0), 50, "wakeup-priority=50 on a host");
 }
 
 static void test_hist(void)

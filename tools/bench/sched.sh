@@ -169,7 +169,7 @@ yield_round() {
 	shift 4
 	seed_line=$("$@" "$work/threads" "$n" "$seed_s" 2>/dev/null)
 	ref_line=$("$@" "$work/ref" "$n" "$ref_ms")
-	ours=$("$@" "$BIN" run --probes=yield --profile="$profile" --threads="$n")
+	ours=$("$@" "$BIN" run --probes=yield --profile="$profile" --yield-threads="$n")
 	eval "seed_$n=\"\$seed_$n $(echo "$seed_line" | awk '{ print $2 }')\""
 	eval "seedz_$n=\"\$seedz_$n $(echo "$seed_line" | awk '{ print $4 }')\""
 	eval "ref_$n=\"\$ref_$n $(echo "$ref_line" | awk '{ print $2 }')\""

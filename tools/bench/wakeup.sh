@@ -59,7 +59,7 @@ ct() {
 # profile, so the sample count above); clock_nanosleep TIMER_ABSTIME is the
 # first, the one compared.
 ct cyclictest
-"$bin" run --probes=wakeup --profile=full --wakeup-us="$period" --priority="$prio" \
+"$bin" run --probes=wakeup --profile=full --wakeup-us="$period" --wakeup-priority="$prio" \
 	--wakeup-cpu="$cpu" >"$out/timeprobe.log" 2>&1
 ct cyclictest2
 

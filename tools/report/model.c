@@ -193,6 +193,7 @@ static const struct {
 	{ "result", on_result },
 	{ "skip", on_note },
 	{ "error", on_note },
+	{ "warning", on_note },
 	{ "end", on_end },
 	{ "fingerprint", on_fingerprint },
 	{ "attribution", on_attribution },

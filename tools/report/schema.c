@@ -315,6 +315,8 @@ static const struct schema_row schema[] = {
 	{ "skip", NULL, "*", C, "the reason and the error" },
 	{ "error", NULL, "option", I, "a bad option's name" },
 	{ "error", NULL, "*", C, "the reason, signal, exit status, limits" },
+	{ "warning", NULL, "option", I, "an option's old spelling, taken" },
+	{ "warning", NULL, "*", C, "the value, and the option's new name" },
 
 	{ "run", NULL, "*", C, "where and how the suite ran: the header of a run" },
 	{ "attribution", NULL, "for_probe", I, "the probe it was measured around" },

@@ -11,7 +11,7 @@
  * smallest step and backward steps seen between consecutive reads;
  * getrusage() around the measurement; the last value read.
  *
- * With the clocksource sweep (appliance, or --clocksource-sweep=1 as root)
+ * With the clocksource sweep (appliance, or --clocks-sweep=1 as root)
  * all of it is repeated for every available clocksource, each in a forked
  * child, and the original clocksource is put back by the parent.
  *
@@ -38,6 +38,8 @@
 #include "../sysinfo.h"
 #include "../timeutil.h"
 #include "clocks_impl.h"
+
+static int sweep = -1;	/* --clocks-sweep=; resolved: 1 appliance, 0 host */
 
 /* Intel SDM vol. 2A, CPUID: leaf 01H EDX bit 4 TSC; leaf 80000001H EDX bit 27 RDTSCP. */
 #define CPUID_1_EDX_TSC (1u << 4)
@@ -316,8 +318,7 @@ static void take_calibration(struct probe_ctx *ctx, struct env *e)
 
 enum probe_status probe_clocks(struct probe_ctx *ctx)
 {
-	const struct options *o = ctx->opt;
-	int want = o && (o->clocksource_sweep > 0 || (o->clocksource_sweep < 0 && ctx->appliance));
+	int want = sweep > 0 || (sweep < 0 && ctx->appliance);
 	char orig[CS_NAME_LEN];
 	struct clk_dev dev[CLK_NDEV];
 	struct clk_result *dev_res;
@@ -340,10 +341,10 @@ enum probe_status probe_clocks(struct probe_ctx *ctx)
 
 static const struct probe_opt clocks_opts[] = {
 	{ .w = {
-		.name = "clocksource-sweep", .type = TP_WT_BOOL, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .hi = 1,
+		.name = "clocks-sweep", .type = TP_WT_BOOL, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .hi = 1,
 		.def = -1, .dflt = "on", .dflt_host = "off",
 		.help = "`clocks`: repeat for every clocksource (root)",
-	  }, PROBE_OPT_IN_OPTIONS(clocksource_sweep), .by_env = 1, .env_def = { 1, 0 } },
+	  }, .store = &sweep, .was = "clocksource-sweep", .by_env = 1, .env_def = { 1, 0 } },
 };
 
 const struct probe clocks_probe = {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Probe `clocks`, the clocksource sweep (appliance, or --clocksource-sweep=1
+ * Probe `clocks`, the clocksource sweep (appliance, or --clocks-sweep=1
  * as root): every block repeated for every available clocksource, the
  * original first, each in a supervised child with its share of the time
  * limit; the parent switches current_clocksource before each and puts the

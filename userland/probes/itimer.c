@@ -45,6 +45,9 @@
 static const int64_t default_us[] = { 100000, 50000, 20000, 10000, 5000, 2000, 1000, 500, 200, 100 };
 static const int64_t quick_us[] = { 10000, 1000, 100 };
 
+static struct int_list intervals_us;	/* --itimer-us=; empty: the profile's */
+static int burners = -1;		/* --itimer-load=; -1: 0, and 2 x CPUs in the appliance */
+
 /*
  * The CPU timers are measured on the thread's CPU clock: the probe has one
  * thread, so it is the process's CPU time, read exactly. The process clock
@@ -110,14 +113,14 @@ double itimer_slice_us(int64_t cpu_ns, long nivcsw)
 	return nivcsw > 0 && cpu_ns > 0 ? (double)cpu_ns / NS_PER_US / (double)nivcsw : 0;
 }
 
-size_t itimer_intervals(const struct options *opt, int quick, int64_t *us, size_t max)
+size_t itimer_intervals(const struct int_list *asked, int quick, int64_t *us, size_t max)
 {
 	const int64_t *src = quick ? quick_us : default_us;
 	size_t n = quick ? sizeof(quick_us) / sizeof(*quick_us) : sizeof(default_us) / sizeof(*default_us);
 
-	if (opt && opt->itimer_us.n) {
-		src = opt->itimer_us.v;
-		n = opt->itimer_us.n;
+	if (asked && asked->n) {
+		src = asked->v;
+		n = asked->n;
 	}
 	if (n > max)
 		n = max;
@@ -125,10 +128,10 @@ size_t itimer_intervals(const struct options *opt, int quick, int64_t *us, size_
 	return n;
 }
 
-size_t itimer_loads(const struct options *opt, int appliance, int ncpu, int *load)
+size_t itimer_loads(int asked, int appliance, int ncpu, int *load)
 {
-	if (opt && opt->load >= 0) {
-		load[0] = opt->load;
+	if (asked >= 0) {
+		load[0] = asked;
 		return 1;
 	}
 	load[0] = 0;
@@ -342,8 +345,8 @@ enum probe_status probe_itimer(struct probe_ctx *ctx)
 {
 	int64_t us[MAX_INTERVALS];
 	int loads[ITIMER_MAX_LOADS];
-	size_t nus = itimer_intervals(ctx->opt, ctx->quick, us, MAX_INTERVALS);
-	size_t nloads = itimer_loads(ctx->opt, ctx->appliance, ctx->ncpu, loads);
+	size_t nus = itimer_intervals(&intervals_us, ctx->quick, us, MAX_INTERVALS);
+	size_t nloads = itimer_loads(burners, ctx->appliance, ctx->ncpu, loads);
 	int64_t budget_ns = ctx->quick ? 200 * NS_PER_MS : 1 * NS_PER_S;
 	size_t min_signals = ctx->quick ? 5 : 11;
 	int64_t *stamp = calloc(MAX_STAMPS, sizeof(*stamp));
@@ -419,12 +422,12 @@ static const struct probe_opt itimer_opts[] = {
 		.name = "itimer-us", .type = TP_WT_INTS, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = 1,
 		.hi = 10000000, .dflt = "100000,50000,20000,10000,5000,2000,1000,500,200,100",
 		.bounds = "1..10000000 each", .help = "`itimer`: requested intervals",
-	  }, PROBE_OPT_IN_OPTIONS(itimer_us) },
+	  }, .store = &intervals_us },
 	{ .w = {
-		.name = "load", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = -1, .hi = 1024,
+		.name = "itimer-load", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = -1, .hi = 1024,
 		.def = -1, .dflt = "0 and 2 × CPUs", .dflt_host = "0",
 		.help = "`itimer`: CPU-burning processes in the background",
-	  }, PROBE_OPT_IN_OPTIONS(load), .by_env = 1, .env_def = { -1, 0 } },
+	  }, .store = &burners, .was = "load", .by_env = 1, .env_def = { -1, 0 } },
 };
 
 const struct probe itimer_probe = {

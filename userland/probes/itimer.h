@@ -39,12 +39,14 @@ double itimer_model_cpu_per_signal_us(double interval_us, double slice_us);
  * (the times the process lost the CPU to another); 0 when none. */
 double itimer_slice_us(int64_t cpu_ns, long nivcsw);
 
-/* The requested intervals in us: opt->itimer_us, or the profile's default
- * (the seed's ten from 100000 down to 100, or three for quick). */
-size_t itimer_intervals(const struct options *opt, int quick, int64_t *us, size_t max);
+/* The requested intervals in us: ASKED (--itimer-us), or when it is empty
+ * or NULL the profile's default (the seed's ten from 100000 down to 100, or
+ * three for quick). */
+size_t itimer_intervals(const struct int_list *asked, int quick, int64_t *us, size_t max);
 
-/* The background loads to run: opt->load, or by default 0, and in the
- * appliance also 2 x CPUs. Returns how many (<= ITIMER_MAX_LOADS). */
-size_t itimer_loads(const struct options *opt, int appliance, int ncpu, int *load);
+/* The background loads to run: ASKED (--itimer-load) when >= 0, or by
+ * default 0, and in the appliance also 2 x CPUs. Returns how many
+ * (<= ITIMER_MAX_LOADS). */
+size_t itimer_loads(int asked, int appliance, int ncpu, int *load);
 
 #endif

@@ -542,15 +542,17 @@ static void noise_free(struct noise_run *nr)
 	free(nr->h);
 }
 
+static int threshold_ns;	/* --noise-threshold-ns= */
+static int spin_ms;		/* --noise-ms=; 0: the profile's */
+
 enum probe_status probe_noise(struct probe_ctx *ctx)
 {
 	static struct irqstat_smi smi[2];	/* 6 KiB */
 	struct noise_run nr = {
 		.ctx = ctx, .smi = smi,
-		.threshold_ns = ctx->opt->noise_threshold_ns > 0 ? ctx->opt->noise_threshold_ns : 1000,
+		.threshold_ns = threshold_ns > 0 ? threshold_ns : 1000,
 	};
-	int64_t duration_ms =
-	    ctx->opt->noise_ms > 0 ? ctx->opt->noise_ms : (ctx->quick ? 1000 : 10000);
+	int64_t duration_ms = spin_ms > 0 ? spin_ms : (ctx->quick ? 1000 : 10000);
 	enum probe_status rc = PROBE_FAILED;
 	cpu_set_t set;
 
@@ -591,11 +593,11 @@ static const struct probe_opt noise_opts[] = {
 		.name = "noise-threshold-ns", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE,
 		.lo = 10, .hi = 1000000000, .def = 1000, .dflt = "1000", .bounds = "10..10⁹",
 		.help = "`noise`: smallest gap counted as an interruption",
-	  }, PROBE_OPT_IN_OPTIONS(noise_threshold_ns) },
+	  }, .store = &threshold_ns },
 	{ .w = {
 		.name = "noise-ms", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .hi = 3600000,
 		.dflt = "1000 quick, 10000 full", .help = "`noise`: spin time per CPU",
-	  }, PROBE_OPT_IN_OPTIONS(noise_ms) },
+	  }, .store = &spin_ms },
 };
 
 const struct probe noise_probe = {

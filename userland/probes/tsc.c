@@ -604,12 +604,11 @@ static void kernel_figures(struct figures *f)
  * the CPU we are on, failed rounds left out and counted. */
 static void user_figures(struct probe_ctx *ctx, struct figures *f)
 {
-	int rounds = ctx->opt->calib_rounds > 0 ? ctx->opt->calib_rounds : 5;
 	int64_t round_ms = ctx->quick ? USER_CALIB_QUICK_MS : USER_CALIB_FULL_MS;
 	struct user_calib c;
 	struct tp_rec r;
 
-	f->user_hz = user_calib_run(rounds, round_ms * NS_PER_MS, &c);
+	f->user_hz = user_calib_run(user_calib_rounds, round_ms * NS_PER_MS, &c);
 	emit_begin(&r, "calib");
 	tp_rec_str(&r, "probe", P);
 	tp_rec_str(&r, "source", "user");
@@ -1038,10 +1037,10 @@ enum probe_status probe_tsc(struct probe_ctx *ctx)
 
 static const struct probe_opt tsc_opts[] = {
 	{ .w = {
-		.name = "calib-rounds", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = 1,
-		.hi = 100, .def = 5, .dflt = "5",
+		.name = "tsc-calib-rounds", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE,
+		.lo = 1, .hi = USER_CALIB_ROUNDS_MAX, .def = USER_CALIB_ROUNDS_DEFAULT, .dflt = "5",
 		.help = "rounds of the shared user-space TSC calibration (`tsc`, `clocks`, `noise`)",
-	  }, PROBE_OPT_IN_OPTIONS(calib_rounds) },
+	  }, .store = &user_calib_rounds, .was = "calib-rounds" },
 };
 
 const struct probe tsc_probe = {

@@ -56,6 +56,10 @@
 #define HIST_WIDTH_NS NS_PER_US
 #define FIFO_DEFAULT_PRIO 90	/* cyclictest's usual -p90 */
 
+static struct int_list periods_us;	/* --wakeup-us=; empty: 1000 and 100 */
+static int fifo_prio = -1;		/* --wakeup-priority=; -1: the default for where it runs */
+static int pin_cpu = -1;		/* --wakeup-cpu=; -1: not pinned */
+
 /* ---- arithmetic (wakeup.h) ---- */
 
 void lat_summarize(const int64_t *lat_ns, size_t n, double *scratch, struct lat_summary *s)
@@ -84,15 +88,15 @@ uint64_t missed_periods(int64_t latency_ns, int64_t period_ns)
 	return (uint64_t)(latency_ns / period_ns);
 }
 
-size_t wakeup_periods(const struct options *opt, int64_t *us, size_t max)
+size_t wakeup_periods(const struct int_list *asked, int64_t *us, size_t max)
 {
 	static const int64_t dflt[] = { 1000, 100 };
 	const int64_t *src = dflt;
 	size_t n = 2;
 
-	if (opt && opt->wakeup_us.n) {
-		src = opt->wakeup_us.v;
-		n = opt->wakeup_us.n;
+	if (asked && asked->n) {
+		src = asked->v;
+		n = asked->n;
 	}
 	if (n > max)
 		n = max;
@@ -110,10 +114,10 @@ size_t wakeup_samples(int quick, int64_t period_us)
 	return (size_t)(n < 1000 ? 1000 : n > 30000 ? 30000 : n);
 }
 
-int wakeup_priority(const struct options *opt, int appliance)
+int wakeup_priority(int asked, int appliance)
 {
-	if (opt && opt->priority >= 0)
-		return opt->priority;
+	if (asked >= 0)
+		return asked;
 	return appliance ? FIFO_DEFAULT_PRIO : 0;
 }
 
@@ -478,7 +482,7 @@ static void setup(const struct probe_ctx *ctx, struct wsetup *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->cpu = -1;
-	s->prio_requested = wakeup_priority(ctx->opt, ctx->appliance);
+	s->prio_requested = wakeup_priority(fifo_prio, ctx->appliance);
 	if (s->prio_requested > 0) {
 		struct sched_param sp = { .sched_priority = s->prio_requested };
 
@@ -498,16 +502,16 @@ static void setup(const struct probe_ctx *ctx, struct wsetup *s)
 		s->mlocked = 1;
 	else
 		snprintf(s->mlock_error, sizeof(s->mlock_error), "mlockall: %s", strerror(errno));
-	if (ctx->opt && ctx->opt->wakeup_cpu >= 0) {
+	if (pin_cpu >= 0) {
 		cpu_set_t set;
 
 		CPU_ZERO(&set);
-		CPU_SET(ctx->opt->wakeup_cpu, &set);
+		CPU_SET(pin_cpu, &set);
 		if (sched_setaffinity(0, sizeof(set), &set) == 0)
-			s->cpu = ctx->opt->wakeup_cpu;
+			s->cpu = pin_cpu;
 		else
 			snprintf(s->cpu_error, sizeof(s->cpu_error), "sched_setaffinity(%d): %s",
-				 ctx->opt->wakeup_cpu, strerror(errno));
+				 pin_cpu, strerror(errno));
 	}
 	/* Reported as found, not changed: see the comment at the top. */
 	s->timerslack_ns = (long)prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
@@ -589,7 +593,7 @@ static void human_pct(double ns, double p, size_t n)
 enum probe_status probe_wakeup(struct probe_ctx *ctx)
 {
 	int64_t periods[MAX_PERIODS];
-	size_t np = wakeup_periods(ctx->opt, periods, MAX_PERIODS);
+	size_t np = wakeup_periods(&periods_us, periods, MAX_PERIODS);
 	size_t maxs = 0;
 	uint64_t *buckets;
 	int64_t *lat;
@@ -674,17 +678,17 @@ static const struct probe_opt wakeup_opts[] = {
 		.name = "wakeup-us", .type = TP_WT_INTS, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = 10,
 		.hi = 10000000, .dflt = "1000,100", .bounds = "10..10000000 each",
 		.help = "`wakeup`: periods",
-	  }, PROBE_OPT_IN_OPTIONS(wakeup_us) },
+	  }, .store = &periods_us },
 	{ .w = {
-		.name = "priority", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = -1,
+		.name = "wakeup-priority", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = -1,
 		.hi = 99, .def = -1, .dflt = "90", .dflt_host = "0 (none)", .bounds = "0..99",
 		.help = "`wakeup`: SCHED_FIFO priority",
-	  }, PROBE_OPT_IN_OPTIONS(priority), .by_env = 1, .env_def = { 90, 0 } },
+	  }, .store = &fifo_prio, .was = "priority", .by_env = 1, .env_def = { 90, 0 } },
 	{ .w = {
 		.name = "wakeup-cpu", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = -1,
 		.hi = 4095, .def = -1, .dflt = "-1 (not pinned)",
 		.help = "`wakeup`: CPU to pin the measuring thread to",
-	  }, PROBE_OPT_IN_OPTIONS(wakeup_cpu) },
+	  }, .store = &pin_cpu },
 };
 
 const struct probe wakeup_probe = {

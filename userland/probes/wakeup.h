@@ -26,14 +26,14 @@ void lat_summarize(const int64_t *lat_ns, size_t n, double *scratch, struct lat_
  */
 uint64_t missed_periods(int64_t latency_ns, int64_t period_ns);
 
-/* The periods in us: opt->wakeup_us, or 1000 and 100. */
-size_t wakeup_periods(const struct options *opt, int64_t *us, size_t max);
+/* The periods in us: ASKED (--wakeup-us), or when it is empty or NULL 1000 and 100. */
+size_t wakeup_periods(const struct int_list *asked, int64_t *us, size_t max);
 
 /* Samples per mechanism and period: quick 200; full 3 s worth, 1000..30000. */
 size_t wakeup_samples(int quick, int64_t period_us);
 
-/* The SCHED_FIFO priority to ask for: opt->priority, or by default 90 in
- * the appliance and none (0) on a host. */
-int wakeup_priority(const struct options *opt, int appliance);
+/* The SCHED_FIFO priority to ask for: ASKED (--wakeup-priority) when >= 0,
+ * or by default 90 in the appliance and none (0) on a host. */
+int wakeup_priority(int asked, int appliance);
 
 #endif

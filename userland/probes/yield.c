@@ -36,6 +36,9 @@
 #define QUICK_NS (200 * NS_PER_MS)
 #define FULL_NS (3 * NS_PER_S)
 
+static struct int_list thread_counts;	/* --yield-threads=; empty: the default sweep */
+static int gnuplot;			/* --yield-gnuplot= */
+
 /* ---- pure helpers (tested in tests/unit/test_yield.c) ---- */
 
 static int cmp_int(const void *a, const void *b)
@@ -269,7 +272,7 @@ enum probe_status probe_yield(struct probe_ctx *ctx)
 {
 	int sweep[YIELD_SWEEP_MAX];
 	struct yield_result res[YIELD_SWEEP_MAX];
-	size_t n = yield_sweep(sweep, YIELD_SWEEP_MAX, &ctx->opt->threads, ctx->ncpu, ctx->quick);
+	size_t n = yield_sweep(sweep, YIELD_SWEEP_MAX, &thread_counts, ctx->ncpu, ctx->quick);
 	int64_t duration_ns = ctx->quick ? QUICK_NS : FULL_NS;
 	size_t done = 0;
 
@@ -291,7 +294,7 @@ enum probe_status probe_yield(struct probe_ctx *ctx)
 		emit_yield(&res[done], duration_ns);
 		done++;
 	}
-	if (ctx->opt->gnuplot) {
+	if (gnuplot) {
 		human("# <nb_threads> <total work/s> <avg work> <zero-work threads> <normalized variance>\n");
 		for (size_t i = 0; i < done; i++)
 			gnuplot_line(&res[i]);
@@ -303,14 +306,14 @@ enum probe_status probe_yield(struct probe_ctx *ctx)
 
 static const struct probe_opt yield_opts[] = {
 	{ .w = {
-		.name = "threads", .type = TP_WT_INTS, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = 1,
+		.name = "yield-threads", .type = TP_WT_INTS, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = 1,
 		.hi = 4096, .dflt = "1,2,CPUs,10,50,450", .bounds = "1..4096 each",
 		.help = "`yield`: thread counts",
-	  }, PROBE_OPT_IN_OPTIONS(threads) },
+	  }, .store = &thread_counts, .was = "threads" },
 	{ .w = {
-		.name = "gnuplot", .type = TP_WT_BOOL, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .hi = 1,
+		.name = "yield-gnuplot", .type = TP_WT_BOOL, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .hi = 1,
 		.dflt = "0", .help = "`yield`: also print the seed's gnuplot-ready columns",
-	  }, PROBE_OPT_IN_OPTIONS(gnuplot) },
+	  }, .store = &gnuplot, .was = "gnuplot" },
 };
 
 const struct probe yield_probe = {
