@@ -92,8 +92,13 @@ check() {
 			result="the guest stopped in the firmware with a KVM internal error"
 			grep -aq 'emulation failure' "$tmp/log" && result="$result (emulation failure)"
 		elif ! kill -0 "$pid" 2>/dev/null; then
+			# it may have printed the line between our grep and its exit: look again
 			wait "$pid" && st=0 || st=$?
-			result="QEMU exited with status $st: $(grep -a -v '^$' "$tmp/log" | head -n1 | tr -d '\r' | cut -c1-160)"
+			if grep -aq 'BdsDxe:' "$tmp/log"; then
+				result=ok
+			else
+				result="QEMU exited with status $st: $(grep -a -v '^$' "$tmp/log" | head -n1 | tr -d '\r' | cut -c1-160)"
+			fi
 		elif [ "$i" -ge $((limit * 5)) ]; then
 			result="the firmware printed nothing in $limit s"
 		else
