@@ -79,6 +79,12 @@ def records(text):
     return recs, corrupt
 
 
+def record_line(obj):
+    """One record as common/record.c frames it: compact JSON, " *", CRC-32."""
+    js = json.dumps(obj, separators=(",", ":"))
+    return "TP1 %s *%08x" % (js, zlib.crc32(js.encode()))
+
+
 def suite_records(recs):
     """The suite's records: from the last 'run' to the 'end' after it."""
     start = max((i for i, r in enumerate(recs) if r["type"] == "run"), default=None)

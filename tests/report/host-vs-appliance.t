@@ -17,10 +17,12 @@ pass $? "the host run carries a fingerprint"
 run "$TP_REPORT" --label=host,appliance "$TMP/host.log" tests/data/serial-q35-fingerprint.log
 pass $rc "host against appliance: report exits 0"
 diag "$TMP/err"
-# the first section after the title is the fingerprint difference
-first=$(grep -v '^\s*$' "$TMP/out" | sed -n 2p)
-[ "$first" = "What differs between these machines" ]
-pass $? "the comparison opens with what differs (got: $first)"
+# after the title: the runs' conditions (the appliance ran under TCG), then
+# the fingerprint difference, both before any figure
+sections=$(grep -E '^(Conditions|What differs between these machines|Figures)' "$TMP/out" | head -n 2 | tr '\n' '|')
+[ "$sections" = "Conditions|What differs between these machines|" ] &&
+	grep -q "^  appliance: ran under QEMU's TCG emulator" "$TMP/out"
+pass $? "the comparison opens with its conditions, then what differs (got: $sections)"
 sed -n '/^What differs/,/^$/p' "$TMP/out" >"$TMP/differs"
 grep -q "^  env  *os  *appliance" "$TMP/differs"
 pass $? "what differs names env: os against appliance"

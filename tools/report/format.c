@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conditions.h"
 #include "format.h"
 #include "schema.h"
 #include "lead.h"
@@ -766,10 +767,13 @@ static void print_human(FILE *f, const struct report *rp, enum style style, int 
 	if (!rp->nruns)
 		return;
 	if (rp->nruns == 1) {
+		if (conditions_print(f, rp, style))
+			fputc('\n', f);
 		print_run(f, rp, 0, style);
 		return;
 	}
 	heading(f, style, 1, "Comparison");
+	conditions_print(f, rp, style);
 	print_lead(f, rp, style);
 	print_runs_table(f, rp, style);
 	print_notes(f, rp, 0, rp->nruns, style);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../../common/record.h"
+#include "conditions.h"
 #include "format.h"
 #include "model.h"
 #include "plot.h"
@@ -33,6 +34,7 @@ struct cli {
 	int help;
 	int schema;
 	int check_keys;
+	int strict;		/* --strict: exit 3 on a run's conditions (conditions.h) */
 };
 
 static int opt_format(struct cli *c, const char *arg)
@@ -106,6 +108,13 @@ static int opt_check_keys(struct cli *c, const char *arg)
 	return 0;
 }
 
+static int opt_strict(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->strict = 1;
+	return 0;
+}
+
 static int opt_help(struct cli *c, const char *arg)
 {
 	(void)arg;
@@ -127,6 +136,8 @@ static const struct {
 	  "read at most SIZE bytes of each file (K, M, G: KiB, MiB, GiB; default 1G)" },
 	{ "--schema", 0, opt_schema, "print which keys identify a result (docs/records.md)" },
 	{ "--check-keys", 0, opt_check_keys, "list keys the schema does not know; exit 1 if any" },
+	{ "--strict", 0, opt_strict,
+	  "exit 3 when a run has a condition (records lost, no end, busy CPUs, an emulator)" },
 	{ "--help", 0, opt_help, "this text" },
 	{ "-h", 0, opt_help, NULL },
 };
@@ -328,6 +339,8 @@ int main(int argc, char **argv)
 			c.nlabels, rp.nruns);
 	report_finish(&rp, c.labels, c.nlabels);
 	print_report(stdout, &rp, src, c.nfiles, &c.out);
+	if (c.strict && !status && conditions_count(&rp))
+		status = 3;
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "report: writing the report: %s\n", strerror(errno));
 		status = 1;
