@@ -7,7 +7,9 @@
 #                    [--timeout S] IMAGE [NAME=VALUE...]
 #
 # Each NAME=VALUE is given to both sides (profile=quick under TCG and
-# profile=full under KVM when none is named): `timeprobe run --NAME=VALUE` on
+# profile=full under KVM when none is named; every option whose default
+# differs between the appliance and a host at the value `timeprobe list
+# --compare` gives, so that the two sides' results line up): `timeprobe run --NAME=VALUE` on
 # the host, timeprobe.NAME=VALUE on the appliance's command line (a copy of
 # IMAGE with those words in \EFI\timeprobe\cmdline.txt, replacing the same
 # names there). Writes into DIR (default build/compare):
@@ -61,21 +63,35 @@ add_word() {
 	appl_words="$appl_words timeprobe.$1=$2"
 	names="$names $1"
 }
-for w in "$@"; do
-	name=${w%%=*} value=${w#*=}
-	case $w in *=*) ;; *) name= ;; esac
+# check_word NAME=VALUE: sets name and value, or exits 2 saying why.
+check_word() {
+	name=${1%%=*} value=${1#*=}
+	case $1 in *=*) ;; *) name= ;; esac
 	case $name in
 	''|[!a-z]*|*[!a-z0-9_-]*)
-		printf "compare: '%s' is not NAME=VALUE (NAME in a-z 0-9 _ -)\n" "$w" >&2; exit 2 ;;
+		printf "compare: '%s' is not NAME=VALUE (NAME in a-z 0-9 _ -)\n" "$1" >&2; exit 2 ;;
 	esac
 	case $value in
 	''|*[!A-Za-z0-9,._:+-]*)
 		printf "compare: %s: value '%s' has characters other than A-Z a-z 0-9 , . _ : + -\n" \
 			"$name" "$value" >&2; exit 2 ;;
 	esac
+}
+for w in "$@"; do
+	check_word "$w"
 	add_word "$name" "$value"
 done
 words=$*
+
+# Options whose defaults differ between the appliance and a host are part of
+# a result's identity: both sides get one value, each option's own choice
+# (`timeprobe list --compare`), unless named above.
+for w in $("$bin" list --compare); do
+	check_word "$w"
+	case " $names " in *" $name "*) continue ;; esac
+	add_word "$name" "$value"
+	words="${words:+$words }$w"
+done
 
 # Without a profile, the one make run would choose: under TCG the full
 # profile takes many minutes and measures the emulator, so quick there;

@@ -36,19 +36,40 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: timeprobe run [--probes=a,b] [--profile=quick|full] [--OPTION=VALUE...]\n"
-		"       timeprobe list [--figures]\n"
+		"       timeprobe list [--figures|--compare]\n"
 		"       timeprobe report FILE... [--format=text|markdown|csv|json] [--plot=DIR] [--label=A,B]\n"
 		"       timeprobe help [markdown]\n\n");
 	options_usage(f);
 }
 
-/* The probes; with --figures, each with the figures it promises (the boot tests read it). */
+/*
+ * NAME=VALUE for every probe option whose default differs between the
+ * appliance and a host: the value both sides of a comparison take
+ * (tools/compare.sh), its row's compare() or the host's default.
+ */
+static int list_compare(void)
+{
+	for (size_t i = 0; i < probe_count; i++)
+		for (size_t k = 0; k < probe_table[i]->n_opts; k++) {
+			const struct probe_opt *po = &probe_table[i]->opts[k];
+
+			if (po->by_env)
+				printf("%s=%lld\n", po->w.name,
+				       (long long)(po->compare ? po->compare() : po->env_def[OPT_ENV_HOST]));
+		}
+	return 0;
+}
+
+/* The probes; with --figures, each with the figures it promises (the boot
+ * tests read it); --compare: list_compare(). */
 static int cmd_list(int argc, char **argv)
 {
 	int figures = argc > 2 && !strcmp(argv[2], "--figures");
 
+	if (argc > 2 && !strcmp(argv[2], "--compare"))
+		return list_compare();
 	if (argc > 2 && !figures) {
-		fprintf(stderr, "timeprobe: list: unknown argument '%s' (only --figures)\n", argv[2]);
+		fprintf(stderr, "timeprobe: list: unknown argument '%s' (--figures or --compare)\n", argv[2]);
 		return 2;
 	}
 	for (size_t i = 0; i < probe_count; i++) {

@@ -63,6 +63,12 @@ struct probe_opt {
 	const char *was;	/* the old spelling, or NULL */
 	int by_env;
 	int64_t env_def[2];	/* [OPT_ENV_APPLIANCE], [OPT_ENV_HOST] */
+	/*
+	 * by_env rows: the value both sides of a comparison use, so that their
+	 * results line up (`timeprobe list --compare`, tools/compare.sh); NULL:
+	 * the host's default, which the appliance can always do.
+	 */
+	int64_t (*compare)(void);
 };
 
 struct probe {

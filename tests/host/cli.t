@@ -8,6 +8,14 @@ tp=build/timeprobe
 one_line() { [ "$("$@" 2>&1 >/dev/null | wc -l)" = 1 ]; }
 
 exits "list" 0 $tp list
+# list --compare: one NAME=VALUE per option whose default differs by environment
+ok "list --compare: NAME=VALUE lines, one per option" sh -c \
+	"$tp list --compare | grep -vqE '^[a-z][a-z0-9-]*=-?[0-9]+\$' && exit 1; [ \$($tp list --compare | wc -l) -ge 3 ]"
+want_prio=0
+rtprio=$(ulimit -r 2>/dev/null || echo 0)
+{ [ "$(id -u)" = 0 ] || [ "$rtprio" = unlimited ] || [ "$rtprio" -ge 90 ]; } 2>/dev/null && want_prio=90
+ok "list --compare: SCHED_FIFO 90 for wakeup where this user may ($want_prio)" sh -c \
+	"$tp list --compare | grep -qx 'wakeup-priority=$want_prio'"
 ok "list names every probe" sh -c "$tp list | awk '{print \$1}' | tr '\n' ' ' | grep -q 'clocks.*yield.*switch.*tsc.*itimer.*wakeup.*noise'"
 exits "help" 0 $tp --help
 ok "help lists the options with defaults" sh -c "$tp help | grep -q 'watchdog' && $tp help | grep -q 'default'"

@@ -35,6 +35,7 @@
 #include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
@@ -673,6 +674,21 @@ enum probe_status probe_wakeup(struct probe_ctx *ctx)
 
 /* ---- the registry's row (probes/registry.c) ---- */
 
+/*
+ * In a comparison both sides wait as SCHED_FIFO 90, the appliance's way,
+ * where this host may (root, or RLIMIT_RTPRIO allows 90); else neither does.
+ */
+static int64_t wakeup_compare_priority(void)
+{
+	struct rlimit rl;
+
+	if (sched_get_priority_max(SCHED_FIFO) < 90)
+		return 0;
+	if (!geteuid() || (!getrlimit(RLIMIT_RTPRIO, &rl) && rl.rlim_cur >= 90))
+		return 90;
+	return 0;
+}
+
 static const struct probe_opt wakeup_opts[] = {
 	{ .w = {
 		.name = "wakeup-us", .type = TP_WT_INTS, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = 10,
@@ -683,7 +699,8 @@ static const struct probe_opt wakeup_opts[] = {
 		.name = "wakeup-priority", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = -1,
 		.hi = 99, .def = -1, .dflt = "90", .dflt_host = "0 (none)", .bounds = "0..99",
 		.help = "`wakeup`: SCHED_FIFO priority",
-	  }, .store = &fifo_prio, .was = "priority", .by_env = 1, .env_def = { 90, 0 } },
+	  }, .store = &fifo_prio, .was = "priority", .by_env = 1, .env_def = { 90, 0 },
+	  .compare = wakeup_compare_priority },
 	{ .w = {
 		.name = "wakeup-cpu", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = -1,
 		.hi = 4095, .def = -1, .dflt = "-1 (not pinned)",
