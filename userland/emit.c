@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit.h"
@@ -60,6 +61,22 @@ void rec_double(struct tp_rec *r, const char *key, double v)
 	/* 9 significant digits: more than any figure here deserves, enough to
 	 * carry a TSC frequency in Hz. "%g" output is a valid JSON number. */
 	snprintf(tmp, sizeof(tmp), "%.9g", v);
+	tp_rec_number(r, key, tmp);
+}
+
+void rec_exact(struct tp_rec *r, const char *key, double v)
+{
+	char tmp[40];
+
+	if (!isfinite(v)) {
+		tp_rec_null(r, key);
+		return;
+	}
+	for (int digits = 9; digits <= 17; digits++) {
+		snprintf(tmp, sizeof(tmp), "%.*g", digits, v);
+		if (strtod(tmp, NULL) == v)
+			break;
+	}
 	tp_rec_number(r, key, tmp);
 }
 

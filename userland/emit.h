@@ -23,8 +23,14 @@ void emit_result_begin(struct tp_rec *r, const char *probe, const char *name);
 /* Finishes and writes the record; on overflow writes an error record instead. */
 void emit_end(struct tp_rec *r);
 
-/* A double with up to 'sig' significant digits ("%.*g"), NaN/inf as null. */
+/* A double with 9 significant digits ("%.9g"), NaN/inf as null. */
 void rec_double(struct tp_rec *r, const char *key, double v);
+/*
+ * A value whose relative precision matters (Hz, ticks, ppm): the fewest
+ * significant digits, 9 to 17, that read back as the same double, so a TSC
+ * frequency is not cut to 10 Hz. Non-finite: null.
+ */
+void rec_exact(struct tp_rec *r, const char *key, double v);
 
 /* One-call helpers for the common cases. */
 void emit_skip(const char *probe, const char *name, const char *reason);

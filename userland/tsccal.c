@@ -113,7 +113,7 @@ void user_calib_fields(struct tp_rec *r, const struct user_calib *c)
 {
 	tp_rec_int(r, "calib_rounds", c->rounds);
 	tp_rec_int(r, "calib_failed_rounds", c->failed);
-	rec_double(r, "calib_spread_ppm", c->hz > 0 ? c->spread_ppm : NAN);
+	rec_exact(r, "calib_spread_ppm", c->hz > 0 ? c->spread_ppm : NAN);
 	tp_rec_int(r, "calib_round_ms", c->round_ns / NS_PER_MS);
 }
 

@@ -67,6 +67,6 @@ void clk_dev_fields(struct tp_rec *r, const struct clk_dev *d)
 	tp_rec_str(r, "counter", d->pc.name);
 	tp_rec_str(r, "via", d->pc.where);
 	tp_rec_str(r, "backs_clocksource", d->backs);
-	rec_double(r, "counter_hz", d->pc.hz);
+	rec_exact(r, "counter_hz", d->pc.hz);
 	tp_rec_int(r, "counter_bits", d->pc.bits);
 }

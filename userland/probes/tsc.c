@@ -343,7 +343,7 @@ static void emit_calib(const struct figures *f, const char *ref, double hz, doub
 	tp_rec_str(&r, "source", "stub");
 	tp_rec_str(&r, "ref", ref);
 	rec_hz(&r, "tsc_hz", hz);
-	rec_double(&r, "spread_ppm", spread);
+	rec_exact(&r, "spread_ppm", spread);
 	if (chosen >= 0)
 		tp_rec_bool(&r, "chosen", chosen);
 	rec_deps(&r, f, TSC_FIG_STUB);
@@ -614,7 +614,7 @@ static void user_figures(struct probe_ctx *ctx, struct figures *f)
 	tp_rec_str(&r, "source", "user");
 	tp_rec_str(&r, "ref", "CLOCK_MONOTONIC_RAW");
 	rec_hz(&r, "tsc_hz", c.hz);
-	rec_double(&r, "spread_ppm", c.hz > 0 ? c.spread_ppm : NAN);
+	rec_exact(&r, "spread_ppm", c.hz > 0 ? c.spread_ppm : NAN);
 	rec_hz(&r, "min_hz", c.min_hz);
 	rec_hz(&r, "max_hz", c.max_hz);
 	tp_rec_int(&r, "rounds", c.rounds);

@@ -220,8 +220,8 @@ void tscsync_emit_pair(const struct pair_id *id, const struct cell *c, double hz
 	tp_rec_uint(&r, "samples", c->s.samples);
 	if (rejected >= 0)
 		tp_rec_int(&r, "rejected", rejected);
-	rec_double(&r, "offset_ticks", c->e.offset_ticks);
-	rec_double(&r, "bound_ticks", c->e.bound_ticks);
+	rec_exact(&r, "offset_ticks", c->e.offset_ticks);
+	rec_exact(&r, "bound_ticks", c->e.bound_ticks);
 	tp_rec_int(&r, "round_trip_ticks", c->s.min_rtt_ticks);
 	tp_rec_bool(&r, "consistent", c->e.consistent);
 	tp_rec_bool(&r, "excludes_zero", c->e.excludes_zero);
@@ -329,7 +329,7 @@ static void emit_summary(const int *cpus, int n, int online, const struct cell *
 	tp_rec_bool(&r, "any_excludes_zero", proven > 0);
 	tp_rec_int(&r, "pairs_inconsistent", inconsistent);
 	tp_rec_int(&r, "reverse_disagreements", reverse_disagreements(n, m));
-	rec_double(&r, "tsc_hz", hz);
+	rec_exact(&r, "tsc_hz", hz);
 	tp_rec_str(&r, "tsc_hz_source", ctx->tsc.source ? ctx->tsc.source : "none");
 	tscsync_summary_preos(&r, p, changed, hz);
 	emit_end(&r);
