@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "emit.h"
+#include "keydecl.h"
 #include "probe.h"
 #include "sink.h"
 #include "summary.h"
@@ -68,6 +69,23 @@ static void emit_figures(struct tp_rec *r)
 	tp_rec_obj_end(r);
 }
 
+/*
+ * What every key of each probe's records is (struct probe_key), one `keys`
+ * record per probe right after the run record: all of them together do not
+ * fit one record (TP_REC_MAX).
+ */
+static void emit_keys(void)
+{
+	for (size_t i = 0; i < probe_count; i++) {
+		struct tp_rec r;
+
+		if (probe_table[i]->inject || !probe_table[i]->keys)
+			continue;
+		keydecl_record(&r, probe_table[i]);
+		sink_emit(&r);
+	}
+}
+
 void summary_run_record(const struct options *o, const char *env, int ncpu)
 {
 	struct tp_rec r;
@@ -110,6 +128,7 @@ void summary_run_record(const struct options *o, const char *env, int ncpu)
 	tp_rec_str(&r, "start", when);
 	emit_figures(&r);
 	sink_emit(&r);
+	emit_keys();
 	sink_human("timeprobe %s on %s (%s), Linux %s, %d CPUs, clocksource %s\n",
 		   TP_VERSION, machine, env, u.release, ncpu, cs);
 }

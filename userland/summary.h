@@ -21,6 +21,7 @@ struct summary_row {
 	int64_t ms;
 };
 
+/* The run record, then one `keys` record per probe (its key table). */
 void summary_run_record(const struct options *o, const char *env, int ncpu);
 void summary_option_error(const struct opt_error *e);
 void summary_table(const struct summary_row *rows, size_t n, const struct suite_result *res);

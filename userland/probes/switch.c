@@ -486,8 +486,32 @@ enum probe_status probe_switch(struct probe_ctx *ctx)
 
 /* ---- the registry's row (probes/registry.c) ---- */
 
+/* Every key of a switch record (struct probe_key). */
+static const struct probe_key switch_keys[] = {
+	PKEY_ID("mechanism", 0, "pipe or futex"),
+	PKEY_ID("peer", 0, "process or thread"),
+	PKEY_ID("placement", 0, "same-cpu or cross-cpu"),
+	PKEY_BUDGET("round_trips*", "count", "round trips timed (in all, per repetition)"),
+	PKEY_FIG("us_per_round_trip", "us", PK_LOWER, "cost of a round trip: mean"),
+	PKEY_FIG("us_per_round_trip_min", "us", PK_LOWER, "cost of a round trip: the cheapest repetition"),
+	PKEY_FIG("us_per_round_trip_max", "us", PK_LOWER, "cost of a round trip: the dearest repetition"),
+	PKEY_FIG("us_per_round_trip_stddev", "us", PK_LOWER, "spread of the repetitions"),
+	PKEY_FIG("switches_per_round_trip", "count", PK_NEITHER, "context switches a round trip needs"),
+	PKEY_FIG("ns_per_switch", "ns", PK_LOWER, "same CPU: cost of one switch"),
+	PKEY_FIG("ns_per_handoff", "ns", PK_LOWER, "two CPUs: half a round trip (IPI, idle exit, wake-up)"),
+	PKEY_FIG("vol_ctxsw*", "count", PK_NEITHER, "voluntary context switches"),
+	PKEY_FIG("invol_ctxsw", "count", PK_LOWER, "involuntary context switches"),
+	PKEY_BUDGET("ctxsw_round_trips", "count", "round trips the counts cover"),
+	PKEY_FIG("ctxsw_per_round_trip", "count", PK_NEITHER, "switches counted per round trip"),
+	PKEY_CTX("cpu_main", 0, "the CPU the main side ran on"),
+	PKEY_CTX("cpu_peer", 0, "the CPU the peer ran on"),
+	PKEY_CTX("reps", "count", "repetitions"),
+	PKEY_CTX("ctxsw_source", 0, "where the counts came from"),
+};
+
 const struct probe switch_probe = {
 	.name = "switch", .summary = "context-switch cost: pipe and futex ping-pong, same and cross CPU",
 	.run = probe_switch, .limit_quick_s = 30, .limit_full_s = 120,
 	PROBE_FIGURES("us_per_round_trip", "ns_per_switch", "ns_per_handoff"),
+	PROBE_KEYS(switch_keys),
 };
