@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A probe's key declaration as a record: the run ships one `keys` record
- * per probe right after its `run` record (docs/records.md), and tp-report
- * reads it; tp-report's built-in copy for older captures is made from the
- * same function at build time (tools/report/gen/keys_gen.c), so the two
- * cannot differ.
+ * per probe after its `run` and `fingerprint` records (docs/records.md),
+ * and tp-report reads it; tp-report's built-in copy for older captures is
+ * made by the same function at build time (tools/report/gen/keys_gen.c),
+ * so the two cannot differ.
  */
 #ifndef TP_KEYDECL_H
 #define TP_KEYDECL_H

@@ -268,6 +268,7 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	emit_set_context(0);
 	summary_run_record(o, env, ctx.ncpu);
 	fingerprint_emit(o, env);
+	summary_keys_records();
 	for (size_t i = 0; errs && i < errs->n; i++)
 		summary_option_error(&errs->e[i]);
 	n = select_probes(o, list, MAX_SELECTED);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The run record, option errors, summary table and end record; see summary.h. */
+/* The run record, the keys records, option errors, summary table and end record; see summary.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,12 +69,7 @@ static void emit_figures(struct tp_rec *r)
 	tp_rec_obj_end(r);
 }
 
-/*
- * What every key of each probe's records is (struct probe_key), one `keys`
- * record per probe right after the run record: all of them together do not
- * fit one record (TP_REC_MAX).
- */
-static void emit_keys(void)
+void summary_keys_records(void)
 {
 	for (size_t i = 0; i < probe_count; i++) {
 		struct tp_rec r;
@@ -128,7 +123,6 @@ void summary_run_record(const struct options *o, const char *env, int ncpu)
 	tp_rec_str(&r, "start", when);
 	emit_figures(&r);
 	sink_emit(&r);
-	emit_keys();
 	sink_human("timeprobe %s on %s (%s), Linux %s, %d CPUs, clocksource %s\n",
 		   TP_VERSION, machine, env, u.release, ncpu, cs);
 }

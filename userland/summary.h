@@ -21,8 +21,13 @@ struct summary_row {
 	int64_t ms;
 };
 
-/* The run record, then one `keys` record per probe (its key table). */
 void summary_run_record(const struct options *o, const char *env, int ncpu);
+/*
+ * What every key of each probe's records is (struct probe_key): one `keys`
+ * record per probe, after run and fingerprint, before any probe's record.
+ * All of them together do not fit one record (TP_REC_MAX).
+ */
+void summary_keys_records(void);
 void summary_option_error(const struct opt_error *e);
 void summary_table(const struct summary_row *rows, size_t n, const struct suite_result *res);
 void summary_end_record(const struct suite_result *res);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "keys.h"
 #include "lead.h"
 #include "schema.h"
 #include "util.h"
@@ -220,11 +221,69 @@ static int beyond_noise(const struct agg *a, const struct agg *base)
 	return 1;
 }
 
+/* The largest value of key over the iterations of fg's result in run r; -1: none. */
+static double result_max(const struct report *rp, const struct figure *fg, size_t r,
+			 const char *key)
+{
+	long i = run_find_result(&rp->runs[r], fg->id);
+	double *v, max = -1;
+	size_t n;
+
+	if (i < 0)
+		return -1;
+	n = result_values(&rp->runs[r].res[i], key, &v);
+	for (size_t k = 0; k < n; k++)
+		max = v[k] > max ? v[k] : max;
+	free(v);
+	return max;
+}
+
+/*
+ * Is fg the same fact as another figure of its result (keys.h: same_as),
+ * in every run that has it? bound_ticks where bound_ns is there; p999_ns
+ * where n < 1000 says it is max_ns. Then only the other one may lead.
+ */
+static int shown_elsewhere(const struct report *rp, const struct figure *fg,
+			   const struct key_decl *d)
+{
+	for (size_t r = 0; r < rp->nruns; r++) {
+		double n;
+
+		if (!fg->per_run[r].n)
+			continue;
+		if (result_max(rp, fg, r, d->same_as) < 0)
+			return 0;
+		if (!d->same_below_n)
+			continue;
+		n = result_max(rp, fg, r, "n");
+		if (n < 0 || n >= (double)d->same_below_n)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Only figures lead, each fact once: not budgets (how much was measured),
+ * not a fact a figure in its primary unit already shows. A probe's result
+ * keys by its declaration; other records (calib) by the schema's rows.
+ */
+static int may_lead(const struct report *rp, const struct figure *fg)
+{
+	const struct key_decl *d = keys_find(fg->probe, fg->key);
+	const char *type = d ? "result" : fg->probe;
+
+	if (schema_lookup(type, d ? fg->probe : NULL, fg->key) == KEY_BUDGET)
+		return 0;
+	return !d || (d->cls == KEY_FIGURE && !(d->same_as && shown_elsewhere(rp, fg, d)));
+}
+
 double lead_figure_score(const struct report *rp, const struct figure *fg)
 {
 	const struct agg *base = &fg->per_run[0];
 	double best = 0;
 
+	if (!may_lead(rp, fg))
+		return 0;
 	if (!strcmp(fg->probe, ATTRIBUTION))
 		return attribution_score(rp, fg);
 	if (schema_signed(fg->probe, fg->key))

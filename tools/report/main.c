@@ -12,13 +12,14 @@
 
 #include "format.h"
 #include "model.h"
+#include "keys.h"
 #include "plot.h"
 #include "scan.h"
 #include "schema.h"
 #include "util.h"
 
 #define USAGE "usage: tp-report FILE... [--format=text|markdown|csv|json] " \
-	"[--label=A,B,...] [--plot=DIR] [--tables] [--check-keys] | --schema"
+	"[--label=A,B,...] [--plot=DIR] [--tables] [--check-keys] | --schema | --keys"
 
 struct cli {
 	struct out_opts out;
@@ -29,6 +30,7 @@ struct cli {
 	size_t nfiles;
 	int help;
 	int schema;
+	int keys;
 	int check_keys;
 };
 
@@ -73,6 +75,13 @@ static int opt_schema(struct cli *c, const char *arg)
 	return 0;
 }
 
+static int opt_keys(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->keys = 1;
+	return 0;
+}
+
 static int opt_check_keys(struct cli *c, const char *arg)
 {
 	(void)arg;
@@ -98,6 +107,7 @@ static const struct {
 	{ "--plot", 1, opt_plot, "write .dat/.gp files and SVG/PNG charts into DIR" },
 	{ "--tables", 0, opt_tables, "with several runs, also print each run's tables" },
 	{ "--schema", 0, opt_schema, "print which keys identify a result (docs/records.md)" },
+	{ "--keys", 0, opt_keys, "print the built-in key declaration: the keys records a run ships" },
 	{ "--check-keys", 0, opt_check_keys, "list keys the schema does not know; exit 1 if any" },
 	{ "--help", 0, opt_help, "this text" },
 	{ "-h", 0, opt_help, NULL },
@@ -143,7 +153,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			return 2;
 		}
 	}
-	if (!c->nfiles && !c->help && !c->schema) {
+	if (!c->nfiles && !c->help && !c->schema && !c->keys) {
 		fprintf(stderr, "report: no file given (%s)\n", USAGE);
 		return 2;
 	}
@@ -197,6 +207,9 @@ static int read_source(struct report *rp, struct source *s, json_t *unknown)
 	if (!s->st.records)
 		fprintf(stderr, "report: %s: no TP1 records (not a timeprobe log, "
 			"or the run printed none)\n", s->path);
+	/* a run's keys records come before its results: its declaration classifies them */
+	for (size_t i = 0; i < recs.n; i++)
+		keys_note_record(recs.v[i].obj, s->path);
 	/* --check-keys needs the records, not the model */
 	for (size_t i = 0; unknown && i < recs.n; i++)
 		schema_unknown_keys(recs.v[i].obj, unknown);
@@ -227,11 +240,13 @@ int main(int argc, char **argv)
 	int status;
 
 	status = parse_args(argc, argv, &c);
-	if (status || c.help || c.schema) {
+	if (status || c.help || c.schema || c.keys) {
 		if (c.help)
 			usage(stdout);
 		else if (c.schema)
 			schema_print_markdown(stdout);
+		else if (c.keys)
+			keys_print_builtin(stdout);
 		goto out;
 	}
 	if (c.check_keys)
@@ -271,5 +286,6 @@ out:
 	free(c.labels);
 	free(c.files);
 	schema_cache_free();
+	keys_free();
 	return status;
 }

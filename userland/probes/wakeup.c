@@ -707,7 +707,7 @@ static const struct probe_key wakeup_keys[] = {
 		 .same_below_n = 1000),
 	PKEY_FIG("max_ns", "ns", PK_LOWER, "latency: max"),
 	PKEY_FIG("timerslack_ns", "ns", PK_NEITHER, "the timer slack in effect"),
-	PKEY_CTX("hist_range_ns", "ns", "the histogram's range"),
+	PKEY_BUDGET("hist_range_ns", "ns", "the histogram's range, chosen to fit the record"),
 	PKEY_FIG("*_ns", "ns", PK_LOWER, "latency: other statistics"),
 	PKEY_FIG("overruns", "count", PK_LOWER, "periods missed"),
 	PKEY_CTX("samples", "count", "wake-ups measured"),
