@@ -106,6 +106,14 @@ run "$TP_REPORT" --check-keys "$TMP/bad.log"
 pass $? "a keys record with a bad class is refused whole: one line on stderr, its other keys not taken"
 diag "$TMP/err"
 
+# a pattern fnmatch() would backtrack through too long is refused
+{ echo '{"type":"keys","probe":"clocks","keys":{"*f*r*o*":["figure",null,null,null]}}'
+  echo "$unk"; } | records >"$TMP/stars.log"
+run "$TP_REPORT" --check-keys "$TMP/stars.log"
+[ $rc -eq 1 ] && grep -q "key \*f\*r\*o\*: a pattern with more than two '\*'; not taken$" "$TMP/err"
+pass $? "a declared pattern with three '*' is refused"
+diag "$TMP/err"
+
 # two logs that declare a probe differently: named, the first kept
 { echo '{"type":"keys","probe":"clocks","keys":{"frobs_per_s":["context",null,null,null]}}'
   echo "$unk"; } | records >"$TMP/other.log"

@@ -68,6 +68,22 @@ static const char *parse_rules(const json_t *rules, struct key_decl *d)
 	return NULL;
 }
 
+/*
+ * fnmatch() backtracks once per '*': a pattern read from a log is matched
+ * against every key of every record, so it may have no more stars than
+ * the probes' own tables use.
+ */
+#define PATTERN_STARS_MAX 2
+
+static int stars(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '*';
+	return n;
+}
+
 /* [class, unit, direction, same_as(, rules)] into d; NULL, or what is wrong. */
 static const char *parse_entry(const char *name, const json_t *val, struct key_decl *d)
 {
@@ -77,6 +93,8 @@ static const char *parse_entry(const char *name, const json_t *val, struct key_d
 
 	d->name = xstrdup(name);
 	d->pattern = strpbrk(name, "*?[") != NULL;
+	if (stars(name) > PATTERN_STARS_MAX)
+		return "a pattern with more than two '*'";
 	if (!json_is_array(val) || json_array_size(val) < 4 || json_array_size(val) > 5)
 		return "not an array [class, unit, direction, same_as] (and rules)";
 	for (i = KEY_ID; i < ARRAY_SIZE(class_names) && (!cls || !class_names[i] ||
