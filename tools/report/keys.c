@@ -173,20 +173,14 @@ static struct probe_decl *find_probe(struct decls *ds, const char *probe)
 	return NULL;
 }
 
+/* The built-in keys' one line each, for --schema: the rows by probe and key. */
 static void attach_what(struct probe_decl *p)
 {
-	for (size_t i = 0; keys_builtin_what[i][0]; i++) {
-		json_t *at;
-
-		if (strcmp(keys_builtin_what[i][0], p->probe))
-			continue;
-		at = json_object_get(p->index, keys_builtin_what[i][1]);
-		for (size_t k = 0; !at && k < p->n; k++)
-			if (!strcmp(p->v[k].name, keys_builtin_what[i][1]))
+	for (size_t i = 0; keys_builtin_what[i][0]; i++)
+		for (size_t k = 0; k < p->n; k++)
+			if (!strcmp(keys_builtin_what[i][0], p->probe) &&
+			    !strcmp(keys_builtin_what[i][1], p->v[k].name))
 				p->v[k].what = keys_builtin_what[i][2];
-		if (at)
-			p->v[json_integer_value(at)].what = keys_builtin_what[i][2];
-	}
 }
 
 /* The built-in declaration is made by a program from the probes' tables: it parses. */

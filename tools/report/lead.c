@@ -270,11 +270,11 @@ static int shown_elsewhere(const struct report *rp, const struct figure *fg,
 static int may_lead(const struct report *rp, const struct figure *fg)
 {
 	const struct key_decl *d = keys_find(fg->probe, fg->key);
-	const char *type = d ? "result" : fg->probe;
 
-	if (schema_lookup(type, d ? fg->probe : NULL, fg->key) == KEY_BUDGET)
-		return 0;
-	return !d || (d->cls == KEY_FIGURE && !(d->same_as && shown_elsewhere(rp, fg, d)));
+	/* calib and attribution results: by their record type's rows */
+	if (!d)
+		return schema_lookup(fg->probe, NULL, fg->key) != KEY_BUDGET;
+	return d->cls == KEY_FIGURE && !(d->same_as && shown_elsewhere(rp, fg, d));
 }
 
 double lead_figure_score(const struct report *rp, const struct figure *fg)
