@@ -221,21 +221,21 @@ static int beyond_noise(const struct agg *a, const struct agg *base)
 	return 1;
 }
 
-/* The largest value of key over the iterations of fg's result in run r; -1: none. */
-static double result_max(const struct report *rp, const struct figure *fg, size_t r,
-			 const char *key)
+/* The largest value of key over the iterations of fg's result in run r; 0: none there. */
+static int result_max(const struct report *rp, const struct figure *fg, size_t r,
+		      const char *key, double *max)
 {
 	long i = run_find_result(&rp->runs[r], fg->id);
-	double *v, max = -1;
+	double *v;
 	size_t n;
 
 	if (i < 0)
-		return -1;
+		return 0;
 	n = result_values(&rp->runs[r].res[i], key, &v);
 	for (size_t k = 0; k < n; k++)
-		max = v[k] > max ? v[k] : max;
+		*max = !k || v[k] > *max ? v[k] : *max;
 	free(v);
-	return max;
+	return n > 0;
 }
 
 /*
@@ -247,16 +247,14 @@ static int shown_elsewhere(const struct report *rp, const struct figure *fg,
 			   const struct key_decl *d)
 {
 	for (size_t r = 0; r < rp->nruns; r++) {
-		double n;
+		double v, n;
 
 		if (!fg->per_run[r].n)
 			continue;
-		if (result_max(rp, fg, r, d->same_as) < 0)
+		if (!result_max(rp, fg, r, d->same_as, &v))
 			return 0;
-		if (!d->same_below_n)
-			continue;
-		n = result_max(rp, fg, r, "n");
-		if (n < 0 || n >= (double)d->same_below_n)
+		if (d->same_below_n && (!result_max(rp, fg, r, "n", &n) ||
+					n >= (double)d->same_below_n))
 			return 0;
 	}
 	return 1;
