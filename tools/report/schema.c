@@ -160,12 +160,17 @@ int schema_signed(const char *probe, const char *key)
 enum combine schema_combine(const char *type, const char *probe, const char *key, char *other,
 			    size_t n)
 {
-	const struct key_decl *d = probe ? keys_find(probe, key) : NULL;
-	const struct key_decl *half = probe ? keys_half_of(probe, key) : NULL;
-	const char *partner = d && d->half_of ? d->half_of : half ? half->name : NULL;
+	const struct key_decl *d, *half;
+	const char *partner;
 	int len;
 
-	if (strcmp(type, "result") || !d || !schema_is_figure(d->cls) || !partner)
+	/* the cached lookup first: most keys are no figure of a result */
+	if (strcmp(type, "result") || !probe || !schema_is_figure(schema_lookup(type, probe, key)))
+		return COMBINE_MEAN;
+	d = keys_find(probe, key);
+	half = keys_half_of(probe, key);
+	partner = d && d->half_of ? d->half_of : half ? half->name : NULL;
+	if (!d || !partner)
 		return COMBINE_MEAN;
 	len = snprintf(other, n, "%s", partner);
 	if (len < 0 || (size_t)len >= n || !schema_is_figure(schema_lookup(type, probe, other)))
