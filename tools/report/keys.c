@@ -84,12 +84,23 @@ static int stars(const char *s)
 	return n;
 }
 
+/* The index of s among the n names (NULL ones never match), or -1. */
+static int find_name(const char *const *names, size_t n, const char *s)
+{
+	for (size_t i = 0; s && i < n; i++)
+		if (names[i] && !strcmp(s, names[i]))
+			return (int)i;
+	return -1;
+}
+
 /* [class, unit, direction, same_as(, rules)] into d; NULL, or what is wrong. */
 static const char *parse_entry(const char *name, const json_t *val, struct key_decl *d)
 {
-	const char *cls = json_string_value(json_array_get(val, 0));
-	const char *dir = json_string_value(json_array_get(val, 2));
-	size_t i;
+	const json_t *dir = json_array_get(val, 2);
+	int cls = find_name(class_names, ARRAY_SIZE(class_names),
+			    json_string_value(json_array_get(val, 0)));
+	int di = json_is_null(dir) ? KEY_DIR_NEITHER :
+		 find_name(dir_names, ARRAY_SIZE(dir_names), json_string_value(dir));
 
 	d->name = xstrdup(name);
 	d->pattern = strpbrk(name, "*?[") != NULL;
@@ -97,19 +108,14 @@ static const char *parse_entry(const char *name, const json_t *val, struct key_d
 		return "a pattern with more than two '*'";
 	if (!json_is_array(val) || json_array_size(val) < 4 || json_array_size(val) > 5)
 		return "not an array [class, unit, direction, same_as] (and rules)";
-	for (i = KEY_ID; i < ARRAY_SIZE(class_names) && (!cls || !class_names[i] ||
-							  strcmp(cls, class_names[i])); i++)
-		;
-	if (i == ARRAY_SIZE(class_names))
+	if (cls < 0)
 		return "class is not id, figure, budget or context";
-	d->cls = (enum key_class)i;
+	d->cls = (enum key_class)cls;
 	if (opt_string(json_array_get(val, 1), &d->unit))
 		return "unit is neither a string nor null";
-	for (i = KEY_DIR_HIGHER; dir && i < ARRAY_SIZE(dir_names) && strcmp(dir, dir_names[i]); i++)
-		;
-	if ((dir && i == ARRAY_SIZE(dir_names)) || (!dir && !json_is_null(json_array_get(val, 2))))
+	if (di < 0)
 		return "direction is not higher, lower, zero or null";
-	d->dir = dir ? (enum key_dir)i : KEY_DIR_NEITHER;
+	d->dir = (enum key_dir)di;
 	if (opt_string(json_array_get(val, 3), &d->same_as))
 		return "same_as is neither a key nor null";
 	if (json_array_size(val) == 5)

@@ -61,7 +61,7 @@ void keys_foreach_builtin(void (*fn)(const char *probe, const struct key_decl *d
 /* The built-in declaration as the keys records a run ships, one JSON object a line. */
 void keys_print_builtin(FILE *f);
 
-/* Wire names: "id", "figure", "budget", "context"; "higher", "lower", "zero". */
+/* A direction as the records name it: "higher", "lower", "zero"; NULL for neither. */
 const char *keys_dir_name(enum key_dir d);
 
 /* Frees every declaration (for leak checkers; lookups load the built-in again). */
