@@ -50,7 +50,7 @@ static void key_entry(struct tp_rec *r, const struct probe_key *k)
 void keydecl_record(struct tp_rec *r, const struct probe *p)
 {
 	tp_rec_begin(r, "keys");
-	tp_rec_str(r, "probe", p->name);
+	tp_rec_str(r, "for_probe", p->name);
 	tp_rec_obj_begin(r, "keys");
 	for (size_t i = 0; i < p->n_keys; i++)
 		key_entry(r, &p->keys[i]);

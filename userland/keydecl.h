@@ -13,7 +13,7 @@
 #include "../common/record.h"
 
 /*
- * Begins and fills {"type":"keys","probe":NAME,"keys":{KEY:[class, unit,
+ * Begins and fills {"type":"keys","for_probe":NAME,"keys":{KEY:[class, unit,
  * direction, same_as] ...}} for p (struct probe_key); a key with a rule
  * gets a fifth element, {"same_below_n":N} and/or {"half_of":KEY}. The
  * caller finishes it (sink_emit, tp_rec_finish).

@@ -37,7 +37,7 @@ import fnmatch, json, re, sys
 decl = {}
 for line in open(sys.argv[2]):
     r = json.loads(line)
-    decl[r["probe"]] = r["keys"]
+    decl[r["for_probe"]] = r["keys"]
 def cls(probe, key):
     keys = decl.get(probe, {})
     if key in keys:
@@ -77,7 +77,7 @@ diag "$TMP/lead"
 # the declaration in a log is read: the same comparison, with a keys record
 # in the first log that calls max_ns and p999_ns budgets
 wakeup 200 100000 100000 1000000 \
-	'{"type":"keys","probe":"wakeup","keys":{"max_ns":["budget","ns",null,null],"p999_ns":["budget","ns",null,null]}}' \
+	'{"type":"keys","for_probe":"wakeup","keys":{"max_ns":["budget","ns",null,null],"p999_ns":["budget","ns",null,null]}}' \
 	>"$TMP/w1-decl.log"
 lead --label=a,b "$TMP/w1-decl.log" "$TMP/w2.log"
 # (not "no figure compares": the keys record is in the run, the runs line up)
@@ -88,7 +88,7 @@ diag "$TMP/lead"
 # a key only a log declares is classified: --check-keys reads the declaration
 unk='{"type":"result","probe":"clocks","name":"x","frobs_per_s":1}'
 echo "$unk" | records >"$TMP/unknown.log"
-{ echo '{"type":"keys","probe":"clocks","keys":{"frobs_per_s":["figure","1/s","higher",null]}}'
+{ echo '{"type":"keys","for_probe":"clocks","keys":{"frobs_per_s":["figure","1/s","higher",null]}}'
   echo "$unk"; } | records >"$TMP/declared.log"
 run "$TP_REPORT" --check-keys "$TMP/unknown.log"
 r1=$rc
@@ -97,7 +97,7 @@ run "$TP_REPORT" --check-keys "$TMP/declared.log"
 pass $? "--check-keys: frobs_per_s unclassified (exit $r1), classified once the log declares it (exit $rc)"
 
 # a malformed declaration is refused whole, in one line naming file, probe, key and why
-{ echo '{"type":"keys","probe":"clocks","keys":{"frobs_per_s":["figure","1/s","higher",null],"ns_per_call":["best","ns","lower",null]}}'
+{ echo '{"type":"keys","for_probe":"clocks","keys":{"frobs_per_s":["figure","1/s","higher",null],"ns_per_call":["best","ns","lower",null]}}'
   echo "$unk"; } | records >"$TMP/bad.log"
 run "$TP_REPORT" --check-keys "$TMP/bad.log"
 [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
@@ -107,7 +107,7 @@ pass $? "a keys record with a bad class is refused whole: one line on stderr, it
 diag "$TMP/err"
 
 # a pattern fnmatch() would backtrack through too long is refused
-{ echo '{"type":"keys","probe":"clocks","keys":{"*f*r*o*":["figure",null,null,null]}}'
+{ echo '{"type":"keys","for_probe":"clocks","keys":{"*f*r*o*":["figure",null,null,null]}}'
   echo "$unk"; } | records >"$TMP/stars.log"
 run "$TP_REPORT" --check-keys "$TMP/stars.log"
 [ $rc -eq 1 ] && grep -q "key \*f\*r\*o\*: a pattern with more than two '\*'; not taken$" "$TMP/err"
@@ -115,7 +115,7 @@ pass $? "a declared pattern with three '*' is refused"
 diag "$TMP/err"
 
 # two logs that declare a probe differently: named, the first kept
-{ echo '{"type":"keys","probe":"clocks","keys":{"frobs_per_s":["context",null,null,null]}}'
+{ echo '{"type":"keys","for_probe":"clocks","keys":{"frobs_per_s":["context",null,null,null]}}'
   echo "$unk"; } | records >"$TMP/other.log"
 run "$TP_REPORT" --check-keys "$TMP/declared.log" "$TMP/other.log"
 [ $rc -eq 0 ] && grep -q "^report: $TMP/other.log: declares the keys of clocks differently from $TMP/declared.log; the first is kept$" "$TMP/err"

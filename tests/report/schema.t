@@ -45,7 +45,7 @@ diag "$TMP/out"
 python3 - "$TMP/all.log" >"$TMP/undeclared" <<'PY'
 import fnmatch, json, sys
 recs = [json.loads(l[4:].rsplit(" *", 1)[0]) for l in open(sys.argv[1]) if l.startswith("TP1 ")]
-decl = {r["probe"]: r["keys"] for r in recs if r["type"] == "keys"}
+decl = {r["for_probe"]: r["keys"] for r in recs if r["type"] == "keys"}
 frame = {"type", "probe", "name", "iteration"}
 results = [r for r in recs if r["type"] == "result"]
 for r in results:

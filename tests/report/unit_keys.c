@@ -49,7 +49,7 @@ static void test_builtin(void)
 
 static void test_from_log(void)
 {
-	json_t *keys = parse("{\"type\":\"keys\",\"probe\":\"yield\",\"keys\":{"
+	json_t *keys = parse("{\"type\":\"keys\",\"for_probe\":\"yield\",\"keys\":{"
 			     "\"ns_per_yield\":[\"budget\",\"ns\",null,null]}}");
 	json_t *res = parse("{\"type\":\"result\",\"probe\":\"yield\",\"name\":\"x\",\"ns_per_yield\":5}");
 	unsigned gen;
@@ -73,21 +73,21 @@ static void test_refused(void)
 {
 	static const char *const bad[] = {
 		"{\"type\":\"keys\",\"keys\":{}}",
-		"{\"type\":\"keys\",\"probe\":\"p\",\"keys\":[]}",
-		"{\"type\":\"keys\",\"probe\":\"p\",\"keys\":{\"k\":\"figure\"}}",
-		"{\"type\":\"keys\",\"probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,null]}}",
-		"{\"type\":\"keys\",\"probe\":\"p\",\"keys\":{\"k\":[\"frame\",null,null,null]}}",
-		"{\"type\":\"keys\",\"probe\":\"p\",\"keys\":{\"k\":[\"figure\",5,null,null]}}",
-		"{\"type\":\"keys\",\"probe\":\"p\",\"keys\":{\"k\":[\"figure\",\"\",null,null]}}",
-		"{\"type\":\"keys\",\"probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,\"up\",null]}}",
-		"{\"type\":\"keys\",\"probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,true,null]}}",
-		"{\"type\":\"keys\",\"probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,null,[]]}}",
-		"{\"type\":\"keys\",\"probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,null,null,[]]}}",
-		"{\"type\":\"keys\",\"probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,null,null,{\"same_below_n\":0}]}}",
-		"{\"type\":\"keys\",\"probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,null,null,{\"half_of\":1}]}}",
-		"{\"type\":\"keys\",\"probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,null,null,{},1]}}",
-		"{\"type\":\"keys\",\"probe\":\"p\",\"keys\":{\"*a*b*\":[\"figure\",null,null,null]}}",
-		"{\"type\":\"keys\",\"probe\":\"p\",\"keys\":{\"k\":[\"id\",null,null,null],\"j\":[]}}",
+		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":[]}",
+		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"k\":\"figure\"}}",
+		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,null]}}",
+		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"k\":[\"frame\",null,null,null]}}",
+		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"k\":[\"figure\",5,null,null]}}",
+		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"k\":[\"figure\",\"\",null,null]}}",
+		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,\"up\",null]}}",
+		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,true,null]}}",
+		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,null,[]]}}",
+		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,null,null,[]]}}",
+		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,null,null,{\"same_below_n\":0}]}}",
+		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,null,null,{\"half_of\":1}]}}",
+		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,null,null,{},1]}}",
+		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"*a*b*\":[\"figure\",null,null,null]}}",
+		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"k\":[\"id\",null,null,null],\"j\":[]}}",
 	};
 	int all = 1;
 

@@ -104,7 +104,7 @@ static void test_record(const struct probe *p)
 		doc = json_loadb(json, (size_t)len, 0, 0);
 	keys = json_object_get(doc, "keys");
 	ok(doc && !strcmp(json_string_value(json_object_get(doc, "type")) ?: "", "keys") &&
-	   !strcmp(json_string_value(json_object_get(doc, "probe")) ?: "", p->name) &&
+	   !strcmp(json_string_value(json_object_get(doc, "for_probe")) ?: "", p->name) &&
 	   json_object_size(keys) == p->n_keys, "%s: the record is JSON with its %zu keys", p->name,
 	   p->n_keys);
 	for (size_t i = 0; i < p->n_keys; i++)

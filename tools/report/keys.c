@@ -150,9 +150,9 @@ static const char *parse_record(const json_t *rec, struct probe_decl *p, const c
 	json_t *val;
 
 	*bad_key = NULL;
-	if (!json_is_string(json_object_get(rec, "probe")))
-		return "no probe";
-	p->probe = xstrdup(json_string_value(json_object_get(rec, "probe")));
+	if (!json_is_string(json_object_get(rec, "for_probe")))
+		return "no for_probe";
+	p->probe = xstrdup(json_string_value(json_object_get(rec, "for_probe")));
 	if (!json_is_object(keys))
 		return "no keys object";
 	p->v = xcalloc(json_object_size(keys) + 1, sizeof(*p->v));
