@@ -36,10 +36,12 @@ static void key_entry(struct tp_rec *r, const struct probe_key *k)
 	str_or_null(r, k->unit);
 	str_or_null(r, keydecl_dir_name(k->dir));
 	str_or_null(r, k->same_as);
-	if (k->same_below_n || k->half_of) {
+	if (k->same_below_n || k->max_of || k->half_of) {
 		tp_rec_obj_begin(r, 0);
 		if (k->same_below_n)
 			tp_rec_int(r, "same_below_n", k->same_below_n);
+		if (k->max_of)
+			tp_rec_str(r, "max_of", k->max_of);
 		if (k->half_of)
 			tp_rec_str(r, "half_of", k->half_of);
 		tp_rec_obj_end(r);

@@ -15,7 +15,8 @@
 /*
  * Begins and fills {"type":"keys","for_probe":NAME,"keys":{KEY:[class, unit,
  * direction, same_as] ...}} for p (struct probe_key); a key with a rule
- * gets a fifth element, {"same_below_n":N} and/or {"half_of":KEY}. The
+ * gets a fifth element, {"same_below_n":N, "max_of":KEY, "half_of":KEY}
+ * (those it has). The
  * caller finishes it (sink_emit, tp_rec_finish).
  */
 void keydecl_record(struct tp_rec *r, const struct probe *p);

@@ -92,7 +92,10 @@ enum probe_key_dir { PK_NEITHER, PK_HIGHER, PK_LOWER, PK_ZERO };
  * the key that holds the same fact in its primary unit (bound_ticks:
  * bound_ns), or the same statistic when the record's n is below
  * same_below_n (p999_ns is max_ns with fewer than 1000 samples): the report
- * shows it once. half_of: this figure is the half-width of an interval
+ * shows it once. max_of: the largest value of that key over the probe's
+ * other results of the run (max_bound_ns of the pairs' bound_ns): shown
+ * once too, by the result it came from. half_of: this figure is the
+ * half-width of an interval
  * centred on that key (bound_ns of offset_ns), and iterations combine by
  * intersecting the intervals. In a skip or error record of the probe, only
  * its identity keys apply.
@@ -105,6 +108,7 @@ struct probe_key {
 	const char *what;	/* one line for docs/records.md */
 	const char *same_as;
 	int same_below_n;	/* 0: same_as always holds */
+	const char *max_of;
 	const char *half_of;
 };
 

@@ -74,6 +74,23 @@ grep -q ': max_ns ' "$TMP/lead" && ! grep -q ': p999_ns ' "$TMP/lead"
 pass $? "n=200: p999_ns is max_ns, only max_ns leads"
 diag "$TMP/lead"
 
+# the widest bound of the pairs is a pair's bound: one fact, one row
+tscsync() {
+	records <<EOF2
+{"type":"run","env":"os","machine":"m","kernel":"k","clocksource":"tsc"}
+{"type":"result","probe":"tscsync","name":"0-1","when":"post-boot","cpu_a":0,"cpu_b":1,"bound_ns":$1,"round_trip_ns":100}
+{"type":"result","probe":"tscsync","name":"1-0","when":"post-boot","cpu_a":1,"cpu_b":0,"bound_ns":10,"round_trip_ns":100}
+{"type":"result","probe":"tscsync","name":"summary","when":"post-boot","pairs":2,"max_bound_ns":$1}
+{"type":"end","records":4}
+EOF2
+}
+tscsync 40 >"$TMP/t1.log"
+tscsync 80 >"$TMP/t2.log"
+lead --label=a,b "$TMP/t1.log" "$TMP/t2.log"
+grep -q '0-1 .*: bound_ns ' "$TMP/lead" && ! grep -q ': max_bound_ns ' "$TMP/lead"
+pass $? "tscsync: the pair's bound_ns leads at 2x, max_bound_ns (the largest of them) does not"
+diag "$TMP/lead"
+
 # the declaration in a log is read: the same comparison, with a keys record
 # in the first log that calls max_ns and p999_ns budgets
 wakeup 200 100000 100000 1000000 \

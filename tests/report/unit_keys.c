@@ -38,6 +38,8 @@ static void test_builtin(void)
 	ok(keys_find("tsc", "stub_vs_kernel_ppm")->dir == KEY_DIR_ZERO &&
 	   keys_find("tsc", "spread_ppm")->dir == KEY_DIR_LOWER,
 	   "tsc: *_vs_*_ppm (signed) is tried before *_ppm");
+	ok(!strcmp(keys_find("tscsync", "max_bound_ns")->max_of, "bound_ns"),
+	   "tscsync: max_bound_ns is the largest of the pairs' bound_ns");
 	ok(!strcmp(keys_find("tscsync", "bound_ticks")->same_as, "bound_ns") &&
 	   !strcmp(keys_half_of("tscsync", "offset_ns")->name, "bound_ns"),
 	   "tscsync: bound_ticks is bound_ns; bound_ns is the half-width of offset_ns");
@@ -85,6 +87,7 @@ static void test_refused(void)
 		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,null,null,[]]}}",
 		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,null,null,{\"same_below_n\":0}]}}",
 		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,null,null,{\"half_of\":1}]}}",
+		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,null,null,{\"max_of\":\"\"}]}}",
 		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"k\":[\"figure\",null,null,null,{},1]}}",
 		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"*a*b*\":[\"figure\",null,null,null]}}",
 		"{\"type\":\"keys\",\"for_probe\":\"p\",\"keys\":{\"k\":[\"id\",null,null,null],\"j\":[]}}",

@@ -3,7 +3,8 @@
  * The probes' key tables (struct probe_key, userland/probe.h) and their
  * keys records (userland/keydecl.c): every measuring probe declares its
  * keys, its promised figures among them, each key once; same_as names a
- * figure of the same table in its primary unit, half_of a figure; and each
+ * figure of the same table in its primary unit, half_of and max_of a
+ * figure; and each
  * record fits TP_REC_MAX and parses back to the table, row by row.
  */
 #include <fnmatch.h>
@@ -62,11 +63,20 @@ static void test_table(const struct probe *p)
 		const struct probe_key *k = &p->keys[i];
 
 		rules &= names_figure(p, k->same_as, 1) && names_figure(p, k->half_of, 0) &&
+			 names_figure(p, k->max_of, 0) &&
 			 (!k->same_below_n || k->same_as) &&
 			 (!k->same_as || k->cls == PK_FIGURE) && k->what && *k->what &&
 			 stars(k->name) <= 2;
 	}
-	ok(rules, "%s: same_as names a primary figure of the table, half_of a figure; each key says what; two '*' at most", p->name);
+	ok(rules, "%s: same_as names a primary figure of the table, half_of and max_of a figure; each key says what; two '*' at most", p->name);
+}
+
+/* A key-naming rule: there with that key, or absent. */
+static int rule_matches(const json_t *rules, const char *name, const char *want)
+{
+	const char *got = json_string_value(json_object_get(rules, name));
+
+	return want ? got && !strcmp(got, want) : !json_object_get(rules, name);
 }
 
 /* The record parses back: one entry per row, its class, unit, direction and rules. */
@@ -84,8 +94,7 @@ static int entry_matches(const struct probe_key *k, const json_t *e)
 	       (dir && want_dir ? !strcmp(dir, want_dir) : !dir && !want_dir) &&
 	       (same && k->same_as ? !strcmp(same, k->same_as) : !same && !k->same_as) &&
 	       json_integer_value(json_object_get(rules, "same_below_n")) == k->same_below_n &&
-	       (k->half_of ? !strcmp(json_string_value(json_object_get(rules, "half_of")) ?: "",
-				     k->half_of) : !json_object_get(rules, "half_of"));
+	       rule_matches(rules, "max_of", k->max_of) && rule_matches(rules, "half_of", k->half_of);
 }
 
 static void test_record(const struct probe *p)

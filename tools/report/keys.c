@@ -52,10 +52,11 @@ static int opt_string(const json_t *v, char **out)
 	return 0;
 }
 
-/* The rules object, the fifth element: same_below_n, half_of. */
+/* The rules object, the fifth element: same_below_n, max_of, half_of. */
 static const char *parse_rules(const json_t *rules, struct key_decl *d)
 {
 	const json_t *below = json_object_get(rules, "same_below_n");
+	const json_t *max = json_object_get(rules, "max_of");
 	const json_t *half = json_object_get(rules, "half_of");
 
 	if (!json_is_object(rules))
@@ -63,6 +64,8 @@ static const char *parse_rules(const json_t *rules, struct key_decl *d)
 	if (below && (!json_is_integer(below) || json_integer_value(below) < 1))
 		return "same_below_n is not a positive integer";
 	d->same_below_n = below ? (long)json_integer_value(below) : 0;
+	if (max && (!json_is_string(max) || opt_string(max, &d->max_of)))
+		return "max_of is not a key";
 	if (half && (!json_is_string(half) || opt_string(half, &d->half_of)))
 		return "half_of is not a key";
 	return NULL;
@@ -128,6 +131,7 @@ static void decl_free(struct key_decl *d)
 	free(d->name);
 	free(d->unit);
 	free(d->same_as);
+	free(d->max_of);
 	free(d->half_of);
 }
 

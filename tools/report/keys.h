@@ -31,6 +31,7 @@ struct key_decl {
 	enum key_dir dir;
 	char *same_as;		/* the key holding the same fact in its primary unit */
 	long same_below_n;	/* same_as only when the record's n is below this; 0: always */
+	char *max_of;		/* the key whose largest value over the probe's other results this is */
 	char *half_of;		/* the interval centre this is the half-width of */
 	const char *what;	/* built-in only: the probe's one line; else NULL */
 };

@@ -238,10 +238,28 @@ static int result_max(const struct report *rp, const struct figure *fg, size_t r
 	return n > 0;
 }
 
+/* Has run a result of fg's probe, other than fg's own, with figure key? */
+static int other_result_has(const struct run *run, const struct figure *fg, const char *key)
+{
+	for (size_t i = 0; i < run->nres; i++) {
+		double *v;
+		size_t n;
+
+		if (strcmp(run->res[i].probe, fg->probe) || !strcmp(run->res[i].id, fg->id))
+			continue;
+		n = result_values(&run->res[i], key, &v);
+		free(v);
+		if (n)
+			return 1;
+	}
+	return 0;
+}
+
 /*
- * Is fg the same fact as another figure of its result (keys.h: same_as),
- * in every run that has it? bound_ticks where bound_ns is there; p999_ns
- * where n < 1000 says it is max_ns. Then only the other one may lead.
+ * Is fg a fact another figure shows (keys.h), in every run that has it?
+ * same_as: bound_ticks where its result has bound_ns; p999_ns where n <
+ * 1000 says it is max_ns. max_of: max_bound_ns where the pairs' results
+ * have bound_ns. Then only that other figure may lead.
  */
 static int shown_elsewhere(const struct report *rp, const struct figure *fg,
 			   const struct key_decl *d)
@@ -251,10 +269,12 @@ static int shown_elsewhere(const struct report *rp, const struct figure *fg,
 
 		if (!fg->per_run[r].n)
 			continue;
-		if (!result_max(rp, fg, r, d->same_as, &v))
+		if (d->max_of && !other_result_has(&rp->runs[r], fg, d->max_of))
 			return 0;
-		if (d->same_below_n && (!result_max(rp, fg, r, "n", &n) ||
-					n >= (double)d->same_below_n))
+		if (d->same_as && !result_max(rp, fg, r, d->same_as, &v))
+			return 0;
+		if (d->same_as && d->same_below_n &&
+		    (!result_max(rp, fg, r, "n", &n) || n >= (double)d->same_below_n))
 			return 0;
 	}
 	return 1;
@@ -272,7 +292,7 @@ static int may_lead(const struct report *rp, const struct figure *fg)
 	/* calib and attribution results: by their record type's rows */
 	if (!d)
 		return schema_lookup(fg->probe, NULL, fg->key) != KEY_BUDGET;
-	return d->cls == KEY_FIGURE && !(d->same_as && shown_elsewhere(rp, fg, d));
+	return d->cls == KEY_FIGURE && !((d->same_as || d->max_of) && shown_elsewhere(rp, fg, d));
 }
 
 double lead_figure_score(const struct report *rp, const struct figure *fg)

@@ -237,6 +237,11 @@ static void md_declared(const char *probe, const struct key_decl *d, void *arg)
 			fprintf(f, " when n < %ld", d->same_below_n);
 		fputs(", shown once", f);
 	}
+	if (d->max_of) {
+		fputs("; the largest ", f);
+		md_code(f, d->max_of);
+		fputs(" of the probe's other results, shown once, by its own", f);
+	}
 	if (d->half_of) {
 		fputs("; iterations combine as the intersection of ", f);
 		md_code(f, d->half_of);

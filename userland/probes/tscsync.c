@@ -494,7 +494,7 @@ static const struct probe_key tscsync_keys[] = {
 	PKEY_BUDGET("pairs", "count", "ordered pairs measured"),
 	PKEY_FIG("max_abs_offset_ns", "ns", PK_LOWER, "largest |offset| of the pairs"),
 	PKEY_CTX("max_abs_offset_cpu_*", 0, "the pair it came from"),
-	PKEY_FIG("max_bound_ns", "ns", PK_LOWER, "widest bound of the pairs"),
+	PKEY_FIG("max_bound_ns", "ns", PK_LOWER, "widest bound of the pairs", .max_of = "bound_ns"),
 	PKEY_FIG("pairs_excluding_zero", "count", PK_LOWER, "pairs with a proven offset"),
 	PKEY_CTX("any_excludes_zero", 0, "some pair has a proven offset"),
 	PKEY_FIG("pairs_inconsistent", "count", PK_LOWER, "pairs whose intervals did not intersect"),
