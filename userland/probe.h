@@ -6,7 +6,9 @@
  * probe_ctx), measures, and writes its records and human table through
  * emit.h. The suite runs each probe in a child process with a time limit,
  * so a probe may block, crash or exit: the suite notices and goes on.
- * docs/adding-a-probe.md is the recipe.
+ * Its key table says what every key of its records is (struct probe_key):
+ * the run ships it and the report reads it. docs/adding-a-probe.md is the
+ * recipe.
  */
 #ifndef TP_PROBE_H
 #define TP_PROBE_H
@@ -71,6 +73,56 @@ struct probe_opt {
 	int64_t (*compare)(void);
 };
 
+/*
+ * What a key of a probe's result records is. Identity: what was measured,
+ * equal in two runs that compare (a path, a period, a thread count).
+ * Figure: a number the machine produced, compared between runs. Budget: a
+ * number the probe chose or the run's length decided (a window, a count of
+ * round trips): shown, never ranked as a difference between machines.
+ * Context: circumstances and findings that are not compared.
+ */
+enum probe_key_class { PK_ID, PK_FIGURE, PK_BUDGET, PK_CONTEXT };
+
+/*
+ * Which way a figure is better: higher (a rate), lower (a cost, a
+ * latency), nearer zero (a signed difference: an offset, a deviation in
+ * ppm; of either sign, so no ratio of two says anything), or neither.
+ */
+enum probe_key_dir { PK_NEITHER, PK_HIGHER, PK_LOWER, PK_ZERO };
+
+/*
+ * One row of a probe's key table. name is the record key, or an fnmatch()
+ * pattern for keys named at run time (an interrupt's count). same_as names
+ * the key that holds the same fact in its primary unit (bound_ticks:
+ * bound_ns), or the same statistic when the record's n is below
+ * same_below_n (p999_ns is max_ns with fewer than 1000 samples): the report
+ * shows it once. max_of: the largest value of that key over the probe's
+ * other results of the run (max_bound_ns of the pairs' bound_ns): shown
+ * once too, by the result it came from. half_of: this figure is the
+ * half-width of an interval
+ * centred on that key (bound_ns of offset_ns), and iterations combine by
+ * intersecting the intervals. In a skip or error record of the probe, only
+ * its identity keys apply.
+ */
+struct probe_key {
+	const char *name;
+	enum probe_key_class cls;
+	const char *unit;	/* ns, ticks, Hz, ppm, %, count, ...; NULL: none (text, flags) */
+	enum probe_key_dir dir;
+	const char *what;	/* one line for docs/records.md */
+	const char *same_as;
+	int same_below_n;	/* 0: same_as always holds */
+	const char *max_of;
+	const char *half_of;
+};
+
+/* Key table rows: a figure, then the other classes (direction neither). */
+#define PKEY_FIG(n, u, d, w, ...) { .name = (n), .cls = PK_FIGURE, .unit = (u), .dir = (d), \
+	.what = (w), __VA_ARGS__ }
+#define PKEY_ID(n, u, w) { .name = (n), .cls = PK_ID, .unit = (u), .what = (w) }
+#define PKEY_BUDGET(n, u, w) { .name = (n), .cls = PK_BUDGET, .unit = (u), .what = (w) }
+#define PKEY_CTX(n, u, w) { .name = (n), .cls = PK_CONTEXT, .unit = (u), .what = (w) }
+
 struct probe {
 	const char *name;
 	const char *summary;
@@ -85,10 +137,13 @@ struct probe {
 	 * check each is there (`timeprobe list --figures`). NULL-terminated.
 	 */
 	const char *const *figures;
+	const struct probe_key *keys;	/* every key of its records (NULL: injections) */
+	size_t n_keys;
 	int inject;		/* fault injection: runs only when named by inject= */
 };
 
 #define PROBE_OPTS(a) .opts = (a), .n_opts = sizeof(a) / sizeof((a)[0])
+#define PROBE_KEYS(a) .keys = (a), .n_keys = sizeof(a) / sizeof((a)[0])
 #define PROBE_FIGURES(...) .figures = (const char *const[]){ __VA_ARGS__, 0 }
 
 /* Every probe, fault injections last; probe_find() finds measuring probes. */

@@ -271,6 +271,7 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	busy_mark(&start);
 	summary_run_record(o, env, ctx.ncpu, &start);
 	fingerprint_emit(o, env);
+	summary_keys_records();
 	for (size_t i = 0; errs && i < errs->n; i++)
 		summary_option_error(&errs->e[i]);
 	n = select_probes(o, list, MAX_SELECTED);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The run record, option errors, summary table and end record; see summary.h. */
+/* The run record, the keys records, option errors, summary table and end record; see summary.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +8,7 @@
 
 #include "busy.h"
 #include "emit.h"
+#include "keydecl.h"
 #include "probe.h"
 #include "sink.h"
 #include "summary.h"
@@ -67,6 +68,18 @@ static void emit_figures(struct tp_rec *r)
 		tp_rec_arr_end(r);
 	}
 	tp_rec_obj_end(r);
+}
+
+void summary_keys_records(void)
+{
+	for (size_t i = 0; i < probe_count; i++) {
+		struct tp_rec r;
+
+		if (probe_table[i]->inject || !probe_table[i]->keys)
+			continue;
+		keydecl_record(&r, probe_table[i]);
+		sink_emit(&r);
+	}
 }
 
 /* "NAME":[1 min, 5 min, 15 min] of /proc/loadavg, or null when it was unreadable. */

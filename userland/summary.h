@@ -25,6 +25,12 @@ struct busy_mark;
 /* The run record; start is how busy the machine was as the run began (busy.h). */
 void summary_run_record(const struct options *o, const char *env, int ncpu,
 			const struct busy_mark *start);
+/*
+ * What every key of each probe's records is (struct probe_key): one `keys`
+ * record per probe, after run and fingerprint, before any probe's record.
+ * All of them together do not fit one record (TP_REC_MAX).
+ */
+void summary_keys_records(void);
 /* An option's error record (default kept), or its warning record (taken: an old spelling set it). */
 void summary_option_error(const struct opt_error *e);
 void summary_table(const struct summary_row *rows, size_t n, const struct suite_result *res);

@@ -10,12 +10,6 @@
 D=tests/data
 Q=$D/serial-q35-fingerprint.log
 
-# lead FILE...: the lead's lines, heading and table or its one line, into $TMP/lead
-lead() {
-	run "$TP_REPORT" "$@"
-	sed -n '/^Figures furthest/,/^$/p' "$TMP/out" | sed '1d;/^$/d' >"$TMP/lead"
-}
-
 # scaled FACTOR: the q35 capture with every clocks ns_per_call times FACTOR, CRCs redone
 scaled() {
 	python3 - "$Q" "$1" <<'PY'

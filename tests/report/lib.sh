@@ -25,3 +25,10 @@ diag() {
 	sed -n '1,40s/^/# /p' "$1"
 }
 
+
+# lead FILE...: the lead of a comparison ("Figures furthest from ..."), its
+# table or its one line without the heading, into $TMP/lead
+lead() {
+	run "$TP_REPORT" "$@"
+	sed -n '/^Figures furthest/,/^$/p' "$TMP/out" | sed '1d;/^$/d' >"$TMP/lead"
+}

@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The identity schema (tools/report/schema.c): docs/records.md carries the
-# same table, every key the probes emit is classified, and two host runs of
-# the same configuration line up: their clocks figures compare, and the
-# iterations of --repeat combine into one result with a spread.
+# The identity schema (tools/report/schema.c and the probes' key
+# declarations, keys.h): docs/records.md carries the same table, every key
+# the probes emit is declared by its probe, the report's built-in
+# declaration is what the binary ships, and two host runs of the same
+# configuration line up: their clocks figures compare, and the iterations
+# of --repeat combine into one result with a spread.
 . "$(dirname "$0")/lib.sh"
 
 TIMEPROBE=${TIMEPROBE:-${B:-build}/timeprobe}
@@ -38,6 +40,31 @@ fi
 run "$TP_REPORT" --check-keys "$TMP/all.log"
 pass $rc "every key a quick host run of every probe emits is classified"
 diag "$TMP/out"
+
+# each result's keys are in its own probe's keys record of the same run
+python3 - "$TMP/all.log" >"$TMP/undeclared" <<'PY'
+import fnmatch, json, sys
+recs = [json.loads(l[4:].rsplit(" *", 1)[0]) for l in open(sys.argv[1]) if l.startswith("TP1 ")]
+decl = {r["for_probe"]: r["keys"] for r in recs if r["type"] == "keys"}
+frame = {"type", "probe", "name", "iteration"}
+results = [r for r in recs if r["type"] == "result"]
+for r in results:
+    keys = decl.get(r["probe"], {})
+    for k in set(r) - frame:
+        if k not in keys and not any(fnmatch.fnmatchcase(k, p) for p in keys):
+            print("%s: %s" % (r["probe"], k))
+print("checked %d results of %d probes" % (len(results), len({r["probe"] for r in results})))
+PY
+[ "$(grep -vc '^checked' "$TMP/undeclared")" = 0 ] && grep -Eq '^checked [1-9][0-9]* results of ([5-9]|[1-9][0-9]) probes' "$TMP/undeclared"
+pass $? "every key of every result of that run is declared by its probe in the run's keys records"
+diag "$TMP/undeclared"
+
+# the report's built-in declaration (older captures) is what this binary ships
+grep '^TP1 {"type":"keys"' "$TMP/all.log" | sed 's/^TP1 //; s/ \*[0-9a-f]*$//' >"$TMP/shipped"
+"$TP_REPORT" --keys >"$TMP/builtin"
+[ -s "$TMP/shipped" ] && diff -u "$TMP/builtin" "$TMP/shipped" >"$TMP/diff"
+pass $? "tp-report --keys equals the keys records of a host run ($(wc -l <"$TMP/shipped") probes)"
+diag "$TMP/diff"
 
 # a second run, clocks only, three times over
 "$TIMEPROBE" run --probes=clocks --profile=quick --repeat=3 >"$TMP/clocks.log" 2>"$TMP/clocks.err"

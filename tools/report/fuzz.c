@@ -16,6 +16,7 @@
 
 #include "../../common/record.h"
 #include "format.h"
+#include "keys.h"
 #include "model.h"
 #include "plot.h"
 #include "scan.h"
@@ -113,6 +114,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	scan_buffer(buf, size, &recs, &src.st);
 	free(buf);
 	for (size_t i = 0; i < recs.n; i++)
+		keys_note_record(recs.v[i].obj, src.path);
+	for (size_t i = 0; i < recs.n; i++)
 		schema_unknown_keys(recs.v[i].obj, unknown);
 	json_decref(unknown);
 	report_add_file(&rp, src.path, &recs);
@@ -125,5 +128,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fuzz_plots(&rp);
 	report_free(&rp);
+	keys_free();	/* the next input reads its own declaration */
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "keys.h"
 #include "lead.h"
 #include "schema.h"
 #include "util.h"
@@ -220,11 +221,87 @@ static int beyond_noise(const struct agg *a, const struct agg *base)
 	return 1;
 }
 
+/* The largest value of key over the iterations of fg's result in run r; 0: none there. */
+static int result_max(const struct report *rp, const struct figure *fg, size_t r,
+		      const char *key, double *max)
+{
+	long i = run_find_result(&rp->runs[r], fg->id);
+	double *v;
+	size_t n;
+
+	if (i < 0)
+		return 0;
+	n = result_values(&rp->runs[r].res[i], key, &v);
+	for (size_t k = 0; k < n; k++)
+		*max = !k || v[k] > *max ? v[k] : *max;
+	free(v);
+	return n > 0;
+}
+
+/* Has run a result of fg's probe, other than fg's own, with figure key? */
+static int other_result_has(const struct run *run, const struct figure *fg, const char *key)
+{
+	for (size_t i = 0; i < run->nres; i++) {
+		double *v;
+		size_t n;
+
+		if (strcmp(run->res[i].probe, fg->probe) || !strcmp(run->res[i].id, fg->id))
+			continue;
+		n = result_values(&run->res[i], key, &v);
+		free(v);
+		if (n)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Is fg a fact another figure shows (keys.h), in every run that has it?
+ * same_as: bound_ticks where its result has bound_ns; p999_ns where n <
+ * 1000 says it is max_ns. max_of: max_bound_ns where the pairs' results
+ * have bound_ns. Then only that other figure may lead.
+ */
+static int shown_elsewhere(const struct report *rp, const struct figure *fg,
+			   const struct key_decl *d)
+{
+	for (size_t r = 0; r < rp->nruns; r++) {
+		double v, n;
+
+		if (!fg->per_run[r].n)
+			continue;
+		if (d->max_of && !other_result_has(&rp->runs[r], fg, d->max_of))
+			return 0;
+		if (d->same_as && !result_max(rp, fg, r, d->same_as, &v))
+			return 0;
+		if (d->same_as && d->same_below_n &&
+		    (!result_max(rp, fg, r, "n", &n) || n >= (double)d->same_below_n))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Only figures lead, each fact once: not budgets (how much was measured),
+ * not a fact a figure in its primary unit already shows. A probe's result
+ * keys by its declaration; other records (calib) by the schema's rows.
+ */
+static int may_lead(const struct report *rp, const struct figure *fg)
+{
+	const struct key_decl *d = keys_find(fg->probe, fg->key);
+
+	/* calib and attribution results: by their record type's rows */
+	if (!d)
+		return schema_lookup(fg->probe, NULL, fg->key) != KEY_BUDGET;
+	return d->cls == KEY_FIGURE && !((d->same_as || d->max_of) && shown_elsewhere(rp, fg, d));
+}
+
 double lead_figure_score(const struct report *rp, const struct figure *fg)
 {
 	const struct agg *base = &fg->per_run[0];
 	double best = 0;
 
+	if (!may_lead(rp, fg))
+		return 0;
 	if (!strcmp(fg->probe, ATTRIBUTION))
 		return attribution_score(rp, fg);
 	if (schema_signed(fg->probe, fg->key))

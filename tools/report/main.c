@@ -15,13 +15,14 @@
 #include "conditions.h"
 #include "format.h"
 #include "model.h"
+#include "keys.h"
 #include "plot.h"
 #include "scan.h"
 #include "schema.h"
 #include "util.h"
 
 #define USAGE "usage: tp-report FILE... [--format=text|markdown|csv|json] " \
-	"[--label=A,B,...] [--plot=DIR] [--tables] [--max-input=SIZE] [--check-keys] | --schema"
+	"[--label=A,B,...] [--plot=DIR] [--tables] [--max-input=SIZE] [--check-keys] [--strict] | --schema | --keys"
 
 struct cli {
 	struct out_opts out;
@@ -33,6 +34,7 @@ struct cli {
 	size_t nfiles;
 	int help;
 	int schema;
+	int keys;
 	int check_keys;
 	int strict;		/* --strict: exit 3 on a run's conditions (conditions.h) */
 };
@@ -101,6 +103,13 @@ static int opt_schema(struct cli *c, const char *arg)
 	return 0;
 }
 
+static int opt_keys(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->keys = 1;
+	return 0;
+}
+
 static int opt_check_keys(struct cli *c, const char *arg)
 {
 	(void)arg;
@@ -135,6 +144,7 @@ static const struct {
 	{ "--max-input", 1, opt_max_input,
 	  "read at most SIZE bytes of each file (K, M, G: KiB, MiB, GiB; default 1G)" },
 	{ "--schema", 0, opt_schema, "print which keys identify a result (docs/records.md)" },
+	{ "--keys", 0, opt_keys, "print the built-in key declaration: the keys records a run ships" },
 	{ "--check-keys", 0, opt_check_keys, "list keys the schema does not know; exit 1 if any" },
 	{ "--strict", 0, opt_strict,
 	  "exit 3 when a run has a condition (records lost, no end, busy CPUs, an emulator)" },
@@ -182,7 +192,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			return 2;
 		}
 	}
-	if (!c->nfiles && !c->help && !c->schema) {
+	if (!c->nfiles && !c->help && !c->schema && !c->keys) {
 		fprintf(stderr, "report: no file given (%s)\n", USAGE);
 		return 2;
 	}
@@ -252,12 +262,15 @@ static void say_limits(const struct source *s, unsigned long long max_input)
 struct reading {
 	struct splitter *split;	/* records go to the report ... */
 	json_t *unknown;	/* ... or, with --check-keys, only their keys here */
+	const char *path;
 };
 
 static void on_record(void *ctx, const struct rec *r)
 {
 	struct reading *rd = ctx;
 
+	/* a run's keys records come before its results: its declaration classifies them */
+	keys_note_record(r->obj, rd->path);
 	if (rd->unknown)
 		schema_unknown_keys(r->obj, rd->unknown);
 	else
@@ -272,7 +285,7 @@ static void on_record(void *ctx, const struct rec *r)
 static int read_source(struct report *rp, struct source *s, json_t *unknown,
 		       unsigned long long max_input)
 {
-	struct reading rd = { unknown ? NULL : report_file_begin(rp, s->path), unknown };
+	struct reading rd = { unknown ? NULL : report_file_begin(rp, s->path), unknown, s->path };
 
 	s->err = scan_file(s->path, max_input, on_record, &rd, &s->st);
 	if (rd.split)
@@ -310,11 +323,13 @@ int main(int argc, char **argv)
 	int status;
 
 	status = parse_args(argc, argv, &c);
-	if (status || c.help || c.schema) {
+	if (status || c.help || c.schema || c.keys) {
 		if (c.help)
 			usage(stdout);
 		else if (c.schema)
 			schema_print_markdown(stdout);
+		else if (c.keys)
+			keys_print_builtin(stdout);
 		goto out;
 	}
 	if (c.check_keys)
@@ -356,5 +371,6 @@ out:
 	free(c.labels);
 	free(c.files);
 	schema_cache_free();
+	keys_free();
 	return status;
 }

@@ -27,10 +27,16 @@ REPORT_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Wshadow -Wformat=2
 REPORT_LDLIBS := $(REPORT_JANSSON_LIBS) -lm
 
 REPORT_OBJDIR := $(B)/report
+# The built-in key declaration (tools/report/keys.h): written at build time
+# by a host program from the probes' own key tables, never by hand.
+REPORT_KEYS_GEN := $(REPORT_OBJDIR)/keys_gen
+REPORT_KEYS_C := $(REPORT_OBJDIR)/keys_builtin.c
 # everything but the two programs' mains, plus the record framing it shares
 REPORT_LIB_SRC := $(filter-out tools/report/main.c tools/report/fuzz.c, \
 	$(wildcard tools/report/*.c)) common/record.c
-REPORT_LIB_OBJ := $(patsubst %.c,$(REPORT_OBJDIR)/%.o,$(REPORT_LIB_SRC))
+REPORT_LIB_OBJ := $(patsubst %.c,$(REPORT_OBJDIR)/%.o,$(REPORT_LIB_SRC)) \
+	$(REPORT_OBJDIR)/keys_builtin.o
+REPORT_LIB_SRC += $(REPORT_KEYS_C)
 REPORT_UNIT_SRC := $(wildcard tests/report/unit_*.c)
 REPORT_UNIT := $(patsubst tests/report/%.c,$(B)/tests/report/%,$(REPORT_UNIT_SRC))
 REPORT_FUZZ := $(B)/fuzz-report
@@ -51,6 +57,19 @@ report: $(B)/tp-report
 
 $(REPORT_OBJDIR)/%.o: %.c
 	@mkdir -p $(dir $@)
+	$(REPORT_CC) $(REPORT_CFLAGS) -c $< -o $@
+
+$(REPORT_KEYS_GEN): tools/report/gen/keys_gen.c $(USERLAND_HOST_LIB) $(STUB_HOST_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -o $@ $< -Wl,--start-group $(USERLAND_HOST_LIB) $(STUB_HOST_LIB) \
+		-Wl,--end-group $(HOST_LIBS)
+
+# rewritten only when it changed, so tp-report is not relinked for nothing
+$(REPORT_KEYS_C): $(REPORT_KEYS_GEN)
+	$(REPORT_KEYS_GEN) >$@.tmp
+	cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+
+$(REPORT_OBJDIR)/keys_builtin.o: $(REPORT_KEYS_C)
 	$(REPORT_CC) $(REPORT_CFLAGS) -c $< -o $@
 
 $(B)/tp-report: $(REPORT_OBJDIR)/tools/report/main.o $(REPORT_LIB_OBJ)

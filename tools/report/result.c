@@ -18,7 +18,7 @@ int key_is_ident(const json_t *rec, const char *key, const json_t *val)
 
 int key_is_figure(const json_t *rec, const char *key, const json_t *val)
 {
-	return rec_key_class(rec, key, val) == KEY_FIGURE;
+	return schema_is_figure(rec_key_class(rec, key, val));
 }
 
 static void value_str(struct sbuf *b, const json_t *v)

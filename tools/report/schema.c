@@ -1,394 +1,123 @@
 // SPDX-License-Identifier: MIT
-/* The identity schema; see schema.h. The table is the contract: change it with the probe. */
+/*
+ * The identity schema; see schema.h. A probe's result keys are its own
+ * declaration (keys.h: struct probe_key in the probe's file); the rows
+ * here are the records no probe declares, by record type.
+ */
 #include <fnmatch.h>
 #include <string.h>
 
+#include "keys.h"
 #include "schema.h"
 #include "util.h"
 
 struct schema_row {
 	const char *type;	/* record type, fnmatch() pattern; "*": every record */
-	const char *probe;	/* NULL: any probe, or none */
 	const char *key;	/* fnmatch() pattern */
 	enum key_class cls;
 	const char *why;
 };
 
 #define F KEY_FIGURE
+#define B KEY_BUDGET
 #define I KEY_ID
 #define C KEY_CONTEXT
 
 /*
- * Identity keys are the parameters a user or the probe chose (path, clock,
- * clocksource swept, timer, load, period, thread count, placement, the CPU
- * of a per-CPU measurement). Context is what the run found or happened to
- * use (the CPU it ran on, the clock's last reading, a chosen calibration),
- * counts of how much was sampled and nested data for plots.
+ * Identity keys are the parameters a user or the probe chose; context is
+ * what the run found or happened to use. Rows are tried in order.
  */
 static const struct schema_row schema[] = {
-	{ "*", NULL, "type", KEY_FRAME, "the record type" },
-	{ "*", NULL, "iteration", KEY_FRAME, "which repetition (--repeat): iterations combine" },
-	{ "*", NULL, "probe", I, "the probe" },
-	{ "*", NULL, "name", I, "what was measured, as a person writes it" },
+	{ "*", "type", KEY_FRAME, "the record type" },
+	{ "*", "iteration", KEY_FRAME, "which repetition (--repeat): iterations combine" },
+	{ "*", "probe", I, "the probe" },
+	{ "*", "name", I, "what was measured, as a person writes it" },
+	/* here: each probe's declaration of its result records' keys (keys.h) */
 
-	{ "result", "clocks", "clocksource", I, "the clocksource the reads went through (sweep)" },
-	{ "result", "clocks", "path", I, "vdso, syscall, libc, insn, tsc-user; hpet-mmio, pmtimer-port, pit-latch" },
-	{ "result", "clocks", "clock_id", I, "the clockid_t read" },
-	{ "result", "clocks", "ns_per_call*", F, "cost of one read: median, min, p99, mean" },
-	{ "result", "clocks", "ticks_per_call", F, "cost of one read in TSC ticks" },
-	{ "result", "clocks", "overhead_ns_per_call", F, "loop overhead, reported, not subtracted" },
-	{ "result", "clocks", "kernel_entries_per_call", F, "0 through the vDSO" },
-	{ "result", "clocks", "resolution_ns", F, "clock_getres()" },
-	{ "result", "clocks", "granularity_*", F, "smallest step seen" },
-	{ "result", "clocks", "backward_steps", F, "reads that went back" },
-	{ "result", "clocks", "largest_backward_ns", F, "largest step back" },
-	{ "result", "clocks", "step_reads", F, "reads to see the granularity" },
-	{ "result", "clocks", "step_window_ns", F, "time to see the granularity" },
-	{ "result", "clocks", "user_us", C, "CPU time in user space over the whole measurement (its length is chosen by time, so not compared)" },
-	{ "result", "clocks", "sys_us", C, "CPU time in the kernel over the whole measurement (not compared, as user_us)" },
-	{ "result", "clocks", "vol_ctxsw", C, "voluntary context switches over the whole measurement" },
-	{ "result", "clocks", "invol_ctxsw", C, "involuntary context switches over the whole measurement" },
-	{ "result", "clocks", "batches", C, "batches timed (as many as fit the time)" },
-	{ "result", "clocks", "elapsed_ms", F, "every batch together (seed 001's Elapsed)" },
-	{ "result", "clocks", "batch_ns", F, "length of one batch" },
-	{ "result", "clocks", "timer_share_pct", F, "share of a batch spent reading the timer" },
-	{ "result", "clocks", "timer_ns", F, "cost of the batch timer" },
-	{ "result", "clocks", "tsc_hz", F, "TSC frequency used" },
-	{ "result", "clocks", "mult", F, "the user-space TSC clock's multiplier" },
-	{ "result", "clocks", "shift", F, "the user-space TSC clock's shift" },
-	{ "result", "clocks", "sources_measured", F, "clocks read" },
-	{ "result", "clocks", "sources_skipped", F, "clocks skipped" },
-	{ "result", "clocks", "calls_per_batch", C, "chosen to fill a batch" },
-	{ "result", "clocks", "n", C, "batch means behind the median and p99" },
-	{ "result", "clocks", "calib_*", C, "the user-space calibration's rounds and spread" },
-	{ "result", "clocks", "last_value", C, "the clock's reading at the end: differs every run" },
-	{ "result", "clocks", "last_value_unit", C, "its unit when not seconds" },
-	{ "result", "clocks", "cpu", C, "the CPU the process ran on" },
-	{ "result", "clocks", "vdso", C, "whether the read stayed in user space" },
-	{ "result", "clocks", "vdso_check*", C, "how that was found out" },
-	{ "result", "clocks", "timer", C, "what timed the batches" },
-	{ "result", "clocks", "calibration*", C, "where the TSC frequency came from" },
-	{ "result", "clocks", "clocksource_at_end", C, "clocksource after the run" },
-	{ "result", "clocks", "profile", C, "quick or full" },
-	{ "result", "clocks", "original", C, "clocksource before the sweep" },
-	{ "result", "clocks", "clocksources", C, "the sweep's list" },
-	{ "result", "clocks", "restored", C, "the original clocksource is back" },
-	{ "result", "clocks", "note", C, "free text" },
-	{ "result", "clocks", "counter", C, "platform counter paths: the counter read (hpet, pmtimer, pit)" },
-	{ "result", "clocks", "via", C, "how the counter was reached (mmap /dev/hpet, the port)" },
-	{ "result", "clocks", "backs_clocksource", C, "the clocksource the kernel builds on the counter" },
-	{ "result", "clocks", "counter_hz", C, "the counter's nominal rate" },
-	{ "result", "clocks", "counter_bits", C, "the counter's width" },
+	{ "calib", "source", I, "stub, kernel or user" },
+	{ "calib", "ref", I, "the reference clock" },
+	{ "calib", "*_hz", F, "frequencies: TSC, reference, crystal" },
+	{ "calib", "*_ppm", F, "spread and outlier limit" },
+	{ "calib", "rejected", F, "rounds rejected" },
+	{ "calib", "retried", F, "rounds retried" },
+	{ "calib", "failed_rounds", F, "user rounds without a figure, left out" },
+	{ "calib", "derived_from", C, "the figure or source it was taken from" },
+	{ "calib", "independent_of", C, "the figures of another origin" },
+	{ "calib", "duration_us", B, "time calibrating" },
+	{ "calib", "log_us", F, "kernel log time of the message" },
+	{ "calib", "base_mhz", F, "CPUID 0x16 base frequency" },
+	{ "calib", "numerator", F, "CPUID 0x15 EBX" },
+	{ "calib", "denominator", F, "CPUID 0x15 EAX" },
+	{ "calib", "period_fs", F, "HPET period" },
+	{ "calib", "rounds", C, "rounds asked for" },
+	{ "calib", "*window_ms", C, "length of one round" },
+	{ "calib", "round_ms", C, "length of one round" },
+	{ "calib", "latch", C, "PIT count" },
+	{ "calib", "bits", C, "PM timer width" },
+	{ "calib", "space", C, "PM timer address space" },
+	{ "calib", "*", C, "what the reference is and whether it worked" },
 
-	{ "result", "itimer", "timer", I, "ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF" },
-	{ "result", "itimer", "load", I, "CPU-burning processes in the background" },
-	{ "result", "itimer", "requested_us", I, "the interval asked for" },
-	{ "result", "itimer", "claimed_us", F, "the interval getitimer() gave back" },
-	{ "result", "itimer", "actual_us", F, "mean interval measured" },
-	{ "result", "itimer", "accuracy_pct", F, "actual / requested" },
-	{ "result", "itimer", "min_us", F, "shortest interval" },
-	{ "result", "itimer", "max_us", F, "longest interval" },
-	{ "result", "itimer", "stddev_us", F, "spread of the intervals" },
-	{ "result", "itimer", "signals", F, "signals received" },
-	{ "result", "itimer", "wall_s", F, "time the measurement took" },
-	{ "result", "itimer", "cpu_us_per_signal", F, "ITIMER_REAL: CPU time per signal (the seed's quantity)" },
-	{ "result", "itimer", "cpu_accuracy_pct", F, "ITIMER_REAL: CPU time per signal / claimed" },
-	{ "result", "itimer", "involuntary_switches", F, "ITIMER_REAL: times the probe lost the CPU" },
-	{ "result", "itimer", "cpu_slice_us", F, "ITIMER_REAL: mean CPU time per slice" },
-	{ "result", "itimer", "model_cpu_us_per_signal", F, "ITIMER_REAL: the model's CPU time per signal" },
-	{ "result", "itimer", "actual_clock", C, "the clock the intervals were measured with" },
+	{ "calib_summary", "source", I, "stub" },
+	{ "calib_summary", "tsc_hz", F, "the chosen frequency" },
+	{ "calib_summary", "*_ppm", F, "disagreement between hardware references" },
+	{ "calib_summary", "hardware_refs", F, "hardware references that worked" },
+	{ "calib_summary", "*", C, "the choice and how it was made" },
 
-	{ "result", "noise", "cpu", I, "the CPU measured (one result per CPU)" },
-	{ "result", "noise", "threshold_ns", I, "a gap at least this long is an interruption" },
-	{ "result", "noise", "duration_ms", F, "time measured" },
-	{ "result", "noise", "interruptions", F, "gaps over the threshold" },
-	{ "result", "noise", "per_s", F, "interruptions per second" },
-	{ "result", "noise", "stolen_pct", F, "share of the time lost to gaps" },
-	{ "result", "noise", "*_gap_ns", F, "longest and percentile gaps" },
-	{ "result", "noise", "loop_ns", F, "one turn of the reading loop" },
-	{ "result", "noise", "preemptions", F, "involuntary context switches" },
-	{ "result", "noise", "gaps_kept", F, "gaps kept for the percentiles" },
-	{ "result", "noise", "gaps_dropped", F, "gaps beyond the buffer" },
-	{ "result", "noise", "tsc_backwards", F, "TSC reads that went back" },
-	{ "result", "noise", "tsc_hz", F, "TSC frequency used" },
-	{ "result", "noise", "[0-9]*", F, "an interrupt's count, named as in /proc/interrupts" },
-	{ "result", "noise", "[A-Z]*", F, "an interrupt's or softirq's count" },
-	{ "result", "noise", "softirq:*", F, "a softirq's count whose name an interrupt has too" },
-	{ "result", "noise", "smis", F, "SMIs on every online CPU in the window (MSR_SMI_COUNT)" },
-	{ "result", "noise", "smi_cpus*", C, "CPUs whose SMI count was read, and whether that changed" },
-	{ "result", "noise", "calibration", C, "where the TSC frequency came from" },
-	{ "result", "noise", "ref", C, "the calibration's reference" },
-	{ "result", "noise", "calib_*", C, "the user-space calibration's rounds and spread" },
-	{ "result", "noise", "n", C, "gaps behind the percentiles" },
-	{ "result", "noise", "gaps", C, "histogram of the gaps (nested)" },
-	{ "result", "noise", "per_cpu", C, "interrupt counts per CPU (nested)" },
-	{ "result", "noise", "interrupts*", C, "interrupt counts (nested)" },
-	{ "result", "noise", "softirqs*", C, "softirq counts (nested)" },
-	{ "result", "noise", "truncated", C, "counts left out to fit the record" },
+	{ "skip", "*", C, "the reason and the error" },
+	{ "error", "option", I, "a bad option's name" },
+	{ "error", "*", C, "the reason, signal, exit status, limits" },
 
-	{ "result", "switch", "mechanism", I, "pipe or futex" },
-	{ "result", "switch", "peer", I, "process or thread" },
-	{ "result", "switch", "placement", I, "same-cpu or cross-cpu" },
-	{ "result", "switch", "round_trips*", F, "round trips timed" },
-	{ "result", "switch", "us_per_round_trip*", F, "cost of a round trip: mean, min, max, stddev" },
-	{ "result", "switch", "switches_per_round_trip", F, "context switches a round trip needs" },
-	{ "result", "switch", "ns_per_switch", F, "same CPU: cost of one switch" },
-	{ "result", "switch", "ns_per_handoff", F, "two CPUs: half a round trip (IPI, idle exit, wake-up)" },
-	{ "result", "switch", "lat_ctx_ns*", F, "lmbench lat_ctx: half a round trip minus pipe_overhead_ns (pipe, one CPU): median, min, max, stddev" },
-	{ "result", "switch", "pipe_overhead_ns*", F, "a pipe write + read in one task, no switch: median, min, max, stddev" },
-	{ "result", "switch", "ns_per_half_round_trip", F, "one CPU: half a round trip, the token's calls included" },
-	{ "result", "switch", "lat_ctx_formula", C, "how lat_ctx_ns is computed" },
-	{ "result", "switch", "vol_ctxsw*", F, "voluntary context switches" },
-	{ "result", "switch", "invol_ctxsw", F, "involuntary context switches" },
-	{ "result", "switch", "ctxsw_round_trips", F, "round trips the counts cover" },
-	{ "result", "switch", "ctxsw_per_round_trip", F, "switches counted per round trip" },
-	{ "result", "switch", "cpu_main", C, "the CPU the main side ran on" },
-	{ "result", "switch", "cpu_peer", C, "the CPU the peer ran on" },
-	{ "result", "switch", "reps", C, "repetitions" },
-	{ "result", "switch", "ctxsw_source", C, "where the counts came from" },
-
-	{ "result", "tsc", "cpu_a", I, "first CPU of the pair" },
-	{ "result", "tsc", "cpu_b", I, "second CPU of the pair" },
-	{ "result", "tsc", "*_hz", F, "TSC frequency by each source" },
-	{ "result", "tsc", "*_ppm", F, "disagreement between sources" },
-	{ "result", "tsc", "tsc_early_khz", F, "the stub's tsc_early_khz=" },
-	{ "result", "tsc", "cpuid1[56]_*", F, "CPUID's nominal frequency" },
-	{ "result", "tsc", "hv_tsc_khz", F, "the hypervisor's TSC frequency" },
-	{ "result", "tsc", "iterations", F, "handoffs tried" },
-	{ "result", "tsc", "handoffs", F, "handoffs between the CPUs" },
-	{ "result", "tsc", "*warps", F, "reads that went back across CPUs" },
-	{ "result", "tsc", "max_warp_*", F, "largest step back" },
-	{ "result", "tsc", "boot_warp_ticks", F, "offset found at boot" },
-	{ "result", "tsc", "duration_ms", F, "time measured" },
-	{ "result", "tsc", "pairs*", F, "CPU pairs tried, with warps" },
-	{ "result", "tsc", "messages_dropped", F, "kernel messages left out" },
-	{ "result", "tsc", "cpus", C, "CPUs online" },
-	{ "result", "tsc", "log", C, "where kernel messages came from" },
-	{ "result", "tsc", "messages", C, "the kernel's TSC messages" },
-	{ "result", "tsc", "unstable*", C, "the kernel marked the TSC unstable, and why" },
-	{ "result", "tsc", "kernel_ref", C, "the kernel's reference" },
-	{ "result", "tsc", "*_is_early", C, "the kernel took tsc_early_khz=" },
-	{ "result", "tsc", "detail", C, "free text" },
-	{ "result", "tsc", "by_construction", C, "pairs whose figures share an origin" },
-	{ "result", "tsc", "constant_tsc", C, "CPU flag" },
-	{ "result", "tsc", "nonstop_tsc", C, "CPU flag" },
-	{ "result", "tsc", "tsc_known_freq", C, "CPU flag" },
-	{ "result", "tsc", "tsc_reliable", C, "CPU flag" },
-	{ "result", "tsc", "rdtscp", C, "CPU flag" },
-	{ "result", "tsc", "tsc_deadline_timer", C, "CPU flag" },
-	{ "result", "tsc", "invariant", C, "invariant TSC (CPUID 0x80000007)" },
-	{ "result", "tsc", "hypervisor", C, "the hypervisor's signature" },
-	{ "result", "tsc", "clocksource", C, "the kernel's clocksource" },
-	{ "result", "tsc", "available_clocksources", C, "the kernel's choice" },
-
-	{ "result", "tscsync", "when", I, "pre-os (the stub, through the firmware's MP services) or post-boot" },
-	{ "result", "tscsync", "cpu_a", I, "the CPU that calls (A)" },
-	{ "result", "tscsync", "cpu_b", I, "the CPU that answers (B)" },
-	{ "result", "tscsync", "offset_*", F, "TSC_B - TSC_A, middle of the proven interval" },
-	{ "result", "tscsync", "bound_*", F, "half-width of the interval" },
-	{ "result", "tscsync", "round_trip_*", F, "tightest round trip" },
-	{ "result", "tscsync", "samples", F, "round trips counted" },
-	{ "result", "tscsync", "rejected", F, "round trips where A's TSC went back" },
-	{ "result", "tscsync", "consistent", C, "the round trips' intervals intersect" },
-	{ "result", "tscsync", "excludes_zero", C, "an offset is proven" },
-	{ "result", "tscsync", "cpus", C, "CPUs online" },
-	{ "result", "tscsync", "cpus_measured", C, "CPUs in the matrix" },
-	{ "result", "tscsync", "sampled", C, "more CPUs than the matrix holds" },
-	{ "result", "tscsync", "pairs", F, "ordered pairs measured" },
-	{ "result", "tscsync", "max_abs_offset_ns", F, "largest |offset| of the pairs" },
-	{ "result", "tscsync", "max_abs_offset_cpu_*", C, "the pair it came from" },
-	{ "result", "tscsync", "max_bound_ns", F, "widest bound of the pairs" },
-	{ "result", "tscsync", "pairs_excluding_zero", F, "pairs with a proven offset" },
-	{ "result", "tscsync", "any_excludes_zero", C, "some pair has a proven offset" },
-	{ "result", "tscsync", "pairs_inconsistent", F, "pairs whose intervals did not intersect" },
-	{ "result", "tscsync", "reverse_disagreements", F, "pairs whose two directions contradict" },
-	{ "result", "tscsync", "tsc_hz", F, "TSC frequency used for ns" },
-	{ "result", "tscsync", "tsc_hz_source", C, "whose figure: stub or user" },
-	{ "result", "tscsync", "apic_*", C, "the APIC IDs the stub named the pair by" },
-	{ "result", "tscsync", "cpu", I, "the CPU whose IA32_TSC_ADJUST this is" },
-	{ "result", "tscsync", "apic", C, "its APIC ID" },
-	{ "result", "tscsync", "tsc_adjust", F, "IA32_TSC_ADJUST (MSR 0x3b), signed ticks" },
-	{ "result", "tscsync", "tsc_adjust_changed", F, "CPUs whose IA32_TSC_ADJUST moved between the stub and now" },
-	{ "result", "tscsync", "preos_pairs*", F, "the stub's pairs, and those that prove an offset" },
-	{ "result", "tscsync", "preos_max_abs_offset_ns", F, "largest |offset| of the stub's pairs" },
-	{ "skip", "tscsync", "when", I, "pre-os or post-boot, as in its result" },
-
-	{ "result", "drift", "ref", I, "the reference counter" },
-	{ "result", "drift", "tau_s", I, "the Allan deviation's averaging time" },
-	{ "result", "drift", "counter", I, "the counter whose read cost this is" },
-	{ "result", "drift", "via", C, "how the counter was reached" },
-	{ "result", "drift", "*_hz", F, "the reference's nominal rate, the TSC's against it, the stub's" },
-	{ "result", "drift", "tsc_hz_source", C, "whose figure freq_ppm is against" },
-	{ "result", "drift", "counter_bits", C, "the counter's width" },
-	{ "result", "drift", "freq_ppm", F, "TSC rate against the stub's figure" },
-	{ "result", "drift", "trend_ppm_per_min", F, "slope of the windows' rates" },
-	{ "result", "drift", "window_ppm_*", F, "slowest and fastest window" },
-	{ "result", "drift", "windows", C, "windows behind the trend" },
-	{ "result", "drift", "window_s", C, "length of a window" },
-	{ "result", "drift", "duration_s", F, "time sampled" },
-	{ "result", "drift", "samples", C, "samples taken" },
-	{ "result", "drift", "missed", F, "wake-ups a whole period late" },
-	{ "result", "drift", "tau0_s", C, "the sampling period" },
-	{ "result", "drift", "bracket_*_ns", F, "width of the TSC brackets around the reads" },
-	{ "result", "drift", "m", C, "tau in sampling periods" },
-	{ "result", "drift", "adev", F, "overlapping Allan deviation" },
-	{ "result", "drift", "n", C, "second differences behind it (not its degrees of freedom)" },
-	{ "result", "drift", "adev_lo", C, "the 68 % interval's lower end (chi-squared, edf)" },
-	{ "result", "drift", "adev_hi", C, "the 68 % interval's upper end" },
-	{ "result", "drift", "edf", C, "equivalent degrees of freedom (NIST SP 1065 Table 5)" },
-	{ "result", "drift", "noise", C, "the noise type the edf assumes (from the slope, least confident if unclear)" },
-	{ "result", "drift", "slope", C, "log-log slope of adev against tau around this tau" },
-	{ "result", "drift", "reads", C, "reads timed" },
-	{ "result", "drift", "ticks_per_read", F, "cost of one read in TSC ticks" },
-	{ "result", "drift", "*ns_per_read", F, "cost of one read: median, min, max" },
-	{ "result", "drift", "loop_overhead_ns", F, "cost of the empty loop, not subtracted" },
-
-	{ "result", "wakeup", "mechanism", I, "the call that sleeps" },
-	{ "result", "wakeup", "period_us", I, "the interval asked for" },
-	{ "result", "wakeup", "clock", I, "the clock slept on" },
-	{ "result", "wakeup", "priority", I, "SCHED_FIFO priority in effect (0: none)" },
-	{ "result", "wakeup", "priority_requested", I, "the priority asked for" },
-	{ "result", "wakeup", "cpu", I, "the CPU it was pinned to (-1: none)" },
-	{ "result", "wakeup", "latency_from", C, "deadline or call+interval" },
-	{ "result", "wakeup", "*_ns", F, "latency: min, avg, percentiles, max; timer slack" },
-	{ "result", "wakeup", "overruns", F, "periods missed" },
-	{ "result", "wakeup", "samples", C, "wake-ups measured" },
-	{ "result", "wakeup", "n", C, "wake-ups behind the percentiles" },
-	{ "result", "wakeup", "stopped_early", C, "the time limit cut the run" },
-	{ "result", "wakeup", "mlockall", C, "memory locked" },
-	{ "result", "wakeup", "*_error", C, "why a setting could not be made" },
-	{ "result", "wakeup", "hist", C, "latency histogram (nested)" },
-
-	{ "result", "yield", "threads", I, "threads yielding" },
-	{ "result", "yield", "total_per_s", F, "yields per second, all threads" },
-	{ "result", "yield", "avg_per_thread_per_s", F, "yields per second per thread" },
-	{ "result", "yield", "zero_work_threads", F, "threads that counted no call in the common window" },
-	{ "result", "yield", "late_threads", F, "threads not yet running when the window opened" },
-	{ "result", "yield", "normalized_variance", F, "spread between threads" },
-	{ "result", "yield", "ns_per_yield", F, "cost of one yield" },
-	{ "result", "yield", "total_yields", F, "yields counted" },
-	{ "result", "yield", "vol_ctxsw", F, "voluntary context switches" },
-	{ "result", "yield", "invol_ctxsw", F, "involuntary context switches" },
-	{ "result", "yield", "duration_ms", F, "time measured" },
-	{ "result", "yield", "start_spread_ms", F, "how far apart the threads started" },
-	{ "result", "yield", "requested_ms", C, "time asked for" },
-
-	{ "calib", NULL, "source", I, "stub, kernel or user" },
-	{ "calib", NULL, "ref", I, "the reference clock" },
-	{ "calib", NULL, "*_hz", F, "frequencies: TSC, reference, crystal" },
-	{ "calib", NULL, "*_ppm", F, "spread and outlier limit" },
-	{ "calib", NULL, "rejected", F, "rounds rejected" },
-	{ "calib", NULL, "retried", F, "rounds retried" },
-	{ "calib", NULL, "failed_rounds", F, "user rounds without a figure, left out" },
-	{ "calib", NULL, "derived_from", C, "the figure or source it was taken from" },
-	{ "calib", NULL, "independent_of", C, "the figures of another origin" },
-	{ "calib", NULL, "duration_us", F, "time calibrating" },
-	{ "calib", NULL, "log_us", F, "kernel log time of the message" },
-	{ "calib", NULL, "base_mhz", F, "CPUID 0x16 base frequency" },
-	{ "calib", NULL, "numerator", F, "CPUID 0x15 EBX" },
-	{ "calib", NULL, "denominator", F, "CPUID 0x15 EAX" },
-	{ "calib", NULL, "period_fs", F, "HPET period" },
-	{ "calib", NULL, "rounds", C, "rounds asked for" },
-	{ "calib", NULL, "*window_ms", C, "length of one round" },
-	{ "calib", NULL, "round_ms", C, "length of one round" },
-	{ "calib", NULL, "latch", C, "PIT count" },
-	{ "calib", NULL, "bits", C, "PM timer width" },
-	{ "calib", NULL, "space", C, "PM timer address space" },
-	{ "calib", NULL, "*", C, "what the reference is and whether it worked" },
-
-	{ "calib_summary", NULL, "source", I, "stub" },
-	{ "calib_summary", NULL, "tsc_hz", F, "the chosen frequency" },
-	{ "calib_summary", NULL, "*_ppm", F, "disagreement between hardware references" },
-	{ "calib_summary", NULL, "hardware_refs", F, "hardware references that worked" },
-	{ "calib_summary", NULL, "*", C, "the choice and how it was made" },
-
-	{ "skip", "clocks", "path", I, "as in its result" },
-	{ "result", "vdso-check", "symbol", I, "the vDSO symbol called" },
-	{ "result", "vdso-check", "clock_id", I, "the clockid_t read" },
-	{ "result", "vdso-check", "clocksource", C, "the kernel's clocksource during the check" },
-	{ "result", "vdso-check", "path", C, "what the check found: vdso or syscall" },
-	{ "result", "vdso-check", "status", C, "ok, or why the clock could not be checked" },
-	{ "result", "vdso-check", "kernel_entries", F, "time system calls seen under ptrace" },
-	{ "skip", "clocks", "clocksource", I, "as in its result" },
-	{ "skip", "clocks", "clock_id", I, "as in its result" },
-	{ "error", "clocks", "clocksource", I, "as in its result" },
-	{ "skip", NULL, "*", C, "the reason and the error" },
-	{ "error", NULL, "option", I, "a bad option's name" },
-	{ "error", NULL, "*", C, "the reason, signal, exit status, limits" },
-	{ "warning", NULL, "option", I, "an option's old spelling, taken" },
-	{ "warning", NULL, "*", C, "the value, and the option's new name" },
-
-	{ "run", NULL, "*", C, "where and how the suite ran: the header of a run" },
-	{ "attribution", NULL, "for_probe", I, "the probe it was measured around" },
-	{ "attribution", NULL, "ran_ms", F, "the window the counts cover (report: their rates)" },
-	{ "attribution", NULL, "irq:*", F, "interrupts from one source while the probe ran (/proc/interrupts)" },
-	{ "attribution", NULL, "softirq:*", F, "softirqs of one kind while the probe ran (/proc/softirqs)" },
-	{ "attribution", NULL, "context_switches", F, "context switches of the whole machine (/proc/stat ctxt)" },
-	{ "attribution", NULL, "smis", F, "SMIs on every online CPU (MSR_SMI_COUNT); null: missing says why" },
-	{ "attribution", NULL, "*", C, "the window, the CPUs read, what is missing and why" },
-	{ "fingerprint", NULL, "*", C, "what the machine is: CPU, hypervisor, TSC, clocks, firmware, kernel; missing says why a field is null" },
-	{ "end", NULL, "*", C, "probe counts and records written" },
-	{ "stub*", NULL, "*", C, "what the firmware stub found and did" },
+	{ "run", "*", C, "where and how the suite ran: the header of a run" },
+	{ "keys", "*", C, "a probe's key declaration: the rows of its result records in this table" },
+	{ "attribution", "for_probe", I, "the probe it was measured around" },
+	{ "attribution", "ran_ms", B, "the window the counts cover (report: their rates)" },
+	{ "attribution", "irq:*", F, "interrupts from one source while the probe ran (/proc/interrupts)" },
+	{ "attribution", "softirq:*", F, "softirqs of one kind while the probe ran (/proc/softirqs)" },
+	{ "attribution", "context_switches", F, "context switches of the whole machine (/proc/stat ctxt)" },
+	{ "attribution", "smis", F, "SMIs on every online CPU (MSR_SMI_COUNT); null: missing says why" },
+	{ "attribution", "*", C, "the window, the CPUs read, what is missing and why" },
+	{ "fingerprint", "*", C, "what the machine is: CPU, hypervisor, TSC, clocks, firmware, kernel; missing says why a field is null" },
+	{ "end", "*", C, "probe counts and records written" },
+	{ "stub*", "*", C, "what the firmware stub found and did" },
 };
+
 
 #undef F
+#undef B
 #undef I
 #undef C
-
-/*
- * Figures that are two halves of an interval each iteration proves (centre
- * ± half-width): the iterations of --repeat combine by intersecting the
- * intervals, not by averaging them (schema.h, enum combine). Patterns are
- * "prefix*", and the '*' of one stands for the '*' of the other:
- * offset_ns goes with bound_ns, offset_ticks with bound_ticks.
- */
-static const struct interval_rule {
-	const char *type, *probe;
-	const char *centre, *half;
-	const char *why;
-} intervals[] = {
-	{ "result", "tscsync", "offset_*", "bound_*",
-	  "each iteration's interval holds TSC_B - TSC_A if it is constant" },
-};
 
 /* Lookups are cached: a capture has thousands of records with the same few keys. */
 #define CACHE_MAX 8192
 static json_t *cache;
-static json_t *schema_probes;	/* the probes with rows of their own: name -> true */
-
-static int row_matches(const struct schema_row *r, const char *type, const char *probe,
-		       const char *key, int want_probe)
-{
-	if (want_probe ? !r->probe || !probe || strcmp(r->probe, probe) : r->probe != NULL)
-		return 0;
-	return !fnmatch(r->type, type, 0) && !fnmatch(r->key, key, 0);
-}
-
-/* The row that classifies key, or NULL. */
-static const struct schema_row *lookup(const char *type, const char *probe, const char *key)
-{
-	/* the probe's own rows first, then the type's, then every record's */
-	for (int want_probe = 1; want_probe >= 0; want_probe--)
-		for (size_t i = 0; i < ARRAY_SIZE(schema); i++)
-			if (row_matches(&schema[i], type, probe, key, want_probe))
-				return &schema[i];
-	return NULL;
-}
+static unsigned cache_generation;
 
 /*
- * A probe without rows of its own is classified by the rows for any probe,
- * as NULL is: the cache then holds one entry per key for all such probes,
- * however many of them a log names.
+ * A probe's declaration classifies the keys of its results; in its skip
+ * and error records only its identity keys (a skip lines up with the
+ * result it stands for), the rest by the record type's rows.
  */
-static const char *schema_probe(const char *probe)
+static enum key_class declared(const char *type, const char *probe, const char *key)
 {
-	if (!schema_probes) {
-		schema_probes = json_object();
-		for (size_t i = 0; i < ARRAY_SIZE(schema); i++)
-			if (schema[i].probe)
-				json_object_set_new(schema_probes, schema[i].probe, json_true());
-	}
-	return probe && json_object_get(schema_probes, probe) ? probe : NULL;
+	const struct key_decl *d = probe ? keys_find(probe, key) : NULL;
+
+	if (!d)
+		return KEY_UNKNOWN;
+	if (!strcmp(type, "result"))
+		return d->cls;
+	if (d->cls == KEY_ID && (!strcmp(type, "skip") || !strcmp(type, "error")))
+		return KEY_ID;
+	return KEY_UNKNOWN;
+}
+
+static enum key_class lookup(const char *type, const char *probe, const char *key)
+{
+	enum key_class c = declared(type, probe, key);
+
+	for (size_t i = 0; c == KEY_UNKNOWN && i < ARRAY_SIZE(schema); i++)
+		if (!fnmatch(schema[i].type, type, 0) && !fnmatch(schema[i].key, key, 0))
+			c = schema[i].cls;
+	return c;
 }
 
 /* "type\x1fprobe\x1fkey" into buf (of n bytes) if it fits, else into a new string. */
@@ -409,92 +138,64 @@ static char *cache_key(char *buf, size_t n, const char *type, const char *probe,
 	return ck;
 }
 
-static const struct schema_row *cached_lookup(const char *type, const char *probe,
-					      const char *key)
+enum key_class schema_lookup(const char *type, const char *probe, const char *key)
 {
 	char buf[256], *ck;
-	const struct schema_row *row;
 	json_t *hit;
+	enum key_class c;
 
-	probe = schema_probe(probe);
+	if (!cache || cache_generation != keys_generation()) {
+		json_decref(cache);
+		cache = json_object();
+		cache_generation = keys_generation();
+	}
 	/* a lookup for every key of every record: no printf, no allocation */
 	ck = cache_key(buf, sizeof(buf), type, probe, key);
-	if (!cache)
-		cache = json_object();
 	hit = json_object_get(cache, ck);
 	if (hit) {
-		json_int_t i = json_integer_value(hit);
-
-		row = i < 0 ? NULL : &schema[i];
+		c = (enum key_class)json_integer_value(hit);
 	} else {
-		row = lookup(type, probe, key);
+		c = lookup(type, probe, key);
 		if (json_object_size(cache) >= CACHE_MAX)
 			json_object_clear(cache);
-		json_object_set_new(cache, ck, json_integer(row ? row - schema : -1));
+		json_object_set_new(cache, ck, json_integer(c));
 	}
 	if (ck != buf)
 		free(ck);
-	return row;
+	return c;
 }
 
-enum key_class schema_lookup(const char *type, const char *probe, const char *key)
+int schema_is_figure(enum key_class c)
 {
-	const struct schema_row *row = cached_lookup(type, probe, key);
-
-	return row ? row->cls : KEY_UNKNOWN;
+	return c == KEY_FIGURE || c == KEY_BUDGET;
 }
-
-/* What the '*' of "prefix*" matched in key, or NULL if it does not match. */
-static const char *star_match(const char *pat, const char *key)
-{
-	size_t pre = strcspn(pat, "*");
-
-	if (strcmp(pat + pre, "*") || strncmp(pat, key, pre))
-		return NULL;
-	return key + pre;
-}
-
-/*
- * Signed differences: a TSC offset, a rate's deviation in ppm, its trend.
- * Near zero and of either sign, a ratio of two says nothing: the report
- * shows them side by side without a ratio and never ranks them.
- */
-static const struct {
-	const char *probe, *key;	/* fnmatch() patterns */
-} signed_figures[] = {
-	{ "tscsync", "offset_*" }, { "tscsync", "tsc_adjust" },
-	{ "drift", "freq_ppm" }, { "drift", "trend_ppm_per_min" }, { "drift", "window_ppm_*" },
-	{ "tsc", "*_vs_*_ppm" },
-};
 
 int schema_signed(const char *probe, const char *key)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(signed_figures); i++)
-		if (probe && !fnmatch(signed_figures[i].probe, probe, 0) &&
-		    !fnmatch(signed_figures[i].key, key, 0))
-			return 1;
-	return 0;
+	const struct key_decl *d = probe ? keys_find(probe, key) : NULL;
+
+	return d && d->dir == KEY_DIR_ZERO;
 }
 
 enum combine schema_combine(const char *type, const char *probe, const char *key, char *other,
 			    size_t n)
 {
-	if (schema_lookup(type, probe, key) != KEY_FIGURE || !probe)
-		return COMBINE_MEAN;
-	for (size_t i = 0; i < ARRAY_SIZE(intervals); i++) {
-		const struct interval_rule *r = &intervals[i];
-		const char *c = star_match(r->centre, key), *h = star_match(r->half, key);
-		const char *pat = c ? r->half : r->centre;
-		int len;
+	const struct key_decl *d, *half;
+	const char *partner;
+	int len;
 
-		if (fnmatch(r->type, type, 0) || strcmp(r->probe, probe) || (!c && !h))
-			continue;
-		len = snprintf(other, n, "%.*s%s", (int)strcspn(pat, "*"), pat, c ? c : h);
-		if (len < 0 || (size_t)len >= n || schema_lookup(type, probe, other) != KEY_FIGURE)
-			return COMBINE_MEAN;
-		return c ? COMBINE_CENTRE : COMBINE_HALF_WIDTH;
-	}
-	return COMBINE_MEAN;
+	/* the cached lookup first: most keys are no figure of a result */
+	if (strcmp(type, "result") || !probe || !schema_is_figure(schema_lookup(type, probe, key)))
+		return COMBINE_MEAN;
+	d = keys_find(probe, key);
+	half = keys_half_of(probe, key);
+	partner = d && d->half_of ? d->half_of : half ? half->name : NULL;
+	if (!d || !partner)
+		return COMBINE_MEAN;
+	len = snprintf(other, n, "%s", partner);
+	if (len < 0 || (size_t)len >= n || !schema_is_figure(schema_lookup(type, probe, other)))
+		return COMBINE_MEAN;
+	return d->half_of ? COMBINE_HALF_WIDTH : COMBINE_CENTRE;
 }
 
 enum key_class rec_key_class(const json_t *rec, const char *key, const json_t *val)
@@ -505,7 +206,7 @@ enum key_class rec_key_class(const json_t *rec, const char *key, const json_t *v
 
 	if (c == KEY_UNKNOWN)
 		c = json_is_number(val) ? KEY_FIGURE : KEY_CONTEXT;
-	if (c == KEY_FIGURE && !json_is_number(val))
+	if (schema_is_figure(c) && !json_is_number(val))
 		c = KEY_CONTEXT;
 	return c;
 }
@@ -514,7 +215,7 @@ const char *key_class_name(enum key_class c)
 {
 	static const char *const names[] = {
 		[KEY_UNKNOWN] = "unknown", [KEY_FRAME] = "frame", [KEY_ID] = "id",
-		[KEY_FIGURE] = "figure", [KEY_CONTEXT] = "context",
+		[KEY_FIGURE] = "figure", [KEY_BUDGET] = "budget", [KEY_CONTEXT] = "context",
 	};
 
 	return (size_t)c < ARRAY_SIZE(names) ? names[c] : "unknown";
@@ -529,39 +230,59 @@ static void md_code(FILE *f, const char *s)
 	fputc('`', f);
 }
 
-/* A row that is half of an interval says how its iterations combine. */
-static void interval_note(FILE *f, const struct schema_row *row)
+static void md_row(FILE *f, const char *type, const char *probe, const char *key,
+		   enum key_class c, const char *unit, const char *dir)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(intervals); i++) {
-		const struct interval_rule *r = &intervals[i];
+	fputs("| ", f);
+	md_code(f, type);
+	fputs(" | ", f);
+	if (probe)
+		md_code(f, probe);
+	fputs(" | ", f);
+	md_code(f, key);
+	fprintf(f, " | %s | %s | %s | ", key_class_name(c), unit ? unit : "", dir ? dir : "");
+}
 
-		if (!row->probe || strcmp(row->type, r->type) || strcmp(row->probe, r->probe) ||
-		    (strcmp(row->key, r->centre) && strcmp(row->key, r->half)))
-			continue;
-		fprintf(f, "; iterations combine as the intersection of ");
-		md_code(f, r->centre);
-		fputs(" ± ", f);
-		md_code(f, r->half);
-		fprintf(f, ": %s", r->why);
+/* One declared key: what it is, and the rules it carries. */
+static void md_declared(const char *probe, const struct key_decl *d, void *arg)
+{
+	FILE *f = arg;
+
+	md_row(f, "result", probe, d->name, d->cls, d->unit, keys_dir_name(d->dir));
+	fputs(d->what ? d->what : "", f);
+	if (d->same_as) {
+		fputs("; the same fact as ", f);
+		md_code(f, d->same_as);
+		if (d->same_below_n)
+			fprintf(f, " when n < %ld", d->same_below_n);
+		fputs(", shown once", f);
 	}
+	if (d->max_of) {
+		fputs("; the largest ", f);
+		md_code(f, d->max_of);
+		fputs(" of the probe's other results, shown once, by its own", f);
+	}
+	if (d->half_of) {
+		fputs("; iterations combine as the intersection of ", f);
+		md_code(f, d->half_of);
+		fputs(" ± ", f);
+		md_code(f, d->name);
+	}
+	fputs(" |\n", f);
 }
 
 void schema_print_markdown(FILE *f)
 {
-	fputs("| record | probe | key | class | what |\n|---|---|---|---|---|\n", f);
+	fputs("| record | probe | key | class | unit | better | what |\n"
+	      "|---|---|---|---|---|---|---|\n", f);
 	for (size_t i = 0; i < ARRAY_SIZE(schema); i++) {
 		const struct schema_row *r = &schema[i];
 
-		fputs("| ", f);
-		md_code(f, r->type);
-		fputs(" | ", f);
-		if (r->probe)
-			md_code(f, r->probe);
-		fputs(" | ", f);
-		md_code(f, r->key);
-		fprintf(f, " | %s | %s", key_class_name(r->cls), r->why);
-		interval_note(f, r);
-		fputs(" |\n", f);
+		/* the probes' declarations after the rows for every record */
+		if (i && !strcmp(schema[i - 1].type, "*") && strcmp(r->type, "*"))
+			keys_foreach_builtin(md_declared, f);
+		md_row(f, r->type, NULL, r->key, r->cls, NULL, NULL);
+		fprintf(f, "%s |\n", r->why);
 	}
 }
 
@@ -589,6 +310,4 @@ void schema_cache_free(void)
 {
 	json_decref(cache);
 	cache = NULL;
-	json_decref(schema_probes);
-	schema_probes = NULL;
 }

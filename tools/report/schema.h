@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The identity schema: for each record type and probe, which keys say what
- * was measured (identity), which are the measurements (figures), which say
- * under what circumstances (context), and which frame the record (type,
- * iteration). `report` lines results up across runs by their identity keys
- * only, so a reading that changes from run to run (the clock's last value,
- * the CPU a process happened to run on) never splits one result into two.
- * docs/records.md carries the same table (tp-report --schema prints it) and
- * tests/report/schema.t checks that every key the probes emit is in it.
+ * was measured (identity), which are the measurements (figures), which are
+ * how much was measured (budgets: shown and compared, never leading), which
+ * say under what circumstances (context), and which frame the record
+ * (type, iteration). `report` lines results up across runs by their
+ * identity keys only, so a reading that changes from run to run (the
+ * clock's last value, the CPU a process happened to run on) never splits
+ * one result into two. A probe's result keys are its own declaration
+ * (keys.h); this file holds the rows of the records no probe declares.
+ * docs/records.md carries the whole table (tp-report --schema prints it)
+ * and tests/report/schema.t checks that every key the probes emit is in it.
  */
 #ifndef TP_REPORT_SCHEMA_H
 #define TP_REPORT_SCHEMA_H
@@ -21,7 +24,11 @@ enum key_class {
 	KEY_ID,		/* part of what was measured: equal in two runs that compare */
 	KEY_FIGURE,	/* a number that was measured: compared and averaged */
 	KEY_CONTEXT,	/* circumstances and findings that are not compared */
+	KEY_BUDGET,	/* how much was measured (a window, round trips): a figure that never leads */
 };
+
+/* 1 for the classes report treats as numbers to compare: figures and budgets. */
+int schema_is_figure(enum key_class c);
 
 /*
  * How the iterations of --repeat combine into one value of a figure. Most
@@ -37,13 +44,13 @@ enum combine {
 	COMBINE_HALF_WIDTH,	/* its half-width */
 };
 
+/* 1 when PROBE's KEY is a signed difference (declared nearer zero is better): no ratio, never ranked. */
+int schema_signed(const char *probe, const char *key);
+
 /*
  * The schema's rule for figure key; for an interval, sets other (of n
  * bytes) to the key of its other half (offset_ns: bound_ns).
  */
-/* 1 when PROBE's KEY is a signed difference: no ratio, never ranked. */
-int schema_signed(const char *probe, const char *key);
-
 enum combine schema_combine(const char *type, const char *probe, const char *key, char *other,
 			    size_t n);
 

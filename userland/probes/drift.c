@@ -423,6 +423,44 @@ static const struct probe_opt drift_opts[] = {
 	  }, .store = &drift_s },
 };
 
+/*
+ * Every key of a drift record (struct probe_key). A rate's deviation and
+ * its trend are signed: nearer zero is better.
+ */
+static const struct probe_key drift_keys[] = {
+	PKEY_ID("ref", 0, "the reference counter"),
+	PKEY_ID("tau_s", "s", "the Allan deviation's averaging time"),
+	PKEY_ID("counter", 0, "the counter whose read cost this is"),
+	PKEY_CTX("via", 0, "how the counter was reached"),
+	PKEY_FIG("*_hz", "Hz", PK_NEITHER, "the reference's nominal rate, the TSC's against it, the stub's"),
+	PKEY_CTX("tsc_hz_source", 0, "whose figure freq_ppm is against"),
+	PKEY_CTX("counter_bits", "bits", "the counter's width"),
+	PKEY_FIG("freq_ppm", "ppm", PK_ZERO, "TSC rate against the stub's figure"),
+	PKEY_FIG("trend_ppm_per_min", "ppm/min", PK_ZERO, "slope of the windows' rates"),
+	PKEY_FIG("window_ppm_*", "ppm", PK_ZERO, "slowest and fastest window"),
+	PKEY_CTX("windows", "count", "windows behind the trend"),
+	PKEY_CTX("window_s", "s", "length of a window"),
+	PKEY_BUDGET("duration_s", "s", "time sampled"),
+	PKEY_CTX("samples", "count", "samples taken"),
+	PKEY_FIG("missed", "count", PK_LOWER, "wake-ups a whole period late"),
+	PKEY_CTX("tau0_s", "s", "the sampling period"),
+	PKEY_FIG("bracket_*_ns", "ns", PK_LOWER, "width of the TSC brackets around the reads"),
+	PKEY_CTX("m", "count", "tau in sampling periods"),
+	PKEY_FIG("adev", 0, PK_LOWER, "overlapping Allan deviation"),
+	PKEY_CTX("n", "count", "second differences behind it (not its degrees of freedom)"),
+	PKEY_CTX("adev_lo", 0, "the 68 % interval's lower end (chi-squared, edf)"),
+	PKEY_CTX("adev_hi", 0, "the 68 % interval's upper end"),
+	PKEY_CTX("edf", 0, "equivalent degrees of freedom (NIST SP 1065 Table 5)"),
+	PKEY_CTX("noise", 0, "the noise type the edf assumes (from the slope, least confident if unclear)"),
+	PKEY_CTX("slope", 0, "log-log slope of adev against tau around this tau"),
+	PKEY_CTX("reads", "count", "reads timed"),
+	PKEY_FIG("ns_per_read", "ns", PK_LOWER, "cost of one read: median"),
+	PKEY_FIG("ticks_per_read", "ticks", PK_LOWER, "cost of one read in TSC ticks",
+		 .same_as = "ns_per_read"),
+	PKEY_FIG("*ns_per_read", "ns", PK_LOWER, "cost of one read: min, max"),
+	PKEY_FIG("loop_overhead_ns", "ns", PK_LOWER, "cost of the empty loop, not subtracted"),
+};
+
 const struct probe drift_probe = {
 	.name = "drift",
 	.summary = "TSC against CLOCK_MONOTONIC_RAW, HPET and PM timer: ppm, trend, Allan deviation; "
@@ -430,4 +468,5 @@ const struct probe drift_probe = {
 	.run = run, .limit_quick_s = 40, .limit_full_s = 420,
 	PROBE_OPTS(drift_opts), PROBE_FIGURES("adev", "tau_s", "freq_ppm", "trend_ppm_per_min",
 					      "ns_per_read"),
+	PROBE_KEYS(drift_keys),
 };

@@ -430,9 +430,31 @@ static const struct probe_opt itimer_opts[] = {
 	  }, .store = &burners, .was = "load", .by_env = 1, .env_def = { -1, 0 } },
 };
 
+/* Every key of an itimer record (struct probe_key). */
+static const struct probe_key itimer_keys[] = {
+	PKEY_ID("timer", 0, "ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF"),
+	PKEY_ID("load", "count", "CPU-burning processes in the background"),
+	PKEY_ID("requested_us", "us", "the interval asked for"),
+	PKEY_FIG("claimed_us", "us", PK_NEITHER, "the interval getitimer() gave back"),
+	PKEY_FIG("actual_us", "us", PK_NEITHER, "mean interval measured"),
+	PKEY_FIG("accuracy_pct", "%", PK_NEITHER, "actual / requested"),
+	PKEY_FIG("min_us", "us", PK_NEITHER, "shortest interval"),
+	PKEY_FIG("max_us", "us", PK_NEITHER, "longest interval"),
+	PKEY_FIG("stddev_us", "us", PK_LOWER, "spread of the intervals"),
+	PKEY_BUDGET("signals", "count", "signals received (at least a minimum, for at least a time)"),
+	PKEY_BUDGET("wall_s", "s", "time the measurement took"),
+	PKEY_FIG("cpu_us_per_signal", "us", PK_LOWER, "ITIMER_REAL: CPU time per signal (the seed's quantity)"),
+	PKEY_FIG("cpu_accuracy_pct", "%", PK_NEITHER, "ITIMER_REAL: CPU time per signal / claimed"),
+	PKEY_FIG("involuntary_switches", "count", PK_LOWER, "ITIMER_REAL: times the probe lost the CPU"),
+	PKEY_FIG("cpu_slice_us", "us", PK_NEITHER, "ITIMER_REAL: mean CPU time per slice"),
+	PKEY_FIG("model_cpu_us_per_signal", "us", PK_NEITHER, "ITIMER_REAL: the model's CPU time per signal"),
+	PKEY_CTX("actual_clock", 0, "the clock the intervals were measured with"),
+};
+
 const struct probe itimer_probe = {
 	.name = "itimer",
 	.summary = "setitimer: requested vs claimed vs actual interval, with load (timer-perf.c, 2008)",
 	.run = probe_itimer, .limit_quick_s = 60, .limit_full_s = 600,
 	PROBE_OPTS(itimer_opts), PROBE_FIGURES("actual_us", "claimed_us", "accuracy_pct"),
+	PROBE_KEYS(itimer_keys),
 };

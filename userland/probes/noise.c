@@ -600,8 +600,49 @@ static const struct probe_opt noise_opts[] = {
 	  }, .store = &spin_ms },
 };
 
+/*
+ * Every key of a noise record (struct probe_key). A percentile of fewer
+ * gaps than it needs is the longest gap (nearest rank, stats.h).
+ */
+static const struct probe_key noise_keys[] = {
+	PKEY_ID("cpu", 0, "the CPU measured (one result per CPU)"),
+	PKEY_ID("threshold_ns", "ns", "a gap at least this long is an interruption"),
+	PKEY_BUDGET("duration_ms", "ms", "time measured"),
+	PKEY_FIG("interruptions", "count", PK_LOWER, "gaps over the threshold"),
+	PKEY_FIG("per_s", "1/s", PK_LOWER, "interruptions per second"),
+	PKEY_FIG("stolen_pct", "%", PK_LOWER, "share of the time lost to gaps"),
+	PKEY_FIG("max_gap_ns", "ns", PK_LOWER, "longest gap"),
+	PKEY_FIG("p50_gap_ns", "ns", PK_LOWER, "median gap"),
+	PKEY_FIG("p99_gap_ns", "ns", PK_LOWER, "p99 of the gaps", .same_as = "max_gap_ns",
+		 .same_below_n = 100),
+	PKEY_FIG("p999_gap_ns", "ns", PK_LOWER, "p99.9 of the gaps", .same_as = "max_gap_ns",
+		 .same_below_n = 1000),
+	PKEY_FIG("*_gap_ns", "ns", PK_LOWER, "other percentile gaps"),
+	PKEY_FIG("loop_ns", "ns", PK_LOWER, "one turn of the reading loop"),
+	PKEY_FIG("preemptions", "count", PK_LOWER, "involuntary context switches"),
+	PKEY_FIG("gaps_kept", "count", PK_NEITHER, "gaps kept for the percentiles"),
+	PKEY_FIG("gaps_dropped", "count", PK_LOWER, "gaps beyond the buffer"),
+	PKEY_FIG("tsc_backwards", "count", PK_LOWER, "TSC reads that went back"),
+	PKEY_FIG("tsc_hz", "Hz", PK_NEITHER, "TSC frequency used"),
+	PKEY_FIG("[0-9]*", "count", PK_LOWER, "an interrupt's count, named as in /proc/interrupts"),
+	PKEY_FIG("[A-Z]*", "count", PK_LOWER, "an interrupt's or softirq's count"),
+	PKEY_FIG("softirq:*", "count", PK_LOWER, "a softirq's count whose name an interrupt has too"),
+	PKEY_FIG("smis", "count", PK_LOWER, "SMIs on every online CPU in the window (MSR_SMI_COUNT)"),
+	PKEY_CTX("smi_cpus*", 0, "CPUs whose SMI count was read, and whether that changed"),
+	PKEY_CTX("calibration", 0, "where the TSC frequency came from"),
+	PKEY_CTX("ref", 0, "the calibration's reference"),
+	PKEY_CTX("calib_*", 0, "the user-space calibration's rounds and spread"),
+	PKEY_CTX("n", "count", "gaps behind the percentiles"),
+	PKEY_CTX("gaps", 0, "histogram of the gaps (nested)"),
+	PKEY_CTX("per_cpu", 0, "interrupt counts per CPU (nested)"),
+	PKEY_CTX("interrupts*", 0, "interrupt counts (nested)"),
+	PKEY_CTX("softirqs*", 0, "softirq counts (nested)"),
+	PKEY_CTX("truncated", 0, "counts left out to fit the record"),
+};
+
 const struct probe noise_probe = {
 	.name = "noise", .summary = "OS noise: a spinning thread per CPU, gaps above a threshold (sysjitter)",
 	.run = probe_noise, .limit_quick_s = 30, .limit_full_s = 120,
 	PROBE_OPTS(noise_opts), PROBE_FIGURES("stolen_pct"),
+	PROBE_KEYS(noise_keys),
 };

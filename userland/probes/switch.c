@@ -614,9 +614,40 @@ enum probe_status probe_switch(struct probe_ctx *ctx)
 
 /* ---- the registry's row (probes/registry.c) ---- */
 
+/* Every key of a switch record (struct probe_key). */
+static const struct probe_key switch_keys[] = {
+	PKEY_ID("mechanism", 0, "pipe or futex"),
+	PKEY_ID("peer", 0, "process or thread"),
+	PKEY_ID("placement", 0, "same-cpu or cross-cpu"),
+	PKEY_BUDGET("round_trips*", "count", "round trips timed (in all, per repetition)"),
+	PKEY_FIG("us_per_round_trip", "us", PK_LOWER, "cost of a round trip: mean"),
+	PKEY_FIG("us_per_round_trip_min", "us", PK_LOWER, "cost of a round trip: the cheapest repetition"),
+	PKEY_FIG("us_per_round_trip_max", "us", PK_LOWER, "cost of a round trip: the dearest repetition"),
+	PKEY_FIG("us_per_round_trip_stddev", "us", PK_LOWER, "spread of the repetitions"),
+	PKEY_FIG("switches_per_round_trip", "count", PK_NEITHER, "context switches a round trip needs"),
+	PKEY_FIG("lat_ctx_ns", "ns", PK_LOWER,
+		 "lmbench lat_ctx: half a round trip minus pipe_overhead_ns (pipe, one CPU): median"),
+	PKEY_FIG("lat_ctx_ns_*", "ns", PK_LOWER, "lat_ctx_ns: min, max, stddev over the repetitions"),
+	PKEY_FIG("pipe_overhead_ns", "ns", PK_LOWER, "a pipe write + read in one task, no switch: median"),
+	PKEY_FIG("pipe_overhead_ns_*", "ns", PK_LOWER, "pipe_overhead_ns: min, max, stddev"),
+	PKEY_FIG("ns_per_half_round_trip", "ns", PK_LOWER, "one CPU: half a round trip, the token's calls included"),
+	PKEY_CTX("lat_ctx_formula", 0, "how lat_ctx_ns is computed"),
+	PKEY_FIG("ns_per_switch", "ns", PK_LOWER, "older records: half a round trip on one CPU"),
+	PKEY_FIG("ns_per_handoff", "ns", PK_LOWER, "two CPUs: half a round trip (IPI, idle exit, wake-up)"),
+	PKEY_FIG("vol_ctxsw*", "count", PK_NEITHER, "voluntary context switches"),
+	PKEY_FIG("invol_ctxsw", "count", PK_LOWER, "involuntary context switches"),
+	PKEY_BUDGET("ctxsw_round_trips", "count", "round trips the counts cover"),
+	PKEY_FIG("ctxsw_per_round_trip", "count", PK_NEITHER, "switches counted per round trip"),
+	PKEY_CTX("cpu_main", 0, "the CPU the main side ran on"),
+	PKEY_CTX("cpu_peer", 0, "the CPU the peer ran on"),
+	PKEY_CTX("reps", "count", "repetitions"),
+	PKEY_CTX("ctxsw_source", 0, "where the counts came from"),
+};
+
 const struct probe switch_probe = {
 	.name = "switch", .summary = "context-switch cost: pipe and futex ping-pong, same and cross CPU",
 	.run = probe_switch, .limit_quick_s = 30, .limit_full_s = 120,
 	PROBE_FIGURES("lat_ctx_ns", "pipe_overhead_ns", "us_per_round_trip", "ns_per_half_round_trip",
 		      "ns_per_handoff"),
+	PROBE_KEYS(switch_keys),
 };

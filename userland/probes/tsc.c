@@ -1043,8 +1043,53 @@ static const struct probe_opt tsc_opts[] = {
 	  }, .store = &user_calib_rounds, .was = "calib-rounds" },
 };
 
+/*
+ * Every key of a tsc record (struct probe_key). A disagreement between two
+ * sources is signed: nearer zero is better.
+ */
+static const struct probe_key tsc_keys[] = {
+	PKEY_ID("cpu_a", 0, "first CPU of the pair"),
+	PKEY_ID("cpu_b", 0, "second CPU of the pair"),
+	PKEY_FIG("*_hz", "Hz", PK_NEITHER, "TSC frequency by each source"),
+	PKEY_FIG("*_vs_*_ppm", "ppm", PK_ZERO, "disagreement between two sources"),
+	PKEY_FIG("*_ppm", "ppm", PK_LOWER, "spread of a source"),
+	PKEY_FIG("tsc_early_khz", "kHz", PK_NEITHER, "the stub's tsc_early_khz="),
+	PKEY_FIG("cpuid1[56]_*", 0, PK_NEITHER, "CPUID's nominal frequency"),
+	PKEY_FIG("hv_tsc_khz", "kHz", PK_NEITHER, "the hypervisor's TSC frequency"),
+	PKEY_BUDGET("iterations", "count", "handoffs tried"),
+	PKEY_FIG("handoffs", "count", PK_NEITHER, "handoffs between the CPUs"),
+	PKEY_FIG("*warps", "count", PK_LOWER, "reads that went back across CPUs"),
+	PKEY_FIG("max_warp_ns", "ns", PK_LOWER, "largest step back"),
+	PKEY_FIG("max_warp_ticks", "ticks", PK_LOWER, "largest step back in TSC ticks",
+		 .same_as = "max_warp_ns"),
+	PKEY_FIG("boot_warp_ticks", "ticks", PK_LOWER, "offset found at boot"),
+	PKEY_BUDGET("duration_ms", "ms", "time measured"),
+	PKEY_BUDGET("pairs", "count", "CPU pairs tried"),
+	PKEY_FIG("pairs_with_warps", "count", PK_LOWER, "CPU pairs with warps"),
+	PKEY_FIG("messages_dropped", "count", PK_LOWER, "kernel messages left out"),
+	PKEY_CTX("cpus", "count", "CPUs online"),
+	PKEY_CTX("log", 0, "where kernel messages came from"),
+	PKEY_CTX("messages", 0, "the kernel's TSC messages"),
+	PKEY_CTX("unstable*", 0, "the kernel marked the TSC unstable, and why"),
+	PKEY_CTX("kernel_ref", 0, "the kernel's reference"),
+	PKEY_CTX("*_is_early", 0, "the kernel took tsc_early_khz="),
+	PKEY_CTX("detail", 0, "free text"),
+	PKEY_CTX("by_construction", 0, "pairs whose figures share an origin"),
+	PKEY_CTX("constant_tsc", 0, "CPU flag"),
+	PKEY_CTX("nonstop_tsc", 0, "CPU flag"),
+	PKEY_CTX("tsc_known_freq", 0, "CPU flag"),
+	PKEY_CTX("tsc_reliable", 0, "CPU flag"),
+	PKEY_CTX("rdtscp", 0, "CPU flag"),
+	PKEY_CTX("tsc_deadline_timer", 0, "CPU flag"),
+	PKEY_CTX("invariant", 0, "invariant TSC (CPUID 0x80000007)"),
+	PKEY_CTX("hypervisor", 0, "the hypervisor's signature"),
+	PKEY_CTX("clocksource", 0, "the kernel's clocksource"),
+	PKEY_CTX("available_clocksources", 0, "the kernel's choice"),
+};
+
 const struct probe tsc_probe = {
 	.name = "tsc", .summary = "TSC frequency by stub, kernel and user space; flags; cross-CPU sync",
 	.run = probe_tsc, .limit_quick_s = 30, .limit_full_s = 120,
 	PROBE_OPTS(tsc_opts), PROBE_FIGURES("max_warp_ns", "tsc_hz"),
+	PROBE_KEYS(tsc_keys),
 };

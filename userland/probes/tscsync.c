@@ -467,9 +467,54 @@ static enum probe_status run(struct probe_ctx *ctx)
 
 /* ---- the registry's row (probes/registry.c) ---- */
 
+/*
+ * Every key of a tscsync record (struct probe_key). An offset is the
+ * centre of an interval each iteration proves (bound is its half-width):
+ * iterations combine by intersecting them. ns is the primary unit.
+ */
+static const struct probe_key tscsync_keys[] = {
+	PKEY_ID("when", 0, "pre-os (the stub, through the firmware's MP services) or post-boot"),
+	PKEY_ID("cpu_a", 0, "the CPU that calls (A)"),
+	PKEY_ID("cpu_b", 0, "the CPU that answers (B)"),
+	PKEY_FIG("offset_ns", "ns", PK_ZERO, "TSC_B - TSC_A, middle of the proven interval"),
+	PKEY_FIG("offset_ticks", "ticks", PK_ZERO, "the offset in TSC ticks", .same_as = "offset_ns"),
+	PKEY_FIG("bound_ns", "ns", PK_LOWER, "half-width of the interval", .half_of = "offset_ns"),
+	PKEY_FIG("bound_ticks", "ticks", PK_LOWER, "the half-width in TSC ticks",
+		 .same_as = "bound_ns", .half_of = "offset_ticks"),
+	PKEY_FIG("round_trip_ns", "ns", PK_LOWER, "tightest round trip"),
+	PKEY_FIG("round_trip_ticks", "ticks", PK_LOWER, "tightest round trip in TSC ticks",
+		 .same_as = "round_trip_ns"),
+	PKEY_BUDGET("samples", "count", "round trips counted (as many as fit the time)"),
+	PKEY_FIG("rejected", "count", PK_LOWER, "round trips where A's TSC went back"),
+	PKEY_CTX("consistent", 0, "the round trips' intervals intersect"),
+	PKEY_CTX("excludes_zero", 0, "an offset is proven"),
+	PKEY_CTX("cpus", "count", "CPUs online"),
+	PKEY_CTX("cpus_measured", "count", "CPUs in the matrix"),
+	PKEY_CTX("sampled", 0, "more CPUs than the matrix holds"),
+	PKEY_BUDGET("pairs", "count", "ordered pairs measured"),
+	PKEY_FIG("max_abs_offset_ns", "ns", PK_LOWER, "largest |offset| of the pairs"),
+	PKEY_CTX("max_abs_offset_cpu_*", 0, "the pair it came from"),
+	PKEY_FIG("max_bound_ns", "ns", PK_LOWER, "widest bound of the pairs", .max_of = "bound_ns"),
+	PKEY_FIG("pairs_excluding_zero", "count", PK_LOWER, "pairs with a proven offset"),
+	PKEY_CTX("any_excludes_zero", 0, "some pair has a proven offset"),
+	PKEY_FIG("pairs_inconsistent", "count", PK_LOWER, "pairs whose intervals did not intersect"),
+	PKEY_FIG("reverse_disagreements", "count", PK_LOWER, "pairs whose two directions contradict"),
+	PKEY_FIG("tsc_hz", "Hz", PK_NEITHER, "TSC frequency used for ns"),
+	PKEY_CTX("tsc_hz_source", 0, "whose figure: stub or user"),
+	PKEY_CTX("apic_*", 0, "the APIC IDs the stub named the pair by"),
+	PKEY_ID("cpu", 0, "the CPU whose IA32_TSC_ADJUST this is"),
+	PKEY_CTX("apic", 0, "its APIC ID"),
+	PKEY_FIG("tsc_adjust", "ticks", PK_ZERO, "IA32_TSC_ADJUST (MSR 0x3b), signed ticks"),
+	PKEY_FIG("tsc_adjust_changed", "count", PK_LOWER, "CPUs whose IA32_TSC_ADJUST moved between the stub and now"),
+	PKEY_BUDGET("preos_pairs", "count", "the stub's pairs"),
+	PKEY_FIG("preos_pairs_*", "count", PK_LOWER, "the stub's pairs that prove an offset"),
+	PKEY_FIG("preos_max_abs_offset_ns", "ns", PK_LOWER, "largest |offset| of the stub's pairs"),
+};
+
 const struct probe tscsync_probe = {
 	.name = "tscsync",
 	.summary = "TSC offset of every CPU against every other, bounded by cache-line round trips",
 	.run = run, .limit_quick_s = 30, .limit_full_s = 300,
 	PROBE_FIGURES("max_abs_offset_ns", "offset_ns", "bound_ns", "round_trip_ns", "samples"),
+	PROBE_KEYS(tscsync_keys),
 };

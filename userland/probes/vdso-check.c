@@ -164,9 +164,20 @@ static enum probe_status run(struct probe_ctx *ctx)
 
 /* ---- the registry's row (probes/registry.c) ---- */
 
+/* Every key of a vdso-check record (struct probe_key). */
+static const struct probe_key vdso_check_keys[] = {
+	PKEY_ID("symbol", 0, "the vDSO symbol called"),
+	PKEY_ID("clock_id", 0, "the clockid_t read"),
+	PKEY_CTX("clocksource", 0, "the kernel's clocksource during the check"),
+	PKEY_CTX("path", 0, "what the check found: vdso or syscall"),
+	PKEY_CTX("status", 0, "ok, or why the clock could not be checked"),
+	PKEY_FIG("kernel_entries", "count", PK_LOWER, "time system calls seen under ptrace"),
+};
+
 const struct probe vdso_check_probe = {
 	.name = "vdso-check",
 	.summary = "does each clock id take the vDSO path on this kernel and clocksource",
 	.run = run, .limit_quick_s = 10, .limit_full_s = 30,
 	PROBE_FIGURES("kernel_entries", "path"),
+	PROBE_KEYS(vdso_check_keys),
 };

@@ -708,8 +708,40 @@ static const struct probe_opt wakeup_opts[] = {
 	  }, .store = &pin_cpu },
 };
 
+/*
+ * Every key of a wakeup record (struct probe_key). A percentile of fewer
+ * wake-ups than it needs is the latest one (nearest rank, stats.h).
+ */
+static const struct probe_key wakeup_keys[] = {
+	PKEY_ID("mechanism", 0, "the call that sleeps"),
+	PKEY_ID("period_us", "us", "the interval asked for"),
+	PKEY_ID("clock", 0, "the clock slept on"),
+	PKEY_ID("priority", 0, "SCHED_FIFO priority in effect (0: none)"),
+	PKEY_ID("priority_requested", 0, "the priority asked for"),
+	PKEY_ID("cpu", 0, "the CPU it was pinned to (-1: none)"),
+	PKEY_CTX("latency_from", 0, "deadline or call+interval"),
+	PKEY_FIG("min_ns", "ns", PK_LOWER, "latency: min"),
+	PKEY_FIG("avg_ns", "ns", PK_LOWER, "latency: mean"),
+	PKEY_FIG("p50_ns", "ns", PK_LOWER, "latency: median"),
+	PKEY_FIG("p99_ns", "ns", PK_LOWER, "latency: p99", .same_as = "max_ns", .same_below_n = 100),
+	PKEY_FIG("p999_ns", "ns", PK_LOWER, "latency: p99.9", .same_as = "max_ns",
+		 .same_below_n = 1000),
+	PKEY_FIG("max_ns", "ns", PK_LOWER, "latency: max"),
+	PKEY_FIG("timerslack_ns", "ns", PK_NEITHER, "the timer slack in effect"),
+	PKEY_BUDGET("hist_range_ns", "ns", "the histogram's range, chosen to fit the record"),
+	PKEY_FIG("*_ns", "ns", PK_LOWER, "latency: other statistics"),
+	PKEY_FIG("overruns", "count", PK_LOWER, "periods missed"),
+	PKEY_CTX("samples", "count", "wake-ups measured"),
+	PKEY_CTX("n", "count", "wake-ups behind the percentiles"),
+	PKEY_CTX("stopped_early", 0, "the time limit cut the run"),
+	PKEY_CTX("mlockall", 0, "memory locked"),
+	PKEY_CTX("*_error", 0, "why a setting could not be made"),
+	PKEY_CTX("hist", 0, "latency histogram (nested)"),
+};
+
 const struct probe wakeup_probe = {
 	.name = "wakeup", .summary = "wake-up latency of every sleep and timer mechanism (cyclictest)",
 	.run = probe_wakeup, .limit_quick_s = 60, .limit_full_s = 900,
 	PROBE_OPTS(wakeup_opts), PROBE_FIGURES("p99_ns", "samples"),
+	PROBE_KEYS(wakeup_keys),
 };

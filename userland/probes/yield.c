@@ -316,8 +316,26 @@ static const struct probe_opt yield_opts[] = {
 	  }, .store = &gnuplot, .was = "gnuplot" },
 };
 
+/* Every key of a yield record (struct probe_key). */
+static const struct probe_key yield_keys[] = {
+	PKEY_ID("threads", "count", "threads yielding"),
+	PKEY_FIG("total_per_s", "1/s", PK_HIGHER, "yields per second, all threads"),
+	PKEY_FIG("avg_per_thread_per_s", "1/s", PK_HIGHER, "yields per second per thread"),
+	PKEY_FIG("zero_work_threads", "count", PK_LOWER, "threads that counted no call in the common window"),
+	PKEY_FIG("late_threads", "count", PK_LOWER, "threads not yet running when the window opened"),
+	PKEY_FIG("normalized_variance", 0, PK_LOWER, "spread between threads"),
+	PKEY_FIG("ns_per_yield", "ns", PK_LOWER, "cost of one yield"),
+	PKEY_FIG("total_yields", "count", PK_HIGHER, "yields counted"),
+	PKEY_FIG("vol_ctxsw", "count", PK_NEITHER, "voluntary context switches"),
+	PKEY_FIG("invol_ctxsw", "count", PK_LOWER, "involuntary context switches"),
+	PKEY_BUDGET("duration_ms", "ms", "time measured"),
+	PKEY_FIG("start_spread_ms", "ms", PK_LOWER, "how far apart the threads started"),
+	PKEY_CTX("requested_ms", "ms", "time asked for"),
+};
+
 const struct probe yield_probe = {
 	.name = "yield", .summary = "sched_yield() work of N threads together (threads.c, lkml 1999)",
 	.run = probe_yield, .limit_quick_s = 30, .limit_full_s = 120,
 	PROBE_OPTS(yield_opts), PROBE_FIGURES("ns_per_yield", "total_per_s"),
+	PROBE_KEYS(yield_keys),
 };

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The probes' key declarations (userland/probe.h, struct probe_key): what
+ * every key of a probe's result records is (identity, figure, budget or
+ * context), its unit, which way is better, and which key holds the same
+ * fact in its primary unit. A run ships them as `keys` records before any
+ * probe's record; a probe's declaration comes from the first log read
+ * that carries one, else from the built-in copy, made at build time from
+ * the probes' own tables (tools/report/gen/keys_gen.c) for older captures.
+ */
+#ifndef TP_REPORT_KEYS_H
+#define TP_REPORT_KEYS_H
+
+#include <stdio.h>
+#include <jansson.h>
+
+#include "schema.h"
+
+enum key_dir {
+	KEY_DIR_NEITHER,
+	KEY_DIR_HIGHER,	/* higher is better: a rate */
+	KEY_DIR_LOWER,	/* lower is better: a cost, a latency, a count of faults */
+	KEY_DIR_ZERO,	/* nearer zero is better: a signed difference, no ratio */
+};
+
+struct key_decl {
+	char *name;		/* the key, or an fnmatch() pattern when pattern */
+	int pattern;
+	enum key_class cls;	/* KEY_ID, KEY_FIGURE, KEY_BUDGET or KEY_CONTEXT */
+	char *unit;		/* NULL: none */
+	enum key_dir dir;
+	char *same_as;		/* the key holding the same fact in its primary unit */
+	long same_below_n;	/* same_as only when the record's n is below this; 0: always */
+	char *max_of;		/* the key whose largest value over the probe's other results this is */
+	char *half_of;		/* the interval centre this is the half-width of */
+	const char *what;	/* built-in only: the probe's one line; else NULL */
+};
+
+/*
+ * Takes the declaration in rec when it is a `keys` record: the probe's
+ * declaration from then on, unless an earlier log declared that probe (a
+ * different one is named on stderr, the first kept). A malformed record
+ * is refused whole, with one line on stderr naming file, probe and key.
+ * Returns 1 when taken, 0 when rec is no keys record or changes nothing,
+ * -1 when refused.
+ */
+int keys_note_record(const json_t *rec, const char *file);
+
+/* The declaration of probe's key (exact names first, then patterns in order), or NULL. */
+const struct key_decl *keys_find(const char *probe, const char *key);
+
+/* The figure of probe declared as the half-width of centre's interval, or NULL. */
+const struct key_decl *keys_half_of(const char *probe, const char *centre);
+
+/* Changes whenever a declaration is taken: lookups cached before are stale. */
+unsigned keys_generation(void);
+
+/* Calls fn for every key of the built-in declaration, probe by probe, in table order. */
+void keys_foreach_builtin(void (*fn)(const char *probe, const struct key_decl *d, void *arg),
+			  void *arg);
+
+/* The built-in declaration as the keys records a run ships, one JSON object a line. */
+void keys_print_builtin(FILE *f);
+
+/* A direction as the records name it: "higher", "lower", "zero"; NULL for neither. */
+const char *keys_dir_name(enum key_dir d);
+
+/* Frees every declaration (for leak checkers; lookups load the built-in again). */
+void keys_free(void);
+
+/* Made at build time by tools/report/gen/keys_gen.c (build/report/keys_builtin.c). */
+extern const char *const keys_builtin[];	/* keys records as JSON, NULL-terminated */
+extern const char *const keys_builtin_what[][3];	/* probe, key, what; NULL-terminated */
+
+#endif

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+/* A probe's key declaration as a record; see keydecl.h. */
+#include "keydecl.h"
+
+const char *keydecl_class_name(enum probe_key_class c)
+{
+	static const char *const names[] = {
+		[PK_ID] = "id", [PK_FIGURE] = "figure", [PK_BUDGET] = "budget",
+		[PK_CONTEXT] = "context",
+	};
+
+	return (unsigned)c < sizeof(names) / sizeof(names[0]) ? names[c] : "context";
+}
+
+const char *keydecl_dir_name(enum probe_key_dir d)
+{
+	static const char *const names[] = {
+		[PK_NEITHER] = 0, [PK_HIGHER] = "higher", [PK_LOWER] = "lower", [PK_ZERO] = "zero",
+	};
+
+	return (unsigned)d < sizeof(names) / sizeof(names[0]) ? names[d] : 0;
+}
+
+static void str_or_null(struct tp_rec *r, const char *s)
+{
+	if (s)
+		tp_rec_str(r, 0, s);
+	else
+		tp_rec_null(r, 0);
+}
+
+static void key_entry(struct tp_rec *r, const struct probe_key *k)
+{
+	tp_rec_arr_begin(r, k->name);
+	tp_rec_str(r, 0, keydecl_class_name(k->cls));
+	str_or_null(r, k->unit);
+	str_or_null(r, keydecl_dir_name(k->dir));
+	str_or_null(r, k->same_as);
+	if (k->same_below_n || k->max_of || k->half_of) {
+		tp_rec_obj_begin(r, 0);
+		if (k->same_below_n)
+			tp_rec_int(r, "same_below_n", k->same_below_n);
+		if (k->max_of)
+			tp_rec_str(r, "max_of", k->max_of);
+		if (k->half_of)
+			tp_rec_str(r, "half_of", k->half_of);
+		tp_rec_obj_end(r);
+	}
+	tp_rec_arr_end(r);
+}
+
+void keydecl_record(struct tp_rec *r, const struct probe *p)
+{
+	tp_rec_begin(r, "keys");
+	tp_rec_str(r, "for_probe", p->name);
+	tp_rec_obj_begin(r, "keys");
+	for (size_t i = 0; i < p->n_keys; i++)
+		key_entry(r, &p->keys[i]);
+	tp_rec_obj_end(r);
+}
