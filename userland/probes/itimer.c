@@ -4,13 +4,15 @@
  * Marc Feeley's timer-perf.c, 2008).
  *
  * For ITIMER_REAL, ITIMER_VIRTUAL and ITIMER_PROF and each requested
- * interval: the interval getitimer() reads back ("claimed"), the mean
- * interval between the signals ("actual", measured on the clock the timer
- * counts: CLOCK_MONOTONIC for REAL, the CPU time of the probe's one thread
- * for VIRTUAL and PROF) and accuracy = actual / claimed x 100, the seed's definition. Like
- * the seed, the process spins in user mode while the timer runs, so the CPU
- * timers advance; optionally with N CPU-burning processes in the background
- * (the seed's "4 and 9 parallel runs").
+ * interval: the interval getitimer() reads back ("claimed"), the seed's
+ * "actual" = the process's CPU time per signal (the CPU time of the probe's
+ * one thread between the first and the last signal / intervals) and
+ * accuracy = actual / claimed x 100, the seed's definition; beside them the
+ * wall time per signal (CLOCK_MONOTONIC), which is the same figure only
+ * while the probe has a CPU to itself. Like the seed, the process spins in
+ * user mode while the timer runs, so the CPU timers advance; optionally
+ * with N CPU-burning processes in the background (the seed's "4 and 9
+ * parallel runs").
  *
  * Why the figures differ from the request on Linux: ITIMER_REAL is an
  * hrtimer (kernel/time/itimer.c, it_real_fn) and lands close to the request
@@ -57,14 +59,13 @@ struct timer_kind {
 	const char *name;
 	int which;
 	int signo;
-	clockid_t clock;	/* what the timer counts, and what we measure on */
-	const char *clock_name;
+	clockid_t clock;	/* what the timer counts: when to stop measuring */
 };
 
 static const struct timer_kind timers[] = {
-	{ "ITIMER_REAL", ITIMER_REAL, SIGALRM, CLOCK_MONOTONIC, "CLOCK_MONOTONIC" },
-	{ "ITIMER_VIRTUAL", ITIMER_VIRTUAL, SIGVTALRM, CLOCK_THREAD_CPUTIME_ID, "CLOCK_THREAD_CPUTIME_ID" },
-	{ "ITIMER_PROF", ITIMER_PROF, SIGPROF, CLOCK_THREAD_CPUTIME_ID, "CLOCK_THREAD_CPUTIME_ID" },
+	{ "ITIMER_REAL", ITIMER_REAL, SIGALRM, CLOCK_MONOTONIC },
+	{ "ITIMER_VIRTUAL", ITIMER_VIRTUAL, SIGVTALRM, CLOCK_THREAD_CPUTIME_ID },
+	{ "ITIMER_PROF", ITIMER_PROF, SIGPROF, CLOCK_THREAD_CPUTIME_ID },
 };
 
 /* ---- arithmetic (itimer.h) ---- */
@@ -91,6 +92,11 @@ size_t interval_stats(const int64_t *stamp_ns, size_t n, struct interval_stats *
 	}
 	s->stddev_ns = s->intervals > 1 ? sqrt(sq / (double)(s->intervals - 1)) : 0;
 	return s->intervals;
+}
+
+double itimer_per_signal_us(int64_t span_ns, size_t signals)
+{
+	return signals >= 2 ? (double)span_ns / (double)(signals - 1) / NS_PER_US : 0;
 }
 
 double accuracy_pct(double actual_us, double claimed_us)
@@ -144,11 +150,10 @@ size_t itimer_loads(const struct options *opt, int appliance, int ncpu, int *loa
 /* What the signal handler writes; file scope because a handler has no
  * other way to reach it. */
 static struct {
-	int64_t *stamp;
-	int64_t *cpu;		/* ITIMER_REAL: the thread's CPU time at each signal */
+	int64_t *cpu;		/* the thread's CPU time at each signal */
+	int64_t *wall;		/* CLOCK_MONOTONIC at each signal */
 	size_t cap;
 	volatile size_t n;
-	clockid_t clock;
 } hs;
 
 static void on_signal(int sig)
@@ -160,13 +165,12 @@ static void on_signal(int sig)
 	if (i < hs.cap) {
 		struct timespec t;
 
-		clock_gettime(hs.clock, &t);	/* async-signal-safe (signal-safety(7)) */
-		hs.stamp[i] = ts_ns(&t);
-		if (hs.cpu) {
-			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-			hs.cpu[i] = ts_ns(&t);
-		}
-		/* the stamp before the count, for the loop reading both */
+		/* async-signal-safe (signal-safety(7)) */
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+		hs.cpu[i] = ts_ns(&t);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		hs.wall[i] = ts_ns(&t);
+		/* the stamps before the count, for the loop reading them */
 		atomic_signal_fence(memory_order_release);
 		hs.n = i + 1;
 	}
@@ -215,25 +219,29 @@ struct itimer_out {
 	const char *what;	/* the call that failed */
 	int64_t claimed_us;	/* it_interval read back */
 	int64_t wall_ns;	/* how long the measurement ran */
-	struct interval_stats st;
-	struct interval_stats cpu;	/* ITIMER_REAL: CPU time between signals */
+	struct interval_stats st;	/* CPU time between signals: the headline */
+	struct interval_stats wall;	/* wall time between signals */
+	int64_t cpu_span_ns;	/* CPU time from the first signal to the last */
+	int64_t wall_span_ns;	/* wall time from the first signal to the last */
 	int64_t cpu_ns;		/* CPU time of the whole measurement */
 	long nivcsw;		/* involuntary switches during it */
 };
 
 /* The tight part: arm, spin until enough signals, disarm. */
-static void measure(const struct itimer_cfg *c, int64_t *stamp, int64_t *cpu, size_t cap,
+static void measure(const struct itimer_cfg *c, int64_t *cpu, int64_t *wall, size_t cap,
 		    struct itimer_out *o)
 {
 	struct itimerval on = { 0 }, got = { 0 }, off = { 0 };
 	struct rusage ru0, ru1;
+	/* stop on the clock the timer counts */
+	const int64_t *stamp = c->t->clock == CLOCK_MONOTONIC ? wall : cpu;
 	int64_t t0, cpu0;
+	size_t n;
 
 	memset(o, 0, sizeof(*o));
-	hs.stamp = stamp;
-	hs.cpu = c->t->which == ITIMER_REAL ? cpu : 0;
+	hs.cpu = cpu;
+	hs.wall = wall;
 	hs.cap = cap;
-	hs.clock = c->t->clock;
 	hs.n = 0;
 	on.it_interval.tv_sec = c->requested_us / 1000000;
 	on.it_interval.tv_usec = c->requested_us % 1000000;
@@ -254,8 +262,6 @@ static void measure(const struct itimer_cfg *c, int64_t *stamp, int64_t *cpu, si
 		return;
 	}
 	for (;;) {
-		size_t n;
-
 		spin(c->chunk);
 		n = hs.n;
 		atomic_signal_fence(memory_order_acquire);
@@ -272,37 +278,57 @@ static void measure(const struct itimer_cfg *c, int64_t *stamp, int64_t *cpu, si
 	getrusage(RUSAGE_THREAD, &ru1);
 	o->nivcsw = ru1.ru_nivcsw - ru0.ru_nivcsw;
 	o->claimed_us = tv_ns(&got.it_interval) / NS_PER_US;
-	interval_stats(stamp, hs.n < cap ? hs.n : cap, &o->st);
-	if (hs.cpu)
-		interval_stats(cpu, hs.n < cap ? hs.n : cap, &o->cpu);
+	n = hs.n < cap ? hs.n : cap;
+	interval_stats(cpu, n, &o->st);
+	interval_stats(wall, n, &o->wall);
+	if (n >= 2) {
+		o->cpu_span_ns = cpu[n - 1] - cpu[0];
+		o->wall_span_ns = wall[n - 1] - wall[0];
+	}
 }
 
 /* ---- output ---- */
 
+static void skip_one(const struct itimer_cfg *c, int load, const char *name, const struct itimer_out *o)
+{
+	char why[160];
+	struct tp_rec r;
+
+	if (o->err)
+		snprintf(why, sizeof(why), "%s(%s, %lld us): %s", o->what, c->t->name,
+			 (long long)c->requested_us, strerror(-o->err));
+	else
+		snprintf(why, sizeof(why), "%zu signal(s) in %.1f s of wall time, need 2",
+			 o->st.signals, (double)o->wall_ns / NS_PER_S);
+	emit_begin(&r, "skip");
+	tp_rec_str(&r, "probe", "itimer");
+	tp_rec_str(&r, "name", name);
+	tp_rec_str(&r, "timer", c->t->name);
+	tp_rec_int(&r, "load", load);
+	tp_rec_int(&r, "requested_us", c->requested_us);
+	tp_rec_str(&r, "reason", why);
+	emit_end(&r);
+	human("%8lld  skipped: %s\n", (long long)c->requested_us, why);
+}
+
+/*
+ * The headline is the seed's: actual_us = CPU time per signal, computed
+ * from the record's own cpu_span_ns and signals; wall time per signal
+ * beside it from wall_span_ns. min, max and stddev are the spread of the
+ * single CPU-time intervals.
+ */
 static void emit_one(const struct itimer_cfg *c, int load, const struct itimer_out *o)
 {
-	char name[64], why[160];
+	char name[64];
 	struct tp_rec r;
-	double actual_us = o->st.mean_ns / NS_PER_US, cpu_us = o->cpu.mean_ns / NS_PER_US;
+	double claimed_us = (double)o->claimed_us;
+	double actual_us = itimer_per_signal_us(o->cpu_span_ns, o->st.signals);
+	double wall_us = itimer_per_signal_us(o->wall_span_ns, o->wall.signals);
 	double slice_us = itimer_slice_us(o->cpu_ns, o->nivcsw);
 
 	snprintf(name, sizeof(name), "%s %lldus", c->t->name, (long long)c->requested_us);
 	if (o->err || o->st.intervals == 0) {
-		if (o->err)
-			snprintf(why, sizeof(why), "%s(%s, %lld us): %s", o->what, c->t->name,
-				 (long long)c->requested_us, strerror(-o->err));
-		else
-			snprintf(why, sizeof(why), "%zu signal(s) in %.1f s of wall time, need 2",
-				 o->st.signals, (double)o->wall_ns / NS_PER_S);
-		emit_begin(&r, "skip");
-		tp_rec_str(&r, "probe", "itimer");
-		tp_rec_str(&r, "name", name);
-		tp_rec_str(&r, "timer", c->t->name);
-		tp_rec_int(&r, "load", load);
-		tp_rec_int(&r, "requested_us", c->requested_us);
-		tp_rec_str(&r, "reason", why);
-		emit_end(&r);
-		human("%8lld  skipped: %s\n", (long long)c->requested_us, why);
+		skip_one(c, load, name, o);
 		return;
 	}
 	emit_result_begin(&r, "itimer", name);
@@ -311,30 +337,30 @@ static void emit_one(const struct itimer_cfg *c, int load, const struct itimer_o
 	tp_rec_int(&r, "requested_us", c->requested_us);
 	tp_rec_int(&r, "claimed_us", o->claimed_us);
 	rec_double(&r, "actual_us", actual_us);
-	rec_double(&r, "accuracy_pct", accuracy_pct(actual_us, (double)o->claimed_us));
+	rec_double(&r, "accuracy_pct", accuracy_pct(actual_us, claimed_us));
+	rec_double(&r, "wall_us_per_signal", wall_us);
+	rec_double(&r, "wall_accuracy_pct", accuracy_pct(wall_us, claimed_us));
+	tp_rec_int(&r, "cpu_span_ns", o->cpu_span_ns);
+	tp_rec_int(&r, "wall_span_ns", o->wall_span_ns);
 	rec_double(&r, "min_us", o->st.min_ns / NS_PER_US);
 	rec_double(&r, "max_us", o->st.max_ns / NS_PER_US);
 	rec_double(&r, "stddev_us", o->st.stddev_ns / NS_PER_US);
 	tp_rec_uint(&r, "signals", o->st.signals);
-	tp_rec_str(&r, "actual_clock", c->t->clock_name);
+	tp_rec_str(&r, "actual_clock", "CLOCK_THREAD_CPUTIME_ID");
 	rec_double(&r, "wall_s", (double)o->wall_ns / NS_PER_S);
 	if (c->t->which == ITIMER_REAL) {
-		/* the seed's quantity under load, and the model it fits */
-		rec_double(&r, "cpu_us_per_signal", cpu_us);
-		rec_double(&r, "cpu_accuracy_pct", accuracy_pct(cpu_us, (double)o->claimed_us));
+		/* the slice the probe ran in, and the model it gives */
 		tp_rec_int(&r, "involuntary_switches", o->nivcsw);
 		rec_double(&r, "cpu_slice_us", slice_us);
-		rec_double(&r, "model_cpu_us_per_signal",
-			   itimer_model_cpu_per_signal_us((double)o->claimed_us, slice_us));
+		rec_double(&r, "model_cpu_us_per_signal", itimer_model_cpu_per_signal_us(claimed_us, slice_us));
 	}
 	emit_end(&r);
-	human("%8lld %8lld %8.0f (%3.0f%%)   %8.0f %8.0f %8.1f %7zu", (long long)c->requested_us,
-	      (long long)o->claimed_us, actual_us, accuracy_pct(actual_us, (double)o->claimed_us),
-	      o->st.min_ns / NS_PER_US, o->st.max_ns / NS_PER_US, o->st.stddev_ns / NS_PER_US,
-	      o->st.signals);
+	human("%8lld %8lld %8.0f (%3.0f%%)   %8.0f %8.0f %8.1f %7zu %8.0f (%3.0f%%)",
+	      (long long)c->requested_us, (long long)o->claimed_us, actual_us,
+	      accuracy_pct(actual_us, claimed_us), o->st.min_ns / NS_PER_US, o->st.max_ns / NS_PER_US,
+	      o->st.stddev_ns / NS_PER_US, o->st.signals, wall_us, accuracy_pct(wall_us, claimed_us));
 	if (c->t->which == ITIMER_REAL)
-		human(" %8.0f (%3.0f%%) %8.0f %8.0f", cpu_us, accuracy_pct(cpu_us, (double)o->claimed_us),
-		      slice_us, itimer_model_cpu_per_signal_us((double)o->claimed_us, slice_us));
+		human(" %8.0f %8.0f", slice_us, itimer_model_cpu_per_signal_us(claimed_us, slice_us));
 	human("\n");
 }
 
@@ -346,15 +372,15 @@ enum probe_status probe_itimer(struct probe_ctx *ctx)
 	size_t nloads = itimer_loads(ctx->opt, ctx->appliance, ctx->ncpu, loads);
 	int64_t budget_ns = ctx->quick ? 200 * NS_PER_MS : 1 * NS_PER_S;
 	size_t min_signals = ctx->quick ? 5 : 11;
-	int64_t *stamp = calloc(MAX_STAMPS, sizeof(*stamp));
 	int64_t *cpu = calloc(MAX_STAMPS, sizeof(*cpu));
+	int64_t *wall = calloc(MAX_STAMPS, sizeof(*wall));
 	uint64_t chunk = spin_chunk();
 	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 	int measured = 0;
 
-	if (!stamp || !cpu) {
-		free(stamp);
+	if (!cpu || !wall) {
 		free(cpu);
+		free(wall);
 		emit_error("itimer", 0, "out of memory for time stamps");
 		return PROBE_FAILED;
 	}
@@ -379,10 +405,10 @@ enum probe_status probe_itimer(struct probe_ctx *ctx)
 		for (size_t t = 0; t < sizeof(timers) / sizeof(*timers); t++) {
 			human("\n%s, load %d: requested, claimed and actual intervals in us and accuracy\n",
 			      timers[t].name, loads[l]);
-			human("%8s %8s %8s %6s   %8s %8s %8s %7s", "request", "claimed", "actual", "acc",
-			      "min", "max", "stddev", "signals");
+			human("%8s %8s %8s %6s   %8s %8s %8s %7s %8s %6s", "request", "claimed", "actual", "acc",
+			      "min", "max", "stddev", "signals", "wall/sig", "acc");
 			if (timers[t].which == ITIMER_REAL)
-				human(" %8s %6s %8s %8s", "cpu/sig", "acc", "slice", "model");
+				human(" %8s %8s", "slice", "model");
 			human("\n");
 			for (size_t i = 0; i < nus; i++) {
 				int64_t want = us[i] * NS_PER_US * (int64_t)min_signals;
@@ -398,7 +424,7 @@ enum probe_status probe_itimer(struct probe_ctx *ctx)
 				c.wall_cap_ns = (int64_t)(3.0 * (double)(budget_ns > want ? budget_ns : want) *
 							  (timers[t].clock == CLOCK_MONOTONIC ? 1.0 : slow))
 						+ 500 * NS_PER_MS;
-				measure(&c, stamp, cpu, cap < MAX_STAMPS ? cap : MAX_STAMPS, &o);
+				measure(&c, cpu, wall, cap < MAX_STAMPS ? cap : MAX_STAMPS, &o);
 				emit_one(&c, loads[l], &o);
 				measured += !o.err && o.st.intervals;
 			}
@@ -407,8 +433,8 @@ enum probe_status probe_itimer(struct probe_ctx *ctx)
 	}
 	for (size_t t = 0; t < sizeof(timers) / sizeof(*timers); t++)
 		signal(timers[t].signo, SIG_IGN);	/* a late one must not kill us */
-	free(stamp);
 	free(cpu);
+	free(wall);
 	return measured ? PROBE_OK : PROBE_SKIPPED;
 }
 
@@ -431,5 +457,5 @@ const struct probe itimer_probe = {
 	.name = "itimer",
 	.summary = "setitimer: requested vs claimed vs actual interval, with load (timer-perf.c, 2008)",
 	.run = probe_itimer, .limit_quick_s = 60, .limit_full_s = 600,
-	PROBE_OPTS(itimer_opts), PROBE_FIGURES("actual_us", "claimed_us", "accuracy_pct"),
+	PROBE_OPTS(itimer_opts), PROBE_FIGURES("actual_us", "claimed_us", "accuracy_pct", "wall_us_per_signal"),
 };
