@@ -100,7 +100,8 @@ static const struct schema_row schema[] = {
 	{ "result", "itimer", "involuntary_switches", F, "ITIMER_REAL: times the probe lost the CPU" },
 	{ "result", "itimer", "cpu_slice_us", F, "ITIMER_REAL: mean CPU time per slice" },
 	{ "result", "itimer", "model_cpu_us_per_signal", F, "ITIMER_REAL: the model's CPU time per signal" },
-	{ "result", "itimer", "actual_clock", C, "the clock the intervals were measured with" },
+	{ "result", "itimer", "actual_clock", C, "the clock of actual_us (older records: of the intervals)" },
+	{ "result", "itimer", "interval_clock", C, "the clock of min_us, max_us and stddev_us: the one the timer counts" },
 
 	{ "result", "noise", "cpu", I, "the CPU measured (one result per CPU)" },
 	{ "result", "noise", "threshold_ns", I, "a gap at least this long is an interruption" },
