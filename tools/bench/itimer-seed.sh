@@ -3,7 +3,7 @@
 # Side by side: probe `itimer`'s headline (actual_us, CPU time per signal)
 # next to a timer-perf-style reference (tools/bench/timer-perf-ref.c, written
 # from seed 000's method: getrusage CPU time from arming to the last signal
-# / signals), under the same background load: the probe's --load=N and N
+# / signals), under the same background load: the probe's --itimer-load=N and N
 # busy loops in the reference. Alternates the two ROUNDS times (reference
 # just before the probe, both measuring ITIMER_REAL first) and compares
 # ITIMER_REAL, the timer whose "actual" changed meaning under load;
@@ -36,12 +36,12 @@ trap 'rm -rf "$work"' EXIT
 
 echo "itimer bench: load $LOAD, $ROUNDS rounds, quick profile (10000 1000 100 us, 0.2 s each)"
 echo "kernel $(uname -r), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "commands: $BIN run --probes=itimer --profile=quick --load=$LOAD"
+echo "commands: $BIN run --probes=itimer --profile=quick --itimer-load=$LOAD"
 echo "          timer-perf-ref $LOAD 0.2 10000 1000 100"
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
 	"$work/ref" "$LOAD" 0.2 10000 1000 100 >"$work/ref.$r"
-	"$BIN" run --probes=itimer --profile=quick --load="$LOAD" >"$work/probe.$r" 2>&1
+	"$BIN" run --probes=itimer --profile=quick --itimer-load="$LOAD" >"$work/probe.$r" 2>&1
 	r=$((r + 1))
 done
 
