@@ -35,6 +35,24 @@ static void test_interval_stats(void)
 	is_near(s.mean_ns, 10000, 0, "one interval: its length");
 }
 
+static void test_per_signal(void)
+{
+	const int64_t st[] = { 1000000, 1010000, 1022000, 1030000, 1040000 };
+	struct interval_stats s;
+
+	/* the headline's formula: span / (signals - 1) / 1000, exactly */
+	ok(itimer_per_signal_us(40000, 5) == 40000.0 / 4 / 1000, "per signal: 40 us over 4 intervals is 10 us");
+	ok(itimer_per_signal_us(60158378, 623) == 60158378.0 / 622 / 1000,
+	   "per signal: the double division, exactly (a record's own counts)");
+	interval_stats(st, 5, &s);
+	ok(itimer_per_signal_us(st[4] - st[0], 5) == s.mean_ns / 1000, "per signal = interval_stats' mean, in us");
+	/* the seed's Linux line "2000 2000 4000 (200%)": 100 signals, 396 ms of CPU */
+	is_near(accuracy_pct(itimer_per_signal_us(396000000, 100), 2000), 200, 1e-9,
+		"per signal over claimed: the seed's 200 %");
+	ok(itimer_per_signal_us(5000, 1) == 0 && itimer_per_signal_us(5000, 0) == 0,
+	   "per signal: fewer than 2 signals give 0");
+}
+
 static void test_accuracy(void)
 {
 	/* the seed's own lines: "2000 2000 4000 (200%)", "100 100 2407 (2407%)" */
@@ -119,6 +137,7 @@ int main(void)
 {
 	test_model();
 	test_interval_stats();
+	test_per_signal();
 	test_accuracy();
 	test_lists();
 	test_load();

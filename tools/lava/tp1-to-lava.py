@@ -43,7 +43,7 @@ HEADLINE = (
 	"ns_per_yield",		# yield
 	"us_per_round_trip",	# switch
 	"p99_ns",		# wakeup: 99th percentile latency
-	"actual_us",		# itimer: measured interval
+	"actual_us",		# itimer: CPU time per signal (the seed's actual)
 	"stolen_pct",		# noise: share of time taken from the loop
 	"max_warp_ns",		# tsc: cross-CPU sync
 	"stub_vs_kernel_ppm",	# tsc: agreement of calibrations

@@ -22,6 +22,15 @@ struct interval_stats {
 /* Fills s from n time stamps (ns, non-decreasing). Returns s->intervals. */
 size_t interval_stats(const int64_t *stamp_ns, size_t n, struct interval_stats *s);
 
+/*
+ * The seed's "actual" (timer-perf.c): the time that went by per signal,
+ * SPAN_NS between the first and the last of SIGNALS signals over the
+ * SIGNALS - 1 intervals between them, in us: span / (signals - 1) / 1000.
+ * On the process's CPU time it is the headline (`actual_us`), on the wall
+ * clock `wall_us_per_signal`. 0 for fewer than 2 signals.
+ */
+double itimer_per_signal_us(int64_t span_ns, size_t signals);
+
 /* The seed's accuracy: actual / claimed x 100; 0 when claimed is 0. */
 double accuracy_pct(double actual_us, double claimed_us);
 
