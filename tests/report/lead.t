@@ -62,4 +62,48 @@ awk '$1 != "probe" && $1 != "attribution" { r = $NF; sub(/x$/, "", r); n++; if (
 pass $? "q35 once against pc twice: no figure within 1.5x, no per-boot tsc_hz, no offset interval"
 diag "$TMP/lead"
 
+# From 0 (issue: a figure that is 0 in either run never led): copies of the
+# pc capture where tsc's warps, noise's stolen time on cpu 0 and the SMIs
+# while noise ran are 0 (a), then 12 warps of up to 850 ns, 5.2 %, 400 SMIs
+# (b); 5 warps are within Poisson noise of 0 (3 sqrt(5) = 6.7) and do not lead.
+from_zero() {	# from_zero WARPS WARP_NS STOLEN SMIS
+	python3 - "$D/serial-pc-quick.log" "$@" <<'PY'
+import json, sys, zlib
+warps, warp_ns, stolen, smis = (float(a) for a in sys.argv[2:])
+def out(r):
+    j = json.dumps(r, separators=(",", ":"))
+    print("TP1 %s *%08x" % (j, zlib.crc32(j.encode())))
+for line in open(sys.argv[1], errors="replace"):
+    if not line.startswith("TP1 "):
+        continue
+    try:
+        r = json.loads(line.split(" ", 1)[1].rsplit(" *", 1)[0])
+    except ValueError:
+        continue
+    if r.get("probe") == "tsc" and r.get("name") == "sync cpu0-cpu1":
+        r.update(warps=int(warps), max_warp_ns=warp_ns, max_warp_ticks=round(warp_ns * 2.6))
+    if r.get("probe") == "noise" and r.get("name") == "cpu 0":
+        r["stolen_pct"] = stolen
+    if r.get("type") == "end":
+        out({"type": "attribution", "for_probe": "noise", "ran_ms": 2000, "smis": int(smis)})
+        r["records"] = r.get("records", 0) + 1
+    out(r)
+PY
+}
+from_zero 0 0 0 0 >"$TMP/z0.log"
+from_zero 12 850 5.2 400 >"$TMP/z1.log"
+lead --label=a,b "$TMP/z0.log" "$TMP/z1.log"
+grep -q "sync cpu0-cpu1 .*: warps  *0  *12 " "$TMP/lead" &&
+	grep -q "sync cpu0-cpu1 .*: max_warp_ns  *0  *850 " "$TMP/lead" &&
+	grep -q "cpu 0 .*: stolen_pct  *0  *5.2 " "$TMP/lead" && grep -q "while noise ran: smis per s" "$TMP/lead"
+pass $? "from 0: warps 0 -> 12, max_warp_ns 0 -> 850, stolen 0 -> 5.2 %, SMIs 0 -> 400 each lead"
+diag "$TMP/lead"
+sed -n 2,5p "$TMP/lead" | grep -c "warps \|max_warp_ns \|stolen_pct \|smis per s" | grep -qx 4
+pass $? "and rank above every ratio"
+from_zero 5 0 0.5 5 >"$TMP/z2.log"
+lead --label=a,b "$TMP/z0.log" "$TMP/z2.log"
+! grep -q "warps \|stolen_pct \|smis per s" "$TMP/lead"
+pass $? "from 0 within noise: 5 warps, 0.5 % stolen (floor 1 %), 5 SMIs do not lead"
+diag "$TMP/lead"
+
 done_testing

@@ -169,6 +169,57 @@ static int attribution_rate(const struct report *rp, const struct figure *fg, si
 	return 1;
 }
 
+/*
+ * A change from 0 (warps 0 -> 12, SMIs 0 -> 400, stolen time 0 -> 5.2 %)
+ * has no ratio, and is news: it ranks above every ratio, larger differences
+ * first. A count is beyond noise when |x - y| > LEAD_POISSON_SE sqrt(x + y)
+ * (two Poisson counts, events over every iteration); anything else beyond
+ * the runs' spreads where they have them, else beyond its unit's floor.
+ */
+#define ZERO_SCORE_BASE 100.0
+
+static int poisson_apart(double x, double y)
+{
+	return fabs(x - y) > LEAD_POISSON_SE * sqrt(x + y);
+}
+
+static double zero_score_of(double diff, double floor)
+{
+	return ZERO_SCORE_BASE + log1p(fabs(diff) / floor);
+}
+
+/* The smallest difference from 0 that leads, by unit, where no spread says more. */
+static double zero_floor(const char *unit)
+{
+	static const struct {
+		const char *unit;
+		double floor;
+	} floors[] = {
+		{ "ns", 100 }, { "us", 0.1 }, { "ms", 1e-4 }, { "s", 1e-7 }, { "%", 1 },
+	};
+
+	for (size_t i = 0; unit && i < ARRAY_SIZE(floors); i++)
+		if (!strcmp(unit, floors[i].unit))
+			return floors[i].floor;
+	return NAN;	/* no floor known: such a figure does not lead from 0 */
+}
+
+static double zero_score(const struct agg *a, const struct agg *base, const struct key_decl *d)
+{
+	double floor = zero_floor(d ? d->unit : NULL), spread = 0;
+
+	if (d && d->unit && !strcmp(d->unit, "count"))
+		return poisson_apart(a->mean * (double)a->n, base->mean * (double)base->n) ?
+			       zero_score_of(a->mean - base->mean, 1) : 0;
+	if (agg_has_spread(a))
+		spread += a->stddev;
+	if (agg_has_spread(base))
+		spread += base->stddev;
+	if (spread > 0)
+		return fabs(a->mean - base->mean) > spread ? zero_score_of(a->mean - base->mean, spread) : 0;
+	return fabs(a->mean - base->mean) > floor ? zero_score_of(a->mean - base->mean, floor) : 0;
+}
+
 /* |log(x / y)| when it exceeds LEAD_POISSON_SE standard errors for nx and ny events, else 0. */
 static double poisson_beyond(double x, double y, double nx, double ny)
 {
@@ -189,14 +240,20 @@ static double attribution_score(const struct report *rp, const struct figure *fg
 {
 	double base_rate, base_n, rate, n, best = 0;
 
-	if (!attribution_rate(rp, fg, 0, &base_rate, &base_n) || base_n <= 0)
+	if (!attribution_rate(rp, fg, 0, &base_rate, &base_n) || base_n < 0)
 		return 0;
 	for (size_t r = 1; r < rp->nruns; r++) {
 		const struct agg *a = &fg->per_run[r], *b = &fg->per_run[0];
 		double by_rate, by_count;
 
-		if (!attribution_rate(rp, fg, r, &rate, &n) || n <= 0)
+		if (!attribution_rate(rp, fg, r, &rate, &n) || n < 0 || (!n && !base_n))
 			continue;
+		if (!n || !base_n) {
+			/* from 0: by the counts alone, and above every ratio */
+			if (poisson_apart(n, base_n) && zero_score_of(n - base_n, 1) > best)
+				best = zero_score_of(n - base_n, 1);
+			continue;
+		}
 		by_rate = poisson_beyond(rate, base_rate, n, base_n);
 		by_count = poisson_beyond(a->mean, b->mean, n, base_n);
 		if (by_rate * by_count <= 0)
@@ -309,6 +366,11 @@ double lead_figure_score(const struct report *rp, const struct figure *fg)
 	for (size_t r = 1; r < rp->nruns; r++) {
 		const struct agg *a = &fg->per_run[r];
 
+		if (a->n && base->n && isfinite(a->mean) && isfinite(base->mean) && a->mean >= 0 &&
+		    base->mean >= 0 && (a->mean == 0) != (base->mean == 0)) {
+			best = fmax(best, zero_score(a, base, keys_find(fg->probe, fg->key)));
+			continue;
+		}
 		/* not finite: intervals that contradict each other have no value */
 		if (!a->n || !base->n || !(a->mean > 0) || !(base->mean > 0) ||
 		    !isfinite(a->mean) || !isfinite(base->mean) || !beyond_noise(a, base))

@@ -34,7 +34,10 @@ void print_lead(FILE *f, const struct report *rp, enum style style);
  * where both are positive and the difference is beyond noise: where a run
  * has a spread (repeated, iterations not all equal) the spreads (mean ±
  * stddev) do not overlap; where a run has none the ratio is beyond
- * LEAD_MIN_RATIO. 0 when nothing differs so, and for signed differences
+ * LEAD_MIN_RATIO. A figure that is 0 in one of the two runs is judged by
+ * its absolute difference (a count by Poisson noise, others by their
+ * spreads or their unit's floor) and ranks above every ratio. 0 when
+ * nothing differs so, and for signed differences
  * (offsets, ppm). Attribution counts compare by rate per second of the
  * probe's run and by count, each beyond Poisson noise, by the smaller ratio.
  */
