@@ -16,7 +16,7 @@ static int named(const struct name_list *l, const char *name)
 
 static void report_unknown(const char *option, const char *value, const char *reason)
 {
-	struct opt_error bad;
+	struct opt_error bad = { 0 };
 
 	snprintf(bad.name, sizeof(bad.name), "%s", option);
 	snprintf(bad.value, sizeof(bad.value), "%s", value);

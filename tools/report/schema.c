@@ -66,6 +66,8 @@ static const struct schema_row schema[] = {
 	{ "skip", "*", C, "the reason and the error" },
 	{ "error", "option", I, "a bad option's name" },
 	{ "error", "*", C, "the reason, signal, exit status, limits" },
+	{ "warning", "option", I, "an option's old spelling, taken" },
+	{ "warning", "*", C, "the value, and the option's new name" },
 
 	{ "run", "*", C, "where and how the suite ran: the header of a run" },
 	{ "keys", "*", C, "a probe's key declaration: the rows of its result records in this table" },
