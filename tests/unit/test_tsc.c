@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../../userland/kmsg.h"
+#include "../../userland/options.h"
 #include "../../userland/tsccal.h"
 #include "../../userland/probes/tsc.h"
 #include "tap.h"
@@ -182,15 +183,52 @@ static void test_ppm(void)
 	is_near(spread_ppm(v, 1, 0), 0, 0, "spread: one round has none");
 }
 
+/* tsc_early_khz= reaches the probe through the options (the contract's row);
+ * returns the value, *nerr the error records, *err the last one ("name: reason"). */
+static int64_t early_khz(const char *cmdline, int kernel_only, size_t *nerr, const char **err)
+{
+	static struct opt_errors errs;
+	static char last[160];
+	struct options o;
+
+	memset(&errs, 0, sizeof(errs));
+	options_defaults(&o);
+	if (kernel_only)
+		options_from_kernel(&o, cmdline, &errs);
+	else
+		options_from_cmdline(&o, cmdline, &errs);
+	*nerr = errs.n;
+	last[0] = 0;
+	if (errs.n)
+		snprintf(last, sizeof(last), "%s: %s", errs.e[errs.n - 1].name,
+			 errs.e[errs.n - 1].reason);
+	*err = last;
+	return o.tsc_early_khz;
+}
+
 static void test_cmdline(void)
 {
-	is_int(cmdline_int("console=ttyS0 tsc_early_khz=2893012 quiet", "tsc_early_khz"), 2893012,
+	size_t n;
+	const char *err;
+
+	is_int(early_khz("console=ttyS0 tsc_early_khz=2893012 quiet", 0, &n, &err), 2893012,
 	       "cmdline: found");
-	is_int(cmdline_int("console=ttyS0 quiet", "tsc_early_khz"), -1, "cmdline: absent");
-	is_int(cmdline_int("xtsc_early_khz=5 tsc_early_khz=abc", "tsc_early_khz"), -1,
+	is_int(n, 0, "cmdline: found, no error");
+	is_int(early_khz("console=ttyS0 quiet", 0, &n, &err), 0, "cmdline: absent is 0");
+	is_int(early_khz("xtsc_early_khz=5 tsc_early_khz=abc", 0, &n, &err), 0,
 	       "cmdline: bad value, no prefix match");
-	is_int(cmdline_int("tsc_early_khz=1 tsc_early_khz=2\n", "tsc_early_khz"), 2,
-	       "cmdline: last wins");
+	ok(n == 1 && !strncmp(err, "tsc_early_khz: ", 15), "cmdline: a bad value is one error: %s", err);
+	is_int(early_khz("tsc_early_khz=1000 \"tsc_early_khz=2000\"\n", 0, &n, &err), 2000,
+	       "cmdline: last wins, quotes taken out");
+	is_int(early_khz("tsc_early_khz=2000 tsc_early_khz=1", 0, &n, &err), 2000,
+	       "cmdline: out of range keeps the one before");
+	ok(n == 1 && !strncmp(err, "tsc_early_khz: out of range", 27), "cmdline: out of range said: %s", err);
+	is_int(early_khz("timeprobe.tsc_early_khz=2000", 0, &n, &err), 0,
+	       "cmdline: not a timeprobe.* option");
+	ok(n == 1 && !strcmp(err, "tsc_early_khz: unknown option"), "cmdline: timeprobe.tsc_early_khz unknown");
+	is_int(early_khz("timeprobe.probes=nosuch tsc_early_khz=3000", 1, &n, &err), 3000,
+	       "kernel words: found");
+	is_int(n, 0, "kernel words: timeprobe.* left alone");
 }
 
 static void test_user_calib(void)
