@@ -8,6 +8,7 @@
 #include "../../userland/options.h"
 #include "../../userland/tsccal.h"
 #include "../../userland/probes/tsc.h"
+#include "../../userland/probes/tsc_impl.h"
 #include "tap.h"
 
 static void test_calib(void)
@@ -231,6 +232,34 @@ static void test_cmdline(void)
 	is_int(n, 0, "kernel words: timeprobe.* left alone");
 }
 
+/* The log is parsed once: every line about the TSC kept, the last of each kind wins. */
+static void test_log(void)
+{
+	static const char text[] =
+	    "6,1,48,-;tsc: Detected 2893.012 MHz processor\n"
+	    "6,2,50,-;Memory: 1024K available\n"
+	    " SUBSYSTEM=cpu\n"
+	    "6,3,60,-;tsc: Detected 2893.100 MHz processor\n"
+	    "4,4,70,-;tsc: Marking TSC unstable due to check_tsc_sync_source failed\n"
+	    "6,5,900000,-;tsc: Refined TSC clocksource calibration: 2893.050 MHz\n";
+	struct tsc_log log;
+	struct tsc_figures f = {0};
+
+	tsc_log_parse(&log, strdup(text));
+	is_int(log.n, 4, "log: the four lines about the TSC kept, the others not");
+	is_int(log.khz_detected, 2893100, "log: the later Detected line wins");
+	is_int(log.khz_refined, 2893050, "log: the refined figure");
+	ok(log.n == 4 && log.m[2].kind == TSC_KMSG_UNSTABLE && log.m[3].usec == 900000,
+	   "log: kept in log order, with their time stamps");
+	tsc_kernel_final(&log, &f);
+	is_near(f.kernel_hz, 2893050000.0, 0, "log: the kernel's final word is the refined one");
+	is_str(f.kernel_ref, "refined", "log: and says so");
+	tsc_log_free(&log);
+	tsc_log_parse(&log, 0);
+	ok(log.n == 0 && !log.khz_detected && !log.text, "log: none read, nothing kept");
+	tsc_log_free(&log);
+}
+
 static void test_user_calib(void)
 {
 	/*
@@ -302,5 +331,6 @@ int main(void)
 	test_kmsg();
 	test_ppm();
 	test_cmdline();
+	test_log();
 	return tap_done();
 }

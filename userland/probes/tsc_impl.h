@@ -53,6 +53,8 @@ void tsc_agreement(const struct tsc_figures *f);
 /* ---- tsc_kmsg.c: the kernel's figures and messages ---- */
 /* Reads the log into *log; log->rc says whether it could. */
 void tsc_log_read(struct tsc_log *log);
+/* TEXT (malloc()ed or NULL, now the log's) through tsc_kmsg_parse(), line by line. */
+void tsc_log_parse(struct tsc_log *log, char *text);
 void tsc_log_free(struct tsc_log *log);
 /* The kernel's final word into f->kernel_hz and f->kernel_ref. */
 void tsc_kernel_final(const struct tsc_log *log, struct tsc_figures *f);

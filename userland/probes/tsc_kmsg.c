@@ -188,14 +188,31 @@ static int log_room(struct tsc_log *log, size_t *cap)
 
 void tsc_log_read(struct tsc_log *log)
 {
+	char *text = 0;
+	const char *how = "";
+	size_t len;
+	int rc = kmsg_read_all(&text, &len, &how);
+
+	if (rc) {
+		free(text);
+		text = 0;
+	}
+	tsc_log_parse(log, text);
+	log->rc = rc;
+	log->how = how;
+}
+
+void tsc_log_parse(struct tsc_log *log, char *text)
+{
 	char *line, *save = 0;
-	size_t len, cap = 0;
+	size_t cap = 0;
 
 	memset(log, 0, sizeof(*log));
-	log->rc = kmsg_read_all(&log->text, &len, &log->how);
-	if (log->rc)
+	log->text = text;
+	log->how = "";
+	if (!text)
 		return;
-	for (line = strtok_r(log->text, "\n", &save); line; line = strtok_r(0, "\n", &save)) {
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(0, "\n", &save)) {
 		struct tsc_kmsg m;
 
 		if (tsc_kmsg_parse(line, &m) == TSC_KMSG_NONE)
