@@ -114,8 +114,11 @@ static int cmd_run(int argc, char **argv)
 	struct suite_result res = { 0 };
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	const char *bad, *which;
+	char cmdline[4096];
 
 	options_defaults(&o);
+	if (read_text("/proc/cmdline", cmdline, sizeof(cmdline)) > 0)
+		options_from_kernel(&o, cmdline, &errs);
 	for (int i = 0; i < argc; i++) {
 		char name[64], *eq;
 		const char *a = argv[i];

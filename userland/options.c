@@ -60,8 +60,18 @@ static const struct opt_row handoff_rows[] = {
 	{ W(TPW_ACCEL), AT(accel) },
 };
 
+/*
+ * Linux's own words that the suite reads too (TP_WF_BARE rows read by the
+ * suite), taken bare from the kernel command line alone: they are no
+ * timeprobe.* options, so row_at() does not list them.
+ */
+static const struct opt_row bare_rows[] = {
+	{ W(TPW_TSC_EARLY_KHZ), AT(tsc_early_khz) },
+};
+
 #define N_SUITE (sizeof(suite_rows) / sizeof(suite_rows[0]))
 #define N_HANDOFF (sizeof(handoff_rows) / sizeof(handoff_rows[0]))
+#define N_BARE (sizeof(bare_rows) / sizeof(bare_rows[0]))
 
 /* The i-th row of all: suite rows, every probe's rows, hand-off rows. */
 static int row_at(size_t i, struct opt_row *out)
@@ -356,24 +366,48 @@ int options_set(struct options *o, const char *name, const char *value, struct o
 	return options_set_from(o, OPT_FROM_USER, name, value, errs);
 }
 
-/* One "timeprobe.NAME=VALUE" word w[0..len), quotes taken out, from src. */
-static void apply_word(struct options *o, enum opt_source src, const char *w, size_t len,
-		       struct opt_errors *errs)
+/* The word w[0..len) into word[1024], quotes taken out; its '=' cut, the value
+ * after it returned (NULL: none). */
+static char *unquote(const char *w, size_t len, char word[1024])
 {
-	char word[1024];
 	size_t n = 0;
 	char *eq;
 
 	for (size_t i = 0; i < len; i++)
-		if (w[i] != '"' && n + 1 < sizeof(word))
+		if (w[i] != '"' && n + 1 < 1024)
 			word[n++] = w[i];
 	word[n] = 0;
-	if (strncmp(word, TP_WORD_PREFIX, TP_WORD_PREFIX_LEN))
-		return;
 	eq = strchr(word, '=');
 	if (eq)
 		*eq++ = 0;
-	options_set_from(o, src, word + TP_WORD_PREFIX_LEN, eq, errs);
+	return eq;
+}
+
+/* One "timeprobe.NAME=VALUE" word w[0..len), from src. */
+static void apply_word(struct options *o, enum opt_source src, const char *w, size_t len,
+		       struct opt_errors *errs)
+{
+	char word[1024], *value = unquote(w, len, word);
+
+	if (!strncmp(word, TP_WORD_PREFIX, TP_WORD_PREFIX_LEN))
+		options_set_from(o, src, word + TP_WORD_PREFIX_LEN, value, errs);
+}
+
+/* One bare "NAME=VALUE" word of a bare row, from src; the last one wins, as
+ * in Linux's parse_args(). A bad value keeps the one before, and says so. */
+static void apply_bare(struct options *o, enum opt_source src, const char *w, size_t len,
+		       struct opt_errors *errs)
+{
+	char word[1024], msg[96], *value = unquote(w, len, word);
+
+	for (size_t i = 0; value && i < N_BARE; i++) {
+		const struct tp_word *t = bare_rows[i].w;
+
+		if (strcmp(word, t->name) || refused(t, src))
+			continue;
+		if (set_one(&bare_rows[i], o, value, msg, sizeof(msg)))
+			fail(errs, t->name, value, msg);
+	}
 }
 
 static void from_line(struct options *o, const char *line, enum opt_source src,
@@ -400,9 +434,20 @@ void options_from_cmdline(struct options *o, const char *cmdline, struct opt_err
 
 		if (len >= sizeof(TP_SEAL_WORD) - 1 && !strncmp(w, TP_SEAL_WORD, sizeof(TP_SEAL_WORD) - 1))
 			continue;
-		apply_word(o, seal == TP_SEAL_OK && at >= start ? OPT_FROM_STUB : OPT_FROM_USER,
-			   w, len, errs);
+		enum opt_source src = seal == TP_SEAL_OK && at >= start ? OPT_FROM_STUB : OPT_FROM_USER;
+
+		apply_word(o, src, w, len, errs);
+		apply_bare(o, src, w, len, errs);
 	}
+}
+
+void options_from_kernel(struct options *o, const char *cmdline, struct opt_errors *errs)
+{
+	size_t pos = 0, len;
+	const char *w;
+
+	while ((len = tp_line_word(cmdline, &pos, &w)) != 0)
+		apply_bare(o, OPT_FROM_USER, w, len, errs);
 }
 
 void options_from_launcher(struct options *o, const char *words, struct opt_errors *errs)

@@ -58,6 +58,9 @@ struct options {
 	char kconfig[64];		/* kernel configuration highlights (hz:N,preempt:M,nohz:K) */
 	char accel[64];			/* the launcher's accelerator and CPU model ("tcg:max", "kvm:host") */
 
+	/* Linux's own words that the suite reads too (bare, not timeprobe.*). */
+	int64_t tsc_early_khz;		/* 0: none; the stub's figure that the kernel adopts */
+
 	/* Words the stub alone reads (calib_rounds, ...), as given: run record. */
 	size_t n_stub_words;
 	struct {
@@ -109,13 +112,17 @@ int options_set(struct options *o, const char *name, const char *value,
 		struct opt_errors *errs);
 
 /*
- * Parses a kernel command line: every "timeprobe.NAME=VALUE" word is applied;
+ * Parses a kernel command line: every "timeprobe.NAME=VALUE" word is applied,
+ * and the kernel's own words that the suite reads (options_from_kernel());
  * other words are the kernel's and are ignored. The words the stub's seal
  * covers (common/seal.h) come from the stub; the others from the user, so a
  * word only the stub writes is refused there. A seal that does not check is
  * an error; no seal means no stub started this kernel.
  */
 void options_from_cmdline(struct options *o, const char *cmdline, struct opt_errors *errs);
+/* Only Linux's own words that the suite reads (tsc_early_khz=): a host's
+ * /proc/cmdline, whose timeprobe.* words are not the run's. */
+void options_from_kernel(struct options *o, const char *cmdline, struct opt_errors *errs);
 
 /* SMBIOS OEM strings (blank-separated words): only the launcher's rows are taken. */
 void options_from_launcher(struct options *o, const char *words, struct opt_errors *errs);

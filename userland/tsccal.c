@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "../common/record.h"
+#include "affinity.h"
 #include "emit.h"
 #include "probe.h"
 #include "tsccal.h"
@@ -87,25 +88,21 @@ void user_calib_reduce(double *v, int n, struct user_calib *c)
 double user_calib_run(int rounds, int64_t round_ns, struct user_calib *c)
 {
 	double v[USER_CALIB_ROUNDS_MAX];
-	cpu_set_t old, one;
-	int pinned = 0, cpu = sched_getcpu();
+	cpu_set_t old;
+	int cpu;
 
 	if (rounds < 1)
 		rounds = 1;
 	if (rounds > USER_CALIB_ROUNDS_MAX)
 		rounds = USER_CALIB_ROUNDS_MAX;
-	if (cpu >= 0 && !sched_getaffinity(0, sizeof(old), &old)) {
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		pinned = !sched_setaffinity(0, sizeof(one), &one);
-	}
+	cpu = affinity_pin_self(-1, &old);
 	for (int i = 0; i < rounds; i++)
 		v[i] = tsc_hz_against_raw(round_ns);
-	if (pinned)
-		sched_setaffinity(0, sizeof(old), &old);
+	if (cpu >= 0)
+		affinity_unpin(&old);
 	user_calib_reduce(v, rounds, c);
 	c->round_ns = round_ns;
-	c->cpu = pinned ? cpu : -1;
+	c->cpu = cpu >= 0 ? cpu : -1;
 	return c->hz;
 }
 

@@ -2,6 +2,7 @@
 /* Unit tests of affinity.c: pinning the calling thread, and putting it back. */
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../../userland/affinity.h"
@@ -37,8 +38,8 @@ int main(void)
 	if (out >= 0)
 		is_int(affinity_pin_self(out, 0), -EINVAL, "a CPU not ours: -EINVAL");
 	else
-		ok(1, "# SKIP every CPU is ours");
+		printf("# every CPU is ours: no CPU to refuse\n");
 	ok(!sched_getaffinity(0, sizeof(now), &now) && CPU_EQUAL(&now, &before),
 	   "a refused pin leaves the mask alone");
-	return done_testing();
+	return tap_done();
 }

@@ -5,8 +5,10 @@
 #include <string.h>
 
 #include "../../userland/kmsg.h"
+#include "../../userland/options.h"
 #include "../../userland/tsccal.h"
 #include "../../userland/probes/tsc.h"
+#include "../../userland/probes/tsc_impl.h"
 #include "tap.h"
 
 static void test_calib(void)
@@ -182,15 +184,80 @@ static void test_ppm(void)
 	is_near(spread_ppm(v, 1, 0), 0, 0, "spread: one round has none");
 }
 
+/* tsc_early_khz= reaches the probe through the options (the contract's row);
+ * returns the value, *nerr the error records, *err the last one ("name: reason"). */
+static int64_t early_khz(const char *cmdline, int kernel_only, size_t *nerr, const char **err)
+{
+	static struct opt_errors errs;
+	static char last[160];
+	struct options o;
+
+	memset(&errs, 0, sizeof(errs));
+	options_defaults(&o);
+	if (kernel_only)
+		options_from_kernel(&o, cmdline, &errs);
+	else
+		options_from_cmdline(&o, cmdline, &errs);
+	*nerr = errs.n;
+	last[0] = 0;
+	if (errs.n)
+		snprintf(last, sizeof(last), "%s: %s", errs.e[errs.n - 1].name,
+			 errs.e[errs.n - 1].reason);
+	*err = last;
+	return o.tsc_early_khz;
+}
+
 static void test_cmdline(void)
 {
-	is_int(cmdline_int("console=ttyS0 tsc_early_khz=2893012 quiet", "tsc_early_khz"), 2893012,
+	size_t n;
+	const char *err;
+
+	is_int(early_khz("console=ttyS0 tsc_early_khz=2893012 quiet", 0, &n, &err), 2893012,
 	       "cmdline: found");
-	is_int(cmdline_int("console=ttyS0 quiet", "tsc_early_khz"), -1, "cmdline: absent");
-	is_int(cmdline_int("xtsc_early_khz=5 tsc_early_khz=abc", "tsc_early_khz"), -1,
+	is_int(n, 0, "cmdline: found, no error");
+	is_int(early_khz("console=ttyS0 quiet", 0, &n, &err), 0, "cmdline: absent is 0");
+	is_int(early_khz("xtsc_early_khz=5 tsc_early_khz=abc", 0, &n, &err), 0,
 	       "cmdline: bad value, no prefix match");
-	is_int(cmdline_int("tsc_early_khz=1 tsc_early_khz=2\n", "tsc_early_khz"), 2,
-	       "cmdline: last wins");
+	ok(n == 1 && !strncmp(err, "tsc_early_khz: ", 15), "cmdline: a bad value is one error: %s", err);
+	is_int(early_khz("tsc_early_khz=1000 \"tsc_early_khz=2000\"\n", 0, &n, &err), 2000,
+	       "cmdline: last wins, quotes taken out");
+	is_int(early_khz("tsc_early_khz=2000 tsc_early_khz=1", 0, &n, &err), 2000,
+	       "cmdline: out of range keeps the one before");
+	ok(n == 1 && !strncmp(err, "tsc_early_khz: out of range", 27), "cmdline: out of range said: %s", err);
+	is_int(early_khz("timeprobe.tsc_early_khz=2000", 0, &n, &err), 0,
+	       "cmdline: not a timeprobe.* option");
+	ok(n == 1 && !strcmp(err, "tsc_early_khz: unknown option"), "cmdline: timeprobe.tsc_early_khz unknown");
+	is_int(early_khz("timeprobe.probes=nosuch tsc_early_khz=3000", 1, &n, &err), 3000,
+	       "kernel words: found");
+	is_int(n, 0, "kernel words: timeprobe.* left alone");
+}
+
+/* The log is parsed once: every line about the TSC kept, the last of each kind wins. */
+static void test_log(void)
+{
+	static const char text[] =
+	    "6,1,48,-;tsc: Detected 2893.012 MHz processor\n"
+	    "6,2,50,-;Memory: 1024K available\n"
+	    " SUBSYSTEM=cpu\n"
+	    "6,3,60,-;tsc: Detected 2893.100 MHz processor\n"
+	    "4,4,70,-;tsc: Marking TSC unstable due to check_tsc_sync_source failed\n"
+	    "6,5,900000,-;tsc: Refined TSC clocksource calibration: 2893.050 MHz\n";
+	struct tsc_log log;
+	struct tsc_figures f = {0};
+
+	tsc_log_parse(&log, strdup(text));
+	is_int(log.n, 4, "log: the four lines about the TSC kept, the others not");
+	is_int(log.khz_detected, 2893100, "log: the later Detected line wins");
+	is_int(log.khz_refined, 2893050, "log: the refined figure");
+	ok(log.n == 4 && log.m[2].kind == TSC_KMSG_UNSTABLE && log.m[3].usec == 900000,
+	   "log: kept in log order, with their time stamps");
+	tsc_kernel_final(&log, &f);
+	is_near(f.kernel_hz, 2893050000.0, 0, "log: the kernel's final word is the refined one");
+	is_str(f.kernel_ref, "refined", "log: and says so");
+	tsc_log_free(&log);
+	tsc_log_parse(&log, 0);
+	ok(log.n == 0 && !log.khz_detected && !log.text, "log: none read, nothing kept");
+	tsc_log_free(&log);
 }
 
 static void test_user_calib(void)
@@ -264,5 +331,6 @@ int main(void)
 	test_kmsg();
 	test_ppm();
 	test_cmdline();
+	test_log();
 	return tap_done();
 }

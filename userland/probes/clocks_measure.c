@@ -15,6 +15,7 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include "../affinity.h"
 #include "../stats.h"
 #include "../timeutil.h"
 #include "../trace_entry.h"
@@ -214,15 +215,11 @@ static void vdso_by_cost_all(struct clk_result *res, size_t n)
 
 void pin_to_cpu(struct env *e)
 {
-	cpu_set_t set;
-
 	e->cpu = sched_getcpu();
 	if (e->cpu < 0)
 		return;
 	/* one CPU: no migration between the reads of a batch, one TSC */
-	CPU_ZERO(&set);
-	CPU_SET(e->cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	affinity_pin_self(e->cpu, 0);
 }
 
 void setup_tsc_clock(struct env *e)

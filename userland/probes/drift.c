@@ -18,6 +18,7 @@
 
 #include "../adev.h"
 #include "../adevci.h"
+#include "../affinity.h"
 #include "../emit.h"
 #include "../platclock.h"
 #include "../probe.h"
@@ -76,15 +77,9 @@ static void take(struct series *s, size_t i, double hz)
 static size_t sample(struct series *s, size_t max, double hz, uint64_t *missed)
 {
 	int64_t start = mono_ns();
-	int cpu = sched_getcpu();
-	cpu_set_t one;
 	size_t i;
 
-	if (cpu >= 0) {
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		sched_setaffinity(0, sizeof(one), &one);	/* best effort */
-	}
+	affinity_pin_self(-1, 0);	/* best effort */
 
 	for (i = 0; i < max; i++) {
 		int64_t due = start + (int64_t)i * DRIFT_TAU0_NS;

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "../affinity.h"
 #include "../emit.h"
 #include "../irqstat.h"
 #include "../probe.h"
@@ -150,12 +151,10 @@ static void spin(struct spinner *s)
 static void *spinner_main(void *arg)
 {
 	struct spinner *s = arg;
-	cpu_set_t one;
+	int rc = affinity_pin_self(s->cpu, 0);
 
-	CPU_ZERO(&one);
-	CPU_SET(s->cpu, &one);
-	if (sched_setaffinity(0, sizeof(one), &one))
-		s->pin_error = errno;
+	if (rc < 0)
+		s->pin_error = -rc;
 	/* touch the gap buffer now: a page fault inside the loop is a gap
 	 * of our own making */
 	memset(s->g.gap, 0, s->g.cap * sizeof(*s->g.gap));

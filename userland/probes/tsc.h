@@ -51,10 +51,6 @@ struct tsc_kmsg {
 /* Classifies one log line, with or without a /dev/kmsg or klogctl prefix. */
 enum tsc_kmsg_kind tsc_kmsg_parse(const char *line, struct tsc_kmsg *m);
 
-/* The value of word KEY=N on a kernel command line, -1 if absent or bad
- * (e.g. "tsc_early_khz": the stub's figure that the kernel adopts). */
-int64_t cmdline_int(const char *cmdline, const char *key);
-
 /* ---- which figures are independent measurements ---- */
 enum tsc_fig { TSC_FIG_STUB, TSC_FIG_KERNEL, TSC_FIG_USER, TSC_FIGS };
 

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../affinity.h"
 #include "../emit.h"
 #include "../probe.h"
 #include "../sysinfo.h"
@@ -93,13 +94,12 @@ static int wait_for(uint64_t *p, uint64_t want)
 	}
 }
 
+/* 0, or the errno of pinning this thread to cpu. */
 static int pin(int cpu)
 {
-	cpu_set_t one;
+	int rc = affinity_pin_self(cpu, 0);
 
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	return sched_setaffinity(0, sizeof(one), &one) ? errno : 0;
+	return rc < 0 ? -rc : 0;
 }
 
 /* B: answers every call with its own TSC. */

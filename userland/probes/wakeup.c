@@ -42,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../affinity.h"
 #include "../emit.h"
 #include "../probe.h"
 #include "../stats.h"
@@ -504,15 +505,13 @@ static void setup(const struct probe_ctx *ctx, struct wsetup *s)
 	else
 		snprintf(s->mlock_error, sizeof(s->mlock_error), "mlockall: %s", strerror(errno));
 	if (pin_cpu >= 0) {
-		cpu_set_t set;
+		int rc = affinity_pin_self(pin_cpu, 0);
 
-		CPU_ZERO(&set);
-		CPU_SET(pin_cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set) == 0)
+		if (rc >= 0)
 			s->cpu = pin_cpu;
 		else
 			snprintf(s->cpu_error, sizeof(s->cpu_error), "sched_setaffinity(%d): %s",
-				 pin_cpu, strerror(errno));
+				 pin_cpu, strerror(-rc));
 	}
 	/* Reported as found, not changed: see the comment at the top. */
 	s->timerslack_ns = (long)prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Probe `tsc`: its three figures of the TSC's rate and how far they agree
+ * (the stub's from the command line, our own against CLOCK_MONOTONIC_RAW;
+ * the kernel's come from tsc_kmsg.c), and which of them are measurements
+ * and which were taken from another (tsc_derivation()).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../common/handoff.h"
+#include "../emit.h"
+#include "../stats.h"
+#include "../sysinfo.h"
+#include "../timeutil.h"
+#include "../tsccal.h"
+#include "tsc_impl.h"
+
+/* ---- pure parts (tsc.h) ---- */
+
+static void calib_error(struct tsc_calib_entry *e, const char *why)
+{
+	snprintf(e->error, sizeof(e->error), "%s", why);
+	e->ref[0] = 0;
+	e->hz = 0;
+	e->spread_ppm = 0;
+}
+
+/* One "ref:hz:spread_ppm" of LEN bytes at P, by the one parser (common/handoff.c). */
+static void calib_one(const char *p, size_t len, struct tsc_calib_entry *e)
+{
+	struct tp_calib_item it;
+	const char *why;
+
+	memset(e, 0, sizeof(*e));
+	snprintf(e->text, sizeof(e->text), "%.*s",
+		 (int)(len < sizeof(e->text) - 1 ? len : sizeof(e->text) - 1), p);
+	why = tp_calib_item_parse(p, len, &it);
+	if (why)
+		return calib_error(e, why);
+	snprintf(e->ref, sizeof(e->ref), "%s", it.ref);
+	e->hz = it.hz;
+	e->spread_ppm = (double)it.spread_mppm / 1000;
+}
+
+size_t tsc_calib_parse(const char *s, struct tsc_calib_entry *e, size_t max)
+{
+	size_t n = 0;
+
+	if (!s || !max)
+		return 0;
+	while (*s) {
+		size_t len = strcspn(s, ",");
+
+		if (n == max) {
+			calib_error(&e[max - 1], "too many entries, the rest dropped");
+			break;
+		}
+		if (len) /* tolerate ",," and a trailing comma */
+			calib_one(s, len, &e[n++]);
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	return n;
+}
+
+double ppm_offset(double a, double b)
+{
+	if (!(a > 0) || !(b > 0))
+		return NAN;
+	return (a - b) / b * 1e6;
+}
+
+double spread_ppm(double *v, size_t n, double *median_out)
+{
+	double med = median(v, n); /* sorts v */
+
+	if (median_out)
+		*median_out = med;
+	if (n < 2 || !(med > 0))
+		return 0;
+	return (v[n - 1] - v[0]) / med * 1e6;
+}
+
+const char *const tsc_fig_name[TSC_FIGS] = {"stub", "kernel", "user"};
+
+void tsc_derivation(const struct tsc_deps_in *in, const char *derived[TSC_FIGS])
+{
+	const char *cs = in->clocksource ? in->clocksource : "";
+
+	derived[TSC_FIG_STUB] = 0;
+	derived[TSC_FIG_KERNEL] = in->kernel_is_early ? "stub" : in->kvm_clock ? "kvm-clock" : 0;
+	derived[TSC_FIG_USER] = !strcmp(cs, "tsc")	   ? "kernel"
+				: !strcmp(cs, "kvm-clock") ? "kvm-clock"
+							   : 0;
+}
+
+const char *tsc_origin(const char *const derived[TSC_FIGS], int i)
+{
+	/* at most TSC_FIGS steps: user -> kernel -> stub */
+	for (int step = 0; step < TSC_FIGS && derived[i]; step++) {
+		int next = -1;
+
+		for (int j = 0; j < TSC_FIGS; j++)
+			if (!strcmp(derived[i], tsc_fig_name[j]))
+				next = j;
+		if (next < 0)
+			return derived[i]; /* outside: "kvm-clock" */
+		i = next;
+	}
+	return tsc_fig_name[i];
+}
+
+int tsc_by_construction(const char *const derived[TSC_FIGS], int a, int b)
+{
+	return !strcmp(tsc_origin(derived, a), tsc_origin(derived, b));
+}
+
+/* ---- records ---- */
+
+void tsc_rec_hz(struct tp_rec *r, const char *key, double hz)
+{
+	if (hz > 0 && isfinite(hz))
+		tp_rec_int(r, key, llround(hz));
+	else
+		tp_rec_null(r, key);
+}
+
+void tsc_rec_deps(struct tp_rec *r, const struct tsc_figures *f, int fig)
+{
+	if (f->derived[fig])
+		tp_rec_str(r, "derived_from", f->derived[fig]);
+	tp_rec_arr_begin(r, "independent_of");
+	for (int j = 0; j < TSC_FIGS; j++)
+		if (j != fig && !tsc_by_construction(f->derived, fig, j))
+			tp_rec_str(r, 0, tsc_fig_name[j]);
+	tp_rec_arr_end(r);
+}
+
+static void emit_calib(const struct tsc_figures *f, const char *ref, double hz, double spread,
+		       int chosen)
+{
+	struct tp_rec r;
+
+	emit_begin(&r, "calib");
+	tp_rec_str(&r, "probe", P);
+	tp_rec_str(&r, "source", "stub");
+	tp_rec_str(&r, "ref", ref);
+	tsc_rec_hz(&r, "tsc_hz", hz);
+	rec_exact(&r, "spread_ppm", spread);
+	if (chosen >= 0)
+		tp_rec_bool(&r, "chosen", chosen);
+	tsc_rec_deps(&r, f, TSC_FIG_STUB);
+	emit_end(&r);
+}
+
+void tsc_human_calib(const char *source, const char *ref, double hz, double spread)
+{
+	if (isfinite(spread))
+		human("  %-7s %-20s %14.0f Hz  %10.1f\n", source, ref, hz, spread);
+	else
+		human("  %-7s %-20s %14.0f Hz  %10s\n", source, ref, hz, "-");
+}
+
+void tsc_stub_figures(const struct options *o, struct tsc_figures *f)
+{
+	static struct tsc_calib_entry e[TSC_CALIB_MAX];
+	size_t n = tsc_calib_parse(o->tsc_calib, e, TSC_CALIB_MAX);
+	const char *chosen = o->tsc_ref[0] ? o->tsc_ref : 0;
+	int any = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char why[160];
+		int is_chosen;
+
+		if (e[i].error[0]) {
+			snprintf(why, sizeof(why), "timeprobe.tsc_calib entry \"%s\": %s",
+				 e[i].text, e[i].error);
+			emit_error(P, "stub calibration", why);
+			continue;
+		}
+		is_chosen = chosen && !strcmp(chosen, e[i].ref);
+		emit_calib(f, e[i].ref, (double)e[i].hz, e[i].spread_ppm, is_chosen);
+		tsc_human_calib("stub", e[i].ref, (double)e[i].hz, e[i].spread_ppm);
+		if (is_chosen || (!f->stub_hz && !chosen)) {
+			f->stub_hz = (double)e[i].hz;
+			f->stub_ref = e[i].ref;
+		}
+		any = 1;
+	}
+	/* timeprobe.tsc_hz is the figure the stub chose; it wins over the list */
+	if (o->tsc_hz > 0) {
+		f->stub_hz = (double)o->tsc_hz;
+		f->stub_ref = chosen ? chosen : "unknown";
+		if (!any) {
+			emit_calib(f, f->stub_ref, f->stub_hz, NAN, 1);
+			tsc_human_calib("stub", f->stub_ref, f->stub_hz, NAN);
+		}
+		any = 1;
+	}
+	if (!any)
+		emit_skip(P, "stub calibration",
+			  o->tsc_calib[0] ? "timeprobe.tsc_calib held no valid entry"
+					  : "no timeprobe.tsc_hz/tsc_calib on the command line "
+					    "(not booted through the stub)");
+}
+
+/* tsc_early_khz= comes from the suite's options (the contract's row). */
+void tsc_derive(struct tsc_figures *f, const struct tsc_log *log, int64_t early_khz)
+{
+	static char cs[64], avail[256];
+	struct tsc_figures k = {0};
+	struct tsc_deps_in in = {0};
+
+	tsc_kernel_final(log, &k);
+	in.kernel_is_early = early_khz > 0 && k.kernel_hz == (double)early_khz * 1000;
+	if (read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail)) > 0)
+		in.kvm_clock = strstr(avail, "kvm-clock") != 0;
+	if (current_clocksource(cs, sizeof(cs)) >= 0)
+		in.clocksource = cs;
+	tsc_derivation(&in, f->derived);
+}
+
+/* Our own calibration: the one every probe shares (tsccal.h), pinned to
+ * the CPU we are on, failed rounds left out and counted. */
+void tsc_user_figures(struct probe_ctx *ctx, struct tsc_figures *f)
+{
+	int64_t round_ms = ctx->quick ? USER_CALIB_QUICK_MS : USER_CALIB_FULL_MS;
+	struct user_calib c;
+	struct tp_rec r;
+
+	f->user_hz = user_calib_run(user_calib_rounds, round_ms * NS_PER_MS, &c);
+	emit_begin(&r, "calib");
+	tp_rec_str(&r, "probe", P);
+	tp_rec_str(&r, "source", "user");
+	tp_rec_str(&r, "ref", "CLOCK_MONOTONIC_RAW");
+	tsc_rec_hz(&r, "tsc_hz", c.hz);
+	rec_exact(&r, "spread_ppm", c.hz > 0 ? c.spread_ppm : NAN);
+	tsc_rec_hz(&r, "min_hz", c.min_hz);
+	tsc_rec_hz(&r, "max_hz", c.max_hz);
+	tp_rec_int(&r, "rounds", c.rounds);
+	tp_rec_int(&r, "failed_rounds", c.failed);
+	tp_rec_int(&r, "round_ms", round_ms);
+	tp_rec_int(&r, "cpu", c.cpu);
+	tsc_rec_deps(&r, f, TSC_FIG_USER);
+	emit_end(&r);
+	tsc_human_calib("user", "CLOCK_MONOTONIC_RAW", c.hz, c.hz > 0 ? c.spread_ppm : NAN);
+	if (c.failed)
+		human("  user calibration: %d of %d rounds failed, left out\n", c.failed, c.rounds);
+}
+
+void tsc_agreement(const struct tsc_figures *f)
+{
+	static const struct {
+		const char *key, *label;
+		int a, b; /* 0 stub, 1 kernel, 2 user */
+	} pairs[] = {
+	    {"stub_vs_kernel_ppm", "stub vs kernel", 0, 1},
+	    {"stub_vs_user_ppm", "stub vs user", 0, 2},
+	    {"kernel_vs_user_ppm", "kernel vs user", 1, 2},
+	};
+	double hz[3] = {f->stub_hz, f->kernel_hz, f->user_hz};
+	char detail[96];
+	struct tp_rec r;
+
+	emit_result_begin(&r, P, "tsc agreement");
+	tsc_rec_hz(&r, "stub_hz", hz[0]);
+	tsc_rec_hz(&r, "kernel_hz", hz[1]);
+	tsc_rec_hz(&r, "user_hz", hz[2]);
+	/* Which figures, as free text ("detail"): `report` would take a
+	 * "ref" string as part of the result's identity, and a host (no stub,
+	 * kernel "detected") would never line up with the appliance. */
+	snprintf(detail, sizeof(detail), "stub %s, kernel %s, user CLOCK_MONOTONIC_RAW",
+		 f->stub_ref ? f->stub_ref : "none", f->kernel_ref ? f->kernel_ref : "none");
+	tp_rec_str(&r, "detail", detail);
+	/* then stub vs kernel compares the stub with itself, to 1 kHz */
+	tp_rec_bool(&r, "kernel_is_early", f->kernel_is_early);
+	human("\n  %-16s %12s\n", "agreement", "ppm");
+	/* A pair whose figures share an origin agrees by construction: its
+	 * 0 ppm is no evidence. It is listed, and marked in the table. */
+	tp_rec_arr_begin(&r, "by_construction");
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		if (tsc_by_construction(f->derived, pairs[i].a, pairs[i].b))
+			tp_rec_str(&r, 0, pairs[i].key);
+	tp_rec_arr_end(&r);
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		double d = ppm_offset(hz[pairs[i].a], hz[pairs[i].b]);
+		char note[64] = "";
+
+		if (tsc_by_construction(f->derived, pairs[i].a, pairs[i].b))
+			snprintf(note, sizeof(note), "   by construction: both from %s",
+				 tsc_origin(f->derived, pairs[i].a));
+		rec_double(&r, pairs[i].key, d); /* null where a figure is missing */
+		if (isfinite(d))
+			human("  %-16s %12.1f%s\n", pairs[i].label, d, note);
+		else
+			human("  %-16s %12s%s\n", pairs[i].label, "-", note);
+	}
+	emit_end(&r);
+}
