@@ -8,6 +8,7 @@ half lined up and the identity key whose values differ; a single run and a
 pair that lines up fully have neither."""
 import csv
 import io
+import json
 import os
 import subprocess
 import sys
@@ -100,6 +101,12 @@ ok(booted and all(x["n"] == "1" for x in booted if x["result"] != ALARM),
    [(x["run"], x["result"], x["figure"], x["n"]) for x in booted])
 ok(not any("HPET" in x["result"] for x in booted), "a platform counter's read gets no as-booted row",
    [x["result"] for x in booted])
+
+doc = json.loads(report("--format=json", "--label=host,appliance", host, appl).stdout)
+ok(sorted({f["result"] for f in doc["figures"] if f["as_booted"]}) ==
+   ["clock_gettime(CLOCK_BOOTTIME_ALARM)", "clock_gettime(CLOCK_MONOTONIC)", "rdtsc"] and
+   all(("as booted" in f["ident"]) == f["as_booted"] for f in doc["figures"]),
+   "JSON marks the as-booted figures, and only those", [f["ident"] for f in doc["figures"]])
 
 r = report(host)
 rows = report("--format=csv", host).stdout

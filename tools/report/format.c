@@ -931,9 +931,9 @@ static void print_json(FILE *f, const struct report *rp, const struct source *sr
 			json_array_append_new(ratios, a->n && base->n && base->mean != 0 ?
 					      jnum(a->mean / base->mean) : json_null());
 		}
-		json_array_append_new(figs, json_pack("{s:s, s:s, s:s, s:s, s:o}",
+		json_array_append_new(figs, json_pack("{s:s, s:s, s:s, s:s, s:b, s:o}",
 			"probe", fg->probe, "result", fg->name, "ident", fg->ident,
-			"figure", fg->key, "runs", vals));
+			"figure", fg->key, "as_booted", fg->as_booted, "runs", vals));
 		json_array_append_new(rows, json_pack("{s:I, s:o}", "figure", (json_int_t)i,
 						      "ratios", ratios));
 	}
