@@ -85,6 +85,13 @@ def record_line(obj):
     return "TP1 %s *%08x" % (js, zlib.crc32(js.encode()))
 
 
+def write_log(path, recs):
+    """Writes recs (dicts) to path as a log of TP1 lines; returns path."""
+    with open(path, "w") as f:
+        f.write("".join(record_line(r) + "\n" for r in recs))
+    return path
+
+
 def suite_records(recs):
     """The suite's records: from the last 'run' to the 'end' after it."""
     start = max((i for i, r in enumerate(recs) if r["type"] == "run"), default=None)
@@ -354,6 +361,16 @@ def first(recs, rtype):
 # --- host tests: running `timeprobe run` on this machine -------------------
 
 BIN = os.environ.get("TIMEPROBE", os.path.join(BUILD, "timeprobe"))
+
+
+def tp_report():
+    """The tp-report to test (TP_REPORT, else B/tp-report); when it is not
+    built, the whole test is skipped here."""
+    path = os.environ.get("TP_REPORT", os.path.join(ROOT, os.environ.get("B", "build"), "tp-report"))
+    if not os.access(path, os.X_OK):
+        print("1..0 # SKIP %s not built (make report)" % path)
+        sys.exit(0)
+    return path
 
 
 def skip(name, why):

@@ -9,12 +9,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tp1 import ROOT, done, ok, record_line  # noqa: E402
+from tp1 import done, ok, tp_report, write_log  # noqa: E402
 
-TP_REPORT = os.environ.get("TP_REPORT", os.path.join(ROOT, os.environ.get("B", "build"), "tp-report"))
-if not os.access(TP_REPORT, os.X_OK):
-    print("1..0 # SKIP %s not built (make report)" % TP_REPORT)
-    sys.exit(0)
+TP_REPORT = tp_report()
 tmp = tempfile.mkdtemp(prefix="tp-conditions.")
 
 
@@ -28,10 +25,7 @@ def log(name, accel=None, busy=None, drop=0, end=True):
         recs.append({"type": "end", "probes_ok": 1, "probes_skipped": 0, "probes_failed": 0,
                      "watchdog": False, "loadavg_end": [4.0, 3.1, 2.0], "other_cpu_s": 1.2,
                      "other_busy_pct": busy, "records": 3})
-    path = os.path.join(tmp, name + ".log")
-    with open(path, "w") as f:
-        f.write("".join(record_line(r) + "\n" for r in recs))
-    return path
+    return write_log(os.path.join(tmp, name + ".log"), recs)
 
 
 def report(*args):

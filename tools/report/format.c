@@ -9,6 +9,7 @@
 #include "format.h"
 #include "schema.h"
 #include "lead.h"
+#include "lineup.h"
 #include "table.h"
 #include "util.h"
 
@@ -544,7 +545,8 @@ static void print_spread(FILE *f, const struct report *rp, size_t ri, enum style
 		double vals[] = { a->mean, a->min, a->max, a->stddev };
 		size_t row;
 
-		if (a->n < 2)
+		/* an as-booted row repeats one of the run's own */
+		if (a->n < 2 || fg->as_booted)
 			continue;
 		if (!last || strcmp(last, fg->id)) {
 			char *g = xasprintf("%s: %s%s%s", fg->probe, fg->name,
@@ -708,12 +710,42 @@ static int any_intersection(const struct report *rp)
 	return 0;
 }
 
+/* A probe's heading: its name and how many of its figures line up (lineup.h). */
+static void probe_heading(FILE *f, const struct report *rp, size_t first, enum style style)
+{
+	struct sbuf b = { 0 };
+	struct lineup lu;
+
+	lineup_of(rp, first, &lu);
+	sbuf_addf(&b, "%s (", rp->figs[first].probe);
+	lineup_say(&b, &lu);
+	lineup_say_booted(&b, &lu);
+	sbuf_adds(&b, ")");
+	heading(f, style, 3, b.s);
+	sbuf_free(&b);
+}
+
+/* A result's heading row; an as-booted one names each run's booted clocksource. */
+static void group_title(struct table *t, const struct report *rp, const struct figure *fg)
+{
+	struct sbuf b = { 0 };
+
+	sbuf_addf(&b, "%s%s%s", fg->name, *fg->ident ? "  " : "", fg->ident);
+	if (fg->as_booted) {
+		sbuf_adds(&b, ": ");
+		lineup_booted(&b, rp);
+	}
+	table_group(t, b.s);
+	sbuf_free(&b);
+}
+
 static void print_comparison(FILE *f, const struct report *rp, enum style style)
 {
 	size_t ncol = 1 + 2 * rp->nruns - 1;
 	const char **titles = xcalloc(ncol, sizeof(*titles));
 	struct table *t = NULL;
 	const char *probe = NULL, *last = NULL;
+	size_t first = 0;
 	char *h;
 
 	titles[0] = "result / figure";
@@ -732,7 +764,7 @@ static void print_comparison(FILE *f, const struct report *rp, enum style style)
 		size_t row;
 
 		if (t && (!fg || strcmp(probe, fg->probe))) {
-			heading(f, style, 3, probe);
+			probe_heading(f, rp, first, style);
 			table_print(t, f, style, "  ");
 			table_free(t);
 			t = NULL;
@@ -744,13 +776,11 @@ static void print_comparison(FILE *f, const struct report *rp, enum style style)
 			for (size_t c = 1; c < ncol; c++)
 				table_align(t, c, 'r');
 			probe = fg->probe;
+			first = i;
 			last = NULL;
 		}
 		if (!last || strcmp(last, fg->id)) {
-			char *g = xasprintf("%s%s%s", fg->name, *fg->ident ? "  " : "", fg->ident);
-
-			table_group(t, g);
-			free(g);
+			group_title(t, rp, fg);
 			last = fg->id;
 		}
 		row = table_row(t);
@@ -774,6 +804,7 @@ static void print_human(FILE *f, const struct report *rp, enum style style, int 
 	}
 	heading(f, style, 1, "Comparison");
 	conditions_print(f, rp, style);
+	lineup_print(f, rp, style);
 	print_lead(f, rp, style);
 	print_runs_table(f, rp, style);
 	print_notes(f, rp, 0, rp->nruns, style);
@@ -900,9 +931,9 @@ static void print_json(FILE *f, const struct report *rp, const struct source *sr
 			json_array_append_new(ratios, a->n && base->n && base->mean != 0 ?
 					      jnum(a->mean / base->mean) : json_null());
 		}
-		json_array_append_new(figs, json_pack("{s:s, s:s, s:s, s:s, s:o}",
+		json_array_append_new(figs, json_pack("{s:s, s:s, s:s, s:s, s:b, s:o}",
 			"probe", fg->probe, "result", fg->name, "ident", fg->ident,
-			"figure", fg->key, "runs", vals));
+			"figure", fg->key, "as_booted", fg->as_booted, "runs", vals));
 		json_array_append_new(rows, json_pack("{s:I, s:o}", "figure", (json_int_t)i,
 						      "ratios", ratios));
 	}

@@ -439,43 +439,91 @@ static int cmp_fig(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
+/* One result's figures in run ri under this id (r->id or r->booted_id). */
+static void add_result_figures(struct report *rp, size_t ri, const struct result *r,
+			       int as_booted, json_t *index, struct ranks *rk)
+{
+	const char *id = as_booted ? r->booted_id : r->id;
+	size_t pr = rank(rk->probe, r->probe), rr = rank(rk->result, id);
+	size_t *keys, nkeys = result_keys_by(r, KEYS_AS_FIGURES, &keys);
+
+	for (size_t k = 0; k < nkeys; k++) {
+		const char *key = r->keys[keys[k]].key;
+		char *fid = xasprintf("%s\x1f\x1e%s", id, key);
+		json_t *fi = json_object_get(index, fid);
+		struct figure *f;
+
+		if (!fi) {
+			grow(&rp->figs, &rp->figcap, rp->nfigs + 1, sizeof(*rp->figs));
+			f = &rp->figs[rp->nfigs];
+			f->id = id;
+			f->probe = r->probe;
+			f->name = r->name;
+			f->ident = as_booted ? r->booted_ident : r->ident;
+			f->key = key;
+			f->as_booted = as_booted;
+			/* probes, results and keys in the order first seen */
+			f->probe_rank = pr;
+			f->result_rank = rr;
+			f->seq = rp->nfigs;
+			f->per_run = xcalloc(rp->nruns, sizeof(*f->per_run));
+			json_object_set_new(index, fid, json_integer((json_int_t)rp->nfigs));
+			rp->nfigs++;
+		} else {
+			f = &rp->figs[json_integer_value(fi)];
+		}
+		free(fid);
+		result_agg(r, key, &f->per_run[ri]);
+	}
+	free(keys);
+}
+
 static void add_figures(struct report *rp, size_t ri, json_t *index, struct ranks *rk)
 {
 	const struct run *run = &rp->runs[ri];
 
 	for (size_t i = 0; i < run->nres; i++) {
-		const struct result *r = &run->res[i];
-		size_t pr = rank(rk->probe, r->probe), rr = rank(rk->result, r->id);
-		size_t *keys, nkeys = result_keys_by(r, KEYS_AS_FIGURES, &keys);
+		add_result_figures(rp, ri, &run->res[i], 0, index, rk);
+		if (run->res[i].booted_id)
+			add_result_figures(rp, ri, &run->res[i], 1, index, rk);
+	}
+}
 
-		for (size_t k = 0; k < nkeys; k++) {
-			const char *key = r->keys[keys[k]].key;
-			char *fid = xasprintf("%s\x1f\x1e%s", r->id, key);
-			json_t *fi = json_object_get(index, fid);
-			struct figure *f;
+const char *run_booted_clocksource(const struct run *r)
+{
+	json_t *cs = r->head ? json_object_get(r->head, "clocksource") : NULL;
 
-			if (!fi) {
-				grow(&rp->figs, &rp->figcap, rp->nfigs + 1, sizeof(*rp->figs));
-				f = &rp->figs[rp->nfigs];
-				f->id = r->id;
-				f->probe = r->probe;
-				f->name = r->name;
-				f->ident = r->ident;
-				f->key = key;
-				/* probes, results and keys in the order first seen */
-				f->probe_rank = pr;
-				f->result_rank = rr;
-				f->seq = rp->nfigs;
-				f->per_run = xcalloc(rp->nruns, sizeof(*f->per_run));
-				json_object_set_new(index, fid, json_integer((json_int_t)rp->nfigs));
-				rp->nfigs++;
-			} else {
-				f = &rp->figs[json_integer_value(fi)];
-			}
-			free(fid);
-			result_agg(r, key, &f->per_run[ri]);
-		}
-		free(keys);
+	return json_is_string(cs) && json_string_length(cs) ? json_string_value(cs) : NULL;
+}
+
+/*
+ * Gives the results read through their run's booted clocksource an
+ * as-booted id, when two runs booted with different ones (else the
+ * as-booted rows would repeat the others).
+ */
+static void mark_as_booted(struct report *rp)
+{
+	const char *seen = NULL;
+	int differ = 0;
+
+	for (size_t i = 0; i < rp->nruns; i++) {
+		const char *cs = run_booted_clocksource(&rp->runs[i]);
+
+		differ |= seen && cs && strcmp(seen, cs);
+		seen = seen ? seen : cs;
+	}
+	if (!differ)
+		return;
+	for (size_t i = 0; i < rp->nruns; i++) {
+		struct run *run = &rp->runs[i];
+		const char *cs = run_booted_clocksource(run);
+
+		/* run_find_result() finds a result by its as-booted id too */
+		for (size_t k = 0; cs && k < run->nres; k++)
+			if (result_as_booted(&run->res[k], cs) &&
+			    !json_object_get(run->res_index, run->res[k].booted_id))
+				json_object_set_new(run->res_index, run->res[k].booted_id,
+						    json_integer((json_int_t)k));
 	}
 }
 
@@ -490,6 +538,7 @@ void report_finish(struct report *rp, char *const *labels, size_t nlabels)
 		r->label = i < nlabels && *labels[i] ? xstrdup(labels[i]) : default_label(r);
 	}
 	dedupe_labels(rp);
+	mark_as_booted(rp);
 	for (size_t i = 0; i < rp->nruns; i++)
 		add_figures(rp, i, index, &rk);
 	if (rp->nfigs)

@@ -43,6 +43,7 @@ struct figure {
 	const char *name;
 	const char *ident;
 	const char *key;	/* the numeric key, units in its name */
+	int as_booted;		/* of a result keyed with clocksource AS_BOOTED (result.h) */
 	/* sorted by probe, then result, then key, each in the order first seen */
 	size_t probe_rank, result_rank, seq;
 	struct agg *per_run;	/* one per run */
@@ -70,12 +71,20 @@ void report_file_end(struct splitter *s);
 /* The same for a list of records read already. */
 void report_add_file(struct report *rp, const char *file, const struct rec_list *recs);
 
-/* Labels the runs (labels[i] if given, else from the run record) and lines up figures. */
+/*
+ * Labels the runs (labels[i] if given, else from the run record) and lines up
+ * figures. When the runs booted with different clocksources, each result read
+ * through its run's booted one gives its figures a second time, keyed with
+ * clocksource AS_BOOTED (result.h), so the default clock's cost lines up.
+ */
 void report_finish(struct report *rp, char *const *labels, size_t nlabels);
 
 void report_free(struct report *rp);
 
-/* Index of the result with this id in run, or -1. */
+/* The clocksource r booted with, from its run record; NULL if unknown. */
+const char *run_booted_clocksource(const struct run *r);
+
+/* Index of the result with this id (or as-booted id) in run, or -1. */
 long run_find_result(const struct run *run, const char *id);
 
 #endif

@@ -98,6 +98,24 @@ char *result_id(const json_t *rec, char **ident)
 	return sbuf_take(&id);
 }
 
+int result_as_booted(struct result *r, const char *booted)
+{
+	json_t *cs = json_object_get(r->first, "clocksource"), *copy;
+	json_t *path = json_object_get(r->first, "path");
+
+	if (r->booted_id || !json_is_string(cs) || strcmp(json_string_value(cs), booted) ||
+	    !key_is_ident(r->first, "clocksource", cs) || json_object_get(r->first, "counter"))
+		return 0;
+	/* a shallow copy: the first record's values, keys replaced */
+	copy = json_copy(r->first);
+	json_object_set_new(copy, "clocksource", json_string(AS_BOOTED));
+	if (json_is_string(path) && !strcmp(json_string_value(path), "vdso"))
+		json_object_set_new(copy, "path", json_string("libc"));
+	r->booted_id = result_id(copy, &r->booted_ident);
+	json_decref(copy);
+	return 1;
+}
+
 /* --- what is kept of the records ---------------------------------------- */
 
 /* Up to this many keys a result finds one by comparing names; beyond, by an index. */
@@ -305,6 +323,8 @@ void result_free(struct result *r)
 	json_decref(r->hist.counts);
 	free(r->id);
 	free(r->ident);
+	free(r->booted_id);
+	free(r->booted_ident);
 	memset(r, 0, sizeof(*r));
 }
 

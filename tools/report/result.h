@@ -77,6 +77,8 @@ struct result {
 	const char *probe;	/* inside first */
 	const char *name;
 	char *ident;		/* identifying keys not already in the name, "k=v ..." */
+	/* id and ident with clocksource "as booted" (result_as_booted); NULL: none */
+	char *booted_id, *booted_ident;
 	json_t *first;		/* the first record */
 	size_t nrecs;		/* records: one per iteration */
 	struct rkey *keys;	/* every key of the records, in the order first seen */
@@ -96,6 +98,23 @@ int key_is_figure(const json_t *rec, const char *key, const json_t *val);
 
 /* Builds a result's id and the "k=v" list of identifying keys. */
 char *result_id(const json_t *rec, char **ident);
+
+/*
+ * The clocksource value that stands for "the one the run booted with", so
+ * that results read through each machine's default clocksource line up.
+ */
+#define AS_BOOTED "as booted"
+
+/*
+ * When r's identity includes a clocksource equal to booted (the run's),
+ * sets r->booted_id and r->booted_ident: its id and ident with that
+ * clocksource replaced by AS_BOOTED, and a clock read through libc keyed by
+ * that route ("path":"libc") whether the vDSO served it ("vdso") or not:
+ * that is part of the answer, not of the question. A platform counter's
+ * read (a record with "counter") does not go through the clocksource and
+ * gets none. Returns whether it set them.
+ */
+int result_as_booted(struct result *r, const char *booted);
 
 /* Starts r with its first record (id, ident: taken); probe and name inside rec. */
 void result_init(struct result *r, json_t *rec, const char *probe, const char *name, char *id,
