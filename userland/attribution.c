@@ -2,13 +2,23 @@
 /*
  * Attribution per probe; see attribution.h. The snapshots are taken in the
  * suite's own process, outside the probe's time, and cost a few reads of
- * /proc and one pread() per CPU.
+ * /proc, one pread() per CPU and one getrusage().
+ *
+ * The probe's own switches and CPU time are RUSAGE_CHILDREN's growth
+ * across the probe: the supervisor (supervise.c) reaps the probe, and the
+ * probe reaps its own children or the supervisor reaps them as leftovers,
+ * so every process of its tree that ended, and every thread of each, is
+ * counted once. The suite's own process (its poll loop, these snapshots)
+ * is not. Migrations are not counted: Linux keeps them per thread
+ * (/proc/PID/sched, only with CONFIG_SCHED_DEBUG) and drops them when the
+ * thread ends, so a tree's total cannot be had without perf events.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "attribution.h"
@@ -35,6 +45,75 @@ int attr_parse_ctxt(const char *text, uint64_t *ctxt)
 		return end > l + 5 && (*end == '\n' || *end == 0) ? 0 : -EINVAL;
 	}
 	return -EINVAL;
+}
+
+static uint64_t grew(long before, long after)
+{
+	return after > before ? (uint64_t)(after - before) : 0;
+}
+
+static int64_t tv_us(const struct timeval *tv)
+{
+	return (int64_t)tv->tv_sec * 1000000 + tv->tv_usec;
+}
+
+void attr_own_delta(const struct rusage *before, const struct rusage *after, struct attr_own *d)
+{
+	int64_t b = tv_us(&before->ru_utime) + tv_us(&before->ru_stime);
+	int64_t a = tv_us(&after->ru_utime) + tv_us(&after->ru_stime);
+
+	d->vol_ctxsw = grew(before->ru_nvcsw, after->ru_nvcsw);
+	d->invol_ctxsw = grew(before->ru_nivcsw, after->ru_nivcsw);
+	d->cpu_us = a > b ? a - b : 0;
+}
+
+static int listed(const int *cpus, int n, int cpu)
+{
+	for (int i = 0; i < n; i++)
+		if (cpus[i] == cpu)
+			return 1;
+	return 0;
+}
+
+uint64_t attr_cpus_delta(const struct irqstat_table *b, const struct irqstat_table *a,
+			 const int *cpus, int n)
+{
+	uint64_t sum = 0;
+
+	for (size_t r = 0; r < a->nrows; r++) {
+		size_t rb;
+
+		for (rb = 0; rb < b->nrows && strcmp(b->row[rb].name, a->row[r].name); rb++)
+			;
+		if (rb == b->nrows || irqstat_machine_wide(a->row[r].name))
+			continue;
+		for (int c = 0; c < a->ncol; c++) {
+			int cb = irqstat_find_cpu(b->cpu, b->ncol, a->cpu[c]);
+			uint64_t x = a->count[r * (size_t)a->ncol + (size_t)c], y;
+
+			if (cb < 0 || !listed(cpus, n, a->cpu[c]))
+				continue;
+			y = b->count[rb * (size_t)b->ncol + (size_t)cb];
+			sum += x > y ? x - y : 0;
+		}
+	}
+	return sum;
+}
+
+void attr_cpulist(const int *cpus, int n, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < n && o < len; ) {
+		int j = i;
+
+		while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
+			j++;
+		o += (size_t)(j > i ? snprintf(buf + o, len - o, "%s%d-%d", i ? "," : "", cpus[i], cpus[j])
+				    : snprintf(buf + o, len - o, "%s%d", i ? "," : "", cpus[i]));
+		i = j + 1;
+	}
 }
 
 void attr_group(uint64_t v, char *buf, size_t len)
@@ -69,6 +148,7 @@ static void snap_take(struct attr_snap *s)
 	}
 	free(text);
 	irqstat_smi_take(&s->smi);
+	s->own_rc = getrusage(RUSAGE_CHILDREN, &s->own) ? -errno : 0;
 }
 
 static void snap_free(struct attr_snap *s)
@@ -77,9 +157,13 @@ static void snap_free(struct attr_snap *s)
 	irqstat_table_free(&s->soft);
 }
 
-void attribution_begin(struct attribution *a)
+void attribution_begin(struct attribution *a, const int *pinned, int npinned)
 {
 	memset(a, 0, sizeof(*a));
+	if (pinned && npinned > 0 && npinned <= IRQSTAT_CPUS) {
+		memcpy(a->pinned, pinned, (size_t)npinned * sizeof(*pinned));
+		a->npinned = npinned;
+	}
 	snap_take(&a->before);
 }
 
@@ -89,6 +173,15 @@ void attribution_begin(struct attribution *a)
 struct top {
 	const char *name[HUMAN_TOP];
 	uint64_t v[HUMAN_TOP];
+};
+
+/* What the human line says, gathered while the record is written. */
+struct shown {
+	char smis[48], ctxt[32], cpus[64];
+	int have_irq, have_soft, have_own, have_cpus;
+	uint64_t irqs, softirqs, cpu_irqs;
+	struct attr_own own;
+	struct top irq, soft;
 };
 
 static void top_add(struct top *t, const char *name, uint64_t v)
@@ -107,7 +200,7 @@ static void top_add(struct top *t, const char *name, uint64_t v)
 /* Sources counted as "PREFIX:NAME":count while the record has room;
  * returns how many were left out. */
 static size_t emit_sources(struct tp_rec *r, const char *prefix, const struct irqstat_table *t,
-			   const uint64_t *d, struct top *top)
+			   const uint64_t *d)
 {
 	char key[64];
 	size_t left_out = 0;
@@ -115,7 +208,6 @@ static size_t emit_sources(struct tp_rec *r, const char *prefix, const struct ir
 	for (size_t i = 0; i < t->nrows; i++) {
 		if (!d[i])
 			continue;
-		top_add(top, t->row[i].name, d[i]);
 		if (r->len > REC_BUDGET) {
 			left_out++;
 			continue;
@@ -124,6 +216,19 @@ static size_t emit_sources(struct tp_rec *r, const char *prefix, const struct ir
 		tp_rec_uint(r, key, d[i]);
 	}
 	return left_out;
+}
+
+/* The sum of one table's deltas, its largest sources into top. */
+static uint64_t sources_total(const struct irqstat_table *t, const uint64_t *d, struct top *top)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < t->nrows; i++) {
+		sum += d[i];
+		if (d[i])
+			top_add(top, t->row[i].name, d[i]);
+	}
+	return sum;
 }
 
 /* One table's deltas; 1 when its CPUs changed. NULL out: not read. */
@@ -136,99 +241,177 @@ static int table_delta(const struct irqstat_table *b, int brc, const struct irqs
 	return irqstat_row_delta(b, a, *out);
 }
 
-static void human_line(const char *probe, const char *smis, const char *ctxt,
-		       const struct top *irq, const struct top *soft)
+/* ", 411 LOC, 57 RES" (SUFFIX after each name) at line + *len. */
+static void line_top(char *line, size_t size, size_t *len, const struct top *t, const char *suffix)
 {
-	char line[512], num[32];
-	size_t len = (size_t)snprintf(line, sizeof(line), "  %s: %s, %s context switches", probe,
-				      smis, ctxt);
+	char num[32];
 
-	for (int k = 0; k < 2; k++) {
-		const struct top *t = k ? soft : irq;
+	for (int i = 0; i < HUMAN_TOP && t->name[i] && *len < size; i++) {
+		attr_group(t->v[i], num, sizeof(num));
+		*len += (size_t)snprintf(line + *len, size - *len, "%s%s %s%s", i ? ", " : "", num,
+					 t->name[i], suffix);
+	}
+}
 
-		for (int i = 0; i < HUMAN_TOP && t->name[i] && len < sizeof(line); i++) {
-			attr_group(t->v[i], num, sizeof(num));
-			len += (size_t)snprintf(line + len, sizeof(line) - len, ", %s %s%s", num,
-						t->name[i], k ? " softirqs" : "");
-		}
+/* "+ N WHAT (top...)" or nothing when the table was not read. */
+static void line_table(char *line, size_t size, size_t *len, int have, uint64_t total,
+		       const char *what, const struct top *t, const char *suffix)
+{
+	char num[32];
+
+	if (!have || *len >= size)
+		return;
+	attr_group(total, num, sizeof(num));
+	*len += (size_t)snprintf(line + *len, size - *len, ", %s %s", num, what);
+	if (t->name[0] && *len < size) {
+		*len += (size_t)snprintf(line + *len, size - *len, " (");
+		line_top(line, size, len, t, suffix);
+		if (*len < size)
+			*len += (size_t)snprintf(line + *len, size - *len, ")");
+	}
+}
+
+/* "  drift: machine: ...; probe: ..." - whose each count is, said on the line. */
+static void human_line(const char *probe, const struct shown *sh)
+{
+	char line[640], a[32], b[32], c[32];
+	size_t len = (size_t)snprintf(line, sizeof(line), "  %s: machine: %s context switches", probe,
+				      sh->ctxt);
+
+	line_table(line, sizeof(line), &len, sh->have_irq, sh->irqs, "interrupts", &sh->irq, "");
+	line_table(line, sizeof(line), &len, sh->have_soft, sh->softirqs, "softirqs", &sh->soft, "");
+	if (len < sizeof(line))
+		len += (size_t)snprintf(line + len, sizeof(line) - len, ", %s; probe: ", sh->smis);
+	if (sh->have_own && len < sizeof(line)) {
+		attr_group(sh->own.vol_ctxsw, a, sizeof(a));
+		attr_group(sh->own.invol_ctxsw, b, sizeof(b));
+		attr_group((uint64_t)(sh->own.cpu_us / 1000), c, sizeof(c));
+		len += (size_t)snprintf(line + len, sizeof(line) - len,
+					"%s voluntary, %s involuntary switches, %s ms CPU", a, b, c);
+	} else if (len < sizeof(line)) {
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "switches and CPU time unknown");
+	}
+	if (sh->have_cpus && len < sizeof(line)) {
+		attr_group(sh->cpu_irqs, a, sizeof(a));
+		snprintf(line + len, sizeof(line) - len, ", %s interrupts on its CPUs %s", a, sh->cpus);
 	}
 	sink_human("%s\n", line);
 }
 
-static void emit_counts(struct tp_rec *r, const struct attr_snap *b, const struct attr_snap *x,
-			char *smis, size_t smis_len, char *ctxt, size_t len)
+/* The machine's context switches and SMIs, and which keys are the machine's. */
+static void emit_machine(struct tp_rec *r, const struct attr_snap *b, const struct attr_snap *x,
+			 struct shown *sh)
 {
 	int changed = 0;
 
-	snprintf(ctxt, len, "?");
+	tp_rec_obj_begin(r, "scope");
+	tp_rec_str(r, "irq", "machine");
+	tp_rec_str(r, "softirq", "machine");
+	tp_rec_str(r, "smis", "machine");
+	tp_rec_obj_end(r);
+	snprintf(sh->ctxt, sizeof(sh->ctxt), "?");
 	if (!b->ctxt_rc && !x->ctxt_rc) {
-		tp_rec_uint(r, "context_switches", x->ctxt - b->ctxt);
-		attr_group(x->ctxt - b->ctxt, ctxt, len);
+		tp_rec_uint(r, "machine_context_switches", x->ctxt - b->ctxt);
+		attr_group(x->ctxt - b->ctxt, sh->ctxt, sizeof(sh->ctxt));
 	} else
-		tp_rec_null(r, "context_switches");
+		tp_rec_null(r, "machine_context_switches");
+	if (sh->have_irq)
+		tp_rec_uint(r, "machine_irqs", sh->irqs);
+	if (sh->have_soft)
+		tp_rec_uint(r, "machine_softirqs", sh->softirqs);
 	if (!b->smi.why && !x->smi.why) {
 		uint64_t n = irqstat_smi_delta(&b->smi, &x->smi, &changed);
 
 		tp_rec_uint(r, "smis", n);
 		tp_rec_int(r, "smi_cpus", x->smi.n);
-		attr_group(n, smis, smis_len);
-		strncat(smis, " SMIs", smis_len - strlen(smis) - 1);
+		attr_group(n, sh->smis, sizeof(sh->smis));
+		strncat(sh->smis, " SMIs", sizeof(sh->smis) - strlen(sh->smis) - 1);
 	} else {
 		tp_rec_null(r, "smis");
-		snprintf(smis, smis_len, "SMIs unknown");
+		snprintf(sh->smis, sizeof(sh->smis), "SMIs unknown");
 	}
 	if (changed)
 		tp_rec_bool(r, "smi_cpus_changed", 1);
+}
+
+/* The probe's own: its tree's switches and CPU time, its CPUs' interrupts. */
+static void emit_own(struct tp_rec *r, const struct attribution *a, struct shown *sh)
+{
+	const struct attr_snap *b = &a->before, *x = &a->after;
+
+	if ((sh->have_own = !b->own_rc && !x->own_rc)) {
+		attr_own_delta(&b->own, &x->own, &sh->own);
+		tp_rec_uint(r, "own_vol_ctxsw", sh->own.vol_ctxsw);
+		tp_rec_uint(r, "own_invol_ctxsw", sh->own.invol_ctxsw);
+		tp_rec_fixed(r, "own_cpu_ms", sh->own.cpu_us, 3);
+	}
+	if (!a->npinned || b->irq_rc || x->irq_rc)
+		return;
+	sh->have_cpus = 1;
+	attr_cpulist(a->pinned, a->npinned, sh->cpus, sizeof(sh->cpus));
+	sh->cpu_irqs = attr_cpus_delta(&b->irq, &x->irq, a->pinned, a->npinned);
+	tp_rec_str(r, "own_cpus", sh->cpus);
+	tp_rec_uint(r, "own_cpus_irqs", sh->cpu_irqs);
+	if (!b->soft_rc && !x->soft_rc)
+		tp_rec_uint(r, "own_cpus_softirqs",
+			    attr_cpus_delta(&b->soft, &x->soft, a->pinned, a->npinned));
 }
 
 static void emit_missing(struct tp_rec *r, const struct attr_snap *b, const struct attr_snap *x)
 {
 	const char *smi_why = x->smi.why ? x->smi.why : b->smi.why;
 	int irq = b->irq_rc ? b->irq_rc : x->irq_rc, soft = b->soft_rc ? b->soft_rc : x->soft_rc;
-	int ctxt = b->ctxt_rc ? b->ctxt_rc : x->ctxt_rc;
+	int ctxt = b->ctxt_rc ? b->ctxt_rc : x->ctxt_rc, own = b->own_rc ? b->own_rc : x->own_rc;
 
 	tp_rec_obj_begin(r, "missing");
 	if (smi_why)
 		tp_rec_str(r, "smis", smi_why);
 	if (ctxt)
-		tp_rec_str(r, "context_switches", ctxt == -EINVAL ? "no ctxt line in /proc/stat" : strerror(-ctxt));
+		tp_rec_str(r, "machine_context_switches",
+			   ctxt == -EINVAL ? "no ctxt line in /proc/stat" : strerror(-ctxt));
 	if (irq)
 		tp_rec_str(r, "irq", irq == -ENOENT ? "no /proc/interrupts" : strerror(-irq));
 	if (soft)
 		tp_rec_str(r, "softirq", soft == -ENOENT ? "no /proc/softirqs" : strerror(-soft));
+	if (own)
+		tp_rec_str(r, "own", strerror(-own));
 	tp_rec_obj_end(r);
 }
 
 void attribution_end(struct attribution *a, const char *probe)
 {
 	struct attr_snap *b = &a->before, *x = &a->after;
-	struct top ti = { 0 }, ts = { 0 };
-	char smis[48], ctxt[32];
+	struct shown sh = { 0 };
 	uint64_t *di, *ds;
 	size_t left_out = 0;
 	int changed;
 	struct tp_rec r;
 
 	snap_take(x);
+	changed = table_delta(&b->irq, b->irq_rc, &x->irq, x->irq_rc, &di);
+	changed |= table_delta(&b->soft, b->soft_rc, &x->soft, x->soft_rc, &ds);
+	if ((sh.have_irq = di != 0))
+		sh.irqs = sources_total(&x->irq, di, &sh.irq);
+	if ((sh.have_soft = ds != 0))
+		sh.softirqs = sources_total(&x->soft, ds, &sh.soft);
 	emit_begin(&r, "attribution");
 	/* not "probe": every reader that picks a probe's records by it would
 	 * take these for the probe's own */
 	tp_rec_str(&r, "for_probe", probe);
 	tp_rec_int(&r, "ran_ms", (x->t_ns - b->t_ns) / NS_PER_MS);
-	emit_counts(&r, b, x, smis, sizeof(smis), ctxt, sizeof(ctxt));
-	changed = table_delta(&b->irq, b->irq_rc, &x->irq, x->irq_rc, &di);
-	changed |= table_delta(&b->soft, b->soft_rc, &x->soft, x->soft_rc, &ds);
+	emit_machine(&r, b, x, &sh);
+	emit_own(&r, a, &sh);
 	if (changed)
 		tp_rec_bool(&r, "cpus_changed", 1);
 	if (di)
-		left_out += emit_sources(&r, "irq", &x->irq, di, &ti);
+		left_out += emit_sources(&r, "irq", &x->irq, di);
 	if (ds)
-		left_out += emit_sources(&r, "softirq", &x->soft, ds, &ts);
+		left_out += emit_sources(&r, "softirq", &x->soft, ds);
 	if (left_out)
 		tp_rec_uint(&r, "sources_left_out", left_out);
 	emit_missing(&r, b, x);
 	sink_emit(&r);
-	human_line(probe, smis, ctxt, &ti, &ts);
+	human_line(probe, &sh);
 	free(di);
 	free(ds);
 	snap_free(b);

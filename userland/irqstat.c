@@ -208,8 +208,7 @@ int irqstat_delta(const struct irqstat_table *before, const struct irqstat_table
 	return 0;
 }
 
-/* The index of CPU WANT among the N of CPU, or -1. */
-static int find_cpu(const int *cpu, int n, int want)
+int irqstat_find_cpu(const int *cpu, int n, int want)
 {
 	for (int i = 0; i < n; i++)
 		if (cpu[i] == want)
@@ -219,7 +218,7 @@ static int find_cpu(const int *cpu, int n, int want)
 
 /* x86's arch_show_interrupts() (arch/x86/kernel/irq.c) prints ERR and MIS
  * as one figure; with one CPU online it looks like a column. */
-static int machine_wide(const char *name)
+int irqstat_machine_wide(const char *name)
 {
 	return !strcmp(name, "ERR") || !strcmp(name, "MIS");
 }
@@ -240,7 +239,7 @@ int irqstat_row_delta(const struct irqstat_table *b, const struct irqstat_table 
 			continue;	/* new since: its counts began before we looked */
 		for (int c = 0; c < a->ncol; c++) {
 			uint64_t x = a->count[r * (size_t)a->ncol + (size_t)c], y;
-			int cb = find_cpu(b->cpu, b->ncol, a->cpu[c]);
+			int cb = irqstat_find_cpu(b->cpu, b->ncol, a->cpu[c]);
 
 			colsum += x;
 			if (cb < 0) {
@@ -250,7 +249,7 @@ int irqstat_row_delta(const struct irqstat_table *b, const struct irqstat_table 
 			y = b->count[rb * (size_t)b->ncol + (size_t)cb];
 			out[r] += x > y ? x - y : 0;
 		}
-		if (machine_wide(a->row[r].name) || (!colsum && a->row[r].total))
+		if (irqstat_machine_wide(a->row[r].name) || (!colsum && a->row[r].total))
 			out[r] = a->row[r].total > b->row[rb].total ? a->row[r].total - b->row[rb].total : 0;
 	}
 	return changed;
@@ -329,7 +328,7 @@ uint64_t irqstat_smi_delta(const struct irqstat_smi *before, const struct irqsta
 
 	*cpus_changed = before->n != after->n;
 	for (int i = 0; i < after->n; i++) {
-		int j = find_cpu(before->cpu, before->n, after->cpu[i]);
+		int j = irqstat_find_cpu(before->cpu, before->n, after->cpu[i]);
 
 		if (j < 0) {
 			*cpus_changed = 1;

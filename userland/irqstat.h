@@ -61,6 +61,11 @@ int irqstat_delta(const struct irqstat_table *before, const struct irqstat_table
 int irqstat_row_delta(const struct irqstat_table *b, const struct irqstat_table *a,
 		      uint64_t *out);
 
+/* The index of CPU WANT among the N of CPU, or -1. */
+int irqstat_find_cpu(const int *cpu, int n, int want);
+/* Rows with one figure for the whole machine (ERR, MIS), not per CPU. */
+int irqstat_machine_wide(const char *name);
+
 /* ---- SMIs ---- */
 struct irqstat_smi {
 	int n;			/* CPUs read */

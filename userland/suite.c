@@ -16,6 +16,7 @@
 #include "../common/announce.h"
 #include "attribution.h"
 #include "emit.h"
+#include "irqstat.h"
 #include "fingerprint.h"
 #include "probe.h"
 #include "selection.h"
@@ -69,39 +70,49 @@ static int probe_limit_s(const struct probe *p, const struct options *o)
 /*
  * Under isolcpus= (the nohz-full variant) probes run on the isolated CPUs,
  * away from the housekeeping CPU 0. Probes that pin threads themselves
- * still choose their own CPUs.
+ * still choose their own CPUs. The list goes to the attribution record
+ * too: interrupts on those CPUs are the probe's share.
  */
-static void pin_to_isolated(void)
-{
-	char list[256], *save = 0;
-	cpu_set_t set;
-	int n = 0;
+struct pinning {
+	int cpu[IRQSTAT_CPUS];
+	int n;			/* 0: not pinned */
+};
 
+static void isolated_cpus(struct pinning *pin)
+{
+	char list[256];
+
+	pin->n = 0;
 	if (read_text("/sys/devices/system/cpu/isolated", list, sizeof(list)) <= 0)
 		return;
-	CPU_ZERO(&set);
-	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(0, ",", &save)) {
-		int a, b;
+	pin->n = irqstat_parse_cpulist(list, pin->cpu, IRQSTAT_CPUS);
+	if (pin->n < 0)
+		pin->n = 0;
+}
 
-		if (sscanf(t, "%d-%d", &a, &b) != 2)
-			b = a = atoi(t);
-		for (int c = a; c <= b && c < CPU_SETSIZE; c++, n++)
-			CPU_SET(c, &set);
-	}
-	if (n)
+static void pin_to(const struct pinning *pin)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	for (int i = 0; i < pin->n; i++)
+		if (pin->cpu[i] >= 0 && pin->cpu[i] < CPU_SETSIZE)
+			CPU_SET(pin->cpu[i], &set);
+	if (pin->n)
 		sched_setaffinity(0, sizeof(set), &set);
 }
 
 struct probe_run {
 	const struct probe *p;
 	struct probe_ctx *ctx;
+	const struct pinning *pin;
 };
 
 static int probe_child(void *arg)
 {
 	struct probe_run *pr = arg;
 
-	pin_to_isolated();
+	pin_to(pr->pin);
 	return probe_exit_code(pr->p->run(pr->ctx));
 }
 
@@ -176,11 +187,11 @@ static void announce_probe(const struct probe *p, int64_t limit_s)
 	sink_human("timeprobe: %s\n", line);
 }
 
-static enum outcome run_one(const struct probe *p, struct probe_ctx *ctx, int64_t watchdog,
-			    int64_t *ran_ns)
+static enum outcome run_one(const struct probe *p, struct probe_ctx *ctx,
+			    const struct pinning *pin, int64_t watchdog, int64_t *ran_ns)
 {
 	int limit = probe_limit_s(p, ctx->opt);
-	struct probe_run pr = { p, ctx };
+	struct probe_run pr = { p, ctx, pin };
 	struct sup_job job = {
 		.fn = probe_child, .arg = &pr, .watchdog_ns = watchdog,
 		.line = sink_line, .stop = should_stop,
@@ -262,6 +273,7 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	int64_t watchdog = o->watchdog_s ? mono_ns() + (int64_t)o->watchdog_s * NS_PER_S : 0;
 	struct summary_row sum[SUMMARY_MAX];
 	static struct attribution attr;	/* two snapshots of 256 CPUs' SMI counts: not on the stack */
+	static struct pinning pin;
 	struct busy_mark start;
 	size_t n, nsum = 0;
 	int stop = 0;
@@ -275,6 +287,7 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	for (size_t i = 0; errs && i < errs->n; i++)
 		summary_option_error(&errs->e[i]);
 	n = select_probes(o, list, MAX_SELECTED);
+	isolated_cpus(&pin);
 
 	for (int it = 1; it <= o->repeat && !stop; it++) {
 		for (size_t i = 0; i < n && !stop; i++) {
@@ -286,8 +299,8 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 			emit_set_context(iteration);
 			sink_human("\n== %s%s%.0d: %s ==\n", list[i]->name,
 				   iteration ? " iteration " : "", iteration, list[i]->summary);
-			attribution_begin(&attr);
-			out = run_one(list[i], &ctx, watchdog, &ran_ns);
+			attribution_begin(&attr, pin.cpu, pin.n);
+			out = run_one(list[i], &ctx, &pin, watchdog, &ran_ns);
 			count(res, out);
 			if (nsum < SUMMARY_MAX)
 				sum[nsum++] = (struct summary_row){ list[i]->name, iteration, out,

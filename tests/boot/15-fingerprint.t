@@ -67,13 +67,16 @@ ok(fp.get("firmware_vendor") == stub.get("firmware_vendor") and stub.get("firmwa
 att = [r for r in suite if r["type"] == "attribution"]
 ok([r.get("for_probe") for r in att] == ["clocks", "yield"], "one attribution record per probe run, in order",
    [r.get("for_probe") for r in att])
-ok(all(isinstance(r.get("context_switches"), int) for r in att), "context switches counted")
+ok(all(isinstance(r.get("machine_context_switches"), int) for r in att), "the machine's context switches counted")
+ok(all(isinstance(r.get("own_vol_ctxsw"), int) and isinstance(r.get("own_invol_ctxsw"), int)
+       and r["own_vol_ctxsw"] + r["own_invol_ctxsw"] <= r["machine_context_switches"] for r in att),
+   "the probe's own switches counted, no more than the machine's", att)
 ok(all(any(k.startswith("irq:") for k in r) for r in att), "interrupts counted per source",
    [sorted(r) for r in att])
 ok(all(r.get("smis") is None and r.get("missing", {}).get("smis") for r in att),
    "SMIs: null with a reason under QEMU", [r.get("missing") for r in att])
 for r in att:
     diag("attribution %s: %s" % (r.get("for_probe"), {k: v for k, v in r.items() if k not in ("type",)}))
-lines = [l for l in text.splitlines() if l.startswith("  clocks: ") and "context switches" in l]
+lines = [l for l in text.splitlines() if l.startswith("  clocks: machine: ") and "; probe: " in l]
 ok(lines, "the human line beside the probe", text[-1500:])
 done()

@@ -209,15 +209,16 @@ static void lead_runs(struct report *rp)
 
 	add(&a, "{\"type\":\"run\",\"env\":\"appliance\",\"machine\":\"A\"}");
 	add(&a, "{\"type\":\"attribution\",\"for_probe\":\"clocks\",\"ran_ms\":1000,"
-		"\"irq:LOC\":1000,\"irq:TLB\":2,\"irq:RES\":100,\"irq:4:ttyS0\":400,"
-		"\"smis\":null,\"missing\":{}}");
+		"\"own_cpus_irqs\":1000,\"own_invol_ctxsw\":2,\"own_cpus_softirqs\":100,"
+		"\"own_vol_ctxsw\":400,\"irq:RES\":100,\"smis\":null,\"missing\":{}}");
 	add(&a, "{\"type\":\"result\",\"probe\":\"tscsync\",\"name\":\"offset cpu0 cpu1\","
 		"\"cpu_a\":0,\"cpu_b\":1,\"offset_ns\":4,\"bound_ns\":40,\"round_trip_ns\":100}");
 	add(&b, "{\"type\":\"run\",\"env\":\"os\",\"machine\":\"B\"}");
 	for (int it = 1; it <= 2; it++) {
 		char *j = xasprintf("{\"type\":\"attribution\",\"iteration\":%d,\"for_probe\":"
-				    "\"clocks\",\"ran_ms\":2000,\"irq:LOC\":2000,\"irq:TLB\":4,"
-				    "\"irq:RES\":2000,\"irq:4:ttyS0\":400,\"smis\":null}", it);
+				    "\"clocks\",\"ran_ms\":2000,\"own_cpus_irqs\":2000,\"own_invol_ctxsw\":4,"
+				    "\"own_cpus_softirqs\":2000,\"own_vol_ctxsw\":400,\"irq:RES\":2000,"
+				    "\"smis\":null}", it);
 
 		add(&b, j);
 		free(j);
@@ -241,21 +242,24 @@ static void test_lead(void)
 	const struct figure *f;
 
 	lead_runs(&rp);
-	f = find_fig(&rp, "clocks", "irq:LOC");
+	f = find_fig(&rp, "clocks", "own_cpus_irqs");
 	ok(f && !strcmp(f->probe, ATTRIBUTION) && f->per_run[0].n == 1 && f->per_run[1].n == 2,
 	   "attribution: one result per probe, lined up across runs, iterations combined");
 	ok(find_fig(&rp, "clocks", "ran_ms") && !find_fig(&rp, "clocks", "smis"),
 	   "attribution: the window is a figure, a null SMI count is not");
 	ok(f && lead_figure_score(&rp, f) == 0,
 	   "lead: twice the interrupts in twice the time is no difference");
-	f = find_fig(&rp, "clocks", "irq:4:ttyS0");
+	f = find_fig(&rp, "clocks", "own_vol_ctxsw");
 	ok(f && lead_figure_score(&rp, f) == 0,
-	   "lead: as many serial interrupts in twice the time (work, not time) is no difference");
-	f = find_fig(&rp, "clocks", "irq:TLB");
+	   "lead: as many own switches in twice the time (work, not time) is no difference");
+	f = find_fig(&rp, "clocks", "own_invol_ctxsw");
 	ok(f && lead_figure_score(&rp, f) == 0, "lead: 2 against 4 events is within Poisson noise");
-	f = find_fig(&rp, "clocks", "irq:RES");
+	f = find_fig(&rp, "clocks", "own_cpus_softirqs");
 	ok(f && fabs(lead_figure_score(&rp, f) - log(10)) < 1e-9,
 	   "lead: 100 against 2000 events in twice the time ranks by the rate ratio, 10");
+	f = find_fig(&rp, "clocks", "irq:RES");
+	ok(f && lead_figure_score(&rp, f) == 0,
+	   "lead: the same 100 against 2000, counted for the whole machine, never leads");
 	f = find_fig(&rp, "offset cpu0 cpu1", "offset_ns");
 	ok(f && f->per_run[1].n == 2 && lead_figure_score(&rp, f) == 0,
 	   "lead: a TSC offset is a signed difference, never ranked by ratio");

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Host test of the attribution record (userland/attribution.c) around probe
+# `switch`, which hands a token back and forth through pipes: the record and
+# its console line name the machine's counts and the probe's own apart, and
+# the probe's own fit inside the machine's (structural, not timing): its CPU
+# time within its window on every CPU, its switches among the machine's.
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tp1 import BIN, diag, done, ok, run_probe  # noqa: E402
+
+if not os.access(BIN, os.X_OK):
+    print("1..0 # SKIP %s not built" % BIN)
+    sys.exit(0)
+
+run = run_probe("switch")
+att = [r for r in run.recs if r["type"] == "attribution"]
+ok(run.p.returncode == 0 and not run.bad and len(att) == 1 and att[0].get("for_probe") == "switch",
+   "one attribution record, for switch", run.p.stdout[-1500:])
+a = att[0] if att else {}
+own = {k: a.get(k) for k in ("own_vol_ctxsw", "own_invol_ctxsw", "own_cpu_ms")}
+ok(all(isinstance(v, int) for k, v in own.items() if k != "own_cpu_ms")
+   and isinstance(own["own_cpu_ms"], (int, float)), "the probe's own switches and CPU time", a)
+ok(isinstance(a.get("machine_context_switches"), int) and "context_switches" not in a
+   and a.get("scope") == {"irq": "machine", "softirq": "machine", "smis": "machine"},
+   "the machine's counts under names that say so", a)
+ncpu = os.cpu_count() or 1
+ok(isinstance(own["own_cpu_ms"], (int, float)) and isinstance(a.get("ran_ms"), int)
+   and 0 < own["own_cpu_ms"] <= (a["ran_ms"] + 1) * ncpu,
+   "own CPU time > 0 and within the window on every CPU (%s CPUs)" % ncpu, a)
+# the token's hand-overs block in read(): every round trip is a voluntary switch
+ok(isinstance(own["own_vol_ctxsw"], int) and own["own_vol_ctxsw"] > 0
+   and own["own_vol_ctxsw"] + (own["own_invol_ctxsw"] or 0) <= a.get("machine_context_switches", -1),
+   "own switches: some, and no more than the machine's", a)
+line = [h for h in run.human if h.startswith("  switch: machine: ")]
+m = re.search(r"machine: ([\d ]+) context switches.*; probe: ([\d ]+) voluntary, ([\d ]+) involuntary "
+              r"switches, ([\d ]+) ms CPU", line[0] if line else "")
+ok(m and [int(g.replace(" ", "")) for g in m.groups()] ==
+   [a.get("machine_context_switches"), own["own_vol_ctxsw"], own["own_invol_ctxsw"],
+    int(own["own_cpu_ms"] or 0)],
+   "the console line names the machine's and the probe's, with the record's counts", line)
+diag("switch: machine %s context switches; probe %s voluntary + %s involuntary, %s ms CPU in %s ms"
+     % (a.get("machine_context_switches"), own["own_vol_ctxsw"], own["own_invol_ctxsw"],
+        own["own_cpu_ms"], a.get("ran_ms")))
+done()
