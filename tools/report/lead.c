@@ -337,15 +337,31 @@ static int shown_elsewhere(const struct report *rp, const struct figure *fg,
 	return 1;
 }
 
+/* Is fg's result, in some run, measured against a reference that is not
+ * independent of what it measures (its first record's "independent": false)? */
+static int circular(const struct report *rp, const struct figure *fg)
+{
+	for (size_t r = 0; r < rp->nruns; r++) {
+		long i = run_find_result(&rp->runs[r], fg->id);
+
+		if (i >= 0 && json_is_false(json_object_get(rp->runs[r].res[i].first, "independent")))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Only figures lead, each fact once: not budgets (how much was measured),
- * not a fact a figure in its primary unit already shows. A probe's result
- * keys by its declaration; other records (calib) by the schema's rows.
+ * not a fact a figure in its primary unit already shows, not a circular
+ * figure. A probe's result keys by its declaration; other records (calib)
+ * by the schema's rows.
  */
 static int may_lead(const struct report *rp, const struct figure *fg)
 {
 	const struct key_decl *d = keys_find(fg->probe, fg->key);
 
+	if (circular(rp, fg))
+		return 0;
 	/* calib and attribution results: by their record type's rows */
 	if (!d)
 		return schema_lookup(fg->probe, NULL, fg->key) != KEY_BUDGET;
