@@ -14,6 +14,7 @@
 /* Bookkeeping, or measured on every boot anew: not what the machine is. */
 static const char *const not_compared[] = {
 	"type", "iteration", "missing", "needs_root", "stub_tsc_calib", "stub_tsc_hz",
+	"kernel_tsc_khz", "kernel_tsc_line",
 };
 
 static int compared(const char *key)
