@@ -500,8 +500,33 @@ static void print_top_figures(FILE *f, const struct report *rp, enum style style
 	table_free(t);
 }
 
+/* The results that never lead because they are circular, once each, with
+ * the first one's why: "circular: ..." (docs/probes/drift.md). */
+static void print_circular(FILE *f, const struct report *rp)
+{
+	json_t *seen = json_object();
+	const char *why = NULL;
+
+	for (size_t r = 0; r < rp->nruns; r++)
+		for (size_t i = 0; i < rp->runs[r].nres; i++) {
+			const struct result *res = &rp->runs[r].res[i];
+
+			if (!json_is_false(json_object_get(res->first, "independent")) ||
+			    json_object_get(seen, res->id))
+				continue;
+			json_object_set_new(seen, res->id, json_true());
+			fprintf(f, "%s%s: %s", why ? ", " : "  not leading, circular: ", res->probe,
+				res->name);
+			why = why ? why : json_string_value(json_object_get(res->first, "why"));
+		}
+	if (json_object_size(seen))
+		fprintf(f, "\n  (%s)\n", why ? why : "their reference derives from what they measure");
+	json_decref(seen);
+}
+
 void print_lead(FILE *f, const struct report *rp, enum style style)
 {
 	print_differences(f, rp, style);
 	print_top_figures(f, rp, style);
+	print_circular(f, rp);
 }
