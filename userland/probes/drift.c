@@ -336,9 +336,11 @@ static void emit_kernel(const struct series *s, const struct drift_fit *f, const
 	rec_exact(&r, "kernel_ppm", ppm);
 	rec_independent(&r, "kernel", ind, why);
 	emit_end(&r);
+	/* a circular CLOCK_MONOTONIC_RAW was said under its rate already */
 	human("    against the kernel's %.3f MHz (%s): %+.2f ppm (the log's kHz is %.2f ppm)%s%s\n",
 	      kernel_hz / 1e6, rf->k.from, ppm, 1e9 / kernel_hz, ind > 0 ? "" : "; ",
-	      ind > 0 ? "" : why);
+	      ind > 0 ? "" : strncmp(why, TSCREF_CIRCULAR_RAW, strlen(TSCREF_CIRCULAR_RAW)) ? why
+											  : "circular");
 }
 
 /* Rate, trend and Allan deviation of the TSC against one counter. */
