@@ -545,7 +545,7 @@ static void derived_hz(struct tp_rec *r, struct missing *ms, const char *why)
 		return;
 	}
 	miss(r, ms, "kernel_hz", 0, why);
-	tp_rec_null(r, "kernel_hz_source");
+	miss(r, ms, "kernel_hz_source", 0, "no HZ: no configuration, no tick-long coarse resolution");
 }
 
 /* HZ and preemption: the build's kconfig word in the appliance, the
