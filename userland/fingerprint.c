@@ -3,13 +3,18 @@
  * The run's fingerprint; see fingerprint.h. Sources are CPUID, /proc/cpuinfo,
  * sysfs (/sys/hypervisor, /sys/devices/system/clocksource, /sys/firmware/efi,
  * /sys/class/dmi/id), uname, the stub's and the launcher's command-line words,
- * and on a host the kernel's own .config. No kernel log: it may have wrapped.
+ * on a host the kernel's own .config, and the kernel's TSC figure from its
+ * log (null with the reason when the log has wrapped past it).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -17,12 +22,14 @@
 
 #include "emit.h"
 #include "fingerprint.h"
+#include "kmsg.h"
 #include "../common/x86clock.h"
 #include "sink.h"
 #include "supervise.h"
 #include "sysinfo.h"
 #include "timeutil.h"
 #include "trace_entry.h"
+#include "tscref.h"
 
 #define FP_LIMIT_S 20		/* the ptrace checks fork a dozen children */
 #define MISSING_MAX 40
@@ -296,6 +303,21 @@ static void fp_tsc_flags(struct tp_rec *r, struct missing *ms, const char *cpuin
 		tp_rec_bool(r, flags[i], word_in_list(list, flags[i]));
 }
 
+/* A clock the kernel refuses (the ALARM clocks without an RTC: EINVAL;
+ * EPERM, ENOTSUP): null in enters_kernel, and the reason in missing. */
+static int refused(struct missing *ms, int id, const char *name)
+{
+	struct timespec ts;
+	char key[40], why[96];
+
+	if (!clock_gettime(id, &ts))
+		return 0;
+	snprintf(key, sizeof(key), "enters_kernel.%s", name);
+	snprintf(why, sizeof(why), "clock_gettime: %s: the kernel refuses this clock", strerror(errno));
+	note_missing(ms, key, 0, why);
+	return 1;
+}
+
 /* Which clock ids enter the kernel through the vDSO (trace_entry.h). */
 static void fp_clocks(struct tp_rec *r, struct missing *ms)
 {
@@ -311,7 +333,9 @@ static void fp_clocks(struct tp_rec *r, struct missing *ms)
 
 		if (!name)
 			continue;
-		if (k[id] >= 0)
+		if (refused(ms, id, name))
+			tp_rec_null(r, name);
+		else if (k[id] >= 0)
 			tp_rec_bool(r, name, k[id]);
 		else {
 			tp_rec_null(r, name);
@@ -404,43 +428,142 @@ static void fp_firmware(struct tp_rec *r, struct missing *ms, const struct optio
 		note_missing(ms, "dmi", dmi_rc, "no /sys/class/dmi/id (no SMBIOS table, or CONFIG_DMIID off)");
 }
 
-/* The kernel's .config on a host (/boot/config-RELEASE); NULL if unreadable. */
-static char *host_config(const char *release, int *rc)
-{
-	char path[320], *text = malloc(1 << 20);
-	FILE *f;
-	size_t n;
+#define CONFIG_MAX (1 << 20)
 
-	snprintf(path, sizeof(path), "/boot/config-%s", release);
-	*rc = -ENOMEM;
+/* Up to CONFIG_MAX - 1 bytes of fd, NUL-terminated (the rest read and
+ * dropped, so a writer at the other end never blocks); NULL: no memory. */
+static char *read_fd_text(int fd)
+{
+	char *text = malloc(CONFIG_MAX), sink[4096];
+	size_t n = 0;
+	ssize_t got;
+
 	if (!text)
 		return 0;
-	if (!(f = fopen(path, "re"))) {
-		*rc = -errno;
-		free(text);
-		return 0;
-	}
-	n = fread(text, 1, (1 << 20) - 1, f);
+	while ((got = read(fd, n < CONFIG_MAX - 1 ? text + n : sink,
+			   n < CONFIG_MAX - 1 ? CONFIG_MAX - 1 - n : sizeof(sink))) > 0 ||
+	       (got < 0 && errno == EINTR))
+		if (got > 0 && n < CONFIG_MAX - 1)
+			n += (size_t)got;
 	text[n] = 0;
-	fclose(f);
 	return text;
 }
 
+/* The kernel's .config on a host (/boot/config-RELEASE); NULL if unreadable. */
+static char *boot_config(const char *release, int *rc)
+{
+	char path[320], *text;
+	int fd;
+
+	snprintf(path, sizeof(path), "/boot/config-%s", release);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		*rc = -errno;
+		return 0;
+	}
+	text = read_fd_text(fd);
+	*rc = text ? 0 : -ENOMEM;
+	close(fd);
+	return text;
+}
+
+/*
+ * The running kernel's .config from /proc/config.gz (CONFIG_IKCONFIG_PROC),
+ * decompressed by `gzip -dc` (no shell, a fixed argv): the static musl build
+ * links no zlib. NULL if unreadable, *rc says why.
+ */
+static char *proc_config(int *rc)
+{
+	static char *const argv[] = { "gzip", "-dc", "/proc/config.gz", 0 };
+	posix_spawn_file_actions_t fa;
+	char *text = 0;
+	int fd[2], st = 0;
+	pid_t pid;
+
+	if (access(argv[2], R_OK) || pipe2(fd, O_CLOEXEC)) {
+		*rc = -errno;
+		return 0;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	*rc = -posix_spawnp(&pid, argv[0], &fa, 0, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fd[1]);
+	if (!*rc) {
+		text = read_fd_text(fd[0]);
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		*rc = !text ? -ENOMEM : WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -EIO;
+	}
+	close(fd[0]);
+	if (*rc) {
+		free(text);
+		text = 0;
+	}
+	return text;
+}
+
+/* The host kernel's .config: /proc/config.gz, else /boot/config-RELEASE;
+ * *from names the one read, or both tried and why they failed. */
+static char *host_config(const char *release, const char **from, int *rc)
+{
+	static char why[160];
+	char *text = proc_config(rc);
+	int rc_proc = *rc;
+
+	*from = "/proc/config.gz";
+	if (text || (text = boot_config(release, rc))) {
+		*from = text && rc_proc ? "/boot/config-RELEASE" : *from;
+		return text;
+	}
+	snprintf(why, sizeof(why), "/proc/config.gz (gzip -dc): %s; /boot/config-RELEASE: %s",
+		 strerror(-rc_proc), strerror(-*rc));
+	*from = why;
+	return 0;
+}
+
+int fp_hz_from_res(int64_t res_ns, int *hz)
+{
+	/* the coarse clocks advance once a tick: their resolution is
+	 * TICK_NSEC (kernel/time/posix-timers.c, LOW_RES_NSEC); HZ 24..10000 */
+	if (res_ns < 100000 || res_ns > 1000000000 / 24)
+		return 0;
+	*hz = (int)((1000000000 + res_ns / 2) / res_ns);
+	return 1;
+}
+
+/* HZ from CLOCK_REALTIME_COARSE's resolution, when no configuration says. */
+static void derived_hz(struct tp_rec *r, struct missing *ms, const char *why)
+{
+	struct timespec res;
+	int hz;
+
+	if (!clock_getres(CLOCK_REALTIME_COARSE, &res) &&
+	    fp_hz_from_res((int64_t)res.tv_sec * NS_PER_S + res.tv_nsec, &hz)) {
+		tp_rec_int(r, "kernel_hz", hz);
+		tp_rec_str(r, "kernel_hz_source", "derived from CLOCK_REALTIME_COARSE resolution");
+		return;
+	}
+	miss(r, ms, "kernel_hz", 0, why);
+	miss(r, ms, "kernel_hz_source", 0, "no HZ: no configuration, no tick-long coarse resolution");
+}
+
 /* HZ and preemption: the build's kconfig word in the appliance, the
- * kernel's .config on a host. */
+ * kernel's .config on a host, HZ derived from the coarse clocks else. */
 static void fp_kernel_build(struct tp_rec *r, struct missing *ms, const struct options *o,
 			    const char *release)
 {
-	char word[32];
-	const char *model;
+	char word[32], why[200];
+	const char *model, *from;
 	char *config;
-	int rc, hz;
+	int rc, hz;	/* rc: host_config's, said in from */
 
 	if (o->kconfig[0]) {
 		if (fp_kconfig_word(o->kconfig, "hz", word, sizeof(word)))
 			tp_rec_int(r, "kernel_hz", atoi(word));
 		else
 			miss(r, ms, "kernel_hz", 0, "kconfig word without hz:");
+		tp_rec_str(r, "kernel_hz_source", "kconfig word");
 		if (fp_kconfig_word(o->kconfig, "preempt", word, sizeof(word)))
 			tp_rec_str(r, "kernel_preempt", word);
 		else
@@ -448,20 +571,43 @@ static void fp_kernel_build(struct tp_rec *r, struct missing *ms, const struct o
 		tp_rec_str(r, "kernel_config_from", "kconfig word");
 		return;
 	}
-	config = host_config(release, &rc);
-	if (config && fp_config_hz(config, &hz))
+	config = host_config(release, &from, &rc);
+	snprintf(why, sizeof(why), "no CONFIG_HZ in %s", from);
+	if (config && fp_config_hz(config, &hz)) {
 		tp_rec_int(r, "kernel_hz", hz);
-	else
-		miss(r, ms, "kernel_hz", config ? 0 : rc,
-		     config ? "no CONFIG_HZ in /boot/config-RELEASE" : "no kconfig word; /boot/config-RELEASE");
+		tp_rec_str(r, "kernel_hz_source", from);
+	} else
+		derived_hz(r, ms, config ? why : from);
+	snprintf(why, sizeof(why), "no CONFIG_PREEMPT* in %s", from);
 	if (config && fp_config_preempt(config, &model))
 		tp_rec_str(r, "kernel_preempt", model);
 	else
-		miss(r, ms, "kernel_preempt", config ? 0 : rc,
-		     config ? "no CONFIG_PREEMPT* in /boot/config-RELEASE" : "no kconfig word; /boot/config-RELEASE");
+		miss(r, ms, "kernel_preempt", 0, config ? why : from);
 	if (config)
-		tp_rec_str(r, "kernel_config_from", "/boot/config-RELEASE");
+		tp_rec_str(r, "kernel_config_from", from);
 	free(config);
+}
+
+/* The kernel's own TSC figure, the log line it came from and how it was derived. */
+static void fp_kernel_tsc(struct tp_rec *r, struct missing *ms)
+{
+	static const char *const keys[] = { "kernel_tsc_khz", "kernel_tsc_from", "kernel_tsc_line" };
+	char *log = 0;
+	size_t len;
+	const char *how;
+	struct ktsc k;
+	int rc = kmsg_read_all(&log, &len, &how);
+
+	if (!rc && ktsc_parse(log, &k)) {
+		tp_rec_int(r, keys[0], k.khz);
+		tp_rec_str(r, keys[1], k.from);
+		tp_rec_str(r, keys[2], k.line);
+	} else {
+		for (size_t i = 0; i < 3; i++)
+			miss(r, ms, keys[i], rc, rc ? how : "no \"tsc: Detected\" or \"Refined\" line "
+					      "left in the kernel log");
+	}
+	free(log);
 }
 
 static void fp_kernel(struct tp_rec *r, struct missing *ms, const struct options *o)
@@ -475,6 +621,7 @@ static void fp_kernel(struct tp_rec *r, struct missing *ms, const struct options
 	else
 		miss(r, ms, "kernel_variant", 0, "no timeprobe.variant word: not the appliance's kernel");
 	fp_kernel_build(r, ms, o, u.release);
+	fp_kernel_tsc(r, ms);
 }
 
 /* What the launcher and the stub handed over on the command line. */

@@ -30,7 +30,11 @@ void fp_signature(uint32_t eax, struct fp_signature *s);
 /* The value of NAME in the build's kconfig word "hz:250,preempt:none". */
 int fp_kconfig_word(const char *kc, const char *name, char *buf, size_t len);
 
-/* From a kernel .config text (/boot/config-RELEASE): CONFIG_HZ, and the
+/* HZ from the coarse clocks' resolution in ns (one tick); 1, or 0 when
+ * res_ns is no tick length (HZ outside 24..10000). */
+int fp_hz_from_res(int64_t res_ns, int *hz);
+
+/* From a kernel .config text (/proc/config.gz, /boot/config-RELEASE): CONFIG_HZ, and the
  * preemption model as the kconfig word names it (none, voluntary, full,
  * dynamic, rt); 1 found, 0 not. */
 int fp_config_hz(const char *config, int *hz);

@@ -3,13 +3,16 @@
 # Host test of probe `drift` (3 s of sampling): CLOCK_MONOTONIC_RAW always
 # measured, HPET and the PM timer measured or skipped with a reason, ADEV
 # records with their tau and sample count at the taus the run allows, read
-# costs, --drift-s= honoured and a bad value refused (TAP). The figures
-# themselves are diagnostics.
+# costs, --drift-s= honoured and a bad value refused (TAP). Every rate names
+# its reference and whether it is independent of the TSC: under clocksource
+# tsc (or kvm-clock, the TSC scaled by the hypervisor's figure) the
+# CLOCK_MONOTONIC_RAW figures say independent false and the console says
+# circular. The figures themselves are diagnostics.
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tp1 import BIN, diag, done, ok, run_probe  # noqa: E402
+from tp1 import BIN, diag, done, ok, run_probe, skip  # noqa: E402
 
 if not os.access(BIN, os.X_OK):
     print("1..0 # SKIP %s not built" % BIN)
@@ -42,6 +45,29 @@ for ref in refs:
     ok(fit["tsc_hz"] > 0 and fit["windows"] >= 2, "%s: a TSC rate and windows for the trend" % ref, fit)
     diag("%s: %+.3f ppm, %+.3f ppm/min, ADEV %s" % (ref, fit["freq_ppm"], fit["trend_ppm_per_min"],
                                                     ", ".join("%gs %.2e" % (r["tau_s"], r["adev"]) for r in adev)))
+CIRCULAR = "circular: CLOCK_MONOTONIC_RAW is derived from the TSC on this machine"
+rates = [r for r in res.values() if "freq_ppm" in r or "kernel_ppm" in r or "adev" in r]
+ok(rates and all(r.get("reference") and "independent" in r and r.get("why") for r in rates),
+   "every rate and Allan deviation names its reference, whether it is independent, and why",
+   [r["name"] for r in rates if "independent" not in r])
+if raw and raw.get("clocksource") in ("tsc", "kvm-clock"):
+    raw_all = [r for r in rates if r.get("ref") == "CLOCK_MONOTONIC_RAW"]
+    ok(all(r["independent"] is False and r["why"].startswith(CIRCULAR) for r in raw_all),
+       "clocksource %s: every CLOCK_MONOTONIC_RAW figure says independent false, circular" % raw["clocksource"],
+       [(r["name"], r["independent"]) for r in raw_all])
+    ok(any(l.strip().startswith(CIRCULAR) for l in run.human), "and the console says circular",
+       run.human[-20:])
+else:
+    skip("CLOCK_MONOTONIC_RAW circular under clocksource tsc",
+         "clocksource %s over the run, not tsc or kvm-clock" % (raw or {}).get("clocksource"))
+    skip("the console says circular", "not a TSC clocksource")
+kern = [r for r in res.values() if r["name"].endswith(" vs kernel")]
+ok(kern or "drift vs kernel" in skips, "the TSC against the kernel's figure, or why not", sorted(skips))
+for r in kern:
+    ok(r["reference"] == "kernel" and r["kernel_hz"] > 0 and r["kernel_line"].startswith("tsc: "),
+       "%s: the kernel's figure, its log line (%s) and how it was derived (%s)"
+       % (r["name"], r.get("kernel_line"), r.get("kernel_hz_from")), r)
+    diag("%s: %+.3f ppm (independent %s)" % (r["name"], r["kernel_ppm"], r["independent"]))
 cost = res.get("read cost CLOCK_MONOTONIC_RAW")
 ok(cost and cost["ns_per_read"] > 0 and cost["reads"] > 0, "read cost of CLOCK_MONOTONIC_RAW", cost)
 ok(all(r["counter"] in refs or r["counter"] == "pit" for r in res.values() if r["name"].startswith("read cost")),

@@ -111,11 +111,45 @@ static void test_config(void)
 	ok(!fp_config_hz("# CONFIG_HZ is not set\n", &hz), "no CONFIG_HZ: not found");
 }
 
+/* A 6.18 kernel's /proc/config.gz, decompressed: the lines that matter.
+ * CONFIG_PREEMPT_NONE=y beside PREEMPT_DYNAMIC: the boot chooses, dynamic. */
+static const char config_proc[] =
+	"# CONFIG_HZ_PERIODIC is not set\n"
+	"CONFIG_PREEMPT_BUILD=y\n"
+	"CONFIG_PREEMPT_NONE=y\n"
+	"# CONFIG_PREEMPT_VOLUNTARY is not set\n"
+	"# CONFIG_PREEMPT is not set\n"
+	"# CONFIG_PREEMPT_LAZY is not set\n"
+	"CONFIG_PREEMPT_COUNT=y\n"
+	"CONFIG_PREEMPTION=y\n"
+	"CONFIG_PREEMPT_DYNAMIC=y\n"
+	"CONFIG_HZ_250=y\n"
+	"# CONFIG_HZ_1000 is not set\n"
+	"CONFIG_HZ=250\n";
+
+static void test_proc_config_and_derived_hz(void)
+{
+	const char *m = 0;
+	int hz = 0;
+
+	ok(fp_config_hz(config_proc, &hz) && hz == 250, "/proc/config.gz text: CONFIG_HZ=250");
+	ok(fp_config_preempt(config_proc, &m) && !strcmp(m, "dynamic"),
+	   "/proc/config.gz text: PREEMPT_DYNAMIC over PREEMPT_NONE=y: dynamic");
+	ok(fp_hz_from_res(4000000, &hz) && hz == 250, "4 ms coarse resolution: HZ 250");
+	ok(fp_hz_from_res(3333333, &hz) && hz == 300, "3.333333 ms: HZ 300");
+	ok(fp_hz_from_res(1000000, &hz) && hz == 1000, "1 ms: HZ 1000");
+	ok(fp_hz_from_res(10000000, &hz) && hz == 100, "10 ms: HZ 100");
+	ok(!fp_hz_from_res(1, &hz), "1 ns (a high-resolution clock's): no tick");
+	ok(!fp_hz_from_res(0, &hz) && !fp_hz_from_res(-4000000, &hz), "0 or negative: none");
+	ok(!fp_hz_from_res(1000000000, &hz), "1 s: no HZ the kernel allows");
+}
+
 int main(void)
 {
 	test_signature();
 	test_cpuinfo();
 	test_kconfig();
 	test_config();
+	test_proc_config_and_derived_hz();
 	return tap_done();
 }

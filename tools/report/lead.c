@@ -14,6 +14,7 @@
 /* Bookkeeping, or measured on every boot anew: not what the machine is. */
 static const char *const not_compared[] = {
 	"type", "iteration", "missing", "needs_root", "stub_tsc_calib", "stub_tsc_hz",
+	"kernel_tsc_khz", "kernel_tsc_line",
 };
 
 static int compared(const char *key)
@@ -337,15 +338,31 @@ static int shown_elsewhere(const struct report *rp, const struct figure *fg,
 	return 1;
 }
 
+/* Is fg's result, in some run, measured against a reference that is not
+ * independent of what it measures (its first record's "independent": false)? */
+static int circular(const struct report *rp, const struct figure *fg)
+{
+	for (size_t r = 0; r < rp->nruns; r++) {
+		long i = run_find_result(&rp->runs[r], fg->id);
+
+		if (i >= 0 && json_is_false(json_object_get(rp->runs[r].res[i].first, "independent")))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Only figures lead, each fact once: not budgets (how much was measured),
- * not a fact a figure in its primary unit already shows. A probe's result
- * keys by its declaration; other records (calib) by the schema's rows.
+ * not a fact a figure in its primary unit already shows, not a circular
+ * figure. A probe's result keys by its declaration; other records (calib)
+ * by the schema's rows.
  */
 static int may_lead(const struct report *rp, const struct figure *fg)
 {
 	const struct key_decl *d = keys_find(fg->probe, fg->key);
 
+	if (circular(rp, fg))
+		return 0;
 	/* calib and attribution results: by their record type's rows */
 	if (!d)
 		return schema_lookup(fg->probe, NULL, fg->key) != KEY_BUDGET;
@@ -483,8 +500,33 @@ static void print_top_figures(FILE *f, const struct report *rp, enum style style
 	table_free(t);
 }
 
+/* The results that never lead because they are circular, once each, with
+ * the first one's why: "circular: ..." (docs/probes/drift.md). */
+static void print_circular(FILE *f, const struct report *rp)
+{
+	json_t *seen = json_object();
+	const char *why = NULL;
+
+	for (size_t r = 0; r < rp->nruns; r++)
+		for (size_t i = 0; i < rp->runs[r].nres; i++) {
+			const struct result *res = &rp->runs[r].res[i];
+
+			if (!json_is_false(json_object_get(res->first, "independent")) ||
+			    json_object_get(seen, res->id))
+				continue;
+			json_object_set_new(seen, res->id, json_true());
+			fprintf(f, "%s%s: %s", why ? ", " : "  not leading, circular: ", res->probe,
+				res->name);
+			why = why ? why : json_string_value(json_object_get(res->first, "why"));
+		}
+	if (json_object_size(seen))
+		fprintf(f, "\n  (%s)\n", why ? why : "their reference derives from what they measure");
+	json_decref(seen);
+}
+
 void print_lead(FILE *f, const struct report *rp, enum style style)
 {
 	print_differences(f, rp, style);
 	print_top_figures(f, rp, style);
+	print_circular(f, rp);
 }

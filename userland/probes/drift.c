@@ -20,11 +20,13 @@
 #include "../adevci.h"
 #include "../affinity.h"
 #include "../emit.h"
+#include "../kmsg.h"
 #include "../platclock.h"
 #include "../probe.h"
 #include "../stats.h"
 #include "../sysinfo.h"
 #include "../timeutil.h"
+#include "../tscref.h"
 #include "drift.h"
 
 #define P "drift"
@@ -34,6 +36,14 @@
 #define NREFS 3
 
 static int drift_s;	/* --drift-s=; 0: the profile's */
+
+/* What the figures are against: the clocksource over the run, the kernel's figure. */
+struct refs {
+	char cs[64];		/* "": unread, or it changed during the run */
+	char cs_why[128];	/* why cs is "" */
+	struct ktsc k;		/* k.khz 0: none, kmsg_why says why */
+	char kmsg_why[128];
+};
 
 struct series {
 	struct platclock c;
@@ -183,9 +193,39 @@ static double adev_slope(const double *tau, const double *a, size_t nm, size_t i
 	return log(a[hi] / a[lo]) / log(tau[hi] / tau[lo]);
 }
 
-/* One record and one line per tau: the deviation, its edf and 68 % interval. */
-static void emit_adev(const char *ref, const double *x, size_t n)
+/*
+ * Is the TSC's rate against counter independent of the TSC (tscref.h)?
+ * compared: as compared with a figure measured against figure_ref (NULL:
+ * not known); else by the counter alone. Not known while the clocksource
+ * was not one clock over the run. 1, 0, -1; why.
+ */
+static int independence(const struct refs *rf, const char *counter, int compared,
+			const char *figure_ref, char *why, size_t len)
 {
+	if (!rf->cs[0] && rf->cs_why[0] && !strcmp(counter, "CLOCK_MONOTONIC_RAW")) {
+		snprintf(why, len, "%s", rf->cs_why);
+		return -1;
+	}
+	return compared ? tscref_ppm_independent(counter, rf->cs, figure_ref, why, len)
+			  : tscref_counter_independent(counter, rf->cs, why, len);
+}
+
+/* reference, independent (true, false or null) and why. */
+static void rec_independent(struct tp_rec *r, const char *reference, int ind, const char *why)
+{
+	tp_rec_str(r, "reference", reference);
+	if (ind < 0)
+		tp_rec_null(r, "independent");
+	else
+		tp_rec_bool(r, "independent", ind);
+	tp_rec_str(r, "why", why);
+}
+
+/* One record and one line per tau: the deviation, its edf and 68 % interval. */
+static void emit_adev(const char *ref, const struct refs *rf, const double *x, size_t n)
+{
+	char why[192];
+	int ind = independence(rf, ref, 0, 0, why, sizeof(why));
 	double tau0 = (double)DRIFT_TAU0_NS / NS_PER_S, tau[DRIFT_TAUS_MAX], a[DRIFT_TAUS_MAX];
 	size_t ms[DRIFT_TAUS_MAX], terms[DRIFT_TAUS_MAX], nm = drift_taus(n, ms);
 
@@ -213,17 +253,27 @@ static void emit_adev(const char *ref, const double *x, size_t n)
 		tp_rec_str(&r, "noise", adev_noise_name(noise));
 		rec_double(&r, "slope", slope);
 		tp_rec_uint(&r, "n", terms[i]);
+		rec_independent(&r, ref, ind, why);
 		emit_end(&r);
 		human("    tau %8.2f s   adev %10.3e  (68 %%: %9.3e .. %9.3e, edf %6.1f, %s)\n",
 		      tau[i], a[i], lo, hi, edf, adev_noise_name(noise));
 	}
 }
 
+/* What the nominal figure was measured against; NULL: not known. */
+static const char *nominal_ref(const struct probe_ctx *ctx)
+{
+	const char *ref = ctx->tsc.ref;
+
+	return ref && strcmp(ref, "unknown") ? ref : 0;
+}
+
 static void emit_fit(const struct series *s, size_t n, const struct drift_fit *f,
-		     const struct probe_ctx *ctx, uint64_t missed)
+		     const struct probe_ctx *ctx, const struct refs *rf, uint64_t missed)
 {
 	struct tp_rec r;
-	char name[64];
+	char name[64], why[192];
+	int ind = independence(rf, s->c.name, 1, nominal_ref(ctx), why, sizeof(why));
 	double *w = malloc(n * sizeof(double));
 	struct summary sw = { 0 };
 
@@ -253,22 +303,54 @@ static void emit_fit(const struct series *s, size_t n, const struct drift_fit *f
 	rec_double(&r, "tau0_s", (double)DRIFT_TAU0_NS / NS_PER_S);
 	rec_double(&r, "bracket_median_ns", sw.p50);
 	rec_double(&r, "bracket_max_ns", sw.max);
+	tp_rec_str(&r, "clocksource", rf->cs[0] ? rf->cs : "unknown");
+	rec_independent(&r, s->c.name, ind, why);
 	emit_end(&r);
 	human("  %-20s %14.0f Hz %+10.2f ppm %+10.3f ppm/min  (windows %+.2f..%+.2f ppm, "
 	      "bracket %.0f ns)\n", s->c.name, f->tsc_hz, f->ppm, f->trend_ppm_min,
 	      f->win_min_ppm, f->win_max_ppm, sw.p50);
+	if (ind <= 0)
+		human("    %s%s\n", ind ? "not known whether independent: " : "", why);
+}
+
+/* The TSC's rate against this counter and the kernel's figure, in ppm. */
+static void emit_kernel(const struct series *s, const struct drift_fit *f, const struct refs *rf)
+{
+	struct tp_rec r;
+	char name[96], why[192];
+	double kernel_hz = (double)rf->k.khz * 1000, ppm = (f->tsc_hz - kernel_hz) / kernel_hz * 1e6;
+	int ind = independence(rf, s->c.name, 1, rf->k.ref, why, sizeof(why));
+
+	snprintf(name, sizeof(name), "drift %s vs kernel", s->c.name);
+	emit_result_begin(&r, P, name);
+	tp_rec_str(&r, "ref", s->c.name);
+	rec_exact(&r, "tsc_hz", f->tsc_hz);
+	rec_exact(&r, "kernel_hz", kernel_hz);
+	tp_rec_str(&r, "kernel_hz_from", rf->k.from);
+	tp_rec_str(&r, "kernel_line", rf->k.line);
+	rec_exact(&r, "kernel_ppm", ppm);
+	rec_independent(&r, "kernel", ind, why);
+	emit_end(&r);
+	/* a circular CLOCK_MONOTONIC_RAW was said under its rate already */
+	human("    against the kernel's %.3f MHz (%s): %+.2f ppm (the log's kHz is %.2f ppm)%s%s\n",
+	      kernel_hz / 1e6, rf->k.from, ppm, 1e9 / kernel_hz, ind > 0 ? "" : "; ",
+	      ind > 0 ? "" : strncmp(why, TSCREF_CIRCULAR_RAW, strlen(TSCREF_CIRCULAR_RAW)) ? why
+											  : "circular");
 }
 
 /* Rate, trend and Allan deviation of the TSC against one counter. */
-static int analyse(const struct series *s, size_t n, const struct probe_ctx *ctx, uint64_t missed)
+static int analyse(const struct series *s, size_t n, const struct probe_ctx *ctx,
+		   const struct refs *rf, uint64_t missed)
 {
 	double *x = calloc(n, sizeof(double));
 	struct drift_fit f;
 	int rc = -1;
 
 	if (x && !drift_analyse(s->tsc, s->ticks, n, s->c.hz, ctx->tsc.hz, &f, x)) {
-		emit_fit(s, n, &f, ctx, missed);
-		emit_adev(s->c.name, x, n);
+		emit_fit(s, n, &f, ctx, rf, missed);
+		if (rf->k.khz)
+			emit_kernel(s, &f, rf);
+		emit_adev(s->c.name, rf, x, n);
 		rc = 0;
 	}
 	free(x);
@@ -372,8 +454,39 @@ static int open_all(struct series *s, size_t max)
 	return any;
 }
 
+/* The kernel's TSC figure from its log, or why there is none. */
+static void kernel_figure(struct refs *rf)
+{
+	char *log = 0;
+	size_t len;
+	const char *how;
+	int rc = kmsg_read_all(&log, &len, &how);
+
+	if (rc)
+		snprintf(rf->kmsg_why, sizeof(rf->kmsg_why), "the kernel log (%s): %s", how,
+			 strerror(-rc));
+	else if (!ktsc_parse(log, &rf->k))
+		snprintf(rf->kmsg_why, sizeof(rf->kmsg_why),
+			 "no \"tsc: Detected\" or \"Refined\" line left in the kernel log");
+	free(log);
+}
+
+/* The clocksource after the run: cs stays only if it is the one before. */
+static void clocksource_after(struct refs *rf)
+{
+	char now[64] = "";
+
+	if (!rf->cs[0] || (current_clocksource(now, sizeof(now)) > 0 && !strcmp(now, rf->cs)))
+		return;	/* unread before: tscref.h says so */
+	snprintf(rf->cs_why, sizeof(rf->cs_why),
+		 "the clocksource changed during the run (%s, then %s): not known what "
+		 "CLOCK_MONOTONIC_RAW counted", rf->cs[0] ? rf->cs : "unread", now[0] ? now : "unread");
+	rf->cs[0] = 0;
+}
+
 static enum probe_status run(struct probe_ctx *ctx)
 {
+	struct refs rf = { 0 };
 	struct series s[NREFS] = { 0 };
 	uint64_t missed = 0;
 	size_t max, n;
@@ -393,12 +506,18 @@ static enum probe_status run(struct probe_ctx *ctx)
 	human("  %zu samples every %lld ms%s; TSC nominal %.0f Hz (%s)\n", max,
 	      (long long)(DRIFT_TAU0_NS / NS_PER_MS), cut ? " (cut to the probe's time limit)" : "",
 	      hz, ctx->tsc.source ? ctx->tsc.source : "none");
+	if (current_clocksource(rf.cs, sizeof(rf.cs)) <= 0)
+		rf.cs[0] = 0;
+	kernel_figure(&rf);
+	if (!rf.k.khz)
+		emit_skip(P, "drift vs kernel", rf.kmsg_why);
 	n = sample(s, max, hz, &missed);
+	clocksource_after(&rf);
 	human("\n  %-20s %17s %14s %18s\n", "TSC against", "tsc_hz", "vs nominal",
 	      "trend");
 	for (int k = 0; k < NREFS; k++)
 		if (s[k].open && n >= 3)
-			analyse(&s[k], n, ctx, missed);
+			analyse(&s[k], n, ctx, &rf, missed);
 	costs(s, hz);
 	for (int k = 0; k < NREFS; k++) {
 		free(s[k].tsc);
@@ -429,6 +548,14 @@ static const struct probe_key drift_keys[] = {
 	PKEY_CTX("via", 0, "how the counter was reached"),
 	PKEY_FIG("*_hz", "Hz", PK_NEITHER, "the reference's nominal rate, the TSC's against it, the stub's"),
 	PKEY_CTX("tsc_hz_source", 0, "whose figure freq_ppm is against"),
+	PKEY_CTX("reference", 0, "what the TSC is compared with: a counter, or kernel (its figure)"),
+	PKEY_CTX("independent", 0, "whether that reference is independent of the TSC (null: not known); "
+		 "false never leads a comparison"),
+	PKEY_CTX("why", 0, "why it is or is not independent (\"circular: ...\")"),
+	PKEY_CTX("clocksource", 0, "the kernel's clocksource over the run (what CLOCK_MONOTONIC_RAW counts)"),
+	PKEY_FIG("kernel_ppm", "ppm", PK_ZERO, "TSC rate against the kernel's figure (its log's kHz)"),
+	PKEY_CTX("kernel_hz_from", 0, "how the kernel derived its figure (its log)"),
+	PKEY_CTX("kernel_line", 0, "the kernel's log line of its figure"),
 	PKEY_CTX("counter_bits", "bits", "the counter's width"),
 	PKEY_FIG("freq_ppm", "ppm", PK_ZERO, "TSC rate against the stub's figure"),
 	PKEY_FIG("trend_ppm_per_min", "ppm/min", PK_ZERO, "slope of the windows' rates"),

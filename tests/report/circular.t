@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A figure measured against a reference derived from what it measures (its
+# result's "independent": false, probe drift's CLOCK_MONOTONIC_RAW under
+# clocksource tsc) never leads a comparison (tools/report/lead.c). Two
+# copies of a drift capture whose CLOCK_MONOTONIC_RAW figures differ 10x:
+# marked circular, none of them leads; marked independent, they do (the
+# check can fail). The report names the circular results under the lead.
+. "$(dirname "$0")/lib.sh"
+
+D=tests/data/serial-q35-drift.log
+
+# copy INDEPENDENT FACTOR: the capture, its CLOCK_MONOTONIC_RAW results marked
+# independent (true/false) and their adev and bracket widths times FACTOR
+copy() {
+	python3 - "$D" "$1" "$2" <<'PY'
+import json, sys, zlib
+ind, f = sys.argv[2] == "true", float(sys.argv[3])
+for line in open(sys.argv[1], errors="replace"):
+    if not line.startswith("TP1 "):
+        continue
+    r = json.loads(line.split(" ", 1)[1].rsplit(" *", 1)[0])
+    if r.get("probe") == "drift" and r.get("ref") == "CLOCK_MONOTONIC_RAW" and r["type"] == "result":
+        r["reference"], r["independent"] = "CLOCK_MONOTONIC_RAW", ind
+        r["why"] = "circular: CLOCK_MONOTONIC_RAW is derived from the TSC on this machine"
+        for k in ("adev", "bracket_median_ns", "bracket_max_ns"):
+            if k in r:
+                r[k] *= f
+    j = json.dumps(r, separators=(",", ":"))
+    print("TP1 %s *%08x" % (j, zlib.crc32(j.encode())))
+PY
+}
+
+copy false 1 >"$TMP/a.log"
+copy false 10 >"$TMP/b.log"
+lead --label=a,b "$TMP/a.log" "$TMP/b.log"
+[ $rc -eq 0 ] && ! grep -v "^  not leading, circular: \|^  (circular: " "$TMP/lead" | grep -q "CLOCK_MONOTONIC_RAW"
+pass $? "circular CLOCK_MONOTONIC_RAW figures 10x apart: none leads"
+diag "$TMP/lead"
+grep -q "^  not leading, circular: drift: drift vs CLOCK_MONOTONIC_RAW, drift: adev CLOCK_MONOTONIC_RAW tau 0.1s" "$TMP/out" &&
+	grep -q "^  (circular: CLOCK_MONOTONIC_RAW is derived from the TSC on this machine)" "$TMP/out"
+pass $? "and the report says which results are circular, and why"
+
+copy true 1 >"$TMP/a.log"
+copy true 10 >"$TMP/b.log"
+lead --label=a,b "$TMP/a.log" "$TMP/b.log"
+[ $rc -eq 0 ] && grep -q "adev CLOCK_MONOTONIC_RAW" "$TMP/lead" && ! grep -q "circular" "$TMP/out"
+pass $? "the same figures marked independent: they lead, nothing is called circular"
+diag "$TMP/lead"
+
+done_testing

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tscref.h: the kernel's TSC figure and how it was derived, from recorded
+ * log text (a q35 TCG boot with the stub's tsc_early_khz=, a KVM guest, a
+ * bare-metal refinement, /dev/kmsg's prefix), and which references are
+ * independent of the TSC (circular under clocksource tsc and kvm-clock).
+ */
+#include <string.h>
+
+#include "../../userland/tscref.h"
+#include "tap.h"
+
+/* tests/data/serial-q35-drift.log, the lines that matter, as the console showed them */
+static const char q35[] =
+	"[    0.000000] Command line: console=ttyS0,115200 panic=10 tsc_early_khz=2445426 timeprobe.tsc_hz=2445426059\n"
+	"[    0.000000] tsc: Fast TSC calibration using PIT\n"
+	"[    0.000000] tsc: Detected 2445.489 MHz processor\n"
+	"[    0.000000] tsc: Detected 2445.426 MHz TSC\n"
+	"[    0.267520] clocksource: hpet: mask: 0xffffffff max_cycles: 0xffffffff, max_idle_ns: 19112604467 ns\n"
+	"[    0.303522] tsc: Marking TSC unstable due to TSCs unsynchronized\n";
+
+/* a KVM guest's dmesg */
+static const char kvm[] =
+	"[    0.000000] [Firmware Bug]: TSC doesn't count with P0 frequency!\n"
+	"[    0.000002] clocksource: kvm-clock: mask: 0xffffffffffffffff max_cycles: 0x1cd42e4dffb, max_idle_ns: 881590591483 ns\n"
+	"[    0.000048] tsc: Detected 2596.150 MHz processor\n"
+	"[    0.408364] clocksource: Switched to clocksource tsc\n";
+
+/* bare metal, read through /dev/kmsg ("PRIO,SEQ,USEC,FLAGS;message") */
+static const char metal[] =
+	"6,12,0,-;tsc: Fast TSC calibration using PIT\n"
+	"6,13,0,-;tsc: Detected 2893.012 MHz processor\n"
+	"6,200,112000,-;clocksource: hpet: mask: 0xffffffff max_cycles: 0xffffffff, max_idle_ns: 133484873504 ns\n"
+	"6,201,120000,-;clocksource: acpi_pm: mask: 0xffffff max_cycles: 0xffffff, max_idle_ns: 2085701024 ns\n"
+	"6,400,1336103,-;tsc: Refined TSC clocksource calibration: 2893.055 MHz\n"
+	"6,401,1336200,-;clocksource: tsc: mask: 0xffffffffffffffff max_cycles: 0x29b3a4b5c7e, max_idle_ns: 440795273946 ns\n";
+
+static void kernel_figure(void)
+{
+	struct ktsc k;
+
+	ok(ktsc_parse(q35, &k), "q35: a figure");
+	is_int(k.khz, 2445426, "q35: tsc_khz is the \"MHz TSC\" line, not cpu_khz");
+	is_str(k.ref, "stub", "q35: tsc_early_khz= on the command line: the stub's figure");
+	is_str(k.line, "tsc: Detected 2445.426 MHz TSC", "q35: the line it came from, prefix stripped");
+
+	ok(ktsc_parse(kvm, &k), "kvm: a figure");
+	is_int(k.khz, 2596150, "kvm: 2596.150 MHz");
+	is_str(k.ref, "kvm-clock", "kvm: from the hypervisor");
+
+	ok(ktsc_parse(metal, &k), "bare metal: a figure");
+	is_int(k.khz, 2893055, "bare metal: the refined figure wins");
+	is_int(k.detected_khz, 2893012, "bare metal: the early one kept");
+	is_str(k.from, "refined against hpet", "bare metal: refined against hpet (registered)");
+	is_str(k.ref, "hpet", "bare metal: its counter");
+
+	ok(!ktsc_parse("[    0.000000] tsc: Detected 2596.15 MHz processor\n"
+		       "[    0.1] tsc: Refined TSC clocksource calibration: x MHz\n", &k),
+	   "two decimals or no number: no figure");
+	ok(!ktsc_parse("", &k) && k.khz == 0, "an empty log: none");
+	ok(ktsc_parse("[    0.000000] tsc: Detected 2893.012 MHz processor\n", &k) &&
+		   !strcmp(k.ref, "cpuid"), "no calibration line: CPUID or an MSR");
+}
+
+static void independence(void)
+{
+	char why[192];
+
+	is_int(tscref_counter_independent("CLOCK_MONOTONIC_RAW", "tsc", why, sizeof(why)), 0,
+	       "RAW under clocksource tsc: not independent");
+	ok(!strncmp(why, TSCREF_CIRCULAR_RAW, strlen(TSCREF_CIRCULAR_RAW)), "and says circular: %s", why);
+	is_int(tscref_counter_independent("CLOCK_MONOTONIC_RAW", "kvm-clock", why, sizeof(why)), 0,
+	       "RAW under kvm-clock (the TSC scaled by the hypervisor's figure): not independent");
+	is_int(tscref_counter_independent("CLOCK_MONOTONIC_RAW", "hpet", why, sizeof(why)), 1,
+	       "RAW under clocksource hpet: independent");
+	is_int(tscref_counter_independent("CLOCK_MONOTONIC_RAW", "jiffies", why, sizeof(why)), -1,
+	       "RAW under jiffies: not known");
+	is_int(tscref_counter_independent("CLOCK_MONOTONIC_RAW", "", why, sizeof(why)), -1,
+	       "clocksource unread: not known");
+	is_int(tscref_counter_independent("hpet", "tsc", why, sizeof(why)), 1, "hpet: independent");
+
+	is_int(tscref_ppm_independent("hpet", "tsc", "CLOCK_MONOTONIC_RAW", why, sizeof(why)), 1,
+	       "hpet against our calibration through RAW: independent");
+	is_int(tscref_ppm_independent("CLOCK_MONOTONIC_RAW", "hpet", "CLOCK_MONOTONIC_RAW", why,
+				      sizeof(why)), 0,
+	       "RAW against a calibration through the same RAW: circular even under hpet");
+	ok(!strncmp(why, "circular: ", 10), "and says circular: %s", why);
+	is_int(tscref_ppm_independent("hpet", "tsc", "hpet", why, sizeof(why)), 0,
+	       "hpet against the kernel's figure refined against hpet: not independent");
+	is_int(tscref_ppm_independent("pmtimer", "tsc", "pit", why, sizeof(why)), 1,
+	       "PM timer against a PIT figure: independent");
+	is_int(tscref_ppm_independent("hpet", "tsc", 0, why, sizeof(why)), -1,
+	       "against a figure of unknown origin: not known");
+	is_int(tscref_ppm_independent("CLOCK_MONOTONIC_RAW", "tsc", "pit", why, sizeof(why)), 0,
+	       "RAW under tsc against any figure: circular");
+}
+
+int main(void)
+{
+	kernel_figure();
+	independence();
+	return tap_done();
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/* What TSC figures are compared with; see tscref.h. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kmsg.h"
+#include "tscref.h"
+
+/* ------------------------------------------------------------------ */
+/* The kernel's figure                                                 */
+
+/* "2596.138" (the kernel's %lu.%03lu MHz) after prefix in s -> kHz; 0 if not. */
+static int64_t mhz_after(const char *s, const char *prefix)
+{
+	long long mhz;
+	unsigned int frac;
+	int end = 0;
+
+	if (strncmp(s, prefix, strlen(prefix)))
+		return 0;
+	s += strlen(prefix);
+	if (!isdigit((unsigned char)*s) || sscanf(s, "%lld.%3u%n", &mhz, &frac, &end) != 2 ||
+	    end < 5 || !isdigit((unsigned char)s[end - 3]) || s[end - 4] != '.')
+		return 0;
+	return mhz * 1000 + frac;
+}
+
+/* What the lines before "Detected" say the early calibration used (tsc.c:
+ * quick_pit_calibrate(), pit_hpet_ptimer_calibrate_cpu(), kvmclock_init()). */
+static const struct {
+	const char *text, *from, *ref;
+} early[] = {
+	{ "tsc: Fast TSC calibration using PIT", "the PIT (fast calibration)", "pit" },
+	{ "tsc: PIT calibration matches HPET", "the PIT, checked against hpet", "pit" },
+	{ "tsc: PIT calibration matches PMTIMER", "the PIT, checked against the PM timer", "pit" },
+	{ "tsc: Using PIT calibration value", "the PIT", "pit" },
+	{ "tsc: using HPET reference calibration", "hpet", "hpet" },
+	{ "tsc: using PMTIMER reference calibration", "the PM timer", "pmtimer" },
+	{ "clocksource: kvm-clock:", "the hypervisor, through kvm-clock", "kvm-clock" },
+};
+
+struct scan {
+	const char *early_from, *early_ref;
+	int hpet, acpi_pm, early_khz;	/* registered clocksources; tsc_early_khz= */
+	char detected[120], refined[120];
+};
+
+static void scan_line(const char *s, struct ktsc *k, struct scan *sc)
+{
+	int64_t khz;
+
+	for (size_t i = 0; i < sizeof(early) / sizeof(early[0]); i++)
+		if (!strncmp(s, early[i].text, strlen(early[i].text))) {
+			sc->early_from = early[i].from;
+			sc->early_ref = early[i].ref;
+		}
+	sc->hpet |= !strncmp(s, "clocksource: hpet:", 18);
+	sc->acpi_pm |= !strncmp(s, "clocksource: acpi_pm:", 21);
+	if (!strncmp(s, "Command line:", 13) || !strncmp(s, "Kernel command line:", 20))
+		sc->early_khz |= strstr(s, " tsc_early_khz=") != 0;
+	/* cpu_khz first; tsc_khz on its own line only when it differs */
+	if ((khz = mhz_after(s, "tsc: Detected ")) && strstr(s, " MHz processor") &&
+	    !k->detected_khz) {
+		k->detected_khz = khz;
+		snprintf(sc->detected, sizeof(sc->detected), "%s", s);
+	}
+	if ((khz = mhz_after(s, "tsc: Detected ")) && strstr(s, " MHz TSC")) {
+		k->detected_khz = khz;
+		snprintf(sc->detected, sizeof(sc->detected), "%s", s);
+	}
+	if ((khz = mhz_after(s, "tsc: Refined TSC clocksource calibration: "))) {
+		k->refined_khz = khz;
+		snprintf(sc->refined, sizeof(sc->refined), "%s", s);
+	}
+}
+
+/* The refinement's reference: tsc_refine_calibration_work() uses HPET when
+ * it is enabled, else the PM timer; the log says only which registered. */
+static void refined_from(struct ktsc *k, const struct scan *sc)
+{
+	k->from = sc->hpet ? "refined against hpet"
+		  : sc->acpi_pm ? "refined against the PM timer"
+				: "refined against hpet or the PM timer";
+	k->ref = sc->hpet ? "hpet" : sc->acpi_pm ? "pmtimer" : 0;
+}
+
+int ktsc_parse(const char *log, struct ktsc *k)
+{
+	struct scan sc = { 0 };
+	char line[512];
+
+	memset(k, 0, sizeof(*k));
+	for (const char *p = log; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : 0) {
+		const char *s;
+		long long usec;
+
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(p, "\n"), p);
+		if ((s = kmsg_message(line, &usec)))
+			scan_line(s, k, &sc);
+	}
+	if (k->refined_khz) {
+		k->khz = k->refined_khz;
+		refined_from(k, &sc);
+		snprintf(k->line, sizeof(k->line), "%s", sc.refined);
+	} else if (k->detected_khz) {
+		k->khz = k->detected_khz;
+		k->from = sc.early_khz ? "tsc_early_khz= on the command line (the stub's figure)"
+			  : sc.early_from ? sc.early_from
+					  : "CPUID 0x15/0x16 or an MSR (no calibration line in the log)";
+		k->ref = sc.early_khz ? "stub" : sc.early_from ? sc.early_ref : "cpuid";
+		snprintf(k->line, sizeof(k->line), "%s", sc.detected);
+	}
+	return k->khz > 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Independence                                                        */
+
+/* Clocksources that read the TSC: the kernel's own, and the paravirtual
+ * clocks that scale it by the hypervisor's figure (pvclock, Hyper-V's TSC page). */
+static const char *const tsc_derived[] = { "tsc", "tsc-early", "kvm-clock", "xen",
+					   "hyperv_clocksource_tsc_page" };
+/* Clocksources with a counter of their own. */
+static const char *const own_counter[] = { "hpet", "acpi_pm", "pit" };
+
+static int listed(const char *const *list, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i], s))
+			return 1;
+	return 0;
+}
+
+int tscref_counter_independent(const char *counter, const char *cs, char *why, size_t len)
+{
+	if (strcmp(counter, "CLOCK_MONOTONIC_RAW")) {
+		snprintf(why, len, "%s: a counter of its own, not the TSC", counter);
+		return 1;
+	}
+	if (!cs || !*cs) {
+		snprintf(why, len, "the clocksource could not be read: CLOCK_MONOTONIC_RAW may be the TSC");
+		return -1;
+	}
+	if (listed(tsc_derived, sizeof(tsc_derived) / sizeof(tsc_derived[0]), cs)) {
+		snprintf(why, len, TSCREF_CIRCULAR_RAW " (clocksource %s: the TSC scaled by %s figure)",
+			 cs, strncmp(cs, "tsc", 3) ? "the hypervisor's" : "the kernel's");
+		return 0;
+	}
+	if (listed(own_counter, sizeof(own_counter) / sizeof(own_counter[0]), cs)) {
+		snprintf(why, len, "clocksource %s: CLOCK_MONOTONIC_RAW counts a counter of its own", cs);
+		return 1;
+	}
+	snprintf(why, len, "clocksource %s: not known whether it reads the TSC", cs);
+	return -1;
+}
+
+int tscref_ppm_independent(const char *counter, const char *cs, const char *figure_ref,
+			   char *why, size_t len)
+{
+	int ind = tscref_counter_independent(counter, cs, why, len);
+
+	if (!ind)
+		return 0;
+	if (figure_ref && !strcmp(figure_ref, counter)) {
+		snprintf(why, len, "circular: the figure compared with was itself measured against %s",
+			 counter);
+		return 0;
+	}
+	if (!figure_ref && ind > 0) {
+		snprintf(why, len, "%s; not known what the figure compared with was measured against",
+			 counter);
+		return -1;
+	}
+	return ind;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a TSC figure is compared with, and whether that is independent of
+ * the TSC: the kernel's own TSC figure and how it was derived, from its
+ * log; whether a counter (CLOCK_MONOTONIC_RAW under a clocksource, hpet,
+ * the PM timer) derives from the TSC. Pure: tested on recorded log text
+ * (tests/unit/test_tscref.c). drift and the fingerprint use it.
+ */
+#ifndef TP_TSCREF_H
+#define TP_TSCREF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The console's and the record's word for a TSC-derived CLOCK_MONOTONIC_RAW. */
+#define TSCREF_CIRCULAR_RAW "circular: CLOCK_MONOTONIC_RAW is derived from the TSC on this machine"
+
+/* The kernel's TSC figure as its log (arch/x86/kernel/tsc.c) tells it. */
+struct ktsc {
+	int64_t khz;		/* its final tsc_khz; 0: no figure in the log */
+	int64_t detected_khz;	/* "Detected ... MHz processor|TSC" (0: none) */
+	int64_t refined_khz;	/* "Refined TSC clocksource calibration" (0: none) */
+	const char *from;	/* how the kernel derived khz, in words */
+	const char *ref;	/* the counter behind it, as drift names counters
+				 * ("hpet", "pmtimer", "pit", "kvm-clock", "stub"), or NULL:
+				 * not known from the log */
+	char line[120];		/* the message khz came from */
+};
+
+/* Reads the kernel's figure from the log text (lines with or without a
+ * /dev/kmsg or klogctl prefix, kmsg.h). 1 found, 0 none. */
+int ktsc_parse(const char *log, struct ktsc *k);
+
+/* 1, 0 or -1 (not known): is counter (drift's names: "CLOCK_MONOTONIC_RAW",
+ * "hpet", "pmtimer") independent of the TSC under clocksource cs (NULL or
+ * "": unread)? why: one line, starting "circular: " when it is not. */
+int tscref_counter_independent(const char *counter, const char *cs, char *why, size_t len);
+
+/*
+ * A TSC rate measured against counter, compared with a figure that was
+ * itself measured against figure_ref (the stub's or our calibration's
+ * reference; the kernel's ktsc.ref; NULL: unknown): is the comparison
+ * independent of what it measures? Not when the counter derives from the
+ * TSC, nor when the figure came from the same counter. 1, 0, -1; why.
+ */
+int tscref_ppm_independent(const char *counter, const char *cs, const char *figure_ref,
+			   char *why, size_t len);
+
+#endif
