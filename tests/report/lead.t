@@ -11,18 +11,18 @@
 D=tests/data
 Q=$D/serial-q35-fingerprint.log
 
-# scaled FACTOR [LOG]: the q35 capture (or LOG) with every clocks ns_per_call times FACTOR,
-# CRCs redone
+# scaled FACTOR [LOG [PROBE KEY]]: the q35 capture (or LOG) with every clocks ns_per_call
+# (or PROBE's KEY) times FACTOR, CRCs redone
 scaled() {
-	python3 - "${2:-$Q}" "$1" <<'PY'
+	python3 - "${2:-$Q}" "$1" "${3:-clocks}" "${4:-ns_per_call}" <<'PY'
 import json, sys, zlib
-f = float(sys.argv[2])
+f, probe, key = float(sys.argv[2]), sys.argv[3], sys.argv[4]
 for line in open(sys.argv[1], errors="replace"):
     if not line.startswith("TP1 "):
         continue
     r = json.loads(line.split(" ", 1)[1].rsplit(" *", 1)[0])
-    if r.get("probe") == "clocks" and isinstance(r.get("ns_per_call"), (int, float)):
-        r["ns_per_call"] *= f
+    if r.get("probe") == probe and isinstance(r.get(key), (int, float)):
+        r[key] *= f
     j = json.dumps(r, separators=(",", ":"))
     print("TP1 %s *%08x" % (j, zlib.crc32(j.encode())))
 PY
@@ -107,6 +107,16 @@ lead --label=a,b "$TMP/z0.log" "$TMP/z2.log"
 ! grep -q "warps \|stolen_pct \|smis per s" "$TMP/lead"
 pass $? "from 0 within noise: 5 warps, 0.5 % stolen (floor 1 %), 5 SMIs do not lead"
 diag "$TMP/lead"
+
+# Both sides repeated (two iterations each): a figure leads when every iteration of one is
+# beyond every one of the other, and the ratio cell says so
+R=$D/serial-pc-drift-repeat.log
+scaled 3 $R drift ns_per_read >"$TMP/r3.log"
+lead --label=a,b $R "$TMP/r3.log"
+grep -q "read cost hpet: ns_per_read .* 3.00x, all 2 > all 2$" "$TMP/lead" &&
+	grep -q "^  (noise: runs repeated: every iteration beyond every one of the other" "$TMP/lead-note"
+pass $? "both repeated, read costs 3x: every iteration apart, said in the row and the note"
+diag "$TMP/lead-all"
 
 # Identical host runs (docs/comparing.md, "The noise model"): each pair of
 # tests/data/aa-host-N-{a,b}.log, the floors' own measurements, leads with
