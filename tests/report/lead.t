@@ -1,32 +1,34 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The lead of a comparison ("Figures furthest from ...") lists only figures
-# that differ beyond their noise: beyond the spreads where runs repeated, by
-# more than LEAD_MIN_RATIO (1.5x, tools/report/lead.h) where not. A capture
-# compared with itself, and with a copy whose clock costs are 1.2x and 2x,
-# and two real captures that do differ.
+# that differ beyond their noise: beyond the floor identical pairs measured
+# (tools/report/noise.h; LEAD_MIN_RATIO, 1.5x, where none were), and where
+# runs repeated beyond the spreads too. A capture compared with itself, and
+# with a copy whose clock costs are 1.2x and 2x, two real captures that do
+# differ, and the identical host pairs of tests/data/aa-host-*.
 . "$(dirname "$0")/lib.sh"
 
 D=tests/data
 Q=$D/serial-q35-fingerprint.log
 
-# scaled FACTOR: the q35 capture with every clocks ns_per_call times FACTOR, CRCs redone
+# scaled FACTOR [LOG [PROBE KEY]]: the q35 capture (or LOG) with every clocks ns_per_call
+# (or PROBE's KEY) times FACTOR, CRCs redone
 scaled() {
-	python3 - "$Q" "$1" <<'PY'
+	python3 - "${2:-$Q}" "$1" "${3:-clocks}" "${4:-ns_per_call}" <<'PY'
 import json, sys, zlib
-f = float(sys.argv[2])
+f, probe, key = float(sys.argv[2]), sys.argv[3], sys.argv[4]
 for line in open(sys.argv[1], errors="replace"):
     if not line.startswith("TP1 "):
         continue
     r = json.loads(line.split(" ", 1)[1].rsplit(" *", 1)[0])
-    if r.get("probe") == "clocks" and isinstance(r.get("ns_per_call"), (int, float)):
-        r["ns_per_call"] *= f
+    if r.get("probe") == probe and isinstance(r.get(key), (int, float)):
+        r[key] *= f
     j = json.dumps(r, separators=(",", ":"))
     print("TP1 %s *%08x" % (j, zlib.crc32(j.encode())))
 PY
 }
 
-none="(no figure differs from a by more than its noise: beyond the spreads where runs repeated, by more than 1.5x where not)"
+none="(no figure differs from a by more than its noise)"
 
 for log in $Q $D/serial-pc-drift-repeat.log; do
 	lead --label=a,b "$log" "$log"
@@ -105,5 +107,48 @@ lead --label=a,b "$TMP/z0.log" "$TMP/z2.log"
 ! grep -q "warps \|stolen_pct \|smis per s" "$TMP/lead"
 pass $? "from 0 within noise: 5 warps, 0.5 % stolen (floor 1 %), 5 SMIs do not lead"
 diag "$TMP/lead"
+
+# Both sides repeated (two iterations each): a figure leads when every iteration of one is
+# beyond every one of the other, and the ratio cell says so
+R=$D/serial-pc-drift-repeat.log
+scaled 3 $R drift ns_per_read >"$TMP/r3.log"
+lead --label=a,b $R "$TMP/r3.log"
+grep -q "read cost hpet: ns_per_read .* 3.00x, all 2 > all 2$" "$TMP/lead" &&
+	grep -q "^  (noise: runs repeated: every iteration beyond every one of the other" "$TMP/lead-note"
+pass $? "both repeated, read costs 3x: every iteration apart, said in the row and the note"
+diag "$TMP/lead-all"
+
+# Identical host runs (docs/comparing.md, "The noise model"): each pair of
+# tests/data/aa-host-N-{a,b}.log, the floors' own measurements, leads with
+# nothing, and the note says each side ran once and which floors applied.
+pairs=0
+for a in $D/aa-host-*-a.log; do
+	b=${a%-a.log}-b.log
+	pairs=$((pairs + 1))
+	lead --label=a,b "$a" "$b"
+	[ $rc -eq 0 ] && [ "$(cat "$TMP/lead")" = "  $none" ] &&
+		grep -q "^  (noise: each run ran its probes once; .* identical runs .*measured floors: clocks " \
+			"$TMP/lead-note"
+	pass $? "identical host pair $(basename "$a" -a.log): no figure leads, the note names the floors"
+	diag "$TMP/lead-all"
+done
+[ $pairs -ge 5 ]
+pass $? "at least five identical host pairs committed ($pairs)"
+
+# A known difference on the host: one run against itself with every clock read 4x as
+# dear leads with every ns_per_call figure at 4.00x; 2x as dear is within clocks
+# ns_per_call's measured floor (above 2x on this shared machine) and does not lead.
+H=$D/aa-host-1-a.log
+scaled 4 $H >"$TMP/h4.log"
+lead --label=a,b $H "$TMP/h4.log"
+rows=$(grep -c ': ns_per_call  ' "$TMP/lead")
+[ "$rows" -ge 5 ] && ! grep -v '^  probe' "$TMP/lead" | grep -qv ' 4.00x$'
+pass $? "host, every clock read 4x as dear: $rows ns_per_call figures lead at 4.00x, nothing else"
+diag "$TMP/lead"
+scaled 2 $H >"$TMP/h2.log"
+lead --label=a,b $H "$TMP/h2.log"
+[ "$(cat "$TMP/lead")" = "  $none" ]
+pass $? "host, every clock read 2x as dear: within the measured floor, nothing leads"
+diag "$TMP/lead-all"
 
 done_testing

@@ -27,8 +27,11 @@ diag() {
 
 
 # lead FILE...: the lead of a comparison ("Figures furthest from ..."), its
-# table or its one line without the heading, into $TMP/lead
+# table or its one line without the heading and the noise note, into
+# $TMP/lead; the note ("  (noise: ...)") into $TMP/lead-note
 lead() {
 	run "$TP_REPORT" "$@"
-	sed -n '/^Figures furthest/,/^$/p' "$TMP/out" | sed '1d;/^$/d' >"$TMP/lead"
+	sed -n '/^Figures furthest/,/^$/p' "$TMP/out" | sed '1d;/^$/d' >"$TMP/lead-all"
+	grep -v '^  (noise: ' "$TMP/lead-all" >"$TMP/lead"
+	grep '^  (noise: ' "$TMP/lead-all" >"$TMP/lead-note"
 }

@@ -12,6 +12,7 @@
 #include "../../tools/report/lead.h"
 #include "../../tools/report/schema.h"
 #include "../../tools/report/model.h"
+#include "../../tools/report/noise.h"
 #include "../../tools/report/util.h"
 #include "../unit/tap.h"
 
@@ -213,7 +214,8 @@ static void lead_runs(struct report *rp)
 		"\"own_vol_ctxsw\":400,\"irq:RES\":100,\"smis\":null,\"missing\":{}}");
 	add(&a, "{\"type\":\"result\",\"probe\":\"tscsync\",\"name\":\"offset cpu0 cpu1\","
 		"\"cpu_a\":0,\"cpu_b\":1,\"offset_ns\":4,\"bound_ns\":40,\"round_trip_ns\":100}");
-	add(&b, "{\"type\":\"run\",\"env\":\"os\",\"machine\":\"B\"}");
+	/* an env no identical pairs measured: the Poisson rules alone (noise.h) */
+	add(&b, "{\"type\":\"run\",\"env\":\"appliance\",\"machine\":\"B\"}");
 	for (int it = 1; it <= 2; it++) {
 		char *j = xasprintf("{\"type\":\"attribution\",\"iteration\":%d,\"for_probe\":"
 				    "\"clocks\",\"ran_ms\":2000,\"own_cpus_irqs\":2000,\"own_invol_ctxsw\":4,"
@@ -436,11 +438,70 @@ static void test_lead_noise(void)
 	is_near(score_of("16", "10"), log(1.6), 1e-12, "lead: ... either way");
 	is_near(score_of("100 100", "101 101"), 0, 0,
 		"lead: iterations all equal (fixed per boot) are no spread: the minimum ratio applies");
-	is_near(score_of("100 101", "110 111"), log(110.5 / 100.5), 1e-12,
-		"lead: 1.10x beyond both spreads leads");
+	is_near(score_of("100 101", "110 111"), 0, 0,
+		"lead: 1.10x with every iteration apart is still within 1.5x (iterations share a run)");
+	is_near(score_of("100 101", "160 161"), log(160.5 / 100.5), 1e-12,
+		"lead: 1.6x with every iteration of one beyond every one of the other leads");
+	is_near(score_of("100 130", "120 260"), 0, 0,
+		"lead: 1.65x whose iterations overlap (120 < 130) does not lead");
 	is_near(score_of("100 120", "110 130"), 0, 0, "lead: overlapping spreads do not lead");
 	is_near(score_of("100", "110 111"), 0, 0,
 		"lead: one run without a spread: beyond the other's spread is not enough under 1.5x");
+}
+
+/* noise_floor_of() of probe's key between two runs of env. */
+static double floor_in(const char *env, const char *probe, const char *key, int *measured)
+{
+	const char *rec[2];
+	char *run = xasprintf("{\"type\":\"run\",\"env\":\"%s\"}", env);
+	char *res = xasprintf("{\"type\":\"result\",\"probe\":\"%s\",\"name\":\"x\",\"%s\":2}",
+			      probe, key);
+	struct report rp = { 0 };
+	const struct figure *f;
+	double fl = -1;
+
+	rec[0] = run;
+	rec[1] = res;
+	add_run(&rp, "a.log", rec, 2);
+	add_run(&rp, "b.log", rec, 2);
+	report_finish(&rp, NULL, 0);
+	f = find_fig(&rp, "x", key);
+	if (f)
+		fl = noise_floor_of(&rp, f, 1, measured);
+	report_free(&rp);
+	free(run);
+	free(res);
+	return fl;
+}
+
+/* The floors the build measured on tests/data's identical pairs, as the lead applies them. */
+static void test_noise_floors(void)
+{
+	const struct noise_floor *nf = &noise_floors[0];
+	double probe_max = 0;
+	int measured = -1;
+
+	is_near(floor_in("nowhere", "clocks", "ns_per_call", &measured), LEAD_MIN_RATIO, 0,
+		"floor: an env without identical pairs gets LEAD_MIN_RATIO");
+	is_int(measured, 0, "floor: ... and says none was measured");
+	for (; nf->env && !strcmp(nf->probe, ATTRIBUTION); nf++)
+		;
+	if (!nf->env) {
+		ok(!noise_pairs, "floor: no identical pairs, no floors");
+		return;
+	}
+	for (const struct noise_floor *o = noise_floors; o->env; o++)
+		if (!strcmp(o->env, nf->env) && !strcmp(o->probe, nf->probe))
+			probe_max = fmax(probe_max, o->ratio);
+	is_near(floor_in(nf->env, nf->probe, nf->key, &measured),
+		fmax(LEAD_MIN_RATIO, pow(nf->ratio, NOISE_MARGIN)), 1e-9,
+		"floor: a measured key's is its largest ratio ^ NOISE_MARGIN, at least 1.5x");
+	is_int(measured, 1, "floor: ... and says it was measured");
+	is_near(floor_in(nf->env, nf->probe, "never_measured_ns", &measured),
+		fmax(LEAD_MIN_RATIO, pow(probe_max, NOISE_MARGIN)), 1e-9,
+		"floor: a key never measured gets its probe's largest");
+	ok(noise_pairs > 0 && nf->figures > 0, "floor: %u pairs, %s %s from %u figure pairs",
+	   noise_pairs, nf->probe, nf->key, nf->figures);
 }
 
 static void test_labels(void)
@@ -532,6 +593,7 @@ int main(void)
 	test_intervals();
 	test_result_keeps();
 	test_lead_noise();
+	test_noise_floors();
 	test_labels();
 	test_fmt_num();
 	return tap_done();

@@ -8,6 +8,7 @@
 #include "format.h"
 #include "keys.h"
 #include "lead.h"
+#include "noise.h"
 #include "schema.h"
 #include "util.h"
 
@@ -205,11 +206,22 @@ static double zero_floor(const char *unit)
 	return NAN;	/* no floor known: such a figure does not lead from 0 */
 }
 
+static int is_count(const struct key_decl *d)
+{
+	return d && d->unit && !strcmp(d->unit, "count");
+}
+
+/* A count from 0 as a ratio: 0 read as one event, |log(n)| for n events (n >= 1). */
+static double from_zero_log_ratio(double n)
+{
+	return log(fmax(n, 1));
+}
+
 static double zero_score(const struct agg *a, const struct agg *base, const struct key_decl *d)
 {
 	double floor = zero_floor(d ? d->unit : NULL), spread = 0;
 
-	if (d && d->unit && !strcmp(d->unit, "count"))
+	if (is_count(d))
 		return poisson_apart(a->mean * (double)a->n, base->mean * (double)base->n) ?
 			       zero_score_of(a->mean - base->mean, 1) : 0;
 	if (agg_has_spread(a))
@@ -221,12 +233,33 @@ static double zero_score(const struct agg *a, const struct agg *base, const stru
 	return fabs(a->mean - base->mean) > floor ? zero_score_of(a->mean - base->mean, floor) : 0;
 }
 
-/* |log(x / y)| when it exceeds LEAD_POISSON_SE standard errors for nx and ny events, else 0. */
-static double poisson_beyond(double x, double y, double nx, double ny)
+/* Is the log of a ratio of counts beyond LEAD_POISSON_SE standard errors for nx and ny events? */
+static int poisson_beyond(double log_ratio, double nx, double ny)
 {
-	double d = log(x / y);
+	return fabs(log_ratio) > LEAD_POISSON_SE * sqrt(1 / nx + 1 / ny);
+}
 
-	return fabs(d) > LEAD_POISSON_SE * sqrt(1 / nx + 1 / ny) ? d : 0;
+/*
+ * An attribution count's |log(ratio)| in run r to run 0: the smaller of
+ * its rate per second and its count when both go the same way, else NAN.
+ * *n and *base_n: the events over every iteration.
+ */
+static double attribution_log_ratio(const struct report *rp, const struct figure *fg, size_t r,
+				    double *n, double *base_n)
+{
+	double base_rate, rate, by_rate, by_count;
+
+	if (!attribution_rate(rp, fg, 0, &base_rate, base_n) ||
+	    !attribution_rate(rp, fg, r, &rate, n) || !(*n >= 0) || !(*base_n >= 0) ||
+	    !(*n > 0 || *base_n > 0))
+		return NAN;
+	if (!*n || !*base_n)
+		return from_zero_log_ratio(*n + *base_n);
+	by_rate = log(rate / base_rate);
+	by_count = log(fg->per_run[r].mean / fg->per_run[0].mean);
+	if (!(by_rate * by_count > 0))
+		return NAN;
+	return fmin(fabs(by_rate), fabs(by_count));
 }
 
 /*
@@ -235,7 +268,8 @@ static double poisson_beyond(double x, double y, double nx, double ny)
  * chance. A count leads only when both its rate per second of the probe's
  * run and its count per run differ by more than three standard errors of
  * Poisson counts (the log of a ratio of counts x and y has a standard error
- * of about sqrt(1/x + 1/y)), the same way; by the smaller of the two.
+ * of about sqrt(1/x + 1/y)), the same way, and beyond the floor identical
+ * runs set (noise.h); by the smaller of the two.
  */
 static double attribution_score(const struct report *rp, const struct figure *fg)
 {
@@ -244,39 +278,42 @@ static double attribution_score(const struct report *rp, const struct figure *fg
 	if (!attribution_rate(rp, fg, 0, &base_rate, &base_n) || base_n < 0)
 		return 0;
 	for (size_t r = 1; r < rp->nruns; r++) {
-		const struct agg *a = &fg->per_run[r], *b = &fg->per_run[0];
-		double by_rate, by_count;
+		double lr;
 
 		if (!attribution_rate(rp, fg, r, &rate, &n) || n < 0 || (!n && !base_n))
 			continue;
+		lr = attribution_log_ratio(rp, fg, r, &n, &base_n);
 		if (!n || !base_n) {
 			/* from 0: by the counts alone, and above every ratio */
-			if (poisson_apart(n, base_n) && zero_score_of(n - base_n, 1) > best)
+			if (poisson_apart(n, base_n) && lr > log(noise_floor_of(rp, fg, r, NULL)) &&
+			    zero_score_of(n - base_n, 1) > best)
 				best = zero_score_of(n - base_n, 1);
 			continue;
 		}
-		by_rate = poisson_beyond(rate, base_rate, n, base_n);
-		by_count = poisson_beyond(a->mean, b->mean, n, base_n);
-		if (by_rate * by_count <= 0)
+		if (isnan(lr) || !poisson_beyond(lr, n, base_n) ||
+		    lr <= log(noise_floor_of(rp, fg, r, NULL)))
 			continue;
-		if (fmin(fabs(by_rate), fabs(by_count)) > best)
-			best = fmin(fabs(by_rate), fabs(by_count));
+		best = fmax(best, lr);
 	}
 	return best;
 }
 
-/* Does run a differ from base beyond noise (lead.h)? Both means positive. */
-static int beyond_noise(const struct agg *a, const struct agg *base)
+/*
+ * Does run a differ from base beyond noise (lead.h), by log ratio lr
+ * against floor? Both means positive.
+ */
+static int beyond_noise(const struct agg *a, const struct agg *base, double lr, double floor)
 {
 	int spread_a = agg_has_spread(a) && a->stddev > 0;
 	int spread_b = agg_has_spread(base) && base->stddev > 0;
 
-	if ((spread_a || spread_b) &&
-	    fabs(a->mean - base->mean) <= (spread_a ? a->stddev : 0) + (spread_b ? base->stddev : 0))
+	if (fabs(lr) <= log(floor))
 		return 0;
-	if ((!spread_a || !spread_b) && fabs(log(a->mean / base->mean)) <= log(LEAD_MIN_RATIO))
-		return 0;
-	return 1;
+	/* repeated on both sides: every iteration of one beyond every one of the other */
+	if (spread_a && spread_b)
+		return a->min > base->max || a->max < base->min;
+	return !((spread_a || spread_b) &&
+		 fabs(a->mean - base->mean) <= (spread_a ? a->stddev : 0) + (spread_b ? base->stddev : 0));
 }
 
 /* The largest value of key over the iterations of fg's result in run r; 0: none there. */
@@ -369,6 +406,26 @@ static int may_lead(const struct report *rp, const struct figure *fg)
 	return d->cls == KEY_FIGURE && !((d->same_as || d->max_of) && shown_elsewhere(rp, fg, d));
 }
 
+double lead_log_ratio(const struct report *rp, const struct figure *fg, size_t r)
+{
+	const struct agg *a = &fg->per_run[r], *base = &fg->per_run[0];
+	double n, base_n;
+
+	if (!r || r >= rp->nruns || !may_lead(rp, fg))
+		return NAN;
+	if (!strcmp(fg->probe, ATTRIBUTION))
+		return attribution_log_ratio(rp, fg, r, &n, &base_n);
+	/* not finite: intervals that contradict each other have no value */
+	if (schema_signed(fg->probe, fg->key) || !a->n || !base->n || !(a->mean >= 0) ||
+	    !(base->mean >= 0) || !isfinite(a->mean) || !isfinite(base->mean))
+		return NAN;
+	if ((a->mean == 0) != (base->mean == 0) && is_count(keys_find(fg->probe, fg->key)))
+		return from_zero_log_ratio(a->mean + base->mean);
+	if (!(a->mean > 0) || !(base->mean > 0))
+		return NAN;
+	return fabs(log(a->mean / base->mean));
+}
+
 double lead_figure_score(const struct report *rp, const struct figure *fg)
 {
 	const struct agg *base = &fg->per_run[0];
@@ -382,18 +439,21 @@ double lead_figure_score(const struct report *rp, const struct figure *fg)
 		return 0;
 	for (size_t r = 1; r < rp->nruns; r++) {
 		const struct agg *a = &fg->per_run[r];
+		double lr;
 
 		if (a->n && base->n && isfinite(a->mean) && isfinite(base->mean) && a->mean >= 0 &&
 		    base->mean >= 0 && (a->mean == 0) != (base->mean == 0)) {
-			best = fmax(best, zero_score(a, base, keys_find(fg->probe, fg->key)));
+			const struct key_decl *d = keys_find(fg->probe, fg->key);
+
+			/* a count from 0 also beyond what identical runs showed so */
+			if (!is_count(d) ||
+			    lead_log_ratio(rp, fg, r) > log(noise_floor_of(rp, fg, r, NULL)))
+				best = fmax(best, zero_score(a, base, d));
 			continue;
 		}
-		/* not finite: intervals that contradict each other have no value */
-		if (!a->n || !base->n || !(a->mean > 0) || !(base->mean > 0) ||
-		    !isfinite(a->mean) || !isfinite(base->mean) || !beyond_noise(a, base))
-			continue;
-		if (fabs(log(a->mean / base->mean)) > best)
-			best = fabs(log(a->mean / base->mean));
+		lr = lead_log_ratio(rp, fg, r);
+		if (!isnan(lr) && beyond_noise(a, base, lr, noise_floor_of(rp, fg, r, NULL)))
+			best = fmax(best, lr);
 	}
 	return best;
 }
@@ -416,6 +476,29 @@ static void attribution_cells(struct table *t, size_t row, size_t c, const struc
 		if (have && have_base)
 			fmt_ratio(ratio, sizeof(ratio), rate, base_rate);
 		table_set(t, row, c++, have && have_base ? ratio : "-");
+	}
+}
+
+/*
+ * Where both runs repeated, the lead said every iteration of one is beyond
+ * every one of the other: the ratio cell says so ("2.00x, all 3 > all 2").
+ */
+static void mark_apart(struct table *t, size_t row, const struct report *rp,
+		       const struct figure *fg)
+{
+	const struct agg *base = &fg->per_run[0];
+	char ratio[64];
+
+	for (size_t r = 1; r < rp->nruns; r++) {
+		const struct agg *a = &fg->per_run[r];
+
+		if (!agg_has_spread(a) || !agg_has_spread(base) || !(a->stddev > 0) ||
+		    !(base->stddev > 0) || !(a->min > base->max || a->max < base->min) ||
+		    strcmp(fg->probe, ATTRIBUTION) == 0 || !(a->mean > 0) || !(base->mean > 0))
+			continue;
+		fmt_ratio(ratio, sizeof(ratio), a->mean, base->mean);
+		table_setf(t, row, 2 + 2 * r, "%s, all %zu %c all %zu", ratio, a->n,
+			   a->min > base->max ? '>' : '<', base->n);
 	}
 }
 
@@ -483,15 +566,16 @@ static void print_top_figures(FILE *f, const struct report *rp, enum style style
 		}
 		table_setf(t, row, 1, "%s%s%s: %s", fg->name, *fg->ident ? "  " : "", fg->ident, fg->key);
 		fmt_figure_cells(t, row, 2, rp, fg);
+		mark_apart(t, row, rp, fg);
 	}
 	h = xasprintf("Figures furthest from %s, largest ratio first", rp->runs[0].label);
 	fmt_heading(f, style, 2, h);
+	if (shares_figure(rp))
+		noise_print_note(f, rp);
 	if (n)
 		table_print(t, f, style, "  ");
 	else if (shares_figure(rp))
-		fprintf(f, "  (no figure differs from %s by more than its noise: beyond the spreads "
-			"where runs repeated, by more than %.1fx where not)\n", rp->runs[0].label,
-			LEAD_MIN_RATIO);
+		fprintf(f, "  (no figure differs from %s by more than its noise)\n", rp->runs[0].label);
 	else
 		fprintf(f, "  (no figure compares)\n");
 	free(h);

@@ -25,21 +25,31 @@
  * 1.10x; docs/comparing.md says why 1.5.
  */
 #define LEAD_MIN_RATIO 1.5
+/*
+ * |log(ratio)| of fg in run r to run 0 as the lead compares it, before any
+ * threshold: the means, or for an attribution count the smaller of its
+ * rate per second and its count; a count that is 0 in one run as if it
+ * were one event there (|log(n)|); NAN where fg does not compare by ratio
+ * (not a figure, a fact shown elsewhere, signed, missing in a run, or 0
+ * and not a count).
+ */
+double lead_log_ratio(const struct report *rp, const struct figure *fg, size_t r);
 
 
 void print_lead(FILE *f, const struct report *rp, enum style style);
 
 /*
  * How far a figure is from the first run: max |log(ratio)| over the runs
- * where both are positive and the difference is beyond noise: where a run
- * has a spread (repeated, iterations not all equal) the spreads (mean ±
- * stddev) do not overlap; where a run has none the ratio is beyond
- * LEAD_MIN_RATIO. A figure that is 0 in one of the two runs is judged by
+ * where both are positive and the difference is beyond noise: the ratio
+ * is beyond its floor (noise_floor_of(), noise.h), and where both runs repeated
+ * every iteration of one is beyond every iteration of the other, where
+ * only one did the spreads (mean ± stddev) do not overlap. A figure that is 0 in one of the two runs is judged by
  * its absolute difference (a count by Poisson noise, others by their
  * spreads or their unit's floor) and ranks above every ratio. 0 when
  * nothing differs so, and for signed differences
  * (offsets, ppm). Attribution counts compare by rate per second of the
- * probe's run and by count, each beyond Poisson noise, by the smaller ratio.
+ * probe's run and by count, each beyond Poisson noise and the floor, by
+ * the smaller ratio.
  */
 double lead_figure_score(const struct report *rp, const struct figure *fg);
 

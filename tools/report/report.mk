@@ -23,7 +23,7 @@ REPORT_FUZZ_FLAGS ?= -max_len=65536 -timeout=10 -rss_limit_mb=2048
 REPORT_JANSSON_CFLAGS ?=
 REPORT_JANSSON_LIBS ?= -ljansson
 REPORT_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Wshadow -Wformat=2 \
-	-MMD -MP $(REPORT_JANSSON_CFLAGS)
+	-MMD -MP -Itools/report $(REPORT_JANSSON_CFLAGS)
 REPORT_LDLIBS := $(REPORT_JANSSON_LIBS) -lm
 
 REPORT_OBJDIR := $(B)/report
@@ -31,12 +31,19 @@ REPORT_OBJDIR := $(B)/report
 # by a host program from the probes' own key tables, never by hand.
 REPORT_KEYS_GEN := $(REPORT_OBJDIR)/keys_gen
 REPORT_KEYS_C := $(REPORT_OBJDIR)/keys_builtin.c
+# The lead's noise floors (tools/report/noise.h): measured at build time on
+# the runs of one configuration committed in tests/data (aa-*.log, one run
+# each), every two of one env, by a host program made of the report's own
+# objects, never copied by hand.
+REPORT_FLOORS_GEN := $(REPORT_OBJDIR)/floors_gen
+REPORT_FLOORS_C := $(REPORT_OBJDIR)/floors_builtin.c
+REPORT_FLOORS_LOGS := $(sort $(wildcard tests/data/aa-*.log))
 # everything but the two programs' mains, plus the record framing it shares
 REPORT_LIB_SRC := $(filter-out tools/report/main.c tools/report/fuzz.c, \
 	$(wildcard tools/report/*.c)) common/record.c
 REPORT_LIB_OBJ := $(patsubst %.c,$(REPORT_OBJDIR)/%.o,$(REPORT_LIB_SRC)) \
-	$(REPORT_OBJDIR)/keys_builtin.o
-REPORT_LIB_SRC += $(REPORT_KEYS_C)
+	$(REPORT_OBJDIR)/keys_builtin.o $(REPORT_OBJDIR)/floors_builtin.o
+REPORT_LIB_SRC += $(REPORT_KEYS_C) $(REPORT_FLOORS_C)
 REPORT_UNIT_SRC := $(wildcard tests/report/unit_*.c)
 REPORT_UNIT := $(patsubst tests/report/%.c,$(B)/tests/report/%,$(REPORT_UNIT_SRC))
 REPORT_FUZZ := $(B)/fuzz-report
@@ -70,6 +77,17 @@ $(REPORT_KEYS_C): $(REPORT_KEYS_GEN)
 	cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
 $(REPORT_OBJDIR)/keys_builtin.o: $(REPORT_KEYS_C)
+	$(REPORT_CC) $(REPORT_CFLAGS) -c $< -o $@
+
+$(REPORT_FLOORS_GEN): $(REPORT_OBJDIR)/tools/report/gen/floors_gen.o \
+		$(filter-out $(REPORT_OBJDIR)/floors_builtin.o,$(REPORT_LIB_OBJ))
+	$(REPORT_CC) -o $@ $^ $(REPORT_LDLIBS)
+
+$(REPORT_FLOORS_C): $(REPORT_FLOORS_GEN) $(REPORT_FLOORS_LOGS)
+	$(REPORT_FLOORS_GEN) $(REPORT_FLOORS_LOGS) >$@.tmp
+	cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+
+$(REPORT_OBJDIR)/floors_builtin.o: $(REPORT_FLOORS_C) tools/report/noise.h
 	$(REPORT_CC) $(REPORT_CFLAGS) -c $< -o $@
 
 $(B)/tp-report: $(REPORT_OBJDIR)/tools/report/main.o $(REPORT_LIB_OBJ)
@@ -113,7 +131,7 @@ $(REPORT_FUZZ): tools/report/fuzz.c $(REPORT_LIB_SRC) $(wildcard tools/report/*.
 	@mkdir -p $(dir $@)
 	$(REPORT_FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		$(REPORT_JANSSON_CFLAGS) -o $@ tools/report/fuzz.c $(REPORT_LIB_SRC) $(REPORT_LDLIBS)
+		-Itools/report $(REPORT_JANSSON_CFLAGS) -o $@ tools/report/fuzz.c $(REPORT_LIB_SRC) $(REPORT_LDLIBS)
 
 # The corpus lives in $(B) and grows between runs; the logs in tests/data seed
 # it, with each record of tests/report/fuzz-seeds.tp1 (every type) on its own.
@@ -141,4 +159,5 @@ fuzz-report-long: $(if $(REPORT_HAVE_FUZZ_CC),$(REPORT_FUZZ))
 	$(call report_fuzz_run,$(REPORT_FUZZ_LONG_S))
 
 -include $(REPORT_LIB_OBJ:.o=.d) $(REPORT_OBJDIR)/tools/report/main.d \
+	$(REPORT_OBJDIR)/tools/report/gen/floors_gen.d \
 	$(patsubst $(B)/tests/report/%,$(REPORT_OBJDIR)/tests/report/%.d,$(REPORT_UNIT))
