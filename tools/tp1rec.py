@@ -5,7 +5,7 @@ LAVA converter (tools/lava/tp1-to-lava.py) imports it from the checkout on a
 LAVA worker, the bench scripts and every test through tests/lib/tp1.py.
 Shell scripts run it:
 
-    tp1rec.py frame [JSON...]          each JSON text (or stdin line) as a TP1 line
+    tp1rec.py frame [JSON...]          each JSON text (or non-empty stdin line) as a TP1 line
     tp1rec.py last TYPE [FIELD] FILE   the last TYPE record, or its FIELD
     tp1rec.py all TYPE FILE            every TYPE record's JSON, one a line
 
@@ -107,7 +107,7 @@ def _text(v):
 def main(argv):
     """The shell's way in (the module's top comment)."""
     if argv[:1] == ["frame"]:
-        for js in argv[1:] or (l.rstrip("\n") for l in sys.stdin):
+        for js in argv[1:] or (l.rstrip("\n") for l in sys.stdin if l.strip()):
             print(frame(js))
         return 0
     if len(argv) not in (3, 4) or argv[0] not in ("last", "all") or (argv[0] == "all" and len(argv) == 4):

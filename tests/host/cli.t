@@ -36,13 +36,11 @@ out=$(mktemp)
 $tp run --probes=clocks --profile=quick --clocks-sweep=0 > "$out"
 ok "run exits 0" [ $? = 0 ]
 ok "records valid, run first, end last and counting" python3 - "$out" <<'PY'
-import json, sys, zlib
-recs = []
-for line in open(sys.argv[1]):
-    if line.startswith("TP1 "):
-        j, c = line[4:].rstrip("\n").rsplit(" *", 1)
-        assert zlib.crc32(j.encode()) == int(c, 16), line
-        recs.append(json.loads(j))
+import sys
+sys.path.insert(0, "tools")
+from tp1rec import records
+recs, corrupt = records(open(sys.argv[1]).read())
+assert corrupt == 0, corrupt
 assert recs[0]["type"] == "run" and recs[0]["env"] == "os"
 assert recs[-1]["type"] == "end" and recs[-1]["records"] == len(recs) - 1
 PY
