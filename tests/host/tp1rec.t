@@ -10,10 +10,9 @@ import os
 import re
 import subprocess
 import sys
-import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tp1 import BUILD, LINE_MAX, ROOT, done, ok, parse_line, record_line, records, skip  # noqa: E402
+from tp1 import BUILD, LINE_MAX, ROOT, done, frame, ok, parse_line, record_line, records, skip  # noqa: E402
 
 TOOL = os.path.join(ROOT, "tools", "tp1rec.py")
 DATA = os.path.join(ROOT, "tests", "data")
@@ -42,7 +41,7 @@ bad = good[:-1] + ("0" if good[-1] != "0" else "1")
 ok(parse_line(bad) == ([], 1), "a bad CRC is corrupt")
 ok(parse_line("kernel: hello") == ([], 0), "a line without TP1 { is no record and not corrupt")
 for js in ('{"type":null}', '{"probe":"x"}', '{"type":3}', "{not json}"):
-    ok(parse_line("TP1 %s *%08x" % (js, zlib.crc32(js.encode()))) == ([], 1),
+    ok(parse_line(frame(js)) == ([], 1),
        "a matching CRC over %s is corrupt: not a record" % js)
 ok(parse_line("\x1b[2J\x1b[01;01H" + good) == ([{"type": "end", "records": 0}], 0),
    "a record after firmware escapes is read")

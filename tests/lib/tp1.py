@@ -11,7 +11,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.path.join(ROOT, "build")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from tp1rec import ANSI, LINE_MAX, parse_line, record_line, records, suite_records  # noqa: E402,F401
+from tp1rec import ANSI, LINE_MAX, frame, parse_line, record_line, records, suite_records  # noqa: E402,F401
 
 _n = 0
 _failed = 0
