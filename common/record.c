@@ -260,29 +260,49 @@ const char *tp_rec_finish(struct tp_rec *r)
 	return r->buf;
 }
 
+/* A hex digit's value; upper case adds 16 (not what the emitter writes). */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10 + 16;
+	return -1;
+}
+
+int tp_rec_tail(const char *s, size_t n, uint32_t *crc)
+{
+	uint32_t v = 0;
+	int upper = 0;
+
+	if (n < TP_REC_TAIL_LEN || s[0] != ' ' || s[1] != '*')
+		return 0;
+	for (size_t i = 2; i < TP_REC_TAIL_LEN; i++) {
+		int d = hex_digit(s[i]);
+
+		if (d < 0)
+			return 0;
+		upper |= d >= 16;
+		v = v << 4 | (uint32_t)(d & 15);
+	}
+	*crc = v;
+	return upper ? 2 : 1;
+}
+
 long tp_rec_check(const char *line, size_t len, const char **json)
 {
-	uint32_t want = 0, got;
+	uint32_t want, got;
 
 	if (len < 4 || line[0] != 'T' || line[1] != 'P' || line[2] != '1' || line[3] != ' ')
 		return 0;
 	if (len > TP_REC_LINE_MAX)
 		return -2;
-	/* "TP1 " + at least "{}" + " *" + 8 hex */
-	if (len < 4 + 2 + 2 + 8 || line[len - 10] != ' ' || line[len - 9] != '*')
+	/* "TP1 " + at least "{}" + " *" + 8 lower-case hex digits */
+	if (len < 4 + 2 + TP_REC_TAIL_LEN ||
+	    tp_rec_tail(line + len - TP_REC_TAIL_LEN, TP_REC_TAIL_LEN, &want) != 1)
 		return -1;
-	for (size_t i = len - 8; i < len; i++) {
-		char c = line[i];
-		int d;
-
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else
-			return -1;
-		want = want << 4 | (uint32_t)d;
-	}
 	got = tp_crc32(0, line + 4, len - 14);
 	if (got != want)
 		return -1;

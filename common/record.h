@@ -61,6 +61,14 @@ void tp_rec_arr_end(struct tp_rec *r);
 const char *tp_rec_finish(struct tp_rec *r);
 
 /*
+ * The one parser of a record's tail: s[0..n) begins with " *" and eight hex
+ * digits. Returns 1 for lower case (the format, docs/records.md) with the
+ * value in *crc, 2 for any other case mix (a record, but its CRC cannot
+ * match), 0 if it is not a tail.
+ */
+int tp_rec_tail(const char *s, size_t n, uint32_t *crc);
+
+/*
  * Checks one line (without its newline): returns the JSON's length and sets
  * *json to it when the line is a TP1 record whose CRC matches; 0 when the line
  * is not a record; -1 when it is a record with a bad or missing CRC; -2 when

@@ -105,7 +105,7 @@ for v in "$@"; do
 	sh tools/qemu-run.sh --machine "$machine" --cpus "$cpus" --timeout "$timeout" \
 		--log "$log" "$out/$v/timeprobe.img" || status=$?
 	echo "matrix: $v: QEMU exited with $status after $(( $(date +%s) - t0 )) s"
-	if ! grep -q 'TP1 {"type":"end"' "$log"; then
+	if ! python3 tools/tp1rec.py last end "$log" >/dev/null 2>&1; then
 		echo "matrix: $v: no end record in $log" >&2
 		failed="$failed $v"
 	fi

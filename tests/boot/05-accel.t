@@ -15,6 +15,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import *  # noqa
+from tpimage import *  # noqa
 
 real = shutil.which("qemu-system-x86_64")
 if not real:

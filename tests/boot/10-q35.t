@@ -8,6 +8,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import *  # noqa
+from tpimage import *  # noqa
 
 img = image_copy("q35", "timeprobe.profile=quick timeprobe.watchdog=1500")
 status, secs, text = boot(img, "q35", timeout=1800)

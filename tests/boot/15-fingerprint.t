@@ -10,6 +10,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import *  # noqa
+from tpimage import *  # noqa
 
 FIELDS = ("cpu_vendor cpu_family cpu_model cpu_stepping cpu_model_name microcode "
           "cpuid_hypervisor_bit hypervisor_vendor hv_tsc_khz hv_apic_khz hypervisor_sysfs "

@@ -7,6 +7,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import *  # noqa
+from tpimage import *  # noqa
 
 img = image_copy("pc", "timeprobe.profile=quick timeprobe.watchdog=1500")
 status, secs, text = boot(img, "pc", timeout=1800)

@@ -8,6 +8,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import *  # noqa
+from tpimage import *  # noqa
 
 img = image_copy("hpet-off", "timeprobe.profile=quick timeprobe.watchdog=1200")
 status, secs, text = boot(img, "q35,hpet=off", timeout=1500, cpus=1)

@@ -8,6 +8,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import *  # noqa
+from tpimage import *  # noqa
 
 bad = ["timeprobe.profile=fast", "timeprobe.probes=nosuch,clocks", "timeprobe.repeat=-3",
        "timeprobe.timeout=99999999999", "timeprobe.bogus=1", "timeprobe.hold=abc"]

@@ -9,6 +9,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import *  # noqa
+from tpimage import *  # noqa
 
 img = image_copy("no-kernel", remove=["/EFI/timeprobe/vmlinuz"])
 # OVMF falls back to its shell after the stub returns: stop QEMU there.

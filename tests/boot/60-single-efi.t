@@ -14,6 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import *  # noqa
+from tpimage import *  # noqa
 
 QUICK = "timeprobe.profile=quick timeprobe.probes=clocks"
 default = efi_default_cmdline()

@@ -17,6 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import *  # noqa
+from tpimage import *  # noqa
 
 QUICK = "timeprobe.profile=quick timeprobe.probes=clocks"
 SMBIOS_QUICK = ["-smbios", "type=11,value=timeprobe.profile=quick,value=timeprobe.probes=clocks"]

@@ -18,6 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import *  # noqa
+from tpimage import *  # noqa
 
 APPEND = "timeprobe.profile=quick timeprobe.probes=clocks"
 FORMATS = ("vmdk", "vdi", "vhdx")

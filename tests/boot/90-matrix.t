@@ -28,6 +28,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import *  # noqa
+from tpimage import *  # noqa
 
 VARIANTS = {"hz100": 100, "hz1000": 1000}
 APPEND = "timeprobe.profile=quick timeprobe.probes=itimer timeprobe.itimer-us=100,10000"

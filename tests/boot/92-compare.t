@@ -13,6 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import *  # noqa
+from tpimage import *  # noqa
 
 OUT = os.path.join(BUILD, "tests", "compare")
 img = image_copy("compare-source", "timeprobe.profile=full timeprobe.probes=wakeup")

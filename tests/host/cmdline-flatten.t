@@ -5,14 +5,8 @@
 # tools/cmdline.txt must not change the line an image carries, hence the
 # kernel's line. The images are made from small stand-in files.
 set -u
-n=0 failed=0
-check() {	# check NAME CONDITION-COMMAND...
-	name=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then echo "ok $n - $name"; else echo "not ok $n - $name"; failed=$((failed + 1)); fi
-}
-same() { [ "$1" = "$2" ] || { echo "#   got  '$1'"; echo "#   want '$2'"; return 1; }; }
+. tests/lib/tap.sh
+same() { [ "$1" = "$2" ] || { echo "got  '$1'"; echo "want '$2'"; return 1; }; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export MTOOLS_SKIP_CHECK=1
@@ -20,14 +14,14 @@ export MTOOLS_SKIP_CHECK=1
 plain=$(sh tools/cmdline-flatten.sh tools/cmdline.txt "timeprobe.variant=base timeprobe.repeat=2")
 { echo "# the image's line"; echo; sed 's/ / \n  /' tools/cmdline.txt; echo "  # an indented comment line";
   printf '\t#\ttab\r\n'; } > "$tmp/commented.txt"
-check "tools/cmdline.txt has no word-less line (sanity)" test -n "$plain"
-check "a comment line does not change the flattened line" \
+ok "tools/cmdline.txt has no word-less line (sanity)" test -n "$plain"
+ok "a comment line does not change the flattened line" \
 	same "$(sh tools/cmdline-flatten.sh "$tmp/commented.txt" "timeprobe.variant=base timeprobe.repeat=2")" "$plain"
-check "--drop initrd (the single file's .cmdline) removes only initrd=" \
+ok "--drop initrd (the single file's .cmdline) removes only initrd=" \
 	same "$(sh tools/cmdline-flatten.sh --drop initrd "$tmp/commented.txt" a=1)" \
 	"$(sh tools/cmdline-flatten.sh tools/cmdline.txt a=1 | tr ' ' '\n' | grep -v '^initrd=' | tr '\n' ' ' | sed 's/ $//')"
 printf '# only\n  # comments\n\n' > "$tmp/empty.txt"
-check "a comments-only file makes no image line (fails, says why)" \
+ok "a comments-only file makes no image line (fails, says why)" \
 	sh -c '! sh tools/cmdline-flatten.sh "$1" 2>"$2" && grep -q "empty line" "$2"' - "$tmp/empty.txt" "$tmp/err"
 
 # The disk image: tools/mkimage.sh with stand-ins for the stub, kernel, initramfs.
@@ -37,29 +31,28 @@ img_line() {	# img_line CMDLINE.txt: the cmdline.txt inside a fresh disk image
 		"timeprobe.variant=base timeprobe.repeat=2" >/dev/null &&
 		mtype -i "$tmp/d.img@@1M" ::/EFI/timeprobe/cmdline.txt | tr -d '\r'
 }
-check "disk image: the commented file gives the same line" same "$(img_line "$tmp/commented.txt")" "$plain"
-check "disk image: and that is tools/cmdline.txt's line" same "$(img_line tools/cmdline.txt)" "$plain"
+ok "disk image: the commented file gives the same line" same "$(img_line "$tmp/commented.txt")" "$plain"
+ok "disk image: and that is tools/cmdline.txt's line" same "$(img_line tools/cmdline.txt)" "$plain"
 
 # The ISO: its FAT image is GPT partition 2 (tools/mkiso.sh).
 if command -v xorriso >/dev/null && command -v sgdisk >/dev/null; then
 	sh tools/mkiso.sh "$tmp/c.iso" "$tmp/efi" "$tmp/kernel" "$tmp/initrd" "$tmp/commented.txt" \
 		"timeprobe.variant=base timeprobe.repeat=2" >/dev/null 2>&1
 	start=$(sgdisk -i 2 "$tmp/c.iso" 2>/dev/null | sed -n 's/^First sector: \([0-9]*\).*/\1/p')
-	check "ISO: the commented file gives the same line" \
+	ok "ISO: the commented file gives the same line" \
 		same "$(mtype -i "$tmp/c.iso@@$((start * 512))" ::/EFI/timeprobe/cmdline.txt | tr -d '\r')" "$plain"
 else
-	n=$((n + 1)); echo "ok $n # SKIP xorriso or sgdisk missing"
+	skip "ISO: the commented file gives the same line" "xorriso or sgdisk missing"
 fi
 
 # The stub's built-in line is the line the image ships.
 builtin=$(sed -n '/^#define TP_CMDLINE_DEFAULT/{n;p}' boot/cmdline.h | sed 's/^[[:space:]]*"//; s/"$//; s/\\\\/\\/g')
-check "the stub's built-in line (boot/cmdline.h) is tools/cmdline.txt's" \
+ok "the stub's built-in line (boot/cmdline.h) is tools/cmdline.txt's" \
 	same "$builtin" "$(sh tools/cmdline-flatten.sh tools/cmdline.txt)"
 
 # The single file's .cmdline is made by boot/boot.mk with the same script.
-check "boot/boot.mk flattens with tools/cmdline-flatten.sh --drop initrd" \
+ok "boot/boot.mk flattens with tools/cmdline-flatten.sh --drop initrd" \
 	grep -q 'sh tools/cmdline-flatten.sh --drop initrd tools/cmdline.txt' boot/boot.mk
-check "no other flattening left in the image scripts" \
+ok "no other flattening left in the image scripts" \
 	sh -c '! grep -n "tr .\\\\n. . \|grep -v .\^\[\[:space:\]\]\*#" tools/mkimage.sh tools/mkiso.sh boot/boot.mk'
-echo "1..$n"
-[ "$failed" = 0 ]
+done_testing

@@ -6,7 +6,7 @@
 # where a space, a quote or a glob would split or change it. The runs
 # themselves are tests/boot/92-compare.t (make test-all).
 set -u
-n=0 failed=0
+. tests/lib/tap.sh
 tmp=$(mktemp -d /tmp/tp-compare.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 touch "$tmp/timeprobe.img"
@@ -18,15 +18,9 @@ refuses() {	# refuses NAME EXPECTED-MESSAGE-PART WORD...
 	shift 2
 	err=$(sh tools/compare.sh --out "$tmp/out" --bin "$tmp/timeprobe" "$tmp/timeprobe.img" "$@" 2>&1 >/dev/null)
 	status=$?
-	n=$((n + 1))
-	if [ "$status" = 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] &&
-	   printf '%s\n' "$err" | grep -qF -- "$want" && [ ! -e "$tmp/ran" ] && [ ! -e "$tmp/out" ]; then
-		echo "ok $n - refuses $name"
-	else
-		echo "not ok $n - refuses $name (exit $status)"
-		printf '%s\n' "$err" | sed 's/^/#   /'
-		failed=$((failed + 1))
-	fi
+	[ "$status" = 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] &&
+		printf '%s\n' "$err" | grep -qF -- "$want" && [ ! -e "$tmp/ran" ] && [ ! -e "$tmp/out" ]
+	tap_result $((1 - $?)) "refuses $name (exit $status)" "$err"
 }
 
 refuses "a word without =" "'profile' is not NAME=VALUE" profile
@@ -42,10 +36,8 @@ refuses "a backslash" "probes: value 'a\\b'" 'probes=a\b'
 
 err=$(sh tools/compare.sh --bin "$tmp/timeprobe" "$tmp/none.img" 2>&1 >/dev/null)
 status=$?
-n=$((n + 1))
 case $status:$err in
-2:*"no image"*) echo "ok $n - a missing image is named (exit 2)" ;;
-*) echo "not ok $n - a missing image is named (exit $status: $err)"; failed=$((failed + 1)) ;;
+2:*"no image"*) pass 0 "a missing image is named (exit 2)" ;;
+*) pass 1 "a missing image is named (exit $status: $err)" ;;
 esac
-echo "1..$n"
-[ "$failed" = 0 ]
+done_testing

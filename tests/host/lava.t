@@ -13,10 +13,9 @@ import re
 import subprocess
 import sys
 import tempfile
-import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tp1 import ROOT, ok, diag, done, records, suite_records  # noqa: E402
+from tp1 import ROOT, ok, diag, done, record_line, records, suite_records  # noqa: E402
 
 CONVERTER = os.path.join(ROOT, "tools", "lava", "tp1-to-lava.py")
 LOG = os.path.join(ROOT, "tests", "data", "serial-pc-quick.log")
@@ -47,11 +46,6 @@ def parse_signals(out):
 		d = {k.lower(): v for k, v in kv}
 		cases.setdefault(d.get("test_case_id"), []).append(d)
 	return cases, bad
-
-
-def record_line(obj):
-	j = json.dumps(obj, separators=(",", ":"))
-	return "TP1 %s *%08x" % (j, zlib.crc32(j.encode()))
 
 
 text = open(LOG, encoding="utf-8", errors="replace").read()

@@ -35,8 +35,8 @@ mk() { make --no-print-directory -s B=$b -o $b/boot/BOOTX64.EFI -o $b/kernel/bzI
 
 fails "make sign without KEY/CERT stops with a usage error" mk sign
 out=$(mk sign 2>&1 >/dev/null)
-n=$((n + 1)); case $out in *KEY=*CERT=*) echo "ok $n - the usage error names KEY= and CERT=" ;;
-	*) echo "not ok $n - the usage error names KEY= and CERT="; echo "#   $out"; failed=$((failed + 1)) ;; esac
+case $out in *KEY=*CERT=*) tap_result 1 "the usage error names KEY= and CERT=" ;;
+	*) tap_result 0 "the usage error names KEY= and CERT=" "$out" ;; esac
 
 ok "make sign KEY=... CERT=... succeeds" mk sign KEY=$tmp/db.key CERT=$tmp/db.crt
 ok "the signed stub verifies against its certificate" sbverify --cert $tmp/db.crt $b/boot/BOOTX64.signed.efi

@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tp1 import BIN, diag, done, ok, run_probe  # noqa: E402
+from tp1 import BIN, diag, done, ok, records, run_probe  # noqa: E402
 
 if not os.access(BIN, os.X_OK):
     print("1..0 # SKIP %s not built" % BIN)
@@ -112,8 +112,7 @@ for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
     p.send_signal(sig)
     rest, err = p.communicate(timeout=30)
     text = "".join(out) + rest
-    recs = [__import__("json").loads(l[4:].rpartition(" *")[0]) for l in text.splitlines()
-            if l.startswith("TP1 ")]
+    recs, _ = records(text)
     ok(p.returncode == 128 + sig, "%s: exit %d" % (name, 128 + sig), p.returncode)
     stop = [r for r in recs if r["type"] == "error" and r.get("reason") == "interrupted"]
     ok(stop and stop[0]["signal"] == sig, "%s: an error record says interrupted by it" % name, stop)

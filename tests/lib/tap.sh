@@ -6,6 +6,7 @@
 #   fails NAME COMMAND...         passes when COMMAND fails
 #   exits NAME STATUS COMMAND...  passes when COMMAND exits with STATUS
 #   pass STATUS NAME              passes when STATUS (a $?) is 0
+#   skip NAME WHY                 a test not run here, counted as passed
 #   done_testing                  the plan; exits 0 only if all passed
 # A failure shows the first lines of the command's output as comments.
 # Variables of its own start with tap_ (and n, failed: the counts).
@@ -45,6 +46,11 @@ exits() {
 
 pass() {
 	if [ "$1" -eq 0 ]; then tap_result 1 "$2"; else tap_result 0 "$2"; fi
+}
+
+skip() {
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
 }
 
 done_testing() {

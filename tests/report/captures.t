@@ -22,10 +22,6 @@ for log in $D/capture-cr-only.log $D/capture-two-per-line.log; do
 	pass $? "$log: all 86 records read, none damaged (got: $got)"
 done
 
-# tp1 JSON: a framed record line, CRC from Python's zlib as docs/records.md says
-tp1() {
-	python3 -c 'import sys, zlib; j = sys.argv[1]; print("TP1 %s *%08x" % (j, zlib.crc32(j.encode())))' "$1"
-}
 good=$(tp1 '{"type":"result","probe":"p","name":"n","x_ns":1}')
 end=$(tp1 '{"type":"end"}')
 {

@@ -55,9 +55,10 @@ diag "$TMP/attr"
 # the same numbers as the records: pc's pair 0>1 is offset ± bound in each of its two
 # iterations (-5505 ± 21225 ns, then 7.8 ± 49.9 ns); together they prove the intersection
 python3 - "$TMP/csv" $P <<'PY'
-import csv, json, sys
-recs = [json.loads(l.split(" ", 1)[1].rsplit(" *", 1)[0]) for l in open(sys.argv[2], errors="replace")
-        if l.startswith("TP1 ")]
+import csv, sys
+sys.path.insert(0, "tools")
+from tp1rec import records
+recs = records(open(sys.argv[2], errors="replace").read())[0]
 its = [r for r in recs if r.get("probe") == "tscsync" and r.get("name") == "offset cpu0 cpu1"]
 lo = max(r["offset_ns"] - r["bound_ns"] for r in its)
 hi = min(r["offset_ns"] + r["bound_ns"] for r in its)
@@ -95,15 +96,13 @@ diag "$TMP/tscsync"
 # a contradiction: two iterations whose intervals do not meet (the pair's offset moved
 # between them, or a bound is wrong); made from pc's records, the second moved by 1 ms
 python3 - $P >"$TMP/disjoint.log" <<'PY'
-import json, sys, zlib
-for line in open(sys.argv[1], errors="replace"):
-    if not line.startswith("TP1 "):
-        continue
-    r = json.loads(line.split(" ", 1)[1].rsplit(" *", 1)[0])
+import sys
+sys.path.insert(0, "tools")
+from tp1rec import record_line, records
+for r in records(open(sys.argv[1], errors="replace").read())[0]:
     if r.get("probe") == "tscsync" and r.get("name") == "offset cpu1 cpu0" and r.get("iteration") == 2:
         r["offset_ns"] += 1e6
-    j = json.dumps(r, separators=(",", ":"))
-    print("TP1 %s *%08x" % (j, zlib.crc32(j.encode())))
+    print(record_line(r))
 PY
 run "$TP_REPORT" --label=q35,moved $Q "$TMP/disjoint.log"
 sed -n '/^tscsync/,/^$/p' "$TMP/out" >"$TMP/tscsync"

@@ -11,7 +11,7 @@ if [ ! -x "$TIMEPROBE" ]; then
 	exit 0
 fi
 "$TIMEPROBE" run --probes=yield --profile=quick >"$TMP/host.log" 2>&1
-grep -q '"type":"fingerprint"' "$TMP/host.log"
+python3 tools/tp1rec.py last fingerprint "$TMP/host.log" >/dev/null
 pass $? "the host run carries a fingerprint"
 
 run "$TP_REPORT" --label=host,appliance "$TMP/host.log" tests/data/serial-q35-fingerprint.log

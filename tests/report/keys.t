@@ -11,11 +11,7 @@ Q=$D/serial-q35-fingerprint.log
 
 # records: JSON objects on stdin, one a line, as TP1 lines with their CRC
 records() {
-	python3 -c '
-import json, sys, zlib
-for line in filter(str.strip, sys.stdin):
-    j = json.dumps(json.loads(line), separators=(",", ":"))
-    print("TP1 %s *%08x" % (j, zlib.crc32(j.encode())))'
+	tp1
 }
 
 # wakeup N P999 MAX RANGE [KEYS]: one run whose one wakeup result has n=N

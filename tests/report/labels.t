@@ -42,9 +42,6 @@ pass $? "the synthetic captures: five runs, five labels"
 diag "$TMP/l"
 
 # hostile machine names: the same up to the parenthesis, what follows meant for gnuplot
-tp1() {
-	python3 -c 'import sys, zlib; j = sys.argv[1]; print("TP1 %s *%08x" % (j, zlib.crc32(j.encode())))' "$1"
-}
 evil="x'; system('touch $TMP/pwned') #"
 for m in "M ($evil, 1)" "M (a\\nset output \\\"$TMP/pwned-nl\\\", 2)"; do
 	tp1 "{\"type\":\"run\",\"env\":\"os\",\"machine\":\"$m\"}"

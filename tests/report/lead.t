@@ -15,16 +15,14 @@ Q=$D/serial-q35-fingerprint.log
 # (or PROBE's KEY) times FACTOR, CRCs redone
 scaled() {
 	python3 - "${2:-$Q}" "$1" "${3:-clocks}" "${4:-ns_per_call}" <<'PY'
-import json, sys, zlib
+import sys
+sys.path.insert(0, "tools")
+from tp1rec import record_line, records
 f, probe, key = float(sys.argv[2]), sys.argv[3], sys.argv[4]
-for line in open(sys.argv[1], errors="replace"):
-    if not line.startswith("TP1 "):
-        continue
-    r = json.loads(line.split(" ", 1)[1].rsplit(" *", 1)[0])
+for r in records(open(sys.argv[1], errors="replace").read())[0]:
     if r.get("probe") == probe and isinstance(r.get(key), (int, float)):
         r[key] *= f
-    j = json.dumps(r, separators=(",", ":"))
-    print("TP1 %s *%08x" % (j, zlib.crc32(j.encode())))
+    print(record_line(r))
 PY
 }
 
@@ -70,18 +68,13 @@ diag "$TMP/lead"
 # (b); 5 warps are within Poisson noise of 0 (3 sqrt(5) = 6.7) and do not lead.
 from_zero() {	# from_zero WARPS WARP_NS STOLEN SMIS
 	python3 - "$D/serial-pc-quick.log" "$@" <<'PY'
-import json, sys, zlib
+import sys
+sys.path.insert(0, "tools")
+from tp1rec import record_line, records
 warps, warp_ns, stolen, smis = (float(a) for a in sys.argv[2:])
 def out(r):
-    j = json.dumps(r, separators=(",", ":"))
-    print("TP1 %s *%08x" % (j, zlib.crc32(j.encode())))
-for line in open(sys.argv[1], errors="replace"):
-    if not line.startswith("TP1 "):
-        continue
-    try:
-        r = json.loads(line.split(" ", 1)[1].rsplit(" *", 1)[0])
-    except ValueError:
-        continue
+    print(record_line(r))
+for r in records(open(sys.argv[1], errors="replace").read())[0]:
     if r.get("probe") == "tsc" and r.get("name") == "sync cpu0-cpu1":
         r.update(warps=int(warps), max_warp_ns=warp_ns, max_warp_ticks=round(warp_ns * 2.6))
     if r.get("probe") == "noise" and r.get("name") == "cpu 0":

@@ -20,6 +20,12 @@ run() {
 	rc=$?
 }
 
+# tp1 JSON...: each JSON text framed as a record line (tools/tp1rec.py, the
+# one Python writer: the text as it is, its CRC)
+tp1() {
+	python3 tools/tp1rec.py frame "$@"
+}
+
 # diag FILE: shows a file as TAP comments, for a failure's context
 diag() {
 	sed -n '1,40s/^/# /p' "$1"

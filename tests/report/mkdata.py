@@ -6,20 +6,15 @@ The logs are committed; run this only to change them (then regenerate the
 golden files: REPORT_GOLDEN_UPDATE=1 prove tests/report/golden.t). Figures
 are made up but plausible; the damage in report-qemu.log is on purpose and
 its count is asserted by golden.t: 1 bad CRC, 1 cut short, 1 joined.
-Records are framed like common/record.c: compact JSON, " *", zlib CRC-32.
+Records are framed by tools/tp1rec.py, the one Python writer.
 """
-import json
 import os
 import random
 import sys
-import zlib
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")
-
-
-def rec(obj):
-    js = json.dumps(obj, separators=(",", ":"))
-    return "TP1 %s *%08x" % (js, zlib.crc32(js.encode()) & 0xFFFFFFFF)
+sys.path.insert(0, os.path.join(DATA, "..", "..", "tools"))
+from tp1rec import record_line as rec  # noqa: E402
 
 
 def r1(x):

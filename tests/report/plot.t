@@ -55,12 +55,13 @@ awk -F'\t' '/^[0-9]/ && ($3 != $2 || $4 != $2) { bad = 1 } END { exit bad }' "$T
 pass $? "adev: a capture without intervals draws no bar"
 # a capture with them: error bars from adev_lo to adev_hi
 python3 - >"$TMP/ci.log" <<'PY'
-import json, zlib
+import sys
+sys.path.insert(0, "tools")
+from tp1rec import record_line
 for tau, a, lo, hi in ((0.1, 5.36e-08, 5.16e-08, 5.58e-08), (3.33, 1.56e-09, 1.29e-09, 2.1e-09)):
-    body = json.dumps({"type": "result", "probe": "drift", "name": "adev hpet tau %gs" % tau,
+    print(record_line({"type": "result", "probe": "drift", "name": "adev hpet tau %gs" % tau,
                        "ref": "hpet", "tau_s": tau, "m": 1, "adev": a, "adev_lo": lo, "adev_hi": hi,
-                       "edf": 9.1, "noise": "white_fm", "slope": -0.5, "n": 335}, separators=(",", ":"))
-    print("TP1 %s *%08x" % (body, zlib.crc32(body.encode())))
+                       "edf": 9.1, "noise": "white_fm", "slope": -0.5, "n": 335}))
 PY
 run "$TP_REPORT" --plot="$TMP/ci" "$TMP/ci.log"
 grep -q "1:2:3:4 with yerrorlines" "$TMP/ci/adev.gp" &&
@@ -73,9 +74,10 @@ grep -q "set xtics ('0>1' 0, '1>0' 1)" "$TMP/real/tscsync.gp" &&
 pass $? "tscsync: a tic per ordered pair, offset with its bound as error bars per run"
 # the pc boot's pair 0>1: the intersection of its two iterations' intervals offset ± bound
 python3 - "$TMP/real/tscsync.dat" tests/data/serial-pc-drift-repeat.log <<'PY'
-import json, sys
-recs = [json.loads(l.split(" ", 1)[1].rsplit(" *", 1)[0]) for l in open(sys.argv[2], errors="replace")
-        if l.startswith("TP1 ")]
+import sys
+sys.path.insert(0, "tools")
+from tp1rec import records
+recs = records(open(sys.argv[2], errors="replace").read())[0]
 pairs = [r for r in recs if r.get("probe") == "tscsync" and r.get("cpu_a") == 0 and r.get("cpu_b") == 1]
 assert len(pairs) == 2, pairs
 row = [l.split("\t") for l in open(sys.argv[1]) if l.startswith("0\t")][0]
@@ -87,9 +89,6 @@ PY
 pass $? "tscsync: --repeat iterations of a pair combine into the intersection of their intervals"
 
 # hostile records: a reference, a run label and CPU numbers meant to run in gnuplot
-tp1() {
-	python3 -c 'import sys, zlib; j = sys.argv[1]; print("TP1 %s *%08x" % (j, zlib.crc32(j.encode())))' "$1"
-}
 evil="x'; system('touch $TMP/pwned-ref') #"
 {
 	tp1 '{"type":"run","env":"os","machine":"m"}'

@@ -18,9 +18,7 @@ pass $? "docs/records.md has the schema table of tools/report/schema.c (make rep
 diag "$TMP/diff"
 
 # the check can fail: a key nobody declared is named
-printf 'TP1 %s *%s\n' '{"type":"result","probe":"clocks","name":"x","frobs_per_s":1}' \
-	"$(python3 -c 'import zlib,sys; print("%08x" % zlib.crc32(sys.argv[1].encode()))' \
-	'{"type":"result","probe":"clocks","name":"x","frobs_per_s":1}')" >"$TMP/unknown.log"
+tp1 '{"type":"result","probe":"clocks","name":"x","frobs_per_s":1}' >"$TMP/unknown.log"
 run "$TP_REPORT" --check-keys "$TMP/unknown.log"
 [ $rc -eq 1 ] && grep -q "unclassified key result/clocks/frobs_per_s in 1 record" "$TMP/out"
 pass $? "--check-keys names a key the schema does not know, exit 1"
@@ -43,8 +41,12 @@ diag "$TMP/out"
 
 # each result's keys are in its own probe's keys record of the same run
 python3 - "$TMP/all.log" >"$TMP/undeclared" <<'PY'
-import fnmatch, json, sys
-recs = [json.loads(l[4:].rsplit(" *", 1)[0]) for l in open(sys.argv[1]) if l.startswith("TP1 ")]
+import fnmatch, sys
+sys.path.insert(0, "tools")
+from tp1rec import records
+recs, corrupt = records(open(sys.argv[1]).read())
+if corrupt:
+    print("%d corrupt records" % corrupt)
 decl = {r["for_probe"]: r["keys"] for r in recs if r["type"] == "keys"}
 frame = {"type", "probe", "name", "iteration"}
 results = [r for r in recs if r["type"] == "result"]
@@ -60,7 +62,7 @@ pass $? "every key of every result of that run is declared by its probe in the r
 diag "$TMP/undeclared"
 
 # the report's built-in declaration (older captures) is what this binary ships
-grep '^TP1 {"type":"keys"' "$TMP/all.log" | sed 's/^TP1 //; s/ \*[0-9a-f]*$//' >"$TMP/shipped"
+python3 tools/tp1rec.py all keys "$TMP/all.log" >"$TMP/shipped"
 "$TP_REPORT" --keys >"$TMP/builtin"
 [ -s "$TMP/shipped" ] && diff -u "$TMP/builtin" "$TMP/shipped" >"$TMP/diff"
 pass $? "tp-report --keys equals the keys records of a host run ($(wc -l <"$TMP/shipped") probes)"

@@ -89,6 +89,18 @@ int main(void)
 		is_int(tp_rec_check("TP1 {\"type\":\"end\"} *ABCDEF01", 28, &js), -1, "upper-case hex is not accepted");
 	}
 
+	/* the one tail parser, shared by tp_rec_check and the report's scanner */
+	{
+		uint32_t crc = 0;
+
+		is_int(tp_rec_tail(" *0a1b2c3d", 10, &crc), 1, "tail: lower-case hex is a tail");
+		ok(crc == 0x0a1b2c3d, "tail: its value");
+		is_int(tp_rec_tail(" *0A1b2c3d", 10, &crc), 2, "tail: a mixed case is a tail that cannot match");
+		is_int(tp_rec_tail(" *0a1b2c3", 9, &crc), 0, "tail: seven digits are none");
+		is_int(tp_rec_tail(" *0a1b2c3g", 10, &crc), 0, "tail: a non-hex digit is none");
+		is_int(tp_rec_tail("  0a1b2c3d", 10, &crc), 0, "tail: no '*' is none");
+	}
+
 	/* overflow is reported, not truncated silently */
 	tp_rec_begin(&r, "result");
 	for (int i = 0; i < 2000; i++)

@@ -91,15 +91,10 @@ fi
 
 probe_ns() {
 	taskset -c "$cpu" "$bin" run --probes=clocks --profile="$profile" > "$tmp/probe.out" 2>&1 || true
-	python3 - "$tmp/probe.out" <<'PY'
-import json, sys, zlib
-for line in open(sys.argv[1], errors="replace"):
-    if not line.startswith("TP1 "):
-        continue
-    body, _, crc = line[4:].rstrip("\n").rpartition(" *")
-    if "%08x" % zlib.crc32(body.encode()) != crc:
-        continue
-    r = json.loads(body)
+	PYTHONPATH="$(dirname "$0")/.." python3 - "$tmp/probe.out" <<'PY'
+import sys
+from tp1rec import records  # tools/tp1rec.py, the one TP1 reader
+for r in records(open(sys.argv[1], errors="replace").read())[0]:
     if r.get("name") == "clock_gettime(CLOCK_MONOTONIC)" and r.get("path") in ("vdso", "libc"):
         print(r["ns_per_call"], r.get("ns_per_call_mean", "nan"), r["path"])
         break

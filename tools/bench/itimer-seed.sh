@@ -45,8 +45,9 @@ while [ "$r" -le "$ROUNDS" ]; do
 	r=$((r + 1))
 done
 
-python3 - "$work" "$ROUNDS" <<'EOF'
-import json, statistics, sys, zlib
+PYTHONPATH="$(dirname "$0")/.." python3 - "$work" "$ROUNDS" <<'EOF'
+import statistics, sys
+from tp1rec import records  # tools/tp1rec.py, the one TP1 reader
 
 work, rounds = sys.argv[1], int(sys.argv[2])
 probe, ref, wall = {}, {}, {}
@@ -54,13 +55,10 @@ for i in range(1, rounds + 1):
     for line in open("%s/ref.%d" % (work, i)):
         f = line.split()
         ref.setdefault((f[0], int(f[1])), []).append(float(f[3]))
-    for line in open("%s/probe.%d" % (work, i), errors="replace"):
-        if not line.startswith("TP1 "):
-            continue
-        body, _, crc = line[4:].rstrip("\n").rpartition(" *")
-        if "%08x" % zlib.crc32(body.encode()) != crc:
-            sys.exit("itimer-seed.sh: bad CRC in the probe's output: " + line[:80])
-        rec = json.loads(body)
+    recs, corrupt = records(open("%s/probe.%d" % (work, i), errors="replace").read())
+    if corrupt:
+        sys.exit("itimer-seed.sh: round %d: %d corrupt records in the probe's output" % (i, corrupt))
+    for rec in recs:
         if rec.get("type") == "result" and rec.get("probe") == "itimer":
             k = (rec["timer"], rec["requested_us"])
             probe.setdefault(k, []).append(rec["actual_us"])

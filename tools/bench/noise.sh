@@ -56,8 +56,9 @@ while [ "$r" -le "$ROUNDS" ]; do
 	r=$((r + 1))
 done
 
-python3 - "$work" "$ROUNDS" "$NOISE_MS" "$OSLAT" <<'EOF'
-import json, re, statistics, sys, zlib
+PYTHONPATH="$(dirname "$0")/.." python3 - "$work" "$ROUNDS" "$NOISE_MS" "$OSLAT" <<'EOF'
+import re, statistics, sys
+from tp1rec import records  # tools/tp1rec.py, the one TP1 reader
 
 work, rounds, noise_ms, oslat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 
@@ -65,13 +66,7 @@ work, rounds, noise_ms, oslat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]),
 def ours(path):
     """cpu -> (interruptions per s, max gap us, stolen %), from the CRC-checked records."""
     out = {}
-    for line in open(path, errors="replace"):
-        if not line.startswith("TP1 "):
-            continue
-        body, _, crc = line[4:].rstrip("\n").rpartition(" *")
-        if "%08x" % zlib.crc32(body.encode()) != crc:
-            continue
-        r = json.loads(body)
+    for r in records(open(path, errors="replace").read())[0]:
         if r.get("probe") == "noise" and r.get("type") == "result" and "cpu" in r:
             out[r["cpu"]] = (r["per_s"], (r["max_gap_ns"] or 0) / 1e3, r["stolen_pct"])
     return out

@@ -6,20 +6,21 @@
   report-data.py records N FILE   one run of N results of four clocks probes,
                                   repeated over iterations (--repeat)
 
-Records are framed like common/record.c: compact JSON, " *", zlib CRC-32.
+Records are framed by tools/tp1rec.py, the one Python writer.
 The figures are made up; only their number and shape matter here.
 """
-import json
+import os
 import sys
-import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from tp1rec import record_line  # noqa: E402
 
 NAMES = ["clock_gettime(CLOCK_MONOTONIC)", "clock_gettime(CLOCK_REALTIME)",
          "clock_gettime(CLOCK_MONOTONIC_RAW)", "gettimeofday()"]
 
 
 def rec(obj):
-    js = json.dumps(obj, separators=(",", ":"))
-    return "TP1 %s *%08x\n" % (js, zlib.crc32(js.encode()) & 0xFFFFFFFF)
+    return record_line(obj) + "\n"
 
 
 def head(out):

@@ -44,16 +44,11 @@ trap 'if [ -n "$hog" ]; then kill "$hog" 2>/dev/null; fi; rm -rf "$work"' EXIT
 
 # Prints FIELD of the result record NAME of PROBE from timeprobe's output on stdin.
 field() {
-	python3 -c '
-import json, sys, zlib
+	PYTHONPATH="$(dirname "$0")/.." python3 -c '
+import sys
+from tp1rec import records  # tools/tp1rec.py, the one TP1 reader
 probe, name, key = sys.argv[1:4]
-for line in sys.stdin:
-    if not line.startswith("TP1 "):
-        continue
-    body, _, crc = line[4:].rstrip("\n").rpartition(" *")
-    if "%08x" % zlib.crc32(body.encode()) != crc:
-        continue
-    r = json.loads(body)
+for r in records(sys.stdin.read())[0]:
     if r.get("type") == "result" and r.get("probe") == probe and r.get("name") == name:
         print(r[key])
         break

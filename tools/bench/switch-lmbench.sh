@@ -48,10 +48,10 @@ while [ "$i" -lt "$runs" ]; do
 done
 echo "== load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-python3 - "$here/../../tests/lib" "$work" "$runs" "$profile" "$cpu" <<'PY'
+python3 - "$here/.." "$work" "$runs" "$profile" "$cpu" <<'PY'
 import os, re, statistics, sys
 sys.path.insert(0, sys.argv[1])
-from tp1 import records  # noqa: E402 (the one TP1 reader of the tests)
+from tp1rec import records  # noqa: E402 (tools/tp1rec.py, the one TP1 reader)
 
 work, runs, profile, cpu = sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 REF = re.compile(r"^cpu=\d+ reps=\d+ round_trips=\d+ overhead_ns=([0-9.]+) "

@@ -63,21 +63,18 @@ ct cyclictest
 	--wakeup-cpu="$cpu" >"$out/timeprobe.log" 2>&1
 ct cyclictest2
 
-python3 - "$out" "$period" <<'EOF'
-import json, sys, zlib
+PYTHONPATH="$(dirname "$0")/.." python3 - "$out" "$period" <<'EOF'
+import json, sys
+from tp1rec import records  # tools/tp1rec.py, the one TP1 reader
 
 out, period = sys.argv[1], int(sys.argv[2])
 
 # ours: the record of clock_nanosleep TIMER_ABSTIME at this period
 ours = None
-for line in open(out + "/timeprobe.log", errors="replace"):
-    line = line.rstrip("\n")
-    if not line.startswith("TP1 "):
-        continue
-    body, _, crc = line[4:].rpartition(" *")
-    if "%08x" % zlib.crc32(body.encode()) != crc:
-        sys.exit("bad CRC in timeprobe output: " + line[:80])
-    r = json.loads(body)
+recs, corrupt = records(open(out + "/timeprobe.log", errors="replace").read())
+if corrupt:
+    sys.exit("%d corrupt records in %s/timeprobe.log" % (corrupt, out))
+for r in recs:
     if r.get("probe") == "wakeup" and r.get("name") == "clock_nanosleep TIMER_ABSTIME %dus" % period:
         ours = r
 if not ours:

@@ -22,17 +22,18 @@ in the shape of LAVA's results API (definition, case, result, measurement,
 unit). The exit status is 1 when any case failed, 2 on a usage error, so a
 test definition can also use it as its own pass/fail.
 
-Python 3 standard library only: it runs on a LAVA worker or in a test shell.
+Python 3 standard library only: it runs on a LAVA worker or in a test shell,
+from a checkout of the repository (it reads records with tools/tp1rec.py).
 """
 import argparse
 import json
+import os
 import re
 import sys
-import zlib
 
-# The record format is docs/records.md: "TP1 <json> *<crc32 of the json>".
-RECORD = re.compile(r"TP1 (\{.*\}) \*([0-9a-f]{8})$")
-ANSI = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[()][0-9A-Za-z]|[=>c])")
+# the one Python reader of TP1 records (docs/records.md): CRC and length checked
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tp1rec import START, records, suite_records  # noqa: E402
 
 # Each probe's headline figure comes from the registry, which the run record
 # carries ("figures": probe -> its promised figures, headline first). Older
@@ -85,7 +86,7 @@ def lava_log_line(raw):
 	s = raw.strip()
 	if s.startswith("- "):
 		s = s[2:]
-	if not (s.startswith('{"dt"') and '"lvl"' in s and "TP1 {" in s):
+	if not (s.startswith('{"dt"') and '"lvl"' in s and START in s):
 		return raw
 	try:
 		entry = json.loads(s)
@@ -100,39 +101,7 @@ def lava_log_line(raw):
 
 def read_records(lines):
 	"""Every valid record in order, and how many TP1 lines were corrupt."""
-	recs, corrupt = [], 0
-	for raw in lines:
-		line = ANSI.sub("", lava_log_line(raw).replace("\r", "").rstrip("\n"))
-		i = line.find("TP1 {")
-		if i < 0:
-			continue
-		m = RECORD.match(line[i:].rstrip())
-		if not m or zlib.crc32(m.group(1).encode()) != int(m.group(2), 16):
-			corrupt += 1
-			continue
-		try:
-			rec = json.loads(m.group(1))
-		except ValueError:
-			corrupt += 1
-			continue
-		if isinstance(rec, dict) and isinstance(rec.get("type"), str):
-			recs.append(rec)
-		else:
-			corrupt += 1
-	return recs, corrupt
-
-
-def suite(recs):
-	"""The records of the last suite run: its `run` up to the `end` after it."""
-	starts = [i for i, r in enumerate(recs) if r["type"] == "run"]
-	if not starts:
-		return []
-	out = []
-	for r in recs[starts[-1]:]:
-		out.append(r)
-		if r["type"] == "end":
-			break
-	return out
+	return records(lava_log_line(raw) for raw in lines)
 
 
 def case_id(*parts):
@@ -171,7 +140,7 @@ def cases(recs, corrupt, all_figures=False):
 				c["units"] = units
 		out.append(c)
 
-	run = suite(recs)
+	run = suite_records(recs)
 	figures = run[0].get("figures") if run and run[0]["type"] == "run" else None
 	for r in run:
 		t = r["type"]

@@ -138,47 +138,12 @@ static const char *find_kernel_stamp(const char *s, size_t n)
 #define TAG "TP1 {"
 #define TAG_LEN 5
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10 + 16;	/* upper case: not what the emitter writes */
-	return -1;
-}
-
-/*
- * s[0..n) begins with " *" and eight hex digits. Returns 1 for lower case
- * (the format, docs/records.md) with the value in *crc, 2 for any other
- * case mix (a record, but its CRC cannot match), 0 if not a tail.
- */
-static int crc_tail(const char *s, size_t n, uint32_t *crc)
-{
-	uint32_t v = 0;
-	int upper = 0;
-
-	if (n < TP_REC_TAIL_LEN || s[0] != ' ' || s[1] != '*')
-		return 0;
-	for (size_t i = 2; i < TP_REC_TAIL_LEN; i++) {
-		int d = hex_digit(s[i]);
-
-		if (d < 0)
-			return 0;
-		upper |= d >= 16;
-		v = v << 4 | (uint32_t)(d & 15);
-	}
-	*crc = v;
-	return upper ? 2 : 1;
-}
-
-/* Ends in a CRC tail of either case: a record that was complete. */
+/* Ends in a CRC tail (tp_rec_tail) of either case: a record that was complete. */
 static int ends_in_tail(const char *s, size_t n)
 {
 	uint32_t crc;
 
-	return n >= TP_REC_TAIL_LEN && crc_tail(s + n - TP_REC_TAIL_LEN, TP_REC_TAIL_LEN, &crc);
+	return n >= TP_REC_TAIL_LEN && tp_rec_tail(s + n - TP_REC_TAIL_LEN, TP_REC_TAIL_LEN, &crc);
 }
 
 static size_t trim_end(const char *s, size_t n)
@@ -238,7 +203,7 @@ static size_t try_record(struct scanner *sc, const char *s, size_t n, size_t at,
 		}
 		if (c == '"') {
 			in_str = 1;
-		} else if (c == ' ' && crc_tail(s + i, n - i, &want) == 1) {
+		} else if (c == ' ' && tp_rec_tail(s + i, n - i, &want) == 1) {
 			crc = tp_crc32(crc, s + done, i - done);
 			done = i;
 			if (crc == want) {
@@ -273,7 +238,7 @@ static void other_text(struct scanner *sc, const char *s, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '{')
 			brace = 1;
-		else if (brace && s[i] == ' ' && crc_tail(s + i, n - i, &crc)) {
+		else if (brace && s[i] == ' ' && tp_rec_tail(s + i, n - i, &crc)) {
 			sc->st->damaged_tag++;
 			brace = 0;
 			i += TP_REC_TAIL_LEN - 1;

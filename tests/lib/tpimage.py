@@ -1,0 +1,294 @@
+# SPDX-License-Identifier: MIT
+"""The boot tests' machinery (tests/boot/*.t): copies of the disk image with
+another command line, the ESP read and written with mtools, the single-file
+efi and its images, ISO images, QEMU boots through tools/qemu-run.sh, and the
+assertions every appliance run shares. TAP and records are tests/lib/tp1.py's."""
+import os
+import re
+import shutil
+import subprocess
+import time
+
+from tp1 import BUILD, ROOT, bail, check_keys, diag, ok, records, suite_records
+import qemu_watch  # the launcher's watcher: its patterns are the contract
+
+IMAGE = os.path.join(BUILD, "timeprobe.img")
+ESP_OFFSET = "@@1M"     # tools/mkimage.sh puts the ESP at 1 MiB
+
+def mtools_env():
+    env = dict(os.environ)
+    env["MTOOLS_SKIP_CHECK"] = "1"
+    return env
+
+
+def image_copy(name, cmdline_extra="", remove=()):
+    """A copy of the built image with words added to cmdline.txt and files removed."""
+    if not os.path.exists(IMAGE):
+        bail("no %s: run `make image` first" % IMAGE)
+    d = os.path.join(BUILD, "tests")
+    os.makedirs(d, exist_ok=True)
+    img = os.path.join(d, name + ".img")
+    shutil.copyfile(IMAGE, img)
+    global _default_cmdline
+    _default_cmdline = esp_read(img, "/EFI/timeprobe/cmdline.txt").strip()
+    if cmdline_extra:
+        set_cmdline(img, cmdline_extra)
+    for path in remove:
+        subprocess.run(["mdel", "-i", img + ESP_OFFSET, "::" + path], env=mtools_env(), check=True)
+    return img
+
+
+_default_cmdline = ""
+
+
+def set_cmdline(img, extra, base=None):
+    """Rewrites cmdline.txt on img: the image's default line plus extra."""
+    line = (_default_cmdline if base is None else base) + " " + extra
+    tmp = img + ".cmdline"
+    with open(tmp, "w") as f:
+        f.write(line.strip() + "\n")
+    subprocess.run(["mcopy", "-o", "-i", img + ESP_OFFSET, tmp, "::/EFI/timeprobe/cmdline.txt"],
+                   env=mtools_env(), check=True)
+    os.unlink(tmp)
+
+
+def esp_list(img, path="::/timeprobe/results"):
+    r = subprocess.run(["mdir", "-b", "-i", img + ESP_OFFSET, path],
+                       capture_output=True, text=True, env=mtools_env())
+    return sorted(os.path.basename(l.strip()) for l in r.stdout.splitlines() if l.strip())
+
+
+def esp_read(img, path):
+    return subprocess.run(["mtype", "-i", img + ESP_OFFSET, "::" + path], capture_output=True,
+                          text=True, env=mtools_env(), check=True).stdout
+
+
+_boots = 0
+
+# tools/qemu-run.sh's line naming what it chose; the same pair reaches the
+# appliance as timeprobe.accel=ACCEL:CPU (SMBIOS OEM string).
+LAUNCH = re.compile(r"qemu-run: (tcg|kvm), -cpu (\S+),")
+STOPPED = "qemu-run: guest stopped"
+
+
+def boot(img, machine="q35", timeout=900, cpus=2, extra=(), until=None, cdrom=False,
+         silence=None, env=None, fmt=None):
+    """Boots img with tools/qemu-run.sh; returns (exit status, seconds, log
+    text). With `until`, QEMU is stopped as soon as that text appears in the
+    log (status None). The launcher's watcher ends a guest that goes silent
+    for `silence` s (its default otherwise) or stops with a KVM internal
+    error (status 125), or that runs past `timeout` (status 124); the reason
+    and the last lines it printed are then shown as diagnostics. `fmt` names
+    the disk's format (vmdk, vdi, vhdx...; raw by default)."""
+    global _boots
+    _boots += 1
+    log = "%s.%d.%s.log" % (img, _boots, machine.replace(",", "_").replace("=", "-"))
+    cmd = ["sh", os.path.join(ROOT, "tools/qemu-run.sh"), "--machine", machine,
+           "--cpus", str(cpus), "--timeout", str(timeout)]
+    if silence:
+        cmd += ["--silence", str(silence)]
+    if cdrom:
+        cmd.append("--cdrom")
+    if fmt:
+        cmd += ["--format", fmt]
+    cmd += [img, "--"] + list(extra)
+    t0 = time.monotonic()
+    with open(log, "wb") as out:
+        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                             start_new_session=True, env=env)
+        status = _wait(p, log, until)
+    secs = time.monotonic() - t0
+    with open(log, "rb") as f:
+        text = f.read().decode("utf-8", "replace")
+    diag("%s: QEMU %s on %s in %.0f s, log %s" % (os.path.basename(img),
+         "exited %s" % status if status is not None else "stopped", machine, secs,
+         os.path.relpath(log, ROOT)))
+    if STOPPED in text:
+        diag("\n".join(l for l in text.splitlines() if l.startswith("qemu-run: ")))
+    return status, secs, text
+
+
+def _wait(p, log, until):
+    """Waits for the launcher; with `until`, stops it (and QEMU, in its
+    process group) once that text is in the log. Returns its status or None."""
+    while True:
+        try:
+            return p.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            pass
+        if until:
+            with open(log, "rb") as f:
+                if until.encode() in f.read():
+                    os.killpg(p.pid, 15)
+                    p.wait()
+                    return None
+
+
+def launch(text):
+    """(accel, cpu) that tools/qemu-run.sh chose for a boot, from its log."""
+    m = LAUNCH.search(text)
+    return (m.group(1), m.group(2)) if m else (None, None)
+
+
+def kernel_cmdline(text):
+    m = re.search(r"Kernel command line: (.*)", text)
+    return m.group(1).strip() if m else None
+
+
+def check_suite(text, name=""):
+    """The common assertions on one appliance run. Returns the suite's records."""
+    recs, corrupt = records(text)
+    suite = suite_records(recs)
+    ok(corrupt == 0, "%sno corrupt records in the serial log" % name, "%d corrupt" % corrupt)
+    ok(any(r["type"] == "stub" for r in recs), "%sthe stub's record is there" % name)
+    ok(bool(suite) and suite[0]["type"] == "run", "%sthe first suite record is run" % name)
+    ok(bool(suite) and suite[-1]["type"] == "end", "%sthe last suite record is end" % name,
+       text[-2000:])
+    if suite and suite[-1]["type"] == "end":
+        ok(suite[-1]["records"] == len(suite) - 1, "%send counts the %d records before it"
+           % (name, len(suite) - 1), "end says %s" % suite[-1]["records"])
+    stub_cl = [r for r in recs if r["type"] == "stub_cmdline"]
+    kcl = kernel_cmdline(text)
+    ok(bool(stub_cl) and kcl is not None and kcl == stub_cl[-1]["cmdline"].strip(),
+       "%sthe kernel received the command line the stub built" % name,
+       "stub:   %s\nkernel: %s" % (stub_cl[-1]["cmdline"] if stub_cl else None, kcl))
+    run = suite[0] if suite else {}
+    ok(run.get("env") == "appliance", "%srun record says env appliance" % name)
+    # the suite's announcement before each probe: "probe NAME started, limit N s"
+    started = {w[len("probe "):-len(" started")] for w in
+               (m.group(1).decode() for m in qemu_watch.ANNOUNCE.finditer(text.encode()))
+               if w.startswith("probe ") and w.endswith(" started")}
+    ran = {r["probe"] for r in suite if r["type"] in ("result", "skip") and "probe" in r}
+    ok(bool(ran) and ran <= started, "%sthe watcher sees the start line of every probe that ran"
+       % name, "ran %s, start lines for %s" % (sorted(ran), sorted(started)))
+    keys = check_keys(text)
+    ok(keys == "", "%severy key of every record is in the report's identity schema" % name, keys)
+    accel, cpu = launch(text)
+    ok(accel is not None and run.get("accel") == "%s:%s" % (accel, cpu),
+       "%sthe run record names the accelerator the launcher chose" % name,
+       "launcher: %s %s, run record: %s" % (accel, cpu, run.get("accel")))
+    return suite
+
+
+# ---- the single file, build/timeprobe.efi (tests/boot/6*-*.t) ----
+EFI = os.path.join(BUILD, "timeprobe.efi")
+
+
+def efi_section(efi, name):
+    """The bytes of one PE section of a single-file efi (objcopy keeps a PE
+    section's exact VirtualSize)."""
+    out = os.path.join(BUILD, "tests", "section%s.bin" % name)
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    subprocess.run(["objcopy", "-O", "binary", "-j", name, efi, out], check=True)
+    with open(out, "rb") as f:
+        data = f.read()
+    os.unlink(out)
+    return data
+
+
+def single_efi(name, cmdline):
+    """A copy of build/timeprobe.efi with another .cmdline: boot/mkefi.sh
+    again from its own .linux and .initrd (objcopy --update-section cannot
+    grow a PE section)."""
+    if not os.path.exists(EFI):
+        bail("no %s: run `make efi` first" % EFI)
+    d = os.path.join(BUILD, "tests", name)
+    os.makedirs(d, exist_ok=True)
+    parts = {}
+    for sec in ("linux", "initrd"):
+        parts[sec] = os.path.join(d, sec + ".bin")
+        with open(parts[sec], "wb") as f:
+            f.write(efi_section(EFI, "." + sec))
+    cl = os.path.join(d, "cmdline.txt")
+    with open(cl, "w") as f:
+        f.write(cmdline.strip() + "\n")
+    out = os.path.join(d, "timeprobe.efi")
+    subprocess.run(["sh", os.path.join(ROOT, "boot/mkefi.sh"), out,
+                    os.path.join(BUILD, "boot/stub.so"), os.path.join(BUILD, "boot/BOOTX64.EFI"),
+                    parts["linux"], parts["initrd"], cl], check=True, stdout=subprocess.DEVNULL)
+    return out
+
+
+def efi_default_cmdline():
+    """The command line build/timeprobe.efi carries (its .cmdline section)."""
+    return efi_section(EFI, ".cmdline").decode().strip()
+
+
+def single_image(name, efi, cmdline_txt=None):
+    """A disk image whose ESP holds only efi as \\EFI\\BOOT\\BOOTX64.EFI
+    (tools/mkimage-single.sh), plus \\EFI\\timeprobe\\cmdline.txt when given."""
+    d = os.path.join(BUILD, "tests")
+    img = os.path.join(d, name + ".img")
+    cmd = ["sh", os.path.join(ROOT, "tools/mkimage-single.sh"), img, efi]
+    if cmdline_txt is not None:
+        cl = img + ".cmdline.txt"
+        with open(cl, "w") as f:
+            f.write(cmdline_txt.strip() + "\n")
+        cmd.append(cl)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    return img
+
+
+def spcr_table(path, interface=0, space=1, access=1, address=0x3f8, baud=7, width=8):
+    """Writes an 80-byte ACPI SPCR (Microsoft SPCR rev. 2) for QEMU's
+    -acpitable file=: interface type, GAS (space 1 = I/O, 0 = memory), baud
+    code (7 = 115200)."""
+    import struct
+    t = bytearray(80)
+    t[0:4] = b"SPCR"
+    struct.pack_into("<I", t, 4, 80)
+    t[8] = 2
+    t[10:16] = b"TPROBE"
+    t[16:24] = b"TPSPCR  "
+    t[36] = interface
+    t[40:44] = bytes([space, width, 0, access])
+    struct.pack_into("<Q", t, 44, address)
+    t[52], t[53], t[58] = 1, 4, baud
+    t[64:68] = b"\xff\xff\xff\xff"      # not a PCI device
+    t[9] = (-sum(t)) & 0xff
+    with open(path, "wb") as f:
+        f.write(bytes(t))
+    return path
+
+
+def esp_files(img):
+    """Every file (not folder) on img's ESP, as mtools paths, sorted."""
+    r = subprocess.run(["mdir", "-/", "-b", "-i", img + ESP_OFFSET, "::/"],
+                       capture_output=True, text=True, env=mtools_env())
+    return sorted(l.strip() for l in r.stdout.splitlines() if l.strip() and not l.strip().endswith("/"))
+
+
+# ---- ISO images (tools/mkiso.sh), for tests/boot/70-iso.t ----
+
+def iso_build(name, cmdline_extra=""):
+    """build/tests/<name>.iso from the stub, kernel and initramfs `make image`
+    built, with the image's command line words plus cmdline_extra."""
+    parts = [os.path.join(BUILD, p) for p in ("boot/BOOTX64.EFI", "kernel/bzImage", "initramfs.img")]
+    for p in parts:
+        if not os.path.exists(p):
+            bail("no %s: run `make image` first" % p)
+    words = subprocess.run(["sh", os.path.join(ROOT, "tools/kconfig-words.sh"),
+                            os.path.join(BUILD, "kernel/bzImage.config"), "", "2"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    d = os.path.join(BUILD, "tests")
+    os.makedirs(d, exist_ok=True)
+    iso = os.path.join(d, name + ".iso")
+    r = subprocess.run(["sh", os.path.join(ROOT, "tools/mkiso.sh"), iso] + parts +
+                       [os.path.join(ROOT, "tools/cmdline.txt"), (words + " " + cmdline_extra).strip()],
+                       capture_output=True, text=True)
+    if r.returncode:
+        bail("tools/mkiso.sh failed: " + (r.stderr or r.stdout).strip()[-500:])
+    return iso
+
+
+def iso_el_torito(iso):
+    """xorriso's report of the ISO's El Torito boot catalog."""
+    r = subprocess.run(["xorriso", "-indev", iso, "-report_el_torito", "plain"],
+                       capture_output=True, text=True)
+    return r.stdout
+
+
+def iso_has_efi_boot(iso):
+    """True when the boot catalog holds a no-emulation image for platform UEFI (0xEF)."""
+    return any(l.startswith("El Torito boot img") and " UEFI " in l and " none " in l
+               for l in iso_el_torito(iso).splitlines())
