@@ -14,13 +14,12 @@ Q=tests/data/serial-q35-fingerprint.log
 # machine's switches as the suite now does
 attr() {
 	python3 - "$Q" "$@" <<'PY'
-import json, sys, zlib
+import sys
+sys.path.insert(0, "tools")
+from tp1rec import record_line, records
 machine, own_vol = float(sys.argv[2]), int(sys.argv[3])
 rename = len(sys.argv) > 4
-for line in open(sys.argv[1], errors="replace"):
-    if not line.startswith("TP1 "):
-        continue
-    r = json.loads(line.split(" ", 1)[1].rsplit(" *", 1)[0])
+for r in records(open(sys.argv[1], errors="replace").read())[0]:
     if r.get("type") == "attribution":
         for k in list(r):
             if k.startswith(("irq:", "softirq:")) or k == "context_switches":
@@ -28,8 +27,7 @@ for line in open(sys.argv[1], errors="replace"):
         if rename:
             r["machine_context_switches"] = r.pop("context_switches")
         r.update(own_vol_ctxsw=own_vol, own_invol_ctxsw=100, own_cpu_ms=500.25)
-    j = json.dumps(r, separators=(",", ":"))
-    print("TP1 %s *%08x" % (j, zlib.crc32(j.encode())))
+    print(record_line(r))
 PY
 }
 

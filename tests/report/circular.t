@@ -14,20 +14,18 @@ D=tests/data/serial-q35-drift.log
 # independent (true/false) and their adev and bracket widths times FACTOR
 copy() {
 	python3 - "$D" "$1" "$2" <<'PY'
-import json, sys, zlib
+import sys
+sys.path.insert(0, "tools")
+from tp1rec import record_line, records
 ind, f = sys.argv[2] == "true", float(sys.argv[3])
-for line in open(sys.argv[1], errors="replace"):
-    if not line.startswith("TP1 "):
-        continue
-    r = json.loads(line.split(" ", 1)[1].rsplit(" *", 1)[0])
+for r in records(open(sys.argv[1], errors="replace").read())[0]:
     if r.get("probe") == "drift" and r.get("ref") == "CLOCK_MONOTONIC_RAW" and r["type"] == "result":
         r["reference"], r["independent"] = "CLOCK_MONOTONIC_RAW", ind
         r["why"] = "circular: CLOCK_MONOTONIC_RAW is derived from the TSC on this machine"
         for k in ("adev", "bracket_median_ns", "bracket_max_ns"):
             if k in r:
                 r[k] *= f
-    j = json.dumps(r, separators=(",", ":"))
-    print("TP1 %s *%08x" % (j, zlib.crc32(j.encode())))
+    print(record_line(r))
 PY
 }
 
