@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/report/format.h"
+#include "../../tools/report/cells.h"
 #include "../../tools/report/lead.h"
 #include "../../tools/report/schema.h"
 #include "../../tools/report/model.h"

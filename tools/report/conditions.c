@@ -3,8 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "cells.h"
 #include "conditions.h"
-#include "format.h"
 
 static double num_of(const json_t *rec, const char *key)
 {

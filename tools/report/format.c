@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cells.h"
 #include "conditions.h"
 #include "format.h"
 #include "schema.h"
@@ -12,8 +13,6 @@
 #include "lineup.h"
 #include "table.h"
 #include "util.h"
-
-#define NUM_MAX 64
 
 static const struct {
 	const char *name;
@@ -45,35 +44,6 @@ static const char *const head_order[] = {
 	"clocksource", "start", "start_time", "cmdline",
 };
 
-static void scalar_str(struct sbuf *b, const json_t *v)
-{
-	char num[NUM_MAX];
-
-	if (!v) {	/* a key the record lacks, e.g. an end record without its counts */
-		sbuf_adds(b, "-");
-		return;
-	}
-	switch (json_typeof(v)) {
-	case JSON_STRING:
-		sbuf_adds(b, json_string_value(v));
-		break;
-	case JSON_INTEGER:
-	case JSON_REAL:
-		fmt_num(num, sizeof(num), json_num(v));
-		sbuf_adds(b, num);
-		break;
-	case JSON_TRUE:
-		sbuf_adds(b, "true");
-		break;
-	case JSON_FALSE:
-		sbuf_adds(b, "false");
-		break;
-	default:
-		sbuf_adds(b, "-");
-		break;
-	}
-}
-
 static int is_scalar(const json_t *v)
 {
 	return v && !json_is_object(v) && !json_is_array(v) && !json_is_null(v);
@@ -100,7 +70,7 @@ static void print_head(FILE *f, const struct run *run, enum style style)
 		if (!is_scalar(val))
 			continue;
 		sbuf_reset(&v);
-		scalar_str(&v, val);
+		fmt_scalar(&v, val);
 		kv(f, style, head_order[i], v.s);
 	}
 	json_object_foreach(run->head, key, val) {
@@ -111,7 +81,7 @@ static void print_head(FILE *f, const struct run *run, enum style style)
 		if (known || !is_scalar(val))
 			continue;
 		sbuf_reset(&v);
-		scalar_str(&v, val);
+		fmt_scalar(&v, val);
 		kv(f, style, key, v.s);
 	}
 	if (!run->head)
@@ -126,21 +96,11 @@ static void print_head(FILE *f, const struct run *run, enum style style)
 			if (!strcmp(key, "type") || !is_scalar(val))
 				continue;
 			sbuf_addf(&v, "%s%s=", v.len ? " " : "", key);
-			scalar_str(&v, val);
+			fmt_scalar(&v, val);
 		}
 		kv(f, style, json_string_value(json_object_get(rec, "type")), v.s ? v.s : "");
 	}
 	sbuf_free(&v);
-}
-
-static void heading(FILE *f, enum style style, int level, const char *text)
-{
-	if (style == STYLE_MARKDOWN)
-		fprintf(f, "\n%.*s ", level + 1, "######");
-	else if (level != 1)
-		fputc('\n', f);
-	table_text(f, style, text);
-	fputs(style == STYLE_MARKDOWN ? "\n\n" : "\n", f);
 }
 
 /* --- one run's tables ----------------------------------------------------- */
@@ -333,7 +293,7 @@ static int result_cell(const struct result *r, const char *key, struct sbuf *out
 			fmt_agg(num, sizeof(num), &a);
 		sbuf_adds(out, num);
 	} else {
-		scalar_str(out, k->first);
+		fmt_scalar(out, k->first);
 	}
 	return 1;
 }
@@ -418,7 +378,7 @@ static void print_probe(FILE *f, const struct run *run, const size_t *idx, size_
 			table_set(t, row, c, cell.s);
 		}
 	}
-	heading(f, style, 2, probe);
+	fmt_heading(f, style, 2, probe);
 	table_print(t, f, style, "  ");
 	table_free(t);
 	free(titles);
@@ -485,7 +445,7 @@ static void print_notes(FILE *f, const struct report *rp, size_t first, size_t c
 		json_decref(seen);
 	}
 	if (n) {
-		heading(f, style, 2, "Skipped and failed");
+		fmt_heading(f, style, 2, "Skipped and failed");
 		table_print(t, f, style, "  ");
 	}
 	table_free(t);
@@ -511,17 +471,17 @@ static void end_summary(struct sbuf *b, const struct run *run)
 		json_t *v = json_object_get(run->end, counts[i].key);
 
 		sbuf_addf(b, "%s %s ", i ? "," : "", counts[i].what);
-		scalar_str(b, v);
+		fmt_scalar(b, v);
 	}
 	if (json_is_number(written)) {
 		sbuf_adds(b, "; records written ");
-		scalar_str(b, written);
+		fmt_scalar(b, written);
 		sbuf_addf(b, ", read %zu", run->nsuite);
 	}
 	/* the suite's record cap: these went to the console, not to the saved file */
 	if (json_is_number(json_object_get(run->end, "records_not_kept"))) {
 		sbuf_adds(b, " (not kept in the results file: ");
-		scalar_str(b, json_object_get(run->end, "records_not_kept"));
+		fmt_scalar(b, json_object_get(run->end, "records_not_kept"));
 		sbuf_adds(b, ")");
 	}
 }
@@ -577,7 +537,7 @@ static void print_spread(FILE *f, const struct report *rp, size_t ri, enum style
 	if (n) {
 		char *h = xasprintf("Spread over %d iterations", rp->runs[ri].iterations);
 
-		heading(f, style, 2, h);
+		fmt_heading(f, style, 2, h);
 		table_print(t, f, style, "  ");
 		free(h);
 	}
@@ -598,7 +558,7 @@ static void print_run(FILE *f, const struct report *rp, size_t ri, enum style st
 	free(probes);
 
 	h = xasprintf("Run %d of %s: %s", run->seq, run->file, run->label);
-	heading(f, style, 1, h);
+	fmt_heading(f, style, 1, h);
 	free(h);
 	if (style == STYLE_MARKDOWN)
 		fputc('\n', f);
@@ -613,7 +573,7 @@ static void print_run(FILE *f, const struct report *rp, size_t ri, enum style st
 	print_spread(f, rp, ri, style);
 	print_notes(f, rp, ri, 1, style);
 	end_summary(&b, run);
-	heading(f, style, 2, "End");
+	fmt_heading(f, style, 2, "End");
 	fputs(style == STYLE_MARKDOWN ? "" : "  ", f);
 	table_text(f, style, b.s);
 	fputc('\n', f);
@@ -622,33 +582,6 @@ static void print_run(FILE *f, const struct report *rp, size_t ri, enum style st
 }
 
 /* --- comparison ----------------------------------------------------------- */
-
-void fmt_agg(char *buf, size_t n, const struct agg *a)
-{
-	char mean[NUM_MAX];
-
-	if (!a->n) {
-		snprintf(buf, n, "-");
-		return;
-	}
-	if (a->disjoint) {
-		snprintf(buf, n, "disjoint x%zu", a->n);
-		return;
-	}
-	fmt_num(mean, sizeof(mean), a->mean);
-	/* intervals proven in every iteration: their intersection, of how many */
-	if (a->combine != COMBINE_MEAN && a->n > 1) {
-		snprintf(buf, n, "%s ∩%zu", mean, a->n);
-		return;
-	}
-	/* a spread of zero says nothing a single value would not */
-	if (a->n < 2 || a->stddev == 0)
-		snprintf(buf, n, "%s", mean);
-	else if (a->mean != 0)
-		snprintf(buf, n, "%s ±%.2g%%", mean, 100 * a->stddev / fabs(a->mean));
-	else
-		snprintf(buf, n, "%s ±%.2g", mean, a->stddev);
-}
 
 static void print_runs_table(FILE *f, const struct report *rp, enum style style)
 {
@@ -673,30 +606,10 @@ static void print_runs_table(FILE *f, const struct report *rp, enum style style)
 		end_summary(&b, run);
 		table_set(t, row, 7, b.s);
 	}
-	heading(f, style, 2, "Runs");
+	fmt_heading(f, style, 2, "Runs");
 	table_print(t, f, style, "  ");
 	table_free(t);
 	sbuf_free(&b);
-}
-
-void fmt_figure_cells(struct table *t, size_t row, size_t c, const struct report *rp,
-		      const struct figure *fg)
-{
-	char cell[2 * NUM_MAX + 8];
-
-	for (size_t r = 0; r < rp->nruns; r++) {
-		const struct agg *a = &fg->per_run[r], *base = &fg->per_run[0];
-
-		fmt_agg(cell, sizeof(cell), a);
-		table_set(t, row, c++, cell);
-		if (!r)
-			continue;
-		if (a->n && base->n && !schema_signed(fg->probe, fg->key))
-			fmt_ratio(cell, sizeof(cell), a->mean, base->mean);
-		else
-			snprintf(cell, sizeof(cell), "-");
-		table_set(t, row, c++, cell);
-	}
 }
 
 /* Did some run combine intervals of several iterations (∩n, disjoint)? */
@@ -721,7 +634,7 @@ static void probe_heading(FILE *f, const struct report *rp, size_t first, enum s
 	lineup_say(&b, &lu);
 	lineup_say_booted(&b, &lu);
 	sbuf_adds(&b, ")");
-	heading(f, style, 3, b.s);
+	fmt_heading(f, style, 3, b.s);
 	sbuf_free(&b);
 }
 
@@ -757,7 +670,7 @@ static void print_comparison(FILE *f, const struct report *rp, enum style style)
 	h = xasprintf("Figures: ratio = run / %s%s%s", rp->runs[0].label,
 		      "; mean ±relative stddev where a run repeated",
 		      any_intersection(rp) ? "; ∩n: the intersection of n proven intervals" : "");
-	heading(f, style, 2, h);
+	fmt_heading(f, style, 2, h);
 	free(h);
 	for (size_t i = 0; i <= rp->nfigs; i++) {
 		const struct figure *fg = i < rp->nfigs ? &rp->figs[i] : NULL;
@@ -802,7 +715,7 @@ static void print_human(FILE *f, const struct report *rp, enum style style, int 
 		print_run(f, rp, 0, style);
 		return;
 	}
-	heading(f, style, 1, "Comparison");
+	fmt_heading(f, style, 1, "Comparison");
 	conditions_print(f, rp, style);
 	lineup_print(f, rp, style);
 	print_lead(f, rp, style);
@@ -966,15 +879,4 @@ void print_report(FILE *f, const struct report *rp, const struct source *src, si
 		print_json(f, rp, src, nsrc);
 		break;
 	}
-}
-
-/* For lead.c: the headings and values as the rest of the report writes them. */
-void fmt_heading(FILE *f, enum style style, int level, const char *text)
-{
-	heading(f, style, level, text);
-}
-
-void fmt_scalar(struct sbuf *b, const json_t *v)
-{
-	scalar_str(b, v);
 }

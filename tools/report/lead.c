@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "cells.h"
 #include "keys.h"
 #include "lead.h"
 #include "noise.h"

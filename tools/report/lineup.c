@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "cells.h"
 #include "lineup.h"
 
 /* Of a key's values, as many as this are named per run; then "+N more". */
