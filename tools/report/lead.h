@@ -25,17 +25,6 @@
  * 1.10x; docs/comparing.md says why 1.5.
  */
 #define LEAD_MIN_RATIO 1.5
-/*
- * |log(ratio)| of fg in run r to run 0 as the lead compares it, before any
- * threshold: the means, or for an attribution count the smaller of its
- * rate per second and its count; a count that is 0 in one run as if it
- * were one event there (|log(n)|); NAN where fg does not compare by ratio
- * (not a figure, a fact shown elsewhere, signed, missing in a run, or 0
- * and not a count).
- */
-double lead_log_ratio(const struct report *rp, const struct figure *fg, size_t r);
-
-
 void print_lead(FILE *f, const struct report *rp, enum style style);
 
 /*

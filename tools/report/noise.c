@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "lead.h"
+#include "ratio.h"
 #include "noise.h"
 #include "util.h"
 
@@ -67,7 +68,7 @@ static void print_floors(FILE *f, const struct report *rp)
 		int measured = 0;
 
 		for (size_t r = 1; fg && r < rp->nruns; r++)
-			if (!isnan(lead_log_ratio(rp, fg, r)))
+			if (!isnan(ratio_log(rp, fg, r)))
 				fl = fmax(fl, noise_floor_of(rp, fg, r, &measured) * (measured ? 1 : 0));
 		if (probe && (!fg || strcmp(fg->probe, probe))) {
 			fprintf(f, "%s %s %.3gx", any++ ? "," : "; measured floors:", probe, lo);

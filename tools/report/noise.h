@@ -23,7 +23,7 @@
 /*
  * For each env (the run record's: "os" on a host), probe and key, the
  * largest ratio of one run to the other that the lead saw
- * (lead_log_ratio()) over every two runs of one configuration and env;
+ * (ratio_log(), ratio.h) over every two runs of one configuration and env;
  * terminated by a NULL env.
  */
 struct noise_floor {

@@ -4,7 +4,7 @@
  * measured on runs of one configuration: floors_gen LOG... (none: an
  * empty table), each log one run. Every two logs of one env are a pair;
  * for each env, probe and key, the largest ratio of one to the other the
- * lead compares (lead_log_ratio()), through the report's own reading and
+ * lead compares (ratio_log()), through the report's own reading and
  * lining up. Linked against the
  * report's objects with an empty table of its own (it measures without
  * floors); report.mk runs it at build time. Exit 1, with one line, on a
@@ -19,6 +19,7 @@
 #include "../lead.h"
 #include "../model.h"
 #include "../noise.h"
+#include "../ratio.h"
 #include "../scan.h"
 #include "../util.h"
 
@@ -103,7 +104,7 @@ static int measure_pair(const char *a, const char *b, unsigned *pairs)
 		++*pairs;
 		report_finish(&rp, NULL, 0);
 		for (size_t i = 0; i < rp.nfigs; i++) {
-			double lr = lead_log_ratio(&rp, &rp.figs[i], 1);
+			double lr = ratio_log(&rp, &rp.figs[i], 1);
 
 			if (!isnan(lr))
 				note(env[0], rp.figs[i].probe, rp.figs[i].key, lr);
