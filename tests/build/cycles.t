@@ -21,7 +21,9 @@ header, as an inline function or a macro); a name defined in more than
 one file belongs to the ones the caller includes. A function pointer
 stored or passed is not a call. The scanner is first checked on small
 trees made here, one per rule, each with a violation it must find and
-look-alikes it must not."""
+look-alikes it must not. The same holds for the files of tools/report/
+(x.c with its x.h one module): they call each other in layers, no two
+each other."""
 import os
 import re
 import sys
@@ -32,6 +34,7 @@ from tp1 import ROOT, diag, done, ok  # noqa: E402
 
 DIRS = ("userland", "userland/probes")
 REGISTRY = "userland/probes/registry"
+REPORT = "tools/report"
 TOKEN = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|->'
                    r'|[A-Za-z_]\w*|\S', re.S)
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
@@ -100,9 +103,9 @@ def unit(mod, probes):
     return mod
 
 
-def graph(root):
-    """{(caller file, defining file): names called}."""
-    files = [d + "/" + f for d in DIRS for f in sorted(os.listdir(os.path.join(root, d)))
+def graph(root, dirs=DIRS):
+    """{(caller file, defining file): names called} among the files of dirs."""
+    files = [d + "/" + f for d in dirs for f in sorted(os.listdir(os.path.join(root, d)))
              if f.endswith((".c", ".h"))]
     info = {f: scan(root, f) for f in files}
     owners = {}
@@ -128,6 +131,21 @@ def graph(root):
     return edges
 
 
+def cycles_of(pairs):
+    """The two-unit cycles of {(caller unit, called unit): names}, one line each."""
+    return ["%s and %s call each other: %s / %s" % (
+        ua, ub, ", ".join(sorted(names)), ", ".join(sorted(pairs[(ub, ua)])))
+        for (ua, ub), names in sorted(pairs.items()) if ua < ub and (ub, ua) in pairs]
+
+
+def report_cycles(root):
+    """Two modules of tools/report (x.c with x.h) that call each other."""
+    pairs = {}
+    for (a, b), names in graph(root, (REPORT,)).items():
+        pairs.setdefault((module(a), module(b)), set()).update(names)
+    return cycles_of(pairs)
+
+
 def check(root):
     """(suite calls into probes/, two-unit cycles, cycles inside one probe)."""
     edges = graph(root)
@@ -139,11 +157,7 @@ def check(root):
             into.append("%s calls %s of %s" % (a, ", ".join(sorted(names)), b))
         ua, ub = unit(module(a), probes), unit(module(b), probes)
         pairs.setdefault((ua, ub), set()).update("%s (%s)" % (n, b) for n in names)
-    cycles, inner = [], []
-    for (ua, ub), names in sorted(pairs.items()):
-        if ua < ub and (ub, ua) in pairs:
-            cycles.append("%s and %s call each other: %s / %s" % (
-                ua, ub, ", ".join(sorted(names)), ", ".join(sorted(pairs[(ub, ua)]))))
+    cycles, inner = cycles_of(pairs), []
     mods = {(module(a), module(b)) for (a, b) in edges}
     for (a, b) in sorted(mods):
         if a < b and (b, a) in mods and unit(a, probes) == unit(b, probes):
@@ -154,9 +168,9 @@ def check(root):
 
 
 def tree(files):
-    """A small userland/ in a new folder: {path: text}."""
+    """A small userland/ and tools/report/ in a new folder: {path: text}."""
     root = tempfile.mkdtemp(prefix="tp-cycles.")
-    for d in DIRS:
+    for d in DIRS + (REPORT,):
         os.makedirs(os.path.join(root, d))
     for path, text in files.items():
         with open(os.path.join(root, path), "w") as f:
@@ -198,6 +212,18 @@ def self_test():
         "userland/probes/q.c": "int q_x(void);\nint q(void)\n{\n\treturn q_x();\n}\n",
         "userland/probes/q_x.c": "int q(void);\nint q_x(void)\n{\n\treturn q();\n}\n"}))
     ok(not cycles and len(inner) == 1, "one probe's files calling each other are no cycle", cycles)
+    cells = "void fmt_cell(void)\n{\n}\n"
+    cycles = report_cycles(tree({
+        "tools/report/cells.c": cells,
+        "tools/report/lead.c": "void lead(void)\n{\n\tfmt_cell();\n}\n",
+        "tools/report/format.c": "void format(void)\n{\n\tlead();\n\tfmt_cell();\n}\n"}))
+    ok(not cycles, "report files called in layers are no cycle", cycles)
+    cycles = report_cycles(tree({
+        "tools/report/cells.c": cells,
+        "tools/report/lead.c": "void lead(void)\n{\n\tformat();\n}\n",
+        "tools/report/format.c": "void format(void)\n{\n\tlead();\n\tfmt_cell();\n}\n"}))
+    ok(len(cycles) == 1 and "tools/report/format and tools/report/lead" in cycles[0],
+       "two report files calling each other are a cycle", cycles)
 
 
 self_test()
@@ -205,6 +231,8 @@ into, cycles, inner, registry = check(ROOT)
 ok(registry, "the scanner sees the suite's calls into the registry (it reads the real tree)")
 ok(not into, "no suite file calls a function of userland/probes/ but the registry's", "\n".join(into))
 ok(not cycles, "no two files of userland/ call each other", "\n".join(cycles))
+ok(not report_cycles(ROOT), "no two files of tools/report call each other",
+   "\n".join(report_cycles(ROOT)))
 for line in inner:
     diag("one probe's files, calling each other: " + line)
 done()
