@@ -24,19 +24,19 @@ void emit_result_begin(struct tp_rec *r, const char *probe, const char *name);
 void emit_end(struct tp_rec *r);
 
 /* A double with 9 significant digits ("%.9g"), NaN/inf as null. */
-void rec_double(struct tp_rec *r, const char *key, double v);
+void emit_rec_double(struct tp_rec *r, const char *key, double v);
 /*
  * A value whose relative precision matters (Hz, ticks, ppm): the fewest
  * significant digits, 9 to 17, that read back as the same double, so a TSC
  * frequency is not cut to 10 Hz. Non-finite: null.
  */
-void rec_exact(struct tp_rec *r, const char *key, double v);
+void emit_rec_exact(struct tp_rec *r, const char *key, double v);
 
 /* One-call helpers for the common cases. */
 void emit_skip(const char *probe, const char *name, const char *reason);
 void emit_error(const char *probe, const char *name, const char *reason);
 
 /* Human output (tables): printf to stdout. */
-void human(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void emit_human(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -46,7 +46,7 @@ struct probe_ctx {
 	int appliance;		/* running as PID 1 in the appliance */
 	int ncpu;		/* CPUs online */
 	int64_t deadline_ns;	/* CLOCK_MONOTONIC: the suite kills the probe then */
-	struct tsc_calib tsc;	/* filled lazily: call probe_tsc_calib() */
+	struct tsc_calib tsc;	/* filled lazily: call tsccal_probe() */
 };
 
 /*
@@ -150,11 +150,11 @@ struct probe {
 extern const struct probe *const probe_table[];
 extern const size_t probe_count;
 const struct probe *probe_find(const char *name);
-const struct probe *inject_find(const char *name);
+const struct probe *probe_inject_find(const char *name);
 
 /* Fills ctx->tsc: the stub's figure if it handed one over, else the pinned,
  * bracketed user calibration of tsccal.h (tsc-calib-rounds rounds of 50 ms in
  * profile quick, 200 ms in full). Returns ctx->tsc.hz. */
-double probe_tsc_calib(struct probe_ctx *ctx);
+double tsccal_probe(struct probe_ctx *ctx);
 
 #endif

@@ -33,7 +33,7 @@ const struct probe *probe_find(const char *name)
 	return find(name, 0);
 }
 
-const struct probe *inject_find(const char *name)
+const struct probe *probe_inject_find(const char *name)
 {
 	return find(name, 1);
 }
