@@ -58,8 +58,9 @@ void emit_rec_double(struct tp_rec *r, const char *key, double v)
 		tp_rec_null(r, key);
 		return;
 	}
-	/* 9 significant digits: more than any figure here deserves, enough to
-	 * carry a TSC frequency in Hz. "%g" output is a valid JSON number. */
+	/* At most 9 significant digits: more than any figure here deserves;
+	 * a frequency in Hz needs emit_rec_exact(). "%g" output is a valid
+	 * JSON number. */
 	snprintf(tmp, sizeof(tmp), "%.9g", v);
 	tp_rec_number(r, key, tmp);
 }

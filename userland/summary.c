@@ -51,8 +51,9 @@ static void emit_stub_words(struct tp_rec *r, const struct options *o)
 
 /*
  * The figures each probe promises, its headline first (struct probe): the
- * registry travels with the records, so the LAVA converter and the report
- * need no table of their own.
+ * run record carries them, so the LAVA converter and the report take them
+ * from the records, as the report takes each probe's keys from its keys
+ * record (summary_keys_records()), not from a table of their own.
  */
 static void emit_figures(struct tp_rec *r)
 {

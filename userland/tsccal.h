@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The one user-space TSC calibration, shared by `clocks`, `noise` (through
- * tsccal_probe()) and `tsc`: ROUNDS rounds of TSC ticks across an
- * interval of CLOCK_MONOTONIC_RAW, each end read between two TSC reads,
- * pinned to one CPU (a migration between CPUs whose TSCs differ would count
- * as frequency). A round that gives no figure is left out and counted.
+ * The one user-space TSC calibration, shared by `tsc` (tsccal_run()) and,
+ * through tsccal_probe() (probe.h), `clocks`, `drift`, `noise` and
+ * `tscsync`: ROUNDS rounds of TSC ticks across an interval of
+ * CLOCK_MONOTONIC_RAW, each end read between two TSC reads, pinned to one
+ * CPU (a migration between CPUs whose TSCs differ would count as
+ * frequency). A round that gives no figure is left out and counted.
  */
 #ifndef TP_TSCCAL_H
 #define TP_TSCCAL_H
