@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A probe: one file under userland/probes/ that ends with its struct probe
- * (name, summary, options, time limits, entry point, promised figures), and
- * one word in the list of probes/registry.c. It is told what to do (struct
+ * (name, summary, options, time limits, entry point, promised figures, key
+ * table), helper files of its own beside it when it needs them (NAME_*.c),
+ * and one word in the list of probes/registry.c. It is told what to do (struct
  * probe_ctx), measures, and writes its records and human table through
  * emit.h. The suite runs each probe in a child process with a time limit,
  * so a probe may block, crash or exit: the suite notices and goes on.

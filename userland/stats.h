@@ -10,8 +10,9 @@
  * Percentiles: one rule everywhere, nearest rank. The p-th percentile of n
  * samples is the one of rank ceil(p / 100 x n) in ascending order (1-based,
  * at least 1): a sample that was measured, never an interpolation between
- * two. stats_percentile_sorted(), stats_hist_percentile() and stats_loghist_percentile() all
- * use it (the histograms return the upper edge of that sample's bucket).
+ * two. stats_percentile_sorted(), stats_hist_percentile() and
+ * stats_loghist_percentile() all use it (the histograms return the upper
+ * edge of that sample's bucket).
  * stats_median() alone is the classical median (the mean of the two middle
  * samples of an even count): it reduces calibration rounds, it is not a
  * percentile figure.

@@ -4,7 +4,8 @@
  * group with a deadline, hands each line the child writes to a callback,
  * waits for the child (not for its output to close), kills whatever the
  * child left behind, and says how it ended. Used by the suite for each probe
- * and by the clocks probe for each clocksource of its sweep.
+ * and for the fingerprint, and by the clocks probe for each clocksource of
+ * its sweep.
  */
 #ifndef TP_SUPERVISE_H
 #define TP_SUPERVISE_H
