@@ -2,7 +2,7 @@
 # timeprobe: one Makefile for the appliance, the host tools and the tests.
 #
 #   make run        build everything and boot the appliance in QEMU
-#   make test       unit tests, host tests and QEMU boot tests
+#   make test       unit, host and build tests and the quick QEMU boot tests
 #   make test-all   the above plus the slow checks
 #   make bench      side-by-side benchmarks on this host (docs/benchmarks.md)
 #
@@ -51,8 +51,9 @@ deps:
 	@sh tools/deps.sh
 
 # ---- userland: the static probe suite ----
-# common/: what the stub compiles too (the TP1 emitter, the command-line
-# contract, the x86 clock arithmetic, the ACPI parsers). Nothing of boot/:
+# common/: what the stub compiles too (the TP1 record builder, the command-line
+# contract, its hand-off formats and seal, the x86 clock arithmetic, the ACPI
+# parsers, the TSC offset bounds). Nothing of boot/:
 # tests/build/layers.t checks it.
 COMMON_SRC := $(wildcard common/*.c)
 USERLAND_SRC := $(wildcard userland/*.c userland/probes/*.c) $(COMMON_SRC)
@@ -172,7 +173,8 @@ run: deps
 	@PROFILE=$(call sq,$(PROFILE)) APPEND=$(call sq,$(APPEND)) MAKE=$(call sq,$(SCRIPT_MAKE)) \
 		sh tools/run.sh $(call sq,$(B)/timeprobe.img) $(call sq,$(QEMU_MACHINE)) $(call sq,$(QEMU_CPUS))
 
-# README's options tables come from `timeprobe help markdown` (one table).
+# README's options tables are rewritten from `timeprobe help markdown`, which
+# prints the options tables of the code (tests/host/readme-options.t checks).
 readme-options: $(B)/timeprobe
 	sh tools/readme-options.sh $(B)/timeprobe README.md > README.md.tmp
 	mv README.md.tmp README.md

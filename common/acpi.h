@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ACPI table parsers: RSDP -> XSDT/RSDT -> FADT (PM timer) and HPET.
+ * ACPI table parsers: RSDP -> XSDT/RSDT -> a table by its signature (the
+ * stub finds its SPCR so too), the FADT's PM timer and the HPET table.
  * Freestanding C (no libc), shared by the stub (which walks the tables in
  * memory) and the suite (platclock.c parses the FADT the kernel exports).
  * Physical addresses go through a map callback, which is the identity under

@@ -22,7 +22,7 @@ double adev_overlapping(const double *x, size_t n, double tau0, size_t m, size_t
 	return sqrt(sum / (2 * tau * tau * (double)k));
 }
 
-int line_fit(const double *t, const double *y, size_t n, double *slope, double *intercept)
+int adev_line_fit(const double *t, const double *y, size_t n, double *slope, double *intercept)
 {
 	double mt = 0, my = 0, stt = 0, sty = 0;
 	int spread = 0;

@@ -24,6 +24,6 @@
 double adev_overlapping(const double *x, size_t n, double tau0, size_t m, size_t *terms);
 
 /* Least-squares line y = slope * t + intercept; -1 if n < 2 or all t equal. */
-int line_fit(const double *t, const double *y, size_t n, double *slope, double *intercept);
+int adev_line_fit(const double *t, const double *y, size_t n, double *slope, double *intercept);
 
 #endif

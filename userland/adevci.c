@@ -117,7 +117,7 @@ static double gamma_p(double s, double x)
 	}
 }
 
-double chi2_quantile(double p, double k)
+double adevci_chi2_quantile(double p, double k)
 {
 	double lo = 0, hi = k + 10 * sqrt(2 * k) + 10;
 
@@ -142,6 +142,6 @@ void adev_interval(double adev, double edf, double *lo, double *hi)
 	/* one sigma: (1 - erf(1/sqrt 2)) / 2 in each tail */
 	const double tail = 0.15865525393145707;
 
-	*lo = adev * sqrt(edf / chi2_quantile(1 - tail, edf));
-	*hi = adev * sqrt(edf / chi2_quantile(tail, edf));
+	*lo = adev * sqrt(edf / adevci_chi2_quantile(1 - tail, edf));
+	*hi = adev * sqrt(edf / adevci_chi2_quantile(tail, edf));
 }

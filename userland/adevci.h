@@ -40,7 +40,7 @@ double adev_edf_for_slope(size_t n, size_t m, double slope, enum adev_noise *a);
 
 /* The p-quantile of the chi-squared distribution with k degrees of freedom
  * (k > 0, real), from the regularized incomplete gamma function. */
-double chi2_quantile(double p, double k);
+double adevci_chi2_quantile(double p, double k);
 
 /* The 68.27 % (one-sigma) interval of adev with edf degrees of freedom:
  * adev * sqrt(edf / chi2(0.8413, edf)) .. adev * sqrt(edf / chi2(0.1587, edf)). */

@@ -34,7 +34,7 @@
 /* ------------------------------------------------------------------ */
 /* Pure parts                                                          */
 
-int attr_parse_ctxt(const char *text, uint64_t *ctxt)
+int attribution_parse_ctxt(const char *text, uint64_t *ctxt)
 {
 	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : 0) {
 		char *end;
@@ -57,7 +57,7 @@ static int64_t tv_us(const struct timeval *tv)
 	return (int64_t)tv->tv_sec * 1000000 + tv->tv_usec;
 }
 
-void attr_own_delta(const struct rusage *before, const struct rusage *after, struct attr_own *d)
+void attribution_own_delta(const struct rusage *before, const struct rusage *after, struct attribution_own *d)
 {
 	int64_t b = tv_us(&before->ru_utime) + tv_us(&before->ru_stime);
 	int64_t a = tv_us(&after->ru_utime) + tv_us(&after->ru_stime);
@@ -75,7 +75,7 @@ static int listed(const int *cpus, int n, int cpu)
 	return 0;
 }
 
-uint64_t attr_cpus_delta(const struct irqstat_table *b, const struct irqstat_table *a,
+uint64_t attribution_cpus_delta(const struct irqstat_table *b, const struct irqstat_table *a,
 			 const int *cpus, int n)
 {
 	uint64_t sum = 0;
@@ -100,7 +100,7 @@ uint64_t attr_cpus_delta(const struct irqstat_table *b, const struct irqstat_tab
 	return sum;
 }
 
-void attr_cpulist(const int *cpus, int n, char *buf, size_t len)
+void attribution_cpulist(const int *cpus, int n, char *buf, size_t len)
 {
 	size_t o = 0;
 
@@ -116,7 +116,7 @@ void attr_cpulist(const int *cpus, int n, char *buf, size_t len)
 	}
 }
 
-void attr_group(uint64_t v, char *buf, size_t len)
+void attribution_group(uint64_t v, char *buf, size_t len)
 {
 	char digits[24];
 	size_t n = (size_t)snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v), o = 0;
@@ -133,7 +133,7 @@ void attr_group(uint64_t v, char *buf, size_t len)
 /* ------------------------------------------------------------------ */
 /* Snapshots                                                           */
 
-static void snap_take(struct attr_snap *s)
+static void snap_take(struct attribution_snap *s)
 {
 	char *text = malloc(STAT_TEXT_MAX);
 	int n;
@@ -143,15 +143,15 @@ static void snap_take(struct attr_snap *s)
 	s->soft_rc = irqstat_snap("/proc/softirqs", 0, &s->soft);
 	s->ctxt_rc = -ENOMEM;
 	if (text) {
-		n = read_text("/proc/stat", text, STAT_TEXT_MAX);
-		s->ctxt_rc = n < 0 ? n : attr_parse_ctxt(text, &s->ctxt);
+		n = sysinfo_read_text("/proc/stat", text, STAT_TEXT_MAX);
+		s->ctxt_rc = n < 0 ? n : attribution_parse_ctxt(text, &s->ctxt);
 	}
 	free(text);
 	irqstat_smi_take(&s->smi);
 	s->own_rc = getrusage(RUSAGE_CHILDREN, &s->own) ? -errno : 0;
 }
 
-static void snap_free(struct attr_snap *s)
+static void snap_free(struct attribution_snap *s)
 {
 	irqstat_table_free(&s->irq);
 	irqstat_table_free(&s->soft);
@@ -180,7 +180,7 @@ struct shown {
 	char smis[48], ctxt[32], cpus[64];
 	int have_irq, have_soft, have_own, have_cpus;
 	uint64_t irqs, softirqs, cpu_irqs;
-	struct attr_own own;
+	struct attribution_own own;
 	struct top irq, soft;
 };
 
@@ -247,7 +247,7 @@ static void line_top(char *line, size_t size, size_t *len, const struct top *t, 
 	char num[32];
 
 	for (int i = 0; i < HUMAN_TOP && t->name[i] && *len < size; i++) {
-		attr_group(t->v[i], num, sizeof(num));
+		attribution_group(t->v[i], num, sizeof(num));
 		*len += (size_t)snprintf(line + *len, size - *len, "%s%s %s%s", i ? ", " : "", num,
 					 t->name[i], suffix);
 	}
@@ -261,7 +261,7 @@ static void line_table(char *line, size_t size, size_t *len, int have, uint64_t 
 
 	if (!have || *len >= size)
 		return;
-	attr_group(total, num, sizeof(num));
+	attribution_group(total, num, sizeof(num));
 	*len += (size_t)snprintf(line + *len, size - *len, ", %s %s", num, what);
 	if (t->name[0] && *len < size) {
 		*len += (size_t)snprintf(line + *len, size - *len, " (");
@@ -283,23 +283,23 @@ static void human_line(const char *probe, const struct shown *sh)
 	if (len < sizeof(line))
 		len += (size_t)snprintf(line + len, sizeof(line) - len, ", %s; probe: ", sh->smis);
 	if (sh->have_own && len < sizeof(line)) {
-		attr_group(sh->own.vol_ctxsw, a, sizeof(a));
-		attr_group(sh->own.invol_ctxsw, b, sizeof(b));
-		attr_group((uint64_t)(sh->own.cpu_us / 1000), c, sizeof(c));
+		attribution_group(sh->own.vol_ctxsw, a, sizeof(a));
+		attribution_group(sh->own.invol_ctxsw, b, sizeof(b));
+		attribution_group((uint64_t)(sh->own.cpu_us / 1000), c, sizeof(c));
 		len += (size_t)snprintf(line + len, sizeof(line) - len,
 					"%s voluntary, %s involuntary switches, %s ms CPU", a, b, c);
 	} else if (len < sizeof(line)) {
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "switches and CPU time unknown");
 	}
 	if (sh->have_cpus && len < sizeof(line)) {
-		attr_group(sh->cpu_irqs, a, sizeof(a));
+		attribution_group(sh->cpu_irqs, a, sizeof(a));
 		snprintf(line + len, sizeof(line) - len, ", %s interrupts on its CPUs %s", a, sh->cpus);
 	}
 	sink_human("%s\n", line);
 }
 
 /* The machine's context switches and SMIs, and which keys are the machine's. */
-static void emit_machine(struct tp_rec *r, const struct attr_snap *b, const struct attr_snap *x,
+static void emit_machine(struct tp_rec *r, const struct attribution_snap *b, const struct attribution_snap *x,
 			 struct shown *sh)
 {
 	int changed = 0;
@@ -312,7 +312,7 @@ static void emit_machine(struct tp_rec *r, const struct attr_snap *b, const stru
 	snprintf(sh->ctxt, sizeof(sh->ctxt), "?");
 	if (!b->ctxt_rc && !x->ctxt_rc) {
 		tp_rec_uint(r, "machine_context_switches", x->ctxt - b->ctxt);
-		attr_group(x->ctxt - b->ctxt, sh->ctxt, sizeof(sh->ctxt));
+		attribution_group(x->ctxt - b->ctxt, sh->ctxt, sizeof(sh->ctxt));
 	} else
 		tp_rec_null(r, "machine_context_switches");
 	if (sh->have_irq)
@@ -324,7 +324,7 @@ static void emit_machine(struct tp_rec *r, const struct attr_snap *b, const stru
 
 		tp_rec_uint(r, "smis", n);
 		tp_rec_int(r, "smi_cpus", x->smi.n);
-		attr_group(n, sh->smis, sizeof(sh->smis));
+		attribution_group(n, sh->smis, sizeof(sh->smis));
 		strncat(sh->smis, " SMIs", sizeof(sh->smis) - strlen(sh->smis) - 1);
 	} else {
 		tp_rec_null(r, "smis");
@@ -337,10 +337,10 @@ static void emit_machine(struct tp_rec *r, const struct attr_snap *b, const stru
 /* The probe's own: its tree's switches and CPU time, its CPUs' interrupts. */
 static void emit_own(struct tp_rec *r, const struct attribution *a, struct shown *sh)
 {
-	const struct attr_snap *b = &a->before, *x = &a->after;
+	const struct attribution_snap *b = &a->before, *x = &a->after;
 
 	if ((sh->have_own = !b->own_rc && !x->own_rc)) {
-		attr_own_delta(&b->own, &x->own, &sh->own);
+		attribution_own_delta(&b->own, &x->own, &sh->own);
 		tp_rec_uint(r, "own_vol_ctxsw", sh->own.vol_ctxsw);
 		tp_rec_uint(r, "own_invol_ctxsw", sh->own.invol_ctxsw);
 		tp_rec_fixed(r, "own_cpu_ms", sh->own.cpu_us, 3);
@@ -348,16 +348,16 @@ static void emit_own(struct tp_rec *r, const struct attribution *a, struct shown
 	if (!a->npinned || b->irq_rc || x->irq_rc)
 		return;
 	sh->have_cpus = 1;
-	attr_cpulist(a->pinned, a->npinned, sh->cpus, sizeof(sh->cpus));
-	sh->cpu_irqs = attr_cpus_delta(&b->irq, &x->irq, a->pinned, a->npinned);
+	attribution_cpulist(a->pinned, a->npinned, sh->cpus, sizeof(sh->cpus));
+	sh->cpu_irqs = attribution_cpus_delta(&b->irq, &x->irq, a->pinned, a->npinned);
 	tp_rec_str(r, "own_cpus", sh->cpus);
 	tp_rec_uint(r, "own_cpus_irqs", sh->cpu_irqs);
 	if (!b->soft_rc && !x->soft_rc)
 		tp_rec_uint(r, "own_cpus_softirqs",
-			    attr_cpus_delta(&b->soft, &x->soft, a->pinned, a->npinned));
+			    attribution_cpus_delta(&b->soft, &x->soft, a->pinned, a->npinned));
 }
 
-static void emit_missing(struct tp_rec *r, const struct attr_snap *b, const struct attr_snap *x)
+static void emit_missing(struct tp_rec *r, const struct attribution_snap *b, const struct attribution_snap *x)
 {
 	const char *smi_why = x->smi.why ? x->smi.why : b->smi.why;
 	int irq = b->irq_rc ? b->irq_rc : x->irq_rc, soft = b->soft_rc ? b->soft_rc : x->soft_rc;
@@ -380,7 +380,7 @@ static void emit_missing(struct tp_rec *r, const struct attr_snap *b, const stru
 
 void attribution_end(struct attribution *a, const char *probe)
 {
-	struct attr_snap *b = &a->before, *x = &a->after;
+	struct attribution_snap *b = &a->before, *x = &a->after;
 	struct shown sh = { 0 };
 	uint64_t *di, *ds;
 	size_t left_out = 0;

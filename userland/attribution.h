@@ -21,7 +21,7 @@
 
 #include "irqstat.h"
 
-struct attr_snap {
+struct attribution_snap {
 	struct irqstat_table irq, soft;
 	int irq_rc, soft_rc;	/* 0, or -errno: not read */
 	uint64_t ctxt;
@@ -33,13 +33,13 @@ struct attr_snap {
 };
 
 struct attribution {
-	struct attr_snap before, after;
+	struct attribution_snap before, after;
 	int pinned[IRQSTAT_CPUS];	/* the CPUs the probe was pinned to */
 	int npinned;			/* 0: not pinned */
 };
 
 /* The probe's own share between two RUSAGE_CHILDREN snapshots. */
-struct attr_own {
+struct attribution_own {
 	uint64_t vol_ctxsw, invol_ctxsw;
 	int64_t cpu_us;			/* user + system */
 };
@@ -55,23 +55,23 @@ void attribution_end(struct attribution *a, const char *probe);
 /* ---- pure parts ---- */
 
 /* "ctxt N" of /proc/stat text; 0 or -EINVAL. */
-int attr_parse_ctxt(const char *text, uint64_t *ctxt);
+int attribution_parse_ctxt(const char *text, uint64_t *ctxt);
 
 /* after - before of the children's rusage; a counter that went down gives 0. */
-void attr_own_delta(const struct rusage *before, const struct rusage *after, struct attr_own *d);
+void attribution_own_delta(const struct rusage *before, const struct rusage *after, struct attribution_own *d);
 
 /*
  * Counts of every row of A since B on the N CPUs listed, over the columns
  * both tables have; rows with one machine-wide figure (ERR, MIS) and rows
  * new in A are left out, as irqstat_row_delta() leaves them.
  */
-uint64_t attr_cpus_delta(const struct irqstat_table *b, const struct irqstat_table *a,
+uint64_t attribution_cpus_delta(const struct irqstat_table *b, const struct irqstat_table *a,
 			 const int *cpus, int n);
 
 /* CPUs 1 2 3 5 as "1-3,5" (the kernel's cpulist format); cut to fit LEN. */
-void attr_cpulist(const int *cpus, int n, char *buf, size_t len);
+void attribution_cpulist(const int *cpus, int n, char *buf, size_t len);
 
 /* 1210 as "1 210" (SI digit groups, as the human tables write counts). */
-void attr_group(uint64_t v, char *buf, size_t len);
+void attribution_group(uint64_t v, char *buf, size_t len);
 
 #endif

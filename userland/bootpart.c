@@ -23,7 +23,7 @@ int bootpart_to_partuuid(const char *bp, char *out, size_t len)
 	return b.overflow ? -1 : 0;
 }
 
-const char *save_where(const struct options *o, struct save_target *t)
+const char *bootpart_save_where(const struct options *o, struct save_target *t)
 {
 	const char *bp = o->bootpart;
 
@@ -53,7 +53,7 @@ const char *save_where(const struct options *o, struct save_target *t)
 	return 0;
 }
 
-int image_id_matches(const char *text, size_t n, const char *partuuid)
+int bootpart_image_id_matches(const char *text, size_t n, const char *partuuid)
 {
 	size_t len = strlen(partuuid);
 
@@ -62,7 +62,7 @@ int image_id_matches(const char *text, size_t n, const char *partuuid)
 	return len && n == len && !strncasecmp(text, partuuid, len);
 }
 
-void guid_to_text(const uint8_t g[16], char out[37])
+void bootpart_guid_to_text(const uint8_t g[16], char out[37])
 {
 	struct tp_buf b;
 
@@ -70,7 +70,7 @@ void guid_to_text(const uint8_t g[16], char out[37])
 	tp_fmt_guid(&b, g);
 }
 
-int gpt_header_parse(const uint8_t *hdr, size_t len, struct gpt_layout *out)
+int bootpart_gpt_header_parse(const uint8_t *hdr, size_t len, struct gpt_layout *out)
 {
 	/* UEFI 2.10, 5.3.2 GPT Header */
 	if (len < 92 || memcmp(hdr, "EFI PART", 8))
@@ -83,7 +83,7 @@ int gpt_header_parse(const uint8_t *hdr, size_t len, struct gpt_layout *out)
 	return 0;
 }
 
-int gpt_find(const uint8_t *entries, const struct gpt_layout *l, const char *partuuid)
+int bootpart_gpt_find(const uint8_t *entries, const struct gpt_layout *l, const char *partuuid)
 {
 	char text[37];
 
@@ -91,14 +91,14 @@ int gpt_find(const uint8_t *entries, const struct gpt_layout *l, const char *par
 		const uint8_t *e = entries + (size_t)i * l->entry_size;
 
 		/* UEFI 2.10, 5.3.3 GPT Partition Entry: unique GUID at offset 16 */
-		guid_to_text(e + 16, text);
+		bootpart_guid_to_text(e + 16, text);
 		if (!strcasecmp(text, partuuid))
 			return (int)i + 1;
 	}
 	return 0;
 }
 
-int mbr_matches(const uint8_t *sector0, const char *partuuid)
+int bootpart_mbr_matches(const uint8_t *sector0, const char *partuuid)
 {
 	char sig[16];
 

@@ -39,9 +39,9 @@ void busy_mark(struct busy_mark *m)
 	char line[512];
 
 	m->load[0] = m->load[1] = m->load[2] = -1;
-	if (read_text("/proc/loadavg", line, sizeof(line)) > 0)
+	if (sysinfo_read_text("/proc/loadavg", line, sizeof(line)) > 0)
 		sscanf(line, "%lf %lf %lf", &m->load[0], &m->load[1], &m->load[2]);
-	m->machine_busy_ns = read_text("/proc/stat", line, sizeof(line)) > 0 ?
+	m->machine_busy_ns = sysinfo_read_text("/proc/stat", line, sizeof(line)) > 0 ?
 			     busy_stat_ns(line, sysconf(_SC_CLK_TCK)) : -1;
 	m->own_cpu_ns = own_cpu_ns();
 	m->wall_ns = now_ns(CLOCK_MONOTONIC);

@@ -50,7 +50,7 @@ void emit_end(struct tp_rec *r)
 	fflush(stdout);
 }
 
-void rec_double(struct tp_rec *r, const char *key, double v)
+void emit_rec_double(struct tp_rec *r, const char *key, double v)
 {
 	char tmp[40];
 
@@ -58,13 +58,14 @@ void rec_double(struct tp_rec *r, const char *key, double v)
 		tp_rec_null(r, key);
 		return;
 	}
-	/* 9 significant digits: more than any figure here deserves, enough to
-	 * carry a TSC frequency in Hz. "%g" output is a valid JSON number. */
+	/* At most 9 significant digits: more than any figure here deserves;
+	 * a frequency in Hz needs emit_rec_exact(). "%g" output is a valid
+	 * JSON number. */
 	snprintf(tmp, sizeof(tmp), "%.9g", v);
 	tp_rec_number(r, key, tmp);
 }
 
-void rec_exact(struct tp_rec *r, const char *key, double v)
+void emit_rec_exact(struct tp_rec *r, const char *key, double v)
 {
 	char tmp[40];
 
@@ -106,7 +107,7 @@ void emit_error(const char *probe, const char *name, const char *reason)
 	printf("  %-40s ERROR: %s\n", name ? name : probe, reason);
 }
 
-void human(const char *fmt, ...)
+void emit_human(const char *fmt, ...)
 {
 	va_list ap;
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Output of a probe: machine records (TP1) and human lines, both on stdout,
- * line-buffered. In a suite run each probe's stdout is a pipe read by the
- * parent, which counts and saves the records; see suite.c.
+ * each record flushed as it ends. In a suite run each probe's stdout is a
+ * pipe read by the parent, whose sink (sink.c) counts the records and keeps
+ * them within its caps.
  */
 #ifndef TP_EMIT_H
 #define TP_EMIT_H
@@ -11,8 +12,9 @@
 #include "../common/record.h"
 
 /*
- * Fields that every record of this process carries after "type": set by the
- * suite before a probe runs (iteration, clocksource for sweeps, ...).
+ * The one context field, set by the suite for each iteration: every record
+ * of this process carries "iteration":ITERATION after "type" while
+ * ITERATION > 0.
  */
 void emit_set_context(int iteration);
 
@@ -23,20 +25,20 @@ void emit_result_begin(struct tp_rec *r, const char *probe, const char *name);
 /* Finishes and writes the record; on overflow writes an error record instead. */
 void emit_end(struct tp_rec *r);
 
-/* A double with 9 significant digits ("%.9g"), NaN/inf as null. */
-void rec_double(struct tp_rec *r, const char *key, double v);
+/* A double printed with "%.9g" (at most 9 significant digits), NaN/inf as null. */
+void emit_rec_double(struct tp_rec *r, const char *key, double v);
 /*
  * A value whose relative precision matters (Hz, ticks, ppm): the fewest
  * significant digits, 9 to 17, that read back as the same double, so a TSC
  * frequency is not cut to 10 Hz. Non-finite: null.
  */
-void rec_exact(struct tp_rec *r, const char *key, double v);
+void emit_rec_exact(struct tp_rec *r, const char *key, double v);
 
 /* One-call helpers for the common cases. */
 void emit_skip(const char *probe, const char *name, const char *reason);
 void emit_error(const char *probe, const char *name, const char *reason);
 
 /* Human output (tables): printf to stdout. */
-void human(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void emit_human(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -37,7 +37,7 @@
 /* ------------------------------------------------------------------ */
 /* Pure parts                                                          */
 
-void fp_signature(uint32_t eax, struct fp_signature *s)
+void fingerprint_signature(uint32_t eax, struct fingerprint_signature *s)
 {
 	int family = (eax >> 8) & 0xf, model = (eax >> 4) & 0xf;
 
@@ -53,7 +53,7 @@ void fp_signature(uint32_t eax, struct fp_signature *s)
 	s->stepping = eax & 0xf;
 }
 
-int fp_kconfig_word(const char *kc, const char *name, char *buf, size_t len)
+int fingerprint_kconfig_word(const char *kc, const char *name, char *buf, size_t len)
 {
 	size_t n = strlen(name);
 
@@ -78,7 +78,7 @@ static const char *config_line(const char *config, const char *opt)
 	return 0;
 }
 
-int fp_config_hz(const char *config, int *hz)
+int fingerprint_config_hz(const char *config, int *hz)
 {
 	const char *v = config_line(config, "CONFIG_HZ");
 
@@ -88,7 +88,7 @@ int fp_config_hz(const char *config, int *hz)
 	return 1;
 }
 
-int fp_config_preempt(const char *config, const char **model)
+int fingerprint_config_preempt(const char *config, const char **model)
 {
 	/* kernel/Kconfig.preempt: one of these is =y; DYNAMIC lets the boot
 	 * choose, PREEMPT_RT replaces them */
@@ -169,7 +169,7 @@ static void text_field(struct tp_rec *r, struct missing *ms, const char *key, co
 		       const char *why)
 {
 	char buf[256];
-	int rc = read_text(path, buf, sizeof(buf));
+	int rc = sysinfo_read_text(path, buf, sizeof(buf));
 
 	if (rc > 0)
 		tp_rec_str(r, key, buf);
@@ -181,7 +181,7 @@ static void text_field(struct tp_rec *r, struct missing *ms, const char *key, co
 /* The pieces                                                          */
 
 #if defined(__x86_64__) || defined(__i386__)
-void fp_cpu_vendor(char out[13])
+void fingerprint_cpu_vendor(char out[13])
 {
 	unsigned int a, b, c, d;
 
@@ -189,25 +189,25 @@ void fp_cpu_vendor(char out[13])
 	tp_cpuid_text(b, d, c, out);	/* EBX, EDX, ECX: "Genu" "ineI" "ntel" */
 }
 
-static void fp_cpu(struct tp_rec *r, struct missing *ms, const char *cpuinfo)
+static void fingerprint_cpu(struct tp_rec *r, struct missing *ms, const char *cpuinfo)
 {
 	unsigned int a, b, c, d;
-	struct fp_signature s;
+	struct fingerprint_signature s;
 	char vendor[13], buf[128];
 
-	fp_cpu_vendor(vendor);
+	fingerprint_cpu_vendor(vendor);
 	tp_rec_str(r, "cpu_vendor", vendor);
 	__cpuid(1, a, b, c, d);
-	fp_signature(a, &s);
+	fingerprint_signature(a, &s);
 	tp_rec_int(r, "cpu_family", s.family);
 	tp_rec_int(r, "cpu_model", s.model);
 	tp_rec_int(r, "cpu_stepping", s.stepping);
-	if (cpuinfo_value(cpuinfo, "model name", buf, sizeof(buf)))
+	if (sysinfo_cpuinfo_value(cpuinfo, "model name", buf, sizeof(buf)))
 		tp_rec_str(r, "cpu_model_name", buf);
 	else
 		miss(r, ms, "cpu_model_name", 0, "no model name in /proc/cpuinfo");
 	/* arch/x86/kernel/cpu/proc.c prints it only when the kernel read one */
-	if (cpuinfo_value(cpuinfo, "microcode", buf, sizeof(buf)))
+	if (sysinfo_cpuinfo_value(cpuinfo, "microcode", buf, sizeof(buf)))
 		tp_rec_str(r, "microcode", buf);
 	else
 		miss(r, ms, "microcode", 0, "no microcode line in /proc/cpuinfo (revision 0 or not read)");
@@ -216,7 +216,7 @@ static void fp_cpu(struct tp_rec *r, struct missing *ms, const char *cpuinfo)
 /* CPUID.1:ECX[31], then leaves 0x40000000 (signature, highest leaf) and
  * 0x40000010 (TSC and local APIC timer in kHz: VMware's convention, KVM's
  * and QEMU's when asked for), by the stub's rules (common/x86clock.h). */
-static void fp_hv_cpuid(struct tp_rec *r, struct missing *ms)
+static void fingerprint_hv_cpuid(struct tp_rec *r, struct missing *ms)
 {
 	unsigned int a, b, c, d, hmax;
 	char sig[13];
@@ -253,7 +253,7 @@ static void fp_hv_cpuid(struct tp_rec *r, struct missing *ms)
 }
 
 /* Intel SDM vol. 3B 18.17.1 / AMD APM vol. 3 Fn8000_0007 EDX[8]. */
-static void fp_invariant(struct tp_rec *r, struct missing *ms)
+static void fingerprint_invariant(struct tp_rec *r, struct missing *ms)
 {
 	unsigned int a, b, c, d;
 
@@ -265,42 +265,42 @@ static void fp_invariant(struct tp_rec *r, struct missing *ms)
 	tp_rec_bool(r, "invariant_tsc", !!(d & (1u << 8)));
 }
 #else
-void fp_cpu_vendor(char out[13])
+void fingerprint_cpu_vendor(char out[13])
 {
 	out[0] = 0;
 }
 
-static void fp_cpu(struct tp_rec *r, struct missing *ms, const char *cpuinfo)
+static void fingerprint_cpu(struct tp_rec *r, struct missing *ms, const char *cpuinfo)
 {
 	(void)cpuinfo;
 	miss(r, ms, "cpu_vendor", 0, "not x86: no CPUID");
 }
 
-static void fp_hv_cpuid(struct tp_rec *r, struct missing *ms)
+static void fingerprint_hv_cpuid(struct tp_rec *r, struct missing *ms)
 {
 	miss(r, ms, "hypervisor_vendor", 0, "not x86: no CPUID");
 }
 
-static void fp_invariant(struct tp_rec *r, struct missing *ms)
+static void fingerprint_invariant(struct tp_rec *r, struct missing *ms)
 {
 	miss(r, ms, "invariant_tsc", 0, "not x86: no CPUID");
 }
 #endif
 
-static void fp_tsc_flags(struct tp_rec *r, struct missing *ms, const char *cpuinfo)
+static void fingerprint_tsc_flags(struct tp_rec *r, struct missing *ms, const char *cpuinfo)
 {
 	static const char *const flags[] = { "constant_tsc", "nonstop_tsc", "tsc_known_freq",
 					     "tsc_reliable" };
 	char list[4096];
 
-	fp_invariant(r, ms);
-	if (!cpuinfo_value(cpuinfo, "flags", list, sizeof(list))) {
+	fingerprint_invariant(r, ms);
+	if (!sysinfo_cpuinfo_value(cpuinfo, "flags", list, sizeof(list))) {
 		for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
 			miss(r, ms, flags[i], 0, "no flags line in /proc/cpuinfo");
 		return;
 	}
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-		tp_rec_bool(r, flags[i], word_in_list(list, flags[i]));
+		tp_rec_bool(r, flags[i], sysinfo_word_in_list(list, flags[i]));
 }
 
 /* A clock the kernel refuses (the ALARM clocks without an RTC: EINVAL;
@@ -319,7 +319,7 @@ static int refused(struct missing *ms, int id, const char *name)
 }
 
 /* Which clock ids enter the kernel through the vDSO (trace_entry.h). */
-static void fp_clocks(struct tp_rec *r, struct missing *ms)
+static void fingerprint_clocks(struct tp_rec *r, struct missing *ms)
 {
 	int why = 0, k[TRACE_MAX_CLOCK_ID + 1];
 
@@ -352,7 +352,7 @@ static void fp_clocks(struct tp_rec *r, struct missing *ms)
  * every table by name) and as the kernel took it (a registered `hpet`
  * clocksource; `hpet=off` or a broken table leaves none).
  */
-static void fp_hpet(struct tp_rec *r, struct missing *ms)
+static void fingerprint_hpet(struct tp_rec *r, struct missing *ms)
 {
 	char avail[256];
 	int rc;
@@ -361,23 +361,23 @@ static void fp_hpet(struct tp_rec *r, struct missing *ms)
 		miss(r, ms, "acpi_hpet_table", -errno, "no /sys/firmware/acpi/tables (no ACPI)");
 	else
 		tp_rec_bool(r, "acpi_hpet_table", !access("/sys/firmware/acpi/tables/HPET", F_OK));
-	rc = read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail));
+	rc = sysinfo_read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail));
 	if (rc < 0)
 		miss(r, ms, "hpet_clocksource", rc, "no clocksource in sysfs");
 	else
-		tp_rec_bool(r, "hpet_clocksource", word_in_list(avail, "hpet"));
+		tp_rec_bool(r, "hpet_clocksource", sysinfo_word_in_list(avail, "hpet"));
 }
 
-static void fp_hypervisor(struct tp_rec *r, struct missing *ms)
+static void fingerprint_hypervisor(struct tp_rec *r, struct missing *ms)
 {
-	fp_hv_cpuid(r, ms);
+	fingerprint_hv_cpuid(r, ms);
 	/* drivers/xen/sys-hypervisor.c (xen), s390; most kernels have none */
 	text_field(r, ms, "hypervisor_sysfs", "/sys/hypervisor/type",
 		   "no /sys/hypervisor/type (no Xen; the kernel names no other hypervisor there)");
 }
 
 /* The stub's timeprobe.firmware word: the UEFI system table's vendor and revisions. */
-static void fp_stub_firmware(struct tp_rec *r, struct missing *ms, const struct options *o)
+static void fingerprint_stub_firmware(struct tp_rec *r, struct missing *ms, const struct options *o)
 {
 	static const char *const keys[] = { "firmware_vendor", "firmware_revision",
 					    "uefi_revision" };
@@ -404,14 +404,14 @@ static void fp_stub_firmware(struct tp_rec *r, struct missing *ms, const struct 
 	tp_rec_str(r, "uefi_revision", why);
 }
 
-static void fp_firmware(struct tp_rec *r, struct missing *ms, const struct options *o)
+static void fingerprint_firmware(struct tp_rec *r, struct missing *ms, const struct options *o)
 {
 	static const char *const dmi[] = { "sys_vendor", "product_name", "product_version",
 					   "board_vendor", "board_name", "bios_vendor",
 					   "bios_version", "bios_date", "bios_release" };
 	char path[96], key[32];
 
-	fp_stub_firmware(r, ms, o);
+	fingerprint_stub_firmware(r, ms, o);
 	text_field(r, ms, "efi_platform_bits", "/sys/firmware/efi/fw_platform_size",
 		   "no /sys/firmware/efi/fw_platform_size (not started through UEFI)");
 	int dmi_rc = access("/sys/class/dmi/id", F_OK) ? -errno : 0;
@@ -522,7 +522,7 @@ static char *host_config(const char *release, const char **from, int *rc)
 	return 0;
 }
 
-int fp_hz_from_res(int64_t res_ns, int *hz)
+int fingerprint_hz_from_res(int64_t res_ns, int *hz)
 {
 	/* the coarse clocks advance once a tick: their resolution is
 	 * TICK_NSEC (kernel/time/posix-timers.c, LOW_RES_NSEC); HZ 24..10000 */
@@ -539,7 +539,7 @@ static void derived_hz(struct tp_rec *r, struct missing *ms, const char *why)
 	int hz;
 
 	if (!clock_getres(CLOCK_REALTIME_COARSE, &res) &&
-	    fp_hz_from_res((int64_t)res.tv_sec * NS_PER_S + res.tv_nsec, &hz)) {
+	    fingerprint_hz_from_res((int64_t)res.tv_sec * NS_PER_S + res.tv_nsec, &hz)) {
 		tp_rec_int(r, "kernel_hz", hz);
 		tp_rec_str(r, "kernel_hz_source", "derived from CLOCK_REALTIME_COARSE resolution");
 		return;
@@ -550,7 +550,7 @@ static void derived_hz(struct tp_rec *r, struct missing *ms, const char *why)
 
 /* HZ and preemption: the build's kconfig word in the appliance, the
  * kernel's .config on a host, HZ derived from the coarse clocks else. */
-static void fp_kernel_build(struct tp_rec *r, struct missing *ms, const struct options *o,
+static void fingerprint_kernel_build(struct tp_rec *r, struct missing *ms, const struct options *o,
 			    const char *release)
 {
 	char word[32], why[200];
@@ -559,12 +559,12 @@ static void fp_kernel_build(struct tp_rec *r, struct missing *ms, const struct o
 	int rc, hz;	/* rc: host_config's, said in from */
 
 	if (o->kconfig[0]) {
-		if (fp_kconfig_word(o->kconfig, "hz", word, sizeof(word)))
+		if (fingerprint_kconfig_word(o->kconfig, "hz", word, sizeof(word)))
 			tp_rec_int(r, "kernel_hz", atoi(word));
 		else
 			miss(r, ms, "kernel_hz", 0, "kconfig word without hz:");
 		tp_rec_str(r, "kernel_hz_source", "kconfig word");
-		if (fp_kconfig_word(o->kconfig, "preempt", word, sizeof(word)))
+		if (fingerprint_kconfig_word(o->kconfig, "preempt", word, sizeof(word)))
 			tp_rec_str(r, "kernel_preempt", word);
 		else
 			miss(r, ms, "kernel_preempt", 0, "kconfig word without preempt:");
@@ -573,13 +573,13 @@ static void fp_kernel_build(struct tp_rec *r, struct missing *ms, const struct o
 	}
 	config = host_config(release, &from, &rc);
 	snprintf(why, sizeof(why), "no CONFIG_HZ in %s", from);
-	if (config && fp_config_hz(config, &hz)) {
+	if (config && fingerprint_config_hz(config, &hz)) {
 		tp_rec_int(r, "kernel_hz", hz);
 		tp_rec_str(r, "kernel_hz_source", from);
 	} else
 		derived_hz(r, ms, config ? why : from);
 	snprintf(why, sizeof(why), "no CONFIG_PREEMPT* in %s", from);
-	if (config && fp_config_preempt(config, &model))
+	if (config && fingerprint_config_preempt(config, &model))
 		tp_rec_str(r, "kernel_preempt", model);
 	else
 		miss(r, ms, "kernel_preempt", 0, config ? why : from);
@@ -589,7 +589,7 @@ static void fp_kernel_build(struct tp_rec *r, struct missing *ms, const struct o
 }
 
 /* The kernel's own TSC figure, the log line it came from and how it was derived. */
-static void fp_kernel_tsc(struct tp_rec *r, struct missing *ms)
+static void fingerprint_kernel_tsc(struct tp_rec *r, struct missing *ms)
 {
 	static const char *const keys[] = { "kernel_tsc_khz", "kernel_tsc_from", "kernel_tsc_line" };
 	char *log = 0;
@@ -598,7 +598,7 @@ static void fp_kernel_tsc(struct tp_rec *r, struct missing *ms)
 	struct ktsc k;
 	int rc = kmsg_read_all(&log, &len, &how);
 
-	if (!rc && ktsc_parse(log, &k)) {
+	if (!rc && tscref_ktsc_parse(log, &k)) {
 		tp_rec_int(r, keys[0], k.khz);
 		tp_rec_str(r, keys[1], k.from);
 		tp_rec_str(r, keys[2], k.line);
@@ -610,7 +610,7 @@ static void fp_kernel_tsc(struct tp_rec *r, struct missing *ms)
 	free(log);
 }
 
-static void fp_kernel(struct tp_rec *r, struct missing *ms, const struct options *o)
+static void fingerprint_kernel(struct tp_rec *r, struct missing *ms, const struct options *o)
 {
 	struct utsname u;
 
@@ -620,12 +620,12 @@ static void fp_kernel(struct tp_rec *r, struct missing *ms, const struct options
 		tp_rec_str(r, "kernel_variant", o->variant);
 	else
 		miss(r, ms, "kernel_variant", 0, "no timeprobe.variant word: not the appliance's kernel");
-	fp_kernel_build(r, ms, o, u.release);
-	fp_kernel_tsc(r, ms);
+	fingerprint_kernel_build(r, ms, o, u.release);
+	fingerprint_kernel_tsc(r, ms);
 }
 
 /* What the launcher and the stub handed over on the command line. */
-static void fp_handed_over(struct tp_rec *r, struct missing *ms, const struct options *o)
+static void fingerprint_handed_over(struct tp_rec *r, struct missing *ms, const struct options *o)
 {
 	if (o->accel[0])
 		tp_rec_str(r, "accel", o->accel);
@@ -649,12 +649,12 @@ static void fp_handed_over(struct tp_rec *r, struct missing *ms, const struct op
 /* The record                                                          */
 
 /* One line for people: what matters most when two runs differ. */
-static void fp_human(const struct missing *ms)
+static void fingerprint_human(const struct missing *ms)
 {
 	char vendor[13], cs[64] = "?", hv[13] = "none";
 
-	fp_cpu_vendor(vendor);
-	current_clocksource(cs, sizeof(cs));
+	fingerprint_cpu_vendor(vendor);
+	sysinfo_current_clocksource(cs, sizeof(cs));
 #if defined(__x86_64__) || defined(__i386__)
 	unsigned int a, b, c, d;
 
@@ -664,59 +664,59 @@ static void fp_human(const struct missing *ms)
 		tp_cpuid_text(b, c, d, hv);
 	}
 #endif
-	human("fingerprint: CPU %s, hypervisor %s, clocksource %s; %zu fields unknown "
+	emit_human("fingerprint: CPU %s, hypervisor %s, clocksource %s; %zu fields unknown "
 	      "(the record's \"missing\" says why)\n", vendor[0] ? vendor : "?", hv[0] ? hv : "?",
 	      cs, ms->n);
 }
 
-struct fp_job {
+struct fingerprint_job {
 	const struct options *o;
 	const char *env;
 };
 
-static int fp_child(void *arg)
+static int fingerprint_child(void *arg)
 {
-	const struct fp_job *j = arg;
+	const struct fingerprint_job *j = arg;
 	static char cpuinfo[16384];
 	static struct tp_rec r;
 	static struct missing ms;
 
 	/* one read: seq_file hands out at least the first CPU's block */
-	read_text("/proc/cpuinfo", cpuinfo, sizeof(cpuinfo));
+	sysinfo_read_text("/proc/cpuinfo", cpuinfo, sizeof(cpuinfo));
 	emit_begin(&r, "fingerprint");
 	tp_rec_str(&r, "env", j->env);
-	fp_cpu(&r, &ms, cpuinfo);
-	fp_hypervisor(&r, &ms);
-	fp_tsc_flags(&r, &ms, cpuinfo);
-	fp_clocks(&r, &ms);
-	fp_hpet(&r, &ms);
-	fp_firmware(&r, &ms, j->o);
-	fp_kernel(&r, &ms, j->o);
-	fp_handed_over(&r, &ms, j->o);
+	fingerprint_cpu(&r, &ms, cpuinfo);
+	fingerprint_hypervisor(&r, &ms);
+	fingerprint_tsc_flags(&r, &ms, cpuinfo);
+	fingerprint_clocks(&r, &ms);
+	fingerprint_hpet(&r, &ms);
+	fingerprint_firmware(&r, &ms, j->o);
+	fingerprint_kernel(&r, &ms, j->o);
+	fingerprint_handed_over(&r, &ms, j->o);
 	emit_missing(&r, &ms);
 	emit_end(&r);
-	fp_human(&ms);
+	fingerprint_human(&ms);
 	return 0;
 }
 
 void fingerprint_emit(const struct options *o, const char *env)
 {
-	struct fp_job j = { o, env };
+	struct fingerprint_job j = { o, env };
 	struct sup_job job = {
-		.fn = fp_child, .arg = &j, .line = sink_line,
+		.fn = fingerprint_child, .arg = &j, .line = sink_line,
 		.deadline_ns = mono_ns() + FP_LIMIT_S * NS_PER_S,
 	};
 	struct sup_result sr;
 	struct tp_rec r;
 
 	sink_probe_begin();
-	supervise(&job, &sr);
-	if (sr.out == OUT_OK)
+	supervise_run(&job, &sr);
+	if (sr.out == OUTCOME_OK)
 		return;
 	emit_begin(&r, "error");
 	tp_rec_str(&r, "record", "fingerprint");
-	tp_rec_str(&r, "reason", outcome_name(sr.out));
+	tp_rec_str(&r, "reason", supervise_outcome_name(sr.out));
 	tp_rec_int(&r, "status", sr.status);
 	sink_emit(&r);
-	sink_human("fingerprint FAILED: %s\n", outcome_name(sr.out));
+	sink_human("fingerprint FAILED: %s\n", supervise_outcome_name(sr.out));
 }

@@ -22,25 +22,25 @@ void fingerprint_emit(const struct options *o, const char *env);
 /* ---- pure parts ---- */
 
 /* CPUID.1:EAX as the SDM's DisplayFamily / DisplayModel (Intel SDM vol. 2A, CPUID). */
-struct fp_signature {
+struct fingerprint_signature {
 	int family, model, stepping;
 };
-void fp_signature(uint32_t eax, struct fp_signature *s);
+void fingerprint_signature(uint32_t eax, struct fingerprint_signature *s);
 
 /* The value of NAME in the build's kconfig word "hz:250,preempt:none". */
-int fp_kconfig_word(const char *kc, const char *name, char *buf, size_t len);
+int fingerprint_kconfig_word(const char *kc, const char *name, char *buf, size_t len);
 
 /* HZ from the coarse clocks' resolution in ns (one tick); 1, or 0 when
  * res_ns is no tick length (HZ outside 24..10000). */
-int fp_hz_from_res(int64_t res_ns, int *hz);
+int fingerprint_hz_from_res(int64_t res_ns, int *hz);
 
 /* From a kernel .config text (/proc/config.gz, /boot/config-RELEASE): CONFIG_HZ, and the
  * preemption model as the kconfig word names it (none, voluntary, full,
  * dynamic, rt); 1 found, 0 not. */
-int fp_config_hz(const char *config, int *hz);
-int fp_config_preempt(const char *config, const char **model);
+int fingerprint_config_hz(const char *config, int *hz);
+int fingerprint_config_preempt(const char *config, const char **model);
 
 /* The CPU's vendor string (CPUID 0): "GenuineIntel", "AuthenticAMD"; "" off x86. */
-void fp_cpu_vendor(char out[13]);
+void fingerprint_cpu_vendor(char out[13]);
 
 #endif

@@ -354,7 +354,7 @@ void irqstat_smi_take(struct irqstat_smi *s)
 	int cpus[IRQSTAT_CPUS], n;
 
 	memset(s, 0, sizeof(*s));
-	fp_cpu_vendor(vendor);
+	fingerprint_cpu_vendor(vendor);
 	if (strcmp(vendor, "GenuineIntel")) {
 		/* AMD documents no SMI counter (APM vol. 2, 10.2): none to read */
 		s->why = !strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine")
@@ -362,7 +362,7 @@ void irqstat_smi_take(struct irqstat_smi *s)
 				 : "not an Intel CPU: no MSR_SMI_COUNT";
 		return;
 	}
-	if (read_text("/sys/devices/system/cpu/online", list, sizeof(list)) <= 0 ||
+	if (sysinfo_read_text("/sys/devices/system/cpu/online", list, sizeof(list)) <= 0 ||
 	    (n = irqstat_parse_cpulist(list, cpus, IRQSTAT_CPUS)) <= 0) {
 		s->why = "no list of online CPUs (/sys/devices/system/cpu/online)";
 		return;

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The kernel log, read once from its start; see kmsg.c. */
+/*
+ * The kernel log: kmsg_read_all() copies every message still buffered,
+ * oldest first, afresh on each call (fingerprint.c, drift and tsc each make
+ * one); kmsg_message() strips a line's prefix. See kmsg.c.
+ */
 #ifndef TP_KMSG_H
 #define TP_KMSG_H
 

@@ -117,7 +117,7 @@ static int cmd_run(int argc, char **argv)
 	char cmdline[4096];
 
 	options_defaults(&o);
-	if (read_text("/proc/cmdline", cmdline, sizeof(cmdline)) > 0)
+	if (sysinfo_read_text("/proc/cmdline", cmdline, sizeof(cmdline)) > 0)
 		options_from_kernel(&o, cmdline, &errs);
 	for (int i = 0; i < argc; i++) {
 		char name[64], *eq;
@@ -146,7 +146,7 @@ static int cmd_run(int argc, char **argv)
 	if ((bad = selection_unknown(&o, &which))) {
 		fprintf(stderr, "timeprobe: run: --%s: no such %s '%s' (%s)\n", which,
 			!strcmp(which, "probes") ? "probe" : "fault injection", bad,
-			!strcmp(which, "probes") ? "see `timeprobe list`" : inject_names());
+			!strcmp(which, "probes") ? "see `timeprobe list`" : selection_inject_names());
 		return 2;
 	}
 	options_resolve(&o, OPT_ENV_HOST);
@@ -173,7 +173,7 @@ static void open_consoles(void)
 	int fds[4];
 	size_t n = 0;
 
-	if (read_text("/sys/class/tty/console/active", active, sizeof(active)) > 0) {
+	if (sysinfo_read_text("/sys/class/tty/console/active", active, sizeof(active)) > 0) {
 		for (char *t = strtok_r(active, " ", &save); t && n < 4; t = strtok_r(0, " ", &save)) {
 			char path[64];
 			int fd;
@@ -214,7 +214,7 @@ static void wait_for_settled_clocksource(void)
 	char cs[64];
 
 	for (int i = 0; i < 100; i++) {
-		if (current_clocksource(cs, sizeof(cs)) <= 0 || strcmp(cs, "tsc-early"))
+		if (sysinfo_current_clocksource(cs, sizeof(cs)) <= 0 || strcmp(cs, "tsc-early"))
 			return;
 		usleep(100000);
 	}
@@ -288,7 +288,7 @@ static int pid1(void)
 	klogctl(SYSLOG_ACTION_CONSOLE_LEVEL, 0, 4);
 
 	options_defaults(&o);
-	read_text("/proc/cmdline", cmdline, sizeof(cmdline));
+	sysinfo_read_text("/proc/cmdline", cmdline, sizeof(cmdline));
 	options_from_cmdline(&o, cmdline, &errs);
 	options_from_smbios(&o, &errs);
 	options_resolve(&o, OPT_ENV_APPLIANCE);

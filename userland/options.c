@@ -147,7 +147,7 @@ void options_resolve(struct options *o, enum opt_env env)
 			store_int(&r, o, r.po->env_def[env]);
 	/* hold: time to read the screen on hardware; none under QEMU or on a host */
 	if (o->hold_s < 0)
-		o->hold_s = env == OPT_ENV_APPLIANCE && !running_in_qemu() ? 30 : 0;
+		o->hold_s = env == OPT_ENV_APPLIANCE && !sysinfo_running_in_qemu() ? 30 : 0;
 }
 
 /* Appends an error to errs; NULL when errs is full (or none). */

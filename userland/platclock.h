@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Platform counters read from user space, each a struct platclock: opened
- * once by name, then read directly (probe `drift` reads each between two
- * TSC reads; their read costs are its records too).
+ * once by name, then read directly through r->read. Probe `drift` reads
+ * each between two TSC reads and records what one read costs; probe
+ * `clocks` times the same reads beside the clocksources (clocks_dev.c).
  */
 #ifndef TP_PLATCLOCK_H
 #define TP_PLATCLOCK_H

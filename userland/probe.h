@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A probe: one file under userland/probes/ that ends with its struct probe
- * (name, summary, options, time limits, entry point, promised figures), and
- * one word in the list of probes/registry.c. It is told what to do (struct
+ * (name, summary, options, time limits, entry point, promised figures, key
+ * table), helper files of its own beside it when it needs them (NAME_*.c),
+ * and one word in the list of probes/registry.c. It is told what to do (struct
  * probe_ctx), measures, and writes its records and human table through
  * emit.h. The suite runs each probe in a child process with a time limit,
  * so a probe may block, crash or exit: the suite notices and goes on.
@@ -46,7 +47,7 @@ struct probe_ctx {
 	int appliance;		/* running as PID 1 in the appliance */
 	int ncpu;		/* CPUs online */
 	int64_t deadline_ns;	/* CLOCK_MONOTONIC: the suite kills the probe then */
-	struct tsc_calib tsc;	/* filled lazily: call probe_tsc_calib() */
+	struct tsc_calib tsc;	/* filled lazily: call tsccal_probe() */
 };
 
 /*
@@ -150,11 +151,11 @@ struct probe {
 extern const struct probe *const probe_table[];
 extern const size_t probe_count;
 const struct probe *probe_find(const char *name);
-const struct probe *inject_find(const char *name);
+const struct probe *probe_inject_find(const char *name);
 
 /* Fills ctx->tsc: the stub's figure if it handed one over, else the pinned,
  * bracketed user calibration of tsccal.h (tsc-calib-rounds rounds of 50 ms in
  * profile quick, 200 ms in full). Returns ctx->tsc.hz. */
-double probe_tsc_calib(struct probe_ctx *ctx);
+double tsccal_probe(struct probe_ctx *ctx);
 
 #endif

@@ -44,7 +44,7 @@ static int disk_partition(const char *disk, const char *want)
 	int fd, part = 0;
 
 	snprintf(path, sizeof(path), "/sys/class/block/%s/queue/logical_block_size", disk);
-	sz = read_text(path, bs, sizeof(bs)) > 0 ? (size_t)atoi(bs) : 512;
+	sz = sysinfo_read_text(path, bs, sizeof(bs)) > 0 ? (size_t)atoi(bs) : 512;
 	if (sz < 512 || sz > sizeof(hdr))
 		return 0;
 	snprintf(path, sizeof(path), "/dev/%s", disk);
@@ -55,14 +55,14 @@ static int disk_partition(const char *disk, const char *want)
 		close(fd);
 		return 0;
 	}
-	if (!gpt_header_parse(hdr, sz, &l)) {
+	if (!bootpart_gpt_header_parse(hdr, sz, &l)) {
 		elen = (size_t)l.nentries * l.entry_size;
 		entries = malloc(elen);
 		if (entries && pread(fd, entries, elen, (off_t)(l.entries_lba * sz)) == (ssize_t)elen)
-			part = gpt_find(entries, &l, want);
+			part = bootpart_gpt_find(entries, &l, want);
 		free(entries);
 	} else {
-		part = mbr_matches(s0, want);
+		part = bootpart_mbr_matches(s0, want);
 	}
 	close(fd);
 	return part;
@@ -90,7 +90,7 @@ static int partition_child(const char *disk, int part, char *dev, size_t len)
 	pd = opendir(path);
 	while (pd && !found && (pe = readdir(pd))) {
 		snprintf(path, sizeof(path), "/sys/class/block/%s/%s/partition", disk, pe->d_name);
-		if (read_text(path, num, sizeof(num)) > 0 && atoi(num) == part) {
+		if (sysinfo_read_text(path, num, sizeof(num)) > 0 && atoi(num) == part) {
 			snprintf(dev, len, "/dev/%s", pe->d_name);
 			found = 1;
 		}
@@ -155,8 +155,8 @@ static const char *mount_target(const char *dev, const struct save_target *t)
 	if (mount(dev, MNT, "vfat", MS_RDONLY, 0))
 		return "it is not a FAT file system we can mount";
 	if (!t->named) {
-		n = read_text(MNT "/timeprobe/id", id, sizeof(id));
-		if (n <= 0 || !image_id_matches(id, (size_t)n, t->partuuid)) {
+		n = sysinfo_read_text(MNT "/timeprobe/id", id, sizeof(id));
+		if (n <= 0 || !bootpart_image_id_matches(id, (size_t)n, t->partuuid)) {
 			umount(MNT);
 			return n <= 0 ? "it has no \\timeprobe\\id, so no timeprobe image made it (a "
 					"timeprobe.efi on another system's ESP?); name a partition with "
@@ -213,7 +213,7 @@ static int write_file(const char *tmp, const char *id, char *name, size_t namele
 		unlink(tmp);
 		return -errno;
 	}
-	if ((rc = rename_to_sequence(RESULTS_DIR, tmp, id, next_sequence(RESULTS_DIR), name, namelen))) {
+	if ((rc = seqfile_rename(RESULTS_DIR, tmp, id, seqfile_next(RESULTS_DIR), name, namelen))) {
 		unlink(tmp);
 		return rc;
 	}
@@ -230,9 +230,9 @@ static void machine_id(char *id, size_t len)
 {
 	char machine[256], uuid[128] = "", model[256];
 
-	machine_name(machine, sizeof(machine));
-	cpu_model(model, sizeof(model));
-	read_text("/sys/class/dmi/id/product_uuid", uuid, sizeof(uuid));
+	sysinfo_machine_name(machine, sizeof(machine));
+	sysinfo_cpu_model(model, sizeof(model));
+	sysinfo_read_text("/sys/class/dmi/id/product_uuid", uuid, sizeof(uuid));
 	snprintf(id, len, "%08x", tp_crc32(tp_crc32(tp_crc32(0, machine, strlen(machine)), model,
 						    strlen(model)), uuid, strlen(uuid)));
 }
@@ -241,7 +241,7 @@ void save_results(const struct options *o)
 {
 	char dev[300] = "", id[64], name[128] = "";
 	struct save_target t;
-	const char *why = save_where(o, &t);
+	const char *why = bootpart_save_where(o, &t);
 	int found, rc;
 	size_t len;
 	const char *saved = sink_saved(&len);

@@ -25,7 +25,7 @@ static void report_unknown(const char *option, const char *value, const char *re
 }
 
 /* "not one of crash, hang, ...": the inject rows of the registry. */
-const char *inject_names(void)
+const char *selection_inject_names(void)
 {
 	static char buf[160];
 	size_t len = (size_t)snprintf(buf, sizeof(buf), "not one of");
@@ -45,14 +45,14 @@ const char *selection_unknown(const struct options *o, const char **which)
 			return o->probes.v[i];
 		}
 	for (size_t i = 0; i < o->inject.n; i++)
-		if (!inject_find(o->inject.v[i])) {
+		if (!probe_inject_find(o->inject.v[i])) {
 			*which = "inject";
 			return o->inject.v[i];
 		}
 	return 0;
 }
 
-size_t select_probes(const struct options *o, const struct probe **list, size_t max)
+size_t selection_probes(const struct options *o, const struct probe **list, size_t max)
 {
 	size_t n = 0;
 
@@ -68,12 +68,12 @@ size_t select_probes(const struct options *o, const struct probe **list, size_t 
 			if (!probe_table[i]->inject)
 				list[n++] = probe_table[i];
 	for (size_t i = 0; i < o->inject.n && n < max; i++) {
-		const struct probe *p = inject_find(o->inject.v[i]);
+		const struct probe *p = probe_inject_find(o->inject.v[i]);
 
 		if (p)
 			list[n++] = p;
 		else
-			report_unknown("inject", o->inject.v[i], inject_names());
+			report_unknown("inject", o->inject.v[i], selection_inject_names());
 	}
 	return n;
 }

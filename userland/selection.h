@@ -13,12 +13,12 @@
  * there gets an option error record; if no name in o->probes was valid,
  * every probe runs rather than none. Returns the count.
  */
-size_t select_probes(const struct options *o, const struct probe **list, size_t max);
+size_t selection_probes(const struct options *o, const struct probe **list, size_t max);
 
 /* NULL when every name in o->probes and o->inject is known; else the first bad one. */
 const char *selection_unknown(const struct options *o, const char **which);
 
 /* "not one of crash, hang, ...", from the registry. */
-const char *inject_names(void);
+const char *selection_inject_names(void);
 
 #endif

@@ -21,7 +21,7 @@
 #define SEQ_MAX 99999999u
 #define RENAME_TRIES 1000
 
-unsigned sequence_of(const char *name)
+unsigned seqfile_sequence_of(const char *name)
 {
 	char *end;
 	unsigned long v = strtoul(name, &end, 10);
@@ -29,7 +29,7 @@ unsigned sequence_of(const char *name)
 	return end != name && *end == '-' && v <= SEQ_MAX ? (unsigned)v : 0;
 }
 
-unsigned next_sequence(const char *dir)
+unsigned seqfile_next(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -38,7 +38,7 @@ unsigned next_sequence(const char *dir)
 	if (!d)
 		return 1;
 	while ((e = readdir(d))) {
-		unsigned v = sequence_of(e->d_name);
+		unsigned v = seqfile_sequence_of(e->d_name);
 
 		if (v > max)
 			max = v;
@@ -47,7 +47,7 @@ unsigned next_sequence(const char *dir)
 	return max < SEQ_MAX ? max + 1 : SEQ_MAX;
 }
 
-int rename_to_sequence(const char *dir, const char *tmp, const char *id, unsigned seq,
+int seqfile_rename(const char *dir, const char *tmp, const char *id, unsigned seq,
 		       char *name, size_t len)
 {
 	char final[600];

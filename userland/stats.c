@@ -15,12 +15,12 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void sort_doubles(double *v, size_t n)
+void stats_sort_doubles(double *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
 }
 
-uint64_t percentile_rank(double p, uint64_t count)
+uint64_t stats_percentile_rank(double p, uint64_t count)
 {
 	/* p / 100 x count is often an integer that floating point misses by
 	 * an ulp (99.9 x 10000); shave a relative 1e-12 before the ceiling. */
@@ -32,38 +32,38 @@ uint64_t percentile_rank(double p, uint64_t count)
 	return rank > count ? count : rank;
 }
 
-int percentile_shown(double p, uint64_t n)
+int stats_percentile_shown(double p, uint64_t n)
 {
 	if (n == 0)
 		return 0;
 	if (p <= 50)
 		return 1;
-	return n - percentile_rank(p, n) >= PCT_MIN_BEYOND;
+	return n - stats_percentile_rank(p, n) >= PCT_MIN_BEYOND;
 }
 
-double percentile_sorted(const double *v, size_t n, double p)
+double stats_percentile_sorted(const double *v, size_t n, double p)
 {
 	if (n == 0)
 		return 0;
-	return v[percentile_rank(p, n) - 1];
+	return v[stats_percentile_rank(p, n) - 1];
 }
 
-double median(double *v, size_t n)
+double stats_median(double *v, size_t n)
 {
-	sort_doubles(v, n);
+	stats_sort_doubles(v, n);
 	if (n == 0)
 		return 0;
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-void summarize(double *v, size_t n, struct summary *s)
+void stats_summarize(double *v, size_t n, struct summary *s)
 {
 	double sum = 0, sq = 0;
 
 	memset(s, 0, sizeof(*s));
 	if (n == 0)
 		return;
-	sort_doubles(v, n);
+	stats_sort_doubles(v, n);
 	s->n = n;
 	s->min = v[0];
 	s->max = v[n - 1];
@@ -73,12 +73,12 @@ void summarize(double *v, size_t n, struct summary *s)
 	for (size_t i = 0; i < n; i++)
 		sq += (v[i] - s->mean) * (v[i] - s->mean);
 	s->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
-	s->p50 = percentile_sorted(v, n, 50);
-	s->p99 = percentile_sorted(v, n, 99);
-	s->p999 = percentile_sorted(v, n, 99.9);
+	s->p50 = stats_percentile_sorted(v, n, 50);
+	s->p99 = stats_percentile_sorted(v, n, 99);
+	s->p999 = stats_percentile_sorted(v, n, 99.9);
 }
 
-void step_stats(const int64_t *reads, size_t n, struct step_stats *s)
+void stats_step(const int64_t *reads, size_t n, struct step_stats *s)
 {
 	memset(s, 0, sizeof(*s));
 	for (size_t i = 1; i < n; i++) {
@@ -94,7 +94,7 @@ void step_stats(const int64_t *reads, size_t n, struct step_stats *s)
 	}
 }
 
-double normalized_variance(const uint64_t *x, size_t n)
+double stats_normalized_variance(const uint64_t *x, size_t n)
 {
 	double mean = 0, sq = 0;
 
@@ -110,7 +110,7 @@ double normalized_variance(const uint64_t *x, size_t n)
 	return sq / ((double)n * mean * mean);
 }
 
-size_t count_zero(const uint64_t *x, size_t n)
+size_t stats_count_zero(const uint64_t *x, size_t n)
 {
 	size_t z = 0;
 
@@ -133,7 +133,7 @@ static void keep_largest(int64_t *outlier, size_t *n, int64_t v)
 	outlier[i] = v;
 }
 
-void hist_init(struct hist *h, uint64_t *buckets, size_t nbuckets, int64_t width_ns)
+void stats_hist_init(struct hist *h, uint64_t *buckets, size_t nbuckets, int64_t width_ns)
 {
 	memset(h, 0, sizeof(*h));
 	memset(buckets, 0, nbuckets * sizeof(*buckets));
@@ -142,7 +142,7 @@ void hist_init(struct hist *h, uint64_t *buckets, size_t nbuckets, int64_t width
 	h->width_ns = width_ns > 0 ? width_ns : 1;
 }
 
-void hist_add(struct hist *h, int64_t v)
+void stats_hist_add(struct hist *h, int64_t v)
 {
 	h->count++;
 	if (v < 0) {
@@ -155,14 +155,14 @@ void hist_add(struct hist *h, int64_t v)
 	keep_largest(h->outlier, &h->noutliers, v);
 }
 
-int64_t hist_percentile(const struct hist *h, double p)
+int64_t stats_hist_percentile(const struct hist *h, double p)
 {
 	uint64_t rank, seen = h->underflow;
 
 	if (h->count == 0)
 		return 0;
 	/* nearest rank: the smallest bucket whose cumulative count reaches it */
-	rank = percentile_rank(p, h->count);
+	rank = stats_percentile_rank(p, h->count);
 	if (seen >= rank)
 		return 0;
 	for (size_t i = 0; i < h->nbuckets; i++) {
@@ -174,7 +174,7 @@ int64_t hist_percentile(const struct hist *h, double p)
 	return h->noutliers ? h->outlier[0] : (int64_t)h->nbuckets * h->width_ns;
 }
 
-void hist_record(struct tp_rec *r, const char *key, const struct hist *h)
+void stats_hist_record(struct tp_rec *r, const char *key, const struct hist *h)
 {
 	char idx[24];
 
@@ -198,7 +198,7 @@ void hist_record(struct tp_rec *r, const char *key, const struct hist *h)
 	tp_rec_obj_end(r);
 }
 
-void loghist_init(struct loghist *h, int64_t base_ns)
+void stats_loghist_init(struct loghist *h, int64_t base_ns)
 {
 	memset(h, 0, sizeof(*h));
 	h->base_ns = base_ns > 0 ? base_ns : 1;
@@ -218,7 +218,7 @@ static long loghist_index(const struct loghist *h, int64_t v)
 	       (long)((unsigned __int128)((uint64_t)v - lo) * LOGHIST_SUB / lo);
 }
 
-int64_t loghist_lower_ns(const struct loghist *h, size_t i)
+int64_t stats_loghist_lower_ns(const struct loghist *h, size_t i)
 {
 	size_t k = i / LOGHIST_SUB, j = i % LOGHIST_SUB;
 	unsigned __int128 lo = (unsigned __int128)h->base_ns << k;
@@ -227,7 +227,7 @@ int64_t loghist_lower_ns(const struct loghist *h, size_t i)
 	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
 }
 
-void loghist_add(struct loghist *h, int64_t v)
+void stats_loghist_add(struct loghist *h, int64_t v)
 {
 	h->count++;
 	if (v < h->base_ns) {
@@ -243,7 +243,7 @@ void loghist_add(struct loghist *h, int64_t v)
 	keep_largest(h->outlier, &h->noutliers, v);
 }
 
-int loghist_merge(struct loghist *dst, const struct loghist *src)
+int stats_loghist_merge(struct loghist *dst, const struct loghist *src)
 {
 	if (dst->base_ns != src->base_ns)
 		return -1;
@@ -257,24 +257,24 @@ int loghist_merge(struct loghist *dst, const struct loghist *src)
 	return 0;
 }
 
-int64_t loghist_percentile(const struct loghist *h, double p)
+int64_t stats_loghist_percentile(const struct loghist *h, double p)
 {
 	uint64_t rank, seen = h->below;
 
 	if (h->count == 0)
 		return 0;
-	rank = percentile_rank(p, h->count);
+	rank = stats_percentile_rank(p, h->count);
 	if (seen >= rank)
 		return h->base_ns;
 	for (size_t i = 0; i < LOGHIST_BUCKETS; i++) {
 		seen += h->bucket[i];
 		if (seen >= rank)
-			return loghist_lower_ns(h, i + 1);
+			return stats_loghist_lower_ns(h, i + 1);
 	}
-	return h->noutliers ? h->outlier[0] : loghist_lower_ns(h, LOGHIST_BUCKETS);
+	return h->noutliers ? h->outlier[0] : stats_loghist_lower_ns(h, LOGHIST_BUCKETS);
 }
 
-void loghist_record(struct tp_rec *r, const char *key, const struct loghist *h)
+void stats_loghist_record(struct tp_rec *r, const char *key, const struct loghist *h)
 {
 	char lower[24];
 
@@ -286,7 +286,7 @@ void loghist_record(struct tp_rec *r, const char *key, const struct loghist *h)
 		if (!h->bucket[i])
 			continue;
 		/* keys are the lower edges in ns: a reader needs no formula */
-		snprintf(lower, sizeof(lower), "%lld", (long long)loghist_lower_ns(h, i));
+		snprintf(lower, sizeof(lower), "%lld", (long long)stats_loghist_lower_ns(h, i));
 		tp_rec_uint(r, lower, h->bucket[i]);
 	}
 	tp_rec_obj_end(r);
@@ -299,7 +299,7 @@ void loghist_record(struct tp_rec *r, const char *key, const struct loghist *h)
 	tp_rec_obj_end(r);
 }
 
-void hist_truncate(const struct hist *h, size_t nbuckets, struct hist *out)
+void stats_hist_truncate(const struct hist *h, size_t nbuckets, struct hist *out)
 {
 	*out = *h;
 	if (nbuckets >= h->nbuckets)

@@ -10,16 +10,17 @@
  * Percentiles: one rule everywhere, nearest rank. The p-th percentile of n
  * samples is the one of rank ceil(p / 100 x n) in ascending order (1-based,
  * at least 1): a sample that was measured, never an interpolation between
- * two. percentile_sorted(), hist_percentile() and loghist_percentile() all
- * use it (the histograms return the upper edge of that sample's bucket).
- * median() alone is the classical median (the mean of the two middle
+ * two. stats_percentile_sorted(), stats_hist_percentile() and
+ * stats_loghist_percentile() all use it (the histograms return the upper
+ * edge of that sample's bucket).
+ * stats_median() alone is the classical median (the mean of the two middle
  * samples of an even count): it reduces calibration rounds, it is not a
  * percentile figure.
  *
  * A record that carries a percentile carries the number of samples behind
  * it, "n" (or a count named for what was counted). A human table shows a
  * percentile above the median only when at least PCT_MIN_BEYOND samples
- * lie above it (percentile_shown()); otherwise it prints "-": p99 needs
+ * lie above it (stats_percentile_shown()); otherwise it prints "-": p99 needs
  * 1000 samples, p99.9 10000.
  */
 #define PCT_MIN_BEYOND 10
@@ -31,16 +32,16 @@ struct summary {
 };
 
 /* Sorts v in place and fills s. n == 0 gives all zeros. */
-void summarize(double *v, size_t n, struct summary *s);
+void stats_summarize(double *v, size_t n, struct summary *s);
 /* Percentile p (0..100) of n sorted values, nearest rank; 0 if n is 0. */
-double percentile_sorted(const double *v, size_t n, double p);
+double stats_percentile_sorted(const double *v, size_t n, double p);
 /* The nearest rank (1-based, 1..count) of percentile p among count samples. */
-uint64_t percentile_rank(double p, uint64_t count);
+uint64_t stats_percentile_rank(double p, uint64_t count);
 /* 1 when a table may show percentile p of n samples: p <= 50 and n > 0,
- * or at least PCT_MIN_BEYOND samples above rank percentile_rank(p, n). */
-int percentile_shown(double p, uint64_t n);
-double median(double *v, size_t n);	/* sorts v; classical median, see above */
-void sort_doubles(double *v, size_t n);
+ * or at least PCT_MIN_BEYOND samples above rank stats_percentile_rank(p, n). */
+int stats_percentile_shown(double p, uint64_t n);
+double stats_median(double *v, size_t n);	/* sorts v; classical median, see above */
+void stats_sort_doubles(double *v, size_t n);
 
 /* Consecutive clock reads: smallest non-zero forward step, count of backward steps. */
 struct step_stats {
@@ -48,11 +49,11 @@ struct step_stats {
 	uint64_t backward;
 	int64_t largest_backward;	/* magnitude */
 };
-void step_stats(const int64_t *reads, size_t n, struct step_stats *s);
+void stats_step(const int64_t *reads, size_t n, struct step_stats *s);
 
 /* threads.c's normalized variance: sum((x - mean)^2) / (n * mean^2). 0 if mean is 0. */
-double normalized_variance(const uint64_t *x, size_t n);
-size_t count_zero(const uint64_t *x, size_t n);
+double stats_normalized_variance(const uint64_t *x, size_t n);
+size_t stats_count_zero(const uint64_t *x, size_t n);
 
 /*
  * Fixed-bucket histogram (cyclictest style): buckets of width_ns from 0,
@@ -69,21 +70,21 @@ struct hist {
 	int64_t outlier[HIST_OUTLIERS];	/* largest, descending */
 	size_t noutliers;
 };
-void hist_init(struct hist *h, uint64_t *buckets, size_t nbuckets, int64_t width_ns);
-void hist_add(struct hist *h, int64_t v);
+void stats_hist_init(struct hist *h, uint64_t *buckets, size_t nbuckets, int64_t width_ns);
+void stats_hist_add(struct hist *h, int64_t v);
 /* Percentile from the histogram: the upper edge of the bucket holding rank p. */
-int64_t hist_percentile(const struct hist *h, double p);
+int64_t stats_hist_percentile(const struct hist *h, double p);
 
 struct tp_rec;
 /* Writes "key":{"width_ns":W,"buckets":{"i":c,...},"overflow":N,"outliers_ns":[...]} */
-void hist_record(struct tp_rec *r, const char *key, const struct hist *h);
+void stats_hist_record(struct tp_rec *r, const char *key, const struct hist *h);
 
 /*
  * Log-scale histogram for values spanning decades (interruption gaps, wake-up
  * latencies): LOGHIST_SUB linear buckets per octave from base_ns, as in
  * HdrHistogram, so the relative resolution is 1/LOGHIST_SUB everywhere and
  * the record stays small (at most LOGHIST_BUCKETS entries).
- * Bucket i covers [loghist_lower_ns(h, i), loghist_lower_ns(h, i + 1)).
+ * Bucket i covers [stats_loghist_lower_ns(h, i), stats_loghist_lower_ns(h, i + 1)).
  */
 #define LOGHIST_SUB 4
 #define LOGHIST_OCTAVES 34	/* 1 us base: up to 2^34 us, beyond any run */
@@ -97,23 +98,23 @@ struct loghist {
 	int64_t outlier[HIST_OUTLIERS];	/* largest, descending */
 	size_t noutliers;
 };
-void loghist_init(struct loghist *h, int64_t base_ns);
-void loghist_add(struct loghist *h, int64_t v);
+void stats_loghist_init(struct loghist *h, int64_t base_ns);
+void stats_loghist_add(struct loghist *h, int64_t v);
 /* Adds every count of src to dst (same base_ns; else returns -1). */
-int loghist_merge(struct loghist *dst, const struct loghist *src);
-int64_t loghist_lower_ns(const struct loghist *h, size_t i);
+int stats_loghist_merge(struct loghist *dst, const struct loghist *src);
+int64_t stats_loghist_lower_ns(const struct loghist *h, size_t i);
 /* Upper edge of the bucket holding rank p (nearest rank), the largest
  * sample if it is in the overflow, 0 if empty. */
-int64_t loghist_percentile(const struct loghist *h, double p);
+int64_t stats_loghist_percentile(const struct loghist *h, double p);
 /* Writes "key":{"base_ns":B,"sub":S,"buckets":{"LOWER_NS":c,...},
  * "below":N,"overflow":N,"outliers_ns":[...]}, empty buckets left out. */
-void loghist_record(struct tp_rec *r, const char *key, const struct loghist *h);
+void stats_loghist_record(struct tp_rec *r, const char *key, const struct loghist *h);
 
 /*
  * A view of h with only its first nbuckets buckets (at most h->nbuckets),
  * the samples beyond them counted as overflow: for a record that must fit
  * TP_REC_MAX. out shares h's bucket array.
  */
-void hist_truncate(const struct hist *h, size_t nbuckets, struct hist *out);
+void stats_hist_truncate(const struct hist *h, size_t nbuckets, struct hist *out);
 
 #endif

@@ -62,7 +62,7 @@ static int probe_limit_s(const struct probe *p, const struct options *o)
 	if (o->timeout_s > 0)
 		return o->timeout_s;
 	/* Emulated CPUs (QEMU TCG) run the probes several times slower. */
-	if (running_in_qemu() && !cpu_has_flag("constant_tsc"))
+	if (sysinfo_running_in_qemu() && !sysinfo_cpu_has_flag("constant_tsc"))
 		s *= 4;
 	return s;
 }
@@ -83,7 +83,7 @@ static void isolated_cpus(struct pinning *pin)
 	char list[256];
 
 	pin->n = 0;
-	if (read_text("/sys/devices/system/cpu/isolated", list, sizeof(list)) <= 0)
+	if (sysinfo_read_text("/sys/devices/system/cpu/isolated", list, sizeof(list)) <= 0)
 		return;
 	pin->n = irqstat_parse_cpulist(list, pin->cpu, IRQSTAT_CPUS);
 	if (pin->n < 0)
@@ -124,30 +124,30 @@ static void report_outcome(const struct probe *p, const struct sup_result *sr, i
 
 	emit_begin(&r, "error");
 	tp_rec_str(&r, "probe", p->name);
-	tp_rec_str(&r, "reason", outcome_name(sr->out));
-	if (sr->out == OUT_SIGNAL) {
+	tp_rec_str(&r, "reason", supervise_outcome_name(sr->out));
+	if (sr->out == OUTCOME_SIGNAL) {
 		tp_rec_int(&r, "signal", sr->status);
 		tp_rec_str(&r, "signal_name", strsignal(sr->status));
 		snprintf(how, sizeof(how), " %s", strsignal(sr->status));
-	} else if (sr->out == OUT_EXIT || sr->out == OUT_FAILED) {
-		int st = sr->out == OUT_FAILED ? SUP_EXIT_FAILED : sr->status;
+	} else if (sr->out == OUTCOME_EXIT || sr->out == OUTCOME_FAILED) {
+		int st = sr->out == OUTCOME_FAILED ? SUP_EXIT_FAILED : sr->status;
 
 		tp_rec_int(&r, "exit_status", st);
 		snprintf(how, sizeof(how), " with status %d%s", st,
-			 sr->out == OUT_FAILED ? " (the probe's records say why)" : "");
-	} else if (sr->out == OUT_TIMEOUT) {
+			 sr->out == OUTCOME_FAILED ? " (the probe's records say why)" : "");
+	} else if (sr->out == OUTCOME_TIMEOUT) {
 		tp_rec_int(&r, "limit_s", limit_s);
-	} else if (sr->out == OUT_STOPPED && stop_signal) {
+	} else if (sr->out == OUTCOME_STOPPED && stop_signal) {
 		tp_rec_int(&r, "signal", stop_signal);
 		tp_rec_str(&r, "signal_name", strsignal(stop_signal));
-	} else if (sr->out == OUT_NOSTART) {
+	} else if (sr->out == OUTCOME_NOSTART) {
 		tp_rec_str(&r, "error", strerror(sr->status));
 	}
 	if (sr->leftovers)
 		tp_rec_int(&r, "leftovers_killed", sr->leftovers);
 	tp_rec_int(&r, "ran_ms", sr->ran_ns / NS_PER_MS);
 	sink_emit(&r);
-	sink_human("probe %s FAILED: %s%s after %lld ms\n", p->name, outcome_name(sr->out), how,
+	sink_human("probe %s FAILED: %s%s after %lld ms\n", p->name, supervise_outcome_name(sr->out), how,
 		   (long long)(sr->ran_ns / NS_PER_MS));
 }
 
@@ -204,9 +204,9 @@ static enum outcome run_one(const struct probe *p, struct probe_ctx *ctx,
 	announce_probe(p, watchdog && watchdog < job.deadline_ns ?
 			  (watchdog - mono_ns() + NS_PER_S - 1) / NS_PER_S : limit);
 	sink_probe_begin();
-	supervise(&job, &sr);
+	supervise_run(&job, &sr);
 	dropped = sink_probe_dropped();
-	if (sr.out != OUT_OK && sr.out != OUT_SKIPPED)
+	if (sr.out != OUTCOME_OK && sr.out != OUTCOME_SKIPPED)
 		report_outcome(p, &sr, limit);
 	else if (sr.leftovers)
 		report_leftovers(p, sr.leftovers);
@@ -218,13 +218,13 @@ static enum outcome run_one(const struct probe *p, struct probe_ctx *ctx,
 
 static void count(struct suite_result *res, enum outcome out)
 {
-	if (out == OUT_OK)
+	if (out == OUTCOME_OK)
 		res->ok++;
-	else if (out == OUT_SKIPPED)
+	else if (out == OUTCOME_SKIPPED)
 		res->skipped++;
 	else
 		res->failed++;
-	if (out == OUT_WATCHDOG)
+	if (out == OUTCOME_WATCHDOG)
 		res->watchdog_fired = 1;
 }
 
@@ -268,7 +268,7 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 {
 	const struct probe *list[MAX_SELECTED];
 	struct probe_ctx ctx = {
-		.opt = o, .quick = o->quick, .appliance = appliance, .ncpu = cpu_count(),
+		.opt = o, .quick = o->quick, .appliance = appliance, .ncpu = sysinfo_cpu_count(),
 	};
 	int64_t watchdog = o->watchdog_s ? mono_ns() + (int64_t)o->watchdog_s * NS_PER_S : 0;
 	struct summary_row sum[SUMMARY_MAX];
@@ -286,7 +286,7 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	summary_keys_records();
 	for (size_t i = 0; errs && i < errs->n; i++)
 		summary_option_error(&errs->e[i]);
-	n = select_probes(o, list, MAX_SELECTED);
+	n = selection_probes(o, list, MAX_SELECTED);
 	isolated_cpus(&pin);
 
 	for (int it = 1; it <= o->repeat && !stop; it++) {
@@ -306,7 +306,7 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 				sum[nsum++] = (struct summary_row){ list[i]->name, iteration, out,
 					sink_records() - before, ran_ns / NS_PER_MS };
 			attribution_end(&attr, list[i]->name);	/* not one of the probe's records */
-			stop = out == OUT_WATCHDOG || should_stop();
+			stop = out == OUTCOME_WATCHDOG || should_stop();
 		}
 	}
 	res->stop_signal = stop_signal;

@@ -51,8 +51,9 @@ static void emit_stub_words(struct tp_rec *r, const struct options *o)
 
 /*
  * The figures each probe promises, its headline first (struct probe): the
- * registry travels with the records, so the LAVA converter and the report
- * need no table of their own.
+ * run record carries them, so the LAVA converter and the report take them
+ * from the records, as the report takes each probe's keys from its keys
+ * record (summary_keys_records()), not from a table of their own.
  */
 static void emit_figures(struct tp_rec *r)
 {
@@ -91,7 +92,7 @@ static void emit_load(struct tp_rec *r, const char *name, const struct busy_mark
 	}
 	tp_rec_arr_begin(r, name);
 	for (int i = 0; i < 3; i++)
-		rec_double(r, 0, m->load[i]);
+		emit_rec_double(r, 0, m->load[i]);
 	tp_rec_arr_end(r);
 }
 
@@ -105,11 +106,11 @@ void summary_run_record(const struct options *o, const char *env, int ncpu,
 	struct tm tm;
 
 	uname(&u);
-	read_text("/proc/cmdline", cmdline, sizeof(cmdline));
-	cpu_model(model, sizeof(model));
-	machine_name(machine, sizeof(machine));
-	current_clocksource(cs, sizeof(cs));
-	read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail));
+	sysinfo_read_text("/proc/cmdline", cmdline, sizeof(cmdline));
+	sysinfo_cpu_model(model, sizeof(model));
+	sysinfo_machine_name(machine, sizeof(machine));
+	sysinfo_current_clocksource(cs, sizeof(cs));
+	sysinfo_read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail));
 	gmtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 
@@ -123,7 +124,7 @@ void summary_run_record(const struct options *o, const char *env, int ncpu,
 	tp_rec_str(&r, "cpu_model", model);
 	tp_rec_int(&r, "cpus", ncpu);
 	tp_rec_str(&r, "machine", machine);
-	tp_rec_bool(&r, "hypervisor", cpu_has_flag("hypervisor"));
+	tp_rec_bool(&r, "hypervisor", sysinfo_cpu_has_flag("hypervisor"));
 	tp_rec_str(&r, "clocksource", cs);
 	tp_rec_str(&r, "available_clocksources", avail);
 	tp_rec_str(&r, "variant", o->variant[0] ? o->variant : "base");
@@ -164,7 +165,7 @@ void summary_table(const struct summary_row *rows, size_t n, const struct suite_
 		const struct summary_row *s = &rows[i];
 
 		sink_human("%-10s %5d  %-11s %8lu %9.1f\n", s->name, s->iteration,
-			   outcome_name(s->out),
+			   supervise_outcome_name(s->out),
 			   s->records, (double)s->ms / 1000);
 	}
 	sink_human("\n== end: %d ok, %d skipped, %d failed ==\n", res->ok, res->skipped, res->failed);
@@ -185,8 +186,8 @@ static void emit_other_work(struct tp_rec *r, const struct busy_mark *start, int
 		tp_rec_null(r, "other_busy_pct");
 		return;
 	}
-	rec_double(r, "other_cpu_s", (double)busy_other_ns(start, &end) / 1e9);
-	rec_double(r, "other_busy_pct", pct);
+	emit_rec_double(r, "other_cpu_s", (double)busy_other_ns(start, &end) / 1e9);
+	emit_rec_double(r, "other_busy_pct", pct);
 	if (pct >= 10)
 		sink_human("WARNING: other work used %.0f %% of the %d CPUs during the run "
 			   "(load average %.2f at the start, %.2f at the end): its figures carry that noise\n",

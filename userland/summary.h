@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The run's bookends: the run record (what ran where), the option error
- * records, the summary table a person reads on a screen without serial, and
- * the end record with the counts. All go through the sink.
+ * The run's bookends: the run record (what ran where), each probe's keys
+ * record, the option error records, the summary table a person reads on a
+ * screen without serial, and the end record with the counts. All go through
+ * the sink.
  */
 #ifndef TP_SUMMARY_H
 #define TP_SUMMARY_H

@@ -40,12 +40,12 @@ void supervise_init(void)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
-const char *outcome_name(enum outcome o)
+const char *supervise_outcome_name(enum outcome o)
 {
 	static const char *const names[] = {
-		[OUT_OK] = "ok", [OUT_SKIPPED] = "skipped", [OUT_FAILED] = "failed",
-		[OUT_EXIT] = "exit", [OUT_SIGNAL] = "signal", [OUT_TIMEOUT] = "timeout",
-		[OUT_WATCHDOG] = "watchdog", [OUT_STOPPED] = "stopped", [OUT_NOSTART] = "not started",
+		[OUTCOME_OK] = "ok", [OUTCOME_SKIPPED] = "skipped", [OUTCOME_FAILED] = "failed",
+		[OUTCOME_EXIT] = "exit", [OUTCOME_SIGNAL] = "signal", [OUTCOME_TIMEOUT] = "timeout",
+		[OUTCOME_WATCHDOG] = "watchdog", [OUTCOME_STOPPED] = "stopped", [OUTCOME_NOSTART] = "not started",
 	};
 
 	return (unsigned)o < sizeof(names) / sizeof(names[0]) ? names[o] : "?";
@@ -181,15 +181,15 @@ static __attribute__((noreturn)) void child(const struct sup_job *job, int wfd)
 static enum outcome over_time(const struct sup_job *job, int64_t now)
 {
 	if (job->watchdog_ns && now >= job->watchdog_ns)
-		return OUT_WATCHDOG;
+		return OUTCOME_WATCHDOG;
 	if (job->deadline_ns && now >= job->deadline_ns)
-		return OUT_TIMEOUT;
+		return OUTCOME_TIMEOUT;
 	if (job->stop && job->stop())
-		return OUT_STOPPED;
-	return OUT_OK;
+		return OUTCOME_STOPPED;
+	return OUTCOME_OK;
 }
 
-/* Waits for the child while forwarding its output; OUT_OK once it exited. */
+/* Waits for the child while forwarding its output; OUTCOME_OK once it exited. */
 static enum outcome wait_child(const struct sup_job *job, pid_t pid, int fd,
 			       struct linebuf *lb, int *status)
 {
@@ -201,8 +201,8 @@ static enum outcome wait_child(const struct sup_job *job, pid_t pid, int fd,
 		enum outcome o;
 
 		if (waitpid(pid, status, WNOHANG) == pid)
-			return OUT_OK;
-		if ((o = over_time(job, now)) != OUT_OK) {
+			return OUTCOME_OK;
+		if ((o = over_time(job, now)) != OUTCOME_OK) {
 			kill(-pid, SIGKILL);
 			waitpid(pid, status, 0);
 			return o;
@@ -227,24 +227,24 @@ static enum outcome wait_child(const struct sup_job *job, pid_t pid, int fd,
 static void classify(struct sup_result *res, int st)
 {
 	if (WIFSIGNALED(st)) {
-		res->out = OUT_SIGNAL;
+		res->out = OUTCOME_SIGNAL;
 		res->status = WTERMSIG(st);
 	} else if (!WIFEXITED(st)) {
-		res->out = OUT_EXIT;
+		res->out = OUTCOME_EXIT;
 		res->status = -1;
 	} else if (WEXITSTATUS(st) == 0) {
-		res->out = OUT_OK;
+		res->out = OUTCOME_OK;
 	} else if (WEXITSTATUS(st) == SUP_EXIT_SKIPPED) {
-		res->out = OUT_SKIPPED;
+		res->out = OUTCOME_SKIPPED;
 	} else if (WEXITSTATUS(st) == SUP_EXIT_FAILED) {
-		res->out = OUT_FAILED;
+		res->out = OUTCOME_FAILED;
 	} else {
-		res->out = OUT_EXIT;
+		res->out = OUTCOME_EXIT;
 		res->status = WEXITSTATUS(st);
 	}
 }
 
-void supervise(const struct sup_job *job, struct sup_result *res)
+void supervise_run(const struct sup_job *job, struct sup_result *res)
 {
 	int fds[2] = { -1, -1 }, st = 0;
 	struct linebuf *lb = 0;
@@ -254,7 +254,7 @@ void supervise(const struct sup_job *job, struct sup_result *res)
 	memset(res, 0, sizeof(*res));
 	if (job->line && (!(lb = calloc(1, sizeof(*lb))) || pipe2(fds, O_CLOEXEC) ||
 			  fcntl(fds[0], F_SETFL, O_NONBLOCK))) {
-		res->out = OUT_NOSTART;
+		res->out = OUTCOME_NOSTART;
 		res->status = errno ? errno : ENOMEM;
 		goto out;
 	}
@@ -268,7 +268,7 @@ void supervise(const struct sup_job *job, struct sup_result *res)
 	if (fds[1] >= 0)
 		close(fds[1]);
 	if (pid < 0) {
-		res->out = OUT_NOSTART;
+		res->out = OUTCOME_NOSTART;
 		res->status = errno;
 		goto out;
 	}
@@ -277,7 +277,7 @@ void supervise(const struct sup_job *job, struct sup_result *res)
 	res->leftovers = kill_leftovers(pid);
 	if (fds[0] >= 0)
 		finish_output(fds[0], lb, job->line);
-	if (res->out == OUT_OK)
+	if (res->out == OUTCOME_OK)
 		classify(res, st);
 out:
 	if (fds[0] >= 0)

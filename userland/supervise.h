@@ -4,7 +4,8 @@
  * group with a deadline, hands each line the child writes to a callback,
  * waits for the child (not for its output to close), kills whatever the
  * child left behind, and says how it ended. Used by the suite for each probe
- * and by the clocks probe for each clocksource of its sweep.
+ * and for the fingerprint, and by the clocks probe for each clocksource of
+ * its sweep.
  */
 #ifndef TP_SUPERVISE_H
 #define TP_SUPERVISE_H
@@ -17,15 +18,15 @@
 #define SUP_EXIT_FAILED 78	/* failed; the child's error record says why */
 
 enum outcome {
-	OUT_OK,
-	OUT_SKIPPED,
-	OUT_FAILED,		/* exited SUP_EXIT_FAILED */
-	OUT_EXIT,		/* exited with another status */
-	OUT_SIGNAL,		/* killed by a signal it did not ask for */
-	OUT_TIMEOUT,		/* over its deadline: killed */
-	OUT_WATCHDOG,		/* over the whole run's deadline: killed */
-	OUT_STOPPED,		/* stop() asked for it: killed */
-	OUT_NOSTART,		/* pipe or fork failed */
+	OUTCOME_OK,
+	OUTCOME_SKIPPED,
+	OUTCOME_FAILED,		/* exited SUP_EXIT_FAILED */
+	OUTCOME_EXIT,		/* exited with another status */
+	OUTCOME_SIGNAL,		/* killed by a signal it did not ask for */
+	OUTCOME_TIMEOUT,		/* over its deadline: killed */
+	OUTCOME_WATCHDOG,		/* over the whole run's deadline: killed */
+	OUTCOME_STOPPED,		/* stop() asked for it: killed */
+	OUTCOME_NOSTART,		/* pipe or fork failed */
 };
 
 struct sup_job {
@@ -41,17 +42,17 @@ struct sup_job {
 
 struct sup_result {
 	enum outcome out;
-	int status;		/* OUT_EXIT: exit status; OUT_SIGNAL: signal; OUT_NOSTART: errno */
+	int status;		/* OUTCOME_EXIT: exit status; OUTCOME_SIGNAL: signal; OUTCOME_NOSTART: errno */
 	int leftovers;		/* processes it left behind, killed after it ended */
 	int64_t ran_ns;
 };
 
-void supervise(const struct sup_job *job, struct sup_result *res);
+void supervise_run(const struct sup_job *job, struct sup_result *res);
 
 /* Makes this process the reaper of its descendants' orphans (done once). */
 void supervise_init(void);
 
 /* A word for an outcome: "ok", "skipped", "failed", "exit", ... */
-const char *outcome_name(enum outcome o);
+const char *supervise_outcome_name(enum outcome o);
 
 #endif

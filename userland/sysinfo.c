@@ -10,7 +10,7 @@
 
 #include "sysinfo.h"
 
-int read_text(const char *path, char *buf, size_t len)
+int sysinfo_read_text(const char *path, char *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
@@ -32,7 +32,7 @@ int read_text(const char *path, char *buf, size_t len)
 	return (int)n;
 }
 
-int write_text(const char *path, const char *s)
+int sysinfo_write_text(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
 	ssize_t n;
@@ -47,7 +47,7 @@ int write_text(const char *path, const char *s)
 	return e;
 }
 
-int cpu_count(void)
+int sysinfo_cpu_count(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -55,7 +55,7 @@ int cpu_count(void)
 }
 
 /* Value of the first "key\t: value" line of /proc/cpuinfo. */
-int cpuinfo_value(const char *text, const char *key, char *buf, size_t len)
+int sysinfo_cpuinfo_value(const char *text, const char *key, char *buf, size_t len)
 {
 	size_t klen = strlen(key);
 
@@ -78,7 +78,7 @@ int cpuinfo_value(const char *text, const char *key, char *buf, size_t len)
 	return 0;
 }
 
-int word_in_list(const char *list, const char *word)
+int sysinfo_word_in_list(const char *list, const char *word)
 {
 	size_t n = strlen(word);
 
@@ -94,45 +94,45 @@ static int cpuinfo_field(const char *key, char *buf, size_t len)
 	static char text[16384];
 
 	buf[0] = 0;
-	return read_text("/proc/cpuinfo", text, sizeof(text)) > 0 &&
-	       cpuinfo_value(text, key, buf, len);
+	return sysinfo_read_text("/proc/cpuinfo", text, sizeof(text)) > 0 &&
+	       sysinfo_cpuinfo_value(text, key, buf, len);
 }
 
-void cpu_model(char *buf, size_t len)
+void sysinfo_cpu_model(char *buf, size_t len)
 {
 	if (!cpuinfo_field("model name", buf, len))
 		snprintf(buf, len, "unknown");
 }
 
-int cpu_has_flag(const char *flag)
+int sysinfo_cpu_has_flag(const char *flag)
 {
 	char flags[4096];
 
-	return cpuinfo_field("flags", flags, sizeof(flags)) && word_in_list(flags, flag);
+	return cpuinfo_field("flags", flags, sizeof(flags)) && sysinfo_word_in_list(flags, flag);
 }
 
-void cpu_map_line(struct cpu_map *m, const char *line)
+void sysinfo_cpu_map_line(struct cpu_map *m, const char *line)
 {
 	struct cpu_entry *c = m->n && m->open ? &m->c[m->n - 1] : NULL;
-	char v[8192];	/* a flags line is ~1.5 KB; cpu_map_read()'s lines are no longer */
+	char v[8192];	/* a flags line is ~1.5 KB; sysinfo_cpu_map_read()'s lines are no longer */
 	char *end;
 	long x;
 
-	if (cpuinfo_value(line, "processor", v, sizeof(v))) {
+	if (sysinfo_cpuinfo_value(line, "processor", v, sizeof(v))) {
 		x = strtol(v, &end, 10);
 		m->open = end != v && x >= 0 && x <= INT32_MAX && m->n < CPU_MAP_MAX;
 		if (m->open)
 			m->c[m->n++] = (struct cpu_entry){ .cpu = (int)x, .apic = -1, .tsc_adjust = -1 };
-	} else if (c && cpuinfo_value(line, "apicid", v, sizeof(v))) {
+	} else if (c && sysinfo_cpuinfo_value(line, "apicid", v, sizeof(v))) {
 		x = strtol(v, &end, 10);
 		if (end != v && x >= 0 && x <= 0xffffffffL)
 			c->apic = x;
-	} else if (c && cpuinfo_value(line, "flags", v, sizeof(v))) {
-		c->tsc_adjust = word_in_list(v, "tsc_adjust");
+	} else if (c && sysinfo_cpuinfo_value(line, "flags", v, sizeof(v))) {
+		c->tsc_adjust = sysinfo_word_in_list(v, "tsc_adjust");
 	}
 }
 
-int cpu_map_read(struct cpu_map *m)
+int sysinfo_cpu_map_read(struct cpu_map *m)
 {
 	static char line[8192];
 	FILE *f = fopen("/proc/cpuinfo", "re");
@@ -141,12 +141,12 @@ int cpu_map_read(struct cpu_map *m)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f))
-		cpu_map_line(m, line);
+		sysinfo_cpu_map_line(m, line);
 	fclose(f);
 	return 0;
 }
 
-int cpu_of_apic(const struct cpu_map *m, uint32_t apic)
+int sysinfo_cpu_of_apic(const struct cpu_map *m, uint32_t apic)
 {
 	for (int i = 0; i < m->n; i++)
 		if (m->c[i].apic == (int64_t)apic)
@@ -154,7 +154,7 @@ int cpu_of_apic(const struct cpu_map *m, uint32_t apic)
 	return -1;
 }
 
-const struct cpu_entry *cpu_map_find(const struct cpu_map *m, int cpu)
+const struct cpu_entry *sysinfo_cpu_map_find(const struct cpu_map *m, int cpu)
 {
 	for (int i = 0; i < m->n; i++)
 		if (m->c[i].cpu == cpu)
@@ -162,41 +162,41 @@ const struct cpu_entry *cpu_map_find(const struct cpu_map *m, int cpu)
 	return NULL;
 }
 
-void machine_name(char *buf, size_t len)
+void sysinfo_machine_name(char *buf, size_t len)
 {
 	char vendor[128], product[128];
 
-	read_text("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
-	read_text("/sys/class/dmi/id/product_name", product, sizeof(product));
+	sysinfo_read_text("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
+	sysinfo_read_text("/sys/class/dmi/id/product_name", product, sizeof(product));
 	if (!vendor[0] && !product[0])
 		snprintf(buf, len, "unknown");
 	else
 		snprintf(buf, len, "%s%s%s", vendor, vendor[0] && product[0] ? " " : "", product);
 }
 
-int running_in_qemu(void)
+int sysinfo_running_in_qemu(void)
 {
 	char vendor[128];
 
-	read_text("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
+	sysinfo_read_text("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
 	return !strncmp(vendor, "QEMU", 4);
 }
 
-int current_clocksource(char *buf, size_t len)
+int sysinfo_current_clocksource(char *buf, size_t len)
 {
-	return read_text(CLOCKSOURCE_DIR "/current_clocksource", buf, len);
+	return sysinfo_read_text(CLOCKSOURCE_DIR "/current_clocksource", buf, len);
 }
 
-int set_clocksource(const char *name)
+int sysinfo_set_clocksource(const char *name)
 {
 	char now[64];
-	int rc = write_text(CLOCKSOURCE_DIR "/current_clocksource", name);
+	int rc = sysinfo_write_text(CLOCKSOURCE_DIR "/current_clocksource", name);
 
 	if (rc)
 		return rc;
 	/* The kernel accepts the write and may still refuse the switch
 	 * (e.g. an unstable TSC): read it back. */
-	if (current_clocksource(now, sizeof(now)) < 0 || strcmp(now, name))
+	if (sysinfo_current_clocksource(now, sizeof(now)) < 0 || strcmp(now, name))
 		return -EINVAL;
 	return 0;
 }

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Time arithmetic in int64_t nanoseconds and uint64_t TSC ticks, nothing else. */
+/*
+ * Time in int64_t nanoseconds and uint64_t TSC ticks: the conversions, the
+ * clock reads (now_ns, mono_ns), the TSC reads (rdtsc, rdtsc_ordered,
+ * rdtscp) and a spin loop's pause (cpu_relax). Header only.
+ */
 #ifndef TP_TIMEUTIL_H
 #define TP_TIMEUTIL_H
 

@@ -13,7 +13,7 @@
 #include "stats.h"
 #include "timeutil.h"
 
-int user_calib_rounds = USER_CALIB_ROUNDS_DEFAULT;
+int tsccal_rounds = USER_CALIB_ROUNDS_DEFAULT;
 
 #if TP_HAVE_TSC
 /*
@@ -45,7 +45,7 @@ static void bracket(uint64_t *mid_tsc, int64_t *clock_ns)
  * by NTP), each end read between two TSC reads so the pairing error is
  * bounded by the tighter pair.
  */
-double tsc_hz_against_raw(int64_t interval_ns)
+double tsccal_hz_against_raw(int64_t interval_ns)
 {
 #if TP_HAVE_TSC
 	uint64_t m0 = 0, m1 = 0;
@@ -64,7 +64,7 @@ double tsc_hz_against_raw(int64_t interval_ns)
 #endif
 }
 
-void user_calib_reduce(double *v, int n, struct user_calib *c)
+void tsccal_reduce(double *v, int n, struct user_calib *c)
 {
 	int good = 0;
 
@@ -79,13 +79,13 @@ void user_calib_reduce(double *v, int n, struct user_calib *c)
 	}
 	if (!good)
 		return;
-	c->hz = median(v, (size_t)good);	/* sorts v[0..good) */
+	c->hz = stats_median(v, (size_t)good);	/* sorts v[0..good) */
 	c->min_hz = v[0];
 	c->max_hz = v[good - 1];
 	c->spread_ppm = (c->max_hz - c->min_hz) / c->hz * 1e6;
 }
 
-double user_calib_run(int rounds, int64_t round_ns, struct user_calib *c)
+double tsccal_run(int rounds, int64_t round_ns, struct user_calib *c)
 {
 	double v[USER_CALIB_ROUNDS_MAX];
 	cpu_set_t old;
@@ -97,24 +97,24 @@ double user_calib_run(int rounds, int64_t round_ns, struct user_calib *c)
 		rounds = USER_CALIB_ROUNDS_MAX;
 	cpu = affinity_pin_self(-1, &old);
 	for (int i = 0; i < rounds; i++)
-		v[i] = tsc_hz_against_raw(round_ns);
+		v[i] = tsccal_hz_against_raw(round_ns);
 	if (cpu >= 0)
 		affinity_unpin(&old);
-	user_calib_reduce(v, rounds, c);
+	tsccal_reduce(v, rounds, c);
 	c->round_ns = round_ns;
 	c->cpu = cpu >= 0 ? cpu : -1;
 	return c->hz;
 }
 
-void user_calib_fields(struct tp_rec *r, const struct user_calib *c)
+void tsccal_fields(struct tp_rec *r, const struct user_calib *c)
 {
 	tp_rec_int(r, "calib_rounds", c->rounds);
 	tp_rec_int(r, "calib_failed_rounds", c->failed);
-	rec_exact(r, "calib_spread_ppm", c->hz > 0 ? c->spread_ppm : NAN);
+	emit_rec_exact(r, "calib_spread_ppm", c->hz > 0 ? c->spread_ppm : NAN);
 	tp_rec_int(r, "calib_round_ms", c->round_ns / NS_PER_MS);
 }
 
-double probe_tsc_calib(struct probe_ctx *ctx)
+double tsccal_probe(struct probe_ctx *ctx)
 {
 	int64_t round_ms = ctx->quick ? USER_CALIB_QUICK_MS : USER_CALIB_FULL_MS;
 
@@ -128,7 +128,7 @@ double probe_tsc_calib(struct probe_ctx *ctx)
 	}
 	if (!TP_HAVE_TSC)
 		return 0;
-	ctx->tsc.hz = user_calib_run(user_calib_rounds, round_ms * NS_PER_MS, &ctx->tsc.user);
+	ctx->tsc.hz = tsccal_run(tsccal_rounds, round_ms * NS_PER_MS, &ctx->tsc.user);
 	ctx->tsc.source = "user";
 	ctx->tsc.ref = "CLOCK_MONOTONIC_RAW";
 	return ctx->tsc.hz;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The one user-space TSC calibration, shared by `clocks`, `noise` (through
- * probe_tsc_calib()) and `tsc`: ROUNDS rounds of TSC ticks across an
- * interval of CLOCK_MONOTONIC_RAW, each end read between two TSC reads,
- * pinned to one CPU (a migration between CPUs whose TSCs differ would count
- * as frequency). A round that gives no figure is left out and counted.
+ * The one user-space TSC calibration, shared by `tsc` (tsccal_run()) and,
+ * through tsccal_probe() (probe.h), `clocks`, `drift`, `noise` and
+ * `tscsync`: ROUNDS rounds of TSC ticks across an interval of
+ * CLOCK_MONOTONIC_RAW, each end read between two TSC reads, pinned to one
+ * CPU (a migration between CPUs whose TSCs differ would count as
+ * frequency). A round that gives no figure is left out and counted.
  */
 #ifndef TP_TSCCAL_H
 #define TP_TSCCAL_H
@@ -32,22 +33,22 @@ struct user_calib {
  * out of the median and the spread. Fills rounds, failed, hz, spread_ppm,
  * min_hz and max_hz.
  */
-void user_calib_reduce(double *v, int n, struct user_calib *c);
+void tsccal_reduce(double *v, int n, struct user_calib *c);
 
 /* Rounds every user of the calibration runs: --tsc-calib-rounds, a row of
  * the tsc probe (probes/tsc.c) kept here, where it is used. */
-extern int user_calib_rounds;
+extern int tsccal_rounds;
 
 /* Runs the calibration (ROUNDS clamped to 1..USER_CALIB_ROUNDS_MAX) and
  * fills C. Returns c->hz. */
-double user_calib_run(int rounds, int64_t round_ns, struct user_calib *c);
+double tsccal_run(int rounds, int64_t round_ns, struct user_calib *c);
 
 /* Writes a calibration's rounds into record R: "calib_rounds",
  * "calib_failed_rounds", "calib_spread_ppm", "calib_round_ms". */
 struct tp_rec;
-void user_calib_fields(struct tp_rec *r, const struct user_calib *c);
+void tsccal_fields(struct tp_rec *r, const struct user_calib *c);
 
 /* One round of INTERVAL_NS: Hz, or 0 when it failed. */
-double tsc_hz_against_raw(int64_t interval_ns);
+double tsccal_hz_against_raw(int64_t interval_ns);
 
 #endif

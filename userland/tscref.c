@@ -85,7 +85,7 @@ static void refined_from(struct ktsc *k, const struct scan *sc)
 	k->ref = sc->hpet ? "hpet" : sc->acpi_pm ? "pmtimer" : 0;
 }
 
-int ktsc_parse(const char *log, struct ktsc *k)
+int tscref_ktsc_parse(const char *log, struct ktsc *k)
 {
 	struct scan sc = { 0 };
 	char line[512];

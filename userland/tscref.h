@@ -29,7 +29,7 @@ struct ktsc {
 
 /* Reads the kernel's figure from the log text (lines with or without a
  * /dev/kmsg or klogctl prefix, kmsg.h). 1 found, 0 none. */
-int ktsc_parse(const char *log, struct ktsc *k);
+int tscref_ktsc_parse(const char *log, struct ktsc *k);
 
 /* 1, 0 or -1 (not known): is counter (drift's names: "CLOCK_MONOTONIC_RAW",
  * "hpet", "pmtimer") independent of the TSC under clocksource cs (NULL or

@@ -78,15 +78,15 @@ int main(void)
 	{
 		double t[] = { 1e9, 1e9 + 1, 1e9 + 2, 1e9 + 3 }, y[] = { 5, 7, 9, 11 };
 
-		ok(!line_fit(t, y, 4, &slope, &icept), "fits 4 points");
+		ok(!adev_line_fit(t, y, 4, &slope, &icept), "fits 4 points");
 		is_near(slope, 2, 1e-9, "slope 2 at t ~ 1e9");
 		is_near(icept + slope * 1e9, 5, 1e-6, "through the first point");
-		ok(line_fit(t, y, 1, &slope, &icept) == -1, "one point: no line");
+		ok(adev_line_fit(t, y, 1, &slope, &icept) == -1, "one point: no line");
 		t[1] = t[2] = t[3] = t[0];
-		ok(line_fit(t, y, 4, &slope, &icept) == -1, "equal t: no line");
+		ok(adev_line_fit(t, y, 4, &slope, &icept) == -1, "equal t: no line");
 		for (int i = 0; i < 4; i++)
 			t[i] = 7e-8;	/* their sum / 4 is not 7e-8 exactly */
-		ok(line_fit(t, y, 4, &slope, &icept) == -1, "equal t that do not average exactly: no line");
+		ok(adev_line_fit(t, y, 4, &slope, &icept) == -1, "equal t that do not average exactly: no line");
 	}
 	free(x);
 	return tap_done();

@@ -19,11 +19,11 @@ static void test_ctxt(void)
 {
 	uint64_t c = 0;
 
-	ok(!attr_parse_ctxt("cpu  1 2 3\nintr 99 0 1\nctxt 362309014\nbtime 1764690000\n", &c) &&
+	ok(!attribution_parse_ctxt("cpu  1 2 3\nintr 99 0 1\nctxt 362309014\nbtime 1764690000\n", &c) &&
 	   c == 362309014, "ctxt from /proc/stat");
-	ok(attr_parse_ctxt("cpu  1 2 3\nbtime 1\n", &c) == -EINVAL, "no ctxt line: -EINVAL");
-	ok(attr_parse_ctxt("ctxt x\n", &c) == -EINVAL, "not a number: -EINVAL");
-	ok(!attr_parse_ctxt("ctxt 5", &c) && c == 5, "last line without newline");
+	ok(attribution_parse_ctxt("cpu  1 2 3\nbtime 1\n", &c) == -EINVAL, "no ctxt line: -EINVAL");
+	ok(attribution_parse_ctxt("ctxt x\n", &c) == -EINVAL, "not a number: -EINVAL");
+	ok(!attribution_parse_ctxt("ctxt 5", &c) && c == 5, "last line without newline");
 }
 
 static void test_msr(void)
@@ -54,12 +54,12 @@ static struct rusage ru(long vol, long invol, long user_us, long sys_us)
 static void test_own(void)
 {
 	struct rusage b = ru(10, 2, 1900000, 300000), a = ru(1436, 228, 2150000, 1100000);
-	struct attr_own d;
+	struct attribution_own d;
 
-	attr_own_delta(&b, &a, &d);
+	attribution_own_delta(&b, &a, &d);
 	ok(d.vol_ctxsw == 1426 && d.invol_ctxsw == 226, "own: switches are the children's growth");
 	is_int(d.cpu_us, 1050000, "own: CPU time is user + system growth, across a second boundary");
-	attr_own_delta(&a, &b, &d);
+	attribution_own_delta(&a, &b, &d);
 	ok(!d.vol_ctxsw && !d.invol_ctxsw && !d.cpu_us, "own: counters that went down give 0");
 }
 
@@ -86,10 +86,10 @@ static void test_cpus(void)
 	ok(!irqstat_parse_interrupts(irq_before, &b) && !irqstat_parse_interrupts(irq_after, &a),
 	   "cpus: snapshots parse");
 	/* CPU1: LOC 250 + RES 3; CPU3: LOC 400 + RES 10; NMI is new, ERR machine-wide */
-	is_int((long long)attr_cpus_delta(&b, &a, one_three, 2), 663,
+	is_int((long long)attribution_cpus_delta(&b, &a, one_three, 2), 663,
 	       "cpus: LOC and RES on CPUs 1 and 3; a new row and ERR left out");
-	is_int((long long)attr_cpus_delta(&b, &a, two, 1), 0, "cpus: a CPU gone offline counts 0");
-	is_int((long long)attr_cpus_delta(&b, &a, all, 4), 764, "cpus: every CPU present in both");
+	is_int((long long)attribution_cpus_delta(&b, &a, two, 1), 0, "cpus: a CPU gone offline counts 0");
+	is_int((long long)attribution_cpus_delta(&b, &a, all, 4), 764, "cpus: every CPU present in both");
 	irqstat_table_free(&b);
 	irqstat_table_free(&a);
 }
@@ -99,11 +99,11 @@ static void test_cpulist(void)
 	const int l[] = { 1, 2, 3, 5, 7, 8 }, one[] = { 4 };
 	char b[32];
 
-	attr_cpulist(l, 6, b, sizeof(b));
+	attribution_cpulist(l, 6, b, sizeof(b));
 	is_str(b, "1-3,5,7-8", "cpulist: ranges and singles");
-	attr_cpulist(one, 1, b, sizeof(b));
+	attribution_cpulist(one, 1, b, sizeof(b));
 	is_str(b, "4", "cpulist: one CPU");
-	attr_cpulist(l, 6, b, 4);
+	attribution_cpulist(l, 6, b, 4);
 	ok(strlen(b) < 4, "cpulist: cut to fit");
 }
 
@@ -111,15 +111,15 @@ static void test_group(void)
 {
 	char b[32];
 
-	attr_group(1210, b, sizeof(b));
+	attribution_group(1210, b, sizeof(b));
 	is_str(b, "1 210", "1 210");
-	attr_group(0, b, sizeof(b));
+	attribution_group(0, b, sizeof(b));
 	is_str(b, "0", "0");
-	attr_group(999, b, sizeof(b));
+	attribution_group(999, b, sizeof(b));
 	is_str(b, "999", "999");
-	attr_group(1234567, b, sizeof(b));
+	attribution_group(1234567, b, sizeof(b));
 	is_str(b, "1 234 567", "1 234 567");
-	attr_group(1234567, b, 5);
+	attribution_group(1234567, b, 5);
 	is_str(b, "1 23", "cut to fit");
 }
 

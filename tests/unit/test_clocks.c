@@ -63,10 +63,10 @@ static void test_per_call(void)
 	ok(f.p50 == 7 && f.min == 7 && f.p99 == 7, "one batch: median = min = p99");
 
 	double ev[] = { 4, 1, 3, 2 };
-	is_near(median(ev, 4), 2.5, 1e-12, "median() of an even count is the midpoint");
-	is_near(percentile_sorted(ev, 4, 50), 2, 0, "p50 of an even count is a sample (rank 2)");
-	is_near(percentile_sorted(ev, 4, 0), 1, 0, "p0 is the minimum");
-	is_near(percentile_sorted(ev, 4, 100), 4, 0, "p100 is the maximum");
+	is_near(stats_median(ev, 4), 2.5, 1e-12, "stats_median() of an even count is the midpoint");
+	is_near(stats_percentile_sorted(ev, 4, 50), 2, 0, "p50 of an even count is a sample (rank 2)");
+	is_near(stats_percentile_sorted(ev, 4, 0), 1, 0, "p0 is the minimum");
+	is_near(stats_percentile_sorted(ev, 4, 100), 4, 0, "p100 is the maximum");
 }
 
 static void test_steps(void)

@@ -69,7 +69,7 @@ int main(void)
 	for (size_t i = 0; i < N; i++)
 		ticks[i] = 7;
 	ok(drift_analyse(tsc, ticks, N, 1e8, STUB_HZ, &f, x) == -1, "a reference that never moved: no fit");
-	ok(line_fit((double[]){ 7e-8, 7e-8, 7e-8 }, x, 3, &f.tsc_hz, &f.ppm) == -1, "nor a line through it");
+	ok(adev_line_fit((double[]){ 7e-8, 7e-8, 7e-8 }, x, 3, &f.tsc_hz, &f.ppm) == -1, "nor a line through it");
 
 	is_int(drift_taus(N, m), 3, "10 s: 3 taus");
 	ok(m[0] == 10 && m[1] == 100 && m[2] == 333, "... 0.1 s, 1 s, a third of the run (333 samples)");

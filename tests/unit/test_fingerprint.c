@@ -38,15 +38,15 @@ static const char cpuinfo_tcg[] =
 
 static void test_signature(void)
 {
-	struct fp_signature s;
+	struct fingerprint_signature s;
 
-	fp_signature(0x000a0671, &s);	/* Ice Lake server, as the guest above */
+	fingerprint_signature(0x000a0671, &s);	/* Ice Lake server, as the guest above */
 	ok(s.family == 6 && s.model == 167 && s.stepping == 1, "family 6: extended model counts (6/167/1)");
-	fp_signature(0x00a20f10, &s);	/* AMD Zen 3 */
+	fingerprint_signature(0x00a20f10, &s);	/* AMD Zen 3 */
 	ok(s.family == 0x19 && s.model == 0x21 && s.stepping == 0, "family 15+: extended family and model (0x19/0x21/0)");
-	fp_signature(0x00060fb1, &s);	/* QEMU's qemu64 */
+	fingerprint_signature(0x00060fb1, &s);	/* QEMU's qemu64 */
 	ok(s.family == 15 && s.model == 107 && s.stepping == 1, "family 15: 15/107/1");
-	fp_signature(0x00010543, &s);	/* family 5: the extended model is not used */
+	fingerprint_signature(0x00010543, &s);	/* family 5: the extended model is not used */
 	ok(s.family == 5 && s.model == 4 && s.stepping == 3, "family 5: extended model ignored");
 }
 
@@ -54,35 +54,35 @@ static void test_cpuinfo(void)
 {
 	char b[256];
 
-	ok(cpuinfo_value(cpuinfo_kvm, "model", b, sizeof(b)) && !strcmp(b, "167"),
+	ok(sysinfo_cpuinfo_value(cpuinfo_kvm, "model", b, sizeof(b)) && !strcmp(b, "167"),
 	   "\"model\" is not \"model name\"");
-	ok(cpuinfo_value(cpuinfo_kvm, "model name", b, sizeof(b)) &&
+	ok(sysinfo_cpuinfo_value(cpuinfo_kvm, "model name", b, sizeof(b)) &&
 	   !strcmp(b, "Intel(R) Xeon(R) Processor"), "model name");
-	ok(cpuinfo_value(cpuinfo_kvm, "microcode", b, sizeof(b)) && !strcmp(b, "0x1"),
+	ok(sysinfo_cpuinfo_value(cpuinfo_kvm, "microcode", b, sizeof(b)) && !strcmp(b, "0x1"),
 	   "microcode of the first CPU");
-	ok(!cpuinfo_value(cpuinfo_tcg, "microcode", b, sizeof(b)) && !b[0],
+	ok(!sysinfo_cpuinfo_value(cpuinfo_tcg, "microcode", b, sizeof(b)) && !b[0],
 	   "no microcode line (TCG): not found, empty");
-	ok(cpuinfo_value(cpuinfo_kvm, "flags", b, sizeof(b)), "flags found");
-	ok(word_in_list(b, "constant_tsc") && word_in_list(b, "nonstop_tsc") &&
-	   word_in_list(b, "tsc_known_freq"), "constant_tsc, nonstop_tsc, tsc_known_freq set");
-	ok(!word_in_list(b, "tsc_reliable") && !word_in_list(b, "tsc"  "_deadline_timer"),
+	ok(sysinfo_cpuinfo_value(cpuinfo_kvm, "flags", b, sizeof(b)), "flags found");
+	ok(sysinfo_word_in_list(b, "constant_tsc") && sysinfo_word_in_list(b, "nonstop_tsc") &&
+	   sysinfo_word_in_list(b, "tsc_known_freq"), "constant_tsc, nonstop_tsc, tsc_known_freq set");
+	ok(!sysinfo_word_in_list(b, "tsc_reliable") && !sysinfo_word_in_list(b, "tsc"  "_deadline_timer"),
 	   "tsc_reliable not set");
-	ok(word_in_list(b, "tsc") && !word_in_list(b, "constant"), "whole words only");
-	ok(!word_in_list(b, ""), "an empty word is in no list");
-	ok(!cpuinfo_value("", "flags", b, sizeof(b)), "empty text");
+	ok(sysinfo_word_in_list(b, "tsc") && !sysinfo_word_in_list(b, "constant"), "whole words only");
+	ok(!sysinfo_word_in_list(b, ""), "an empty word is in no list");
+	ok(!sysinfo_cpuinfo_value("", "flags", b, sizeof(b)), "empty text");
 }
 
 static void test_kconfig(void)
 {
 	char b[32];
 
-	ok(fp_kconfig_word("hz:250,preempt:none,nohz:idle", "hz", b, sizeof(b)) && !strcmp(b, "250"), "hz:250");
-	ok(fp_kconfig_word("hz:250,preempt:none,nohz:idle", "preempt", b, sizeof(b)) && !strcmp(b, "none"),
+	ok(fingerprint_kconfig_word("hz:250,preempt:none,nohz:idle", "hz", b, sizeof(b)) && !strcmp(b, "250"), "hz:250");
+	ok(fingerprint_kconfig_word("hz:250,preempt:none,nohz:idle", "preempt", b, sizeof(b)) && !strcmp(b, "none"),
 	   "preempt:none");
-	ok(fp_kconfig_word("hz:250,preempt:none,nohz:idle", "nohz", b, sizeof(b)) && !strcmp(b, "idle"),
+	ok(fingerprint_kconfig_word("hz:250,preempt:none,nohz:idle", "nohz", b, sizeof(b)) && !strcmp(b, "idle"),
 	   "the last word");
-	ok(!fp_kconfig_word("hzz:1,preempt:full", "hz", b, sizeof(b)), "a longer key is not hz");
-	ok(!fp_kconfig_word("", "hz", b, sizeof(b)) && !b[0], "no word");
+	ok(!fingerprint_kconfig_word("hzz:1,preempt:full", "hz", b, sizeof(b)), "a longer key is not hz");
+	ok(!fingerprint_kconfig_word("", "hz", b, sizeof(b)) && !b[0], "no word");
 }
 
 /* Debian's 6.1 amd64 .config, the lines that matter. */
@@ -100,15 +100,15 @@ static void test_config(void)
 	const char *m = 0;
 	int hz = 0;
 
-	ok(fp_config_hz(config_debian, &hz) && hz == 250, "CONFIG_HZ=250, not CONFIG_HZ_250");
-	ok(fp_config_preempt(config_debian, &m) && !strcmp(m, "dynamic"),
+	ok(fingerprint_config_hz(config_debian, &hz) && hz == 250, "CONFIG_HZ=250, not CONFIG_HZ_250");
+	ok(fingerprint_config_preempt(config_debian, &m) && !strcmp(m, "dynamic"),
 	   "PREEMPT_DYNAMIC wins over the VOLUNTARY default it boots with");
-	ok(fp_config_preempt("CONFIG_PREEMPT_NONE=y\n# CONFIG_PREEMPT is not set\n", &m) &&
+	ok(fingerprint_config_preempt("CONFIG_PREEMPT_NONE=y\n# CONFIG_PREEMPT is not set\n", &m) &&
 	   !strcmp(m, "none"), "none");
-	ok(fp_config_preempt("CONFIG_PREEMPT=y\nCONFIG_PREEMPT_COUNT=y\n", &m) && !strcmp(m, "full"),
+	ok(fingerprint_config_preempt("CONFIG_PREEMPT=y\nCONFIG_PREEMPT_COUNT=y\n", &m) && !strcmp(m, "full"),
 	   "full; PREEMPT_COUNT is not PREEMPT");
-	ok(!fp_config_preempt("CONFIG_HZ=100\n", &m), "no preemption line: not found");
-	ok(!fp_config_hz("# CONFIG_HZ is not set\n", &hz), "no CONFIG_HZ: not found");
+	ok(!fingerprint_config_preempt("CONFIG_HZ=100\n", &m), "no preemption line: not found");
+	ok(!fingerprint_config_hz("# CONFIG_HZ is not set\n", &hz), "no CONFIG_HZ: not found");
 }
 
 /* A 6.18 kernel's /proc/config.gz, decompressed: the lines that matter.
@@ -132,16 +132,16 @@ static void test_proc_config_and_derived_hz(void)
 	const char *m = 0;
 	int hz = 0;
 
-	ok(fp_config_hz(config_proc, &hz) && hz == 250, "/proc/config.gz text: CONFIG_HZ=250");
-	ok(fp_config_preempt(config_proc, &m) && !strcmp(m, "dynamic"),
+	ok(fingerprint_config_hz(config_proc, &hz) && hz == 250, "/proc/config.gz text: CONFIG_HZ=250");
+	ok(fingerprint_config_preempt(config_proc, &m) && !strcmp(m, "dynamic"),
 	   "/proc/config.gz text: PREEMPT_DYNAMIC over PREEMPT_NONE=y: dynamic");
-	ok(fp_hz_from_res(4000000, &hz) && hz == 250, "4 ms coarse resolution: HZ 250");
-	ok(fp_hz_from_res(3333333, &hz) && hz == 300, "3.333333 ms: HZ 300");
-	ok(fp_hz_from_res(1000000, &hz) && hz == 1000, "1 ms: HZ 1000");
-	ok(fp_hz_from_res(10000000, &hz) && hz == 100, "10 ms: HZ 100");
-	ok(!fp_hz_from_res(1, &hz), "1 ns (a high-resolution clock's): no tick");
-	ok(!fp_hz_from_res(0, &hz) && !fp_hz_from_res(-4000000, &hz), "0 or negative: none");
-	ok(!fp_hz_from_res(1000000000, &hz), "1 s: no HZ the kernel allows");
+	ok(fingerprint_hz_from_res(4000000, &hz) && hz == 250, "4 ms coarse resolution: HZ 250");
+	ok(fingerprint_hz_from_res(3333333, &hz) && hz == 300, "3.333333 ms: HZ 300");
+	ok(fingerprint_hz_from_res(1000000, &hz) && hz == 1000, "1 ms: HZ 1000");
+	ok(fingerprint_hz_from_res(10000000, &hz) && hz == 100, "10 ms: HZ 100");
+	ok(!fingerprint_hz_from_res(1, &hz), "1 ns (a high-resolution clock's): no tick");
+	ok(!fingerprint_hz_from_res(0, &hz) && !fingerprint_hz_from_res(-4000000, &hz), "0 or negative: none");
+	ok(!fingerprint_hz_from_res(1000000000, &hz), "1 s: no HZ the kernel allows");
 }
 
 int main(void)

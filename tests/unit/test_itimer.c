@@ -15,9 +15,9 @@ static void test_interval_stats(void)
 {
 	/* intervals 10, 12, 8, 10 us: mean 10, min 8, max 12 */
 	const int64_t st[] = { 1000000, 1010000, 1022000, 1030000, 1040000 };
-	struct interval_stats s;
+	struct itimer_interval_stats s;
 
-	is_int(interval_stats(st, 5, &s), 4, "5 stamps give 4 intervals");
+	is_int(itimer_interval_stats(st, 5, &s), 4, "5 stamps give 4 intervals");
 	is_int(s.signals, 5, "signals counts the stamps");
 	is_near(s.mean_ns, 10000, 1e-9, "mean = (last - first) / intervals");
 	is_near(s.min_ns, 8000, 0, "min interval");
@@ -25,12 +25,12 @@ static void test_interval_stats(void)
 	/* deviations 0, 2, -2, 0 us: sum of squares 8e6 ns^2 over n - 1 = 3 */
 	is_near(s.stddev_ns, 1632.993162, 1e-5, "sample stddev of the intervals");
 
-	is_int(interval_stats(st, 1, &s), 0, "one stamp: no interval");
+	is_int(itimer_interval_stats(st, 1, &s), 0, "one stamp: no interval");
 	is_int(s.signals, 1, "one stamp still counted as a signal");
 	is_near(s.mean_ns, 0, 0, "no mean without an interval");
-	is_int(interval_stats(st, 0, &s), 0, "no stamps");
+	is_int(itimer_interval_stats(st, 0, &s), 0, "no stamps");
 
-	is_int(interval_stats(st, 2, &s), 1, "two stamps: one interval");
+	is_int(itimer_interval_stats(st, 2, &s), 1, "two stamps: one interval");
 	is_near(s.stddev_ns, 0, 0, "one interval: stddev 0");
 	is_near(s.mean_ns, 10000, 0, "one interval: its length");
 }
@@ -38,16 +38,16 @@ static void test_interval_stats(void)
 static void test_per_signal(void)
 {
 	const int64_t st[] = { 1000000, 1010000, 1022000, 1030000, 1040000 };
-	struct interval_stats s;
+	struct itimer_interval_stats s;
 
 	/* the headline's formula: span / (signals - 1) / 1000, exactly */
 	ok(itimer_per_signal_us(40000, 5) == 40000.0 / 4 / 1000, "per signal: 40 us over 4 intervals is 10 us");
 	ok(itimer_per_signal_us(60158378, 623) == 60158378.0 / 622 / 1000,
 	   "per signal: the double division, exactly (a record's own counts)");
-	interval_stats(st, 5, &s);
-	ok(itimer_per_signal_us(st[4] - st[0], 5) == s.mean_ns / 1000, "per signal = interval_stats' mean, in us");
+	itimer_interval_stats(st, 5, &s);
+	ok(itimer_per_signal_us(st[4] - st[0], 5) == s.mean_ns / 1000, "per signal = itimer_interval_stats' mean, in us");
 	/* the seed's Linux line "2000 2000 4000 (200%)": 100 signals, 396 ms of CPU */
-	is_near(accuracy_pct(itimer_per_signal_us(396000000, 100), 2000), 200, 1e-9,
+	is_near(itimer_accuracy_pct(itimer_per_signal_us(396000000, 100), 2000), 200, 1e-9,
 		"per signal over claimed: the seed's 200 %");
 	ok(itimer_per_signal_us(5000, 1) == 0 && itimer_per_signal_us(5000, 0) == 0,
 	   "per signal: fewer than 2 signals give 0");
@@ -56,12 +56,12 @@ static void test_per_signal(void)
 static void test_accuracy(void)
 {
 	/* the seed's own lines: "2000 2000 4000 (200%)", "100 100 2407 (2407%)" */
-	is_near(accuracy_pct(4000, 2000), 200, 1e-12, "Linux 2008 ITIMER_REAL 2000 us");
-	is_near(accuracy_pct(2407, 100), 2407, 1e-9, "Mac OS X ITIMER_VIRTUAL 100 us");
-	is_near(accuracy_pct(9945, 10000), 99.45, 1e-9, "below 100 % when early");
+	is_near(itimer_accuracy_pct(4000, 2000), 200, 1e-12, "Linux 2008 ITIMER_REAL 2000 us");
+	is_near(itimer_accuracy_pct(2407, 100), 2407, 1e-9, "Mac OS X ITIMER_VIRTUAL 100 us");
+	is_near(itimer_accuracy_pct(9945, 10000), 99.45, 1e-9, "below 100 % when early");
 	/* the seed divides by claimed, not requested: "50000 52003 52098 (100%)" */
-	is_near(accuracy_pct(52098, 52003), 100.18268, 1e-4, "relative to the claimed interval");
-	is_near(accuracy_pct(100, 0), 0, 0, "claimed 0 gives 0, not inf");
+	is_near(itimer_accuracy_pct(52098, 52003), 100.18268, 1e-4, "relative to the claimed interval");
+	is_near(itimer_accuracy_pct(100, 0), 0, 0, "claimed 0 gives 0, not inf");
 }
 
 static void test_lists(void)
@@ -120,11 +120,11 @@ static void test_model(void)
 	 */
 	is_near(itimer_model_cpu_per_signal_us(100000, 112000), 100000.0 * 112000 / 212000, 1e-6,
 		"model: 100 ms with 112 ms slices");
-	is_near(accuracy_pct(itimer_model_cpu_per_signal_us(100000, 112000), 100000), 52.83, 0.01,
+	is_near(itimer_accuracy_pct(itimer_model_cpu_per_signal_us(100000, 112000), 100000), 52.83, 0.01,
 		"model: 53 % at 100 ms (seed 52 %)");
-	is_near(accuracy_pct(itimer_model_cpu_per_signal_us(50000, 112000), 50000), 69.14, 0.01,
+	is_near(itimer_accuracy_pct(itimer_model_cpu_per_signal_us(50000, 112000), 50000), 69.14, 0.01,
 		"model: 69 % at 50 ms (seed 65 %)");
-	is_near(accuracy_pct(itimer_model_cpu_per_signal_us(5000, 112000), 5000), 95.73, 0.01,
+	is_near(itimer_accuracy_pct(itimer_model_cpu_per_signal_us(5000, 112000), 5000), 95.73, 0.01,
 		"model: 96 % at 5 ms (seed 95 %)");
 	is_near(itimer_model_cpu_per_signal_us(0, 3000), 0, 0, "model: no interval, 0");
 	is_near(itimer_model_cpu_per_signal_us(1000, 0), 0, 0, "model: no slice measured, 0");

@@ -81,7 +81,7 @@ static void test_summary(void)
 	noise_gaps_init(&g, buf, 200, 1000);
 	for (uint64_t i = 1; i <= 100; i++)
 		noise_gap(&g, 0, i * 2000);
-	loghist_init(&h, 1000);
+	stats_loghist_init(&h, 1000);
 	noise_summarize(&g, 1000000000ULL, 1, 1e9, scratch, &s, &h);
 	is_near(s.duration_ns, 1e9, 1e-3, "summary: duration");
 	is_int(s.interruptions, 100, "summary: interruptions");
@@ -120,19 +120,19 @@ static void test_loghist(void)
 	struct tp_rec r;
 	const char *line;
 
-	loghist_init(&h, 1000);
-	is_int(loghist_lower_ns(&h, 0), 1000, "loghist: bucket 0 starts at base");
-	is_int(loghist_lower_ns(&h, 1), 1250, "loghist: 4 per octave");
-	is_int(loghist_lower_ns(&h, 3), 1750, "loghist: last of octave 0");
-	is_int(loghist_lower_ns(&h, 4), 2000, "loghist: octave 1");
-	is_int(loghist_lower_ns(&h, 5), 2500, "loghist: octave 1 step 500");
-	loghist_add(&h, 999);
-	loghist_add(&h, 1000);
-	loghist_add(&h, 1249);
-	loghist_add(&h, 1250);
-	loghist_add(&h, 1999);
-	loghist_add(&h, 2000);
-	loghist_add(&h, INT64_MAX);
+	stats_loghist_init(&h, 1000);
+	is_int(stats_loghist_lower_ns(&h, 0), 1000, "loghist: bucket 0 starts at base");
+	is_int(stats_loghist_lower_ns(&h, 1), 1250, "loghist: 4 per octave");
+	is_int(stats_loghist_lower_ns(&h, 3), 1750, "loghist: last of octave 0");
+	is_int(stats_loghist_lower_ns(&h, 4), 2000, "loghist: octave 1");
+	is_int(stats_loghist_lower_ns(&h, 5), 2500, "loghist: octave 1 step 500");
+	stats_loghist_add(&h, 999);
+	stats_loghist_add(&h, 1000);
+	stats_loghist_add(&h, 1249);
+	stats_loghist_add(&h, 1250);
+	stats_loghist_add(&h, 1999);
+	stats_loghist_add(&h, 2000);
+	stats_loghist_add(&h, INT64_MAX);
 	is_int(h.below, 1, "loghist: below base");
 	is_int(h.bucket[0], 2, "loghist: 1000 and 1249 in [1000,1250)");
 	is_int(h.bucket[1], 1, "loghist: 1250");
@@ -148,33 +148,33 @@ static void test_loghist(void)
 			struct loghist t;
 			size_t i;
 
-			loghist_init(&t, 1000);
-			loghist_add(&t, v);
+			stats_loghist_init(&t, 1000);
+			stats_loghist_add(&t, v);
 			for (i = 0; i < LOGHIST_BUCKETS && !t.bucket[i]; i++)
 				;
-			if (i == LOGHIST_BUCKETS || loghist_lower_ns(&t, i) > v ||
-			    loghist_lower_ns(&t, i + 1) <= v)
+			if (i == LOGHIST_BUCKETS || stats_loghist_lower_ns(&t, i) > v ||
+			    stats_loghist_lower_ns(&t, i + 1) <= v)
 				bad++;
 		}
 		is_int(bad, 0, "loghist: edges agree with the index");
 	}
-	loghist_init(&h2, 1000);
+	stats_loghist_init(&h2, 1000);
 	for (int i = 0; i < 99; i++)
-		loghist_add(&h2, 1100);
-	loghist_add(&h2, 30000);
-	is_int(loghist_percentile(&h2, 50), 1250, "loghist: p50 is the upper edge");
-	is_int(loghist_percentile(&h2, 100), 32000, "loghist: p100");
-	ok(loghist_merge(&h, &h2) == 0 && h.count == 107, "loghist: merge");
+		stats_loghist_add(&h2, 1100);
+	stats_loghist_add(&h2, 30000);
+	is_int(stats_loghist_percentile(&h2, 50), 1250, "loghist: p50 is the upper edge");
+	is_int(stats_loghist_percentile(&h2, 100), 32000, "loghist: p100");
+	ok(stats_loghist_merge(&h, &h2) == 0 && h.count == 107, "loghist: merge");
 	is_int(h.outlier[0], INT64_MAX, "loghist: merge keeps the largest outliers");
-	loghist_init(&h2, 500);
-	ok(loghist_merge(&h, &h2) < 0, "loghist: merge refuses another base");
+	stats_loghist_init(&h2, 500);
+	ok(stats_loghist_merge(&h, &h2) < 0, "loghist: merge refuses another base");
 
 	/* the worst case, every bucket used, fits a record comfortably */
-	loghist_init(&h, 1000);
+	stats_loghist_init(&h, 1000);
 	for (size_t i = 0; i < LOGHIST_BUCKETS; i++)
 		h.bucket[i] = 123456789;
 	tp_rec_begin(&r, "result");
-	loghist_record(&r, "gaps", &h);
+	stats_loghist_record(&r, "gaps", &h);
 	line = tp_rec_finish(&r);
 	ok(line && strlen(line) < 6000, "loghist: a full histogram record is %zu bytes",
 	   line ? strlen(line) : 0);

@@ -42,31 +42,31 @@ static void sequence_tests(void)
 {
 	char dir[] = "/tmp/tp-save-test.XXXXXX", name[64], cmd[128];
 
-	is_int(sequence_of("0012-ffffffff.tp1"), 12, "sequence of a result name");
-	is_int(sequence_of("notes.txt") + sequence_of("99x-bad.tp1") + sequence_of("-1.tp1"), 0,
+	is_int(seqfile_sequence_of("0012-ffffffff.tp1"), 12, "sequence of a result name");
+	is_int(seqfile_sequence_of("notes.txt") + seqfile_sequence_of("99x-bad.tp1") + seqfile_sequence_of("-1.tp1"), 0,
 	       "names without one give 0");
 	if (!mkdtemp(dir)) {
 		ok(0, "mkdtemp: %s", strerror(errno));
 		return;
 	}
-	is_int(next_sequence(dir), 1, "first run is 1");
+	is_int(seqfile_next(dir), 1, "first run is 1");
 	for (int i = 1; i <= 1500; i++) {
 		snprintf(name, sizeof(name), "%04d-%08x.tp1", i, i % 7 ? 0x1a2b3c4d : 0xffffffff);
 		touch(dir, name, "old");
 	}
 	touch(dir, "notes.txt", "x");
 	touch(dir, "writing.tmp", "x");
-	is_int(next_sequence(dir), 1501, "next after the largest of 1500 runs");
+	is_int(seqfile_next(dir), 1501, "next after the largest of 1500 runs");
 
 	touch(dir, "new.tmp", "new");
-	ok(rename_to_sequence(dir, "/dev/null/none", "1a2b3c4d", 1501, name, sizeof(name)) < 0,
+	ok(seqfile_rename(dir, "/dev/null/none", "1a2b3c4d", 1501, name, sizeof(name)) < 0,
 	   "a missing temporary file is an error");
 	{
 		char tmp[512];
 
 		snprintf(tmp, sizeof(tmp), "%s/new.tmp", dir);
 		/* as if the scan had missed run 1500: the rename must not replace it */
-		ok(!rename_to_sequence(dir, tmp, "1a2b3c4d", 1500, name, sizeof(name)), "renamed");
+		ok(!seqfile_rename(dir, tmp, "1a2b3c4d", 1500, name, sizeof(name)), "renamed");
 	}
 	is_str(name, "1501-1a2b3c4d.tp1", "an existing name is skipped, the next one taken");
 	ok(file_is(dir, "1500-1a2b3c4d.tp1", "old"), "the old result is untouched");
@@ -102,7 +102,7 @@ static void where_tests(void)
 		options_defaults(&o);
 		snprintf(o.bootpart, sizeof(o.bootpart), "%s", c[i].bootpart);
 		snprintf(o.save_to, sizeof(o.save_to), "%s", c[i].save_to);
-		why = save_where(&o, &t);
+		why = bootpart_save_where(&o, &t);
 		ok(c[i].why_has ? why && strstr(why, c[i].why_has) && !t.partuuid[0] :
 				  !why && !strcmp(t.partuuid, c[i].partuuid) && t.named == c[i].named,
 		   "bootpart=%s save_to=%s: %s", c[i].bootpart, c[i].save_to,
@@ -111,13 +111,13 @@ static void where_tests(void)
 	options_defaults(&o);
 	snprintf(o.save_to, sizeof(o.save_to), "%s", c[0].bootpart);
 	o.save = SAVE_OFF;
-	ok(save_where(&o, &t) && strstr(save_where(&o, &t), "save=off"), "save=off wins over save_to");
+	ok(bootpart_save_where(&o, &t) && strstr(bootpart_save_where(&o, &t), "save=off"), "save=off wins over save_to");
 
-	ok(image_id_matches("0FC63DAF-8483-4772-8E79-3D69D8477DE4\r\n", 38, guid),
+	ok(bootpart_image_id_matches("0FC63DAF-8483-4772-8E79-3D69D8477DE4\r\n", 38, guid),
 	   "image id: the GUID in any case, line end aside");
-	ok(!image_id_matches("0fc63daf-8483-4772-8e79-3d69d8477de", 35, guid), "image id: a shorter one differs");
-	ok(!image_id_matches("0fc63daf-8483-4772-8e79-3d69d8477de4 x", 38, guid), "image id: more text differs");
-	ok(!image_id_matches("", 0, ""), "image id: nothing names nothing");
+	ok(!bootpart_image_id_matches("0fc63daf-8483-4772-8e79-3d69d8477de", 35, guid), "image id: a shorter one differs");
+	ok(!bootpart_image_id_matches("0fc63daf-8483-4772-8e79-3d69d8477de4 x", 38, guid), "image id: more text differs");
+	ok(!bootpart_image_id_matches("", 0, ""), "image id: nothing names nothing");
 }
 
 int main(void)
@@ -149,20 +149,20 @@ int main(void)
 		hdr[80] = 2;	/* two entries */
 		hdr[84] = 128;	/* of 128 bytes */
 		memcpy(ent + 128 + 16, guid, 16);
-		guid_to_text(guid, text);
+		bootpart_guid_to_text(guid, text);
 		is_str(text, "0fc63daf-8483-4772-8e79-3d69d8477de4", "on-disk GUID to text (mixed endian)");
-		ok(!gpt_header_parse(hdr, sizeof(hdr), &l) && l.entries_lba == 2 && l.nentries == 2 &&
+		ok(!bootpart_gpt_header_parse(hdr, sizeof(hdr), &l) && l.entries_lba == 2 && l.nentries == 2 &&
 			   l.entry_size == 128, "GPT header parsed");
-		is_int(gpt_find(ent, &l, "0FC63DAF-8483-4772-8E79-3D69D8477DE4"), 2, "the second entry is partition 2");
-		is_int(gpt_find(ent, &l, "00000000-8483-4772-8e79-3d69d8477de4"), 0, "an unknown GUID is not found");
+		is_int(bootpart_gpt_find(ent, &l, "0FC63DAF-8483-4772-8E79-3D69D8477DE4"), 2, "the second entry is partition 2");
+		is_int(bootpart_gpt_find(ent, &l, "00000000-8483-4772-8e79-3d69d8477de4"), 0, "an unknown GUID is not found");
 		hdr[0] = 'X';
-		ok(gpt_header_parse(hdr, sizeof(hdr), &l) == -1, "no EFI PART signature: not a GPT");
+		ok(bootpart_gpt_header_parse(hdr, sizeof(hdr), &l) == -1, "no EFI PART signature: not a GPT");
 		mbr[440] = 0x4d; mbr[441] = 0x3c; mbr[442] = 0x2b; mbr[443] = 0x1a;
 		mbr[510] = 0x55; mbr[511] = 0xaa;
-		is_int(mbr_matches(mbr, "1a2b3c4d-03"), 3, "MBR signature matches, partition 3");
-		is_int(mbr_matches(mbr, "1a2b3c4e-01"), 0, "another MBR signature");
+		is_int(bootpart_mbr_matches(mbr, "1a2b3c4d-03"), 3, "MBR signature matches, partition 3");
+		is_int(bootpart_mbr_matches(mbr, "1a2b3c4e-01"), 0, "another MBR signature");
 		mbr[511] = 0;
-		is_int(mbr_matches(mbr, "1a2b3c4d-03"), 0, "no boot signature: not an MBR");
+		is_int(bootpart_mbr_matches(mbr, "1a2b3c4d-03"), 0, "no boot signature: not an MBR");
 	}
 	return tap_done();
 }

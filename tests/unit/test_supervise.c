@@ -61,7 +61,7 @@ static struct sup_result run(int (*fn)(void *), int64_t limit_ms)
 	got_len = 0;
 	lines = 0;
 	job.deadline_ns = limit_ms ? mono_ns() + limit_ms * NS_PER_MS : 0;
-	supervise(&job, &r);
+	supervise_run(&job, &r);
 	got[got_len] = 0;
 	return r;
 }
@@ -72,23 +72,23 @@ int main(void)
 
 	supervise_init();
 	r = run(c_ok, 5000);
-	is_int(r.out, OUT_OK, "exit 0 is ok");
+	is_int(r.out, OUTCOME_OK, "exit 0 is ok");
 	is_str(got, "one\ntwo\n", "output arrives in whole lines");
 	is_int(lines, 2, "two lines");
-	is_int(run(c_skip, 5000).out, OUT_SKIPPED, "the skip code is skipped");
-	is_int(run(c_fail, 5000).out, OUT_FAILED, "the failed code is failed");
+	is_int(run(c_skip, 5000).out, OUTCOME_SKIPPED, "the skip code is skipped");
+	is_int(run(c_fail, 5000).out, OUTCOME_FAILED, "the failed code is failed");
 	r = run(c_exit1, 5000);
-	ok(r.out == OUT_EXIT && r.status == 1, "exit 1 is an exit with status 1, not a skip");
+	ok(r.out == OUTCOME_EXIT && r.status == 1, "exit 1 is an exit with status 1, not a skip");
 	r = run(c_segv, 5000);
-	ok(r.out == OUT_SIGNAL && r.status == SIGSEGV, "SIGSEGV is a signal outcome");
+	ok(r.out == OUTCOME_SIGNAL && r.status == SIGSEGV, "SIGSEGV is a signal outcome");
 	r = run(c_hang, 300);
-	is_int(r.out, OUT_TIMEOUT, "a hang is a timeout");
+	is_int(r.out, OUTCOME_TIMEOUT, "a hang is a timeout");
 	printf("# timeout after %lld ms (limit 300)\n", (long long)(r.ran_ns / NS_PER_MS));
 	r = run(c_partial, 5000);
 	is_str(got, "cut\n", "a cut line is ended with a newline");
 
 	r = run(c_grandchild, 20000);
-	is_int(r.out, OUT_OK, "a grandchild holding stdout does not turn ok into a timeout");
+	is_int(r.out, OUTCOME_OK, "a grandchild holding stdout does not turn ok into a timeout");
 	is_int(r.leftovers, 1, "the grandchild is found and killed");
 	printf("# grandchild case took %lld ms (limit 20000)\n", (long long)(r.ran_ns / NS_PER_MS));
 
@@ -97,18 +97,18 @@ int main(void)
 				       .deadline_ns = mono_ns() + 10 * NS_PER_S,
 				       .watchdog_ns = mono_ns() + 200 * NS_PER_MS };
 
-		supervise(&job, &r);
-		is_int(r.out, OUT_WATCHDOG, "the run's deadline first: watchdog, not timeout");
+		supervise_run(&job, &r);
+		is_int(r.out, OUTCOME_WATCHDOG, "the run's deadline first: watchdog, not timeout");
 	}
 	stop_now = 1;
-	is_int(run(c_hang, 10000).out, OUT_STOPPED, "stop() stops the child");
+	is_int(run(c_hang, 10000).out, OUTCOME_STOPPED, "stop() stops the child");
 	stop_now = 0;
 	{
 		struct sup_job job = { .fn = c_skip };
 
-		supervise(&job, &r);
-		is_int(r.out, OUT_SKIPPED, "without a line callback the child inherits stdout");
+		supervise_run(&job, &r);
+		is_int(r.out, OUTCOME_SKIPPED, "without a line callback the child inherits stdout");
 	}
-	is_str(outcome_name(OUT_WATCHDOG), "watchdog", "outcome names");
+	is_str(supervise_outcome_name(OUTCOME_WATCHDOG), "watchdog", "outcome names");
 	return tap_done();
 }

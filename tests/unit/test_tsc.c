@@ -172,16 +172,16 @@ static void test_ppm(void)
 {
 	double v[5] = {2000000100, 2000000000, 2000000300, 1999999900, 2000000050}, med;
 
-	is_near(ppm_offset(2893012345.0, 2893010000.0), 2345.0 / 2893010000.0 * 1e6, 1e-9,
+	is_near(tsc_ppm_offset(2893012345.0, 2893010000.0), 2345.0 / 2893010000.0 * 1e6, 1e-9,
 		"ppm: stub vs kernel");
-	is_near(ppm_offset(1000001, 1000000), 1.0, 1e-9, "ppm: 1 in a million");
-	is_near(ppm_offset(999999, 1000000), -1.0, 1e-9, "ppm: negative when below");
-	ok(isnan(ppm_offset(0, 1000000)), "ppm: missing figure gives NaN (null in the record)");
-	ok(isnan(ppm_offset(1000000, 0)), "ppm: missing base gives NaN");
-	is_near(spread_ppm(v, 5, &med), 400.0 / 2000000050.0 * 1e6, 1e-9,
+	is_near(tsc_ppm_offset(1000001, 1000000), 1.0, 1e-9, "ppm: 1 in a million");
+	is_near(tsc_ppm_offset(999999, 1000000), -1.0, 1e-9, "ppm: negative when below");
+	ok(isnan(tsc_ppm_offset(0, 1000000)), "ppm: missing figure gives NaN (null in the record)");
+	ok(isnan(tsc_ppm_offset(1000000, 0)), "ppm: missing base gives NaN");
+	is_near(tsc_spread_ppm(v, 5, &med), 400.0 / 2000000050.0 * 1e6, 1e-9,
 		"spread: (max - min) / median");
 	is_near(med, 2000000050, 0, "spread: median");
-	is_near(spread_ppm(v, 1, 0), 0, 0, "spread: one round has none");
+	is_near(tsc_spread_ppm(v, 1, 0), 0, 0, "spread: one round has none");
 }
 
 /* tsc_early_khz= reaches the probe through the options (the contract's row);
@@ -272,15 +272,15 @@ static void test_user_calib(void)
 	double one[] = { 2e9 };
 	struct user_calib c;
 
-	user_calib_reduce(v, 5, &c);
+	tsccal_reduce(v, 5, &c);
 	is_int(c.rounds, 5, "user calib: 5 rounds run");
 	is_int(c.failed, 2, "user calib: the 0 Hz and the NaN round failed");
 	is_near(c.hz, 1000, 1e-9, "user calib: median of the 3 good rounds");
 	is_near(c.spread_ppm, 3000, 1e-6, "user calib: spread over the good rounds only");
 	ok(c.min_hz == 999 && c.max_hz == 1002, "user calib: min and max of the good rounds");
-	user_calib_reduce(none, 2, &c);
+	tsccal_reduce(none, 2, &c);
 	ok(c.hz == 0 && c.failed == 2 && c.spread_ppm == 0, "user calib: every round failed, no figure");
-	user_calib_reduce(one, 1, &c);
+	tsccal_reduce(one, 1, &c);
 	ok(c.hz == 2e9 && c.spread_ppm == 0 && c.failed == 0, "user calib: one good round, spread 0");
 }
 

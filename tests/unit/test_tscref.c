@@ -39,26 +39,26 @@ static void kernel_figure(void)
 {
 	struct ktsc k;
 
-	ok(ktsc_parse(q35, &k), "q35: a figure");
+	ok(tscref_ktsc_parse(q35, &k), "q35: a figure");
 	is_int(k.khz, 2445426, "q35: tsc_khz is the \"MHz TSC\" line, not cpu_khz");
 	is_str(k.ref, "stub", "q35: tsc_early_khz= on the command line: the stub's figure");
 	is_str(k.line, "tsc: Detected 2445.426 MHz TSC", "q35: the line it came from, prefix stripped");
 
-	ok(ktsc_parse(kvm, &k), "kvm: a figure");
+	ok(tscref_ktsc_parse(kvm, &k), "kvm: a figure");
 	is_int(k.khz, 2596150, "kvm: 2596.150 MHz");
 	is_str(k.ref, "kvm-clock", "kvm: from the hypervisor");
 
-	ok(ktsc_parse(metal, &k), "bare metal: a figure");
+	ok(tscref_ktsc_parse(metal, &k), "bare metal: a figure");
 	is_int(k.khz, 2893055, "bare metal: the refined figure wins");
 	is_int(k.detected_khz, 2893012, "bare metal: the early one kept");
 	is_str(k.from, "refined against hpet", "bare metal: refined against hpet (registered)");
 	is_str(k.ref, "hpet", "bare metal: its counter");
 
-	ok(!ktsc_parse("[    0.000000] tsc: Detected 2596.15 MHz processor\n"
+	ok(!tscref_ktsc_parse("[    0.000000] tsc: Detected 2596.15 MHz processor\n"
 		       "[    0.1] tsc: Refined TSC clocksource calibration: x MHz\n", &k),
 	   "two decimals or no number: no figure");
-	ok(!ktsc_parse("", &k) && k.khz == 0, "an empty log: none");
-	ok(ktsc_parse("[    0.000000] tsc: Detected 2893.012 MHz processor\n", &k) &&
+	ok(!tscref_ktsc_parse("", &k) && k.khz == 0, "an empty log: none");
+	ok(tscref_ktsc_parse("[    0.000000] tsc: Detected 2893.012 MHz processor\n", &k) &&
 		   !strcmp(k.ref, "cpuid"), "no calibration line: CPUID or an MSR");
 }
 

@@ -15,12 +15,12 @@
 
 static void test_missed(void)
 {
-	is_int(missed_periods(0, 1000), 0, "on time: none missed");
-	is_int(missed_periods(999, 1000), 0, "late by less than a period: none");
-	is_int(missed_periods(1000, 1000), 1, "late by exactly a period: one");
-	is_int(missed_periods(2500, 1000), 2, "late by 2.5 periods: two");
-	is_int(missed_periods(-5, 1000), 0, "early (negative): none");
-	is_int(missed_periods(5000, 0), 0, "no period: none");
+	is_int(wakeup_missed_periods(0, 1000), 0, "on time: none missed");
+	is_int(wakeup_missed_periods(999, 1000), 0, "late by less than a period: none");
+	is_int(wakeup_missed_periods(1000, 1000), 1, "late by exactly a period: one");
+	is_int(wakeup_missed_periods(2500, 1000), 2, "late by 2.5 periods: two");
+	is_int(wakeup_missed_periods(-5, 1000), 0, "early (negative): none");
+	is_int(wakeup_missed_periods(5000, 0), 0, "no period: none");
 }
 
 static void test_summary(void)
@@ -32,7 +32,7 @@ static void test_summary(void)
 
 	for (int i = 0; i < 1000; i++)
 		lat[999 - i] = (int64_t)(i + 1) * 1000;	/* unsorted on purpose */
-	lat_summarize(lat, 1000, scratch, &s);
+	wakeup_lat_summarize(lat, 1000, scratch, &s);
 	is_int(s.samples, 1000, "samples");
 	is_int(s.min_ns, 1000, "min");
 	is_int(s.max_ns, 1000000, "max");
@@ -41,7 +41,7 @@ static void test_summary(void)
 	is_near(s.p99_ns, 990000, 1e-6, "p99: 990th sample");
 	is_near(s.p999_ns, 999000, 1e-6, "p99.9: 999th sample");
 	is_int(lat[0], 1000000, "the samples are left as they were");
-	lat_summarize(lat, 0, scratch, &s);
+	wakeup_lat_summarize(lat, 0, scratch, &s);
 	ok(s.samples == 0 && s.max_ns == 0, "no samples: zeros");
 }
 
@@ -75,15 +75,15 @@ static void test_hist(void)
 	const char *line, *json;
 	uint64_t sum;
 
-	hist_init(&h, b, 10, 1000);	/* 1 us buckets, 0 .. 10 us */
-	hist_add(&h, 0);		/* bucket 0 */
-	hist_add(&h, 999);		/* bucket 0: [0, 1000) */
-	hist_add(&h, 1000);		/* bucket 1 */
-	hist_add(&h, 5500);		/* bucket 5 */
-	hist_add(&h, 9999);		/* bucket 9, the last */
-	hist_add(&h, 10000);		/* overflow: >= 10 x 1 us */
-	hist_add(&h, 123456);		/* overflow */
-	hist_add(&h, -1);		/* underflow */
+	stats_hist_init(&h, b, 10, 1000);	/* 1 us buckets, 0 .. 10 us */
+	stats_hist_add(&h, 0);		/* bucket 0 */
+	stats_hist_add(&h, 999);		/* bucket 0: [0, 1000) */
+	stats_hist_add(&h, 1000);		/* bucket 1 */
+	stats_hist_add(&h, 5500);		/* bucket 5 */
+	stats_hist_add(&h, 9999);		/* bucket 9, the last */
+	stats_hist_add(&h, 10000);		/* overflow: >= 10 x 1 us */
+	stats_hist_add(&h, 123456);		/* overflow */
+	stats_hist_add(&h, -1);		/* underflow */
 	is_int(h.count, 8, "count");
 	ok(b[0] == 2 && b[1] == 1 && b[5] == 1 && b[9] == 1, "buckets by lower edge");
 	is_int(h.overflow, 2, "overflow at nbuckets x width");
@@ -96,38 +96,38 @@ static void test_hist(void)
 	ok(h.outlier[0] == 123456 && h.outlier[1] == 10000 && h.outlier[7] == -1, "outliers descending");
 
 	/* nearest rank over 8: p50 is rank 4 (1000 ns, bucket 1, upper edge 2 us) */
-	is_int(hist_percentile(&h, 12.5), 0, "rank 1 is the underflow: 0");
-	is_int(hist_percentile(&h, 25), 1000, "rank 2: bucket 0's upper edge");
-	is_int(hist_percentile(&h, 50), 2000, "p50: bucket 1's upper edge");
-	is_int(hist_percentile(&h, 75), 10000, "rank 6: bucket 9's upper edge");
-	is_int(hist_percentile(&h, 100), 123456, "in the overflow: the largest sample");
+	is_int(stats_hist_percentile(&h, 12.5), 0, "rank 1 is the underflow: 0");
+	is_int(stats_hist_percentile(&h, 25), 1000, "rank 2: bucket 0's upper edge");
+	is_int(stats_hist_percentile(&h, 50), 2000, "p50: bucket 1's upper edge");
+	is_int(stats_hist_percentile(&h, 75), 10000, "rank 6: bucket 9's upper edge");
+	is_int(stats_hist_percentile(&h, 100), 123456, "in the overflow: the largest sample");
 
 	tp_rec_begin(&r, "t");
-	hist_record(&r, "hist", &h);
+	stats_hist_record(&r, "hist", &h);
 	line = tp_rec_finish(&r);
 	ok(line && tp_rec_check(line, strlen(line) - 1, &json) > 0, "record with a histogram has a valid CRC");
 	ok(line && strstr(line, "\"hist\":{\"width_ns\":1000,\"buckets\":{\"0\":2,\"1\":1,\"5\":1,\"9\":1},"
 			  "\"overflow\":2,\"underflow\":1,\"outliers_ns\":[123456,10000,9999,5500,1000,999,0,-1]}"),
 	   "sparse: empty buckets left out, in order");
 
-	hist_truncate(&h, 3, &v);
+	stats_hist_truncate(&h, 3, &v);
 	is_int(v.nbuckets, 3, "truncated view: 3 buckets");
 	is_int(v.overflow, 4, "truncated view: the cut buckets join the overflow");
 	is_int(v.count, h.count, "truncated view: same count");
 	is_int(h.overflow, 2, "the original is unchanged");
-	hist_truncate(&h, 50, &v);
+	stats_hist_truncate(&h, 50, &v);
 	is_int(v.nbuckets, 10, "truncating to more buckets changes nothing");
 
-	hist_init(&h, b, 10, 1000);
-	is_int(hist_percentile(&h, 50), 0, "empty histogram: 0");
+	stats_hist_init(&h, b, 10, 1000);
+	is_int(stats_hist_percentile(&h, 50), 0, "empty histogram: 0");
 	tp_rec_begin(&r, "t");
-	hist_record(&r, "hist", &h);
+	stats_hist_record(&r, "hist", &h);
 	line = tp_rec_finish(&r);
 	ok(line && strstr(line, "\"buckets\":{},\"overflow\":0,\"outliers_ns\":[]"), "empty histogram encodes as {}");
 }
 
 /* A full 10 ms histogram with every bucket used must still make a record:
- * the probe cuts it (hist_truncate) until it fits; check the arithmetic
+ * the probe cuts it (stats_hist_truncate) until it fits; check the arithmetic
  * that makes that terminate. */
 static void test_big(void)
 {
@@ -136,14 +136,14 @@ static void test_big(void)
 	struct tp_rec r;
 	size_t nb = 10000;
 
-	hist_init(&h, b, 10000, 1000);
+	stats_hist_init(&h, b, 10000, 1000);
 	for (int64_t i = 0; i < 10000; i++)
 		for (int k = 0; k < 3; k++)
-			hist_add(&h, i * 1000 + k);
+			stats_hist_add(&h, i * 1000 + k);
 	for (;;) {
 		tp_rec_begin(&r, "t");
-		hist_truncate(&h, nb, &v);
-		hist_record(&r, "hist", &v);
+		stats_hist_truncate(&h, nb, &v);
+		stats_hist_record(&r, "hist", &v);
 		if (!r.overflow && r.len + 16 < TP_REC_MAX)
 			break;
 		nb = nb * 3 / 4;

@@ -31,14 +31,14 @@ static void test_normalized_variance(void)
 	/* nobody worked: mean 0, defined as 0 rather than 0/0 */
 	uint64_t z[] = { 0, 0, 0 };
 
-	is_near(normalized_variance(a, 4), 0.5, 1e-12, "normalized variance {0,4,8,4} = 32/64");
-	is_near(normalized_variance(b, 2), 0.25, 1e-12, "normalized variance {1,3} = 2/8");
-	is_near(normalized_variance(c, 3), 0.0, 1e-12, "normalized variance of equal counts is 0");
-	is_near(normalized_variance(z, 3), 0.0, 1e-12, "normalized variance with mean 0 is 0");
-	is_int(count_zero(a, 4), 1, "one zero-work thread in {0,4,8,4}");
-	is_int(count_zero(b, 2), 0, "no zero-work thread in {1,3}");
-	is_int(count_zero(z, 3), 3, "three zero-work threads in {0,0,0}");
-	is_int(count_zero(a, 0), 0, "no threads, no zero-work threads");
+	is_near(stats_normalized_variance(a, 4), 0.5, 1e-12, "normalized variance {0,4,8,4} = 32/64");
+	is_near(stats_normalized_variance(b, 2), 0.25, 1e-12, "normalized variance {1,3} = 2/8");
+	is_near(stats_normalized_variance(c, 3), 0.0, 1e-12, "normalized variance of equal counts is 0");
+	is_near(stats_normalized_variance(z, 3), 0.0, 1e-12, "normalized variance with mean 0 is 0");
+	is_int(stats_count_zero(a, 4), 1, "one zero-work thread in {0,4,8,4}");
+	is_int(stats_count_zero(b, 2), 0, "no zero-work thread in {1,3}");
+	is_int(stats_count_zero(z, 3), 3, "three zero-work threads in {0,0,0}");
+	is_int(stats_count_zero(a, 0), 0, "no threads, no zero-work threads");
 }
 
 static void test_summarize(void)

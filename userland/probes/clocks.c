@@ -169,7 +169,7 @@ static void precheck(const struct env *e, struct clk_result *r)
 		r->resolution_ns = s->dev->open ? 1e9 / s->dev->pc.hz : NAN;	/* one count */
 		return;
 	}
-	rc = read_once(s, &v);
+	rc = clocks_read_once(s, &v);
 	if (rc < 0) {
 		r->skipped = 1;
 		r->err = -rc;
@@ -192,7 +192,7 @@ static void precheck(const struct env *e, struct clk_result *r)
  */
 static size_t device_row(const struct env *e, struct clk_result *res)
 {
-	int k = e->dev ? clk_dev_backing(e->dev, CLK_NDEV, e->cs) : -1;
+	int k = e->dev ? clocks_dev_backing(e->dev, CLK_NDEV, e->cs) : -1;
 
 	for (size_t i = 0; k >= 0 && i < CLK_NDEV; i++)
 		if (e->dev_res[i].src.dev == &e->dev[k]) {
@@ -212,25 +212,25 @@ static void block_heading(const struct env *e)
 			 llround(e->tsc_hz), e->calib_source, e->calib_ref);
 	else
 		snprintf(tsc, sizeof(tsc), "no TSC (%s)", e->no_tsc_why);
-	human("\n-- clocksource %s: %s, CPU %d, loop overhead %.3g ns/call, vDSO use checked by %s --\n",
+	emit_human("\n-- clocksource %s: %s, CPU %d, loop overhead %.3g ns/call, vDSO use checked by %s --\n",
 	      e->cs, tsc, e->cpu, e->overhead_ns, e->traced ? "ptrace" : "cost");
 }
 
-enum probe_status measure_block(const struct probe_ctx *ctx, struct env *e)
+enum probe_status clocks_measure_block(const struct probe_ctx *ctx, struct env *e)
 {
 	struct source src[MAX_SOURCES];
-	struct clk_result *res = alloc_results(e, MAX_SOURCES + 1);
+	struct clk_result *res = clocks_alloc_results(e, MAX_SOURCES + 1);
 	size_t n = list_sources(src, e), measured = 0, skipped = 0;
 	char cs_end[64] = "";
 	int rc;
 
 	if (!res) {
-		emit_cs_record("error", e->cs, "clocksource", "out of memory");
+		clocks_emit_clocksource_record("error", e->cs, "clocksource", "out of memory");
 		return PROBE_FAILED;
 	}
-	pin_to_cpu(e);
-	setup_tsc_clock(e);
-	e->timer_ns = timer_cost_ns(e);
+	clocks_pin_to_cpu(e);
+	clocks_setup_tsc_clock(e);
+	e->timer_ns = clocks_timer_cost_ns(e);
 	for (size_t i = 0; i < n; i++) {
 		res[i].src = src[i];
 		res[i].vdso = -1;
@@ -238,19 +238,19 @@ enum probe_status measure_block(const struct probe_ctx *ctx, struct env *e)
 	}
 	/* the loop alone, taking its turns like the others */
 	res[n].src = (struct source){ .kind = K_EMPTY, .via = VIA_NONE, .name = "empty loop" };
-	emit_clk_skips(e, res, n, &skipped);
-	rc = measure_all(e, res, n, &measured);
+	clocks_emit_skips(e, res, n, &skipped);
+	rc = clocks_measure_all(e, res, n, &measured);
 	for (size_t i = 0; i < n; i++)
 		if (!res[i].skipped)
-			emit_clk_result(e, &res[i]);
+			clocks_emit_result(e, &res[i]);
 
-	current_clocksource(cs_end, sizeof(cs_end));
-	emit_block(ctx, e, measured, skipped, rc, cs_end);
+	sysinfo_current_clocksource(cs_end, sizeof(cs_end));
+	clocks_emit_block(ctx, e, measured, skipped, rc, cs_end);
 	block_heading(e);
 	/* the empty loop's slot (res[n]) is done with: the device row takes it */
-	print_table(e, res, n + device_row(e, &res[n]));
+	clocks_print_table(e, res, n + device_row(e, &res[n]));
 	if (strcmp(cs_end, e->cs))
-		human("   note: the clocksource changed to %s during the measurement\n", cs_end);
+		emit_human("   note: the clocksource changed to %s during the measurement\n", cs_end);
 	free(res);
 	return measured ? PROBE_OK : PROBE_SKIPPED;
 }
@@ -266,17 +266,17 @@ enum probe_status measure_block(const struct probe_ctx *ctx, struct env *e)
  */
 static struct clk_result *measure_devices(struct env *e, struct clk_dev *dev)
 {
-	struct clk_result *res = alloc_results(e, CLK_NDEV + 1);
+	struct clk_result *res = clocks_alloc_results(e, CLK_NDEV + 1);
 	struct env d = *e;
 	size_t skipped = 0;
 
 	if (!res) {
-		emit_cs_record("error", e->cs, "platform counters", "out of memory");
+		clocks_emit_clocksource_record("error", e->cs, "platform counters", "out of memory");
 		return 0;
 	}
-	clk_devs_open(dev);
-	pin_to_cpu(&d);
-	d.timer_ns = timer_cost_ns(&d);
+	clocks_devs_open(dev);
+	clocks_pin_to_cpu(&d);
+	d.timer_ns = clocks_timer_cost_ns(&d);
 	for (size_t i = 0; i < CLK_NDEV; i++) {
 		res[i].src = (struct source){ .kind = K_DEV, .via = VIA_DEV, .dev = &dev[i] };
 		snprintf(res[i].src.name, sizeof(res[i].src.name), "%s", dev[i].name);
@@ -284,14 +284,14 @@ static struct clk_result *measure_devices(struct env *e, struct clk_dev *dev)
 		precheck(&d, &res[i]);
 	}
 	res[CLK_NDEV].src = (struct source){ .kind = K_EMPTY, .via = VIA_NONE, .name = "empty loop" };
-	emit_clk_skips(&d, res, CLK_NDEV, &skipped);
-	measure_costs(&d, res, CLK_NDEV);
+	clocks_emit_skips(&d, res, CLK_NDEV, &skipped);
+	clocks_measure_costs(&d, res, CLK_NDEV);
 	for (size_t i = 0; i < CLK_NDEV; i++)
 		if (!res[i].skipped)
-			emit_clk_result(&d, &res[i]);
-	human("\n-- platform counters read from user space (the device access under the hpet, acpi_pm "
+			clocks_emit_result(&d, &res[i]);
+	emit_human("\n-- platform counters read from user space (the device access under the hpet, acpi_pm "
 	      "and pit clocksources), CPU %d, loop overhead %.3g ns/call --\n", d.cpu, d.overhead_ns);
-	print_table(&d, res, CLK_NDEV);
+	clocks_print_table(&d, res, CLK_NDEV);
 	e->dev = dev;
 	e->dev_res = res;
 	return res;
@@ -302,7 +302,7 @@ static struct clk_result *measure_devices(struct env *e, struct clk_dev *dev)
 /* The TSC calibration the suite has, or none: then batches are timed by the clock. */
 static void take_calibration(struct probe_ctx *ctx, struct env *e)
 {
-	if (e->have_tsc && probe_tsc_calib(ctx) > 0) {
+	if (e->have_tsc && tsccal_probe(ctx) > 0) {
 		e->tsc_hz = ctx->tsc.hz;
 		e->calib_source = ctx->tsc.source;
 		e->calib_ref = ctx->tsc.ref;
@@ -316,7 +316,7 @@ static void take_calibration(struct probe_ctx *ctx, struct env *e)
 	}
 }
 
-enum probe_status probe_clocks(struct probe_ctx *ctx)
+enum probe_status clocks_probe_run(struct probe_ctx *ctx)
 {
 	int want = sweep > 0 || (sweep < 0 && ctx->appliance);
 	char orig[CS_NAME_LEN];
@@ -326,13 +326,13 @@ enum probe_status probe_clocks(struct probe_ctx *ctx)
 	struct env e = { .plan = clocks_plan(ctx->quick), .cpu = -1,
 			 .calib_source = "none", .calib_ref = "none", .ns_per_unit = 1 };
 
-	if (current_clocksource(orig, sizeof(orig)) <= 0)
+	if (sysinfo_current_clocksource(orig, sizeof(orig)) <= 0)
 		snprintf(orig, sizeof(orig), "unknown");
 	e.cs = orig;
 	cpu_caps(&e);
 	take_calibration(ctx, &e);
 	dev_res = measure_devices(&e, dev);
-	st = run_blocks(ctx, &e, want, orig);
+	st = clocks_sweep_run(ctx, &e, want, orig);
 	free(dev_res);
 	return st;
 }
@@ -411,7 +411,7 @@ static const struct probe_key clocks_keys[] = {
 
 const struct probe clocks_probe = {
 	.name = "clocks", .summary = "cost, resolution and behaviour of every way to read the time",
-	.run = probe_clocks, .limit_quick_s = 60, .limit_full_s = 600,
+	.run = clocks_probe_run, .limit_quick_s = 60, .limit_full_s = 600,
 	PROBE_OPTS(clocks_opts), PROBE_FIGURES("ns_per_call", "resolution_ns"),
 	PROBE_KEYS(clocks_keys),
 };

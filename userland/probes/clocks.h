@@ -94,14 +94,14 @@ static inline void per_call_figures(double *batch, size_t n, uint64_t calls_per_
 	f->n = n;
 	f->mean = n ? sum / (double)n * k : 0;
 	f->elapsed_ns = sum * unit;
-	sort_doubles(batch, n);
-	f->p50 = percentile_sorted(batch, n, 50) * k;
+	stats_sort_doubles(batch, n);
+	f->p50 = stats_percentile_sorted(batch, n, 50) * k;
 	f->min = n ? batch[0] * k : 0;
-	f->p99 = percentile_sorted(batch, n, 99) * k;
+	f->p99 = stats_percentile_sorted(batch, n, 99) * k;
 }
 
 /*
- * Step statistics over chunks of consecutive reads (step_stats() per chunk,
+ * Step statistics over chunks of consecutive reads (stats_step() per chunk,
  * merged). Steps between chunks are not counted: the reads at the edges of
  * two chunks were not consecutive.
  */
@@ -115,7 +115,7 @@ static inline void step_acc_add(struct step_acc *a, const int64_t *reads, size_t
 {
 	struct step_stats s;
 
-	step_stats(reads, n, &s);
+	stats_step(reads, n, &s);
 	if (s.granularity && (!a->s.granularity || s.granularity < a->s.granularity))
 		a->s.granularity = s.granularity;
 	a->s.backward += s.backward;

@@ -25,7 +25,7 @@ static const struct {
 	{ "pit-latch", "PIT channel 0 (latch and read)", "pit", "pit" },
 };
 
-void clk_devs_init(struct clk_dev d[CLK_NDEV])
+void clocks_devs_init(struct clk_dev d[CLK_NDEV])
 {
 	for (int i = 0; i < CLK_NDEV; i++) {
 		memset(&d[i], 0, sizeof(d[i]));
@@ -36,14 +36,14 @@ void clk_devs_init(struct clk_dev d[CLK_NDEV])
 	}
 }
 
-void clk_devs_open(struct clk_dev d[CLK_NDEV])
+void clocks_devs_open(struct clk_dev d[CLK_NDEV])
 {
-	clk_devs_init(d);
+	clocks_devs_init(d);
 	for (int i = 0; i < CLK_NDEV; i++)
 		d[i].open = platclock_open(&d[i].pc) == 0;
 }
 
-int clk_dev_backing(const struct clk_dev *d, size_t n, const char *cs)
+int clocks_dev_backing(const struct clk_dev *d, size_t n, const char *cs)
 {
 	for (size_t i = 0; cs && i < n; i++)
 		if (!strcmp(d[i].backs, cs))
@@ -51,7 +51,7 @@ int clk_dev_backing(const struct clk_dev *d, size_t n, const char *cs)
 	return -1;
 }
 
-int64_t clk_dev_batch(const struct platclock *pc, long iters)
+int64_t clocks_dev_batch(const struct platclock *pc, long iters)
 {
 	uint64_t (*read)(const struct platclock *) = pc->read;
 	uint64_t v = 0;
@@ -62,11 +62,11 @@ int64_t clk_dev_batch(const struct platclock *pc, long iters)
 	return (int64_t)v;
 }
 
-void clk_dev_fields(struct tp_rec *r, const struct clk_dev *d)
+void clocks_dev_fields(struct tp_rec *r, const struct clk_dev *d)
 {
 	tp_rec_str(r, "counter", d->pc.name);
 	tp_rec_str(r, "via", d->pc.where);
 	tp_rec_str(r, "backs_clocksource", d->backs);
-	rec_exact(r, "counter_hz", d->pc.hz);
+	emit_rec_exact(r, "counter_hz", d->pc.hz);
 	tp_rec_int(r, "counter_bits", d->pc.bits);
 }

@@ -29,18 +29,18 @@ struct clk_dev {
 };
 
 /* The three counters, in a fixed order, closed (no device touched). */
-void clk_devs_init(struct clk_dev d[CLK_NDEV]);
+void clocks_devs_init(struct clk_dev d[CLK_NDEV]);
 
 /* The same, each opened where possible (platclock_open()). */
-void clk_devs_open(struct clk_dev d[CLK_NDEV]);
+void clocks_devs_open(struct clk_dev d[CLK_NDEV]);
 
 /* The counter behind clocksource cs in d[0..n), or -1 (tsc, kvm-clock, ...). */
-int clk_dev_backing(const struct clk_dev *d, size_t n, const char *cs);
+int clocks_dev_backing(const struct clk_dev *d, size_t n, const char *cs);
 
 /* iters * 16 reads of the counter; returns the last value read. */
-int64_t clk_dev_batch(const struct platclock *pc, long iters);
+int64_t clocks_dev_batch(const struct platclock *pc, long iters);
 
 /* The counter's own keys of a result record: counter, via, backs_clocksource, counter_hz, counter_bits. */
-void clk_dev_fields(struct tp_rec *r, const struct clk_dev *d);
+void clocks_dev_fields(struct tp_rec *r, const struct clk_dev *d);
 
 #endif

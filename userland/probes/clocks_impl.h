@@ -78,13 +78,13 @@ static inline long sys2(long nr, long a, long b)
 /* Each runs iters * UNROLL reads and returns the last value (ns or ticks). */
 typedef int64_t (*batch_fn)(const struct source *s, long iters);
 
-batch_fn batch_for(const struct source *s);
+batch_fn clocks_batch_for(const struct source *s);
 
 /* One read, checked: 0 or -errno. Used for the pre-check and the tracer. */
-int read_once(const struct source *s, int64_t *v);
+int clocks_read_once(const struct source *s, int64_t *v);
 
 /* n consecutive reads, as tight as the source allows. */
-void fill_reads(const struct source *s, int64_t *r, size_t n);
+void clocks_fill_reads(const struct source *s, int64_t *r, size_t n);
 
 /* ---- the measurement kernel (clocks_measure.c) ---- */
 
@@ -143,47 +143,47 @@ struct clk_result {
 };
 
 /* count results, each with room for the plan's batches; one free(). */
-struct clk_result *alloc_results(const struct env *e, size_t count);
+struct clk_result *clocks_alloc_results(const struct env *e, size_t count);
 
 /* Pins this process to the CPU it runs on (e->cpu); the TSC clock's base. */
-void pin_to_cpu(struct env *e);
-void setup_tsc_clock(struct env *e);
+void clocks_pin_to_cpu(struct env *e);
+void clocks_setup_tsc_clock(struct env *e);
 
 /* The cost of one read of the batch timer, in ns. */
-double timer_cost_ns(const struct env *e);
+double clocks_timer_cost_ns(const struct env *e);
 
 /*
  * Batches for res[0..n) and the empty loop res[n], in turns, skipping the
  * skipped; the empty loop's cost becomes e->overhead_ns.
  */
-void measure_costs(struct env *e, struct clk_result *res, size_t n);
+void clocks_measure_costs(struct env *e, struct clk_result *res, size_t n);
 
 /*
  * Every source and the empty loop (res[n]): the vDSO check first (its
  * verdict goes into each record), then batches in turns, then the steps.
  * Returns the tracer's result (0 or -errno); counts what was measured.
  */
-int measure_all(struct env *e, struct clk_result *res, size_t n, size_t *measured);
+int clocks_measure_all(struct env *e, struct clk_result *res, size_t n, size_t *measured);
 
 /* ---- records and the table (clocks_out.c) ---- */
 
 /* The skip records of res[0..n), counted in *skipped. */
-void emit_clk_skips(const struct env *e, const struct clk_result *res, size_t n, size_t *skipped);
-void emit_clk_result(const struct env *e, const struct clk_result *res);
+void clocks_emit_skips(const struct env *e, const struct clk_result *res, size_t n, size_t *skipped);
+void clocks_emit_result(const struct env *e, const struct clk_result *res);
 /* A skip or error about a whole clocksource, carrying it like every record. */
-void emit_cs_record(const char *type, const char *cs, const char *name, const char *reason);
+void clocks_emit_clocksource_record(const char *type, const char *cs, const char *name, const char *reason);
 /* The block's own record: what it ran on and how it measured. */
-void emit_block(const struct probe_ctx *ctx, const struct env *e, size_t measured, size_t skipped,
+void clocks_emit_block(const struct probe_ctx *ctx, const struct env *e, size_t measured, size_t skipped,
 		int trace_rc, const char *cs_end);
 /* The human table of res[0..n), dearest first (sorts res). */
-void print_table(const struct env *e, struct clk_result *res, size_t n);
+void clocks_print_table(const struct env *e, struct clk_result *res, size_t n);
 
 /* ---- one block, and the sweep of blocks (clocks.c, clocks_sweep.c) ---- */
 
 /* Measures every source on the clocksource in use now. */
-enum probe_status measure_block(const struct probe_ctx *ctx, struct env *e);
+enum probe_status clocks_measure_block(const struct probe_ctx *ctx, struct env *e);
 
 /* One block for the clocksource in use, or (want) one per clocksource. */
-enum probe_status run_blocks(const struct probe_ctx *ctx, struct env *e, int want, const char *orig);
+enum probe_status clocks_sweep_run(const struct probe_ctx *ctx, struct env *e, int want, const char *orig);
 
 #endif

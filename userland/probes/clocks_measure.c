@@ -49,7 +49,7 @@ static inline uint64_t timer_now(const struct env *e)
 	return e->have_tsc ? rdtsc_ordered() : (uint64_t)now_ns(CLOCK_MONOTONIC_RAW);
 }
 
-double timer_cost_ns(const struct env *e)
+double clocks_timer_cost_ns(const struct env *e)
 {
 	double d[101];
 
@@ -58,7 +58,7 @@ double timer_cost_ns(const struct env *e)
 
 		d[i] = (double)(b - a) * e->ns_per_unit;
 	}
-	return median(d, 101);
+	return stats_median(d, 101);
 }
 
 static int64_t tv_us(const struct timeval *t)
@@ -69,7 +69,7 @@ static int64_t tv_us(const struct timeval *t)
 /* Grows the batch until it lasts at least batch_min; returns iterations. */
 static long size_batch(const struct env *e, const struct source *src)
 {
-	batch_fn run = batch_for(src);
+	batch_fn run = clocks_batch_for(src);
 	int64_t batch_min = e->plan->batch_min_ns;
 	long iters = 1;
 
@@ -108,7 +108,7 @@ static long size_batch(const struct env *e, const struct source *src)
 static void measure_slice(const struct env *e, struct clk_result *res)
 {
 	const struct plan *p = e->plan;
-	batch_fn run = batch_for(&res->src);
+	batch_fn run = clocks_batch_for(&res->src);
 	int min_batches = (p->min_batches + p->rounds - 1) / p->rounds;
 	double budget = (double)p->budget_ns / p->rounds, hard = (double)p->hard_ns / p->rounds;
 	struct rusage r0, r1;
@@ -154,7 +154,7 @@ static void measure_steps(const struct env *e, struct clk_result *res)
 
 	memset(&res->steps, 0, sizeof(res->steps));
 	do {
-		fill_reads(&res->src, buf, STEP_CHUNK);
+		clocks_fill_reads(&res->src, buf, STEP_CHUNK);
 		step_acc_add(&res->steps, buf, STEP_CHUNK);
 		elapsed = (int64_t)((double)(timer_now(e) - start) * e->ns_per_unit);
 	} while (!(res->steps.reads >= e->plan->step_min_reads && res->steps.forward >= 4) &&
@@ -171,7 +171,7 @@ static void read_libc(void *arg, size_t i)
 	int64_t v;
 
 	if (!res[i].skipped && res[i].src.via == VIA_LIBC)
-		read_once(&res[i].src, &v);
+		clocks_read_once(&res[i].src, &v);
 }
 
 /*
@@ -213,7 +213,7 @@ static void vdso_by_cost_all(struct clk_result *res, size_t n)
 
 /* ---- a block's set-up and its measurements ---- */
 
-void pin_to_cpu(struct env *e)
+void clocks_pin_to_cpu(struct env *e)
 {
 	e->cpu = sched_getcpu();
 	if (e->cpu < 0)
@@ -222,7 +222,7 @@ void pin_to_cpu(struct env *e)
 	affinity_pin_self(e->cpu, 0);
 }
 
-void setup_tsc_clock(struct env *e)
+void clocks_setup_tsc_clock(struct env *e)
 {
 	struct timespec t;
 	uint64_t a, b;
@@ -237,7 +237,7 @@ void setup_tsc_clock(struct env *e)
 	e->tclk.base_ns = ts_ns(&t);
 }
 
-void measure_costs(struct env *e, struct clk_result *res, size_t n)
+void clocks_measure_costs(struct env *e, struct clk_result *res, size_t n)
 {
 	for (size_t i = 0; i <= n; i++)
 		if (!res[i].skipped)
@@ -252,12 +252,12 @@ void measure_costs(struct env *e, struct clk_result *res, size_t n)
 	e->overhead_ns = res[n].ns.p50;
 }
 
-int measure_all(struct env *e, struct clk_result *res, size_t n, size_t *measured)
+int clocks_measure_all(struct env *e, struct clk_result *res, size_t n, size_t *measured)
 {
 	int rc = vdso_check(res, n);
 
 	e->traced = rc == 0;
-	measure_costs(e, res, n);
+	clocks_measure_costs(e, res, n);
 	for (size_t i = 0; i < n; i++) {
 		if (res[i].skipped)
 			continue;
@@ -271,7 +271,7 @@ int measure_all(struct env *e, struct clk_result *res, size_t n, size_t *measure
 
 /* count results, each with room for the plan's batches after them, in one
  * allocation (the table sorts the results: one free() needs no order). */
-struct clk_result *alloc_results(const struct env *e, size_t count)
+struct clk_result *clocks_alloc_results(const struct env *e, size_t count)
 {
 	size_t nb = (size_t)e->plan->max_batches;
 	struct clk_result *res = calloc(1, count * (sizeof(*res) + nb * sizeof(double)));

@@ -24,7 +24,7 @@ static void rec_maybe(struct tp_rec *r, const char *key, double v)
 	if (isnan(v))
 		tp_rec_null(r, key);
 	else
-		rec_double(r, key, v);
+		emit_rec_double(r, key, v);
 }
 
 static void emit_clk_skip(const struct env *e, const struct clk_result *res)
@@ -49,7 +49,7 @@ static void emit_clk_skip(const struct env *e, const struct clk_result *res)
 }
 
 /* A skip or error about a whole clocksource, carrying it like every record. */
-void emit_clk_skips(const struct env *e, const struct clk_result *res, size_t n, size_t *skipped)
+void clocks_emit_skips(const struct env *e, const struct clk_result *res, size_t n, size_t *skipped)
 {
 	for (size_t i = 0; i < n; i++)
 		if (res[i].skipped) {
@@ -58,7 +58,7 @@ void emit_clk_skips(const struct env *e, const struct clk_result *res, size_t n,
 		}
 }
 
-void emit_cs_record(const char *type, const char *cs, const char *name, const char *reason)
+void clocks_emit_clocksource_record(const char *type, const char *cs, const char *name, const char *reason)
 {
 	struct tp_rec r;
 
@@ -68,7 +68,7 @@ void emit_cs_record(const char *type, const char *cs, const char *name, const ch
 	tp_rec_str(&r, "clocksource", cs);
 	tp_rec_str(&r, "reason", reason);
 	emit_end(&r);
-	human("  %s %s: %s, %s\n", name, cs, strcmp(type, "skip") ? "ERROR" : "skipped", reason);
+	emit_human("  %s %s: %s, %s\n", name, cs, strcmp(type, "skip") ? "ERROR" : "skipped", reason);
 }
 
 static const char *path_of(const struct clk_result *res)
@@ -101,18 +101,18 @@ static void emit_steps(struct tp_rec *r, const struct env *e, const struct clk_r
 	double step_unit = insn ? e->ns_per_unit : 1;	/* insn steps are ticks */
 
 	if (res->steps.s.granularity)
-		rec_double(r, "granularity_ns", (double)res->steps.s.granularity * step_unit);
+		emit_rec_double(r, "granularity_ns", (double)res->steps.s.granularity * step_unit);
 	else
 		tp_rec_null(r, "granularity_ns");	/* no step in the window */
 	if (insn)
 		tp_rec_int(r, "granularity_ticks", res->steps.s.granularity);
 	tp_rec_uint(r, "backward_steps", res->steps.s.backward);
-	rec_double(r, "largest_backward_ns", (double)res->steps.s.largest_backward * step_unit);
+	emit_rec_double(r, "largest_backward_ns", (double)res->steps.s.largest_backward * step_unit);
 	tp_rec_uint(r, "step_reads", res->steps.reads);
 	tp_rec_int(r, "step_window_ns", res->step_window_ns);
 }
 
-void emit_clk_result(const struct env *e, const struct clk_result *res)
+void clocks_emit_result(const struct env *e, const struct clk_result *res)
 {
 	const char *unit = res->src.via == VIA_INSN ? "ticks" : res->src.kind == K_DEV ? "counts" : 0;
 	char last[32];
@@ -128,21 +128,21 @@ void emit_clk_result(const struct env *e, const struct clk_result *res)
 			tp_rec_null(&r, "vdso");
 		tp_rec_str(&r, "vdso_check", e->traced ? "ptrace" : "cost");
 		if (e->traced)
-			rec_double(&r, "kernel_entries_per_call", res->kernel_entries);
+			emit_rec_double(&r, "kernel_entries_per_call", res->kernel_entries);
 	}
 	if (res->src.kind == K_CGT)
 		tp_rec_int(&r, "clock_id", res->src.id);
-	rec_double(&r, "ns_per_call", res->ns.p50);
-	rec_double(&r, "ns_per_call_min", res->ns.min);
-	rec_double(&r, "ns_per_call_p99", res->ns.p99);
+	emit_rec_double(&r, "ns_per_call", res->ns.p50);
+	emit_rec_double(&r, "ns_per_call_min", res->ns.min);
+	emit_rec_double(&r, "ns_per_call_p99", res->ns.p99);
 	tp_rec_uint(&r, "n", res->ns.n);	/* batch means behind the median and p99 */
-	rec_double(&r, "ns_per_call_mean", res->ns.mean);
-	rec_double(&r, "elapsed_ms", res->ns.elapsed_ns / 1e6);
+	emit_rec_double(&r, "ns_per_call_mean", res->ns.mean);
+	emit_rec_double(&r, "elapsed_ms", res->ns.elapsed_ns / 1e6);
 	rec_maybe(&r, "ticks_per_call", res->ticks_p50);
-	rec_double(&r, "overhead_ns_per_call", e->overhead_ns);
+	emit_rec_double(&r, "overhead_ns_per_call", e->overhead_ns);
 	rec_maybe(&r, "resolution_ns", res->resolution_ns);
 	if (res->src.kind == K_DEV)
-		clk_dev_fields(&r, res->src.dev);
+		clocks_dev_fields(&r, res->src.dev);
 	else
 		emit_steps(&r, e, res);
 	tp_rec_int(&r, "user_us", res->user_us);
@@ -155,8 +155,8 @@ void emit_clk_result(const struct env *e, const struct clk_result *res)
 		tp_rec_str(&r, "last_value_unit", unit);
 	tp_rec_int(&r, "batches", res->batches);
 	tp_rec_uint(&r, "calls_per_batch", res->calls_per_batch);
-	rec_double(&r, "batch_ns", res->batch_ns);
-	rec_double(&r, "timer_share_pct", 100 * e->timer_ns / res->batch_ns);
+	emit_rec_double(&r, "batch_ns", res->batch_ns);
+	emit_rec_double(&r, "timer_share_pct", 100 * e->timer_ns / res->batch_ns);
 	tp_rec_str(&r, "timer", e->have_tsc ? "lfence;rdtsc" : "CLOCK_MONOTONIC_RAW");
 	tp_rec_int(&r, "cpu", e->cpu);
 	if (res->src.kind == K_TSC_USER) {
@@ -181,12 +181,12 @@ static int dearest_first(const void *a, const void *b)
 	return (x->ns.p50 < y->ns.p50) - (x->ns.p50 > y->ns.p50);
 }
 
-void print_table(const struct env *e, struct clk_result *res, size_t n)
+void clocks_print_table(const struct env *e, struct clk_result *res, size_t n)
 {
 	qsort(res, n, sizeof(*res), dearest_first);
 	/* the seed's columns (bench_time: "Avg. us/call Elapsed Name", then the
 	 * last value read) with the rusage of seed 003 between them */
-	human("%10s %10s %10s %10s %11s %9s %9s %9s  %-12s %-40s %s\n", "ns/call", "elapsed ms",
+	emit_human("%10s %10s %10s %10s %11s %9s %9s %9s  %-12s %-40s %s\n", "ns/call", "elapsed ms",
 	      "ticks/call", "resolution", "granularity", "user us", "sys us", "vol/invol", "path",
 	      "name", "last value");
 	for (size_t i = 0; i < n; i++) {
@@ -195,7 +195,7 @@ void print_table(const struct env *e, struct clk_result *res, size_t n)
 		char res_s[24], gran[24], cs[24], ticks[24], last[32];
 
 		if (r->skipped) {
-			human("%10s %10s %10s %10s %11s %9s %9s %9s  %-12s %s: skipped, %s\n", "-", "-", "-",
+			emit_human("%10s %10s %10s %10s %11s %9s %9s %9s  %-12s %s: skipped, %s\n", "-", "-", "-",
 			      "-", "-", "-", "-", "-", path_of(r), r->src.name, r->reason);
 			continue;
 		}
@@ -209,14 +209,14 @@ void print_table(const struct env *e, struct clk_result *res, size_t n)
 		else
 			snprintf(ticks, sizeof(ticks), "%.1f", r->ticks_p50);
 		last_value(r, last, sizeof(last));
-		human("%10.2f %10.1f %10s %10s %11s %9lld %9lld %9s  %-12s %-40s %s%s\n", r->ns.p50,
+		emit_human("%10.2f %10.1f %10s %10s %11s %9lld %9lld %9s  %-12s %-40s %s%s\n", r->ns.p50,
 		      r->ns.elapsed_ns / 1e6, ticks, res_s, gran, (long long)r->user_us,
 		      (long long)r->sys_us, cs, path_of(r), r->src.name, last,
 		      r->steps.s.backward ? "  (went backwards)" : "");
 	}
 }
 
-void emit_block(const struct probe_ctx *ctx, const struct env *e, size_t measured,
+void clocks_emit_block(const struct probe_ctx *ctx, const struct env *e, size_t measured,
 		size_t skipped, int trace_rc, const char *cs_end)
 {
 	struct tp_rec r;
@@ -233,10 +233,10 @@ void emit_block(const struct probe_ctx *ctx, const struct env *e, size_t measure
 	tp_rec_str(&r, "calibration", e->calib_source);
 	tp_rec_str(&r, "calibration_ref", e->calib_ref);
 	if (e->user_calib)
-		user_calib_fields(&r, e->user_calib);
+		tsccal_fields(&r, e->user_calib);
 	tp_rec_str(&r, "timer", e->have_tsc ? "lfence;rdtsc" : "CLOCK_MONOTONIC_RAW");
-	rec_double(&r, "timer_ns", e->timer_ns);
-	rec_double(&r, "overhead_ns_per_call", e->overhead_ns);
+	emit_rec_double(&r, "timer_ns", e->timer_ns);
+	emit_rec_double(&r, "overhead_ns_per_call", e->overhead_ns);
 	tp_rec_str(&r, "vdso_check", e->traced ? "ptrace" : "cost");
 	if (!e->traced)
 		tp_rec_str(&r, "vdso_check_error", strerror(-trace_rc));

@@ -136,7 +136,7 @@ static int64_t b_tsc_user(const struct source *s, long iters)
 /* A platform counter's device access, through platclock.c's reader. */
 static int64_t b_dev(const struct source *s, long iters)
 {
-	return clk_dev_batch(&s->dev->pc, iters);
+	return clocks_dev_batch(&s->dev->pc, iters);
 }
 
 /* The loop alone: its cost per call is the overhead in every other figure. */
@@ -148,7 +148,7 @@ static int64_t b_empty(const struct source *s, long iters)
 	return 0;
 }
 
-batch_fn batch_for(const struct source *s)
+batch_fn clocks_batch_for(const struct source *s)
 {
 	int sys = s->via == VIA_SYSCALL;
 
@@ -170,7 +170,7 @@ batch_fn batch_for(const struct source *s)
 	return b_empty;
 }
 
-int read_once(const struct source *s, int64_t *v)
+int clocks_read_once(const struct source *s, int64_t *v)
 {
 	struct timespec t;
 	struct timeval tv;
@@ -211,7 +211,7 @@ int read_once(const struct source *s, int64_t *v)
 }
 
 /* n consecutive reads, as tight as the source allows. */
-void fill_reads(const struct source *s, int64_t *r, size_t n)
+void clocks_fill_reads(const struct source *s, int64_t *r, size_t n)
 {
 	struct timespec t = { 0 };
 	struct timeval tv = { 0 };
@@ -248,6 +248,6 @@ void fill_reads(const struct source *s, int64_t *r, size_t n)
 		return;
 	default:
 		for (i = 0; i < n; i++)
-			read_once(s, &r[i]);
+			clocks_read_once(s, &r[i]);
 	}
 }

@@ -20,7 +20,7 @@
 
 #define MAX_CLOCKSOURCES 8
 
-struct cs_list {
+struct clocksource_list {
 	char name[MAX_CLOCKSOURCES][CS_NAME_LEN];
 	size_t n;
 };
@@ -42,7 +42,7 @@ static int block_child(void *arg)
 {
 	struct block_job *b = arg;
 
-	return probe_exit_code(measure_block(b->ctx, b->e));
+	return probe_exit_code(clocks_measure_block(b->ctx, b->e));
 }
 
 /* Runs one block under the supervisor; the sweep survives whatever happens there. */
@@ -53,25 +53,25 @@ static int run_child_block(const struct probe_ctx *ctx, struct env *e, int64_t d
 	struct sup_result sr;
 	char why[96];
 
-	supervise(&job, &sr);
+	supervise_run(&job, &sr);
 	switch (sr.out) {
-	case OUT_OK:
-	case OUT_SKIPPED:
+	case OUTCOME_OK:
+	case OUTCOME_SKIPPED:
 		return 0;
-	case OUT_FAILED:
+	case OUTCOME_FAILED:
 		return -EIO;	/* its records say why */
-	case OUT_TIMEOUT:
-		emit_cs_record("error", e->cs, "clocksource",
+	case OUTCOME_TIMEOUT:
+		clocks_emit_clocksource_record("error", e->cs, "clocksource",
 			       "measurement overran its share of the time limit; killed");
 		return -ETIMEDOUT;
-	case OUT_SIGNAL:
+	case OUTCOME_SIGNAL:
 		snprintf(why, sizeof(why), "measurement child died: %s", strsignal(sr.status));
 		break;
 	default:
-		snprintf(why, sizeof(why), "measurement child: %s %d", outcome_name(sr.out), sr.status);
+		snprintf(why, sizeof(why), "measurement child: %s %d", supervise_outcome_name(sr.out), sr.status);
 		break;
 	}
-	emit_cs_record("error", e->cs, "clocksource", why);
+	clocks_emit_clocksource_record("error", e->cs, "clocksource", why);
 	return -ECHILD;
 }
 
@@ -80,7 +80,7 @@ static int in_list(const char *path, const char *name)
 {
 	char buf[512], *save = 0;
 
-	if (read_text(path, buf, sizeof(buf)) <= 0)
+	if (sysinfo_read_text(path, buf, sizeof(buf)) <= 0)
 		return 0;
 	for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(0, " ", &save))
 		if (!strcmp(t, name))
@@ -89,7 +89,7 @@ static int in_list(const char *path, const char *name)
 }
 
 /* The original first: if anything goes wrong later its figures stand. */
-static void sweep_list(struct cs_list *l, const char *orig, char *avail)
+static void sweep_list(struct clocksource_list *l, const char *orig, char *avail)
 {
 	struct tp_rec r;
 
@@ -111,7 +111,7 @@ static void sweep_list(struct cs_list *l, const char *orig, char *avail)
 }
 
 /* One block per clocksource of the list, each with its share of what is left. 1 if one failed. */
-static int sweep_blocks(const struct probe_ctx *ctx, const struct env *base, const struct cs_list *l)
+static int sweep_blocks(const struct probe_ctx *ctx, const struct env *base, const struct clocksource_list *l)
 {
 	char now[CS_NAME_LEN], why[128];
 	int64_t start = mono_ns(), budget = sweep_budget_ns(ctx);
@@ -123,10 +123,10 @@ static int sweep_blocks(const struct probe_ctx *ctx, const struct env *base, con
 		int rc;
 
 		e.cs = l->name[i];
-		current_clocksource(now, sizeof(now));
-		if (strcmp(now, l->name[i]) && (rc = set_clocksource(l->name[i]))) {
+		sysinfo_current_clocksource(now, sizeof(now));
+		if (strcmp(now, l->name[i]) && (rc = sysinfo_set_clocksource(l->name[i]))) {
 			snprintf(why, sizeof(why), "the kernel refused the switch: %s", strerror(-rc));
-			emit_cs_record("skip", l->name[i], "clocksource", why);
+			clocks_emit_clocksource_record("skip", l->name[i], "clocksource", why);
 			continue;
 		}
 		rc = run_child_block(ctx, &e, mono_ns() + left / (int64_t)(l->n - i));
@@ -143,10 +143,10 @@ static int restore(const char *orig)
 	int restored, replaced;
 	struct tp_rec r;
 
-	current_clocksource(now, sizeof(now));
+	sysinfo_current_clocksource(now, sizeof(now));
 	if (strcmp(now, orig))
-		set_clocksource(orig);
-	current_clocksource(now, sizeof(now));
+		sysinfo_set_clocksource(orig);
+	sysinfo_current_clocksource(now, sizeof(now));
 	restored = !strcmp(now, orig);
 	/*
 	 * The kernel may retire the original itself: tsc-early is unregistered
@@ -163,10 +163,10 @@ static int restore(const char *orig)
 		tp_rec_str(&r, "note", why);
 	}
 	emit_end(&r);
-	human("\n-- clocksource %s restored: %s --\n", orig,
+	emit_human("\n-- clocksource %s restored: %s --\n", orig,
 	      restored ? "yes" : replaced ? "no, the kernel retired it" : "NO");
 	if (!restored && !replaced) {
-		emit_cs_record("error", now, "clocksource restored",
+		clocks_emit_clocksource_record("error", now, "clocksource restored",
 			       "could not put the original clocksource back");
 		return -1;
 	}
@@ -176,7 +176,7 @@ static int restore(const char *orig)
 static enum probe_status sweep(const struct probe_ctx *ctx, struct env *base, const char *orig,
 			       char *avail)
 {
-	struct cs_list l;
+	struct clocksource_list l;
 	int failed;
 
 	sweep_list(&l, orig, avail);
@@ -184,19 +184,19 @@ static enum probe_status sweep(const struct probe_ctx *ctx, struct env *base, co
 	return restore(orig) || failed ? PROBE_FAILED : PROBE_OK;
 }
 
-enum probe_status run_blocks(const struct probe_ctx *ctx, struct env *e, int want, const char *orig)
+enum probe_status clocks_sweep_run(const struct probe_ctx *ctx, struct env *e, int want, const char *orig)
 {
 	char avail[256];
 
 	if (!want)
-		return measure_block(ctx, e);
+		return clocks_measure_block(ctx, e);
 	if (geteuid() != 0) {
-		emit_cs_record("skip", orig, "clocksource sweep", "needs root (writes current_clocksource)");
-		return measure_block(ctx, e);
+		clocks_emit_clocksource_record("skip", orig, "clocksource sweep", "needs root (writes current_clocksource)");
+		return clocks_measure_block(ctx, e);
 	}
-	if (read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail)) <= 0) {
-		emit_cs_record("skip", orig, "clocksource sweep", "no " CLOCKSOURCE_DIR "/available_clocksource");
-		return measure_block(ctx, e);
+	if (sysinfo_read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail)) <= 0) {
+		clocks_emit_clocksource_record("skip", orig, "clocksource sweep", "no " CLOCKSOURCE_DIR "/available_clocksource");
+		return clocks_measure_block(ctx, e);
 	}
 	return sweep(ctx, e, orig, avail);
 }

@@ -132,7 +132,7 @@ static void trend(const double *ref_s, const double *tsc_t, size_t n, double stu
 	}
 	f->windows = nw;
 	f->win_s = nw ? ref_s[per] - ref_s[0] : NAN;
-	if (line_fit(t, ppm, nw, &f->trend_ppm_min, &icept))
+	if (adev_line_fit(t, ppm, nw, &f->trend_ppm_min, &icept))
 		f->trend_ppm_min = NAN;
 }
 
@@ -149,7 +149,7 @@ int drift_analyse(const uint64_t *tsc, const uint64_t *ticks, size_t n, double r
 		ref_s[i] = (double)ticks[i] / ref_hz;
 		tsc_t[i] = (double)(tsc[i] - tsc[0]);
 	}
-	if (line_fit(ref_s, tsc_t, n, &f->tsc_hz, &icept))
+	if (adev_line_fit(ref_s, tsc_t, n, &f->tsc_hz, &icept))
 		goto out;
 	f->ppm = (f->tsc_hz - stub_hz) / stub_hz * 1e6;
 	trend(ref_s, tsc_t, n, stub_hz, f);
@@ -244,18 +244,18 @@ static void emit_adev(const char *ref, const struct refs *rf, const double *x, s
 		snprintf(name, sizeof(name), "adev %s tau %gs", ref, tau[i]);
 		emit_result_begin(&r, P, name);
 		tp_rec_str(&r, "ref", ref);
-		rec_double(&r, "tau_s", tau[i]);
+		emit_rec_double(&r, "tau_s", tau[i]);
 		tp_rec_uint(&r, "m", ms[i]);
-		rec_double(&r, "adev", a[i]);
-		rec_double(&r, "adev_lo", lo);
-		rec_double(&r, "adev_hi", hi);
-		rec_double(&r, "edf", edf);
+		emit_rec_double(&r, "adev", a[i]);
+		emit_rec_double(&r, "adev_lo", lo);
+		emit_rec_double(&r, "adev_hi", hi);
+		emit_rec_double(&r, "edf", edf);
 		tp_rec_str(&r, "noise", adev_noise_name(noise));
-		rec_double(&r, "slope", slope);
+		emit_rec_double(&r, "slope", slope);
 		tp_rec_uint(&r, "n", terms[i]);
 		rec_independent(&r, ref, ind, why);
 		emit_end(&r);
-		human("    tau %8.2f s   adev %10.3e  (68 %%: %9.3e .. %9.3e, edf %6.1f, %s)\n",
+		emit_human("    tau %8.2f s   adev %10.3e  (68 %%: %9.3e .. %9.3e, edf %6.1f, %s)\n",
 		      tau[i], a[i], lo, hi, edf, adev_noise_name(noise));
 	}
 }
@@ -279,38 +279,38 @@ static void emit_fit(const struct series *s, size_t n, const struct drift_fit *f
 
 	if (w) {
 		memcpy(w, s->width_ns, n * sizeof(double));
-		summarize(w, n, &sw);	/* sorts: a copy */
+		stats_summarize(w, n, &sw);	/* sorts: a copy */
 		free(w);
 	}
 	snprintf(name, sizeof(name), "drift vs %s", s->c.name);
 	emit_result_begin(&r, P, name);
 	tp_rec_str(&r, "ref", s->c.name);
 	tp_rec_str(&r, "via", s->c.where);
-	rec_exact(&r, "ref_hz", s->c.hz);
+	emit_rec_exact(&r, "ref_hz", s->c.hz);
 	tp_rec_int(&r, "counter_bits", s->c.bits);
-	rec_exact(&r, "tsc_hz", f->tsc_hz);
-	rec_exact(&r, "stub_hz", ctx->tsc.hz);
+	emit_rec_exact(&r, "tsc_hz", f->tsc_hz);
+	emit_rec_exact(&r, "stub_hz", ctx->tsc.hz);
 	tp_rec_str(&r, "tsc_hz_source", ctx->tsc.source ? ctx->tsc.source : "none");
-	rec_exact(&r, "freq_ppm", f->ppm);
-	rec_exact(&r, "trend_ppm_per_min", f->trend_ppm_min);
+	emit_rec_exact(&r, "freq_ppm", f->ppm);
+	emit_rec_exact(&r, "trend_ppm_per_min", f->trend_ppm_min);
 	tp_rec_uint(&r, "windows", f->windows);
-	rec_double(&r, "window_s", f->win_s);
-	rec_exact(&r, "window_ppm_min", f->win_min_ppm);
-	rec_exact(&r, "window_ppm_max", f->win_max_ppm);
-	rec_double(&r, "duration_s", (double)(s->ticks[n - 1]) / s->c.hz);
+	emit_rec_double(&r, "window_s", f->win_s);
+	emit_rec_exact(&r, "window_ppm_min", f->win_min_ppm);
+	emit_rec_exact(&r, "window_ppm_max", f->win_max_ppm);
+	emit_rec_double(&r, "duration_s", (double)(s->ticks[n - 1]) / s->c.hz);
 	tp_rec_uint(&r, "samples", n);
 	tp_rec_uint(&r, "missed", missed);
-	rec_double(&r, "tau0_s", (double)DRIFT_TAU0_NS / NS_PER_S);
-	rec_double(&r, "bracket_median_ns", sw.p50);
-	rec_double(&r, "bracket_max_ns", sw.max);
+	emit_rec_double(&r, "tau0_s", (double)DRIFT_TAU0_NS / NS_PER_S);
+	emit_rec_double(&r, "bracket_median_ns", sw.p50);
+	emit_rec_double(&r, "bracket_max_ns", sw.max);
 	tp_rec_str(&r, "clocksource", rf->cs[0] ? rf->cs : "unknown");
 	rec_independent(&r, s->c.name, ind, why);
 	emit_end(&r);
-	human("  %-20s %14.0f Hz %+10.2f ppm %+10.3f ppm/min  (windows %+.2f..%+.2f ppm, "
+	emit_human("  %-20s %14.0f Hz %+10.2f ppm %+10.3f ppm/min  (windows %+.2f..%+.2f ppm, "
 	      "bracket %.0f ns)\n", s->c.name, f->tsc_hz, f->ppm, f->trend_ppm_min,
 	      f->win_min_ppm, f->win_max_ppm, sw.p50);
 	if (ind <= 0)
-		human("    %s%s\n", ind ? "not known whether independent: " : "", why);
+		emit_human("    %s%s\n", ind ? "not known whether independent: " : "", why);
 }
 
 /* The TSC's rate against this counter and the kernel's figure, in ppm. */
@@ -324,15 +324,15 @@ static void emit_kernel(const struct series *s, const struct drift_fit *f, const
 	snprintf(name, sizeof(name), "drift %s vs kernel", s->c.name);
 	emit_result_begin(&r, P, name);
 	tp_rec_str(&r, "ref", s->c.name);
-	rec_exact(&r, "tsc_hz", f->tsc_hz);
-	rec_exact(&r, "kernel_hz", kernel_hz);
+	emit_rec_exact(&r, "tsc_hz", f->tsc_hz);
+	emit_rec_exact(&r, "kernel_hz", kernel_hz);
 	tp_rec_str(&r, "kernel_hz_from", rf->k.from);
 	tp_rec_str(&r, "kernel_line", rf->k.line);
-	rec_exact(&r, "kernel_ppm", ppm);
+	emit_rec_exact(&r, "kernel_ppm", ppm);
 	rec_independent(&r, "kernel", ind, why);
 	emit_end(&r);
 	/* a circular CLOCK_MONOTONIC_RAW was said under its rate already */
-	human("    against the kernel's %.3f MHz (%s): %+.2f ppm (the log's kHz is %.2f ppm)%s%s\n",
+	emit_human("    against the kernel's %.3f MHz (%s): %+.2f ppm (the log's kHz is %.2f ppm)%s%s\n",
 	      kernel_hz / 1e6, rf->k.from, ppm, 1e9 / kernel_hz, ind > 0 ? "" : "; ",
 	      ind > 0 ? "" : strncmp(why, TSCREF_CIRCULAR_RAW, strlen(TSCREF_CIRCULAR_RAW)) ? why
 											  : "circular");
@@ -381,20 +381,20 @@ static void read_cost(const struct platclock *c, double hz)
 			__asm__ volatile("" ::: "memory");
 		empty[k] = (double)(rdtsc_ordered() - a) / COST_BATCH;
 	}
-	summarize(per, COST_ROUNDS, &s);
-	summarize(empty, COST_ROUNDS, &e);
+	stats_summarize(per, COST_ROUNDS, &s);
+	stats_summarize(empty, COST_ROUNDS, &e);
 	snprintf(name, sizeof(name), "read cost %s", c->name);
 	emit_result_begin(&r, P, name);
 	tp_rec_str(&r, "counter", c->name);
 	tp_rec_str(&r, "via", c->where);
 	tp_rec_int(&r, "reads", COST_BATCH * COST_ROUNDS);
-	rec_exact(&r, "ticks_per_read", s.p50);
-	rec_double(&r, "ns_per_read", s.p50 * 1e9 / hz);
-	rec_double(&r, "min_ns_per_read", s.min * 1e9 / hz);
-	rec_double(&r, "max_ns_per_read", s.max * 1e9 / hz);
-	rec_double(&r, "loop_overhead_ns", e.p50 * 1e9 / hz);
+	emit_rec_exact(&r, "ticks_per_read", s.p50);
+	emit_rec_double(&r, "ns_per_read", s.p50 * 1e9 / hz);
+	emit_rec_double(&r, "min_ns_per_read", s.min * 1e9 / hz);
+	emit_rec_double(&r, "max_ns_per_read", s.max * 1e9 / hz);
+	emit_rec_double(&r, "loop_overhead_ns", e.p50 * 1e9 / hz);
 	emit_end(&r);
-	human("  %-20s %10.1f ns %10.1f ticks  (min %.1f, max %.1f ns; loop %.1f ns)\n", c->name,
+	emit_human("  %-20s %10.1f ns %10.1f ticks  (min %.1f, max %.1f ns; loop %.1f ns)\n", c->name,
 	      s.p50 * 1e9 / hz, s.p50, s.min * 1e9 / hz, s.max * 1e9 / hz, e.p50 * 1e9 / hz);
 }
 
@@ -402,7 +402,7 @@ static void costs(const struct series *s, double hz)
 {
 	struct platclock pit = { .name = "pit" };
 
-	human("\n  %-20s %13s %16s   (median of %d batches of %d)\n", "read cost", "per read",
+	emit_human("\n  %-20s %13s %16s   (median of %d batches of %d)\n", "read cost", "per read",
 	      "TSC ticks", COST_ROUNDS, COST_BATCH);
 	for (int k = 0; k < NREFS; k++)
 		if (s[k].open)
@@ -465,7 +465,7 @@ static void kernel_figure(struct refs *rf)
 	if (rc)
 		snprintf(rf->kmsg_why, sizeof(rf->kmsg_why), "the kernel log (%s): %s", how,
 			 strerror(-rc));
-	else if (!ktsc_parse(log, &rf->k))
+	else if (!tscref_ktsc_parse(log, &rf->k))
 		snprintf(rf->kmsg_why, sizeof(rf->kmsg_why),
 			 "no \"tsc: Detected\" or \"Refined\" line left in the kernel log");
 	free(log);
@@ -476,7 +476,7 @@ static void clocksource_after(struct refs *rf)
 {
 	char now[64] = "";
 
-	if (!rf->cs[0] || (current_clocksource(now, sizeof(now)) > 0 && !strcmp(now, rf->cs)))
+	if (!rf->cs[0] || (sysinfo_current_clocksource(now, sizeof(now)) > 0 && !strcmp(now, rf->cs)))
 		return;	/* unread before: tscref.h says so */
 	snprintf(rf->cs_why, sizeof(rf->cs_why),
 		 "the clocksource changed during the run (%s, then %s): not known what "
@@ -493,27 +493,27 @@ static enum probe_status run(struct probe_ctx *ctx)
 	double hz;
 	int cut;
 
-	if (!TP_HAVE_TSC || !cpu_has_flag("tsc")) {
+	if (!TP_HAVE_TSC || !sysinfo_cpu_has_flag("tsc")) {
 		emit_skip(P, 0, "no TSC on this CPU");
 		return PROBE_SKIPPED;
 	}
-	hz = probe_tsc_calib(ctx);
+	hz = tsccal_probe(ctx);
 	max = plan(ctx, &cut);
 	if (!(hz > 0) || !open_all(s, max)) {
 		emit_error(P, 0, hz > 0 ? "out of memory for the samples" : "no TSC frequency");
 		return PROBE_FAILED;
 	}
-	human("  %zu samples every %lld ms%s; TSC nominal %.0f Hz (%s)\n", max,
+	emit_human("  %zu samples every %lld ms%s; TSC nominal %.0f Hz (%s)\n", max,
 	      (long long)(DRIFT_TAU0_NS / NS_PER_MS), cut ? " (cut to the probe's time limit)" : "",
 	      hz, ctx->tsc.source ? ctx->tsc.source : "none");
-	if (current_clocksource(rf.cs, sizeof(rf.cs)) <= 0)
+	if (sysinfo_current_clocksource(rf.cs, sizeof(rf.cs)) <= 0)
 		rf.cs[0] = 0;
 	kernel_figure(&rf);
 	if (!rf.k.khz)
 		emit_skip(P, "drift vs kernel", rf.kmsg_why);
 	n = sample(s, max, hz, &missed);
 	clocksource_after(&rf);
-	human("\n  %-20s %17s %14s %18s\n", "TSC against", "tsc_hz", "vs nominal",
+	emit_human("\n  %-20s %17s %14s %18s\n", "TSC against", "tsc_hz", "vs nominal",
 	      "trend");
 	for (int k = 0; k < NREFS; k++)
 		if (s[k].open && n >= 3)

@@ -17,7 +17,7 @@
 static enum probe_status inject_crash(struct probe_ctx *ctx)
 {
 	(void)ctx;
-	human("inject-crash: raising SIGSEGV\n");
+	emit_human("inject-crash: raising SIGSEGV\n");
 	raise(SIGSEGV);
 	return PROBE_FAILED;
 }
@@ -25,7 +25,7 @@ static enum probe_status inject_crash(struct probe_ctx *ctx)
 static enum probe_status inject_hang(struct probe_ctx *ctx)
 {
 	(void)ctx;
-	human("inject-hang: sleeping until killed\n");
+	emit_human("inject-hang: sleeping until killed\n");
 	for (;;)
 		pause();
 	return PROBE_FAILED;	/* not reached */
@@ -34,7 +34,7 @@ static enum probe_status inject_hang(struct probe_ctx *ctx)
 static enum probe_status inject_exit(struct probe_ctx *ctx)
 {
 	(void)ctx;
-	human("inject-exit: exiting with status 3\n");
+	emit_human("inject-exit: exiting with status 3\n");
 	exit(3);
 }
 
@@ -42,7 +42,7 @@ static enum probe_status inject_exit(struct probe_ctx *ctx)
 static enum probe_status inject_exit1(struct probe_ctx *ctx)
 {
 	(void)ctx;
-	human("inject-exit1: exiting with status 1\n");
+	emit_human("inject-exit1: exiting with status 1\n");
 	exit(1);
 }
 
@@ -54,7 +54,7 @@ static enum probe_status inject_exit1(struct probe_ctx *ctx)
 static enum probe_status inject_grandchild(struct probe_ctx *ctx)
 {
 	(void)ctx;
-	human("inject-grandchild: leaving a setsid() grandchild that holds stdout\n");
+	emit_human("inject-grandchild: leaving a setsid() grandchild that holds stdout\n");
 	fflush(stdout);
 	if (fork() == 0) {
 		setsid();

@@ -74,7 +74,7 @@ static const struct timer_kind timers[] = {
 
 /* ---- arithmetic (itimer.h) ---- */
 
-size_t interval_stats(const int64_t *stamp_ns, size_t n, struct interval_stats *s)
+size_t itimer_interval_stats(const int64_t *stamp_ns, size_t n, struct itimer_interval_stats *s)
 {
 	double sq = 0;
 
@@ -103,7 +103,7 @@ double itimer_per_signal_us(int64_t span_ns, size_t signals)
 	return signals >= 2 ? (double)span_ns / (double)(signals - 1) / NS_PER_US : 0;
 }
 
-double accuracy_pct(double actual_us, double claimed_us)
+double itimer_accuracy_pct(double actual_us, double claimed_us)
 {
 	return claimed_us > 0 ? actual_us / claimed_us * 100.0 : 0;
 }
@@ -244,7 +244,7 @@ struct itimer_out {
 	int64_t claimed_us;	/* it_interval read back */
 	int64_t wall_ns;	/* how long the measurement ran */
 	size_t seen;		/* signals taken, closed or not */
-	struct interval_stats st;	/* the single intervals on the timer's clock */
+	struct itimer_interval_stats st;	/* the single intervals on the timer's clock */
 	int64_t cpu_span_ns;	/* CPU time from the first signal to the last */
 	int64_t wall_span_ns;	/* wall time from the first signal to the last */
 	int64_t cpu_ns;		/* CPU time of the whole measurement */
@@ -331,7 +331,7 @@ static void measure(const struct itimer_cfg *c, int64_t *cpu, int64_t *wall, siz
 	o->seen = hs.n < cap ? hs.n : cap;
 	/* ITIMER_REAL has a CPU stamp only at the first and the closing signal */
 	n = hs.closed ? hs.closed : real ? 0 : o->seen;
-	interval_stats(real ? wall : cpu, n, &o->st);
+	itimer_interval_stats(real ? wall : cpu, n, &o->st);
 	if (n >= 2) {
 		o->cpu_span_ns = cpu[n - 1] - cpu[0];
 		o->wall_span_ns = wall[n - 1] - wall[0];
@@ -362,7 +362,7 @@ static void skip_one(const struct itimer_cfg *c, int load, const char *name, con
 	tp_rec_int(&r, "requested_us", c->requested_us);
 	tp_rec_str(&r, "reason", why);
 	emit_end(&r);
-	human("%8lld  skipped: %s\n", (long long)c->requested_us, why);
+	emit_human("%8lld  skipped: %s\n", (long long)c->requested_us, why);
 }
 
 /*
@@ -390,36 +390,36 @@ static void emit_one(const struct itimer_cfg *c, int load, const struct itimer_o
 	tp_rec_int(&r, "load", load);
 	tp_rec_int(&r, "requested_us", c->requested_us);
 	tp_rec_int(&r, "claimed_us", o->claimed_us);
-	rec_double(&r, "actual_us", actual_us);
-	rec_double(&r, "accuracy_pct", accuracy_pct(actual_us, claimed_us));
-	rec_double(&r, "wall_us_per_signal", wall_us);
-	rec_double(&r, "wall_accuracy_pct", accuracy_pct(wall_us, claimed_us));
+	emit_rec_double(&r, "actual_us", actual_us);
+	emit_rec_double(&r, "accuracy_pct", itimer_accuracy_pct(actual_us, claimed_us));
+	emit_rec_double(&r, "wall_us_per_signal", wall_us);
+	emit_rec_double(&r, "wall_accuracy_pct", itimer_accuracy_pct(wall_us, claimed_us));
 	tp_rec_int(&r, "cpu_span_ns", o->cpu_span_ns);
 	tp_rec_int(&r, "wall_span_ns", o->wall_span_ns);
-	rec_double(&r, "min_us", o->st.min_ns / NS_PER_US);
-	rec_double(&r, "max_us", o->st.max_ns / NS_PER_US);
-	rec_double(&r, "stddev_us", o->st.stddev_ns / NS_PER_US);
+	emit_rec_double(&r, "min_us", o->st.min_ns / NS_PER_US);
+	emit_rec_double(&r, "max_us", o->st.max_ns / NS_PER_US);
+	emit_rec_double(&r, "stddev_us", o->st.stddev_ns / NS_PER_US);
 	tp_rec_uint(&r, "signals", o->st.signals);
 	tp_rec_str(&r, "actual_clock", "CLOCK_THREAD_CPUTIME_ID");
 	tp_rec_str(&r, "interval_clock", c->t->clock_name);
-	rec_double(&r, "wall_s", (double)o->wall_ns / NS_PER_S);
+	emit_rec_double(&r, "wall_s", (double)o->wall_ns / NS_PER_S);
 	if (c->t->which == ITIMER_REAL) {
 		/* the slice the probe ran in, and the model it gives */
 		tp_rec_int(&r, "involuntary_switches", o->nivcsw);
-		rec_double(&r, "cpu_slice_us", slice_us);
-		rec_double(&r, "model_cpu_us_per_signal", itimer_model_cpu_per_signal_us(claimed_us, slice_us));
+		emit_rec_double(&r, "cpu_slice_us", slice_us);
+		emit_rec_double(&r, "model_cpu_us_per_signal", itimer_model_cpu_per_signal_us(claimed_us, slice_us));
 	}
 	emit_end(&r);
-	human("%8lld %8lld %8.0f (%3.0f%%)   %8.0f %8.0f %8.1f %7zu %8.0f (%3.0f%%)",
+	emit_human("%8lld %8lld %8.0f (%3.0f%%)   %8.0f %8.0f %8.1f %7zu %8.0f (%3.0f%%)",
 	      (long long)c->requested_us, (long long)o->claimed_us, actual_us,
-	      accuracy_pct(actual_us, claimed_us), o->st.min_ns / NS_PER_US, o->st.max_ns / NS_PER_US,
-	      o->st.stddev_ns / NS_PER_US, o->st.signals, wall_us, accuracy_pct(wall_us, claimed_us));
+	      itimer_accuracy_pct(actual_us, claimed_us), o->st.min_ns / NS_PER_US, o->st.max_ns / NS_PER_US,
+	      o->st.stddev_ns / NS_PER_US, o->st.signals, wall_us, itimer_accuracy_pct(wall_us, claimed_us));
 	if (c->t->which == ITIMER_REAL)
-		human(" %8.0f %8.0f", slice_us, itimer_model_cpu_per_signal_us(claimed_us, slice_us));
-	human("\n");
+		emit_human(" %8.0f %8.0f", slice_us, itimer_model_cpu_per_signal_us(claimed_us, slice_us));
+	emit_human("\n");
 }
 
-enum probe_status probe_itimer(struct probe_ctx *ctx)
+enum probe_status itimer_probe_run(struct probe_ctx *ctx)
 {
 	int64_t us[MAX_INTERVALS];
 	int loads[ITIMER_MAX_LOADS];
@@ -458,13 +458,13 @@ enum probe_status probe_itimer(struct probe_ctx *ctx)
 			continue;
 		}
 		for (size_t t = 0; t < sizeof(timers) / sizeof(*timers); t++) {
-			human("\n%s, load %d: requested, claimed and actual intervals in us and accuracy\n",
+			emit_human("\n%s, load %d: requested, claimed and actual intervals in us and accuracy\n",
 			      timers[t].name, loads[l]);
-			human("%8s %8s %8s %6s   %8s %8s %8s %7s %8s %6s", "request", "claimed", "actual", "acc",
+			emit_human("%8s %8s %8s %6s   %8s %8s %8s %7s %8s %6s", "request", "claimed", "actual", "acc",
 			      "min", "max", "stddev", "signals", "wall/sig", "acc");
 			if (timers[t].which == ITIMER_REAL)
-				human(" %8s %8s", "slice", "model");
-			human("\n");
+				emit_human(" %8s %8s", "slice", "model");
+			emit_human("\n");
 			for (size_t i = 0; i < nus; i++) {
 				int64_t want = us[i] * NS_PER_US * (int64_t)min_signals;
 				struct itimer_cfg c = {
@@ -538,7 +538,7 @@ static const struct probe_key itimer_keys[] = {
 const struct probe itimer_probe = {
 	.name = "itimer",
 	.summary = "setitimer: requested vs claimed vs actual interval, with load (timer-perf.c, 2008)",
-	.run = probe_itimer, .limit_quick_s = 60, .limit_full_s = 600,
+	.run = itimer_probe_run, .limit_quick_s = 60, .limit_full_s = 600,
 	PROBE_OPTS(itimer_opts), PROBE_FIGURES("actual_us", "claimed_us", "accuracy_pct", "wall_us_per_signal"),
 	PROBE_KEYS(itimer_keys),
 };

@@ -11,7 +11,7 @@
 #define ITIMER_MAX_LOADS 2
 
 /* The intervals between consecutive signal time stamps. */
-struct interval_stats {
+struct itimer_interval_stats {
 	size_t signals;		/* time stamps given */
 	size_t intervals;	/* signals - 1, or 0 */
 	double mean_ns;		/* (last - first) / intervals: the seed's "actual" */
@@ -20,7 +20,7 @@ struct interval_stats {
 };
 
 /* Fills s from n time stamps (ns, non-decreasing). Returns s->intervals. */
-size_t interval_stats(const int64_t *stamp_ns, size_t n, struct interval_stats *s);
+size_t itimer_interval_stats(const int64_t *stamp_ns, size_t n, struct itimer_interval_stats *s);
 
 /*
  * The seed's "actual" (timer-perf.c): the time that went by per signal,
@@ -32,7 +32,7 @@ size_t interval_stats(const int64_t *stamp_ns, size_t n, struct interval_stats *
 double itimer_per_signal_us(int64_t span_ns, size_t signals);
 
 /* The seed's accuracy: actual / claimed x 100; 0 when claimed is 0. */
-double accuracy_pct(double actual_us, double claimed_us);
+double itimer_accuracy_pct(double actual_us, double claimed_us);
 
 /*
  * ITIMER_REAL against the process's CPU time, the quantity of the seed's

@@ -102,13 +102,13 @@ void noise_summarize(const struct noise_gaps *g, uint64_t duration_ticks, int nc
 		if (scratch)
 			scratch[i] = ns;
 		if (h)
-			loghist_add(h, llround(ns));
+			stats_loghist_add(h, llround(ns));
 	}
 	if (scratch && g->n) {
-		sort_doubles(scratch, g->n);
-		s->p50_gap_ns = percentile_sorted(scratch, g->n, 50);
-		s->p99_gap_ns = percentile_sorted(scratch, g->n, 99);
-		s->p999_gap_ns = percentile_sorted(scratch, g->n, 99.9);
+		stats_sort_doubles(scratch, g->n);
+		s->p50_gap_ns = stats_percentile_sorted(scratch, g->n, 50);
+		s->p99_gap_ns = stats_percentile_sorted(scratch, g->n, 99);
+		s->p999_gap_ns = stats_percentile_sorted(scratch, g->n, 99.9);
 	}
 }
 
@@ -177,14 +177,14 @@ static void *spinner_main(void *arg)
 
 static void stats_fields(struct tp_rec *r, const struct noise_stats *s)
 {
-	rec_double(r, "duration_ms", s->duration_ns / 1e6);
+	emit_rec_double(r, "duration_ms", s->duration_ns / 1e6);
 	tp_rec_uint(r, "interruptions", s->interruptions);
-	rec_double(r, "per_s", s->per_s);
-	rec_double(r, "stolen_pct", s->stolen_pct);
-	rec_double(r, "max_gap_ns", s->interruptions ? s->max_gap_ns : NAN);
-	rec_double(r, "p50_gap_ns", s->p50_gap_ns);
-	rec_double(r, "p99_gap_ns", s->p99_gap_ns);
-	rec_double(r, "p999_gap_ns", s->p999_gap_ns);
+	emit_rec_double(r, "per_s", s->per_s);
+	emit_rec_double(r, "stolen_pct", s->stolen_pct);
+	emit_rec_double(r, "max_gap_ns", s->interruptions ? s->max_gap_ns : NAN);
+	emit_rec_double(r, "p50_gap_ns", s->p50_gap_ns);
+	emit_rec_double(r, "p99_gap_ns", s->p99_gap_ns);
+	emit_rec_double(r, "p999_gap_ns", s->p999_gap_ns);
 	tp_rec_uint(r, "n", s->kept);	/* gaps behind the percentiles (stats.h) */
 	if (s->dropped) {
 		tp_rec_uint(r, "gaps_kept", s->kept);
@@ -198,7 +198,7 @@ static void stats_fields(struct tp_rec *r, const struct noise_stats *s)
  * (stats.h) or there is none. */
 static void pct_us(char *buf, size_t len, double ns, double p, size_t n)
 {
-	if (isfinite(ns) && percentile_shown(p, n))
+	if (isfinite(ns) && stats_percentile_shown(p, n))
 		snprintf(buf, len, "%.1f", ns / 1e3);
 	else
 		snprintf(buf, len, "-");
@@ -211,7 +211,7 @@ static void human_row(const char *name, const struct noise_stats *s)
 	pct_us(p50, sizeof(p50), s->p50_gap_ns, 50, s->kept);
 	pct_us(p99, sizeof(p99), s->p99_gap_ns, 99, s->kept);
 	pct_us(p999, sizeof(p999), s->p999_gap_ns, 99.9, s->kept);
-	human("  %-6s %8.0f %9llu %9.1f %9.4f %9.1f %8s %8s %8s %8zu\n", name,
+	emit_human("  %-6s %8.0f %9llu %9.1f %9.4f %9.1f %8s %8s %8s %8zu\n", name,
 	      s->duration_ns / 1e6, (unsigned long long)s->interruptions, s->per_s, s->stolen_pct,
 	      s->interruptions ? s->max_gap_ns / 1e3 : 0.0, p50, p99, p999, s->kept);
 }
@@ -275,10 +275,10 @@ static void human_top(const char *what, const struct irqstat_table *d)
 		used[k] = d->row[best].total;
 		shown++;
 	}
-	human("  %s during the run:", what);
+	emit_human("  %s during the run:", what);
 	for (size_t k = 0; k < shown; k++)
-		human(" %s %llu", d->row[idx[k]].name, (unsigned long long)used[k]);
-	human("%s\n", shown ? "" : " none");
+		emit_human(" %s %llu", d->row[idx[k]].name, (unsigned long long)used[k]);
+	emit_human("%s\n", shown ? "" : " none");
 }
 
 static void emit_interrupts(const struct irqstat_table *irq, const struct irqstat_table *soft,
@@ -339,7 +339,7 @@ static void emit_smis(const struct irqstat_smi *before, const struct irqstat_smi
 	if (changed)
 		tp_rec_bool(&r, "smi_cpus_changed", 1);
 	emit_end(&r);
-	human("  SMIs during the run: %llu on %d CPUs\n", (unsigned long long)n, after->n);
+	emit_human("  SMIs during the run: %llu on %d CPUs\n", (unsigned long long)n, after->n);
 }
 
 static void emit_stats(const char *name, int cpu, const struct noise_stats *s,
@@ -355,10 +355,10 @@ static void emit_stats(const char *name, int cpu, const struct noise_stats *s,
 	stats_fields(&r, s);
 	/* the loop's own period, gaps left out: near the threshold, every
 	 * read would be a "gap" */
-	rec_double(&r, "loop_ns",
+	emit_rec_double(&r, "loop_ns",
 		   reads ? s->duration_ns * (1 - s->stolen_pct / 100) / (double)reads : NAN);
 	tp_rec_int(&r, "preemptions", nivcsw);
-	loghist_record(&r, "gaps", h);
+	stats_loghist_record(&r, "gaps", h);
 	emit_end(&r);
 }
 
@@ -441,12 +441,12 @@ static void noise_head(const struct noise_run *nr)
 	tp_rec_str(&r, "ref", ctx->tsc.ref ? ctx->tsc.ref : "none");
 	tp_rec_int(&r, "tsc_hz", llround(nr->hz));
 	if (ctx->tsc.source && !strcmp(ctx->tsc.source, "user"))
-		user_calib_fields(&r, &ctx->tsc.user);
+		tsccal_fields(&r, &ctx->tsc.user);
 	tp_rec_int(&r, "threshold_ns", nr->threshold_ns);
 	emit_end(&r);
-	human("  threshold %d ns, TSC %.0f Hz (%s calibration, %s)\n", nr->threshold_ns, nr->hz,
+	emit_human("  threshold %d ns, TSC %.0f Hz (%s calibration, %s)\n", nr->threshold_ns, nr->hz,
 	      ctx->tsc.source, ctx->tsc.ref);
-	human("  %-6s %8s %9s %9s %9s %9s %8s %8s %8s %8s\n", "cpu", "ms", "interrupt", "per_s",
+	emit_human("  %-6s %8s %9s %9s %9s %9s %8s %8s %8s %8s\n", "cpu", "ms", "interrupt", "per_s",
 	      "stolen_%", "max_us", "p50_us", "p99_us", "p99.9_us", "n");
 }
 
@@ -479,7 +479,7 @@ static double noise_report(struct noise_run *nr)
 			emit_skip(P, name, "cannot pin a thread to this CPU");
 			continue;
 		}
-		loghist_init(&nr->h[i], nr->threshold_ns);
+		stats_loghist_init(&nr->h[i], nr->threshold_ns);
 		noise_summarize(&s->g, dur, 1, nr->hz, scratch, &st, &nr->h[i]);
 		emit_stats(name, s->cpu, &st, &nr->h[i], nr->ctx, s->reads, s->nivcsw, nr->threshold_ns);
 		nivcsw += s->nivcsw;
@@ -500,7 +500,7 @@ static double noise_report(struct noise_run *nr)
 	} else {
 		total.overflow = total.count;
 	}
-	loghist_init(htotal, nr->threshold_ns);
+	stats_loghist_init(htotal, nr->threshold_ns);
 	noise_summarize(&total, max_ticks, nok, nr->hz, scratch, &st, htotal);
 	emit_stats("total", -1, &st, htotal, nr->ctx, nok ? reads_total / (uint64_t)nok : 0, nivcsw,
 		   nr->threshold_ns);
@@ -544,7 +544,7 @@ static void noise_free(struct noise_run *nr)
 static int threshold_ns;	/* --noise-threshold-ns= */
 static int spin_ms;		/* --noise-ms=; 0: the profile's */
 
-enum probe_status probe_noise(struct probe_ctx *ctx)
+enum probe_status noise_probe_run(struct probe_ctx *ctx)
 {
 	static struct irqstat_smi smi[2];	/* 6 KiB */
 	struct noise_run nr = {
@@ -555,11 +555,11 @@ enum probe_status probe_noise(struct probe_ctx *ctx)
 	enum probe_status rc = PROBE_FAILED;
 	cpu_set_t set;
 
-	if (!TP_HAVE_TSC || !cpu_has_flag("tsc")) {
+	if (!TP_HAVE_TSC || !sysinfo_cpu_has_flag("tsc")) {
 		emit_skip(P, 0, "no TSC on this CPU");
 		return PROBE_SKIPPED;
 	}
-	nr.hz = probe_tsc_calib(ctx);
+	nr.hz = tsccal_probe(ctx);
 	if (!(nr.hz > 0)) {
 		emit_skip(P, 0,
 			  "no TSC calibration (stub hand-over absent, user calibration failed)");
@@ -641,7 +641,7 @@ static const struct probe_key noise_keys[] = {
 
 const struct probe noise_probe = {
 	.name = "noise", .summary = "OS noise: a spinning thread per CPU, gaps above a threshold (sysjitter)",
-	.run = probe_noise, .limit_quick_s = 30, .limit_full_s = 120,
+	.run = noise_probe_run, .limit_quick_s = 30, .limit_full_s = 120,
 	PROBE_OPTS(noise_opts), PROBE_FIGURES("stolen_pct"),
 	PROBE_KEYS(noise_keys),
 };

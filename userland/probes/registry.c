@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Every probe, in the order the suite runs them: each file in this folder
- * ends with its struct probe, named NAME_probe; adding a probe is that file
- * and one word in PROBES below (docs/adding-a-probe.md). The fault
- * injections (inject.c) come last and run only when asked for.
+ * Every probe, in the order the suite runs them: each probe's main file,
+ * NAME.c, ends with its struct probe, named NAME_probe, with its options,
+ * figures and key table (its other files, NAME_*.c, are helpers without
+ * one); adding a probe is that file and one word in PROBES below
+ * (docs/adding-a-probe.md). The fault injections (inject.c, one struct
+ * probe each) come last and run only when asked for.
  */
 #include <string.h>
 
@@ -33,7 +35,7 @@ const struct probe *probe_find(const char *name)
 	return find(name, 0);
 }
 
-const struct probe *inject_find(const char *name)
+const struct probe *probe_inject_find(const char *name)
 {
 	return find(name, 1);
 }

@@ -73,7 +73,7 @@ void switch_summarize(double *us, size_t reps, struct switch_spread *s)
 {
 	struct summary sum;
 
-	summarize(us, reps, &sum);
+	stats_summarize(us, reps, &sum);
 	s->reps = reps;
 	s->us_min = sum.min;
 	s->us_median = sum.p50;
@@ -105,8 +105,8 @@ void switch_lat_ctx(double *us, double *ovh_ns, size_t reps, struct switch_sprea
 	for (size_t i = 0; i < reps; i++)
 		d[i] = switch_lat_ctx_ns(us[i], ovh_ns[i]);
 	switch_summarize(us, reps, s);
-	summarize(ovh_ns, reps, &l->overhead_ns);
-	summarize(d, reps, &l->paired_ns);
+	stats_summarize(ovh_ns, reps, &l->overhead_ns);
+	stats_summarize(d, reps, &l->paired_ns);
 	l->ns = switch_lat_ctx_ns(s->us_median, l->overhead_ns.p50);
 }
 
@@ -479,14 +479,14 @@ static int switch_run(const struct switch_cfg *cfg, int cpu_main, int cpu_peer, 
 /* lat_ctx's switch and the overhead it subtracts, each with its spread. */
 static void rec_lat_ctx(struct tp_rec *rec, const struct switch_lat_ctx *l)
 {
-	rec_double(rec, "lat_ctx_ns", l->ns);
-	rec_double(rec, "lat_ctx_ns_min", l->paired_ns.min);
-	rec_double(rec, "lat_ctx_ns_max", l->paired_ns.max);
-	rec_double(rec, "lat_ctx_ns_stddev", l->paired_ns.stddev);
-	rec_double(rec, "pipe_overhead_ns", l->overhead_ns.p50);
-	rec_double(rec, "pipe_overhead_ns_min", l->overhead_ns.min);
-	rec_double(rec, "pipe_overhead_ns_max", l->overhead_ns.max);
-	rec_double(rec, "pipe_overhead_ns_stddev", l->overhead_ns.stddev);
+	emit_rec_double(rec, "lat_ctx_ns", l->ns);
+	emit_rec_double(rec, "lat_ctx_ns_min", l->paired_ns.min);
+	emit_rec_double(rec, "lat_ctx_ns_max", l->paired_ns.max);
+	emit_rec_double(rec, "lat_ctx_ns_stddev", l->paired_ns.stddev);
+	emit_rec_double(rec, "pipe_overhead_ns", l->overhead_ns.p50);
+	emit_rec_double(rec, "pipe_overhead_ns_min", l->overhead_ns.min);
+	emit_rec_double(rec, "pipe_overhead_ns_max", l->overhead_ns.max);
+	emit_rec_double(rec, "pipe_overhead_ns_stddev", l->overhead_ns.stddev);
 	tp_rec_str(rec, "lat_ctx_formula",
 		   "us_per_round_trip * 1000 / switches_per_round_trip - pipe_overhead_ns");
 }
@@ -502,7 +502,7 @@ static void human_switch(const struct switch_cfg *cfg, const struct switch_resul
 		snprintf(lat, sizeof(lat), "%.0f", r->lat_ctx.ns);
 		snprintf(ovh, sizeof(ovh), "%.0f", r->lat_ctx.overhead_ns.p50);
 	}
-	human("%-24s %8s %8s %9.2f %9.2f %9.2f %8.2f %10.0f %7.2f %7.2f\n", cfg->name, lat, ovh,
+	emit_human("%-24s %8s %8s %9.2f %9.2f %9.2f %8.2f %10.0f %7.2f %7.2f\n", cfg->name, lat, ovh,
 	      s->us_median, s->us_min, s->us_max, s->us_stddev, s->ns_half_round_trip,
 	      n > 0 ? (double)vol / n : 0.0, n > 0 ? (double)invol / n : 0.0);
 }
@@ -524,19 +524,19 @@ static void emit_switch(const struct switch_cfg *cfg, const struct switch_result
 	tp_rec_uint(&rec, "round_trips", (uint64_t)s->reps * r->rounds_per_rep);
 	tp_rec_uint(&rec, "round_trips_per_rep", r->rounds_per_rep);
 	tp_rec_uint(&rec, "reps", s->reps);
-	rec_double(&rec, "us_per_round_trip", s->us_median);
-	rec_double(&rec, "us_per_round_trip_min", s->us_min);
-	rec_double(&rec, "us_per_round_trip_max", s->us_max);
-	rec_double(&rec, "us_per_round_trip_stddev", s->us_stddev);
+	emit_rec_double(&rec, "us_per_round_trip", s->us_median);
+	emit_rec_double(&rec, "us_per_round_trip_min", s->us_min);
+	emit_rec_double(&rec, "us_per_round_trip_max", s->us_max);
+	emit_rec_double(&rec, "us_per_round_trip_stddev", s->us_stddev);
 	tp_rec_int(&rec, "switches_per_round_trip", SWITCHES_PER_ROUND_TRIP);
-	rec_double(&rec, cfg->cross ? "ns_per_handoff" : "ns_per_half_round_trip",
+	emit_rec_double(&rec, cfg->cross ? "ns_per_handoff" : "ns_per_half_round_trip",
 		   s->ns_half_round_trip);
 	tp_rec_int(&rec, "vol_ctxsw", vol);
 	tp_rec_int(&rec, "invol_ctxsw", invol);
 	tp_rec_int(&rec, "vol_ctxsw_main", r->vol_main);
 	tp_rec_int(&rec, "vol_ctxsw_peer", r->peer.vol_ctxsw);
 	tp_rec_uint(&rec, "ctxsw_round_trips", r->counted_round_trips);
-	rec_double(&rec, "ctxsw_per_round_trip",
+	emit_rec_double(&rec, "ctxsw_per_round_trip",
 		   r->counted_round_trips ? (double)(vol + invol) / (double)r->counted_round_trips : 0.0);
 	tp_rec_str(&rec, "ctxsw_source", "getrusage(RUSAGE_THREAD) of each side, warm-up included");
 	emit_end(&rec);
@@ -552,7 +552,7 @@ static const struct switch_cfg variants[] = {
 	{ "futex-thread-cross-cpu", SW_FUTEX, SW_THREAD, 1 },
 };
 
-enum probe_status probe_switch(struct probe_ctx *ctx)
+enum probe_status switch_probe_run(struct probe_ctx *ctx)
 {
 	/* many short repetitions: a time slice of another task on the CPU
 	 * lands in few of them, and the median leaves those out */
@@ -568,7 +568,7 @@ enum probe_status probe_switch(struct probe_ctx *ctx)
 		return PROBE_SKIPPED;
 	}
 	ncpus = switch_pick_cpus(&orig, &a, &b);
-	human("%-24s %8s %8s %9s %9s %9s %8s %10s %7s %7s\n", "variant", "lat_ctx", "pipe-ovh",
+	emit_human("%-24s %8s %8s %9s %9s %9s %8s %10s %7s %7s\n", "variant", "lat_ctx", "pipe-ovh",
 	      "us/rt", "min", "max", "stddev", "ns/half-rt", "vol/rt", "invol/rt");
 	for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
 		const struct switch_cfg *cfg = &variants[i];
@@ -598,7 +598,7 @@ enum probe_status probe_switch(struct probe_ctx *ctx)
 		emit_switch(cfg, &r);
 		ok++;
 	}
-	human("(lat_ctx = ns/half-rt - pipe-ovh, a context switch as lmbench's lat_ctx\n"
+	emit_human("(lat_ctx = ns/half-rt - pipe-ovh, a context switch as lmbench's lat_ctx\n"
 	      " defines it: the pipe write + read the token needs, timed in one task\n"
 	      " on its own pipe (pipe-ovh, ns), subtracted; pipe variants on one CPU;\n"
 	      " us/rt: median round trip, min/max/stddev over the repetitions;\n"
@@ -646,7 +646,7 @@ static const struct probe_key switch_keys[] = {
 
 const struct probe switch_probe = {
 	.name = "switch", .summary = "context-switch cost: pipe and futex ping-pong, same and cross CPU",
-	.run = probe_switch, .limit_quick_s = 30, .limit_full_s = 120,
+	.run = switch_probe_run, .limit_quick_s = 30, .limit_full_s = 120,
 	PROBE_FIGURES("lat_ctx_ns", "pipe_overhead_ns", "us_per_round_trip", "ns_per_half_round_trip",
 		      "ns_per_handoff"),
 	PROBE_KEYS(switch_keys),

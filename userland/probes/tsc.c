@@ -37,7 +37,7 @@ static size_t flags_kernel(struct tp_rec *r, char *line, size_t size)
 	size_t len = 0;
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		int on = cpu_has_flag(names[i]);
+		int on = sysinfo_cpu_has_flag(names[i]);
 
 		tp_rec_bool(r, names[i], on);
 		if (on)
@@ -117,26 +117,26 @@ static void flags(void)
 	len = flags_kernel(&r, line, sizeof(line));
 	flags_cpuid(&r, line + len, sizeof(line) - len);
 	flags_hypervisor(&r, hv);
-	current_clocksource(cs, sizeof(cs));
-	read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail));
+	sysinfo_current_clocksource(cs, sizeof(cs));
+	sysinfo_read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail));
 	tp_rec_str(&r, "clocksource", cs);
 	tp_rec_str(&r, "available_clocksources", avail);
 	emit_end(&r);
-	human("\n  flags:%s\n  clocksource: %s (available: %s)%s%s\n", line, cs, avail,
+	emit_human("\n  flags:%s\n  clocksource: %s (available: %s)%s%s\n", line, cs, avail,
 	      hv[0] ? ", hypervisor " : "", hv);
 }
 
-enum probe_status probe_tsc(struct probe_ctx *ctx)
+enum probe_status tsc_probe_run(struct probe_ctx *ctx)
 {
 	struct tsc_figures f = {0};
 	struct tsc_log log;
 	int64_t early_khz = ctx->opt->tsc_early_khz;
 
-	if (!TP_HAVE_TSC || !cpu_has_flag("tsc")) {
+	if (!TP_HAVE_TSC || !sysinfo_cpu_has_flag("tsc")) {
 		emit_skip(P, 0, "no TSC on this CPU");
 		return PROBE_SKIPPED;
 	}
-	human("  %-7s %-20s %17s  %10s\n", "source", "ref", "tsc_hz", "spread_ppm");
+	emit_human("  %-7s %-20s %17s  %10s\n", "source", "ref", "tsc_hz", "spread_ppm");
 	tsc_log_read(&log);
 	tsc_derive(&f, &log, early_khz);
 	tsc_stub_figures(ctx->opt, &f);
@@ -156,7 +156,7 @@ static const struct probe_opt tsc_opts[] = {
 		.name = "tsc-calib-rounds", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE,
 		.lo = 1, .hi = USER_CALIB_ROUNDS_MAX, .def = USER_CALIB_ROUNDS_DEFAULT, .dflt = "5",
 		.help = "rounds of the shared user-space TSC calibration (`tsc`, `clocks`, `noise`)",
-	  }, .store = &user_calib_rounds, .was = "calib-rounds" },
+	  }, .store = &tsccal_rounds, .was = "calib-rounds" },
 };
 
 /*
@@ -205,7 +205,7 @@ static const struct probe_key tsc_keys[] = {
 
 const struct probe tsc_probe = {
 	.name = "tsc", .summary = "TSC frequency by stub, kernel and user space; flags; cross-CPU sync",
-	.run = probe_tsc, .limit_quick_s = 30, .limit_full_s = 120,
+	.run = tsc_probe_run, .limit_quick_s = 30, .limit_full_s = 120,
 	PROBE_OPTS(tsc_opts), PROBE_FIGURES("max_warp_ns", "tsc_hz"),
 	PROBE_KEYS(tsc_keys),
 };

@@ -80,8 +80,8 @@ extern const char *const tsc_fig_name[TSC_FIGS];
 /* The signed offset of a from b, (a - b) / b, in parts per million; NaN
  * when either is not positive. (The stub's unsigned integer distance is
  * tp_ppm_apart(), common/x86clock.h.) */
-double ppm_offset(double a, double b);
+double tsc_ppm_offset(double a, double b);
 /* (max - min) / median of v[0..n) in ppm; sorts v. 0 for n < 2. */
-double spread_ppm(double *v, size_t n, double *median_out);
+double tsc_spread_ppm(double *v, size_t n, double *median_out);
 
 #endif

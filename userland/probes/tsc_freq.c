@@ -66,16 +66,16 @@ size_t tsc_calib_parse(const char *s, struct tsc_calib_entry *e, size_t max)
 	return n;
 }
 
-double ppm_offset(double a, double b)
+double tsc_ppm_offset(double a, double b)
 {
 	if (!(a > 0) || !(b > 0))
 		return NAN;
 	return (a - b) / b * 1e6;
 }
 
-double spread_ppm(double *v, size_t n, double *median_out)
+double tsc_spread_ppm(double *v, size_t n, double *median_out)
 {
-	double med = median(v, n); /* sorts v */
+	double med = stats_median(v, n); /* sorts v */
 
 	if (median_out)
 		*median_out = med;
@@ -149,7 +149,7 @@ static void emit_calib(const struct tsc_figures *f, const char *ref, double hz, 
 	tp_rec_str(&r, "source", "stub");
 	tp_rec_str(&r, "ref", ref);
 	tsc_rec_hz(&r, "tsc_hz", hz);
-	rec_exact(&r, "spread_ppm", spread);
+	emit_rec_exact(&r, "spread_ppm", spread);
 	if (chosen >= 0)
 		tp_rec_bool(&r, "chosen", chosen);
 	tsc_rec_deps(&r, f, TSC_FIG_STUB);
@@ -159,9 +159,9 @@ static void emit_calib(const struct tsc_figures *f, const char *ref, double hz, 
 void tsc_human_calib(const char *source, const char *ref, double hz, double spread)
 {
 	if (isfinite(spread))
-		human("  %-7s %-20s %14.0f Hz  %10.1f\n", source, ref, hz, spread);
+		emit_human("  %-7s %-20s %14.0f Hz  %10.1f\n", source, ref, hz, spread);
 	else
-		human("  %-7s %-20s %14.0f Hz  %10s\n", source, ref, hz, "-");
+		emit_human("  %-7s %-20s %14.0f Hz  %10s\n", source, ref, hz, "-");
 }
 
 void tsc_stub_figures(const struct options *o, struct tsc_figures *f)
@@ -216,9 +216,9 @@ void tsc_derive(struct tsc_figures *f, const struct tsc_log *log, int64_t early_
 
 	tsc_kernel_final(log, &k);
 	in.kernel_is_early = early_khz > 0 && k.kernel_hz == (double)early_khz * 1000;
-	if (read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail)) > 0)
+	if (sysinfo_read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail)) > 0)
 		in.kvm_clock = strstr(avail, "kvm-clock") != 0;
-	if (current_clocksource(cs, sizeof(cs)) >= 0)
+	if (sysinfo_current_clocksource(cs, sizeof(cs)) >= 0)
 		in.clocksource = cs;
 	tsc_derivation(&in, f->derived);
 }
@@ -231,13 +231,13 @@ void tsc_user_figures(struct probe_ctx *ctx, struct tsc_figures *f)
 	struct user_calib c;
 	struct tp_rec r;
 
-	f->user_hz = user_calib_run(user_calib_rounds, round_ms * NS_PER_MS, &c);
+	f->user_hz = tsccal_run(tsccal_rounds, round_ms * NS_PER_MS, &c);
 	emit_begin(&r, "calib");
 	tp_rec_str(&r, "probe", P);
 	tp_rec_str(&r, "source", "user");
 	tp_rec_str(&r, "ref", "CLOCK_MONOTONIC_RAW");
 	tsc_rec_hz(&r, "tsc_hz", c.hz);
-	rec_exact(&r, "spread_ppm", c.hz > 0 ? c.spread_ppm : NAN);
+	emit_rec_exact(&r, "spread_ppm", c.hz > 0 ? c.spread_ppm : NAN);
 	tsc_rec_hz(&r, "min_hz", c.min_hz);
 	tsc_rec_hz(&r, "max_hz", c.max_hz);
 	tp_rec_int(&r, "rounds", c.rounds);
@@ -248,7 +248,7 @@ void tsc_user_figures(struct probe_ctx *ctx, struct tsc_figures *f)
 	emit_end(&r);
 	tsc_human_calib("user", "CLOCK_MONOTONIC_RAW", c.hz, c.hz > 0 ? c.spread_ppm : NAN);
 	if (c.failed)
-		human("  user calibration: %d of %d rounds failed, left out\n", c.failed, c.rounds);
+		emit_human("  user calibration: %d of %d rounds failed, left out\n", c.failed, c.rounds);
 }
 
 void tsc_agreement(const struct tsc_figures *f)
@@ -277,7 +277,7 @@ void tsc_agreement(const struct tsc_figures *f)
 	tp_rec_str(&r, "detail", detail);
 	/* then stub vs kernel compares the stub with itself, to 1 kHz */
 	tp_rec_bool(&r, "kernel_is_early", f->kernel_is_early);
-	human("\n  %-16s %12s\n", "agreement", "ppm");
+	emit_human("\n  %-16s %12s\n", "agreement", "ppm");
 	/* A pair whose figures share an origin agrees by construction: its
 	 * 0 ppm is no evidence. It is listed, and marked in the table. */
 	tp_rec_arr_begin(&r, "by_construction");
@@ -286,17 +286,17 @@ void tsc_agreement(const struct tsc_figures *f)
 			tp_rec_str(&r, 0, pairs[i].key);
 	tp_rec_arr_end(&r);
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		double d = ppm_offset(hz[pairs[i].a], hz[pairs[i].b]);
+		double d = tsc_ppm_offset(hz[pairs[i].a], hz[pairs[i].b]);
 		char note[64] = "";
 
 		if (tsc_by_construction(f->derived, pairs[i].a, pairs[i].b))
 			snprintf(note, sizeof(note), "   by construction: both from %s",
 				 tsc_origin(f->derived, pairs[i].a));
-		rec_double(&r, pairs[i].key, d); /* null where a figure is missing */
+		emit_rec_double(&r, pairs[i].key, d); /* null where a figure is missing */
 		if (isfinite(d))
-			human("  %-16s %12.1f%s\n", pairs[i].label, d, note);
+			emit_human("  %-16s %12.1f%s\n", pairs[i].label, d, note);
 		else
-			human("  %-16s %12s%s\n", pairs[i].label, "-", note);
+			emit_human("  %-16s %12s%s\n", pairs[i].label, "-", note);
 	}
 	emit_end(&r);
 }

@@ -333,11 +333,11 @@ static void kernel_summary(struct tsc_figures *f, const struct kmsg_seen *k,
 		tp_rec_uint(&r, "messages_dropped", k->dropped);
 	emit_end(&r);
 	if (k->unstable[0])
-		human("  kernel marked the TSC unstable: %s\n", k->unstable);
+		emit_human("  kernel marked the TSC unstable: %s\n", k->unstable);
 	if (k->warp >= 0)
-		human("  kernel measured a %lld-tick TSC warp at boot\n", (long long)k->warp);
+		emit_human("  kernel measured a %lld-tick TSC warp at boot\n", (long long)k->warp);
 	if (early_khz > 0)
-		human("  kernel was given tsc_early_khz=%lld: its \"detected\" figure is the "
+		emit_human("  kernel was given tsc_early_khz=%lld: its \"detected\" figure is the "
 		      "stub's\n",
 		      (long long)early_khz);
 }

@@ -193,10 +193,10 @@ static void sync_pair_result(const char *name, int cpu_a, int cpu_b, uint64_t it
 	tp_rec_uint(&r, "warps", sh->nr_warps);
 	tp_rec_uint(&r, "random_warps", sh->random_warps);
 	tp_rec_uint(&r, "max_warp_ticks", sh->max_warp);
-	rec_double(&r, "max_warp_ns", hz > 0 ? (double)sh->max_warp * 1e9 / hz : NAN);
+	emit_rec_double(&r, "max_warp_ns", hz > 0 ? (double)sh->max_warp * 1e9 / hz : NAN);
 	tp_rec_int(&r, "duration_ms", duration_ns / NS_PER_MS);
 	emit_end(&r);
-	human("  %-12s %12llu %8llu %14llu %12.1f %10llu\n", name + 5,
+	emit_human("  %-12s %12llu %8llu %14llu %12.1f %10llu\n", name + 5,
 	      (unsigned long long)iterations, (unsigned long long)sh->nr_warps,
 	      (unsigned long long)sh->max_warp, hz > 0 ? (double)sh->max_warp * 1e9 / hz : NAN,
 	      (unsigned long long)sh->handoffs);
@@ -221,7 +221,7 @@ void tsc_sync_check(struct probe_ctx *ctx, double hz)
 	/* The first CPU against every other, as the kernel checks each CPU
 	 * coming up against the boot CPU; on big machines a spread sample. */
 	npairs = ncpus - 1 < max_pairs ? ncpus - 1 : max_pairs;
-	human("\n  %-12s %12s %8s %14s %12s %10s\n", "tsc sync", "iterations", "warps",
+	emit_human("\n  %-12s %12s %8s %14s %12s %10s\n", "tsc sync", "iterations", "warps",
 	      "max_warp_ticks", "max_warp_ns", "handoffs");
 	for (int k = 0; k < npairs; k++) {
 		int other = cpus[1 + (int)((int64_t)k * (ncpus - 1) / npairs)];
@@ -248,6 +248,6 @@ void tsc_sync_check(struct probe_ctx *ctx, double hz)
 	tp_rec_int(&r, "pairs", done);
 	tp_rec_int(&r, "pairs_with_warps", with_warps);
 	tp_rec_uint(&r, "max_warp_ticks", worst);
-	rec_double(&r, "max_warp_ns", hz > 0 ? (double)worst * 1e9 / hz : NAN);
+	emit_rec_double(&r, "max_warp_ns", hz > 0 ? (double)worst * 1e9 / hz : NAN);
 	emit_end(&r);
 }

@@ -214,14 +214,14 @@ void tscsync_emit_pair(const struct pair_id *id, const struct cell *c, double hz
 		tp_rec_int(&r, "apic_a", id->apic_a);
 		tp_rec_int(&r, "apic_b", id->apic_b);
 	}
-	rec_double(&r, "offset_ns", tscsync_ns(c->e.offset_ticks, hz));
-	rec_double(&r, "bound_ns", tscsync_ns(c->e.bound_ticks, hz));
-	rec_double(&r, "round_trip_ns", tscsync_ns((double)c->s.min_rtt_ticks, hz));
+	emit_rec_double(&r, "offset_ns", tscsync_ns(c->e.offset_ticks, hz));
+	emit_rec_double(&r, "bound_ns", tscsync_ns(c->e.bound_ticks, hz));
+	emit_rec_double(&r, "round_trip_ns", tscsync_ns((double)c->s.min_rtt_ticks, hz));
 	tp_rec_uint(&r, "samples", c->s.samples);
 	if (rejected >= 0)
 		tp_rec_int(&r, "rejected", rejected);
-	rec_exact(&r, "offset_ticks", c->e.offset_ticks);
-	rec_exact(&r, "bound_ticks", c->e.bound_ticks);
+	emit_rec_exact(&r, "offset_ticks", c->e.offset_ticks);
+	emit_rec_exact(&r, "bound_ticks", c->e.bound_ticks);
 	tp_rec_int(&r, "round_trip_ticks", c->s.min_rtt_ticks);
 	tp_rec_bool(&r, "consistent", c->e.consistent);
 	tp_rec_bool(&r, "excludes_zero", c->e.excludes_zero);
@@ -238,27 +238,27 @@ void tscsync_emit_skip(const char *name, const char *when, const char *reason)
 	tp_rec_str(&r, "when", when);
 	tp_rec_str(&r, "reason", reason);
 	emit_end(&r);
-	human("  %-40s skipped (%s): %s\n", name, when, reason);
+	emit_human("  %-40s skipped (%s): %s\n", name, when, reason);
 }
 
 static void human_matrix(const char *title, const int *cpus, int n, struct cell *m, double hz,
 			 int bound)
 {
-	human("\n  %s (ns; row A, column B: TSC_B - TSC_A)\n  %6s", title, "A \\ B");
+	emit_human("\n  %s (ns; row A, column B: TSC_B - TSC_A)\n  %6s", title, "A \\ B");
 	for (int j = 0; j < n; j++)
-		human(" %9d", cpus[j]);
-	human("\n");
+		emit_human(" %9d", cpus[j]);
+	emit_human("\n");
 	for (int i = 0; i < n; i++) {
-		human("  %6d", cpus[i]);
+		emit_human("  %6d", cpus[i]);
 		for (int j = 0; j < n; j++) {
 			const struct cell *c = &m[i * n + j];
 
 			if (i == j || !c->done)
-				human(" %9s", "-");
+				emit_human(" %9s", "-");
 			else
-				human(" %9.1f", tscsync_ns(bound ? c->e.bound_ticks : c->e.offset_ticks, hz));
+				emit_human(" %9.1f", tscsync_ns(bound ? c->e.bound_ticks : c->e.offset_ticks, hz));
 		}
-		human("\n");
+		emit_human("\n");
 	}
 }
 
@@ -314,10 +314,10 @@ static void emit_summary(const int *cpus, int n, int online, const struct cell *
 	tp_rec_bool(&r, "sampled", n < online);
 	tp_rec_int(&r, "pairs", pairs);
 	if (pairs) {
-		rec_double(&r, "max_abs_offset_ns", tscsync_ns(worst, hz));
+		emit_rec_double(&r, "max_abs_offset_ns", tscsync_ns(worst, hz));
 		tp_rec_int(&r, "max_abs_offset_cpu_a", wa);
 		tp_rec_int(&r, "max_abs_offset_cpu_b", wb);
-		rec_double(&r, "max_bound_ns", tscsync_ns(worst_bound, hz));
+		emit_rec_double(&r, "max_bound_ns", tscsync_ns(worst_bound, hz));
 	} else {
 		/* no pair behind them: no headline figure, not a 0 */
 		tp_rec_null(&r, "max_abs_offset_ns");
@@ -329,15 +329,15 @@ static void emit_summary(const int *cpus, int n, int online, const struct cell *
 	tp_rec_bool(&r, "any_excludes_zero", proven > 0);
 	tp_rec_int(&r, "pairs_inconsistent", inconsistent);
 	tp_rec_int(&r, "reverse_disagreements", reverse_disagreements(n, m));
-	rec_exact(&r, "tsc_hz", hz);
+	emit_rec_exact(&r, "tsc_hz", hz);
 	tp_rec_str(&r, "tsc_hz_source", ctx->tsc.source ? ctx->tsc.source : "none");
 	tscsync_summary_preos(&r, p, changed, hz);
 	emit_end(&r);
 	if (!pairs) {
-		human("\n  no pair measured: every pair failed (see the skip and error records)\n");
+		emit_human("\n  no pair measured: every pair failed (see the skip and error records)\n");
 		return;
 	}
-	human("\n  largest |offset| %.1f ns (cpu%d -> cpu%d), largest bound %.1f ns; "
+	emit_human("\n  largest |offset| %.1f ns (cpu%d -> cpu%d), largest bound %.1f ns; "
 	      "%d of %d pairs prove an offset (interval excludes 0)%s\n",
 	      tscsync_ns(worst, hz), wa, wb, tscsync_ns(worst_bound, hz), proven, pairs,
 	      inconsistent ? ", some pairs inconsistent (see records)" : "");
@@ -389,14 +389,14 @@ static int64_t hard_limit(const struct probe_ctx *ctx, int64_t duration_ns, int 
 }
 
 /* Every ordered pair of cpus[] after boot: a record or a skip each. */
-static void measure_all(const struct probe_ctx *ctx, const int *cpus, int n, int online,
+static void clocks_measure_all(const struct probe_ctx *ctx, const int *cpus, int n, int online,
 			struct cell *m, double hz)
 {
 	int64_t duration_ns = (ctx->quick ? 20 : 200) * NS_PER_MS;
 	uint64_t max_rounds = ctx->quick ? 20000 : 200000;
 	int left = n * (n - 1);
 
-	human("  %d of %d CPUs, %lld ms or %llu round trips per ordered pair, TSC at %.0f Hz (%s)\n",
+	emit_human("  %d of %d CPUs, %lld ms or %llu round trips per ordered pair, TSC at %.0f Hz (%s)\n",
 	      n, online, (long long)(duration_ns / NS_PER_MS), (unsigned long long)max_rounds, hz,
 	      ctx->tsc.source ? ctx->tsc.source : "none");
 	for (int i = 0; i < n; i++)
@@ -436,7 +436,7 @@ static enum probe_status run(struct probe_ctx *ctx)
 	int cpus[TSCSYNC_MAX_CPUS], online = 0, n, changed;
 	double hz;
 
-	if (!TP_HAVE_TSC || !cpu_has_flag("tsc")) {
+	if (!TP_HAVE_TSC || !sysinfo_cpu_has_flag("tsc")) {
 		emit_skip(P, 0, "no TSC on this CPU");
 		return PROBE_SKIPPED;
 	}
@@ -445,11 +445,11 @@ static enum probe_status run(struct probe_ctx *ctx)
 		emit_skip(P, 0, "sched_getaffinity failed: cannot pin threads");
 		return PROBE_SKIPPED;
 	}
-	hz = probe_tsc_calib(ctx);
-	if (cpu_map_read(&map))
-		human("  /proc/cpuinfo unreadable: APIC IDs and tsc_adjust flags unknown\n");
+	hz = tsccal_probe(ctx);
+	if (sysinfo_cpu_map_read(&map))
+		emit_human("  /proc/cpuinfo unreadable: APIC IDs and tsc_adjust flags unknown\n");
 	if (n >= 2)
-		measure_all(ctx, cpus, n, online, m, hz);
+		clocks_measure_all(ctx, cpus, n, online, m, hz);
 	else
 		tscsync_emit_skip("offset", TSCSYNC_POSTBOOT,
 				  "one CPU online (or allowed to this process): no pair to compare");

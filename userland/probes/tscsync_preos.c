@@ -34,12 +34,12 @@ static int preos_load(const struct options *o, const struct cpu_map *map, struct
 		snprintf(why, len, "timeprobe.tsc_preos refused: %s", bad);
 		return -1;
 	}
-	p->bsp_cpu = cpu_of_apic(map, p->w.bsp_apic);
+	p->bsp_cpu = sysinfo_cpu_of_apic(map, p->w.bsp_apic);
 	for (size_t i = 0; i < p->w.n; i++) {
 		const struct tp_preos_pair *e = &p->w.pair[i];
 		struct cell *c = &p->c[i];
 
-		p->cpu[i] = cpu_of_apic(map, e->apic);
+		p->cpu[i] = sysinfo_cpu_of_apic(map, e->apic);
 		*c = (struct cell){ .done = 1 };
 		c->s.min_rtt_ticks = (int64_t)e->rtt_ticks;
 		c->s.samples = e->samples;
@@ -122,7 +122,7 @@ const struct preos *tscsync_preos_records(const struct options *o, const struct 
 void tscsync_adjust_now(const int *cpus, int n, const struct cpu_map *map, struct adj *out)
 {
 	for (int i = 0; i < n; i++) {
-		const struct cpu_entry *c = cpu_map_find(map, cpus[i]);
+		const struct cpu_entry *c = sysinfo_cpu_map_find(map, cpus[i]);
 		char why[160] = "";
 		uint64_t v;
 		int rc;
@@ -190,12 +190,12 @@ int tscsync_human_preos(const struct preos *p, const int *cpus, int n, const str
 	int changed = 0;
 
 	if (p && p->w.n) {
-		human("\n  before the OS (stub: BSP against each AP) and after boot "
+		emit_human("\n  before the OS (stub: BSP against each AP) and after boot "
 		      "(ns; TSC_B - TSC_A)\n  %-16s %24s %24s\n", "A -> B", "pre-OS", "post-boot");
 	} else if (p) {
-		human("\n  before the OS: no pair (the stub measured no AP; its stub_tscsync records say why)\n");
+		emit_human("\n  before the OS: no pair (the stub measured no AP; its stub_tscsync records say why)\n");
 	} else {
-		human("\n  before the OS: no figures (the skip record says why)\n");
+		emit_human("\n  before the OS: no figures (the skip record says why)\n");
 	}
 	for (size_t k = 0; p && k < p->w.n; k++) {
 		int i = index_of(cpus, n, p->bsp_cpu), j = index_of(cpus, n, p->cpu[k]);
@@ -203,16 +203,16 @@ int tscsync_human_preos(const struct preos *p, const int *cpus, int n, const str
 		snprintf(ab, sizeof(ab), "cpu%d -> cpu%d", p->bsp_cpu, p->cpu[k]);
 		cell_text(pre, sizeof(pre), &p->c[k], hz);
 		cell_text(post, sizeof(post), m && i >= 0 && j >= 0 ? &m[i * n + j] : NULL, hz);
-		human("  %-16s %24s %24s\n", ab, pre, post);
+		emit_human("  %-16s %24s %24s\n", ab, pre, post);
 	}
-	human("\n  IA32_TSC_ADJUST %15s %15s\n", "pre-OS", "post-boot");
+	emit_human("\n  IA32_TSC_ADJUST %15s %15s\n", "pre-OS", "post-boot");
 	for (int i = 0; i < n; i++) {
 		struct adj a = preos_adj_of(p, cpus[i]);
 
 		adj_text(pre, sizeof(pre), &a);
 		adj_text(post, sizeof(post), &now[i]);
 		changed += a.state == ADJ_VALUE && now[i].state == ADJ_VALUE && a.v != now[i].v;
-		human("  cpu%-13d %15s %15s\n", cpus[i], pre, post);
+		emit_human("  cpu%-13d %15s %15s\n", cpus[i], pre, post);
 	}
 	return changed;
 }
@@ -231,7 +231,7 @@ void tscsync_summary_preos(struct tp_rec *r, const struct preos *p, int changed,
 		proven += p->c[k].e.excludes_zero;
 	}
 	tp_rec_int(r, "preos_pairs", (int64_t)p->w.n);
-	rec_double(r, "preos_max_abs_offset_ns", tscsync_ns(worst, hz));
+	emit_rec_double(r, "preos_max_abs_offset_ns", tscsync_ns(worst, hz));
 	tp_rec_int(r, "preos_pairs_excluding_zero", proven);
 	tp_rec_int(r, "tsc_adjust_changed", changed);
 }

@@ -99,10 +99,10 @@ static void say_entry(const struct entry *e, const void *fn, double k, const cha
 		tp_rec_int(&r, "clock_id", e->clock_id);
 	tp_rec_str(&r, "clocksource", cs);
 	tp_rec_str(&r, "path", path);
-	rec_double(&r, "kernel_entries", k);
+	emit_rec_double(&r, "kernel_entries", k);
 	tp_rec_str(&r, "status", rc ? strerror((int)-rc) : "ok");
 	emit_end(&r);
-	human("  %-44s %-8s %s\n", e->name, path, rc ? strerror((int)-rc) : "");
+	emit_human("  %-44s %-8s %s\n", e->name, path, rc ? strerror((int)-rc) : "");
 }
 
 /* Every entry point the probe asks about, named in names; returns how many. */
@@ -136,14 +136,14 @@ static enum probe_status run(struct probe_ctx *ctx)
 		emit_skip(PROBE, 0, "no vDSO mapped (AT_SYSINFO_EHDR is 0)");
 		return PROBE_SKIPPED;
 	}
-	if (current_clocksource(cs, sizeof(cs)) <= 0)
+	if (sysinfo_current_clocksource(cs, sizeof(cs)) <= 0)
 		snprintf(cs, sizeof(cs), "unknown");
 	n = entry_list(list, names);
 	for (size_t i = 0; i < n; i++)
 		found += (fn[i] = trace_vdso_symbol(base, list[i].symbol)) != 0;
 	if (found)
 		rc = kernel_entries(list, fn, n, k);
-	human("  %-44s %-8s %s   (clocksource %s)\n", "vDSO entry", "path", "status", cs);
+	emit_human("  %-44s %-8s %s   (clocksource %s)\n", "vDSO entry", "path", "status", cs);
 	for (size_t i = 0; i < n; i++) {
 		if (!fn[i])
 			emit_skip(PROBE, list[i].name, "the vDSO does not export this entry");

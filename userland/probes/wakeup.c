@@ -64,7 +64,7 @@ static int pin_cpu = -1;		/* --wakeup-cpu=; -1: not pinned */
 
 /* ---- arithmetic (wakeup.h) ---- */
 
-void lat_summarize(const int64_t *lat_ns, size_t n, double *scratch, struct lat_summary *s)
+void wakeup_lat_summarize(const int64_t *lat_ns, size_t n, double *scratch, struct lat_summary *s)
 {
 	struct summary sm;
 
@@ -73,7 +73,7 @@ void lat_summarize(const int64_t *lat_ns, size_t n, double *scratch, struct lat_
 		return;
 	for (size_t i = 0; i < n; i++)
 		scratch[i] = (double)lat_ns[i];
-	summarize(scratch, n, &sm);
+	stats_summarize(scratch, n, &sm);
 	s->samples = n;
 	s->min_ns = (int64_t)sm.min;
 	s->max_ns = (int64_t)sm.max;
@@ -83,7 +83,7 @@ void lat_summarize(const int64_t *lat_ns, size_t n, double *scratch, struct lat_
 	s->p999_ns = sm.p999;
 }
 
-uint64_t missed_periods(int64_t latency_ns, int64_t period_ns)
+uint64_t wakeup_missed_periods(int64_t latency_ns, int64_t period_ns)
 {
 	if (period_ns <= 0 || latency_ns < period_ns)
 		return 0;
@@ -176,7 +176,7 @@ static int rel_loop(const struct wcfg *c, struct wout *o, sleep_fn f, void *arg,
 		}
 	}
 	for (size_t i = 0; i < o->n; i++)
-		o->overruns += missed_periods(o->lat[i], c->period_ns);
+		o->overruns += wakeup_missed_periods(o->lat[i], c->period_ns);
 	return 0;
 }
 
@@ -319,7 +319,7 @@ static int r_cns_abs(const struct wcfg *c, struct wout *o, char *why, size_t len
 			errno = rc;
 			return fail(why, len, "clock_nanosleep");
 		}
-		miss = missed_periods(lat, c->period_ns);
+		miss = wakeup_missed_periods(lat, c->period_ns);
 		o->lat[o->n++] = lat;
 		o->overruns += miss;
 		next += (int64_t)(1 + miss) * c->period_ns;
@@ -554,7 +554,7 @@ static void emit_result(const struct mech *m, const struct wcfg *c, const struct
 		tp_rec_uint(&r, "samples", ls->samples);
 		tp_rec_uint(&r, "n", ls->samples);	/* behind p50, p99, p99.9 (stats.h) */
 		tp_rec_int(&r, "min_ns", ls->min_ns);
-		rec_double(&r, "avg_ns", round(ls->avg_ns));
+		emit_rec_double(&r, "avg_ns", round(ls->avg_ns));
 		tp_rec_int(&r, "p50_ns", llround(ls->p50_ns));
 		tp_rec_int(&r, "p99_ns", llround(ls->p99_ns));
 		tp_rec_int(&r, "p999_ns", llround(ls->p999_ns));
@@ -563,9 +563,9 @@ static void emit_result(const struct mech *m, const struct wcfg *c, const struct
 		if (o->stopped_early)
 			tp_rec_bool(&r, "stopped_early", 1);
 		rec_setup(&r, s);
-		hist_truncate(h, nb, &view);
+		stats_hist_truncate(h, nb, &view);
 		tp_rec_int(&r, "hist_range_ns", (int64_t)view.nbuckets * view.width_ns);
-		hist_record(&r, "hist", &view);
+		stats_hist_record(&r, "hist", &view);
 		/* room for the closing brace and the CRC */
 		if (!r.overflow && r.len + 16 < TP_REC_MAX)
 			break;
@@ -578,19 +578,19 @@ static void emit_result(const struct mech *m, const struct wcfg *c, const struct
 
 static void human_us(int64_t ns)
 {
-	human(" %8.1f", (double)ns / NS_PER_US);
+	emit_human(" %8.1f", (double)ns / NS_PER_US);
 }
 
 /* Percentile P of N samples in us, or "-" when too few samples lie beyond it. */
 static void human_pct(double ns, double p, size_t n)
 {
-	if (percentile_shown(p, n))
-		human(" %8.1f", ns / NS_PER_US);
+	if (stats_percentile_shown(p, n))
+		emit_human(" %8.1f", ns / NS_PER_US);
 	else
-		human(" %8s", "-");
+		emit_human(" %8s", "-");
 }
 
-enum probe_status probe_wakeup(struct probe_ctx *ctx)
+enum probe_status wakeup_probe_run(struct probe_ctx *ctx)
 {
 	int64_t periods[MAX_PERIODS];
 	size_t np = wakeup_periods(&periods_us, periods, MAX_PERIODS);
@@ -616,12 +616,12 @@ enum probe_status probe_wakeup(struct probe_ctx *ctx)
 
 	snprintf(cpu, sizeof(cpu), s.cpu < 0 ? "any" : "%d", s.cpu);
 	snprintf(policy, sizeof(policy), s.prio ? "SCHED_FIFO %d" : "SCHED_OTHER", s.prio);
-	human("%s%s%s%s, mlockall %s, cpu %s, timer slack %ld ns\n", policy,
+	emit_human("%s%s%s%s, mlockall %s, cpu %s, timer slack %ld ns\n", policy,
 	      s.prio_error[0] ? " (refused: " : "", s.prio_error, s.prio_error[0] ? ")" : "",
 	      s.mlocked ? "on" : "off", cpu, s.timerslack_ns);
-	human("latency in us: wake-up - deadline (absolute) or - (call + period) (relative);\n"
+	emit_human("latency in us: wake-up - deadline (absolute) or - (call + period) (relative);\n"
 	      "a percentile with fewer than %d samples above it is not shown (-)\n", PCT_MIN_BEYOND);
-	human("%-30s %7s %7s %8s %8s %8s %8s %8s %8s %8s\n", "mechanism", "period", "samples",
+	emit_human("%-30s %7s %7s %8s %8s %8s %8s %8s %8s %8s\n", "mechanism", "period", "samples",
 	      "min", "avg", "p50", "p99", "p99.9", "max", "overruns");
 	for (size_t p = 0; p < np; p++) {
 		for (size_t m = 0; m < sizeof(mechs) / sizeof(*mechs); m++) {
@@ -647,19 +647,19 @@ enum probe_status probe_wakeup(struct probe_ctx *ctx)
 				failed++;
 				continue;
 			}
-			hist_init(&h, buckets, HIST_BUCKETS, HIST_WIDTH_NS);
+			stats_hist_init(&h, buckets, HIST_BUCKETS, HIST_WIDTH_NS);
 			for (size_t i = 0; i < o.n; i++)
-				hist_add(&h, o.lat[i]);
-			lat_summarize(o.lat, o.n, scratch, &ls);
+				stats_hist_add(&h, o.lat[i]);
+			wakeup_lat_summarize(o.lat, o.n, scratch, &ls);
 			emit_result(&mechs[m], &c, &s, &o, &ls, &h);
-			human("%-30s %7lld %7zu", mechs[m].name, (long long)periods[p], ls.samples);
+			emit_human("%-30s %7lld %7zu", mechs[m].name, (long long)periods[p], ls.samples);
 			human_us(ls.min_ns);
-			human(" %8.1f", ls.avg_ns / NS_PER_US);
+			emit_human(" %8.1f", ls.avg_ns / NS_PER_US);
 			human_pct(ls.p50_ns, 50, ls.samples);
 			human_pct(ls.p99_ns, 99, ls.samples);
 			human_pct(ls.p999_ns, 99.9, ls.samples);
 			human_us(ls.max_ns);
-			human(" %8llu%s\n", (unsigned long long)o.overruns, o.stopped_early ? " (stopped early)" : "");
+			emit_human(" %8llu%s\n", (unsigned long long)o.overruns, o.stopped_early ? " (stopped early)" : "");
 			measured++;
 		}
 	}
@@ -740,7 +740,7 @@ static const struct probe_key wakeup_keys[] = {
 
 const struct probe wakeup_probe = {
 	.name = "wakeup", .summary = "wake-up latency of every sleep and timer mechanism (cyclictest)",
-	.run = probe_wakeup, .limit_quick_s = 60, .limit_full_s = 900,
+	.run = wakeup_probe_run, .limit_quick_s = 60, .limit_full_s = 900,
 	PROBE_OPTS(wakeup_opts), PROBE_FIGURES("p99_ns", "samples"),
 	PROBE_KEYS(wakeup_keys),
 };

@@ -17,14 +17,14 @@ struct lat_summary {
 };
 
 /* Fills s from n latencies; scratch holds n doubles. */
-void lat_summarize(const int64_t *lat_ns, size_t n, double *scratch, struct lat_summary *s);
+void wakeup_lat_summarize(const int64_t *lat_ns, size_t n, double *scratch, struct lat_summary *s);
 
 /*
  * Periods missed by a wake-up this late: the deadlines on the period grid
  * that passed before it, floor(latency / period), as cyclictest's
  * timerthread() counts them (its "while (now > next) next += interval").
  */
-uint64_t missed_periods(int64_t latency_ns, int64_t period_ns);
+uint64_t wakeup_missed_periods(int64_t latency_ns, int64_t period_ns);
 
 /* The periods in us: ASKED (--wakeup-us), or when it is empty or NULL 1000 and 100. */
 size_t wakeup_periods(const struct int_list *asked, int64_t *us, size_t max);

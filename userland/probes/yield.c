@@ -91,8 +91,8 @@ void yield_summarize(const struct yield_sample *s, size_t n, const struct yield_
 	if (r->window_ns > 0)
 		r->total_per_s = (double)r->total_yields * 1e9 / (double)r->window_ns;
 	r->avg_per_thread_per_s = r->total_per_s / (double)n;
-	r->zero_work_threads = count_zero(scratch, n);
-	r->normalized_variance = normalized_variance(scratch, n);
+	r->zero_work_threads = stats_count_zero(scratch, n);
+	r->normalized_variance = stats_normalized_variance(scratch, n);
 	if (r->total_yields)
 		r->ns_per_yield = (double)w->cpu_ns / (double)r->total_yields;
 }
@@ -242,11 +242,11 @@ static void emit_yield(const struct yield_result *r, int64_t requested_ns)
 	snprintf(name, sizeof(name), "%d threads", r->threads);
 	emit_result_begin(&rec, "yield", name);
 	tp_rec_int(&rec, "threads", r->threads);
-	rec_double(&rec, "total_per_s", r->total_per_s);
-	rec_double(&rec, "avg_per_thread_per_s", r->avg_per_thread_per_s);
+	emit_rec_double(&rec, "total_per_s", r->total_per_s);
+	emit_rec_double(&rec, "avg_per_thread_per_s", r->avg_per_thread_per_s);
 	tp_rec_uint(&rec, "zero_work_threads", r->zero_work_threads);
-	rec_double(&rec, "normalized_variance", r->normalized_variance);
-	rec_double(&rec, "ns_per_yield", r->ns_per_yield);
+	emit_rec_double(&rec, "normalized_variance", r->normalized_variance);
+	emit_rec_double(&rec, "ns_per_yield", r->ns_per_yield);
 	tp_rec_uint(&rec, "total_yields", r->total_yields);
 	tp_rec_int(&rec, "vol_ctxsw", r->vol_ctxsw);
 	tp_rec_int(&rec, "invol_ctxsw", r->invol_ctxsw);
@@ -255,7 +255,7 @@ static void emit_yield(const struct yield_result *r, int64_t requested_ns)
 	tp_rec_fixed(&rec, "start_spread_ms", r->start_spread_ns / NS_PER_US, 3);
 	tp_rec_uint(&rec, "late_threads", r->late_threads);
 	emit_end(&rec);
-	human("%7d %13.0f %13.0f %9zu %10.6f %9.1f %10lld %10lld %8.1f\n",
+	emit_human("%7d %13.0f %13.0f %9zu %10.6f %9.1f %10lld %10lld %8.1f\n",
 	      r->threads, r->total_per_s, r->avg_per_thread_per_s, r->zero_work_threads,
 	      r->normalized_variance, r->ns_per_yield, (long long)r->vol_ctxsw,
 	      (long long)r->invol_ctxsw, (double)r->window_ns / NS_PER_MS);
@@ -264,11 +264,11 @@ static void emit_yield(const struct yield_result *r, int64_t requested_ns)
 /* Exactly the seed's line: printf("%d\t\t%lld\t\t%d\t\t%d\t\t%f\n", ...). */
 static void gnuplot_line(const struct yield_result *r)
 {
-	human("%d\t\t%lld\t\t%d\t\t%d\t\t%f\n", r->threads, (long long)r->total_per_s,
+	emit_human("%d\t\t%lld\t\t%d\t\t%d\t\t%f\n", r->threads, (long long)r->total_per_s,
 	      (int)r->avg_per_thread_per_s, (int)r->zero_work_threads, r->normalized_variance);
 }
 
-enum probe_status probe_yield(struct probe_ctx *ctx)
+enum probe_status yield_probe_run(struct probe_ctx *ctx)
 {
 	int sweep[YIELD_SWEEP_MAX];
 	struct yield_result res[YIELD_SWEEP_MAX];
@@ -276,7 +276,7 @@ enum probe_status probe_yield(struct probe_ctx *ctx)
 	int64_t duration_ns = ctx->quick ? QUICK_NS : FULL_NS;
 	size_t done = 0;
 
-	human("%7s %13s %13s %9s %10s %9s %10s %10s %8s\n", "threads", "total/s",
+	emit_human("%7s %13s %13s %9s %10s %9s %10s %10s %8s\n", "threads", "total/s",
 	      "avg/thread/s", "zero-work", "norm.var", "ns/yield", "vol_ctxsw", "invol_ctxsw", "ms");
 	for (size_t i = 0; i < n; i++) {
 		int failed_at = 0, rc = yield_run(sweep[i], duration_ns, &res[done], &failed_at);
@@ -295,7 +295,7 @@ enum probe_status probe_yield(struct probe_ctx *ctx)
 		done++;
 	}
 	if (gnuplot) {
-		human("# <nb_threads> <total work/s> <avg work> <zero-work threads> <normalized variance>\n");
+		emit_human("# <nb_threads> <total work/s> <avg work> <zero-work threads> <normalized variance>\n");
 		for (size_t i = 0; i < done; i++)
 			gnuplot_line(&res[i]);
 	}
@@ -335,7 +335,7 @@ static const struct probe_key yield_keys[] = {
 
 const struct probe yield_probe = {
 	.name = "yield", .summary = "sched_yield() work of N threads together (threads.c, lkml 1999)",
-	.run = probe_yield, .limit_quick_s = 30, .limit_full_s = 120,
+	.run = yield_probe_run, .limit_quick_s = 30, .limit_full_s = 120,
 	PROBE_OPTS(yield_opts), PROBE_FIGURES("ns_per_yield", "total_per_s"),
 	PROBE_KEYS(yield_keys),
 };

@@ -56,7 +56,7 @@ size_t yield_sweep(int *out, size_t max, const struct int_list *user, int ncpu, 
 
 /*
  * Fills everything in R but the rusage from N samples counted over window
- * W. SCRATCH holds N counts (normalized_variance() and count_zero() take a
+ * W. SCRATCH holds N counts (stats_normalized_variance() and stats_count_zero() take a
  * plain array). A thread that counted nothing in the window is zero-work,
  * whether it started late or was starved after starting, as in the seed.
  */
