@@ -112,10 +112,10 @@ pass $? "both repeated, read costs 3x: every iteration apart, said in the row an
 diag "$TMP/lead-all"
 
 # Identical host runs (docs/comparing.md, "The noise model"): each pair of
-# tests/data/aa-host-N-{a,b}.log, the floors' own measurements, leads with
+# tests/data/aa-SET-N-{a,b}.log, the floors' own measurements, leads with
 # nothing, and the note says each side ran once and which floors applied.
 pairs=0
-for a in $D/aa-host-*-a.log; do
+for a in $D/aa-*-a.log; do
 	b=${a%-a.log}-b.log
 	pairs=$((pairs + 1))
 	lead --label=a,b "$a" "$b"
@@ -142,6 +142,30 @@ scaled 2 $H >"$TMP/h2.log"
 lead --label=a,b $H "$TMP/h2.log"
 [ "$(cat "$TMP/lead")" = "  $none" ]
 pass $? "host, every clock read 2x as dear: within the measured floor, nothing leads"
+diag "$TMP/lead-all"
+
+# Several runs a side (tools/report/sides.c): runs given one label pool into a side.
+# Identical runs, three against three, lead with nothing. The same three against
+# copies of themselves with every clock read 2.5x as dear: each copy is 2.5x its own
+# run, every run of one side is beyond every run of the other and the ratio is beyond
+# the measured floor itself, so ns_per_call leads with "all 3 > all 3, p 0.1"; one run
+# against its own 2.5x copy stays within the squared single-run floor and leads with
+# nothing.
+S=$D/aa-host2
+lead --label=A,A,A,B,B,B $S-1-a.log $S-2-a.log $S-3-a.log $S-1-b.log $S-2-b.log $S-3-b.log
+[ "$(cat "$TMP/lead")" = "  (no figure differs from A by more than its noise)" ] &&
+	grep -q "^  (noise: runs pooled by label, 3 and 3 runs a side" "$TMP/lead-note"
+pass $? "three identical runs a side, pooled by label: no figure leads, the note says pooled"
+diag "$TMP/lead-all"
+for k in 1 2 3; do scaled 2.5 $S-$k-a.log clocks ns_per_call >"$TMP/s$k.log"; done
+lead --label=A,A,A,B,B,B $S-1-a.log $S-2-a.log $S-3-a.log "$TMP/s1.log" "$TMP/s2.log" "$TMP/s3.log"
+rows=$(grep -c ': ns_per_call .* 2.50x, all 3 > all 3, p 0.1$' "$TMP/lead")
+[ "$rows" -ge 5 ] && ! grep -v '^  probe' "$TMP/lead" | grep -qv ', all 3 > all 3, p 0.1$'
+pass $? "three runs a side, clock reads 2.5x as dear: $rows ns_per_call rows lead, all apart, p 0.1"
+diag "$TMP/lead"
+lead --label=a,b $S-1-a.log "$TMP/s1.log"
+[ "$(cat "$TMP/lead")" = "  $none" ]
+pass $? "one run a side, clock reads 2.5x as dear: within the squared floor, nothing leads"
 diag "$TMP/lead-all"
 
 done_testing

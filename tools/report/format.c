@@ -11,6 +11,7 @@
 #include "schema.h"
 #include "lead.h"
 #include "lineup.h"
+#include "sides.h"
 #include "table.h"
 #include "util.h"
 
@@ -705,6 +706,19 @@ static void print_comparison(FILE *f, const struct report *rp, enum style style)
 	free(titles);
 }
 
+/* The lead, between sides where labels pool runs (sides.h), else between runs. */
+static void print_lead_sided(FILE *f, const struct report *rp, enum style style)
+{
+	struct report sides;
+
+	if (!sides_build(rp, &sides)) {
+		print_lead(f, rp, style);
+		return;
+	}
+	print_lead(f, &sides, style);
+	sides_free(&sides);
+}
+
 static void print_human(FILE *f, const struct report *rp, enum style style, int tables)
 {
 	if (!rp->nruns)
@@ -718,7 +732,7 @@ static void print_human(FILE *f, const struct report *rp, enum style style, int 
 	fmt_heading(f, style, 1, "Comparison");
 	conditions_print(f, rp, style);
 	lineup_print(f, rp, style);
-	print_lead(f, rp, style);
+	print_lead_sided(f, rp, style);
 	print_runs_table(f, rp, style);
 	print_notes(f, rp, 0, rp->nruns, style);
 	print_comparison(f, rp, style);

@@ -11,6 +11,7 @@
 #include "noise.h"
 #include "ratio.h"
 #include "schema.h"
+#include "sides.h"
 #include "util.h"
 
 /* Bookkeeping, or measured on every boot anew: not what the machine is. */
@@ -311,7 +312,8 @@ static void attribution_cells(struct table *t, size_t row, size_t c, const struc
 
 /*
  * Where both runs repeated, the lead said every iteration of one is beyond
- * every one of the other: the ratio cell says so ("2.00x, all 3 > all 2").
+ * every one of the other: the ratio cell says so ("2.00x, all 3 > all 2");
+ * between sides of several runs with its p-value (sides.h).
  */
 static void mark_apart(struct table *t, size_t row, const struct report *rp,
 		       const struct figure *fg)
@@ -327,8 +329,12 @@ static void mark_apart(struct table *t, size_t row, const struct report *rp,
 		    strcmp(fg->probe, ATTRIBUTION) == 0 || !(a->mean > 0) || !(base->mean > 0))
 			continue;
 		fmt_ratio(ratio, sizeof(ratio), a->mean, base->mean);
-		table_setf(t, row, 2 + 2 * r, "%s, all %zu %c all %zu", ratio, a->n,
-			   a->min > base->max ? '>' : '<', base->n);
+		if (rp->runs[r].members && rp->runs[0].members)	/* runs, not iterations */
+			table_setf(t, row, 2 + 2 * r, "%s, all %zu %c all %zu, p %.2g", ratio, a->n,
+				   a->min > base->max ? '>' : '<', base->n, sides_apart_p(a->n, base->n));
+		else
+			table_setf(t, row, 2 + 2 * r, "%s, all %zu %c all %zu", ratio, a->n,
+				   a->min > base->max ? '>' : '<', base->n);
 	}
 }
 

@@ -536,6 +536,7 @@ void report_finish(struct report *rp, char *const *labels, size_t nlabels)
 		struct run *r = &rp->runs[i];
 
 		r->label = i < nlabels && *labels[i] ? xstrdup(labels[i]) : default_label(r);
+		r->side = i < nlabels && *labels[i] ? xstrdup(labels[i]) : NULL;
 	}
 	dedupe_labels(rp);
 	mark_as_booted(rp);
@@ -558,6 +559,7 @@ void report_free(struct report *rp)
 		free(r->res);
 		free(r->file);
 		free(r->label);
+		free(r->side);
 		json_decref(r->head);
 		json_decref(r->end);
 		json_decref(r->fingerprint);

@@ -6,6 +6,7 @@
 #include "lead.h"
 #include "ratio.h"
 #include "noise.h"
+#include "sides.h"
 #include "util.h"
 
 static const char *env_of(const struct run *run)
@@ -36,6 +37,13 @@ static double measured_in(const char *env, const char *probe, const char *key)
 	return probe_max;
 }
 
+/* The margin over the measured ratio between run 0 and run r (noise.h). */
+static double margin_of(const struct report *rp, size_t r)
+{
+	return rp->runs[0].members >= NOISE_SIDE_RUNS && rp->runs[r].members >= NOISE_SIDE_RUNS ?
+		       NOISE_SIDE_MARGIN : NOISE_MARGIN;
+}
+
 double noise_floor_of(const struct report *rp, const struct figure *fg, size_t r, int *measured)
 {
 	double m = fmax(measured_in(env_of(&rp->runs[0]), fg->probe, fg->key),
@@ -43,7 +51,24 @@ double noise_floor_of(const struct report *rp, const struct figure *fg, size_t r
 
 	if (measured)
 		*measured = m > 0;
-	return m > 0 ? fmax(LEAD_MIN_RATIO, pow(m, NOISE_MARGIN)) : LEAD_MIN_RATIO;
+	return m > 0 ? fmax(LEAD_MIN_RATIO, pow(m, margin_of(rp, r))) : LEAD_MIN_RATIO;
+}
+
+/* The sides' run counts, "3 and 3", when the runs are sides (sides.h); else 0. */
+static int print_sides(FILE *f, const struct report *rp)
+{
+	if (!rp->runs[0].members)
+		return 0;
+	fprintf(f, "runs pooled by label, ");
+	for (size_t r = 0; r < rp->nruns; r++)
+		fprintf(f, "%s%zu", r ? (r + 1 < rp->nruns ? ", " : " and ") : "", rp->runs[r].members);
+	fprintf(f, " runs a side: a figure leads when every run of one side is beyond every run of "
+		"the other (p shown: exact, two-sided, %.2g for 3 against 3) and beyond its floor, "
+		"max(%.1fx, the largest ratio of %u pairs of %u identical runs ^ %.1f, ^ %.1f with "
+		"fewer than %d runs a side); attribution compares run by run, not here",
+		sides_apart_p(3, 3), LEAD_MIN_RATIO, noise_pairs, noise_runs, NOISE_SIDE_MARGIN,
+		NOISE_MARGIN, NOISE_SIDE_RUNS);
+	return 1;
 }
 
 /* Did every run run its probes once? */
@@ -91,7 +116,13 @@ static void print_floors(FILE *f, const struct report *rp)
 
 void noise_print_note(FILE *f, const struct report *rp)
 {
-	fprintf(f, "  (noise: %s; a figure leads beyond max(%.1fx, the largest ratio of %u pairs of "
+	fprintf(f, "  (noise: ");
+	if (print_sides(f, rp)) {
+		print_floors(f, rp);
+		fprintf(f, ")\n");
+		return;
+	}
+	fprintf(f, "%s; a figure leads beyond max(%.1fx, the largest ratio of %u pairs of "
 		"%u identical runs ^ %.1f)", each_ran_once(rp) ? "each run ran its probes once" :
 		"runs repeated: every iteration beyond every one of the other, where both did",
 		LEAD_MIN_RATIO, noise_pairs, noise_runs, NOISE_MARGIN);
