@@ -711,9 +711,9 @@ static void print_human(FILE *f, const struct report *rp, enum style style, int 
 	if (!rp->nruns)
 		return;
 	if (rp->nruns == 1) {
-		if (conditions_print(f, rp, style))
-			fputc('\n', f);
+		conditions_print(f, rp, style);
 		verdict_print(f, rp, style);
+		fputc('\n', f);
 		print_run(f, rp, 0, style);
 		return;
 	}

@@ -179,5 +179,4 @@ void verdict_print(FILE *f, const struct report *rp, enum style style)
 	}
 	if (nwith)
 		items_table(f, style, rp, nwith);
-	fputc('\n', f);
 }
