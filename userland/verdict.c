@@ -363,13 +363,10 @@ void verdict_record(struct tp_rec *r, const struct verdict *v)
 	tp_rec_obj_end(r);
 }
 
-/* The figure for people: ns scaled to us or ms, a yes/no as yes or no. */
-static void show_value(char *buf, size_t n, const struct verdict_item *it)
+/* A figure for people: ns scaled to us or ms, a yes/no (no unit) as yes or no. */
+static void show(char *buf, size_t n, double v, const char *u)
 {
-	double v = it->value;
-	const char *u = it->lim->unit;
-
-	if (!it->measured)
+	if (!isfinite(v))
 		snprintf(buf, n, "-");
 	else if (!u)
 		snprintf(buf, n, "%s", v != 0 ? "yes" : "no");
@@ -392,11 +389,12 @@ static void print_block(const struct verdict *v)
 			   v->emulated_by);
 	for (size_t i = 0; i < v->n; i++) {
 		const struct verdict_item *it = &v->item[i];
-		char val[32], extra[64] = "";
+		char val[32], p999[32], extra[64] = "";
 
-		show_value(val, sizeof(val), it);
+		show(val, sizeof(val), it->value, it->lim->unit);
+		show(p999, sizeof(p999), it->p999_ns, "ns");
 		if (isfinite(it->n))
-			snprintf(extra, sizeof(extra), " (p99.9 %.3g us, n %.0f)", it->p999_ns / 1e3, it->n);
+			snprintf(extra, sizeof(extra), " (p99.9 %s, n %.0f)", p999, it->n);
 		sink_human("  %-52s %10s  %-12s %s%s\n", it->lim->what, val, verdict_word_name(it->word),
 			   it->why[0] ? it->why : it->from, extra);
 	}
