@@ -51,10 +51,12 @@ const size_t verdict_key_count = K_COUNT;
 
 #define KEY(k) (verdict_keys[k].key)
 
-/* What is read from where: the CLOCK_MONOTONIC (clock_id 1) read through the
- * vDSO, cyclictest's way of sleeping, the wall-clock interval timer. */
+/* What is read from where: CLOCK_MONOTONIC (clock_id 1) as a program reads it
+ * (libc's clock_gettime: path vdso when the vDSO serves it, else libc),
+ * cyclictest's way of sleeping, the wall-clock interval timer. */
 #define CLOCK_MONOTONIC_ID 1
-#define CLOCK_PATH "vdso"
+#define CLOCK_PATH_VDSO "vdso"
+#define CLOCK_PATH_LIBC "libc"
 #define WAKEUP_MECHANISM "clock_nanosleep TIMER_ABSTIME"
 #define ITIMER_TIMER "ITIMER_REAL"
 
@@ -158,11 +160,15 @@ static void from_clocks(struct verdict *v, const struct rec_view *r, const char 
 	double id, ns;
 	char cs[64] = "";
 
+	int vdso = recread_is(r, KEY(K_PATH), CLOCK_PATH_VDSO);
+
 	if (it->measured || !recread_num(r, KEY(K_CLOCK_ID), &id) || id != CLOCK_MONOTONIC_ID ||
-	    !recread_is(r, KEY(K_PATH), CLOCK_PATH) || !recread_num(r, KEY(K_NS_PER_CALL), &ns))
+	    !(vdso || recread_is(r, KEY(K_PATH), CLOCK_PATH_LIBC)) ||
+	    !recread_num(r, KEY(K_NS_PER_CALL), &ns))
 		return;
 	recread_str(r, KEY(K_CLOCKSOURCE), cs, sizeof(cs));
-	put(it, ns, 0, "clocks: %s through the vDSO, clocksource %s", name, cs);
+	put(it, ns, 0, vdso ? "clocks: %s through the vDSO, clocksource %s"
+			    : "clocks: %s through libc (a system call), clocksource %s", name, cs);
 }
 
 static void from_wakeup(struct verdict *v, const struct rec_view *r, const char *name)
@@ -371,11 +377,11 @@ static void show(char *buf, size_t n, double v, const char *u)
 	else if (!u)
 		snprintf(buf, n, "%s", v != 0 ? "yes" : "no");
 	else if (!strcmp(u, "ns") && fabs(v) >= 1e6)
-		snprintf(buf, n, "%.3g ms", v / 1e6);
+		snprintf(buf, n, fabs(v) >= 1e9 ? "%.0f ms" : "%.3g ms", v / 1e6);
 	else if (!strcmp(u, "ns") && fabs(v) >= 1e3)
 		snprintf(buf, n, "%.3g us", v / 1e3);
 	else
-		snprintf(buf, n, "%.3g %s", v, u);
+		snprintf(buf, n, fabs(v) >= 1e3 ? "%.0f %s" : "%.3g %s", v, u);
 }
 
 static void print_block(const struct verdict *v)
