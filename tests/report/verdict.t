@@ -45,14 +45,15 @@ def report(*args):
 
 
 def section(text, title="Verdict"):
-    """The lines of one section: from its heading to the next blank line after content."""
+    """The non-blank lines of one section: from its heading to the next heading
+    (Markdown: a line of #; text: an unindented line)."""
     lines = text.splitlines()
     start = next((i for i, l in enumerate(lines) if l.strip().lstrip("# ") == title), None)
     if start is None:
         return []
     out = []
     for l in lines[start + 1:]:
-        if not l.strip() and out:
+        if l.startswith("#") or (l.strip() and not l.startswith((" ", "|", "-"))):
             break
         if l.strip():
             out.append(l)
@@ -92,6 +93,19 @@ ok(any("without: no verdict record" in l for l in sec) and any(l.startswith("|")
    "two runs, one without: its line, and the table of the other", sec)
 ok(not re.search(r"(?<!\\)<b>", r.stdout) and "\\|x\\|" in r.stdout, "record text escaped in Markdown",
    [l for l in sec if "origin" in l])
+
+# a hostile verdict record: wrong types, control characters, a table separator
+bad = {"type": "verdict", "emulated": "tcg", "emulated_by": "a\x1b[31m\nb|c", "items": {
+    "x\x07\n|y": {"word": 5, "value": "s", "unit": 7, "n": "q", "p999_ns": None},
+    "wakeup_max_ns": [], "z": None, "tsc_invariant": {"value": 1e308, "unit": None},
+    "noise_max_gap_ns": {"word": "good", "value": -1e300, "unit": "ns", "n": 1e300, "why": "w\x1b"}}}
+path = write_log(os.path.join(tmp, "bad.log"), [{"type": "run", "env": "os", "machine": "bad"}, bad,
+                                                 {"type": "end", "records": 2}])
+for fmt in ("text", "markdown"):
+    r = report("--format=" + fmt, path)
+    sec = section(r.stdout)
+    ok(r.returncode == 0 and len(sec) > 10 and not any(c in r.stdout for c in "\x1b\x07"),
+       "%s: a hostile verdict record is shown, its control characters written out" % fmt, sec[:3])
 
 # this machine's own verdict, from a real run
 if not os.access(BIN, os.X_OK):

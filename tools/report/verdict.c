@@ -66,9 +66,12 @@ static void cell(struct sbuf *b, const json_t *it)
 	}
 	sbuf_adds(b, json_is_string(json_object_get(it, "word")) ? text_of(it, "word") : "?");
 	if (json_is_number(json_object_get(it, "n"))) {
+		char n[NUM_MAX];
+
+		fmt_num(n, sizeof(n), json_num(json_object_get(it, "n")));
 		sbuf_adds(b, " (p99.9 ");
 		show(b, json_num(json_object_get(it, "p999_ns")), "ns");
-		sbuf_addf(b, ", n %.0f)", json_num(json_object_get(it, "n")));
+		sbuf_addf(b, ", n %s)", n);
 	}
 }
 
@@ -177,6 +180,8 @@ void verdict_print(FILE *f, const struct report *rp, enum style style)
 		run_line(f, style, &rp->runs[r]);
 		nwith += !!rp->runs[r].verdict;
 	}
+	if (nwith && style == STYLE_MARKDOWN)
+		fputc('\n', f);	/* a table right under a list item would be read as part of it */
 	if (nwith)
 		items_table(f, style, rp, nwith);
 }
