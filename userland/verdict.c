@@ -94,7 +94,7 @@ static void from_fingerprint(struct verdict *v, const struct rec_view *r)
 
 	if (recread_bool(r, KEY(K_INVARIANT), &inv))
 		put(item(v, "tsc_invariant"), inv, 0, "the fingerprint's CPUID%s%s", "", 0);
-	if (recread_str(r, KEY(K_VENDOR), vendor, sizeof(vendor)) && !v->emulated[0]) {
+	if (recread_str(r, KEY(K_VENDOR), vendor, sizeof(vendor)) && vendor[0] && !v->emulated[0]) {
 		snprintf(v->emulated, sizeof(v->emulated), "%s",
 			 strcmp(vendor, "TCGTCGTCGTCG") ? "hypervisor" : "tcg");
 		snprintf(v->emulated_by, sizeof(v->emulated_by), "%s", vendor);

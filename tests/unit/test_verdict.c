@@ -181,6 +181,10 @@ static void not_selected(void)
 		   "%s: not measured, no value (%s)", v.item[i].lim->id, v.item[i].why);
 	}
 	is_str(find(&v, "wakeup_max_ns")->why, "probe wakeup not run (not selected)", "not selected");
+	for (size_t i = 0; i < v.n; i++)
+		ok(v.item[i].measured || !strcmp(v.item[i].lim->id, "tsc_invariant") ||
+		   !strncmp(v.item[i].why, "probe ", 6),
+		   "%s: its probe is known (%s)", v.item[i].lim->id, v.item[i].why);
 	is_str(find(&v, "tsc_offset_ns")->why, "probe tscsync gave no such figure", "ran, no figure");
 	is_str(find(&v, "tsc_invariant")->why, "the fingerprint did not say", "no fingerprint");
 }
