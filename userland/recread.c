@@ -51,7 +51,7 @@ static const char *skip_value(const char *p, const char *e)
 			depth++;
 		else if (*p == '}' || *p == ']') {
 			if (!depth)
-				return p;	/* the end of the enclosing object: a scalar ended */
+				return p;	/* the enclosing object's end: a scalar ended */
 			if (!--depth)
 				return p + 1;
 		} else if (*p == ',' && !depth)

@@ -26,7 +26,7 @@ const char *recread_raw(const struct rec_view *r, const char *key, size_t *vlen)
 int recread_num(const struct rec_view *r, const char *key, double *v);
 /* 1 and *v (0 or 1) when KEY is true or false. */
 int recread_bool(const struct rec_view *r, const char *key, int *v);
-/* 1 and the string (escapes \" \\ \/ undone, others kept as written, cut to fit n) when KEY is one. */
+/* 1 and the string when KEY is one: \" \\ \/ undone, other escapes kept, cut to fit n. */
 int recread_str(const struct rec_view *r, const char *key, char *out, size_t n);
 /* 1 when KEY is the string s. */
 int recread_is(const struct rec_view *r, const char *key, const char *s);

@@ -121,8 +121,9 @@ static void from_tsc(struct verdict *v, const struct rec_view *r, const char *na
 	if (!recread_num(r, KEY(K_STUB_KERNEL), &ppm))
 		return;
 	put(it, ppm, 0, "tsc: %s%s", name, 0);
-	if (it->measured)
-		it->independent = !(bc && memmem(bc, n, KEY(K_STUB_KERNEL), strlen(KEY(K_STUB_KERNEL))));
+	if (it->measured)	/* one origin: the pair is in by_construction */
+		it->independent = !(bc && memmem(bc, n, KEY(K_STUB_KERNEL),
+						  strlen(KEY(K_STUB_KERNEL))));
 }
 
 static void from_tscsync(struct verdict *v, const struct rec_view *r, const char *name)
@@ -130,8 +131,8 @@ static void from_tscsync(struct verdict *v, const struct rec_view *r, const char
 	double off, bound;
 
 	if (recread_num(r, KEY(K_OFFSET), &off) && recread_num(r, KEY(K_BOUND), &bound))
-		put(item(v, "tsc_offset_ns"), fabs(off) + bound, 0, "tscsync: %s (|offset| + bound)",
-		    name, 0);
+		put(item(v, "tsc_offset_ns"), fabs(off) + bound, 0,
+		    "tscsync: %s (|offset| + bound)", name, 0);
 }
 
 /* The rate against a reference; an independent one wins over a circular one. */
@@ -311,7 +312,8 @@ static void judge(struct verdict *v, const struct skips *s, const struct summary
 		if (it->independent == 0) {
 			it->word = VW_UNKNOWN;
 			if (!it->why[0])
-				snprintf(it->why, sizeof(it->why), "the two figures share an origin");
+				snprintf(it->why, sizeof(it->why),
+					 "the two figures share an origin");
 		}
 	}
 }
@@ -388,8 +390,8 @@ static void print_block(const struct verdict *v)
 {
 	sink_human("\n== verdict ==\n");
 	if (!strcmp(v->emulated, "tcg"))
-		sink_human("Under an emulator (%s): these are the emulator's figures, not a machine's.\n",
-			   v->emulated_by);
+		sink_human("Under an emulator (%s): these are the emulator's figures, "
+			   "not a machine's.\n", v->emulated_by);
 	else if (v->emulated[0])
 		sink_human("Under a hypervisor (%s): these are the virtual machine's figures.\n",
 			   v->emulated_by);
@@ -401,8 +403,8 @@ static void print_block(const struct verdict *v)
 		show(p999, sizeof(p999), it->p999_ns, "ns");
 		if (isfinite(it->n))
 			snprintf(extra, sizeof(extra), " (p99.9 %s, n %.0f)", p999, it->n);
-		sink_human("  %-52s %10s  %-12s %s%s\n", it->lim->what, val, verdict_word_name(it->word),
-			   it->why[0] ? it->why : it->from, extra);
+		sink_human("  %-52s %10s  %-12s %s%s\n", it->lim->what, val,
+			   verdict_word_name(it->word), it->why[0] ? it->why : it->from, extra);
 	}
 	sink_human("(thresholds and their sources: docs/verdict.md)\n");
 }

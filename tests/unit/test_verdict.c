@@ -101,7 +101,8 @@ static void a_run(struct verdict *v)
 	rec("{\"type\":\"result\",\"probe\":\"tscsync\",\"name\":\"tscsync summary\","
 	    "\"max_abs_offset_ns\":-60,\"max_bound_ns\":40.5}");
 	rec("{\"type\":\"result\",\"probe\":\"drift\",\"name\":\"circular\",\"freq_ppm\":1,"
-	    "\"reference\":\"CLOCK_MONOTONIC_RAW\",\"independent\":false,\"why\":\"circular: it is the TSC\"}");
+	    "\"reference\":\"CLOCK_MONOTONIC_RAW\",\"independent\":false,"
+	    "\"why\":\"circular: it is the TSC\"}");
 	rec("{\"type\":\"result\",\"probe\":\"drift\",\"name\":\"drift vs hpet\",\"freq_ppm\":-250,"
 	    "\"reference\":\"hpet\",\"independent\":true}");
 	rec("{\"type\":\"result\",\"probe\":\"drift\",\"name\":\"later circular\",\"freq_ppm\":2,"

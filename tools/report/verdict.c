@@ -110,8 +110,8 @@ static void run_line(FILE *f, enum style style, const struct run *run)
 		sbuf_addf(&line, "%s: under an emulator (%s): these are the emulator's figures, "
 			  "not a machine's", run->label, by);
 	else if (emu[0])
-		sbuf_addf(&line, "%s: under a hypervisor (%s): these are the virtual machine's figures",
-			  run->label, by);
+		sbuf_addf(&line, "%s: under a hypervisor (%s): these are the virtual machine's "
+			  "figures", run->label, by);
 	if (line.len) {
 		fputs(style == STYLE_MARKDOWN ? "- " : "  ", f);
 		table_text(f, style, line.s);
@@ -149,7 +149,8 @@ static void items_table(FILE *f, enum style style, const struct report *rp, size
 		table_set(t, row, 1, b.s ? b.s : "");
 		c = 2;
 		for (size_t r = 0; r < rp->nruns; r++) {
-			const json_t *it = json_object_get(json_object_get(rp->runs[r].verdict, "items"), id);
+			const json_t *items = json_object_get(rp->runs[r].verdict, "items");
+			const json_t *it = json_object_get(items, id);
 
 			if (!rp->runs[r].verdict)
 				continue;
