@@ -403,7 +403,7 @@ static void print_block(const struct verdict *v)
 		show(p999, sizeof(p999), it->p999_ns, "ns");
 		if (isfinite(it->n))
 			snprintf(extra, sizeof(extra), " (p99.9 %s, n %.0f)", p999, it->n);
-		sink_human("  %-52s %10s  %-12s %s%s\n", it->lim->what, val,
+		sink_human("  %-52s %14s  %-12s %s%s\n", it->lim->what, val,
 			   verdict_word_name(it->word), it->why[0] ? it->why : it->from, extra);
 	}
 	sink_human("(thresholds and their sources: docs/verdict.md)\n");
