@@ -27,6 +27,7 @@
 #include "supervise.h"
 #include "sysinfo.h"
 #include "timeutil.h"
+#include "verdict.h"
 
 #define MAX_SELECTED 64
 #define SUMMARY_MAX 256
@@ -313,6 +314,7 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	res->write_error = sink_write_error();
 	report_stop(o, res);
 	summary_table(sum, nsum, res);
+	verdict_emit(sum, nsum);
 	summary_end_record(res, &start, ctx.ncpu);
 	return exit_status(res);
 }

@@ -135,6 +135,32 @@ def kernel_cmdline(text):
     return m.group(1).strip() if m else None
 
 
+VERDICT_WORDS = {"good", "fair", "poor", "unknown", "not measured"}
+
+
+def check_verdict(text, suite, name=""):
+    """The verdict (userland/verdict.c): its record just before end, a word
+    for every item, a value only where measured, a why where not; the
+    human block on the console; under TCG, the emulator said first."""
+    v = suite[-2] if len(suite) > 1 and suite[-2]["type"] == "verdict" else {}
+    ok(bool(v), "%sthe verdict record comes just before end" % name,
+       [r["type"] for r in suite[-3:]])
+    items = v.get("items", {})
+    bad = [k for k, it in items.items() if it.get("word") not in VERDICT_WORDS
+           or (it["word"] == "not measured") != (it.get("value") is None)
+           or (it["word"] in ("not measured", "unknown") and not it.get("why"))]
+    ok(bool(items) and not bad, "%severy verdict item has a word, a value only where measured "
+       "and a why where not or unknown" % name, bad or v)
+    block = text[text.rfind("== verdict =="):] if "== verdict ==" in text else ""
+    ok(bool(block) and all(it.get("word", "?") in block for it in items.values()),
+       "%sthe verdict block is on the console with every word" % name, block[:1500])
+    if str(suite[0].get("accel", "")).startswith("tcg"):
+        first = block.splitlines()[1] if block.count("\n") > 1 else ""
+        ok(v.get("emulated") == "tcg" and "emulator" in first,
+           "%sunder TCG the verdict says first that the figures are the emulator's" % name,
+           "%s / %s" % (v.get("emulated"), first))
+
+
 def check_suite(text, name=""):
     """The common assertions on one appliance run. Returns the suite's records."""
     recs, corrupt = records(text)
@@ -161,6 +187,7 @@ def check_suite(text, name=""):
     ran = {r["probe"] for r in suite if r["type"] in ("result", "skip") and "probe" in r}
     ok(bool(ran) and ran <= started, "%sthe watcher sees the start line of every probe that ran"
        % name, "ran %s, start lines for %s" % (sorted(ran), sorted(started)))
+    check_verdict(text, suite, name)
     keys = check_keys(text)
     ok(keys == "", "%severy key of every record is in the report's identity schema" % name, keys)
     accel, cpu = launch(text)

@@ -7,6 +7,7 @@
 
 #include "cells.h"
 #include "conditions.h"
+#include "verdict.h"
 #include "format.h"
 #include "schema.h"
 #include "lead.h"
@@ -724,13 +725,15 @@ static void print_human(FILE *f, const struct report *rp, enum style style, int 
 	if (!rp->nruns)
 		return;
 	if (rp->nruns == 1) {
-		if (conditions_print(f, rp, style))
-			fputc('\n', f);
+		conditions_print(f, rp, style);
+		verdict_print(f, rp, style);
+		fputc('\n', f);
 		print_run(f, rp, 0, style);
 		return;
 	}
 	fmt_heading(f, style, 1, "Comparison");
 	conditions_print(f, rp, style);
+	verdict_print(f, rp, style);
 	lineup_print(f, rp, style);
 	print_lead_sided(f, rp, style);
 	print_runs_table(f, rp, style);

@@ -163,6 +163,16 @@ static void on_fingerprint(struct splitter *s, json_t *rec)
 	run->fingerprint = json_incref(rec);
 }
 
+static void on_verdict(struct splitter *s, json_t *rec)
+{
+	struct run *run = open_run(s);
+
+	run->nrecs++;
+	run->nsuite++;
+	json_decref(run->verdict);
+	run->verdict = json_incref(rec);
+}
+
 /*
  * What happened on the machine while one probe ran: a result of the
  * pseudo-probe "attribution" named after that probe (its identity,
@@ -208,6 +218,7 @@ static const struct {
 	{ "fingerprint", on_fingerprint },
 	{ "attribution", on_attribution },
 	{ "keys", on_keys },
+	{ "verdict", on_verdict },
 };
 
 struct splitter *report_file_begin(struct report *rp, const char *file)
@@ -563,6 +574,7 @@ void report_free(struct report *rp)
 		json_decref(r->head);
 		json_decref(r->end);
 		json_decref(r->fingerprint);
+		json_decref(r->verdict);
 		json_decref(r->boot);
 		json_decref(r->notes);
 		json_decref(r->res_index);

@@ -86,6 +86,8 @@ static const struct schema_row schema[] = {
 	{ "attribution", "*", C, "the window, the CPUs read, what is missing and why" },
 	{ "fingerprint", "*", C, "what the machine is: CPU, hypervisor, TSC, clocks, firmware, kernel; missing says why a field is null" },
 	{ "end", "*", C, "probe counts and records written" },
+	{ "verdict", "emulated*", C, "tcg or hypervisor, and which: the figures are the emulator's (null: neither)" },
+	{ "verdict", "items", C, "each figure people act on: its value, unit, word (docs/verdict.md), where it came from or why not" },
 	{ "stub*", "*", C, "what the firmware stub found and did" },
 };
 
