@@ -113,6 +113,51 @@ static struct table *differences_table(const struct report *rp, json_t *const *f
 	return t;
 }
 
+/* The clock a program reads by default, as lined up across clocksources (model.h). */
+#define BOOTED_CLOCK "clock_gettime(CLOCK_MONOTONIC)"
+
+static const struct figure *booted_clock(const struct report *rp)
+{
+	for (size_t i = 0; i < rp->nfigs; i++) {
+		const struct figure *fg = &rp->figs[i];
+
+		if (fg->as_booted && !strcmp(fg->probe, "clocks") && !strcmp(fg->name, BOOTED_CLOCK) &&
+		    !strcmp(fg->key, "ns_per_call") && strstr(fg->ident, "path=libc"))
+			return fg;
+	}
+	return NULL;
+}
+
+/*
+ * Where the clocksources differ: what reading the default clock costs on
+ * each machine as it booted, with each ratio to the first run and the
+ * floor it would have to pass to lead.
+ */
+static void print_booted_clock(FILE *f, const struct report *rp)
+{
+	const struct figure *fg = booted_clock(rp);
+	const struct agg *base = fg ? &fg->per_run[0] : NULL;
+	char num[64], ratio[64];
+
+	if (!fg)
+		return;
+	fprintf(f, "  reading the default clock as booted (%s through libc), ns:", fg->name);
+	for (size_t r = 0; r < rp->nruns; r++) {
+		const struct agg *a = &fg->per_run[r];
+		const char *cs = run_booted_clocksource(&rp->runs[r]);
+
+		fmt_num(num, sizeof(num), a->mean);
+		fprintf(f, "%s %s %s (%s", r ? ";" : "", rp->runs[r].label, a->n ? num : "-",
+			cs ? cs : "clocksource unknown");
+		if (r && a->n && base->n && a->mean > 0 && base->mean > 0) {
+			fmt_ratio(ratio, sizeof(ratio), a->mean, base->mean);
+			fprintf(f, ", %s, noise floor %.3gx", ratio, noise_floor_of(rp, fg, r, NULL));
+		}
+		fputc(')', f);
+	}
+	fputc('\n', f);
+}
+
 static void print_differences(FILE *f, const struct report *rp, enum style style)
 {
 	json_t **flat = xcalloc(rp->nruns, sizeof(*flat)), *keys = json_object(), *v;
@@ -139,6 +184,8 @@ static void print_differences(FILE *f, const struct report *rp, enum style style
 		else
 			fprintf(f, "  (the fingerprints agree)\n");
 		table_free(t);
+		if (differs(flat, rp->nruns, "clocksource"))
+			print_booted_clock(f, rp);
 	}
 	for (size_t r = 0; r < rp->nruns; r++)
 		json_decref(flat[r]);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The lead's noise model; see noise.h. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lead.h"
@@ -9,9 +10,16 @@
 #include "sides.h"
 #include "util.h"
 
-static const char *env_of(const struct run *run)
+const char *noise_env(const json_t *head, char *buf, size_t len)
 {
-	return run->head ? json_string_value(json_object_get(run->head, "env")) : NULL;
+	const char *env = json_string_value(json_object_get(head, "env"));
+	const char *accel = json_string_value(json_object_get(head, "accel"));
+	size_t n = accel ? strcspn(accel, ":") : 0;
+
+	if (!env || !accel || !n)
+		return env;
+	snprintf(buf, len, "%s/%.*s", env, (int)n, accel);
+	return buf;
 }
 
 /*
@@ -46,8 +54,9 @@ static double margin_of(const struct report *rp, size_t r)
 
 double noise_floor_of(const struct report *rp, const struct figure *fg, size_t r, int *measured)
 {
-	double m = fmax(measured_in(env_of(&rp->runs[0]), fg->probe, fg->key),
-			measured_in(env_of(&rp->runs[r]), fg->probe, fg->key));
+	char b0[NOISE_ENV_MAX], br[NOISE_ENV_MAX];
+	double m = fmax(measured_in(noise_env(rp->runs[0].head, b0, sizeof(b0)), fg->probe, fg->key),
+			measured_in(noise_env(rp->runs[r].head, br, sizeof(br)), fg->probe, fg->key));
 
 	if (measured)
 		*measured = m > 0;

@@ -10,6 +10,7 @@
 #define TP_REPORT_NOISE_H
 
 #include <stdio.h>
+#include <jansson.h>
 
 #include "model.h"
 
@@ -30,7 +31,18 @@
 #define NOISE_SIDE_MARGIN 1.0
 
 /*
- * For each env (the run record's: "os" on a host), probe and key, the
+ * The env a run's floors are measured and looked up under, from its run
+ * record (head; NULL: none): its "env" ("os" on a host, "appliance"), and
+ * where it ran accelerated or emulated, "/" and the accelerator's name
+ * from its "accel" ("appliance/tcg", "appliance/kvm"): an emulator's
+ * floors are not a machine's. Written into buf when composed; NULL when
+ * the record has no env.
+ */
+#define NOISE_ENV_MAX 64
+const char *noise_env(const json_t *head, char *buf, size_t len);
+
+/*
+ * For each env (noise_env()), probe and key, the
  * largest ratio of one run to the other that the lead saw
  * (ratio_log(), ratio.h) over every two runs of one configuration and env;
  * terminated by a NULL env.

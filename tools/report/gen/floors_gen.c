@@ -90,6 +90,7 @@ static int measure_pair(const char *a, const char *b, unsigned *pairs)
 {
 	struct report rp = { 0 };
 	const char *env[2] = { NULL, NULL };
+	char buf[2][NOISE_ENV_MAX];
 	int bad = read_log(&rp, a) || read_log(&rp, b);
 
 	if (!bad && rp.nruns != 2) {
@@ -97,8 +98,7 @@ static int measure_pair(const char *a, const char *b, unsigned *pairs)
 		bad = 1;
 	}
 	for (size_t r = 0; !bad && r < 2; r++)
-		env[r] = rp.runs[r].head ? json_string_value(json_object_get(rp.runs[r].head, "env")) :
-					   NULL;
+		env[r] = noise_env(rp.runs[r].head, buf[r], sizeof(buf[r]));
 	if (!bad && (!env[0] || !env[1])) {
 		fprintf(stderr, "floors_gen: %s, %s: a run without an env\n", a, b);
 		bad = 1;
