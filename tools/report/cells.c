@@ -37,6 +37,12 @@ void fmt_scalar(struct sbuf *b, const json_t *v)
 
 void fmt_heading(FILE *f, enum style style, int level, const char *text)
 {
+	if (style == STYLE_HTML) {
+		fprintf(f, "<h%d>", level + 1);
+		table_text(f, style, text);
+		fprintf(f, "</h%d>\n", level + 1);
+		return;
+	}
 	if (style == STYLE_MARKDOWN)
 		fprintf(f, "\n%.*s ", level + 1, "######");
 	else if (level != 1)

@@ -544,7 +544,7 @@ static void print_spread(FILE *f, const struct report *rp, size_t ri, enum style
 	table_free(t);
 }
 
-static void print_run(FILE *f, const struct report *rp, size_t ri, enum style style)
+void print_run(FILE *f, const struct report *rp, size_t ri, enum style style)
 {
 	const struct run *run = &rp->runs[ri];
 	const char **probes = xcalloc(run->nres, sizeof(*probes));
@@ -705,20 +705,12 @@ static void print_comparison(FILE *f, const struct report *rp, enum style style)
 	free(titles);
 }
 
-static void print_human(FILE *f, const struct report *rp, enum style style, int tables)
+void print_tables(FILE *f, const struct report *rp, enum style style, int tables)
 {
-	if (!rp->nruns)
-		return;
 	if (rp->nruns == 1) {
-		if (conditions_print(f, rp, style))
-			fputc('\n', f);
 		print_run(f, rp, 0, style);
 		return;
 	}
-	fmt_heading(f, style, 1, "Comparison");
-	conditions_print(f, rp, style);
-	lineup_print(f, rp, style);
-	print_lead(f, rp, style);
 	print_runs_table(f, rp, style);
 	print_notes(f, rp, 0, rp->nruns, style);
 	print_comparison(f, rp, style);
@@ -726,6 +718,23 @@ static void print_human(FILE *f, const struct report *rp, enum style style, int 
 		fputc('\n', f);
 		print_run(f, rp, i, style);
 	}
+}
+
+static void print_human(FILE *f, const struct report *rp, enum style style, int tables)
+{
+	if (!rp->nruns)
+		return;
+	if (rp->nruns == 1) {
+		if (conditions_print(f, rp, style))
+			fputc('\n', f);
+		print_tables(f, rp, style, tables);
+		return;
+	}
+	fmt_heading(f, style, 1, "Comparison");
+	conditions_print(f, rp, style);
+	lineup_print(f, rp, style);
+	print_lead(f, rp, style);
+	print_tables(f, rp, style, tables);
 }
 
 /* --- CSV: one row per figure and run, for programs ------------------------ */

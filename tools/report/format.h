@@ -10,6 +10,7 @@
 
 #include "model.h"
 #include "scan.h"
+#include "table.h"
 
 enum format {
 	FMT_TEXT,
@@ -32,6 +33,14 @@ struct out_opts {
 
 /* Returns 0 and sets *f, or -1 for a name that is not a format. */
 int format_from_name(const char *name, enum format *f);
+
+/*
+ * The tables after the lead: one run's own tables, or the runs, their skips
+ * and the figures side by side (and with tables, each run's own).
+ */
+void print_tables(FILE *f, const struct report *rp, enum style style, int tables);
+/* Run ri's own tables: its header, a table per probe, its spread, skips and end. */
+void print_run(FILE *f, const struct report *rp, size_t ri, enum style style);
 
 void print_report(FILE *f, const struct report *rp, const struct source *src, size_t nsrc,
 		  const struct out_opts *o);

@@ -161,6 +161,22 @@ static void md_escape(FILE *f, const char *s)
 	}
 }
 
+void html_escape(FILE *f, const char *s)
+{
+	static const char *const refs[] = {
+		['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;", ['\''] = "&#39;",
+	};
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < ARRAY_SIZE(refs) && refs[c])
+			fputs(refs[c], f);
+		else
+			fputc(c, f);
+	}
+}
+
 void table_text(FILE *f, enum style style, const char *s)
 {
 	struct sbuf b = { 0 };
@@ -168,6 +184,8 @@ void table_text(FILE *f, enum style style, const char *s)
 	sbuf_add_visible(&b, s);
 	if (style == STYLE_MARKDOWN)
 		md_escape(f, b.len ? b.s : "");
+	else if (style == STYLE_HTML)
+		html_escape(f, b.len ? b.s : "");
 	else
 		fputs(b.len ? b.s : "", f);
 	sbuf_free(&b);
@@ -202,10 +220,42 @@ static void print_markdown(const struct table *t, FILE *f)
 	free(empty);
 }
 
+/* Cells are escaped; right-aligned columns get class "num", group rows span the table. */
+static void print_html(const struct table *t, FILE *f)
+{
+	char *empty = empty_cols(t);
+	size_t shown = 0;
+
+	for (size_t c = 0; c < t->ncol; c++)
+		shown += !empty[c];
+	fputs("<table>\n", f);
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (t->group[r]) {
+			fprintf(f, "<tr class=\"group\"><th colspan=\"%zu\">", shown);
+			html_escape(f, cell(t, r, 0));
+			fputs("</th></tr>\n", f);
+			continue;
+		}
+		fputs("<tr>", f);
+		for (size_t c = 0; c < t->ncol; c++) {
+			if (empty[c])
+				continue;
+			fputs(!r ? "<th>" : t->align[c] == 'r' ? "<td class=\"num\">" : "<td>", f);
+			html_escape(f, cell(t, r, c));
+			fputs(!r ? "</th>" : "</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	free(empty);
+}
+
 void table_print(const struct table *t, FILE *f, enum style style, const char *indent)
 {
 	if (style == STYLE_MARKDOWN)
 		print_markdown(t, f);
+	else if (style == STYLE_HTML)
+		print_html(t, f);
 	else
 		print_text(t, f, indent);
 }

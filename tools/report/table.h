@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Tables for people: cells of text, laid out either as aligned columns for a
- * terminal or as a Markdown (GFM) table. The formatters fill them; only this
- * file knows how wide anything is.
+ * Tables for people: cells of text, laid out as aligned columns for a
+ * terminal, as a Markdown (GFM) table or as an HTML table. The formatters
+ * fill them; only this file knows how wide anything is.
  */
 #ifndef TP_REPORT_TABLE_H
 #define TP_REPORT_TABLE_H
@@ -12,6 +12,7 @@
 enum style {
 	STYLE_TEXT,
 	STYLE_MARKDOWN,
+	STYLE_HTML,	/* a fragment of tp-report --html's page (html.c) */
 };
 
 struct table {
@@ -32,13 +33,15 @@ void table_group(struct table *t, const char *text);
 void table_set(struct table *t, size_t row, size_t col, const char *s);
 void table_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-/* Text: indent before every line. Markdown: indent is ignored. */
+/* Text: indent before every line. Markdown and HTML: indent is ignored. */
 void table_print(const struct table *t, FILE *f, enum style style, const char *indent);
 void table_free(struct table *t);
 /*
  * Text from a record outside a table: control characters written out, and
- * in Markdown its markup escaped, as in a cell.
+ * in Markdown its markup escaped, in HTML its markup characters, as in a cell.
  */
 void table_text(FILE *f, enum style style, const char *s);
+/* s with &, <, >, " and ' as character references: the one way text enters HTML. */
+void html_escape(FILE *f, const char *s);
 
 #endif
