@@ -36,6 +36,7 @@ struct hist_chart {
 	struct sbuf plot;	/* the plot command's series */
 	struct sbuf sets;	/* the marks: arrows and labels */
 	double xmin, xmax;	/* µs, over buckets and marks */
+	long long ymax;		/* the largest count */
 	size_t blocks;
 	double width_us;
 };
@@ -123,6 +124,8 @@ static void hist_range(const struct report *rp, const char *id, struct hist_char
 			if (json_integer_value(val) > 0 && isfinite(x) && x > 0) {
 				c->xmin = fmin(c->xmin, x);
 				c->xmax = fmax(c->xmax, x);
+				if (json_integer_value(val) > c->ymax)
+					c->ymax = (long long)json_integer_value(val);
 			}
 		}
 		for (size_t m = 0; m < ARRAY_SIZE(marks); m++) {
@@ -148,9 +151,9 @@ static void hist_script(FILE *gp, const char *base, const struct result *any,
 	char *ylabel = xasprintf("samples per %g µs bucket (log scale)", c->width_us);
 
 	gp_begin(gp, base, title, logx ? "latency (µs, log scale)" : "latency (µs)", ylabel, 0);
-	/* a floor below 1: a bucket of one sample stands above the axis */
-	fputs("set logscale y 10\nset yrange [0.5:*]\n"
-	      "set style fill transparent solid 0.5 noborder\n", gp);
+	/* a floor below 1: a bucket of one sample stands above the axis; room above for the marks */
+	fprintf(gp, "set logscale y 10\nset yrange [0.5:%lld]\n"
+		"set style fill transparent solid 0.5 noborder\n", c->ymax * 8);
 	if (logx)
 		fprintf(gp, "set logscale x 10\nset xrange [%.10g:%.10g]\n", c->xmin / 1.5,
 			c->xmax * 1.5);
