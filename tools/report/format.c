@@ -126,7 +126,7 @@ static const struct layout {
 	struct col_spec cols[8];
 } layouts[] = {
 	{ "clocks", "ns_per_call", 1, {
-		COL("ns/call", "ns_per_call"),
+		COL("per call", "ns_per_call"),
 		COL("ticks/call", "ticks_per_call"),
 		COL("resolution", "resolution*"),
 		COL("granularity", "granularity*"),
@@ -137,9 +137,9 @@ static const struct layout {
 	{ "itimer", NULL, 0, {
 		COL("timer", "timer"),
 		COL("load", "load"),
-		COL("requested us", "requested_us"),
-		COL("claimed us", "claimed_us"),
-		COL2("actual us (accuracy)", "actual_us", "accuracy_pct", " (", "%)"),
+		COL("requested", "requested_us"),
+		COL("claimed", "claimed_us"),
+		COL2("actual (accuracy)", "actual_us", "accuracy_pct", " (", " %)"),
 	} },
 	{ "yield", "threads", 0, {
 		COL("threads", "threads"),
@@ -288,9 +288,12 @@ static int result_cell(const struct result *r, const char *key, struct sbuf *out
 		result_agg(r, key, &a);
 		/* a mean as a mean; an interval says how it combined */
 		if (a.combine == COMBINE_MEAN)
-			fmt_num(num, sizeof(num), a.mean);
+			fmt_value(num, sizeof(num), a.mean, fmt_unit_ns(r->probe, key));
 		else
-			fmt_agg(num, sizeof(num), &a);
+			fmt_agg_in(num, sizeof(num), &a, fmt_unit_ns(r->probe, key));
+		sbuf_adds(out, num);
+	} else if (json_is_number(k->first) && fmt_unit_ns(r->probe, key)) {
+		fmt_value(num, sizeof(num), json_num(k->first), fmt_unit_ns(r->probe, key));
 		sbuf_adds(out, num);
 	} else {
 		fmt_scalar(out, k->first);
@@ -520,12 +523,12 @@ static void print_spread(FILE *f, const struct report *rp, size_t ri, enum style
 		table_setf(t, row, 0, "  %s", fg->key);
 		table_setf(t, row, 1, "%zu", a->n);
 		for (size_t k = 0; k < ARRAY_SIZE(vals); k++) {
-			fmt_num(num, sizeof(num), vals[k]);
+			fmt_value(num, sizeof(num), vals[k], fmt_unit_ns(fg->probe, fg->key));
 			table_set(t, row, 2 + k, num);
 		}
 		/* an interval's iterations combine into their intersection, not a mean */
 		if (a->combine != COMBINE_MEAN) {
-			fmt_agg(num, sizeof(num), a);
+			fmt_agg_in(num, sizeof(num), a, fmt_unit_ns(fg->probe, fg->key));
 			table_set(t, row, 2, num);
 			table_set(t, row, 6, "-");
 		} else if (a->mean != 0)
