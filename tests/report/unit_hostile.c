@@ -368,7 +368,7 @@ static void test_html(const struct report *rp, const struct source *src)
 {
 	char *dir = xasprintf("%s/html", base), *path = xasprintf("%s/index.html", dir), *page;
 	char errfile[] = "/tmp/tp-report-hostile-err.XXXXXX";
-	int saved, fd = mute(errfile, &saved), rc = html_report(rp, src, 1, dir);
+	int saved, fd = mute(errfile, &saved), rc = html_report(rp, src, 1, dir, 1);
 	size_t nfiles = 0;
 
 	unmute(fd, saved);

@@ -83,10 +83,7 @@ void fmt_value(char *buf, size_t n, double v, double unit_ns)
 	v *= unit_ns;
 	while (fabs(v) >= scales[i].below_ns)
 		i++;
-	/* four significant digits: a duration is read, not recomputed */
-	snprintf(num, sizeof(num), "%.4g", v / scales[i].ns);
-	if (strchr(num, 'e'))
-		fmt_num(num, sizeof(num), v / scales[i].ns);
+	fmt_num(num, sizeof(num), v / scales[i].ns);
 	snprintf(buf, n, "%s %s", num, scales[i].name);
 }
 

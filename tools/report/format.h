@@ -29,6 +29,7 @@ struct source {
 struct out_opts {
 	enum format format;
 	int tables;		/* with several runs, each run's tables too */
+	int full;		/* every column and row: no budget or context key left out, nothing cut */
 };
 
 /* Returns 0 and sets *f, or -1 for a name that is not a format. */
@@ -38,9 +39,12 @@ int format_from_name(const char *name, enum format *f);
  * The tables after the lead: one run's own tables, or the runs, their skips
  * and the figures side by side (and with tables, each run's own).
  */
-void print_tables(FILE *f, const struct report *rp, enum style style, int tables);
-/* Run ri's own tables: its header, a table per probe, its spread, skips and end. */
-void print_run(FILE *f, const struct report *rp, size_t ri, enum style style);
+void print_tables(FILE *f, const struct report *rp, enum style style, const struct out_opts *o);
+/*
+ * Run ri's own tables: its header, a table per probe, its spread, skips
+ * and end; the probes' budget and context keys only when full.
+ */
+void print_run(FILE *f, const struct report *rp, size_t ri, enum style style, int full);
 
 void print_report(FILE *f, const struct report *rp, const struct source *src, size_t nsrc,
 		  const struct out_opts *o);

@@ -17,6 +17,7 @@ struct page {
 	const struct source *src;
 	size_t nsrc;
 	const char *dir;
+	struct out_opts o;	/* o.full: every column */
 	struct charts charts;
 };
 
@@ -57,14 +58,14 @@ static void sec_tables(FILE *f, struct page *pg)
 {
 	const struct report *rp = pg->rp;
 
-	print_tables(f, rp, STYLE_HTML, 0);
+	print_tables(f, rp, STYLE_HTML, &pg->o);
 	/* a comparison's runs, each folded: the page stays one to read */
 	for (size_t i = 0; rp->nruns > 1 && i < rp->nruns; i++) {
 		fputs("<details><summary>", f);
 		fprintf(f, "Run %zu: ", i + 1);
 		table_text(f, STYLE_HTML, rp->runs[i].label);
 		fputs(", its own tables</summary>\n", f);
-		print_run(f, rp, i, STYLE_HTML);
+		print_run(f, rp, i, STYLE_HTML, pg->o.full);
 		fputs("</details>\n", f);
 	}
 }
@@ -161,9 +162,10 @@ static void page_head(FILE *f, const struct page *pg)
 	fputs("</nav>\n", f);
 }
 
-int html_report(const struct report *rp, const struct source *src, size_t nsrc, const char *dir)
+int html_report(const struct report *rp, const struct source *src, size_t nsrc, const char *dir,
+		int full)
 {
-	struct page pg = { rp, src, nsrc, dir, { 0 } };
+	struct page pg = { rp, src, nsrc, dir, { .format = FMT_TEXT, .full = full }, { 0 } };
 	char *path;
 	FILE *f;
 	int failed = plot_report(rp, dir, &pg.charts) < 0;

@@ -11,7 +11,11 @@
 #include "format.h"
 #include "model.h"
 
-/* Draws the plots into dir and writes dir/index.html. Returns 0, or -1 after saying why. */
-int html_report(const struct report *rp, const struct source *src, size_t nsrc, const char *dir);
+/*
+ * Draws the plots into dir and writes dir/index.html, every column of the
+ * runs' tables when full. Returns 0, or -1 after saying why.
+ */
+int html_report(const struct report *rp, const struct source *src, size_t nsrc, const char *dir,
+		int full);
 
 #endif

@@ -23,7 +23,7 @@
 #include "util.h"
 
 #define USAGE "usage: tp-report FILE... [--format=text|markdown|csv|json] " \
-	"[--label=A,B,...] [--plot=DIR] [--html=DIR] [--tables] [--max-input=SIZE] [--check-keys] [--strict] | --schema | --keys"
+	"[--label=A,B,...] [--plot=DIR] [--html=DIR] [--tables] [--full] [--max-input=SIZE] [--check-keys] [--strict] | --schema | --keys"
 
 struct cli {
 	struct out_opts out;
@@ -104,6 +104,13 @@ static int opt_tables(struct cli *c, const char *arg)
 	return 0;
 }
 
+static int opt_full(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->out.full = 1;
+	return 0;
+}
+
 static int opt_schema(struct cli *c, const char *arg)
 {
 	(void)arg;
@@ -150,6 +157,8 @@ static const struct {
 	{ "--plot", 1, opt_plot, "write .dat/.gp files and SVG/PNG charts into DIR" },
 	{ "--html", 1, opt_html, "write DIR/index.html: the report and its plots on one page" },
 	{ "--tables", 0, opt_tables, "with several runs, also print each run's tables" },
+	{ "--full", 0, opt_full,
+	  "every column (budget and context keys too) and, in Markdown, every row" },
 	{ "--max-input", 1, opt_max_input,
 	  "read at most SIZE bytes of each file (K, M, G: KiB, MiB, GiB; default 1G)" },
 	{ "--schema", 0, opt_schema, "print which keys identify a result (docs/records.md)" },
@@ -371,7 +380,7 @@ int main(int argc, char **argv)
 	}
 	if (c.plot_dir && plot_report(&rp, c.plot_dir, NULL))
 		status = 1;
-	if (c.html_dir && html_report(&rp, src, c.nfiles, c.html_dir))
+	if (c.html_dir && html_report(&rp, src, c.nfiles, c.html_dir, c.out.full))
 		status = 1;
 out_src:
 	free(src);
