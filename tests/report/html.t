@@ -43,8 +43,8 @@ for id in conditions differences tables plots; do
 done
 pass $? "--html: sections conditions, differences, tables, plots"
 ncharts=$(ls "$TMP/page"/*.gp | wc -l)
-[ "$ncharts" -ge 5 ] && [ "$(grep -c "<figure id=\"plot-" "$P")" = "$ncharts" ] &&
-	[ "$(grep -c "<figcaption>Figure " "$P")" = "$ncharts" ]
+[ "$ncharts" -ge 5 ] && [ "$(grep -o "<figure id=\"plot-" "$P" | wc -l)" = "$ncharts" ] &&
+	[ "$(grep -o "<figcaption>Figure " "$P" | wc -l)" = "$ncharts" ]
 pass $? "--html: every plot a figure with a caption ($ncharts)"
 
 if ! command -v gnuplot >/dev/null; then

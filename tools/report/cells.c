@@ -41,7 +41,8 @@ void fmt_heading(FILE *f, enum style style, int level, const char *text)
 	if (style == STYLE_HTML) {
 		fprintf(f, "<h%d>", level + 1);
 		table_text(f, style, text);
-		fprintf(f, "</h%d>\n", level + 1);
+		/* no newline: the page keeps the prose's line breaks (white-space: pre-wrap) */
+		fprintf(f, "</h%d>", level + 1);
 		return;
 	}
 	if (style == STYLE_MARKDOWN)

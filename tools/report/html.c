@@ -22,9 +22,10 @@ struct page {
 };
 
 static const char css[] =
-	"body{font-family:sans-serif;margin:1.5em auto;max-width:1100px;color:#222}"
-	"h1{font-size:1.5em}h2{font-size:1.25em;border-bottom:1px solid #ccc;margin-top:1.5em}"
-	"h3{font-size:1.05em}h4{font-size:1em}"
+	"body{font-family:sans-serif;margin:1.5em auto;max-width:1100px;padding:0 1em;color:#222}"
+	"h1{font-size:1.5em}h2{font-size:1.25em;border-bottom:1px solid #ccc;margin:1.2em 0 .3em}"
+	"h3{font-size:1.05em;margin:1em 0 .2em}h4{font-size:1em;margin:.8em 0 .2em}"
+	"p.legend{font-size:.8em;color:#555;margin:.1em 0 .6em}"
 	"section{white-space:pre-wrap}section table,section figure,section details{white-space:normal}"
 	"table{border-collapse:collapse;margin:.3em 0;font-size:.85em}"
 	"th,td{border:1px solid #ddd;padding:2px 6px;vertical-align:top}"
@@ -106,7 +107,7 @@ static int embed_png(FILE *f, const char *dir, const char *base)
 
 static void sec_plots(FILE *f, struct page *pg)
 {
-	fputs("<h2>Plots</h2>\n", f);
+	fputs("<h2>Plots</h2>", f);
 	if (!pg->charts.n)
 		fputs("Nothing to plot in these runs.\n", f);
 	for (size_t i = 0; i < pg->charts.n; i++) {
@@ -121,7 +122,7 @@ static void sec_plots(FILE *f, struct page *pg)
 			fprintf(f, "%s.png", c->base);
 		fprintf(f, "\"><figcaption>Figure %zu. ", i + 1);
 		table_text(f, STYLE_HTML, c->caption);
-		fprintf(f, " (%s.gp, %s.dat)</figcaption></figure>\n", c->base, c->base);
+		fprintf(f, " (%s.gp, %s.dat)</figcaption></figure>", c->base, c->base);
 	}
 }
 
@@ -136,8 +137,9 @@ static const struct {
 	{ "conditions", sec_conditions },
 	{ "lineup", sec_lineup },
 	{ "differences", sec_lead },
-	{ "tables", sec_tables },
+	/* the plots before the tables: those run to thousands of rows */
 	{ "plots", sec_plots },
+	{ "tables", sec_tables },
 };
 
 /* --- the page --------------------------------------------------------------- */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tp-report --html=DIR: one page, DIR/index.html, that a browser shows
- * without anything else: the conditions, the lead (what differs), the
- * tables and every plot with its caption, the images embedded as data:
- * URIs (their files stay in DIR beside the page). Every text is escaped.
+ * without anything else: the conditions, the line-up, the lead (what
+ * differs), every plot with its caption, then the tables; the images
+ * embedded as data: URIs (their files stay in DIR beside the page).
+ * Every text is escaped.
  */
 #ifndef TP_REPORT_HTML_H
 #define TP_REPORT_HTML_H

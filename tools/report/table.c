@@ -409,7 +409,7 @@ static void print_html(const struct table *t, FILE *f)
 		}
 		fputs("</tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	fputs("</table>", f);
 	free(empty);
 }
 
@@ -424,7 +424,7 @@ static void print_legend_after(const struct table *t, FILE *f, enum style style)
 	if (text && style == STYLE_HTML) {
 		fputs("<p class=\"legend\">", f);
 		html_escape(f, text);
-		fputs("</p>\n", f);
+		fputs("</p>", f);
 	} else if (text) {
 		fputs("\n", f);
 		md_escape(f, text);
