@@ -146,14 +146,18 @@ static void clock_label(struct sbuf *b, const struct figure *fg)
 	sbuf_add(b, name, n);
 	for (const char *p = fg->ident; *p; ) {
 		const char *eq = strchr(p, '='), *sp = strchr(p, ' ');
+		/* clock_id repeats the clock's name as a number */
+		int skip = eq && (!sp || eq < sp) && !strncmp(p, "clock_id=", 9);
 		size_t len;
 
 		/* the values of "k=v k=v": "vdso tsc" */
 		if (eq && (!sp || eq < sp))
 			p = eq + 1;
 		len = sp ? (size_t)(sp - p) : strlen(p);
-		sbuf_adds(b, " ");
-		sbuf_add(b, p, len);
+		if (!skip) {
+			sbuf_adds(b, " ");
+			sbuf_add(b, p, len);
+		}
 		p += len + (sp != NULL);
 	}
 }

@@ -145,12 +145,14 @@ static void hist_range(const struct report *rp, const char *id, struct hist_char
 static void hist_script(FILE *gp, const char *base, const struct result *any,
 			const struct report *rp, const struct hist_chart *c, int logx)
 {
-	char *what = xasprintf("%s %s%s%s: latency histogram", any->probe, any->name,
-			       *any->ident ? " " : "", any->ident);
+	char *what = xasprintf("%s %s: latency histogram", any->probe, any->name);
 	char *title = plot_title(rp, what);
 	char *ylabel = xasprintf("samples per %g µs bucket (log scale)", c->width_us);
+	/* the identity would overflow the title: under the axis instead */
+	char *xlabel = xasprintf("latency (µs%s)%s%s", logx ? ", log scale" : "",
+				 *any->ident ? "; " : "", any->ident);
 
-	gp_begin(gp, base, title, logx ? "latency (µs, log scale)" : "latency (µs)", ylabel, 0);
+	gp_begin(gp, base, title, xlabel, ylabel, 0);
 	/* a floor below 1: a bucket of one sample stands above the axis; room above for the marks */
 	fprintf(gp, "set logscale y 10\nset yrange [0.5:%lld]\n"
 		"set style fill transparent solid 0.5 noborder\n", c->ymax * 8);
@@ -165,6 +167,7 @@ static void hist_script(FILE *gp, const char *base, const struct result *any,
 	free(what);
 	free(title);
 	free(ylabel);
+	free(xlabel);
 }
 
 static char *hist_caption(const struct result *any, const struct hist_chart *c)
