@@ -6,22 +6,28 @@
 
 #include "plot_bars.h"
 
+/* Between two groups of rows, in rows. */
+#define PANEL_GROUP_GAP 0.5
+
 /* One panel: rows of bars, a value per row and run (NAN: none). */
 struct panel {
 	char **labels;		/* row names, record text */
+	size_t *group;		/* rows of one group sit together, groups apart */
 	double *v;		/* nrows x nruns */
 	size_t nrows, cap;
 	char *title;
 };
 
-static void panel_row(struct panel *pn, size_t nruns, const char *label)
+static void panel_row(struct panel *pn, size_t nruns, const char *label, size_t group)
 {
 	if (pn->nrows == pn->cap) {
 		pn->cap = pn->cap ? 2 * pn->cap : 16;
 		pn->labels = xrealloc(pn->labels, pn->cap * sizeof(*pn->labels));
+		pn->group = xrealloc(pn->group, pn->cap * sizeof(*pn->group));
 		pn->v = xrealloc(pn->v, pn->cap * nruns * sizeof(*pn->v));
 	}
 	pn->labels[pn->nrows] = xstrdup(label);
+	pn->group[pn->nrows] = group;
 	for (size_t r = 0; r < nruns; r++)
 		pn->v[pn->nrows * nruns + r] = NAN;
 	pn->nrows++;
@@ -32,6 +38,7 @@ static void panel_free(struct panel *pn)
 	for (size_t i = 0; i < pn->nrows; i++)
 		free(pn->labels[i]);
 	free(pn->labels);
+	free(pn->group);
 	free(pn->v);
 	free(pn->title);
 }
@@ -52,6 +59,14 @@ static double panels_floor(const struct panel *pn, size_t npanels, size_t nruns)
  * Panel k's bars: block k * nruns + r of dat holds run r's "y value ylo
  * yhi", the first row on top; its plot command goes to body.
  */
+/* Row i's place on the y axis: the first row on top, half a row between groups. */
+static double row_y(const struct panel *pn, size_t i)
+{
+	size_t last = pn->nrows - 1;
+
+	return (double)(last - i) + PANEL_GROUP_GAP * (double)(pn->group[last] - pn->group[i]);
+}
+
 static void panel_write(FILE *dat, struct sbuf *body, const char *file, const struct report *rp,
 			const struct panel *pn, size_t k, double floor_v)
 {
@@ -62,10 +77,10 @@ static void panel_write(FILE *dat, struct sbuf *body, const char *file, const st
 	for (size_t i = 0; i < pn->nrows; i++) {
 		sbuf_adds(body, i ? ", " : "");
 		gp_quote(body, pn->labels[i]);
-		sbuf_addf(body, " %zu", pn->nrows - 1 - i);
+		sbuf_addf(body, " %g", row_y(pn, i));
 	}
 	/* one key, over the first panel */
-	sbuf_addf(body, ")\nset yrange [-0.6:%zu.6]\n%sset title ", pn->nrows - 1,
+	sbuf_addf(body, ")\nset yrange [-0.6:%g]\n%sset title ", row_y(pn, 0) + 0.6,
 		  k == 1 ? "unset key\n" : "");
 	gp_quote(body, pn->title);
 	sbuf_adds(body, " noenhanced\nplot ");
@@ -76,7 +91,7 @@ static void panel_write(FILE *dat, struct sbuf *body, const char *file, const st
 		for (size_t i = 0; i < pn->nrows; i++) {
 			double v = pn->v[i * nruns + r];
 			/* the runs side by side, the first on top */
-			double y = (double)(pn->nrows - 1 - i) + ((double)(nruns - 1) / 2 - (double)r) * h;
+			double y = row_y(pn, i) + ((double)(nruns - 1) / 2 - (double)r) * h;
 
 			if (isfinite(v) && v > 0)
 				fprintf(dat, "%.4f\t%.10g\t%.4f\t%.4f\n", y, v, y - h * 0.45, y + h * 0.45);
@@ -162,6 +177,16 @@ static void clock_label(struct sbuf *b, const struct figure *fg)
 	}
 }
 
+/* The group of the k-th index in g's order. */
+static size_t group_of(const struct groups *g, size_t k)
+{
+	size_t grp = 0;
+
+	while (g->start[grp + 1] <= k)
+		grp++;
+	return grp;
+}
+
 static int clock_row(const struct report *rp, const struct figure *fg)
 {
 	if (strcmp(fg->probe, "clocks") || strcmp(fg->key, "ns_per_call"))
@@ -196,7 +221,7 @@ void plot_clocks(struct plotter *p)
 
 		sbuf_reset(&b);
 		clock_label(&b, fg);
-		panel_row(&pn, rp->nruns, b.s);
+		panel_row(&pn, rp->nruns, b.s, g.n ? group_of(&g, k) : 0);
 		for (size_t r = 0; r < rp->nruns; r++)
 			pn.v[(pn.nrows - 1) * rp->nruns + r] = fg->per_run[r].mean;
 	}
@@ -242,7 +267,7 @@ static size_t itimer_row(struct panel *pn, size_t nruns, const char *label)
 	for (size_t i = 0; i < pn->nrows; i++)
 		if (!strcmp(pn->labels[i], label))
 			return i;
-	panel_row(pn, nruns, label);
+	panel_row(pn, nruns, label, 0);
 	return pn->nrows - 1;
 }
 
