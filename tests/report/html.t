@@ -30,6 +30,13 @@ awk '/^set xrange/ { split($3, r, /[\[:\]]/); exit !(r[3] > 250.5) }' "$TMP/one/
 	grep -q "^set logscale x" "$TMP/one/hist-01-wakeup.gp"
 pass $? "hist: the x range reaches the outlier"
 
+# a histogram with no positive count draws nothing rather than an empty axis
+tp1 '{"type":"result","probe":"wakeup","name":"clock_nanosleep 1000us","period_us":1000,"max_ns":5000,"hist":{"width_ns":1000,"buckets":{"3":-5,"4":0},"overflow":0}}' >"$TMP/empty.log"
+run "$TP_REPORT" --plot="$TMP/none" "$TMP/empty.log"
+[ $rc -eq 0 ] && [ ! -e "$TMP/none/hist-01-wakeup.gp" ]
+pass $? "hist: no bucket with a count, no chart"
+diag "$TMP/err"
+
 LOGS="tests/data/report-qemu.log tests/data/report-host.log tests/data/report-kvm.log"
 # shellcheck disable=SC2086
 run "$TP_REPORT" --html="$TMP/page" $LOGS

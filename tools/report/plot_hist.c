@@ -185,12 +185,13 @@ static void plot_hist_one(struct plotter *p, const char *id, const struct result
 	char *base = plot_name("hist", n, any->probe);
 	char *file = xasprintf("%s.dat", base), *gpf = xasprintf("%s.gp", base), *caption;
 	struct hist_chart c = { .xmin = INFINITY, .xmax = 0 };
-	FILE *dat = plot_open(p, file), *gp;
+	FILE *dat = NULL, *gp;
 	int logx;
 
-	if (!dat)
-		goto out;
 	hist_range(rp, id, &c);
+	/* no bucket with a count (a damaged record's): no chart, no axis of nothing */
+	if (c.ymax < 1 || !isfinite(c.xmin) || !(dat = plot_open(p, file)))
+		goto out;
 	logx = c.xmax > HIST_LOGX_SPAN * c.xmin;
 	for (size_t ri = 0; ri < rp->nruns; ri++) {
 		const struct result *r = hist_of(&rp->runs[ri], id);
