@@ -255,16 +255,34 @@ static void figure_columns(json_t *keys, json_t *figs, json_t *claimed, struct p
 	}
 }
 
-/* A key only --full shows in a run's tables: a budget or context, not a figure or identity. */
-static int full_only(const char *probe, const char *key)
+/*
+ * A key only --full shows in a run's tables: a budget or context; an
+ * identity too when the name column says it (ident_in_name).
+ */
+static int full_only(const char *probe, const char *key, int ident_in_name)
 {
 	const struct key_decl *d = keys_find(probe, key);
 
-	return d && (d->cls == KEY_BUDGET || d->cls == KEY_CONTEXT);
+	return d && (d->cls == KEY_BUDGET || d->cls == KEY_CONTEXT ||
+		     (d->cls == KEY_ID && ident_in_name));
+}
+
+/* Do two of the results share a name? Then the name column says their identity too. */
+static int has_namesakes(const struct run *run, const size_t *idx, size_t n)
+{
+	json_t *seen = json_object();
+	int dup = 0;
+
+	for (size_t i = 0; i < n && !dup; i++) {
+		dup = json_object_get(seen, run->res[idx[i]].name) != NULL;
+		json_object_set_new(seen, run->res[idx[i]].name, json_true());
+	}
+	json_decref(seen);
+	return dup;
 }
 
 static void probe_columns(json_t *keys, const struct layout *lay, json_t *figs, const char *probe,
-			  int full, struct probe_cols *pc)
+			  int full, int ident_in_name, struct probe_cols *pc)
 {
 	json_t *claimed = json_object();
 	const char *key;
@@ -277,7 +295,7 @@ static void probe_columns(json_t *keys, const struct layout *lay, json_t *figs, 
 		const char *k = claim(keys, claimed, cs->pat);
 		const char *k2 = k ? claim(keys, claimed, cs->pat2) : NULL;
 
-		if (k)
+		if (k && (full || !full_only(probe, k, ident_in_name)))
 			add_col(pc, cs->title, k, k2, cs,
 				json_is_true(json_object_get(keys, k)));
 	}
@@ -288,11 +306,11 @@ static void probe_columns(json_t *keys, const struct layout *lay, json_t *figs, 
 	}
 	json_object_foreach(keys, key, val)
 		if (json_is_true(val) && !json_object_get(claimed, key) &&
-		    (full || !full_only(probe, key)))
+		    (full || !full_only(probe, key, ident_in_name)))
 			add_col(pc, key, key, NULL, NULL, 1);
 	json_object_foreach(keys, key, val)
 		if (!json_is_true(val) && !json_object_get(claimed, key) &&
-		    (full || !full_only(probe, key)))
+		    (full || !full_only(probe, key, ident_in_name)))
 			add_col(pc, key, key, NULL, NULL, 0);
 	json_decref(claimed);
 }
@@ -382,9 +400,10 @@ static void print_probe(FILE *f, const struct run *run, const size_t *idx, size_
 	struct table *t;
 	struct sbuf cell = { 0 }, tmp = { 0 };
 	size_t nrows = 0;
+	int ident_in_name = has_namesakes(run, idx, n);
 
 	probe_columns(keys, lay, run->head ? json_object_get(json_object_get(run->head, "figures"), probe) : NULL,
-		      probe, full, &pc);
+		      probe, full, ident_in_name, &pc);
 	titles = xcalloc(pc.n, sizeof(*titles));
 	for (size_t c = 0; c < pc.n; c++)
 		titles[c] = pc.v[c].title;
@@ -411,7 +430,10 @@ static void print_probe(FILE *f, const struct run *run, const size_t *idx, size_
 
 			sbuf_reset(&cell);
 			if (!col->key) {
+				/* with what tells it from its namesakes: each folded part repeats it */
 				sbuf_adds(&cell, rows[i].r->name);
+				if (ident_in_name && *rows[i].r->ident)
+					sbuf_addf(&cell, "  %s", rows[i].r->ident);
 			} else if (!result_cell(rows[i].r, col->key, &cell)) {
 				sbuf_adds(&cell, "-");
 			} else if (col->key2) {
