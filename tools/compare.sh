@@ -20,7 +20,8 @@
 #   report.txt                `timeprobe report` with labels host, appliance,
 #                             under a header naming the options and how the
 #                             appliance was run (TCG is said at the top)
-#   plots/                    its charts (--plot)
+#   plots/                    its charts, and index.html: the report and the
+#                             charts on one page (--html)
 # The appliance boots with tools/qemu-run.sh, so its accelerator choice
 # (ACCEL=tcg|kvm, else KVM when /dev/kvm works) is the launcher's.
 # Exit status: 0 with both runs complete and the report written, 1 when a
@@ -216,11 +217,11 @@ done
 check_words
 header > "$out/report.txt.tmp"
 if ! "$bin" report "$out/host.log" "$out/appliance.log" --label=host,appliance \
-	--plot="$out/plots" >> "$out/report.txt.tmp"; then
+	--html="$out/plots" >> "$out/report.txt.tmp"; then
 	say "compare: timeprobe report failed (above)" >&2
 	failed=1
 fi
 mv "$out/report.txt.tmp" "$out/report.txt"
 head -n 4 "$out/report.txt"
-say "compare: report $out/report.txt, plots $out/plots/, logs $out/host.log $out/appliance.log"
+say "compare: report $out/report.txt, page $out/plots/index.html, logs $out/host.log $out/appliance.log"
 [ -z "$failed" ]

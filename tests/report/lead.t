@@ -100,7 +100,7 @@ from_zero 0 0 0 0 >"$TMP/z0.log"
 from_zero 12 850 5.2 400 >"$TMP/z1.log"
 lead --label=a,b "$TMP/z0.log" "$TMP/z1.log"
 grep -q "sync cpu0-cpu1 .*: warps  *0  *12 " "$TMP/lead" &&
-	grep -q "sync cpu0-cpu1 .*: max_warp_ns  *0  *850 " "$TMP/lead" &&
+	grep -q "sync cpu0-cpu1 .*: max_warp_ns  *0 ns  *850 ns " "$TMP/lead" &&
 	grep -q "cpu 0 .*: stolen_pct  *0  *5.2 " "$TMP/lead" && grep -q "while noise ran: smis per s" "$TMP/lead"
 pass $? "from 0: warps 0 -> 12, max_warp_ns 0 -> 850, stolen 0 -> 5.2 %, SMIs 0 -> 400 each lead"
 diag "$TMP/lead"

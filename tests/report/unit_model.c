@@ -194,7 +194,21 @@ static void test_compare(void)
 	fmt_ratio(buf, sizeof(buf), f->per_run[1].mean, f->per_run[0].mean);
 	is_str(buf, "2.20x", "ratio against the first run");
 	fmt_agg(buf, sizeof(buf), &f->per_run[1]);
-	is_str(buf, "22 ±9.1%", "mean and relative spread");
+	is_str(buf, "22 ±9.1 %", "mean and relative spread");
+	{
+		struct agg wide = { .n = 3, .mean = 1000, .stddev = 1300, .combine = COMBINE_MEAN };
+
+		fmt_agg_in(buf, sizeof(buf), &wide, 1);
+		is_str(buf, "1 µs ±130 %", "a spread over 10 % in whole percent, a time in µs");
+	}
+	fmt_value(buf, sizeof(buf), 2437000, 1);
+	is_str(buf, "2.437 ms", "2 437 000 ns is 2.437 ms");
+	fmt_value(buf, sizeof(buf), 4000000, 1e3);
+	is_str(buf, "4 s", "4 000 000 us is 4 s");
+	fmt_value(buf, sizeof(buf), 850, 1);
+	is_str(buf, "850 ns", "under a microsecond stays in ns");
+	fmt_value(buf, sizeof(buf), 1234, 0);
+	is_str(buf, "1234", "no time unit: the number as it is");
 	f = find_fig(&rp, "only-b", "ns_per_call");
 	ok(f && !f->per_run[0].n && f->per_run[1].n == 1, "figure of one run is missing in the other");
 	fmt_agg(buf, sizeof(buf), &f->per_run[0]);

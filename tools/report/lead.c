@@ -469,7 +469,7 @@ static void print_top_figures(FILE *f, const struct report *rp, enum style style
 
 /* The results that never lead because they are circular, once each, with
  * the first one's why: "circular: ..." (docs/probes/drift.md). */
-static void print_circular(FILE *f, const struct report *rp)
+static void print_circular(FILE *f, const struct report *rp, enum style style)
 {
 	json_t *seen = json_object();
 	const char *why = NULL;
@@ -482,12 +482,17 @@ static void print_circular(FILE *f, const struct report *rp)
 			    json_object_get(seen, res->id))
 				continue;
 			json_object_set_new(seen, res->id, json_true());
-			fprintf(f, "%s%s: %s", why ? ", " : "  not leading, circular: ", res->probe,
-				res->name);
+			fputs(why ? ", " : "  not leading, circular: ", f);
+			table_text(f, style, res->probe);
+			fputs(": ", f);
+			table_text(f, style, res->name);
 			why = why ? why : json_string_value(json_object_get(res->first, "why"));
 		}
-	if (json_object_size(seen))
-		fprintf(f, "\n  (%s)\n", why ? why : "their reference derives from what they measure");
+	if (json_object_size(seen)) {
+		fputs("\n  (", f);
+		table_text(f, style, why ? why : "their reference derives from what they measure");
+		fputs(")\n", f);
+	}
 	json_decref(seen);
 }
 
@@ -495,5 +500,5 @@ void print_lead(FILE *f, const struct report *rp, enum style style)
 {
 	print_differences(f, rp, style);
 	print_top_figures(f, rp, style);
-	print_circular(f, rp);
+	print_circular(f, rp, style);
 }

@@ -113,9 +113,9 @@ static void run_line(FILE *f, enum style style, const struct run *run)
 		sbuf_addf(&line, "%s: under a hypervisor (%s): these are the virtual machine's "
 			  "figures", run->label, by);
 	if (line.len) {
-		fputs(style == STYLE_MARKDOWN ? "- " : "  ", f);
+		fputs(style == STYLE_MARKDOWN ? "- " : style == STYLE_HTML ? "<p>" : "  ", f);
 		table_text(f, style, line.s);
-		fputc('\n', f);
+		fputs(style == STYLE_HTML ? "</p>\n" : "\n", f);
 	}
 	sbuf_free(&line);
 }
