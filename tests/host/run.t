@@ -25,7 +25,7 @@ chmod +x "$tmp/bin/sh" "$tmp/bin/make"
 run() {
 	rm -f "$tmp/log"
 	env PATH="$tmp/bin:$PATH" FAKE_ACCEL="$1" PROFILE="$2" APPEND="$3" MAKE="$tmp/bin/make" \
-		/bin/sh tools/run.sh build/t.img q35 2
+		RESULTS_DIR="$tmp/results" /bin/sh tools/run.sh build/t.img q35 2
 }
 logged() { grep -qxF "$1" "$tmp/log"; }
 has() { case $1 in *"$2"*) return 0 ;; esac; return 1; }

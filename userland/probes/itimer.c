@@ -496,7 +496,7 @@ enum probe_status itimer_probe_run(struct probe_ctx *ctx)
 /*
  * The run's estimate (probe.h): every load, timer and interval runs for its
  * budget or its minimum of signals, whichever is longer, and a tenth more
- * (seven tenths under QEMU TCG; measured).
+ * (three times under QEMU TCG; measured).
  */
 static int64_t expect_ms(const struct probe_ctx *ctx)
 {
@@ -509,7 +509,7 @@ static int64_t expect_ms(const struct probe_ctx *ctx)
 	for (size_t i = 0; i < nus; i++)
 		ns += us[i] * NS_PER_US * min_signals > budget_ns ? us[i] * NS_PER_US * min_signals : budget_ns;
 	ns *= (int64_t)(nloads * (sizeof(timers) / sizeof(*timers)));
-	return ns / NS_PER_MS * probe_expect(ctx, 11, 17) / 10;
+	return ns / NS_PER_MS * probe_expect(ctx, 11, 30) / 10;
 }
 
 /* ---- the registry's row (probes/registry.c) ---- */
