@@ -29,7 +29,7 @@ if [ -n "$img" ]; then
 	if [ -n "$name" ]; then
 		python3 "$here/results.py" --out "$out" --name="$name" -- "$img" || true
 	else
-		echo "make: the appliance saved no results file (see the log above); nothing copied"
+		echo "results: the appliance saved no results file (see its log); nothing copied"
 	fi
 elif [ -s "$log" ]; then
 	keep="$out/iso-$(date +%Y%m%d-%H%M%S).log"
@@ -38,12 +38,12 @@ fi
 
 [ "$status" = 0 ] || exit "$status"
 end=$(python3 "$here/tp1rec.py" last end "$log" 2>/dev/null) || {
-	echo "make: the run did not end (no end record in the serial log)" >&2
+	echo "run: the run did not end (no end record in the serial log)" >&2
 	exit 1
 }
 failed=$(python3 "$here/tp1rec.py" last end probes_failed "$log" 2>/dev/null) || failed=
 case $failed in
 0) exit 0 ;;
-'') echo "make: the end record says nothing of failed probes: $end" >&2; exit 1 ;;
-*) echo "make: $failed probe(s) failed (the error records in the log say why)" >&2; exit 1 ;;
+'') echo "run: the end record says nothing of failed probes: $end" >&2; exit 1 ;;
+*) echo "run: $failed probe(s) failed (the error records in the log say why)" >&2; exit 1 ;;
 esac
