@@ -39,7 +39,14 @@ static void usage(FILE *f)
 		"usage: timeprobe run [--probes=a,b] [--profile=quick|full] [--records=FILE] [--OPTION=VALUE...]\n"
 		"       timeprobe list [--figures|--compare]\n"
 		"       timeprobe report FILE... [--format=text|markdown|csv|json] [--plot=DIR] [--label=A,B]\n"
-		"       timeprobe help [markdown]\n\n");
+		"       timeprobe help [markdown]\n\n"
+		"Output of run: on a terminal, tables and progress there and the records in a\n"
+		"new file (--records=FILE, or timeprobe-DATE-TIME.tp1 here, named at the end);\n"
+		"redirected (> FILE, a pipe), tables and records on stdout, progress on stderr.\n\n"
+		"How long (each run prints its estimate first; measured on 2 CPUs shared with\n"
+		"other work, `time timeprobe run --profile=P > x.log` and `make run PROFILE=P`):\n"
+		"  profile quick: host 0:22-0:24, appliance under QEMU TCG 0:57\n"
+		"  profile full:  host 8:45, appliance under QEMU TCG TCG_FULL\n\n");
 	options_usage(f);
 }
 
