@@ -340,7 +340,7 @@ enum probe_status clocks_probe_run(struct probe_ctx *ctx)
 /* The run's estimate (probe.h): its measured time budgets (clocks_measure.c's plans), with the clocksource sweep, measured. */
 static int64_t expect_ms(const struct probe_ctx *ctx)
 {
-	return ctx->quick ? probe_expect(ctx, 2000, 4300) : probe_expect(ctx, 16500, 0);
+	return ctx->quick ? probe_expect(ctx, 2000, 4300) : probe_expect(ctx, 16500, 48000);
 }
 
 /* ---- the registry's row (probes/registry.c) ---- */

@@ -165,7 +165,7 @@ static enum probe_status run(struct probe_ctx *ctx)
 /* The run's estimate (probe.h): a few traced calls per clock, measured. */
 static int64_t expect_ms(const struct probe_ctx *ctx)
 {
-	return ctx->quick ? probe_expect(ctx, 50, 200) : probe_expect(ctx, 50, 200);
+	return ctx->quick ? probe_expect(ctx, 50, 200) : probe_expect(ctx, 50, 500);
 }
 
 /* ---- the registry's row (probes/registry.c) ---- */
