@@ -615,7 +615,7 @@ enum probe_status switch_probe_run(struct probe_ctx *ctx)
 /* The run's estimate (probe.h): its repetitions of every variant, measured. */
 static int64_t expect_ms(const struct probe_ctx *ctx)
 {
-	return ctx->quick ? probe_expect(ctx, 900, 1000) : probe_expect(ctx, 12300, 0);
+	return ctx->quick ? probe_expect(ctx, 900, 1000) : probe_expect(ctx, 12300, 16500);
 }
 
 /* ---- the registry's row (probes/registry.c) ---- */
