@@ -590,7 +590,9 @@ enum probe_status noise_probe_run(struct probe_ctx *ctx)
 /* The run's estimate (probe.h): its spin and the set-up around it (measured). */
 static int64_t expect_ms(const struct probe_ctx *ctx)
 {
-	return (spin_ms > 0 ? spin_ms : ctx->quick ? 1000 : 10000) + probe_expect(ctx, ctx->quick ? 300 : 1100, 3000);
+	int64_t setup_ms = ctx->quick ? probe_expect(ctx, 300, 3000) : probe_expect(ctx, 1100, 500);
+
+	return (spin_ms > 0 ? spin_ms : ctx->quick ? 1000 : 10000) + setup_ms;
 }
 
 static const struct probe_opt noise_opts[] = {
