@@ -50,7 +50,7 @@ void suite_catch_signals(void)
 		sigaction(stop_signals[i], &sa, 0);
 }
 
-/* A signal, or a stdout that cannot be written: stop the probe and the run. */
+/* A signal, or an output that cannot be written: stop the probe and the run. */
 static int should_stop(void)
 {
 	return stop_signal || sink_write_error();
@@ -267,7 +267,7 @@ static int exit_status(const struct suite_result *res)
 		return 128 + res->stop_signal;
 	}
 	if (res->write_error) {
-		fprintf(stderr, "timeprobe: run: writing the records to stdout: %s\n",
+		fprintf(stderr, "timeprobe: run: writing the output (stdout or the records file): %s\n",
 			strerror(res->write_error));
 		return 1;
 	}
