@@ -15,7 +15,8 @@
 # names there). Writes into DIR (default build/compare):
 #   host.log, appliance.log   the two runs' output (records and tables; the
 #                             launcher's own lines first in appliance.log)
-#   appliance.img             the disk booted (its results partition too)
+#   appliance.img             the disk booted (its results partition too; its
+#                             results file is copied into results/, tools/after-run.sh)
 #   cmdline.txt               the appliance's command line
 #   report.txt                `timeprobe report` with labels host, appliance,
 #                             under a header naming the options and how the
@@ -154,6 +155,8 @@ run_appliance() {
 		mv "$out/appliance.log.tmp" "$out/appliance.log"
 	rm -f "$out/launcher.txt"
 	say "compare: appliance: QEMU exited with $status"
+	# its results file, kept in results/ (the end and failures are checked below)
+	sh "$here/after-run.sh" "$status" "$out/appliance.log" "$out/appliance.img" 2>/dev/null || :
 }
 
 # One field of the last run record in a log ("" when absent), read by

@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import time
 
-from tp1 import BUILD, ROOT, bail, check_keys, diag, ok, records, suite_records
+from tp1 import BUILD, ROOT, bail, check_keys, diag, ok, records, suite_records, timing
 import qemu_watch  # the launcher's watcher: its patterns are the contract
 
 IMAGE = os.path.join(BUILD, "timeprobe.img")
@@ -195,6 +195,43 @@ def check_suite(text, name=""):
        "%sthe run record names the accelerator the launcher chose" % name,
        "launcher: %s %s, run record: %s" % (accel, cpu, run.get("accel")))
     return suite
+
+
+# userland/progress.c's lines on a console: the run's expected total, then
+# "[k/n] probe m:ss of ~m:ss" every 10 s of a probe (its elapsed time is the
+# line's own time stamp).
+EXPECTED_TOTAL = re.compile(r"timeprobe: (\d+) probes?, profile (quick|full), expected ~(\d+(?::\d\d)+) in all")
+PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] (\S+) (\d+(?::\d\d)+) of ~(\d+(?::\d\d)+)\r?$", re.M)
+
+
+def clock_s(text):
+    s = 0
+    for part in text.split(":"):
+        s = s * 60 + int(part)
+    return s
+
+
+def check_progress(text, suite, name=""):
+    """The expected total and the progress lines of a run's serial log: their
+    presence asserted, their spacing (a timing) a diagnostic."""
+    total = EXPECTED_TOTAL.search(text)
+    ok(total is not None, "%sthe serial log has the run's expected total" % name)
+    lines = {}
+    for m in PROGRESS.finditer(text):
+        lines.setdefault(m.group(3), []).append(clock_s(m.group(4)))
+    ran = {r["for_probe"]: r["ran_ms"] for r in suite
+           if r["type"] == "attribution" and isinstance(r.get("ran_ms"), int)}
+    long = sorted(p for p, ms in ran.items() if ms >= 10500)
+    missing = [p for p in long if p not in lines]
+    ok(not missing, "%sa progress line for every probe that ran 10 s or more (%s)"
+       % (name, ", ".join(long) or "none"), "no line for %s; lines %s" % (missing, lines))
+    for probe, marks in sorted(lines.items()):
+        gaps = [b - a for a, b in zip([0] + marks, marks + [ran.get(probe, 0) // 1000])]
+        timing(max(gaps) <= 11, "%s%s: progress lines at most ~10 s apart" % (name, probe),
+               "at %s s, ran %.1f s" % (marks, ran.get(probe, 0) / 1000))
+    if total:
+        took = re.search(r"timeprobe: the run took (\d+(?::\d\d)+)", text)
+        diag("%sexpected ~%s, took %s" % (name, total.group(3), took.group(1) if took else "?"))
 
 
 # ---- the single file, build/timeprobe.efi (tests/boot/6*-*.t) ----

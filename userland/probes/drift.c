@@ -585,6 +585,12 @@ static enum probe_status run(struct probe_ctx *ctx)
 	return PROBE_OK;
 }
 
+/* The run's estimate (probe.h): its window and about 0.4 s of set-up and analysis (measured). */
+static int64_t expect_ms(const struct probe_ctx *ctx)
+{
+	return (int64_t)(drift_s ? drift_s : ctx->quick ? QUICK_S : FULL_S) * 1000 + probe_expect(ctx, 400, 0);
+}
+
 /* ---- the registry's row (probes/registry.c) ---- */
 
 static const struct probe_opt drift_opts[] = {
@@ -649,7 +655,7 @@ const struct probe drift_probe = {
 	.name = "drift",
 	.summary = "TSC against CLOCK_MONOTONIC_RAW, HPET and PM timer: ppm, trend, Allan deviation; "
 		   "read costs",
-	.run = run, .limit_quick_s = 40, .limit_full_s = 420,
+	.run = run, .limit_quick_s = 40, .limit_full_s = 420, .expect_ms = expect_ms,
 	PROBE_OPTS(drift_opts), PROBE_FIGURES("adev", "tau_s", "freq_ppm", "trend_ppm_per_min",
 					      "ns_per_read"),
 	PROBE_KEYS(drift_keys),
