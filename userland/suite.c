@@ -17,6 +17,7 @@
 #include "attribution.h"
 #include "emit.h"
 #include "irqstat.h"
+#include "lavamon.h"
 #include "fingerprint.h"
 #include "probe.h"
 #include "selection.h"
@@ -187,6 +188,13 @@ static void announce_probe(const struct probe *p, int64_t limit_s)
 	sink_human("timeprobe: %s\n", line);
 }
 
+/* timeprobe.lava: each line of a probe to the consoles, then its LAVA monitor lines. */
+static void line_and_lava(const char *line, size_t len)
+{
+	sink_line(line, len);
+	lavamon_lines(line, len, sink_line);
+}
+
 static enum outcome run_one(const struct probe *p, struct probe_ctx *ctx,
 			    const struct pinning *pin, int64_t watchdog, int64_t *ran_ns)
 {
@@ -194,7 +202,7 @@ static enum outcome run_one(const struct probe *p, struct probe_ctx *ctx,
 	struct probe_run pr = { p, ctx, pin };
 	struct sup_job job = {
 		.fn = probe_child, .arg = &pr, .watchdog_ns = watchdog,
-		.line = sink_line, .stop = should_stop,
+		.line = ctx->opt->lava ? line_and_lava : sink_line, .stop = should_stop,
 	};
 	struct sup_result sr;
 	unsigned long dropped;
