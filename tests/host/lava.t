@@ -7,7 +7,6 @@ and the jobs' monitor and interactive patterns run over the real capture the
 way LAVA's dispatcher runs them (pexpect: earliest match in what has arrived).
 
 Debian's python3 on purpose: lava-common and PyYAML are Debian packages."""
-import fnmatch
 import json
 import os
 import re
@@ -16,7 +15,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tp1 import ROOT, BIN, ok, skip, diag, done, record_line, records, suite_records  # noqa: E402
+from tp1 import ROOT, BIN, ok, skip, diag, done, record_line, records, suite_records, lava_measurements  # noqa: E402
 
 CONVERTER = os.path.join(ROOT, "tools", "lava", "tp1-to-lava.py")
 LOG = os.path.join(ROOT, "tests", "data", "serial-pc-quick.log")
@@ -298,23 +297,6 @@ for name, job in sorted(jobs.items()):
 
 
 # ---- timeprobe.lava: the suite's TPM lines, read by the measure job's monitor ----
-def declared_figures(recs):
-	"""{probe: {key or pattern: unit}} of the keys records' figures."""
-	return {r["for_probe"]: {k: v[1] for k, v in r["keys"].items() if v[0] == "figure"}
-		for r in recs if r["type"] == "keys"}
-
-
-def unit_of(figs, key):
-	"""The declared unit of key (exact names, then patterns); False if no figure."""
-	if key in figs:
-		return figs[key]
-	return next((u for pat, u in figs.items() if fnmatch.fnmatchcase(key, pat)), False)
-
-
-def is_num(v):
-	return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
 mjob = jobs.get(MEASURE_JOB)
 if mjob is None or not os.access(BIN, os.X_OK):
 	skip("timeprobe.lava: TPM lines match the measure job's monitor",
@@ -323,38 +305,15 @@ else:
 	p = subprocess.run([BIN, "run", "--probes=vdso-check,yield,tsc", "--profile=quick", "--lava"],
 			   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
 	out = p.stdout
-	mrecs, _ = records(out)
-	figs = declared_figures(mrecs)
 	mon = [a["test"] for a in mjob["actions"] if "test" in a][0]["monitors"][0]
-	pat = re.compile(mon["pattern"])
-	tpm = [l + "\n" for l in out.split("\n") if l.startswith("TPM ")]
-	matched = [pat.search(l) for l in tpm]
-	ok(tpm and all(matched), "timeprobe.lava: every TPM line matches the job's monitor pattern (%d)"
-	   % len(tpm), [l for l, m in zip(tpm, matched) if not m][:3])
-	by_line = {}
-	for m in filter(None, matched):
-		by_line.setdefault(m.group("test_case_id"), []).append(m)
-	want, missing, wrong = 0, [], []
-	for r in mrecs:
-		if r["type"] != "result" or r.get("probe") not in figs:
-			continue
-		for key, v in r.items():
-			unit = unit_of(figs[r["probe"]], key)
-			if unit is False or not is_num(v):
-				continue
-			want += 1
-			hits = [m for cid, ms in by_line.items() if cid.endswith("." + key)
-				and cid.startswith(r["probe"] + ".") for m in ms
-				if abs(float(m.group("measurement")) - v) <= 1e-9 * max(1, abs(v))]
-			if not hits:
-				missing.append("%s %s %s" % (r["probe"], r.get("name"), key))
-			elif all(h.group("units") != (unit or "none") for h in hits):
-				wrong.append("%s %s: %s" % (r["probe"], key, hits[0].group(0).strip()))
+	tpm, want, missing, wrong = lava_measurements(out, mon["pattern"])
+	ok(tpm[0] and not tpm[1], "timeprobe.lava: every TPM line matches the job's monitor pattern (%d)"
+	   % len(tpm[0]), tpm[1][:3])
 	ok(want and not missing, "timeprobe.lava: each declared figure of each result (%d) is a matched "
 	   "line with its value" % want, missing[:5])
 	ok(not wrong, "timeprobe.lava: each carries its declared unit", wrong[:5])
-	ok(len(tpm) == want, "timeprobe.lava: no line for anything but a declared figure",
-	   "%d lines, %d figures" % (len(tpm), want))
+	ok(len(tpm[0]) == want, "timeprobe.lava: no line for anything but a declared figure",
+	   "%d lines, %d figures" % (len(tpm[0]), want))
 	got, verdict = run_job(mjob, out)
 	ok(len(got) == want and all(g[1] == "pass" and g[3] for g in got),
 	   "%s: the monitor (as the dispatcher runs it) records %d passing cases with measurement "
