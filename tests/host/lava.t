@@ -319,6 +319,10 @@ else:
 	   "%s: the monitor (as the dispatcher runs it) records %d passing cases with measurement "
 	   "and units" % (MEASURE_JOB, want), got[:3])
 	ok(verdict == "success", "%s: the end record with probes_failed 0 passes" % MEASURE_JOB, verdict)
+	# through the dispatcher's pty the guest's "\r\n" arrives as "\r\r\n" (ONLCR twice)
+	got2, _ = run_job(mjob, out.replace("\n", "\r\r\n"))
+	ok(got2 == got, "%s: the same cases when lines end in \\r\\r\\n, as through LAVA's pty"
+	   % MEASURE_JOB, got2[:3])
 	plain = subprocess.run([BIN, "run", "--probes=vdso-check", "--profile=quick"],
 			       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
 	ok("\nTPM " not in plain.stdout, "without timeprobe.lava: no TPM line")

@@ -43,7 +43,7 @@ status=0
 $LAVA_RUN --job-id 1 --output-dir "$out/lava" --device "$here/qemu-device.yaml" "$out/job.yaml" \
 	> "$out/lava-run.log" 2>&1 || status=$?
 "$py" "$here/tp1-to-lava.py" --format yaml "$out/lava-run.log" > "$out/results.yaml" || true
-cases=$(grep -c '"definition": "timeprobe"' "$out/lava-run.log" || true)
+cases=$(grep -c '"definition": "timeprobe' "$out/lava-run.log" || true)
 echo "run-local: lava-run exited $status; the monitor made $cases test cases; log $out/lava-run.log"
 grep -o '"error_msg": "[^"]*"' "$out/lava-run.log" | tail -n 1 || true
 
