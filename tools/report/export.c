@@ -157,6 +157,12 @@ void export_line_text(FILE *f, const char *s)
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
+		/* a C1 control in UTF-8 (U+0080..U+009F) is two bytes, one '_' */
+		if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f) {
+			fputc('_', f);
+			s++;
+			continue;
+		}
 		fputc(c == '#' || c < 0x20 || c == 0x7f ? '_' : c, f);
 	}
 }

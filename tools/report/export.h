@@ -63,8 +63,8 @@ char *export_word(const char *s);
 void export_xml(FILE *f, const char *s);
 
 /*
- * s for one line of KTAP or a LAVA-style line: no '#' (KTAP's directive
- * mark), no newline or other control character, each replaced by '_'.
+ * s for one line of KTAP: no '#' (KTAP's directive mark), no newline or
+ * other control character (C0, DEL, C1), each replaced by '_'.
  */
 void export_line_text(FILE *f, const char *s);
 

@@ -184,7 +184,7 @@ static void pts_generated(FILE *f, const struct report *rp)
 		sbuf_addf(&b, "%s%s", r ? " vs " : "", rp->runs[r].label);
 	}
 	fputs("  <Generated>\n", f);
-	pts_elem(f, "    ", "Title", b.s, 126);
+	pts_elem(f, "    ", "Title", b.s ? b.s : "timeprobe", 126);
 	pts_elem(f, "    ", "LastModified", latest, SIZE_MAX);
 	pts_elem(f, "    ", "TestClient", "timeprobe tp-report", SIZE_MAX);
 	pts_elem(f, "    ", "Description", "Timer and clock figures measured by timeprobe "
