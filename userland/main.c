@@ -37,7 +37,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: timeprobe run [--probes=a,b] [--profile=quick|full] [--OPTION=VALUE...]\n"
 		"       timeprobe list [--figures|--compare]\n"
-		"       timeprobe report FILE... [--format=text|markdown|csv|json] [--plot=DIR] [--label=A,B]\n"
+		"       timeprobe report FILE... [--format=text|markdown|csv|json|kcidb|ktap|junit|pts]\n"
+		"                        [--plot=DIR] [--label=A,B]\n"
 		"       timeprobe help [markdown]\n\n");
 	options_usage(f);
 }

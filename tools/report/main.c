@@ -137,7 +137,8 @@ static const struct {
 	int (*set)(struct cli *c, const char *arg);
 	const char *help;
 } options[] = {
-	{ "--format", 1, opt_format, "text (default), markdown, csv, json; kcidb, ktap, junit, pts (docs/exporting.md)" },
+	{ "--format", 1, opt_format,
+	  "text (default), markdown, csv, json; kcidb, ktap, junit, pts (docs/exporting.md)" },
 	{ "--label", 1, opt_label, "labels for the runs, in order, comma-separated" },
 	{ "--plot", 1, opt_plot, "write .dat/.gp files and SVG/PNG charts into DIR" },
 	{ "--tables", 0, opt_tables, "with several runs, also print each run's tables" },
