@@ -60,6 +60,7 @@ static void kcidb_checkout_build(json_t *doc, const struct run *run, const char 
 		"tree_name", "timeprobe", "valid", 1, "misc", misc));
 	json_array_append_new(json_object_get(doc, "builds"), json_pack(
 		"{s:s, s:s, s:s, s:s, s:s, s:{s:s, s:s}}", "checkout_id", id, "id", id,
+		/* the stub is BOOTX64.EFI and the suite reads the TSC: x86-64 only */
 		"origin", KCIDB_ORIGIN, "architecture", "x86_64",
 		"config_name", *export_str(run->head, "variant") ? export_str(run->head, "variant")
 		: "unknown", "misc", "kernel_release", export_str(run->head, "kernel"),
