@@ -135,9 +135,8 @@ static void add_part(struct tp_buf *b, const char *s, size_t n)
 	}
 }
 
-/* The case of one figure: probe.name[.identity...].key, cut to fit. */
-static void case_name(struct tp_buf *b, const struct probe *p, const struct member *m, size_t n,
-		      const struct member *fig)
+/* The result part of a figure's case: probe.name[.identity...], cut where b ends. */
+static void case_result(struct tp_buf *b, const struct probe *p, const struct member *m, size_t n)
 {
 	const struct member *name = find(m, n, "name");
 
@@ -156,14 +155,14 @@ static void case_name(struct tp_buf *b, const struct probe *p, const struct memb
 		if (d && d->cls == PK_ID)
 			add_part(b, m[i].val + 1, m[i].vlen - 2);
 	}
-	add_part(b, fig->key, fig->klen);
 }
 
 /* One line for member fig when it is a declared figure with a number; returns 1 if put. */
 static int figure_line(const struct probe *p, const struct member *m, size_t n,
 		       const struct member *fig, void (*put)(const char *line, size_t len))
 {
-	char key[64], out[LAVAMON_LINE_MAX], cname[LAVAMON_LINE_MAX - 80];
+	/* the result part is cut to fit; the key, value and unit never are */
+	char key[64], out[LAVAMON_LINE_MAX], result[LAVAMON_LINE_MAX - 160];
 	const struct probe_key *d;
 	struct tp_buf b;
 
@@ -174,11 +173,12 @@ static int figure_line(const struct probe *p, const struct member *m, size_t n,
 	d = declared(p, key);
 	if (!d || d->cls != PK_FIGURE)
 		return 0;
-	tp_buf_init(&b, cname, sizeof(cname));
-	case_name(&b, p, m, n, fig);
+	tp_buf_init(&b, result, sizeof(result));
+	case_result(&b, p, m, n);
 	tp_buf_init(&b, out, sizeof(out));
 	tp_buf_puts(&b, LAVAMON_TAG " ");
-	tp_buf_puts(&b, cname);
+	tp_buf_puts(&b, result);
+	add_part(&b, fig->key, fig->klen);
 	tp_buf_puts(&b, " ");
 	tp_buf_putn(&b, fig->val, fig->vlen);
 	tp_buf_puts(&b, " ");

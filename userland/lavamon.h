@@ -19,7 +19,7 @@
 #include <stddef.h>
 
 #define LAVAMON_TAG "TPM"
-/* The longest line written, newline included; a longer case name is cut. */
+/* The longest line written, newline included; a longer result name is cut, never the key. */
 #define LAVAMON_LINE_MAX 400
 
 /*

@@ -261,6 +261,15 @@ if doc:
 for fmt, xsd in (("junit", "junit/junit-10.xsd"), ("pts", "pts/result-file.xsd")):
 	good, why = xmllint(outs[fmt][1], xsd, "hostile-" + fmt)
 	ok(good, "hostile: %s escapes every string and validates" % fmt, why)
+# a label from the command line may be any bytes: the XML stays UTF-8
+for fmt, xsd in (("junit", "junit/junit-10.xsd"), ("pts", "pts/result-file.xsd")):
+	# two runs, so that junit names its suites after the labels too
+	p = subprocess.run([os.fsencode(REPORT), b"--format=" + fmt.encode(),
+			    b"--label=a\xff\xc0<b>\xed\xa0\x80,c\xf4\x90\x80\x80", os.fsencode(evil),
+			    os.fsencode(evil)], capture_output=True)
+	good, why = xmllint(p.stdout.decode("utf-8", "replace"), xsd, "bytes-" + fmt)
+	ok(p.returncode == 0 and good and b"\xff" not in p.stdout and b"\xed\xa0" not in p.stdout,
+	   "hostile: %s turns a label that is no UTF-8 into U+FFFD and validates" % fmt, why)
 ok('failures="1"' in outs["junit"][1] and 'skipped="1"' in outs["junit"][1],
    "hostile: junit counts the failed and the skipped probe")
 ktap = outs["ktap"][1]

@@ -131,11 +131,52 @@ char *export_word(const char *s)
 	return sbuf_take(&b);
 }
 
+/*
+ * The length of the well-formed UTF-8 sequence at s (Unicode 15, table
+ * 3-7: no overlong form, no surrogate, nothing past U+10FFFF), 0 if none.
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
 void export_xml(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
+		size_t n;
 
+		/* a file name or label from the command line may be any bytes */
+		if (c >= 0x80) {
+			n = utf8_len((const unsigned char *)s);
+			fwrite(n ? s : "\xef\xbf\xbd", 1, n ? n : 3, f);
+			s += n ? n - 1 : 0;
+			continue;
+		}
 		switch (c) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;

@@ -59,7 +59,10 @@ const char *export_str(const json_t *rec, const char *key);
  */
 char *export_word(const char *s);
 
-/* s for XML text or a quoted attribute: & < > " ' escaped, control characters as U+FFFD. */
+/*
+ * s for XML text or a quoted attribute: & < > " ' escaped; C0 controls and
+ * bytes that are no well-formed UTF-8 as U+FFFD, so the document is XML 1.0.
+ */
 void export_xml(FILE *f, const char *s);
 
 /*
