@@ -14,6 +14,7 @@
 #include "../common/record.h"
 #include "../common/handoff.h"
 #include "../common/words.h"
+#include "arch.h"
 #include "cmdfile.h"
 #include "cmdline.h"
 #include "devpath.h"
@@ -710,7 +711,7 @@ static EFI_STATUS read_kernel(struct tp_stub *s, void **buf, UINTN *size,
 		struct tp_buf b;
 
 		tp_buf_init(&b, m, sizeof(m));
-		tp_buf_puts(&b, TP_KERNEL_PATH " is not an x86-64 EFI kernel: ");
+		tp_buf_puts(&b, TP_KERNEL_PATH " is not an " TP_ARCH_NAME " EFI kernel: ");
 		tp_buf_puts(&b, why);
 		tp_con_msg(&s->con, m);
 		FreePool(*buf);
@@ -916,7 +917,7 @@ static EFI_STATUS boot_embedded(struct tp_stub *s)
 		struct tp_buf b;
 
 		tp_buf_init(&b, m, sizeof(m));
-		tp_buf_puts(&b, "the " TP_EMBEDDED_KERNEL " is not an x86-64 EFI kernel: ");
+		tp_buf_puts(&b, "the " TP_EMBEDDED_KERNEL " is not an " TP_ARCH_NAME " EFI kernel: ");
 		tp_buf_puts(&b, why);
 		tp_con_msg(&s->con, m);
 		status = EFI_LOAD_ERROR;
