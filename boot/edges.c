@@ -45,3 +45,13 @@ int64_t tp_ppm_milli(uint64_t measured, uint64_t claimed)
 		return (int64_t)tp_muldiv64(measured - claimed, 1000000000, claimed, 1);
 	return -(int64_t)tp_muldiv64(claimed - measured, 1000000000, claimed, 1);
 }
+
+int tp_claim_holds(uint64_t measured, uint64_t claimed, uint32_t bound_ppm)
+{
+	int64_t m;
+
+	if (!claimed)
+		return 0;
+	m = tp_ppm_milli(measured, claimed);
+	return (m < 0 ? -m : m) <= (int64_t)bound_ppm * 1000;
+}

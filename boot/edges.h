@@ -38,4 +38,7 @@ int tp_edge_rate(const struct tp_edge *first, const struct tp_edge *last, uint32
 /* (measured - claimed) / claimed in thousandths of a ppm (claimed > 0). */
 int64_t tp_ppm_milli(uint64_t measured, uint64_t claimed);
 
+/* 1 when measured lies within bound_ppm of claimed (a claim of 0 never holds). */
+int tp_claim_holds(uint64_t measured, uint64_t claimed, uint32_t bound_ppm);
+
 #endif

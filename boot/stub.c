@@ -535,7 +535,7 @@ static void preos_tscsync(struct tp_stub *s)
 	char m[160];
 	struct tp_buf b;
 
-	tp_con_msg(&s->con, "measuring the TSC offsets between the CPUs (MP services)");
+	tp_con_msg(&s->con, "measuring the " TP_ARCH_COUNTER " offsets between the CPUs" TP_ARCH_MP_VIA);
 	tp_mp_tscsync(&s->con, s->st, s->tsc.tsc_hz, &s->mp);
 	if (!s->mp.left_out)
 		return;

@@ -23,8 +23,8 @@
 
 /* Seconds of RTC edges: 3 s bound a 100 us polling bracket to ~35 ppm. */
 #define TP_RTC_WINDOW_S 3
-/* Polls of GetTime() before the RTC counts as not ticking (> 2 s of polls). */
-#define TP_RTC_MAX_POLLS 2000000u
+/* Seconds without a new second before the RTC counts as not ticking. */
+#define TP_RTC_STUCK_S 3
 
 static const char *const x86_refs[] = { "hpet", "pmtimer", "pit", "cpuid15", "cpuid16",
 					"hypervisor" };
@@ -101,11 +101,11 @@ static int32_t rtc_second(EFI_SYSTEM_TABLE *st)
  * before the last poll that still showed *sec to the read after the first
  * that did not). Returns NULL, or why no edge was seen.
  */
-static const char *rtc_edge(EFI_SYSTEM_TABLE *st, int32_t *sec, struct tp_edge *e)
+static const char *rtc_edge(EFI_SYSTEM_TABLE *st, uint64_t cntfrq, int32_t *sec, struct tp_edge *e)
 {
-	uint64_t before = tp_cntvct();
+	uint64_t before = tp_cntvct(), limit = before + TP_RTC_STUCK_S * cntfrq;
 
-	for (uint32_t i = 0; i < TP_RTC_MAX_POLLS; i++) {
+	while (tp_cntvct() < limit) {
 		uint64_t t0 = tp_cntvct();
 		int32_t s = rtc_second(st);
 		uint64_t t1 = tp_cntvct();
@@ -130,14 +130,15 @@ static void rtc_ref(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint64_t cntfr
 	struct tp_edge first, last;
 	struct tp_edge_rate rate = { 0, 0 };
 	int32_t sec = rtc_second(st), start;
-	const char *why = sec < 0 ? "GetTime failed or gave a time out of range" : NULL;
+	const char *why = !cntfrq ? "CNTFRQ_EL0 is 0: no time-out for the RTC's edges" :
+			  sec < 0 ? "GetTime failed or gave a time out of range" : NULL;
 	struct tp_rec *r;
 
 	if (!why)
-		why = rtc_edge(st, &sec, &first);
+		why = rtc_edge(st, cntfrq, &sec, &first);
 	start = sec;
 	for (uint32_t n = 0; !why && n < TP_RTC_WINDOW_S; n++)
-		why = rtc_edge(st, &sec, &last);
+		why = rtc_edge(st, cntfrq, &sec, &last);
 	if (!why && tp_edge_rate(&first, &last, tp_rtc_elapsed(start, sec), &rate))
 		why = "the RTC's edges were out of order";
 	out->name = "rtc";
@@ -182,16 +183,23 @@ static void summary_record(struct tp_console *con, const struct tp_tsc_report *r
 	tp_con_emit(con);
 }
 
-/* The first reference that worked, in order: rtc (independent), stall, the claim. */
-static void choose(struct tp_tsc_report *rep, const struct tp_ref_result *rtc,
+/*
+ * The figure handed to the kernel's command line: CNTFRQ_EL0 (what Linux
+ * uses) unless the independent RTC contradicts it beyond the RTC's bound;
+ * then the RTC's. Stall, the same counter, cannot contradict it. With
+ * CNTFRQ_EL0 at 0, whatever was measured.
+ */
+static void choose(struct tp_tsc_report *rep, const struct tp_ref_result *rtc, uint32_t rtc_bound,
 		   const struct tp_ref_result *stall, uint64_t cntfrq)
 {
-	const struct tp_ref_result *pick = rtc->present ? rtc : stall->present ? stall : NULL;
+	int contradicted = rtc->present && !tp_claim_holds(rtc->res.tsc_hz, cntfrq, rtc_bound);
+	const struct tp_ref_result *pick = contradicted || !cntfrq ?
+		(rtc->present ? rtc : stall->present ? stall : NULL) : NULL;
 	struct tp_buf list;
 
 	tp_buf_init(&list, rep->calib_list, sizeof(rep->calib_list));
 	if (rtc->present)
-		tp_calib_list_add(&list, "rtc", rtc->res.tsc_hz, 0);
+		tp_calib_list_add(&list, "rtc", rtc->res.tsc_hz, rtc_bound);
 	if (stall->present)
 		tp_calib_list_add(&list, "stall", stall->res.tsc_hz, stall->res.spread_ppm);
 	rep->chosen = pick ? pick->name : cntfrq ? "cntfrq" : NULL;
@@ -215,7 +223,7 @@ void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rou
 	stall_ref(con, st, rounds, ms, cntfrq, &rep->ref[TP_REF_STALL]);
 	rtc_ref(con, st, cntfrq, &rtc, &rtc_bound);
 	x86_records(con);
-	choose(rep, &rtc, &rep->ref[TP_REF_STALL], cntfrq);
+	choose(rep, &rtc, rtc_bound, &rep->ref[TP_REF_STALL], cntfrq);
 	rep->max_disagreement_ppm = 0;	/* one independent reference at most */
 	rep->invariant_tsc = 1;		/* the system counter runs at a fixed rate */
 	summary_record(con, rep, cntfrq, rtc.present, rounds, ms);

@@ -59,6 +59,14 @@ static void ppm(void)
 	is_int(tp_ppm_milli(1000000001, 1000000000), 1, "1 GHz counter, +1 Hz: 0.001 ppm");
 }
 
+static void claim(void)
+{
+	ok(tp_claim_holds(62483196, 62500000, 5427), "-269 ppm within a 5427 ppm bound: the claim holds");
+	ok(!tp_claim_holds(62483196, 62500000, 100), "-269 ppm beyond a 100 ppm bound: contradicted");
+	ok(tp_claim_holds(62506250, 62500000, 100), "+100 ppm at a 100 ppm bound: holds (inclusive)");
+	ok(!tp_claim_holds(62500000, 0, 1000000), "a claim of 0 Hz never holds");
+}
+
 int main(void)
 {
 	rate_exact();
@@ -66,5 +74,6 @@ int main(void)
 	rate_bad();
 	rtc_seconds();
 	ppm();
+	claim();
 	return tap_done();
 }
