@@ -3,8 +3,8 @@
  * What the stub's portable files must know of the architecture they are
  * built for, selected here and nowhere else: its name in messages, the PE
  * machine of a kernel it can start, the default serial console, the
- * firmware's default file name, its counter's name and whether the kernel
- * takes tsc_early_khz=. The instructions themselves are in x86.h and
+ * firmware's default file name, its counter's name, whether the kernel
+ * takes tsc_early_khz= and how file mode hands over the initramfs. The instructions themselves are in x86.h and
  * arm64.h; the calibration and the per-CPU work in tsc.c, measure.c, mp.c
  * (x86) and arm64/calib.c, arm64/mp.c (arm64), chosen by boot/boot.mk.
  * Host builds (the unit tests) are x86's.
@@ -25,6 +25,8 @@
 #define TP_ARCH_TSC_EARLY 0
 /* how the per-CPU step reaches the other CPUs (arm64/mp.c: not yet) */
 #define TP_ARCH_MP_VIA ""
+/* file mode hands the initrd= file over through LoadFile2 (stub.c) */
+#define TP_ARCH_INITRD_LF2 1
 #else
 #define TP_ARCH_NAME "x86-64"
 /* PE/COFF IMAGE_FILE_MACHINE_AMD64 */
@@ -34,6 +36,7 @@
 #define TP_ARCH_COUNTER "TSC"
 #define TP_ARCH_TSC_EARLY 1
 #define TP_ARCH_MP_VIA " (MP services)"
+#define TP_ARCH_INITRD_LF2 0
 #endif
 
 #endif
