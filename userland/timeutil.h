@@ -145,6 +145,9 @@ static inline int tp_counter_ecv(void)
 #else
 #define TP_HAVE_TSC 0
 #define TP_HAVE_COUNTER 0
+#define TP_COUNTER_NAME "none"
+static inline uint64_t tp_counter_claimed_hz(void) { return 0; }
+static inline int tp_counter_ecv(void) { return -1; }
 #endif
 
 #endif
