@@ -59,9 +59,12 @@ static void emit_cpu(int cpu, const struct counter_scan *s, int64_t ns)
 	tp_rec_str(&r, "counter", TP_COUNTER_NAME);
 	tp_rec_uint(&r, "pairs", s->pairs);
 	tp_rec_uint(&r, "signatures", counter_scan_signatures(s));
-	tp_rec_uint(&r, "sig_858921", s->sig[COUNTER_SIG_858921]);
-	tp_rec_uint(&r, "sig_sun50i_unknown1", s->sig[COUNTER_SIG_SUN50I]);
-	tp_rec_uint(&r, "sig_fsl_a008585_hisi_161010101", s->sig[COUNTER_SIG_FSL_HISI]);
+	/* the errata are the Arm generic timer's: on the TSC, only the count */
+	if (!TP_HAVE_TSC) {
+		tp_rec_uint(&r, "sig_858921", s->sig[COUNTER_SIG_858921]);
+		tp_rec_uint(&r, "sig_sun50i_unknown1", s->sig[COUNTER_SIG_SUN50I]);
+		tp_rec_uint(&r, "sig_fsl_a008585_hisi_161010101", s->sig[COUNTER_SIG_FSL_HISI]);
+	}
 	tp_rec_uint(&r, "backwards", s->backwards);
 	tp_rec_uint(&r, "max_back_ticks", s->max_back);
 	tp_rec_uint(&r, "max_step_ticks", s->max_step);
@@ -159,7 +162,7 @@ static const struct probe_key counter_keys[] = {
 	PKEY_BUDGET("pairs", "count", "back-to-back read pairs scanned"),
 	PKEY_BUDGET("duration_ms", "ms", "time scanning"),
 	PKEY_FIG("signatures", "count", PK_LOWER, "steps with any erratum's signature"),
-	PKEY_FIG("sig_*", "count", PK_LOWER, "steps with that erratum's signature (counter.h)"),
+	PKEY_FIG("sig_*", "count", PK_LOWER, "steps with that erratum's signature (counter.h; arm64 only)"),
 	PKEY_FIG("backwards", "count", PK_LOWER, "reads that went back"),
 	PKEY_FIG("max_back_ticks", "ticks", PK_LOWER, "largest backward step"),
 	PKEY_FIG("max_step_ticks", "ticks", PK_LOWER, "largest forward step (interrupts included)"),
