@@ -8,17 +8,21 @@
  *    tells whether the firmware believes CNTFRQ, and is marked not independent;
  *  - the RTC's second edges through GetTime() over TP_RTC_WINDOW_S seconds:
  *    a separate device with its own crystal on hardware, marked independent.
- * The x86 references (HPET, PM timer, PIT, CPUID) get a calib record that says
- * they are x86 only. See docs/arm64.md.
+ * The ACPI GTDT's memory-mapped timers are listed and said not to be
+ * independent (the same system counter). The x86 references (HPET, PM timer,
+ * PIT, CPUID) get a calib record that says they are x86 only. See
+ * docs/arm64.md.
  */
 #include <efi.h>
 #include <efilib.h>
 
 #include "../../common/announce.h"
+#include "../../common/gtdt.h"
 #include "../../common/buf.h"
 #include "../../common/handoff.h"
 #include "../arm64.h"
 #include "../edges.h"
+#include "../efiacpi.h"
 #include "../tsc.h"
 
 /* Seconds of RTC edges: 3 s bound a 100 us polling bracket to ~35 ppm. */
@@ -159,6 +163,31 @@ static void rtc_ref(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint64_t cntfr
 	tp_con_emit(con);
 }
 
+/* The GTDT's memory-mapped timers: listed, none independent (gtdt.h). */
+static void gtdt_record(struct tp_console *con, EFI_SYSTEM_TABLE *st)
+{
+	struct tp_rec *r = tp_con_calib(con, "gtdt");
+	struct tp_acpi_root root;
+	struct tp_gtdt g;
+	const void *t = NULL;
+	const char *why = tp_efi_acpi_root(st, &root);
+	uint32_t len = 0;
+	int bad = 0;
+
+	if (!why && !(t = tp_acpi_find(&root, "GTDT", tp_acpi_map_identity, NULL, &len, &bad)))
+		why = bad ? "GTDT checksum bad" : "no GTDT table (the firmware describes the timer by DT only?)";
+	if (!why && tp_gtdt_parse(t, len, &g, &why) == 0) {
+		tp_rec_uint(r, "platform_timers", g.platform_timers);
+		tp_rec_uint(r, "gt_frames", g.gt_frames);
+		tp_rec_uint(r, "watchdogs", g.watchdogs);
+	}
+	tp_rec_bool(r, "absent", 1);
+	tp_rec_str(r, "reason", why ? why : "every GTDT timer is driven by the system counter itself: "
+					   "no independent reference");
+	tp_rec_bool(r, "independent", 0);
+	tp_con_emit(con);
+}
+
 static void x86_records(struct tp_console *con)
 {
 	for (size_t i = 0; i < sizeof(x86_refs) / sizeof(x86_refs[0]); i++) {
@@ -222,6 +251,7 @@ void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rou
 	cntfrq_record(con, cntfrq);
 	stall_ref(con, st, rounds, ms, cntfrq, &rep->ref[TP_REF_STALL]);
 	rtc_ref(con, st, cntfrq, &rtc, &rtc_bound);
+	gtdt_record(con, st);
 	x86_records(con);
 	choose(rep, &rtc, rtc_bound, &rep->ref[TP_REF_STALL], cntfrq);
 	rep->max_disagreement_ppm = 0;	/* one independent reference at most */

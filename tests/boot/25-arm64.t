@@ -42,6 +42,9 @@ if rtc.get("tsc_hz"):
     ok("bound_ppm" in rtc and "vs_cntfrq_ppm" in rtc, "stub: the RTC's figure has its ppm and bound", rtc)
     diag("RTC edges: %s Hz, %s ppm vs CNTFRQ +/- %s ppm over %s s" % (
         rtc["tsc_hz"], rtc.get("vs_cntfrq_ppm"), rtc.get("bound_ppm"), rtc.get("window_s")))
+gtdt = calib.get("gtdt", {})
+ok(gtdt.get("independent") is False and gtdt.get("reason"),
+   "stub: the GTDT's timers are listed as not independent, or the record says why not", gtdt)
 x86 = [calib.get(k, {}) for k in ("hpet", "pmtimer", "pit", "cpuid15")]
 ok(all(r.get("absent") and r.get("reason") == "x86 only" for r in x86),
    "stub: the x86 references are absent as x86 only", x86)
