@@ -6,7 +6,8 @@
 #   make test-all   the above plus the slow checks
 #   make bench      side-by-side benchmarks on this host (docs/benchmarks.md)
 #
-# Overrides: KERNEL_IMAGE=<bzImage> (use a prebuilt kernel), KERNEL_SRC=<dir>
+# Overrides: KERNEL_IMAGE=<bzImage> (use a prebuilt kernel; KERNEL_IMAGE_ARM64
+# for image-arm64), KERNEL_SRC=<dir>
 # (build another tree with our fragment), KVARIANT=<name> (kernel/variants/),
 # QEMU_MACHINE=q35|pc, APPEND="timeprobe.profile=quick ..." (added to cmdline.txt),
 # ACCEL=auto|kvm|tcg (tools/accel.sh), PROFILE=quick|full (make run),
@@ -195,8 +196,9 @@ image: deps
 	$(MAKE) $(B)/timeprobe.img report
 
 # The arm64 image beside the x86 one: make test boots it (tests/boot/25-arm64.t).
+# KERNEL_IMAGE names an x86 kernel here: KERNEL_IMAGE_ARM64 is the arm64 one.
 image-arm64: deps
-	$(MAKE) ARCH=arm64 build/arm64/timeprobe.img
+	$(MAKE) ARCH=arm64 KERNEL_IMAGE=$(call sq,$(KERNEL_IMAGE_ARM64)) build/arm64/timeprobe.img
 
 # The image's words depend on the accelerator (tools/run.sh), so the script
 # builds it, with the make that runs this one.

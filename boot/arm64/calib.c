@@ -182,8 +182,11 @@ static void gtdt_record(struct tp_console *con, EFI_SYSTEM_TABLE *st)
 		tp_rec_uint(r, "watchdogs", g.watchdogs);
 	}
 	tp_rec_bool(r, "absent", 1);
-	tp_rec_str(r, "reason", why ? why : "every GTDT timer is driven by the system counter itself: "
-					   "no independent reference");
+	if (!why)
+		why = g.platform_timers ? "every GTDT timer is driven by the system counter itself: "
+					  "no independent reference" :
+					  "the GTDT lists no memory-mapped timer";
+	tp_rec_str(r, "reason", why);
 	tp_rec_bool(r, "independent", 0);
 	tp_con_emit(con);
 }
