@@ -6,17 +6,45 @@
 #   make test-all   the above plus the slow checks
 #   make bench      side-by-side benchmarks on this host (docs/benchmarks.md)
 #
-# Overrides: KERNEL_IMAGE=<bzImage> (use a prebuilt kernel), KERNEL_SRC=<dir>
+# Overrides: KERNEL_IMAGE=<bzImage> (use a prebuilt kernel; KERNEL_IMAGE_ARM64
+# for image-arm64), KERNEL_SRC=<dir>
 # (build another tree with our fragment), KVARIANT=<name> (kernel/variants/),
 # QEMU_MACHINE=q35|pc, APPEND="timeprobe.profile=quick ..." (added to cmdline.txt),
-# ACCEL=auto|kvm|tcg (tools/accel.sh), PROFILE=quick|full (make run).
+# ACCEL=auto|kvm|tcg (tools/accel.sh), PROFILE=quick|full (make run),
+# ARCH=x86|arm64 (the appliance's architecture; docs/arm64.md).
 # Local settings may go in config.mak (not tracked).
 
 -include config.mak
 
+# ---- the architecture: everything that differs between x86 and arm64 ----
+# arm64 builds go to build/arm64 beside the x86 build in build/; its
+# scripts (kernel/build.sh, tools/accel.sh, tools/qemu-run.sh) read ARCH.
+ARCH ?= x86
+override ARCH := $(patsubst x86_64,x86,$(patsubst aarch64,arm64,$(ARCH)))
+export ARCH
+ifeq ($(ARCH),arm64)
+B := build/arm64
+MUSL_CC ?= aarch64-linux-musl-gcc
+CROSS := aarch64-linux-gnu-
+MUSL_UAPI_SRC := /usr/aarch64-linux-gnu/include
+MUSL_UAPI_ASM := /usr/aarch64-linux-gnu/include/asm
+BOOT_EFI_NAME := BOOTAA64.EFI
+CMDLINE_TXT := tools/cmdline-arm64.txt
+QEMU_MACHINE ?= virt
+else ifeq ($(ARCH),x86)
 B := build
-CC ?= gcc
 MUSL_CC ?= musl-gcc
+CROSS :=
+MUSL_UAPI_SRC := /usr/include
+MUSL_UAPI_ASM := /usr/include/x86_64-linux-gnu/asm
+BOOT_EFI_NAME := BOOTX64.EFI
+CMDLINE_TXT := tools/cmdline.txt
+else
+$(error ARCH=$(ARCH): x86 or arm64)
+endif
+BOOT_EFI := $(B)/boot/$(BOOT_EFI_NAME)
+
+CC ?= gcc
 # $(call sq,WORD): WORD quoted for the shell, as one word whatever it holds
 # (spaces, quotes): '...' with each ' written '\''.
 sq = '$(subst ','\'',$(1))'
@@ -42,7 +70,7 @@ UNIT_TESTS :=
 HOST_TESTS :=
 BOOT_TESTS := $(sort $(wildcard tests/boot/*.t))
 
-.PHONY: all deps userland kernel initramfs image run test test-unit test-host test-boot \
+.PHONY: all deps userland kernel initramfs image image-arm64 run test test-unit test-host test-boot \
 	test-all bench fuzz clean readme-options
 
 all: image
@@ -64,9 +92,9 @@ USERLAND_OBJ := $(patsubst %.c,$(B)/musl/%.o,$(USERLAND_SRC))
 MUSL_UAPI := $(B)/musl-uapi
 $(MUSL_UAPI)/.done:
 	@mkdir -p $(@D)
-	ln -sfn /usr/include/linux $(@D)/linux
-	ln -sfn /usr/include/asm-generic $(@D)/asm-generic
-	ln -sfn /usr/include/x86_64-linux-gnu/asm $(@D)/asm
+	ln -sfn $(MUSL_UAPI_SRC)/linux $(@D)/linux
+	ln -sfn $(MUSL_UAPI_SRC)/asm-generic $(@D)/asm-generic
+	ln -sfn $(MUSL_UAPI_ASM) $(@D)/asm
 	@touch $@
 
 $(B)/musl/%.o: %.c | $(MUSL_UAPI)/.done
@@ -79,7 +107,7 @@ $(B)/timeprobe: $(USERLAND_OBJ)
 # The appliance's /init: stripped (a third of the size, and no debug
 # information to differ); $(B)/timeprobe keeps the symbols for gdb.
 $(B)/timeprobe.stripped: $(B)/timeprobe
-	strip -o $@ $<
+	$(CROSS)strip -o $@ $<
 
 userland: $(B)/timeprobe
 
@@ -160,12 +188,17 @@ $(B)/image-words: FORCE
 	@echo '$(KVARIANT) $(QEMU_CPUS) $(APPEND)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-$(B)/timeprobe.img: $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage $(B)/initramfs.img \
-		tools/cmdline.txt tools/mkimage.sh tools/cmdline-flatten.sh $(B)/image-words
-	sh tools/mkimage.sh $@ $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage $(B)/initramfs.img tools/cmdline.txt \
+$(B)/timeprobe.img: $(BOOT_EFI) $(B)/kernel/bzImage $(B)/initramfs.img \
+		$(CMDLINE_TXT) tools/mkimage.sh tools/cmdline-flatten.sh $(B)/image-words
+	sh tools/mkimage.sh $@ $(BOOT_EFI) $(B)/kernel/bzImage $(B)/initramfs.img $(CMDLINE_TXT) \
 		"$$(sh tools/kconfig-words.sh $(B)/kernel/bzImage.config '$(KVARIANT)' $(QEMU_CPUS)) $(APPEND)"
 image: deps
 	$(MAKE) $(B)/timeprobe.img report
+
+# The arm64 image beside the x86 one: make test boots it (tests/boot/25-arm64.t).
+# KERNEL_IMAGE names an x86 kernel here: KERNEL_IMAGE_ARM64 is the arm64 one.
+image-arm64: deps
+	$(MAKE) ARCH=arm64 KERNEL_IMAGE=$(call sq,$(KERNEL_IMAGE_ARM64)) build/arm64/timeprobe.img
 
 # The image's words depend on the accelerator (tools/run.sh), so the script
 # builds it, with the make that runs this one.
@@ -196,19 +229,21 @@ test-unit: $(UNIT_TESTS)
 test-host: userland report usbwrite $(UNIT_TESTS)
 	prove $(HOST_SCRIPTS) $(HOST_TESTS)
 
-test-boot: image efi
+test-boot: image efi image-arm64
 	prove -v $(BOOT_TESTS_QUICK)
 
 # One prove run, so CI reads one summary; the fuzzer's short run first.
 test: deps
 	@sh tools/accel.sh >/dev/null
 	$(MAKE) image efi report usbwrite $(UNIT_TESTS)
+	$(MAKE) image-arm64
 	$(MAKE) fuzz-report-quick
 	prove -v $(UNIT_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(BUILD_TESTS) $(BOOT_TESTS_QUICK)
 
 test-all: deps
 	@sh tools/accel.sh >/dev/null
 	$(MAKE) image efi report usbwrite $(UNIT_TESTS)
+	$(MAKE) image-arm64
 	$(MAKE) fuzz-report-long
 	REPRO_KERNEL=1 prove -v $(UNIT_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(BUILD_TESTS) $(BOOT_TESTS)
 

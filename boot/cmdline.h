@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch.h"
+
 /*
  * Longest command line handed to the kernel, in bytes without the NUL. The
  * x86 kernel keeps COMMAND_LINE_SIZE = 2048 bytes including the NUL
@@ -27,7 +29,7 @@
  * The last console= is Linux's /dev/console: the serial port.
  */
 #define TP_CMDLINE_DEFAULT \
-	"console=tty0 console=ttyS0,115200 initrd=\\EFI\\timeprobe\\initramfs.img"
+	TP_ARCH_CONSOLE " initrd=\\EFI\\timeprobe\\initramfs.img"
 
 /*
  * Finds the last parameter `name` (as "name=value" or a bare "name") in a

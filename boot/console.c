@@ -3,6 +3,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "../common/buf.h"
 #include "console.h"
 
 /* UEFI 2.10, 10.3.4.10 UART Device Path: messaging type 3, subtype 14 */
@@ -222,6 +223,39 @@ struct tp_rec *tp_con_rec(struct tp_console *c, const char *type)
 {
 	tp_rec_begin(&c->rec, type);
 	return &c->rec;
+}
+
+struct tp_rec *tp_con_calib(struct tp_console *c, const char *ref)
+{
+	struct tp_rec *r = tp_con_rec(c, "calib");
+
+	tp_rec_str(r, "source", "stub");
+	tp_rec_str(r, "ref", ref);
+	return r;
+}
+
+struct tp_rec *tp_con_calib_summary(struct tp_console *c, const char *chosen, uint64_t hz)
+{
+	struct tp_rec *r = tp_con_rec(c, "calib_summary");
+
+	tp_rec_str(r, "source", "stub");
+	if (chosen)
+		tp_rec_str(r, "chosen", chosen);
+	else
+		tp_rec_null(r, "chosen");
+	tp_rec_uint(r, "tsc_hz", hz);
+	return r;
+}
+
+void tp_con_hex(struct tp_rec *r, const char *key, uint64_t v)
+{
+	char s[24];
+	struct tp_buf b;
+
+	tp_buf_init(&b, s, sizeof(s));
+	tp_buf_puts(&b, "0x");
+	tp_buf_puthex(&b, v, 1);
+	tp_rec_str(r, key, s);
 }
 
 void tp_con_emit(struct tp_console *c)

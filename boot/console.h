@@ -35,6 +35,12 @@ void tp_con_init(struct tp_console *c, EFI_SYSTEM_TABLE *st);
 void tp_con_msg(struct tp_console *c, const char *line);
 /* Starts a record in c->rec; finish with tp_con_emit(). */
 struct tp_rec *tp_con_rec(struct tp_console *c, const char *type);
+/* A calib record from the stub for reference ref (tsc.c, arm64/calib.c). */
+struct tp_rec *tp_con_calib(struct tp_console *c, const char *ref);
+/* The stub's calib_summary: the reference chosen (NULL: none) and its Hz. */
+struct tp_rec *tp_con_calib_summary(struct tp_console *c, const char *chosen, uint64_t hz);
+/* key = "0x<hex>" in r. */
+void tp_con_hex(struct tp_rec *r, const char *key, uint64_t v);
 void tp_con_emit(struct tp_console *c);
 
 #endif

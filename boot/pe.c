@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The stub's own PE sections; see pe.h. EFI-free, tested by tests/unit/test_pe.c. */
+#include "arch.h"
 #include "pe.h"
 #include "../common/le.h"
 
@@ -129,13 +130,15 @@ int tp_payload_find(const void *base, size_t len, enum tp_pe_layout layout,
 
 /* ---- the kernel image, before LoadImage ---- */
 
-#define PE_MACHINE_X64 0x8664
 #define PE_OPT_MAGIC_PE32PLUS 0x20b
 #define PE_SUBSYSTEM_EFI_APPLICATION 10
 /* Linux x86 boot protocol (Documentation/x86/boot.rst) */
 #define LINUX_HDR_MAGIC_OFF 0x202
 #define LINUX_HDR_VERSION_OFF 0x206
 #define LINUX_HDR_KVER_OFF 0x20e
+/* Linux arm64 Image header (Documentation/arm64/booting.rst): "ARM\x64" at 56 */
+#define LINUX_ARM64_MAGIC_OFF 0x38
+#define LINUX_ARM64_MAGIC 0x644d5241u
 
 int tp_kernel_check(const void *buf, size_t len, struct tp_kernel_info *ki, const char **why)
 {
@@ -163,8 +166,8 @@ int tp_kernel_check(const void *buf, size_t len, struct tp_kernel_info *ki, cons
 		return -3;
 	}
 	ki->machine = (uint16_t)(p[pe + 4] | p[pe + 5] << 8);
-	if (ki->machine != PE_MACHINE_X64) {
-		*why = "PE machine is not x86-64";
+	if (ki->machine != TP_ARCH_PE_MACHINE) {
+		*why = "PE machine is not " TP_ARCH_NAME;
 		return -4;
 	}
 	if ((p[pe + 24] | p[pe + 25] << 8) != PE_OPT_MAGIC_PE32PLUS) {
@@ -194,6 +197,8 @@ int tp_kernel_check(const void *buf, size_t len, struct tp_kernel_info *ki, cons
 			}
 		}
 		ki->version[n] = 0;
+	} else if (le32(p + LINUX_ARM64_MAGIC_OFF) == LINUX_ARM64_MAGIC) {
+		ki->is_linux = 1;	/* the arm64 header carries no version string */
 	}
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "../common/record.h"
 #include "../common/handoff.h"
 #include "../common/words.h"
+#include "arch.h"
 #include "cmdfile.h"
 #include "cmdline.h"
 #include "devpath.h"
@@ -534,7 +535,7 @@ static void preos_tscsync(struct tp_stub *s)
 	char m[160];
 	struct tp_buf b;
 
-	tp_con_msg(&s->con, "measuring the TSC offsets between the CPUs (MP services)");
+	tp_con_msg(&s->con, "measuring the " TP_ARCH_COUNTER " offsets between the CPUs" TP_ARCH_MP_VIA);
 	tp_mp_tscsync(&s->con, s->st, s->tsc.tsc_hz, &s->mp);
 	if (!s->mp.left_out)
 		return;
@@ -710,7 +711,7 @@ static EFI_STATUS read_kernel(struct tp_stub *s, void **buf, UINTN *size,
 		struct tp_buf b;
 
 		tp_buf_init(&b, m, sizeof(m));
-		tp_buf_puts(&b, TP_KERNEL_PATH " is not an x86-64 EFI kernel: ");
+		tp_buf_puts(&b, TP_KERNEL_PATH " is not an " TP_ARCH_NAME " EFI kernel: ");
 		tp_buf_puts(&b, why);
 		tp_con_msg(&s->con, m);
 		FreePool(*buf);
@@ -755,14 +756,14 @@ static EFI_GUID load_file2_guid = TP_LOAD_FILE2_PROTOCOL_GUID;
  * way (UEFI 2.10, 7.3 InstallMultipleProtocolInterfaces: a device path
  * already present on another handle).
  */
-static EFI_STATUS initrd_register(struct tp_stub *s)
+static EFI_STATUS initrd_register(struct tp_stub *s, const void *data, UINTN size, const char *what)
 {
 	struct tp_initrd *rd = &s->initrd;
 	EFI_STATUS status;
 
 	rd->lf2.LoadFile = initrd_load_file;
-	rd->data = s->pl.initrd.data;
-	rd->size = s->pl.initrd.size;
+	rd->data = data;
+	rd->size = size;
 	rd->path.vendor.Header.Type = MEDIA_DEVICE_PATH;
 	rd->path.vendor.Header.SubType = MEDIA_VENDOR_DP;
 	SetDevicePathNodeLength(&rd->path.vendor.Header, sizeof(rd->path.vendor));
@@ -775,7 +776,7 @@ static EFI_STATUS initrd_register(struct tp_stub *s)
 	if (EFI_ERROR(status)) {
 		msg_status(s, "initrd_register",
 			   "cannot register the initramfs as LINUX_EFI_INITRD_MEDIA_GUID for",
-			   TP_EMBEDDED_KERNEL, status);
+			   what, status);
 		rd->handle = NULL;
 	}
 	return status;
@@ -871,12 +872,38 @@ fail:
 	return status;
 }
 
+/*
+ * The first initrd= file, read and served through LINUX_EFI_INITRD_MEDIA_GUID
+ * (arch.h, TP_ARCH_INITRD_LF2): the arm64 kernel's EFI stub loads initrd=
+ * files only with EFI_GENERIC_STUB_INITRD_CMDLINE_LOADER, which the minimal
+ * kernel leaves out; LoadFile2 is what it tries first anyway. *buf is freed
+ * by the caller.
+ */
+static EFI_STATUS initrd_from_file(struct tp_stub *s, void **buf)
+{
+	size_t pos = 0, vlen;
+	const char *v = tp_cmdline_next(s->cmdline, tp_words[TPW_INITRD].name, &pos, &vlen);
+	char path[128];
+	struct tp_buf b;
+	UINTN size = 0;
+	EFI_STATUS status;
+
+	tp_buf_init(&b, path, sizeof(path));
+	tp_buf_putn(&b, v, v ? vlen : 0);
+	status = read_file(s, path, TP_KERNEL_MAX, buf, &size);
+	if (EFI_ERROR(status)) {
+		msg_status(s, "initrd_read", "cannot read initramfs", path, status);
+		return status;
+	}
+	return initrd_register(s, *buf, size, path);
+}
+
 /* File mode: \EFI\timeprobe\vmlinuz, initrd= files on the same volume. */
 static EFI_STATUS boot_file(struct tp_stub *s)
 {
 	struct tp_kernel_info ki;
 	EFI_DEVICE_PATH *kpath;
-	void *kbuf = NULL;
+	void *kbuf = NULL, *ibuf = NULL;
 	UINTN ksize = 0;
 	EFI_STATUS status;
 
@@ -888,12 +915,22 @@ static EFI_STATUS boot_file(struct tp_stub *s)
 		FreePool(kbuf);
 		return status;
 	}
+	if (TP_ARCH_INITRD_LF2) {
+		status = initrd_from_file(s, &ibuf);
+		if (EFI_ERROR(status)) {
+			FreePool(kbuf);
+			return status;
+		}
+	}
 	tp_con_msg(&s->con, "starting " TP_KERNEL_PATH);
 	/* the file's device path, so that the kernel's LoadedImage names our
 	 * volume (Linux's EFI stub opens initrd= files on that volume) */
 	kpath = FileDevicePath(s->li->DeviceHandle, L"" TP_KERNEL_PATH);
 	status = start_kernel(s, kpath, TP_KERNEL_PATH, kbuf, ksize, &ki);
+	initrd_unregister(s);
 	FreePool(kbuf);
+	if (ibuf)
+		FreePool(ibuf);
 	if (kpath)
 		FreePool(kpath);
 	return status;
@@ -916,7 +953,7 @@ static EFI_STATUS boot_embedded(struct tp_stub *s)
 		struct tp_buf b;
 
 		tp_buf_init(&b, m, sizeof(m));
-		tp_buf_puts(&b, "the " TP_EMBEDDED_KERNEL " is not an x86-64 EFI kernel: ");
+		tp_buf_puts(&b, "the " TP_EMBEDDED_KERNEL " is not an " TP_ARCH_NAME " EFI kernel: ");
 		tp_buf_puts(&b, why);
 		tp_con_msg(&s->con, m);
 		status = EFI_LOAD_ERROR;
@@ -924,7 +961,7 @@ static EFI_STATUS boot_embedded(struct tp_stub *s)
 		return status;
 	}
 	if (s->pl.initrd.data) {
-		status = initrd_register(s);
+		status = initrd_register(s, s->pl.initrd.data, s->pl.initrd.size, TP_EMBEDDED_KERNEL);
 		if (EFI_ERROR(status))
 			return status;
 	} else if (s->root) {

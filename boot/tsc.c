@@ -45,52 +45,6 @@ static void efi_stall(uint32_t us, void *ctx)
 	uefi_call_wrapper(st->BootServices->Stall, 1, us);
 }
 
-/* UEFI memory is identity-mapped during boot services (UEFI 2.10, 2.3.4). */
-const void *tp_acpi_map_identity(uint64_t phys, size_t len, void *ctx)
-{
-	(void)len;
-	(void)ctx;
-	return (const void *)(uintptr_t)phys;
-}
-
-static void hex_field(struct tp_rec *r, const char *key, uint64_t v)
-{
-	char s[24];
-	struct tp_buf b;
-
-	tp_buf_init(&b, s, sizeof(s));
-	tp_buf_puts(&b, "0x");
-	tp_buf_puthex(&b, v, 1);
-	tp_rec_str(r, key, s);
-}
-
-/*
- * UEFI 2.10, 4.6 EFI Configuration Table: the ACPI 2.0 RSDP GUID
- * (XSDT) is preferred, the ACPI 1.0 one (RSDT only) is the fallback.
- */
-const char *tp_efi_acpi_root(EFI_SYSTEM_TABLE *st, struct tp_acpi_root *root)
-{
-	static EFI_GUID acpi20 = ACPI_20_TABLE_GUID;
-	static EFI_GUID acpi10 = ACPI_TABLE_GUID;
-	const void *rsdp20 = NULL, *rsdp10 = NULL;
-
-	for (UINTN i = 0; i < st->NumberOfTableEntries; i++) {
-		EFI_CONFIGURATION_TABLE *t = &st->ConfigurationTable[i];
-
-		if (!CompareGuid(&t->VendorGuid, &acpi20))
-			rsdp20 = t->VendorTable;
-		else if (!CompareGuid(&t->VendorGuid, &acpi10))
-			rsdp10 = t->VendorTable;
-	}
-	if (rsdp20 && tp_acpi_parse_rsdp(rsdp20, 36, root) == 0)
-		return NULL;
-	if (rsdp10 && tp_acpi_parse_rsdp(rsdp10, 20, root) == 0)
-		return NULL;
-	if (rsdp20 || rsdp10)
-		return "ACPI RSDP checksum or signature invalid";
-	return "no ACPI RSDP in the EFI configuration table";
-}
-
 static void find_acpi(struct ref_ctx *x)
 {
 	x->acpi_why = tp_efi_acpi_root(x->st, &x->root);
@@ -133,7 +87,7 @@ static void hpet_teardown(struct ref_ctx *x)
 
 static void hpet_describe(struct ref_ctx *x, struct tp_rec *r)
 {
-	hex_field(r, "address", x->hpet_tbl.address);
+	tp_con_hex(r, "address", x->hpet_tbl.address);
 	tp_rec_uint(r, "period_fs", x->hpet.period_fs);
 	tp_rec_uint(r, "ref_hz", tp_hpet_hz(x->hpet.period_fs));
 	tp_rec_bool(r, "counter_64bit", !!(x->hpet.gcap_id & HPET_CAP_COUNT_SIZE));
@@ -170,7 +124,7 @@ static int pm_round(struct ref_ctx *x, struct tp_round *r, uint64_t *hz)
 static void pm_describe(struct ref_ctx *x, struct tp_rec *r)
 {
 	tp_rec_str(r, "space", x->pm.space == ACPI_GAS_IO ? "io" : "memory");
-	hex_field(r, "address", x->pm.address);
+	tp_con_hex(r, "address", x->pm.address);
 	tp_rec_uint(r, "bits", x->pm.bits);
 	tp_rec_bool(r, "tmr_val_ext", x->pm.ext_flag);
 	tp_rec_bool(r, "from_x_pm_tmr_blk", x->pm.from_x);
@@ -217,16 +171,6 @@ static const char *round_error(int ret)
 {
 	return ret == TP_MEASURE_STUCK ? "counter does not advance" :
 					 "reference did not reach the window in time";
-}
-
-/* A calib record from the stub for ref, to be filled and emitted. */
-static struct tp_rec *calib_rec(struct tp_console *con, const char *ref)
-{
-	struct tp_rec *r = tp_con_rec(con, "calib");
-
-	tp_rec_str(r, "source", "stub");
-	tp_rec_str(r, "ref", ref);
-	return r;
 }
 
 static void rec_absent(struct tp_rec *r, const char *why)
@@ -286,7 +230,7 @@ static const char *measure_rounds(struct ref_ctx *x, const struct ref_ops *op, u
 static void ref_record(struct tp_console *con, struct ref_ctx *x, const struct ref_ops *op,
 		       const struct tp_ref_result *out)
 {
-	struct tp_rec *r = calib_rec(con, op->name);
+	struct tp_rec *r = tp_con_calib(con, op->name);
 
 	if (out->present) {
 		tp_rec_uint(r, "tsc_hz", out->res.tsc_hz);
@@ -322,7 +266,7 @@ static void run_ref(struct tp_console *con, struct ref_ctx *x, const struct ref_
 /* Intel SDM vol. 2A, CPUID leaf 15H: the TSC from the crystal clock. */
 static void cpuid15_record(struct tp_console *con, uint32_t max_leaf, uint32_t base_mhz)
 {
-	struct tp_rec *r = calib_rec(con, "cpuid15");
+	struct tp_rec *r = tp_con_calib(con, "cpuid15");
 
 	if (max_leaf < 0x15) {
 		rec_absent(r, "CPUID max basic leaf below 0x15");
@@ -347,7 +291,7 @@ static void cpuid15_record(struct tp_console *con, uint32_t max_leaf, uint32_t b
 /* Intel SDM vol. 2A, CPUID leaf 16H: the processor's base frequency. */
 static void cpuid16_record(struct tp_console *con, uint32_t max_leaf, uint32_t base_mhz)
 {
-	struct tp_rec *r = calib_rec(con, "cpuid16");
+	struct tp_rec *r = tp_con_calib(con, "cpuid16");
 
 	if (!base_mhz) {
 		rec_absent(r, max_leaf < 0x16 ? "CPUID max basic leaf below 0x16" :
@@ -369,7 +313,7 @@ static void cpuid16_record(struct tp_console *con, uint32_t max_leaf, uint32_t b
  */
 static void hypervisor_record(struct tp_console *con)
 {
-	struct tp_rec *r = calib_rec(con, "hypervisor");
+	struct tp_rec *r = tp_con_calib(con, "hypervisor");
 	struct tp_cpuid h, t;
 	char vendor[13];
 
@@ -444,14 +388,8 @@ static size_t run_refs(struct tp_console *con, struct ref_ctx *x, uint32_t round
 static void summary_record(struct tp_console *con, const struct tp_tsc_report *rep,
 			   size_t n_hw, uint32_t rounds, uint32_t ms)
 {
-	struct tp_rec *r = tp_con_rec(con, "calib_summary");
+	struct tp_rec *r = tp_con_calib_summary(con, rep->chosen, rep->tsc_hz);
 
-	tp_rec_str(r, "source", "stub");
-	if (rep->chosen)
-		tp_rec_str(r, "chosen", rep->chosen);
-	else
-		tp_rec_null(r, "chosen");
-	tp_rec_uint(r, "tsc_hz", rep->tsc_hz);
 	tp_rec_uint(r, "max_disagreement_ppm", rep->max_disagreement_ppm);
 	tp_rec_uint(r, "hardware_refs", n_hw);
 	tp_rec_bool(r, "invariant_tsc", rep->invariant_tsc);

@@ -13,6 +13,7 @@
 #include "../common/x86clock.h"
 #include "calib.h"
 #include "console.h"
+#include "efiacpi.h"
 
 enum tp_ref_id { TP_REF_HPET, TP_REF_PMTIMER, TP_REF_PIT, TP_REF_STALL, TP_REF_COUNT };
 
@@ -36,13 +37,5 @@ struct tp_tsc_report {
 
 void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rounds,
 		      uint32_t ms, struct tp_tsc_report *rep);
-
-/*
- * The ACPI root from the EFI configuration table (also used by stub.c for
- * the SPCR). Returns NULL, or why there is no usable RSDP.
- */
-const char *tp_efi_acpi_root(EFI_SYSTEM_TABLE *st, struct tp_acpi_root *root);
-/* tp_acpi_map_fn for boot services: physical memory is identity-mapped. */
-const void *tp_acpi_map_identity(uint64_t phys, size_t len, void *ctx);
 
 #endif

@@ -15,6 +15,9 @@
 #   KERNEL_TARBALL  the tarball (default /usr/src/linux-source-6.1.tar.xz)
 #   TIMEPROBE_CACHE cache folder (default ${XDG_CACHE_HOME:-$HOME/.cache}/timeprobe)
 #   SOURCE_DATE_EPOCH the build time the kernel states (the Makefile sets it)
+#   ARCH          x86 (default) or arm64: the base fragment (timeprobe.config
+#                 or arm64.config), the cross compiler and the image built
+#                 (bzImage, or arm64's Image with its EFI stub); OUT gets it
 #
 # The result is cached under a key made of the fragment(s), this script, the
 # source's identity, SOURCE_DATE_EPOCH and the compiler's version, so an unchanged kernel is
@@ -34,9 +37,21 @@ cache=${TIMEPROBE_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/timeprobe}
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 jobs=$(nproc 2>/dev/null || echo 2)
 
+# The architecture: base fragment, kernel ARCH, cross compiler, image target.
+case ${ARCH:-x86} in
+x86|x86_64|amd64)
+	base=timeprobe.config karch=x86 cross= target=bzImage ;;
+arm64|aarch64)
+	base=arm64.config karch=arm64 cross=aarch64-linux-gnu- target=Image ;;
+*)
+	echo "kernel/build.sh: ARCH='${ARCH:-}' is neither x86 nor arm64" >&2; exit 2 ;;
+esac
+export ARCH=$karch CROSS_COMPILE=$cross
+command -v "${cross}gcc" >/dev/null || { echo "kernel/build.sh: no ${cross}gcc (tools/deps.sh installs it)" >&2; exit 2; }
+
 # The fragments, named relative to $here (which may hold spaces; these names
 # do not): read with `cd "$here"`.
-frags=timeprobe.config
+frags=$base
 if [ -n "$variant" ]; then
 	vf="$here/variants/$variant.config"
 	case $variant in
@@ -65,8 +80,8 @@ fi
 sde=${SOURCE_DATE_EPOCH:-1700000000}
 export KBUILD_BUILD_TIMESTAMP="$(date -u -d "@$sde" '+%a %b %e %H:%M:%S UTC %Y')"
 export KBUILD_BUILD_USER=timeprobe KBUILD_BUILD_HOST=timeprobe KBUILD_BUILD_VERSION=1
-key=$( { echo "$srcid"; echo "sde:$sde"; (cd "$here" && cat $frags); cat "$0"; gcc --version | head -n1; } | sha256sum | cut -c1-16)
-dir="$cache/kernel-${variant:-base}-$key"
+key=$( { echo "$srcid"; echo "sde:$sde"; (cd "$here" && cat $frags); cat "$0"; "${cross}gcc" --version | head -n1; } | sha256sum | cut -c1-16)
+dir="$cache/kernel-${cross:+$karch-}${variant:-base}-$key"
 
 # One build of a key at a time: two makes sharing an object folder (two test
 # runs, or make efi beside make image) would delete each other's files.
@@ -135,9 +150,9 @@ else
 	rm -rf "$obj" && mkdir -p "$obj"
 	echo "kernel: building in $obj (fragments: $frags)"
 	configure "$obj"
-	make -s -C "$src" O="$obj" -j"$jobs" bzImage
+	make -s -C "$src" O="$obj" -j"$jobs" $target
 	mkdir -p "$dir.tmp"
-	cp "$obj/arch/x86/boot/bzImage" "$dir.tmp/bzImage"
+	cp "$obj/arch/$karch/boot/$target" "$dir.tmp/bzImage"
 	cp "$obj/.config" "$dir.tmp/config"
 	rm -rf "$dir" && mv "$dir.tmp" "$dir"
 	rm -rf "$obj"

@@ -4,13 +4,19 @@
 # (chromium: make test draws tp-report --html's page headless, tests/report/html.t).
 # As root it runs apt-get; otherwise it prints the exact command.
 #   tools/deps.sh [extra-package...]
+# The arm64 appliance (make ARCH=arm64; make test boots it) needs the cross
+# tools and, from the arm64 architecture (dpkg --add-architecture arm64),
+# musl-dev:arm64 (Multi-Arch: same, beside the amd64 one; it brings
+# aarch64-linux-musl-gcc). gnu-efi:arm64 cannot be installed beside gnu-efi
+# (not Multi-Arch): tools/gnu-efi-arm64.sh unpacks it into the build.
 set -eu
 
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
 gnu-efi musl-tools ovmf qemu-system-x86 linux-source-6.1 mtools dosfstools gdisk
 libjansson-dev zlib1g-dev python3 perl gnuplot-nox clang libclang-rt-14-dev xorriso sbsigntool openssl jq lava-common
-qemu-utils util-linux strace python3-jsonschema libxml2-utils
-chromium $*"
+qemu-utils util-linux strace python3-jsonschema libxml2-utils chromium
+gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu linux-libc-dev-arm64-cross
+qemu-system-arm qemu-efi-aarch64 musl-dev:arm64 $*"
 
 missing=
 for p in $pkgs; do
@@ -20,10 +26,11 @@ done
 
 if [ "$(id -u)" != 0 ]; then
 	echo "timeprobe needs these Debian packages:$missing" >&2
-	echo "install them with:  sudo apt-get update && sudo apt-get install -y$missing" >&2
+	echo "install them with:  sudo dpkg --add-architecture arm64 && sudo apt-get update && sudo apt-get install -y$missing" >&2
 	exit 1
 fi
 echo "deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
+dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
 apt-get update -q >/dev/null
 apt-get install -y -q --no-install-recommends $missing >/dev/null

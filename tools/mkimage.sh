@@ -7,7 +7,8 @@
 #   tools/mkimage.sh OUT.img BOOTX64.EFI bzImage initramfs.img cmdline.txt [APPEND]
 #
 # Layout of the ESP:
-#   \EFI\BOOT\BOOTX64.EFI          the stub (the firmware's default path)
+#   \EFI\BOOT\BOOTX64.EFI          the stub (the firmware's default path;
+#                                  \EFI\BOOT\BOOTAA64.EFI with ARCH=arm64)
 #   \EFI\timeprobe\vmlinuz         the kernel
 #   \EFI\timeprobe\initramfs.img   the probe suite
 #   \EFI\timeprobe\cmdline.txt     the kernel command line, editable on the stick
@@ -42,7 +43,10 @@ sgdisk -p "$tmp" | grep -q " EF00 " || { echo "mkimage: sgdisk made no ESP" >&2;
 truncate -s $(( esp_sectors * 512 )) "$esp"
 mformat -i "$esp" -F -N "$fat_serial" -v TIMEPROBE -c 1 -T $esp_sectors -h 64 -s 32 ::
 mmd -i "$esp" ::/EFI ::/EFI/BOOT ::/EFI/timeprobe ::/timeprobe ::/timeprobe/results
-mcopy -i "$esp" "$efi" ::/EFI/BOOT/BOOTX64.EFI
+case ${ARCH:-x86} in
+arm64|aarch64) mcopy -i "$esp" "$efi" ::/EFI/BOOT/BOOTAA64.EFI ;;
+*) mcopy -i "$esp" "$efi" ::/EFI/BOOT/BOOTX64.EFI ;;
+esac
 # the image's identity (tools/image-ids.sh): the appliance saves only here
 printf '%s\n' "$part_guid" > "$esp.id"
 mcopy -i "$esp" "$esp.id" ::/timeprobe/id

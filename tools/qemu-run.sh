@@ -28,6 +28,9 @@
 # it as a read-only CD-ROM instead (an ISO from tools/mkiso.sh).
 # OVMF_CODE and OVMF_VARS in the environment choose other firmware files,
 # e.g. Debian's Secure Boot "snakeoil" pair (docs/secureboot.md).
+# ARCH=arm64 in the environment boots an arm64 image instead:
+# qemu-system-aarch64 -M virt with AAVMF (Debian's qemu-efi-aarch64), the
+# disk on virtio, always under TCG (tools/accel.sh); --machine is then virt.
 set -eu
 
 machine=q35 cpus=2 log= timeout=0 silence= cdrom= format=raw
@@ -54,9 +57,20 @@ raw|vmdk|vdi|vhdx|qcow2) ;;
 *) echo "qemu-run: --format '$format' is not raw, vmdk, vdi, vhdx or qcow2" >&2; exit 2 ;;
 esac
 
-code=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
-vars_src=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd}
-[ -f "$code" ] || { echo "qemu-run: $code missing (apt-get install ovmf)" >&2; exit 1; }
+# The architecture's QEMU, firmware and disk bus.
+case ${ARCH:-x86} in
+arm64|aarch64)
+	qemu=qemu-system-aarch64 fw_pkg=qemu-efi-aarch64 disk_if=virtio
+	code=${OVMF_CODE:-/usr/share/AAVMF/AAVMF_CODE.fd}
+	vars_src=${OVMF_VARS:-/usr/share/AAVMF/AAVMF_VARS.fd}
+	case $machine in q35*|pc*) machine=virt ;; esac
+	[ -z "$cdrom" ] || { echo "qemu-run: --cdrom is for x86 images only" >&2; exit 2; } ;;
+*)
+	qemu=qemu-system-x86_64 fw_pkg=ovmf disk_if=ide
+	code=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
+	vars_src=${OVMF_VARS:-/usr/share/OVMF/OVMF_VARS_4M.fd} ;;
+esac
+[ -f "$code" ] || { echo "qemu-run: $code missing (apt-get install $fw_pkg)" >&2; exit 1; }
 vars=$(mktemp /tmp/timeprobe-vars.XXXXXX)
 trap 'rm -f "$vars"' EXIT
 
@@ -78,7 +92,7 @@ choose
 qemu_value() { printf '%s\n' "$1" | sed 's/,/,,/g'; }
 file=$(qemu_value "$img")
 if [ -z "$cdrom" ]; then
-	set -- -drive "if=ide,format=$format,file=$file" "$@"
+	set -- -drive "if=$disk_if,format=$format,file=$file" "$@"
 else
 	cd="if=none,id=cd,format=raw,media=cdrom,readonly=on,file=$file"
 	case $machine in
@@ -92,7 +106,7 @@ fi
 # firmware's variables.
 launch() {
 	cp "$vars_src" "$vars"
-	set -- qemu-system-x86_64 -machine "$machine,accel=$accel" -cpu "$cpu" -smp "$cpus" -m 512 \
+	set -- $qemu -machine "$machine,accel=$accel" -cpu "$cpu" -smp "$cpus" -m 512 \
 		-nodefaults -nographic -serial stdio -net none -no-reboot \
 		-drive "if=pflash,format=raw,readonly=on,file=$(qemu_value "$code")" \
 		-drive "if=pflash,format=raw,file=$vars" \

@@ -368,6 +368,26 @@ static void fingerprint_hpet(struct tp_rec *r, struct missing *ms)
 		tp_rec_bool(r, "hpet_clocksource", sysinfo_word_in_list(avail, "hpet"));
 }
 
+/*
+ * The CPU's counter (timeutil.h): its name, the frequency the CPU claims for
+ * it (arm64's CNTFRQ_EL0; the TSC claims none), ECV, and arm64's CPU identity
+ * (MIDR_EL1: implementer, variant, part, revision, as Linux exports it).
+ */
+static void fingerprint_counter(struct tp_rec *r, struct missing *ms)
+{
+	tp_rec_str(r, "counter", TP_COUNTER_NAME);
+	if (tp_counter_claimed_hz())
+		tp_rec_uint(r, "counter_claimed_hz", tp_counter_claimed_hz());
+	else
+		miss(r, ms, "counter_claimed_hz", 0, "the counter states no frequency (CNTFRQ_EL0 is arm64's)");
+	if (tp_counter_ecv() >= 0)
+		tp_rec_bool(r, "ecv", tp_counter_ecv());
+	else
+		miss(r, ms, "ecv", 0, "not arm64: no FEAT_ECV");
+	text_field(r, ms, "midr", "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1",
+		   "no MIDR_EL1 in sysfs (not arm64)");
+}
+
 static void fingerprint_hypervisor(struct tp_rec *r, struct missing *ms)
 {
 	fingerprint_hv_cpuid(r, ms);
@@ -690,6 +710,7 @@ static int fingerprint_child(void *arg)
 	fingerprint_tsc_flags(&r, &ms, cpuinfo);
 	fingerprint_clocks(&r, &ms);
 	fingerprint_hpet(&r, &ms);
+	fingerprint_counter(&r, &ms);
 	fingerprint_firmware(&r, &ms, j->o);
 	fingerprint_kernel(&r, &ms, j->o);
 	fingerprint_handed_over(&r, &ms, j->o);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Time in int64_t nanoseconds and uint64_t TSC ticks: the conversions, the
- * clock reads (now_ns, mono_ns), the TSC reads (rdtsc, rdtsc_ordered,
- * rdtscp) and a spin loop's pause (cpu_relax). Header only.
+ * clock reads (now_ns, mono_ns), the CPU counter's reads (the TSC's rdtsc,
+ * rdtsc_ordered, rdtscp; any architecture's tp_counter*) and a spin loop's
+ * pause (cpu_relax). Header only.
  */
 #ifndef TP_TIMEUTIL_H
 #define TP_TIMEUTIL_H
@@ -49,6 +50,15 @@ static inline int64_t mono_ns(void)
 	return now_ns(CLOCK_MONOTONIC);
 }
 
+/*
+ * The CPU's own counter, one interface per architecture: tp_counter() (a
+ * plain read), tp_counter_ordered() (after the loads before it),
+ * cpu_relax() (a spin loop's pause) and TP_COUNTER_NAME. x86: the TSC (and
+ * rdtsc, rdtsc_ordered, rdtscp by name, TP_HAVE_TSC). arm64: the generic
+ * timer's virtual count CNTVCT_EL0, whose frequency firmware claims in
+ * CNTFRQ_EL0 (tp_counter_claimed_hz()); Linux lets EL0 read both
+ * (CNTKCTL_EL1.EL0VCTEN). Probes that need the TSC itself skip elsewhere.
+ */
 #if defined(__x86_64__) || defined(__i386__)
 static inline uint64_t rdtsc(void)
 {
@@ -82,8 +92,62 @@ static inline void cpu_relax(void)
 	__asm__ volatile("pause" ::: "memory");
 }
 #define TP_HAVE_TSC 1
+#define TP_HAVE_COUNTER 1
+#define TP_COUNTER_NAME "tsc"
+static inline uint64_t tp_counter(void) { return rdtsc(); }
+static inline uint64_t tp_counter_ordered(void) { return rdtsc_ordered(); }
+/* The TSC states no frequency of its own. */
+static inline uint64_t tp_counter_claimed_hz(void) { return 0; }
+/* ECV is arm64's: -1, not applicable. */
+static inline int tp_counter_ecv(void) { return -1; }
+#elif defined(__aarch64__)
+#include <sys/auxv.h>
+#define TP_HAVE_TSC 0
+#define TP_HAVE_COUNTER 1
+#define TP_COUNTER_NAME "cntvct"
+static inline uint64_t tp_counter(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
+	return v;
+}
+
+/* isb: the read is not made before the instructions before it (Arm ARM
+ * D12.1.2; Linux's __arch_counter_get_cntvct). */
+static inline uint64_t tp_counter_ordered(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(v) :: "memory");
+	return v;
+}
+
+static inline uint64_t tp_counter_claimed_hz(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(v));
+	return v & 0xffffffffu;
+}
+
+static inline void cpu_relax(void)
+{
+	__asm__ volatile("yield" ::: "memory");
+}
+
+/* FEAT_ECV (self-synchronising CNTVCTSS_EL0) as the kernel reports it:
+ * HWCAP2_ECV, arch/arm64/include/uapi/asm/hwcap.h (Linux 6.1). */
+static inline int tp_counter_ecv(void)
+{
+	return !!(getauxval(AT_HWCAP2) & (1UL << 19));
+}
 #else
 #define TP_HAVE_TSC 0
+#define TP_HAVE_COUNTER 0
+#define TP_COUNTER_NAME "none"
+static inline uint64_t tp_counter_claimed_hz(void) { return 0; }
+static inline int tp_counter_ecv(void) { return -1; }
 #endif
 
 #endif

@@ -11,11 +11,12 @@
 #include "probe.h"
 #include "tsccal.h"
 #include "stats.h"
+#include "sysinfo.h"
 #include "timeutil.h"
 
 int tsccal_rounds = USER_CALIB_ROUNDS_DEFAULT;
 
-#if TP_HAVE_TSC
+#if TP_HAVE_COUNTER
 /*
  * A clock read between two TSC reads, the tightest of a few tries: a
  * preemption or a host exit inside one bracket would move its midpoint by
@@ -27,9 +28,9 @@ static void bracket(uint64_t *mid_tsc, int64_t *clock_ns)
 	uint64_t best = UINT64_MAX;
 
 	for (int i = 0; i < 8; i++) {
-		uint64_t a = rdtsc_ordered();
+		uint64_t a = tp_counter_ordered();
 		int64_t c = now_ns(CLOCK_MONOTONIC_RAW);
-		uint64_t b = rdtsc_ordered();
+		uint64_t b = tp_counter_ordered();
 
 		if (b >= a && b - a < best) {
 			best = b - a;
@@ -47,7 +48,7 @@ static void bracket(uint64_t *mid_tsc, int64_t *clock_ns)
  */
 double tsccal_hz_against_raw(int64_t interval_ns)
 {
-#if TP_HAVE_TSC
+#if TP_HAVE_COUNTER
 	uint64_t m0 = 0, m1 = 0;
 	int64_t c0 = 0, c1 = 0;
 
@@ -114,6 +115,15 @@ void tsccal_fields(struct tp_rec *r, const struct user_calib *c)
 	tp_rec_int(r, "calib_round_ms", c->round_ns / NS_PER_MS);
 }
 
+const char *tsccal_no_counter(void)
+{
+	if (!TP_HAVE_COUNTER)
+		return "no CPU counter read on this architecture";
+	if (TP_HAVE_TSC && !sysinfo_cpu_has_flag("tsc"))
+		return "no TSC on this CPU";
+	return NULL;
+}
+
 double tsccal_probe(struct probe_ctx *ctx)
 {
 	int64_t round_ms = ctx->quick ? USER_CALIB_QUICK_MS : USER_CALIB_FULL_MS;
@@ -126,7 +136,7 @@ double tsccal_probe(struct probe_ctx *ctx)
 		ctx->tsc.ref = ctx->opt->tsc_ref[0] ? ctx->opt->tsc_ref : "unknown";
 		return ctx->tsc.hz;
 	}
-	if (!TP_HAVE_TSC)
+	if (!TP_HAVE_COUNTER)
 		return 0;
 	ctx->tsc.hz = tsccal_run(tsccal_rounds, round_ms * NS_PER_MS, &ctx->tsc.user);
 	ctx->tsc.source = "user";

@@ -39,6 +39,9 @@ void tsccal_reduce(double *v, int n, struct user_calib *c);
  * the tsc probe (probes/tsc.c) kept here, where it is used. */
 extern int tsccal_rounds;
 
+/* Why this CPU's counter (the TSC on x86, CNTVCT_EL0 on arm64; timeutil.h)
+ * cannot be used, or NULL when it can. */
+const char *tsccal_no_counter(void);
 /* Runs the calibration (ROUNDS clamped to 1..USER_CALIB_ROUNDS_MAX) and
  * fills C. Returns c->hz. */
 double tsccal_run(int rounds, int64_t round_ns, struct user_calib *c);

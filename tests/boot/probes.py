@@ -139,6 +139,19 @@ def check_noise(suite, text):
     ok(all(0 <= r.get("stolen_pct", -1) <= 100 for r in cpus), "noise: stolen time a share, 0..100 %")
 
 
+def check_counter(suite, text):
+    rs = results(suite, "counter")
+    cpus = [r for r in rs if r.get("name", "").startswith("cpu ")]
+    ok(len(cpus) == suite[0].get("cpus") and all(r.get("pairs", 0) > 0 for r in cpus),
+       "counter: the counter read back to back on each CPU", [(r.get("name"), r.get("pairs")) for r in cpus])
+    ok(any(r.get("name") == "kernel" and "workaround" in r for r in rs),
+       "counter: whether the kernel enabled a counter workaround", [r.get("name") for r in rs])
+    for r in cpus:
+        diag("counter %s (%s): %d signature(s), %d backwards, max step %d ticks" % (
+            r["name"], r.get("counter"), r.get("signatures", -1), r.get("backwards", -1),
+            r.get("max_step_ticks", -1)))
+
+
 def check_tscsync(suite, text):
     rs = results(suite, "tscsync")
     n = suite[0].get("cpus", 0)
@@ -217,7 +230,7 @@ def check_drift(suite, text):
 
 CHECKS = {"clocks": check_clocks, "itimer": check_itimer, "wakeup": check_wakeup,
           "yield": check_yield, "switch": check_switch, "tsc": check_tsc, "noise": check_noise,
-          "tscsync": check_tscsync, "drift": check_drift}
+          "tscsync": check_tscsync, "drift": check_drift, "counter": check_counter}
 
 
 def listed():

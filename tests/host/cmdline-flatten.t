@@ -45,10 +45,20 @@ else
 	skip "ISO: the commented file gives the same line" "xorriso or sgdisk missing"
 fi
 
-# The stub's built-in line is the line the image ships.
-builtin=$(sed -n '/^#define TP_CMDLINE_DEFAULT/{n;p}' boot/cmdline.h | sed 's/^[[:space:]]*"//; s/"$//; s/\\\\/\\/g')
+# The stub's built-in line is the line the image ships, on each architecture
+# (boot/arch.h picks the console): TP_CMDLINE_DEFAULT as its compiler sees it.
+builtin() {	# builtin CC: the macro's string, its pieces joined
+	printf '#include "boot/cmdline.h"\nTP_CMDLINE_DEFAULT\n' | "$1" -ffreestanding -E -P -x c - 2>/dev/null |
+		tail -n1 | sed 's/" *"//g; s/^[[:space:]]*"//; s/"[[:space:]]*$//; s/\\\\/\\/g'
+}
 ok "the stub's built-in line (boot/cmdline.h) is tools/cmdline.txt's" \
-	same "$builtin" "$(sh tools/cmdline-flatten.sh tools/cmdline.txt)"
+	same "$(builtin "${CC:-cc}")" "$(sh tools/cmdline-flatten.sh tools/cmdline.txt)"
+if command -v aarch64-linux-gnu-gcc >/dev/null; then
+	ok "arm64: the stub's built-in line is tools/cmdline-arm64.txt's" \
+		same "$(builtin aarch64-linux-gnu-gcc)" "$(sh tools/cmdline-flatten.sh tools/cmdline-arm64.txt)"
+else
+	skip "arm64: the stub's built-in line is tools/cmdline-arm64.txt's" "no aarch64-linux-gnu-gcc"
+fi
 
 # The single file's .cmdline is made by boot/boot.mk with the same script.
 ok "boot/boot.mk flattens with tools/cmdline-flatten.sh --drop initrd" \

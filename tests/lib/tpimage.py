@@ -13,6 +13,8 @@ from tp1 import BUILD, ROOT, bail, check_keys, diag, ok, records, suite_records,
 import qemu_watch  # the launcher's watcher: its patterns are the contract
 
 IMAGE = os.path.join(BUILD, "timeprobe.img")
+# make ARCH=arm64 image's (build/arm64/, beside the x86 build)
+IMAGE_ARM64 = os.path.join(BUILD, "arm64", "timeprobe.img")
 ESP_OFFSET = "@@1M"     # tools/mkimage.sh puts the ESP at 1 MiB
 
 def mtools_env():
@@ -21,14 +23,15 @@ def mtools_env():
     return env
 
 
-def image_copy(name, cmdline_extra="", remove=()):
-    """A copy of the built image with words added to cmdline.txt and files removed."""
-    if not os.path.exists(IMAGE):
-        bail("no %s: run `make image` first" % IMAGE)
+def image_copy(name, cmdline_extra="", remove=(), source=IMAGE):
+    """A copy of the built image (source: IMAGE, or IMAGE_ARM64) with words
+    added to cmdline.txt and files removed."""
+    if not os.path.exists(source):
+        bail("no %s: run `make image` (IMAGE_ARM64: `make ARCH=arm64 image`) first" % source)
     d = os.path.join(BUILD, "tests")
     os.makedirs(d, exist_ok=True)
     img = os.path.join(d, name + ".img")
-    shutil.copyfile(IMAGE, img)
+    shutil.copyfile(source, img)
     global _default_cmdline
     _default_cmdline = esp_read(img, "/EFI/timeprobe/cmdline.txt").strip()
     if cmdline_extra:

@@ -66,7 +66,7 @@ static void take(struct series *s, size_t i, double hz)
 	uint64_t best = UINT64_MAX, mid = 0, v = 0;
 
 	for (int k = 0; k < 3; k++) {
-		uint64_t a = rdtsc_ordered(), x = s->c.read(&s->c), b = rdtsc_ordered();
+		uint64_t a = tp_counter_ordered(), x = s->c.read(&s->c), b = tp_counter_ordered();
 
 		if (b >= a && b - a < best) {
 			best = b - a;
@@ -427,15 +427,15 @@ static void read_cost(const struct platclock *c, double hz)
 	char name[64];
 
 	for (int k = 0; k < COST_ROUNDS; k++) {
-		uint64_t a = rdtsc_ordered();
+		uint64_t a = tp_counter_ordered();
 
 		for (int i = 0; i < COST_BATCH; i++)
 			(void)c->read(c);
-		per[k] = (double)(rdtsc_ordered() - a) / COST_BATCH;
-		a = rdtsc_ordered();
+		per[k] = (double)(tp_counter_ordered() - a) / COST_BATCH;
+		a = tp_counter_ordered();
 		for (int i = 0; i < COST_BATCH; i++)
 			__asm__ volatile("" ::: "memory");
-		empty[k] = (double)(rdtsc_ordered() - a) / COST_BATCH;
+		empty[k] = (double)(tp_counter_ordered() - a) / COST_BATCH;
 	}
 	stats_summarize(per, COST_ROUNDS, &s);
 	stats_summarize(empty, COST_ROUNDS, &e);
@@ -551,8 +551,8 @@ static enum probe_status run(struct probe_ctx *ctx)
 	double hz;
 	int cut;
 
-	if (!TP_HAVE_TSC || !sysinfo_cpu_has_flag("tsc")) {
-		emit_skip(P, 0, "no TSC on this CPU");
+	if (tsccal_no_counter()) {
+		emit_skip(P, 0, tsccal_no_counter());
 		return PROBE_SKIPPED;
 	}
 	hz = tsccal_probe(ctx);

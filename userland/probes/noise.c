@@ -135,11 +135,11 @@ struct spinner {
  * the end, one increment. Nothing else until the time is up. */
 static void spin(struct spinner *s)
 {
-	uint64_t prev = rdtsc(), now, end = prev + s->duration_ticks, reads = 0;
+	uint64_t prev = tp_counter(), now, end = prev + s->duration_ticks, reads = 0;
 
 	s->t_first = prev;
 	do {
-		now = rdtsc();
+		now = tp_counter();
 		noise_step(&s->g, prev, now);
 		prev = now;
 		reads++;
@@ -555,8 +555,8 @@ enum probe_status noise_probe_run(struct probe_ctx *ctx)
 	enum probe_status rc = PROBE_FAILED;
 	cpu_set_t set;
 
-	if (!TP_HAVE_TSC || !sysinfo_cpu_has_flag("tsc")) {
-		emit_skip(P, 0, "no TSC on this CPU");
+	if (tsccal_no_counter()) {
+		emit_skip(P, 0, tsccal_no_counter());
 		return PROBE_SKIPPED;
 	}
 	nr.hz = tsccal_probe(ctx);

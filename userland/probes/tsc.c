@@ -19,7 +19,6 @@
  * tsc_early_khz= comes from the suite's options (struct options), not from
  * /proc/cmdline again.
  */
-#include <cpuid.h>
 #include <stdio.h>
 
 #include "../../common/x86clock.h"
@@ -28,6 +27,10 @@
 #include "../timeutil.h"
 #include "../tsccal.h"
 #include "tsc_impl.h"
+
+/* x86 only: everything below reads CPUID; elsewhere the run skips at once. */
+#if TP_HAVE_TSC
+#include <cpuid.h>
 
 /* The kernel's TSC flags (/proc/cpuinfo), each a key; the set ones appended to line. */
 static size_t flags_kernel(struct tp_rec *r, char *line, size_t size)
@@ -132,7 +135,7 @@ enum probe_status tsc_probe_run(struct probe_ctx *ctx)
 	struct tsc_log log;
 	int64_t early_khz = ctx->opt->tsc_early_khz;
 
-	if (!TP_HAVE_TSC || !sysinfo_cpu_has_flag("tsc")) {
+	if (!sysinfo_cpu_has_flag("tsc")) {
 		emit_skip(P, 0, "no TSC on this CPU");
 		return PROBE_SKIPPED;
 	}
@@ -148,6 +151,14 @@ enum probe_status tsc_probe_run(struct probe_ctx *ctx)
 	tsc_sync_check(ctx, f.stub_hz > 0 ? f.stub_hz : f.user_hz);
 	return PROBE_OK;
 }
+#else
+enum probe_status tsc_probe_run(struct probe_ctx *ctx)
+{
+	(void)ctx;
+	emit_skip(P, 0, "x86 only");
+	return PROBE_SKIPPED;
+}
+#endif
 
 /* The run's estimate (probe.h): its calibration rounds and the cross-CPU check, measured. */
 static int64_t expect_ms(const struct probe_ctx *ctx)

@@ -115,7 +115,7 @@ static void *warp_main(void *arg)
 
 		warp_lock(sh);
 		prev = sh->last_tsc;
-		now = rdtsc_ordered();
+		now = tp_counter_ordered();
 		sh->last_tsc = now;
 		other = sh->last_cpu != t->cpu;
 		sh->last_cpu = t->cpu;

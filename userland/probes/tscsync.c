@@ -53,7 +53,7 @@ int tscsync_estimate(const struct tscsync_bounds *s, struct tscsync_estimate *e)
 /*
  * One cache line for both directions: A's call (seq odd, a0 beside it, as
  * the method says A writes its TSC) and B's answer (seq even, b). Each
- * TSC read is rdtsc_ordered() (lfence; rdtsc): it executes after the load
+ * TSC read is tp_counter_ordered() (lfence; rdtsc): it executes after the load
  * that saw the other side's store, and before this side's next store
  * retires (Intel SDM vol. 2B, RDTSC; vol. 3A 8.2.2, stores are not
  * reordered with older loads or made visible before they retire).
@@ -117,7 +117,7 @@ static void *answer_main(void *arg)
 	for (uint64_t k = 1;; k += 2) {
 		if (wait_for(&ln->seq, k))
 			return 0;
-		ln->b = rdtsc_ordered();
+		ln->b = tp_counter_ordered();
 		__atomic_store_n(&ln->seq, k + 1, __ATOMIC_RELEASE);
 	}
 }
@@ -141,11 +141,11 @@ static int call_rounds(struct line *ln, int64_t duration_ns, int64_t hard_ns,
 		int64_t now;
 		int rc;
 
-		a0 = rdtsc_ordered();
+		a0 = tp_counter_ordered();
 		ln->a0 = a0;
 		__atomic_store_n(&ln->seq, k, __ATOMIC_RELEASE);
 		rc = wait_for(&ln->seq, k + 1);
-		a1 = rdtsc_ordered();
+		a1 = tp_counter_ordered();
 		if (rc)
 			return rc;
 		if (i >= WARMUP_ROUNDS)
@@ -436,7 +436,11 @@ static enum probe_status run(struct probe_ctx *ctx)
 	int cpus[TSCSYNC_MAX_CPUS], online = 0, n, changed;
 	double hz;
 
-	if (!TP_HAVE_TSC || !sysinfo_cpu_has_flag("tsc")) {
+	if (!TP_HAVE_TSC) {
+		emit_skip(P, 0, "x86 only: the TSC and IA32_TSC_ADJUST (the arm64 counter's cross-CPU check is not built yet)");
+		return PROBE_SKIPPED;
+	}
+	if (!sysinfo_cpu_has_flag("tsc")) {
 		emit_skip(P, 0, "no TSC on this CPU");
 		return PROBE_SKIPPED;
 	}
