@@ -7,7 +7,10 @@
  *    ArmPkg/Library/ArmArchTimerLib, which AAVMF and most boards use), so it
  *    tells whether the firmware believes CNTFRQ, and is marked not independent;
  *  - the RTC's second edges through GetTime() over TP_RTC_WINDOW_S seconds:
- *    a separate device with its own crystal on hardware, marked independent.
+ *    a separate device with its own crystal on most boards, but some
+ *    firmware answers GetTime() from this same counter (the Raspberry Pi's
+ *    UEFI) and under QEMU both follow the host's clocks: the stub cannot
+ *    tell which, so its independence is null, with why.
  * The ACPI GTDT's memory-mapped timers are listed and said not to be
  * independent (the same system counter). The x86 references (HPET, PM timer,
  * PIT, CPUID) get a calib record that says they are x86 only. See
@@ -159,7 +162,10 @@ static void rtc_ref(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint64_t cntfr
 		tp_rec_uint(r, "window_s", tp_rtc_elapsed(start, sec));
 		versus_cntfrq(r, rate.hz, cntfrq, rate.bound_ppm);
 	}
-	tp_rec_bool(r, "independent", 1);
+	tp_rec_null(r, "independent");
+	tp_rec_str(r, "why", "not known: the RTC is a device of its own on most boards, but some "
+		   "firmware (the Raspberry Pi's UEFI) answers GetTime() from this counter, and "
+		   "under QEMU both follow the host's clocks");
 	tp_con_emit(con);
 }
 
@@ -259,7 +265,7 @@ void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rou
 	choose(rep, &rtc, rtc_bound, &rep->ref[TP_REF_STALL], cntfrq);
 	rep->max_disagreement_ppm = 0;	/* one independent reference at most */
 	rep->invariant_tsc = 1;		/* the system counter runs at a fixed rate */
-	summary_record(con, rep, cntfrq, rtc.present, rounds, ms);
+	summary_record(con, rep, cntfrq, 0, rounds, ms);	/* the RTC's is not known */
 	if (!rep->chosen)
 		tp_con_msg(con, "WARNING: CNTFRQ_EL0 is 0 and no reference worked");
 }
