@@ -38,7 +38,8 @@ BOOT_EFI_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .dynsym \
 
 BOOT_EFI_SRCS := boot/stub.c boot/console.c boot/tsc.c boot/measure.c \
 	boot/calib.c boot/cmdfile.c boot/cmdline.c boot/devpath.c \
-	boot/efitext.c boot/ucs2.c boot/pe.c boot/spcr.c boot/mp.c \
+	boot/efitext.c boot/ucs2.c boot/pe.c boot/spcr.c boot/mp.c boot/hwlat.c \
+	boot/hwlatrec.c \
 	$(wildcard common/*.c)
 BOOT_EFI_OBJS := $(patsubst %.c,$(B)/boot/efi/%.o,$(BOOT_EFI_SRCS))
 

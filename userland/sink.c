@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include "sink.h"
+#include "timeutil.h"
 
 #define MAX_OUTPUTS 4
+#define RESULT_HEAD "TP1 {\"type\":\"result\""
 
 static struct {
 	int fd[MAX_OUTPUTS];
@@ -20,6 +22,7 @@ static struct {
 	size_t len, cap;
 	size_t probe_bytes;		/* kept for the current probe */
 	unsigned long records, dropped, probe_dropped;
+	uint64_t first_result_tsc;
 } s = { .fd = { 1 }, .n = 1, .probe_cap = SINK_PROBE_CAP, .run_cap = SINK_RUN_CAP };
 
 void sink_set_outputs(const int *fds, size_t n, int fatal)
@@ -89,6 +92,12 @@ static void put(const char *line, size_t len, int capped)
 	if (len < 4 || memcmp(line, "TP1 ", 4))
 		return;
 	s.records++;
+	/* the boot timeline's first result (boottime.h): the emitter writes "type" first */
+#if defined(__x86_64__) || defined(__i386__)
+	if (!s.first_result_tsc && len > sizeof(RESULT_HEAD) &&
+	    !memcmp(line, RESULT_HEAD, sizeof(RESULT_HEAD) - 1))
+		s.first_result_tsc = rdtsc_ordered();
+#endif
 	if (keep(line, len, capped)) {
 		s.dropped++;
 		s.probe_dropped++;
@@ -138,6 +147,11 @@ unsigned long sink_probe_dropped(void)
 int sink_write_error(void)
 {
 	return s.write_err;
+}
+
+uint64_t sink_first_result_tsc(void)
+{
+	return s.first_result_tsc;
 }
 
 unsigned long sink_records(void)

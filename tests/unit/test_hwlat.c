@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../common/hwlat.h"
+#include "../../userland/probes/hwlat_impl.h"
 #include "tap.h"
 
 #define GHZ 1000000000ull
@@ -124,8 +125,30 @@ static void test_smi(void)
 	ok(tp_hwlat_smi_readable("GenuineIntel", 0x000106a5, ""), "Nehalem (model 0x1a): read");
 }
 
+/* The kernel's tracer lines (kernel/trace/trace_output.c, trace_hwlat_print) as tracefs shows them. */
+static void test_trace_lines(void)
+{
+	struct hwlat_trace_cpu t;
+
+	memset(&t, 0, sizeof(t));
+	ok(hwlat_trace_line("           <...>-105   [001] d....   123.456789: #1     inner/outer(us):   "
+			    "12/11    ts:1700000123.456789012 count:3\n", &t), "an event line");
+	ok(hwlat_trace_line("  <...>-105 [001] d.... 124.4: #2     inner/outer(us):    4/30    "
+			    "ts:1700000124.4 count:1 nmi-total:7 nmi-count:2\n", &t), "one with NMIs");
+	ok(!hwlat_trace_line("# tracer: hwlat\n", &t), "a header is not an event");
+	ok(!hwlat_trace_line("inner/outer(us): x/y\n", &t), "junk is not an event");
+	is_int(t.samples_n, 2, "two events");
+	is_int(t.gaps_n, 4, "their counts summed");
+	is_int(t.max_ns, 30000, "the largest inner or outer, in ns");
+	is_int(t.nmi_n, 2, "NMIs counted");
+	memset(&t, 0, sizeof(t));
+	hwlat_trace_line("#1 inner/outer(us): 15/0 ts:1.2\n", &t);
+	is_int(t.gaps_n, 1, "a kernel without count: one gap an event");
+}
+
 int main(void)
 {
+	test_trace_lines();
 	test_bins();
 	test_note();
 	test_merge();

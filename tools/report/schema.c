@@ -87,6 +87,7 @@ static const struct schema_row schema[] = {
 	{ "fingerprint", "*", C, "what the machine is: CPU, hypervisor, TSC, clocks, firmware, kernel; missing says why a field is null" },
 	{ "end", "*", C, "probe counts and records written" },
 	{ "stub*", "*", C, "what the firmware stub found and did" },
+	{ "boot", "*", C, "the boot timeline: phases from reset to power-off, one clock" },
 };
 
 
