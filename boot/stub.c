@@ -566,15 +566,16 @@ static void preos_hwlat(struct tp_stub *s)
 {
 	struct tp_rec *r;
 	uint32_t window_ms = stub_option(s, TPW_HWLAT_MS);
-	size_t n;
-	const char *v = tp_cmdline_find(s->user, TP_WORD_PREFIX "profile", &n);
-	int64_t quick = 0;
+	size_t n, pos = 0;
+	const char *v;
+	int64_t quick = 0, x;
 
-	if (window_ms == (uint32_t)-1) {
-		if (v)
-			tp_word_choice(&tp_words[TPW_PROFILE], v, n, &quick);
+	/* the profile the suite takes: the last valid timeprobe.profile= */
+	while ((v = tp_cmdline_next(s->user, TP_WORD_PREFIX "profile", &pos, &n)) != NULL)
+		if (tp_word_choice(&tp_words[TPW_PROFILE], v, n, &x) == TP_WE_OK)
+			quick = x;
+	if (window_ms == (uint32_t)-1)
 		window_ms = quick == 1 ? TP_HWLAT_MS_QUICK : TP_HWLAT_MS_FULL;
-	}
 	if (window_ms) {
 		char line[80];
 		struct tp_buf b;
