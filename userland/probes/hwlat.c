@@ -21,7 +21,7 @@
 #define PROBE "hwlat"
 
 static int opt_ms;		/* hwlat-tracer-ms: the tracer's time per CPU; 0: the profile's */
-static int opt_thresh_us;	/* hwlat-tracer-thresh-us */
+static int opt_thresh_us;	/* hwlat-tracer-min-us */
 
 struct cpu_row {
 	int cpu;
@@ -208,7 +208,7 @@ static const struct probe_opt hwlat_opts[] = {
 		.help = "`hwlat`: the kernel tracer's time on each CPU",
 	  }, .store = &opt_ms },
 	{ .w = {
-		.name = "hwlat-tracer-thresh-us", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE,
+		.name = "hwlat-tracer-min-us", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE,
 		.lo = 0, .hi = 1000, .def = 0, .dflt = "0 (the stub's, 1 without)",
 		.bounds = "0..1000 us",
 		.help = "`hwlat`: the kernel tracer's threshold (tracing_thresh)",
