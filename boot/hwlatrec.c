@@ -145,8 +145,6 @@ static void word_cpu(struct tp_hwlat_word *w, const struct tp_hwlat_report *rep,
 	e->count = c->count;
 	e->max_ns = tp_hwlat_ns(c->max_ticks, rep->tsc_hz);
 	e->total_ns = tp_hwlat_ns(c->total_ticks, rep->tsc_hz);
-	if (e->count && !e->max_ns)
-		e->max_ns = e->total_ns = 1;	/* below 1 ns only at a TSC beyond 1 GHz x threshold */
 	e->smi_read = (int)c->has_smi;
 	e->smi = c->smi_after - c->smi_before;
 }
