@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The boot timeline and its `boot` record; see boottime.h. */
+#include <stdio.h>
 #include <string.h>
 
 #include "../common/x86clock.h"
@@ -97,13 +98,16 @@ void boottime_emit(const struct options *o)
 		sink_human("timeprobe: no boot timeline: %s\n", why);
 		return;
 	}
-	tp_rec_obj_begin(&r, "phases_us");
-	for (int i = 0; i < BP_COUNT; i++)
+	/* flat <phase>_us keys: the report lines them up across runs like figures */
+	for (int i = 0; i < BP_COUNT; i++) {
+		char key[48];
+
+		snprintf(key, sizeof(key), "%s_us", boot_phase_name[i]);
 		if (t.us[i] >= 0)
-			tp_rec_int(&r, boot_phase_name[i], t.us[i]);
+			tp_rec_int(&r, key, t.us[i]);
 		else
-			tp_rec_null(&r, boot_phase_name[i]);
-	tp_rec_obj_end(&r);
+			tp_rec_null(&r, key);
+	}
 	tp_rec_int(&r, "entry_to_poweroff_us", t.entry_to_poweroff_us);
 	tp_rec_int(&r, "stub_overhead_us", t.stub_overhead_us);
 	tp_rec_int(&r, "kernel_boottime_us", now_ns(CLOCK_BOOTTIME) / 1000);

@@ -147,7 +147,7 @@ def check_boot_timeline(recs, name=""):
     if not boot:
         return
     b = boot[0]
-    ph = b.get("phases_us") or {}
+    ph = {k: b.get(k + "_us") for k in ("firmware",) + BOOT_PHASES if k + "_us" in b}
     if "reason" in b:
         ok(not ph, "%sno boot timeline, and the record says why: %s" % (name, b["reason"]))
         return

@@ -87,7 +87,8 @@ static const struct schema_row schema[] = {
 	{ "fingerprint", "*", C, "what the machine is: CPU, hypervisor, TSC, clocks, firmware, kernel; missing says why a field is null" },
 	{ "end", "*", C, "probe counts and records written" },
 	{ "stub*", "*", C, "what the firmware stub found and did" },
-	{ "boot", "*", C, "the boot timeline: phases from reset to power-off, one clock" },
+	{ "boot", "*_us", F, "a boot phase or span in us (TSC over the stub's frequency)" },
+	{ "boot", "*", C, "the boot timeline: the clock, its frequency, how to read it" },
 };
 
 
