@@ -35,7 +35,6 @@ struct tp_hwlat_report {
 	uint32_t aps_over_cap;		/* beyond TP_HWLAT_SLOTS */
 	uint32_t expected_apic[TP_HWLAT_SLOTS];	/* the APs' APIC IDs, from the firmware */
 	int finish_seen;		/* the firmware signalled the APs' return */
-	EFI_STATUS finish_status;	/* StartupAllAPs' event: EFI_TIMEOUT when an AP hung */
 	int smi_readable;		/* IA32_SMI_COUNT read on every CPU */
 	int watchdog_off;		/* SetWatchdogTimer(0) succeeded */
 	uint64_t tsc_hz, window_ticks, go_tsc, duration_ms;
