@@ -204,7 +204,7 @@ static void wait_done(struct hwlat_run *r, struct tp_hwlat_report *rep)
 	rep->aps_started = rep->nslots - 1;
 }
 
-/* Polls StartupAllAPs' event up to ms: the firmware's word that every AP returned or was taken back. */
+/* Polls StartupAllAPs' event up to ms: the firmware's word that every AP returned or was reset. */
 static void wait_finish(EFI_EVENT ev, uint64_t ms, struct tp_hwlat_report *rep)
 {
 	for (uint64_t i = 0; ev && i < ms; i++) {

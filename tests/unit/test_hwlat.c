@@ -125,7 +125,7 @@ static void test_smi(void)
 	ok(tp_hwlat_smi_readable("GenuineIntel", 0x000106a5, ""), "Nehalem (model 0x1a): read");
 }
 
-/* The kernel's tracer lines (kernel/trace/trace_output.c, trace_hwlat_print) as tracefs shows them. */
+/* The kernel's tracer lines (kernel/trace/trace_output.c, trace_hwlat_print) in tracefs. */
 static void test_trace_lines(void)
 {
 	struct hwlat_trace_cpu t;
