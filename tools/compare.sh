@@ -15,12 +15,14 @@
 # names there). Writes into DIR (default build/compare):
 #   host.log, appliance.log   the two runs' output (records and tables; the
 #                             launcher's own lines first in appliance.log)
-#   appliance.img             the disk booted (its results partition too)
+#   appliance.img             the disk booted (its results partition too; its
+#                             results file is copied into results/, tools/after-run.sh)
 #   cmdline.txt               the appliance's command line
 #   report.txt                `timeprobe report` with labels host, appliance,
 #                             under a header naming the options and how the
 #                             appliance was run (TCG is said at the top)
-#   plots/                    its charts (--plot)
+#   plots/                    its charts, and index.html: the report and the
+#                             charts on one page (--html)
 # The appliance boots with tools/qemu-run.sh, so its accelerator choice
 # (ACCEL=tcg|kvm, else KVM when /dev/kvm works) is the launcher's.
 # Exit status: 0 with both runs complete and the report written, 1 when a
@@ -153,6 +155,8 @@ run_appliance() {
 		mv "$out/appliance.log.tmp" "$out/appliance.log"
 	rm -f "$out/launcher.txt"
 	say "compare: appliance: QEMU exited with $status"
+	# its results file, kept in results/ (the end and failures are checked below)
+	sh "$here/after-run.sh" "$status" "$out/appliance.log" "$out/appliance.img" 2>/dev/null || :
 }
 
 # One field of the last run record in a log ("" when absent), read by
@@ -216,11 +220,11 @@ done
 check_words
 header > "$out/report.txt.tmp"
 if ! "$bin" report "$out/host.log" "$out/appliance.log" --label=host,appliance \
-	--plot="$out/plots" >> "$out/report.txt.tmp"; then
+	--html="$out/plots" >> "$out/report.txt.tmp"; then
 	say "compare: timeprobe report failed (above)" >&2
 	failed=1
 fi
 mv "$out/report.txt.tmp" "$out/report.txt"
 head -n 4 "$out/report.txt"
-say "compare: report $out/report.txt, plots $out/plots/, logs $out/host.log $out/appliance.log"
+say "compare: report $out/report.txt, page $out/plots/index.html, logs $out/host.log $out/appliance.log"
 [ -z "$failed" ]

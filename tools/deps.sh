@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Installs the Debian packages timeprobe needs, when they are missing.
+# Installs the Debian packages timeprobe needs, when they are missing
+# (chromium: make test draws tp-report --html's page headless, tests/report/html.t).
 # As root it runs apt-get; otherwise it prints the exact command.
 #   tools/deps.sh [extra-package...]
 set -eu
@@ -8,7 +9,8 @@ set -eu
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
 gnu-efi musl-tools ovmf qemu-system-x86 linux-source-6.1 mtools dosfstools gdisk
 libjansson-dev zlib1g-dev python3 perl gnuplot-nox clang libclang-rt-14-dev xorriso sbsigntool openssl jq lava-common
-qemu-utils util-linux strace $*"
+qemu-utils util-linux strace
+chromium $*"
 
 missing=
 for p in $pkgs; do

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# make run: builds the disk image and boots it in QEMU (tools/qemu-run.sh).
+# make run and make run-iso: build the disk image (or the ISO, IMAGE
+# ending in .iso, booted as a CD-ROM) and boot it in QEMU (tools/qemu-run.sh).
 #
 #   tools/run.sh IMAGE MACHINE CPUS
 #
@@ -9,7 +10,10 @@
 # empty; APPEND, the words make adds to cmdline.txt; ACCEL (tools/accel.sh).
 # Under TCG the full profile takes minutes and measures the emulator: unless
 # a profile was chosen (PROFILE, or timeprobe.profile= in APPEND), the image
-# boots the quick one there and says so.
+# boots the quick one there and says so. The serial log goes to the terminal
+# and to run-serial.log beside IMAGE; then tools/after-run.sh copies the
+# results file into results/ and fails the run when a probe failed or the
+# run did not end (an ISO saves nothing: its serial log is kept instead).
 set -eu
 
 [ $# -eq 3 ] || { echo "usage: tools/run.sh IMAGE MACHINE CPUS" >&2; exit 2; }
@@ -41,4 +45,18 @@ elif [ "$accel" = tcg ]; then
 fi
 
 "$make" --no-print-directory "$img" APPEND="$append${append:+${extra:+ }}$extra"
-ACCEL=$accel exec sh tools/qemu-run.sh --machine "$machine" --cpus "$cpus" "$img"
+log=$(dirname "$img")/run-serial.log
+st=$(mktemp "${TMPDIR:-/tmp}/timeprobe-run.XXXXXX")
+trap 'rm -f "$st"' EXIT
+{
+	rc=0
+	case $img in
+	*.iso) ACCEL=$accel sh tools/qemu-run.sh --machine "$machine" --cpus "$cpus" --cdrom "$img" || rc=$? ;;
+	*) ACCEL=$accel sh tools/qemu-run.sh --machine "$machine" --cpus "$cpus" "$img" || rc=$? ;;
+	esac
+	echo "$rc" > "$st"
+} | tee "$log"
+case $img in
+*.iso) sh tools/after-run.sh "$(cat "$st")" "$log" ;;
+*) sh tools/after-run.sh "$(cat "$st")" "$log" "$img" ;;
+esac

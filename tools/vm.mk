@@ -5,11 +5,14 @@
 #
 #   make vm                  $(B)/timeprobe.vmdk, .vdi, .vhdx and .vmx
 #   make usb DEV=/dev/sdX    write $(B)/timeprobe.img to a USB stick, checked
-#                            (USB_FORCE=1: also a fixed or a large disk)
+#                            (USB_FORCE=1: also a fixed or a large disk);
+#                            without DEV=, the removable and USB disks here
+#   make results IMG=FILE    copy the results files out of an image or a
+#                            stick (read only) into results/
 #   make compare             the suite on this host and in QEMU, one report in
 #                            $(B)/compare/ (COMPARE_OPTS="probes=... ...")
 
-.PHONY: vm usb compare
+.PHONY: vm usb compare results
 
 VM_MEMORY_MIB ?= 512
 
@@ -22,9 +25,14 @@ vm: image
 DEV ?=
 USB_FORCE ?=
 usb:
-	@test -n '$(DEV)' || { echo 'usage: make usb DEV=/dev/sdX (the whole stick; lsblk lists disks)' >&2; exit 2; }
+	@test -n '$(DEV)' || sh tools/usb-list.sh
 	$(MAKE) image $(B)/tp-usbwrite
 	$(B)/tp-usbwrite $(if $(USB_FORCE),--force) $(B)/timeprobe.img '$(DEV)'
+
+IMG ?=
+results:
+	@test -n '$(IMG)' || { echo 'usage: make results IMG=FILE|/dev/sdX (a disk image or a stick, read only)' >&2; exit 2; }
+	python3 tools/results.py -- $(call sq,$(IMG))
 
 # Words given to both sides: NAME=VALUE becomes --NAME=VALUE for `timeprobe
 # run` and timeprobe.NAME=VALUE on the appliance's command line. Without a

@@ -23,6 +23,7 @@
 
 #include "attribution.h"
 #include "emit.h"
+#include "migrations.h"
 #include "sink.h"
 #include "sysinfo.h"
 #include "timeutil.h"
@@ -149,6 +150,7 @@ static void snap_take(struct attribution_snap *s)
 	free(text);
 	irqstat_smi_take(&s->smi);
 	s->own_rc = getrusage(RUSAGE_CHILDREN, &s->own) ? -errno : 0;
+	s->migrations_rc = migrations_read(&s->migrations);
 }
 
 static void snap_free(struct attribution_snap *s)
@@ -160,6 +162,7 @@ static void snap_free(struct attribution_snap *s)
 void attribution_begin(struct attribution *a, const int *pinned, int npinned)
 {
 	memset(a, 0, sizeof(*a));
+	migrations_open();	/* once, before the first probe's fork */
 	if (pinned && npinned > 0 && npinned <= IRQSTAT_CPUS) {
 		memcpy(a->pinned, pinned, (size_t)npinned * sizeof(*pinned));
 		a->npinned = npinned;
@@ -178,8 +181,8 @@ struct top {
 /* What the human line says, gathered while the record is written. */
 struct shown {
 	char smis[48], ctxt[32], cpus[64];
-	int have_irq, have_soft, have_own, have_cpus;
-	uint64_t irqs, softirqs, cpu_irqs;
+	int have_irq, have_soft, have_own, have_cpus, have_migrations;
+	uint64_t irqs, softirqs, cpu_irqs, migrations;
 	struct attribution_own own;
 	struct top irq, soft;
 };
@@ -291,6 +294,10 @@ static void human_line(const char *probe, const struct shown *sh)
 	} else if (len < sizeof(line)) {
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "switches and CPU time unknown");
 	}
+	if (sh->have_migrations && len < sizeof(line)) {
+		attribution_group(sh->migrations, a, sizeof(a));
+		len += (size_t)snprintf(line + len, sizeof(line) - len, ", %s migrations", a);
+	}
 	if (sh->have_cpus && len < sizeof(line)) {
 		attribution_group(sh->cpu_irqs, a, sizeof(a));
 		snprintf(line + len, sizeof(line) - len, ", %s interrupts on its CPUs %s", a, sh->cpus);
@@ -345,6 +352,10 @@ static void emit_own(struct tp_rec *r, const struct attribution *a, struct shown
 		tp_rec_uint(r, "own_invol_ctxsw", sh->own.invol_ctxsw);
 		tp_rec_fixed(r, "own_cpu_ms", sh->own.cpu_us, 3);
 	}
+	if ((sh->have_migrations = !b->migrations_rc && !x->migrations_rc)) {
+		sh->migrations = x->migrations - b->migrations;
+		tp_rec_uint(r, "own_migrations", sh->migrations);
+	}
 	if (!a->npinned || b->irq_rc || x->irq_rc)
 		return;
 	sh->have_cpus = 1;
@@ -375,6 +386,9 @@ static void emit_missing(struct tp_rec *r, const struct attribution_snap *b, con
 		tp_rec_str(r, "softirq", soft == -ENOENT ? "no /proc/softirqs" : strerror(-soft));
 	if (own)
 		tp_rec_str(r, "own", strerror(-own));
+	if (b->migrations_rc || x->migrations_rc)
+		tp_rec_str(r, "own_migrations", migrations_why(b->migrations_rc ? b->migrations_rc :
+									    x->migrations_rc));
 	tp_rec_obj_end(r);
 }
 

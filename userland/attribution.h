@@ -29,6 +29,8 @@ struct attribution_snap {
 	struct irqstat_smi smi;
 	struct rusage own;	/* RUSAGE_CHILDREN: the reaped probes' trees */
 	int own_rc;
+	uint64_t migrations;	/* migrations.h: the suite's and its exited children's */
+	int migrations_rc;
 	int64_t t_ns;
 };
 

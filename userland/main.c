@@ -15,6 +15,7 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../common/announce.h"
@@ -36,10 +37,17 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: timeprobe run [--probes=a,b] [--profile=quick|full] [--OPTION=VALUE...]\n"
+		"usage: timeprobe run [--probes=a,b] [--profile=quick|full] [--records=FILE] [--OPTION=VALUE...]\n"
 		"       timeprobe list [--figures|--compare]\n"
 		"       timeprobe report FILE... [--format=text|markdown|csv|json] [--plot=DIR] [--label=A,B]\n"
-		"       timeprobe help [markdown]\n\n");
+		"       timeprobe help [markdown]\n\n"
+		"Output of run: on a terminal, tables and progress there and the records in a\n"
+		"new file (--records=FILE, or timeprobe-DATE-TIME.tp1 here, named at the end);\n"
+		"redirected (> FILE, a pipe), tables and records on stdout, progress on stderr.\n\n"
+		"How long (each run prints its estimate first; measured on 2 CPUs shared with\n"
+		"other work, `time timeprobe run --profile=P > x.log` and `make run PROFILE=P`):\n"
+		"  profile quick: host 0:22-0:24, appliance under QEMU TCG 0:40-0:57\n"
+		"  profile full:  host 8:45, appliance under QEMU TCG 19:51\n\n");
 	options_usage(f);
 }
 
@@ -108,14 +116,75 @@ static int cmd_report(char **argv, const char *self)
 	return 127;
 }
 
+/*
+ * A new file for the records, never one that exists: NAME, or else
+ * timeprobe-YYYYMMDD-HHMMSS.tp1 in the current folder (-2, -3, ... added
+ * when taken). Its descriptor, the name in path; -1 with a message.
+ */
+static int open_records(const char *name, char *path, size_t n)
+{
+	time_t now = time(0);
+	struct tm tm;
+	char base[64];
+	int fd = -1;
+
+	if (name) {
+		snprintf(path, n, "%s", name);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	} else {
+		strftime(base, sizeof(base), "timeprobe-%Y%m%d-%H%M%S", localtime_r(&now, &tm));
+		for (int i = 1; i < 100 && fd < 0; i++) {
+			snprintf(path, n, i > 1 ? "%s-%d.tp1" : "%s.tp1", base, i);
+			fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+			if (fd < 0 && errno != EEXIST)
+				break;
+		}
+	}
+	if (fd < 0)
+		fprintf(stderr, "timeprobe: run: --records: cannot create '%s': %s%s\n", path, strerror(errno),
+			errno == EEXIST ? " (a records file is never replaced)" : "");
+	return fd;
+}
+
+/*
+ * Where a host run's output goes (README, "Under a full OS"). stdout a
+ * terminal: the human lines and progress there, the records in a file
+ * (--records=FILE, or a new name said at the end). stdout not a terminal
+ * (a file, a pipe): everything as the appliance's serial log has it, human
+ * lines and records, and progress on stderr (in place when that is a
+ * terminal); --records=FILE writes the records there too.
+ */
+static int route_output(const char *records, char *path, size_t n)
+{
+	int fd = 1;
+
+	sink_set_outputs(&fd, 1, 1);	/* stdout is the result: a write error ends the run */
+	path[0] = 0;
+	if (isatty(1) || records) {
+		int rfd = open_records(records, path, n);
+
+		if (rfd < 0)
+			return -1;
+		sink_add_output(rfd, SINK_RECORDS);
+	}
+	if (isatty(1)) {
+		sink_set_output_kinds(1, SINK_HUMAN);
+		sink_set_progress(1, 1);
+	} else {
+		sink_set_progress(2, isatty(2));
+	}
+	return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	struct options o;
 	struct opt_errors errs = { 0 };
 	struct suite_result res = { 0 };
 	struct sigaction ign = { .sa_handler = SIG_IGN };
-	const char *bad, *which;
-	char cmdline[4096];
+	const char *bad, *which, *records = 0;
+	char cmdline[4096], path[4096];
+	int rc;
 
 	options_defaults(&o);
 	if (sysinfo_read_text("/proc/cmdline", cmdline, sizeof(cmdline)) > 0)
@@ -136,6 +205,10 @@ static int cmd_run(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
+		if (!strcmp(name, "records") && eq && eq[1]) {
+			records = strchr(a, '=') + 1;
+			continue;
+		}
 		if (options_set(&o, name, strchr(a, '=') ? strchr(a, '=') + 1 : 0, &errs)) {
 			const struct opt_error *e = &errs.e[errs.n - 1];
 
@@ -153,9 +226,14 @@ static int cmd_run(int argc, char **argv)
 	options_resolve(&o, OPT_ENV_HOST);
 	/* stdout is the result: a write error there ends the run (exit 1) */
 	sigaction(SIGPIPE, &ign, 0);
-	sink_set_outputs(0, 0, 1);
+	if (route_output(records, path, sizeof(path)))
+		return 2;
 	suite_catch_signals();
-	return suite_run(&o, &errs, 0, "os", &res);
+	rc = suite_run(&o, &errs, 0, "os", &res);
+	if (path[0])
+		fprintf(isatty(1) ? stdout : stderr,
+			"timeprobe: records in %s (read them with `timeprobe report %s`)\n", path, path);
+	return rc;
 }
 
 /* ---- PID 1 ---- */

@@ -47,6 +47,7 @@ struct probe_ctx {
 	int appliance;		/* running as PID 1 in the appliance */
 	int ncpu;		/* CPUs online */
 	int64_t deadline_ns;	/* CLOCK_MONOTONIC: the suite kills the probe then */
+	int time_scale;		/* 1, or 4 on an emulated CPU (QEMU TCG): the limits' factor */
 	struct tsc_calib tsc;	/* filled lazily: call tsccal_probe() */
 };
 
@@ -130,6 +131,14 @@ struct probe {
 	enum probe_status (*run)(struct probe_ctx *ctx);
 	int limit_quick_s;	/* time limit for profile quick ... */
 	int limit_full_s;	/* ... and full (scaled up under TCG by the suite) */
+	/*
+	 * How long a run of it is expected to take with ctx's profile and its
+	 * own options, in ms: the run's estimate and its progress lines
+	 * (progress.h) read it. Its work (not the windows it waits out) takes
+	 * ctx->time_scale times longer on an emulated CPU. NULL: a quarter of
+	 * its limit. The probes' figures are measured (README, "How long").
+	 */
+	int64_t (*expect_ms)(const struct probe_ctx *ctx);
 	const struct probe_opt *opts;	/* its own options */
 	size_t n_opts;
 	/*
@@ -142,6 +151,18 @@ struct probe {
 	size_t n_keys;
 	int inject;		/* fault injection: runs only when named by inject= */
 };
+
+/*
+ * A figure for expect_ms(): native_ms where the CPU is not emulated; on an
+ * emulated one emulated_ms where it was measured there (README, "How
+ * long"), else (0) native_ms times ctx->time_scale, as the limits.
+ */
+static inline int64_t probe_expect(const struct probe_ctx *ctx, int64_t native_ms, int64_t emulated_ms)
+{
+	if (ctx->time_scale <= 1)
+		return native_ms;
+	return emulated_ms > 0 ? emulated_ms : native_ms * ctx->time_scale;
+}
 
 #define PROBE_OPTS(a) .opts = (a), .n_opts = sizeof(a) / sizeof((a)[0])
 #define PROBE_KEYS(a) .keys = (a), .n_keys = sizeof(a) / sizeof((a)[0])

@@ -15,7 +15,10 @@
 
 static struct {
 	int fd[MAX_OUTPUTS];
+	unsigned what[MAX_OUTPUTS];	/* SINK_HUMAN, SINK_RECORDS or both */
 	size_t n;
+	int progress_fd, inplace;	/* -1: progress goes to every output */
+	int shown;			/* an in-place line is on progress_fd */
 	int fatal, write_err;
 	size_t probe_cap, run_cap;
 	char *saved;
@@ -23,16 +26,43 @@ static struct {
 	size_t probe_bytes;		/* kept for the current probe */
 	unsigned long records, dropped, probe_dropped;
 	uint64_t first_result_tsc;
-} s = { .fd = { 1 }, .n = 1, .probe_cap = SINK_PROBE_CAP, .run_cap = SINK_RUN_CAP };
+} s = { .fd = { 1 }, .what = { SINK_HUMAN | SINK_RECORDS }, .n = 1, .progress_fd = -1,
+	.probe_cap = SINK_PROBE_CAP, .run_cap = SINK_RUN_CAP };
 
 void sink_set_outputs(const int *fds, size_t n, int fatal)
 {
 	s.n = 0;
-	for (size_t i = 0; i < n && i < MAX_OUTPUTS; i++)
+	for (size_t i = 0; i < n && i < MAX_OUTPUTS; i++) {
+		s.what[s.n] = SINK_HUMAN | SINK_RECORDS;
 		s.fd[s.n++] = fds[i];
-	if (!s.n)
+	}
+	if (!s.n) {
+		s.what[s.n] = SINK_HUMAN | SINK_RECORDS;
 		s.fd[s.n++] = 1;
+	}
 	s.fatal = fatal;
+}
+
+void sink_set_output_kinds(int fd, unsigned what)
+{
+	for (size_t i = 0; i < s.n; i++)
+		if (s.fd[i] == fd)
+			s.what[i] = what;
+}
+
+int sink_add_output(int fd, unsigned what)
+{
+	if (s.n >= MAX_OUTPUTS)
+		return -1;
+	s.what[s.n] = what;
+	s.fd[s.n++] = fd;
+	return 0;
+}
+
+void sink_set_progress(int fd, int inplace)
+{
+	s.progress_fd = fd;
+	s.inplace = fd >= 0 && inplace;
 }
 
 void sink_set_caps(size_t probe_bytes, size_t run_bytes)
@@ -41,7 +71,9 @@ void sink_set_caps(size_t probe_bytes, size_t run_bytes)
 	s.run_cap = run_bytes;
 }
 
-static void write_all(int fd, const char *p, size_t n)
+/* fatal: a failed write is the run's write error (not for progress: a
+ * terminal or stderr that fails stops nothing). */
+static void write_all(int fd, const char *p, size_t n, int fatal)
 {
 	while (n) {
 		ssize_t w = write(fd, p, n);
@@ -49,7 +81,7 @@ static void write_all(int fd, const char *p, size_t n)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			if (s.fatal && !s.write_err)
+			if (fatal && !s.write_err)
 				s.write_err = w < 0 ? errno : EIO;
 			return;
 		}
@@ -85,11 +117,26 @@ static int keep(const char *line, size_t len, int capped)
 	return 0;
 }
 
+/* The in-place progress line, wiped before anything else is written. */
+static void clear_progress(void)
+{
+	static const char wipe[] = "\r\033[K";
+
+	if (!s.shown)
+		return;
+	s.shown = 0;
+	write_all(s.progress_fd, wipe, sizeof(wipe) - 1, 0);
+}
+
 static void put(const char *line, size_t len, int capped)
 {
+	int rec = len >= 4 && !memcmp(line, "TP1 ", 4);
+
+	clear_progress();
 	for (size_t i = 0; i < s.n; i++)
-		write_all(s.fd[i], line, len);
-	if (len < 4 || memcmp(line, "TP1 ", 4))
+		if (s.what[i] & (rec ? SINK_RECORDS : SINK_HUMAN))
+			write_all(s.fd[i], line, len, s.fatal);
+	if (!rec)
 		return;
 	s.records++;
 	/* the boot timeline's first result (boottime.h): the emitter writes "type" first */
@@ -131,6 +178,35 @@ void sink_human(const char *fmt, ...)
 	if (n > (int)sizeof(buf) - 1)
 		n = sizeof(buf) - 1;
 	sink_line(buf, (size_t)n);
+}
+
+void sink_progress(const char *text, int keep)
+{
+	char line[256];
+	int n;
+
+	if (s.progress_fd < 0) {
+		sink_human("%s\n", text);
+		return;
+	}
+	clear_progress();
+	n = snprintf(line, sizeof(line), s.inplace && !keep ? "\r%s\033[K" : "%s\n", text);
+	if (n < 0)
+		return;
+	if (n > (int)sizeof(line) - 1)
+		n = sizeof(line) - 1;
+	write_all(s.progress_fd, line, (size_t)n, 0);
+	s.shown = s.inplace && !keep;
+}
+
+void sink_progress_done(void)
+{
+	clear_progress();
+}
+
+int sink_progress_inplace(void)
+{
+	return s.inplace;
 }
 
 void sink_probe_begin(void)

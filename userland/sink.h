@@ -23,6 +23,30 @@
  * the run, the others and the results file still get everything).
  */
 void sink_set_outputs(const int *fds, size_t n, int fatal);
+/*
+ * What an output gets: human lines, records (TP1 lines), or both. A host
+ * on a terminal shows the human lines there and writes the records to a
+ * file (main.c, README "Under a full OS"); sink_set_outputs() gives both.
+ */
+#define SINK_HUMAN 1u
+#define SINK_RECORDS 2u
+void sink_set_output_kinds(int fd, unsigned what);
+/* One more output (a records file); -1 when there is no room. */
+int sink_add_output(int fd, unsigned what);
+
+/*
+ * Where progress lines go: fd -1 (the default), every output as human
+ * lines (the appliance's consoles: plain lines, the serial log keeps
+ * them); else that descriptor alone, in place (each line replaces the last
+ * with '\r', and is wiped before any other output) when inplace.
+ */
+void sink_set_progress(int fd, int inplace);
+int sink_progress_inplace(void);
+/* A progress line without its '\n': in place unless keep, or a plain line. */
+void sink_progress(const char *text, int keep);
+/* Wipes an in-place line (the end of a probe). */
+void sink_progress_done(void);
+
 /* For tests: smaller caps. */
 void sink_set_caps(size_t probe_bytes, size_t run_bytes);
 

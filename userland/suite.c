@@ -19,6 +19,7 @@
 #include "irqstat.h"
 #include "fingerprint.h"
 #include "probe.h"
+#include "progress.h"
 #include "selection.h"
 #include "sink.h"
 #include "suite.h"
@@ -27,6 +28,7 @@
 #include "supervise.h"
 #include "sysinfo.h"
 #include "timeutil.h"
+#include "verdict.h"
 
 #define MAX_SELECTED 64
 #define SUMMARY_MAX 256
@@ -49,10 +51,17 @@ void suite_catch_signals(void)
 		sigaction(stop_signals[i], &sa, 0);
 }
 
-/* A signal, or a stdout that cannot be written: stop the probe and the run. */
+/* A signal, or an output that cannot be written: stop the probe and the run. */
 static int should_stop(void)
 {
 	return stop_signal || sink_write_error();
+}
+
+/* Emulated CPUs (QEMU TCG) run the probes several times slower: their
+ * limits and estimates are this many times longer. */
+static int time_scale(void)
+{
+	return sysinfo_running_in_qemu() && !sysinfo_cpu_has_flag("constant_tsc") ? 4 : 1;
 }
 
 static int probe_limit_s(const struct probe *p, const struct options *o)
@@ -61,10 +70,7 @@ static int probe_limit_s(const struct probe *p, const struct options *o)
 
 	if (o->timeout_s > 0)
 		return o->timeout_s;
-	/* Emulated CPUs (QEMU TCG) run the probes several times slower. */
-	if (sysinfo_running_in_qemu() && !sysinfo_cpu_has_flag("constant_tsc"))
-		s *= 4;
-	return s;
+	return s * time_scale();
 }
 
 /*
@@ -187,14 +193,19 @@ static void announce_probe(const struct probe *p, int64_t limit_s)
 	sink_human("timeprobe: %s\n", line);
 }
 
-static enum outcome run_one(const struct probe *p, struct probe_ctx *ctx,
-			    const struct pinning *pin, int64_t watchdog, int64_t *ran_ns)
+static void tick(void *arg, int64_t now_ns)
+{
+	progress_tick(arg, now_ns);
+}
+
+static enum outcome run_one(const struct probe *p, struct probe_ctx *ctx, const struct pinning *pin,
+			    int64_t watchdog, struct progress *pg, int64_t *ran_ns)
 {
 	int limit = probe_limit_s(p, ctx->opt);
 	struct probe_run pr = { p, ctx, pin };
 	struct sup_job job = {
 		.fn = probe_child, .arg = &pr, .watchdog_ns = watchdog,
-		.line = sink_line, .stop = should_stop,
+		.line = sink_line, .stop = should_stop, .tick = tick, .tick_arg = pg,
 	};
 	struct sup_result sr;
 	unsigned long dropped;
@@ -205,6 +216,7 @@ static enum outcome run_one(const struct probe *p, struct probe_ctx *ctx,
 			  (watchdog - mono_ns() + NS_PER_S - 1) / NS_PER_S : limit);
 	sink_probe_begin();
 	supervise_run(&job, &sr);
+	progress_end();
 	dropped = sink_probe_dropped();
 	if (sr.out != OUTCOME_OK && sr.out != OUTCOME_SKIPPED)
 		report_outcome(p, &sr, limit);
@@ -256,7 +268,7 @@ static int exit_status(const struct suite_result *res)
 		return 128 + res->stop_signal;
 	}
 	if (res->write_error) {
-		fprintf(stderr, "timeprobe: run: writing the records to stdout: %s\n",
+		fprintf(stderr, "timeprobe: run: writing the output (stdout or the records file): %s\n",
 			strerror(res->write_error));
 		return 1;
 	}
@@ -269,6 +281,7 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	const struct probe *list[MAX_SELECTED];
 	struct probe_ctx ctx = {
 		.opt = o, .quick = o->quick, .appliance = appliance, .ncpu = sysinfo_cpu_count(),
+		.time_scale = time_scale(),
 	};
 	int64_t watchdog = o->watchdog_s ? mono_ns() + (int64_t)o->watchdog_s * NS_PER_S : 0;
 	struct summary_row sum[SUMMARY_MAX];
@@ -277,6 +290,7 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	struct busy_mark start;
 	size_t n, nsum = 0;
 	int stop = 0;
+	int64_t total_ms, t0 = mono_ns();
 
 	supervise_init();
 	emit_set_context(0);
@@ -288,6 +302,8 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 		summary_option_error(&errs->e[i]);
 	n = selection_probes(o, list, MAX_SELECTED);
 	isolated_cpus(&pin);
+	total_ms = progress_total_ms(list, n, o->repeat, &ctx);
+	progress_announce((int)n * o->repeat, total_ms, ctx.time_scale, o->quick ? "quick" : "full");
 
 	for (int it = 1; it <= o->repeat && !stop; it++) {
 		for (size_t i = 0; i < n && !stop; i++) {
@@ -295,12 +311,15 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 			unsigned long before = sink_records();
 			int64_t ran_ns;
 			enum outcome out;
+			struct progress pg;
 
 			emit_set_context(iteration);
 			sink_human("\n== %s%s%.0d: %s ==\n", list[i]->name,
 				   iteration ? " iteration " : "", iteration, list[i]->summary);
 			attribution_begin(&attr, pin.cpu, pin.n);
-			out = run_one(list[i], &ctx, &pin, watchdog, &ran_ns);
+			progress_start(&pg, (it - 1) * (int)n + (int)i + 1, (int)n * o->repeat, list[i]->name,
+				       progress_expect_ms(list[i], &ctx), mono_ns());
+			out = run_one(list[i], &ctx, &pin, watchdog, &pg, &ran_ns);
 			count(res, out);
 			if (nsum < SUMMARY_MAX)
 				sum[nsum++] = (struct summary_row){ list[i]->name, iteration, out,
@@ -313,6 +332,8 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	res->write_error = sink_write_error();
 	report_stop(o, res);
 	summary_table(sum, nsum, res);
+	verdict_emit(sum, nsum);
+	progress_finish((mono_ns() - t0) / NS_PER_MS, total_ms);
 	summary_end_record(res, &start, ctx.ncpu);
 	return exit_status(res);
 }

@@ -23,8 +23,9 @@ void suite_catch_signals(void);
 /*
  * Runs the suite. errs are the option errors found so far, reported as
  * error records after the run record. Returns the host command's exit
- * status: 0 every probe ok or skipped, 1 a probe failed or stdout could not
- * be written, 128 + signal when stopped by one of suite_catch_signals()'s.
+ * status: 0 every probe ok or skipped, 1 a probe failed or stdout (or the
+ * records file) could not be written, 128 + signal when stopped by one of
+ * suite_catch_signals()'s.
  */
 int suite_run(const struct options *o, const struct opt_errors *errs, int appliance,
 	      const char *env, struct suite_result *res);

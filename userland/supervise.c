@@ -202,6 +202,8 @@ static enum outcome wait_child(const struct sup_job *job, pid_t pid, int fd,
 
 		if (waitpid(pid, status, WNOHANG) == pid)
 			return OUTCOME_OK;
+		if (job->tick)
+			job->tick(job->tick_arg, now);
 		if ((o = over_time(job, now)) != OUTCOME_OK) {
 			kill(-pid, SIGKILL);
 			waitpid(pid, status, 0);

@@ -38,6 +38,9 @@ struct sup_job {
 	void (*line)(const char *line, size_t len);
 	/* Polled while the child runs: nonzero stops it (e.g. SIGINT seen). */
 	int (*stop)(void);
+	/* Called as often while the child runs (progress lines); NULL: none. */
+	void (*tick)(void *arg, int64_t now_ns);
+	void *tick_arg;
 };
 
 struct sup_result {

@@ -1,30 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* What TSC figures are compared with; see tscref.h. */
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "kmsg.h"
+#include "tsckmsg.h"
 #include "tscref.h"
 
 /* ------------------------------------------------------------------ */
 /* The kernel's figure                                                 */
-
-/* "2596.138" (the kernel's %lu.%03lu MHz) after prefix in s -> kHz; 0 if not. */
-static int64_t mhz_after(const char *s, const char *prefix)
-{
-	long long mhz;
-	unsigned int frac;
-	int end = 0;
-
-	if (strncmp(s, prefix, strlen(prefix)))
-		return 0;
-	s += strlen(prefix);
-	if (!isdigit((unsigned char)*s) || sscanf(s, "%lld.%3u%n", &mhz, &frac, &end) != 2 ||
-	    end < 5 || !isdigit((unsigned char)s[end - 3]) || s[end - 4] != '.')
-		return 0;
-	return mhz * 1000 + frac;
-}
 
 /* What the lines before "Detected" say the early calibration used (tsc.c:
  * quick_pit_calibrate(), pit_hpet_ptimer_calibrate_cpu(), kvmclock_init()). */
@@ -46,10 +29,11 @@ struct scan {
 	char detected[120], refined[120];
 };
 
-static void scan_line(const char *s, struct ktsc *k, struct scan *sc)
+/* One message s, of line m (tsckmsg.h): the early calibration's lines,
+ * the clocksources registered, and the kernel's figures, the first
+ * processor line and the last of the others. */
+static void scan_line(const char *s, const struct tsc_kmsg *m, struct ktsc *k, struct scan *sc)
 {
-	int64_t khz;
-
 	for (size_t i = 0; i < sizeof(early) / sizeof(early[0]); i++)
 		if (!strncmp(s, early[i].text, strlen(early[i].text))) {
 			sc->early_from = early[i].from;
@@ -59,18 +43,16 @@ static void scan_line(const char *s, struct ktsc *k, struct scan *sc)
 	sc->acpi_pm |= !strncmp(s, "clocksource: acpi_pm:", 21);
 	if (!strncmp(s, "Command line:", 13) || !strncmp(s, "Kernel command line:", 20))
 		sc->early_khz |= strstr(s, " tsc_early_khz=") != 0;
+	if (m->kind != TSC_KMSG_FREQ || m->nfreq != 1)
+		return;
 	/* cpu_khz first; tsc_khz on its own line only when it differs */
-	if ((khz = mhz_after(s, "tsc: Detected ")) && strstr(s, " MHz processor") &&
-	    !k->detected_khz) {
-		k->detected_khz = khz;
+	if ((!strcmp(m->ref[0], "detected") && !k->detected_khz) ||
+	    !strcmp(m->ref[0], "detected_tsc")) {
+		k->detected_khz = m->khz[0];
 		snprintf(sc->detected, sizeof(sc->detected), "%s", s);
 	}
-	if ((khz = mhz_after(s, "tsc: Detected ")) && strstr(s, " MHz TSC")) {
-		k->detected_khz = khz;
-		snprintf(sc->detected, sizeof(sc->detected), "%s", s);
-	}
-	if ((khz = mhz_after(s, "tsc: Refined TSC clocksource calibration: "))) {
-		k->refined_khz = khz;
+	if (!strcmp(m->ref[0], "refined")) {
+		k->refined_khz = m->khz[0];
 		snprintf(sc->refined, sizeof(sc->refined), "%s", s);
 	}
 }
@@ -92,12 +74,12 @@ int tscref_ktsc_parse(const char *log, struct ktsc *k)
 
 	memset(k, 0, sizeof(*k));
 	for (const char *p = log; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : 0) {
-		const char *s;
-		long long usec;
+		struct tsc_kmsg m;
 
 		snprintf(line, sizeof(line), "%.*s", (int)strcspn(p, "\n"), p);
-		if ((s = kmsg_message(line, &usec)))
-			scan_line(s, k, &sc);
+		tsc_kmsg_parse(line, &m);
+		if (m.msg)
+			scan_line(m.msg, &m, k, &sc);
 	}
 	if (k->refined_khz) {
 		k->khz = k->refined_khz;

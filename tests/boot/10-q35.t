@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The whole appliance on q35 under OVMF, quick profile: stub, kernel, every
-probe, records, power-off; then the saved file on the ESP, and a second boot
-that adds a second file."""
+probe, records, progress lines, power-off; then the saved file on the ESP,
+and a second boot that adds a second file."""
 import os
 import sys
 
@@ -14,6 +14,7 @@ img = image_copy("q35", "timeprobe.profile=quick timeprobe.watchdog=1500")
 status, secs, text = boot(img, "q35", timeout=1800)
 ok(status == 0, "QEMU exited by itself with status 0", text[-3000:])
 suite = check_suite(text)
+check_progress(text, suite)
 # the stub announces its calibration to the launcher's watcher (common/announce.h)
 import qemu_watch  # noqa: E402
 calib = [m.group(1) for m in qemu_watch.ANNOUNCE.finditer(text.encode())]

@@ -15,17 +15,23 @@ mkdir "$tmp/bin"
 	printf '#!/bin/sh\n'
 	printf 'case $1 in\n'
 	printf 'tools/accel.sh) [ "$FAKE_ACCEL" = fail ] && exit 1; echo "$FAKE_ACCEL" ;;\n'
-	printf 'tools/qemu-run.sh) shift; echo "qemu ACCEL=$ACCEL $*" >>"%s/log" ;;\n' "$tmp"
+	printf 'tools/qemu-run.sh) shift; echo "qemu ACCEL=$ACCEL $*" >>"%s/log"; cat "$FAKE_SERIAL"; exit "$FAKE_QEMU_STATUS" ;;\n' "$tmp"
 	printf '*) exec /bin/sh "$@" ;;\nesac\n'
 } >"$tmp/bin/sh"
 printf '#!/bin/sh\necho "make $*" >>"%s/log"\n' "$tmp" >"$tmp/bin/make"
 chmod +x "$tmp/bin/sh" "$tmp/bin/make"
 
+# The serial log the QEMU stand-in prints (a run that ended well) and its status.
+end_line() { python3 tools/tp1rec.py frame "{\"type\":\"end\",\"probes_ok\":1,\"probes_failed\":$1}"; }
+end_line 0 > "$tmp/serial"
+FAKE_SERIAL=$tmp/serial FAKE_QEMU_STATUS=0
+export FAKE_SERIAL FAKE_QEMU_STATUS
+
 # run ACCEL-ANSWER PROFILE APPEND: tools/run.sh's output; the stand-ins' log in $tmp/log
 run() {
 	rm -f "$tmp/log"
 	env PATH="$tmp/bin:$PATH" FAKE_ACCEL="$1" PROFILE="$2" APPEND="$3" MAKE="$tmp/bin/make" \
-		/bin/sh tools/run.sh build/t.img q35 2
+		RESULTS_DIR="$tmp/results" /bin/sh tools/run.sh "${IMG:-build/t.img}" q35 2
 }
 logged() { grep -qxF "$1" "$tmp/log"; }
 has() { case $1 in *"$2"*) return 0 ;; esac; return 1; }
@@ -58,4 +64,26 @@ run fail "" "" >/dev/null 2>&1
 rc=$?
 [ "$rc" = 1 ] && [ ! -e "$tmp/log" ]
 pass $? "accel.sh fails: exit 1 (got $rc), no build, no boot"
+# make run's exit status: from the serial log's end record (tools/after-run.sh)
+IMG=$tmp/t.img
+run "kvm host" "" "" >/dev/null 2>&1
+pass $? "a run that ended with no failed probe: exit 0"
+ok "the serial log kept beside the image" grep -q '"type":"end"' "$tmp/run-serial.log"
+end_line 1 > "$tmp/serial"
+out=$(run "kvm host" "" "" 2>&1)
+rc=$?
+[ "$rc" = 1 ]
+pass $? "a probe failed: exit 1 (got $rc)"
+ok "and says so" has "$out" "1 probe(s) failed"
+printf 'timeprobe: probe tsc started, limit 30 s\n' > "$tmp/serial"
+out=$(run "kvm host" "" "" 2>&1)
+rc=$?
+[ "$rc" = 1 ]
+pass $? "no end record: exit 1 (got $rc)"
+ok "and says the run did not end" has "$out" "the run did not end"
+end_line 0 > "$tmp/serial"
+FAKE_QEMU_STATUS=125 run "kvm host" "" "" >/dev/null 2>&1
+rc=$?
+[ "$rc" = 125 ]
+pass $? "QEMU's own failure (the watcher's 125) is the exit status (got $rc)"
 done_testing

@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import time
 
-from tp1 import BUILD, ROOT, bail, check_keys, diag, ok, records, suite_records
+from tp1 import BUILD, ROOT, bail, check_keys, diag, ok, records, suite_records, timing
 import qemu_watch  # the launcher's watcher: its patterns are the contract
 
 IMAGE = os.path.join(BUILD, "timeprobe.img")
@@ -161,6 +161,32 @@ def check_boot_timeline(recs, name=""):
         b.get("stub_overhead_us"), b.get("kernel_boottime_us")))
 
 
+VERDICT_WORDS = {"good", "fair", "poor", "unknown", "not measured"}
+
+
+def check_verdict(text, suite, name=""):
+    """The verdict (userland/verdict.c): its record just before end, a word
+    for every item, a value only where measured, a why where not; the
+    human block on the console; under TCG, the emulator said first."""
+    v = suite[-2] if len(suite) > 1 and suite[-2]["type"] == "verdict" else {}
+    ok(bool(v), "%sthe verdict record comes just before end" % name,
+       [r["type"] for r in suite[-3:]])
+    items = v.get("items", {})
+    bad = [k for k, it in items.items() if it.get("word") not in VERDICT_WORDS
+           or (it["word"] == "not measured") != (it.get("value") is None)
+           or (it["word"] in ("not measured", "unknown") and not it.get("why"))]
+    ok(bool(items) and not bad, "%severy verdict item has a word, a value only where measured "
+       "and a why where not or unknown" % name, bad or v)
+    block = text[text.rfind("== verdict =="):] if "== verdict ==" in text else ""
+    ok(bool(block) and all(it.get("word", "?") in block for it in items.values()),
+       "%sthe verdict block is on the console with every word" % name, block[:1500])
+    if str(suite[0].get("accel", "")).startswith("tcg"):
+        first = block.splitlines()[1] if block.count("\n") > 1 else ""
+        ok(v.get("emulated") == "tcg" and "emulator" in first,
+           "%sunder TCG the verdict says first that the figures are the emulator's" % name,
+           "%s / %s" % (v.get("emulated"), first))
+
+
 def check_suite(text, name=""):
     """The common assertions on one appliance run. Returns the suite's records."""
     recs, corrupt = records(text)
@@ -188,6 +214,9 @@ def check_suite(text, name=""):
     ok(bool(ran) and ran <= started, "%sthe watcher sees the start line of every probe that ran"
        % name, "ran %s, start lines for %s" % (sorted(ran), sorted(started)))
     check_boot_timeline(recs, name)
+
+
+    check_verdict(text, suite, name)
     keys = check_keys(text)
     ok(keys == "", "%severy key of every record is in the report's identity schema" % name, keys)
     accel, cpu = launch(text)
@@ -195,6 +224,43 @@ def check_suite(text, name=""):
        "%sthe run record names the accelerator the launcher chose" % name,
        "launcher: %s %s, run record: %s" % (accel, cpu, run.get("accel")))
     return suite
+
+
+# userland/progress.c's lines on a console: the run's expected total, then
+# "[k/n] probe m:ss of ~m:ss" every 10 s of a probe (its elapsed time is the
+# line's own time stamp).
+EXPECTED_TOTAL = re.compile(r"timeprobe: (\d+) probes?, profile (quick|full), expected ~(\d+(?::\d\d)+) in all")
+PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] (\S+) (\d+(?::\d\d)+) of ~(\d+(?::\d\d)+)\r?$", re.M)
+
+
+def clock_s(text):
+    s = 0
+    for part in text.split(":"):
+        s = s * 60 + int(part)
+    return s
+
+
+def check_progress(text, suite, name=""):
+    """The expected total and the progress lines of a run's serial log: their
+    presence asserted, their spacing (a timing) a diagnostic."""
+    total = EXPECTED_TOTAL.search(text)
+    ok(total is not None, "%sthe serial log has the run's expected total" % name)
+    lines = {}
+    for m in PROGRESS.finditer(text):
+        lines.setdefault(m.group(3), []).append(clock_s(m.group(4)))
+    ran = {r["for_probe"]: r["ran_ms"] for r in suite
+           if r["type"] == "attribution" and isinstance(r.get("ran_ms"), int)}
+    long = sorted(p for p, ms in ran.items() if ms >= 10500)
+    missing = [p for p in long if p not in lines]
+    ok(not missing, "%sa progress line for every probe that ran 10 s or more (%s)"
+       % (name, ", ".join(long) or "none"), "no line for %s; lines %s" % (missing, lines))
+    for probe, marks in sorted(lines.items()):
+        gaps = [b - a for a, b in zip([0] + marks, marks + [ran.get(probe, 0) // 1000])]
+        timing(max(gaps) <= 11, "%s%s: progress lines at most ~10 s apart" % (name, probe),
+               "at %s s, ran %.1f s" % (marks, ran.get(probe, 0) / 1000))
+    if total:
+        took = re.search(r"timeprobe: the run took (\d+(?::\d\d)+)", text)
+        diag("%sexpected ~%s, took %s" % (name, total.group(3), took.group(1) if took else "?"))
 
 
 # ---- the single file, build/timeprobe.efi (tests/boot/6*-*.t) ----

@@ -45,11 +45,13 @@ grep -q "^    machine_context_switches  *41744  *417440  *10.00x$" "$TMP/table" 
 pass $? "the attribution table shows the machine's counts beside the probe's own"
 diag "$TMP/table"
 
-attr 1 10000 new >"$TMP/own.log"
+# (the q35 capture runs under TCG: its identical boots' own counts differ by up
+# to 10x, so the attribution floor there is about 100x)
+attr 1 300000 new >"$TMP/own.log"
 lead --label=a,b "$TMP/a.log" "$TMP/own.log"
-grep -q "^  attribution  while clocks ran: own_vol_ctxsw per s .* 10.00x$" "$TMP/lead" &&
-	grep -q "^  attribution  while yield ran: own_vol_ctxsw per s .* 10.00x$" "$TMP/lead"
-pass $? "the probe's own switches 10x: they lead, as rates per second"
+grep -q "^  attribution  while clocks ran: own_vol_ctxsw per s .* 300x$" "$TMP/lead" &&
+	grep -q "^  attribution  while yield ran: own_vol_ctxsw per s .* 300x$" "$TMP/lead"
+pass $? "the probe's own switches 300x, beyond TCG's floor: they lead, as rates per second"
 diag "$TMP/lead"
 
 # an older capture, context_switches by its old name: still the machine's

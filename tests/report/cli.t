@@ -41,11 +41,11 @@ pass $? "two files: a comparison naming both runs"
 
 # a figure both runs have: a value in each column and a ratio
 line=$(grep -A1 "^  clock_gettime(CLOCK_MONOTONIC)  path=vdso clocksource=tsc" "$TMP/out" | tail -1)
-echo "$line" | grep -Eq "^ +ns_per_call +[0-9.]+ +[0-9.]+ +[0-9.]+x$"
+echo "$line" | grep -Eq "^ +ns_per_call +[0-9.]+ ns +[0-9.]+ ns +[0-9.]+x$"
 pass $? "shared figure: both values and a ratio"
 echo "# $line"
 line=$(grep -A1 "^  clock_gettime(CLOCK_MONOTONIC)  path=syscall clocksource=hpet" "$TMP/out" | tail -1)
-echo "$line" | grep -Eq "^ +ns_per_call +[0-9.]+ +- +-$"
+echo "$line" | grep -Eq "^ +ns_per_call +[0-9.]+ [nµ]s +- +-$"
 pass $? "figure missing in the second run shown as -"
 echo "# $line"
 
@@ -70,8 +70,8 @@ pass $? "- reads standard input"
 if [ -x build/timeprobe ]; then
 	build/timeprobe run --probes=vdso-check --profile=quick >"$TMP/vdso.log" 2>/dev/null
 	run "$TP_REPORT" "$TMP/vdso.log"
-	grep -A1 '^vdso-check' "$TMP/out" | tail -1 | grep -Eq '^ *kernel_entries +path +clock_id'
-	pass $? "a new probe's promised figures (run record) are its first columns"
+	grep -A1 '^vdso-check' "$TMP/out" | tail -1 | grep -Eq '^ *name +kernel_entries +path +clock_id'
+	pass $? "a new probe's promised figures (run record) are its first columns after the name"
 fi
 
 done_testing

@@ -29,7 +29,19 @@ for chart in clocks itimer yield hist-01-wakeup; do
 	pass $? "$chart: SVG and PNG drawn"
 done
 grep -q "set logscale x" "$TMP/plots/itimer.gp"
-pass $? "itimer accuracy against requested interval on a log x axis"
+pass $? "itimer accuracy on a log x axis"
+# one panel per requested interval (1, 10, 100 ms in these captures), drawn for SVG and again for PNG
+[ "$(grep -c "^set multiplot layout 3,1 title 'Interval timer accuracy" "$TMP/plots/itimer.gp")" = 2 ] &&
+	for us in 1000 10000 100000; do
+		grep -q "^set title 'requested interval $us µs: actual / requested (%)'" "$TMP/plots/itimer.gp" || exit 1
+	done
+pass $? "itimer: one panel per requested interval"
+# clocks: horizontal bars, every run a block of the same rows: only those every run measured
+awk '/^# y/ { b++ } /^-?[0-9]/ { n[b]++ } END { for (i = 1; i <= b; i++) if (n[i] != n[1]) exit 1; exit !(b == 3 && n[1] == 11) }' \
+	"$TMP/plots/clocks.dat" && grep -q "with boxxyerror" "$TMP/plots/clocks.gp" &&
+	! grep -q "'MONOTONIC hpet syscall'" "$TMP/plots/clocks.gp" &&
+	grep -q "^set ytics ('MONOTONIC vdso tsc' 12.5, 'MONOTONIC libc as booted' 11.5, 'REALTIME vdso tsc' 10," "$TMP/plots/clocks.gp"
+pass $? "clocks: horizontal bars, 11 rows every run has, grouped by clock, a run's own rows left out"
 
 # drift and tscsync from two real boots (q35 once, pc with timeprobe.repeat=2)
 REAL="tests/data/serial-q35-drift.log tests/data/serial-pc-drift-repeat.log"

@@ -17,6 +17,7 @@
 
 #include "../../common/record.h"
 #include "../../tools/report/format.h"
+#include "../../tools/report/html.h"
 #include "../../tools/report/model.h"
 #include "../../tools/report/plot.h"
 #include "../../tools/report/scan.h"
@@ -258,15 +259,20 @@ static int sweep(const char *dir, int (*check)(const char *), size_t *count)
 	return bad;
 }
 
-/* stderr into a file while the plots are drawn: gnuplot's warnings about odd titles are noise here. */
-static int quiet_plot(const struct report *rp, const char *dir, char *errfile)
+/* stderr into errfile (mkstemp'd) until unmute: gnuplot's warnings about odd titles are noise here. */
+static int mute(char *errfile, int *saved)
 {
-	int fd = mkstemp(errfile), saved = dup(2), rc;
+	int fd = mkstemp(errfile);
 
 	fflush(stderr);
+	*saved = dup(2);
 	if (fd >= 0)
 		dup2(fd, 2);
-	rc = plot_report(rp, dir);
+	return fd;
+}
+
+static void unmute(int fd, int saved)
+{
 	fflush(stderr);
 	if (saved >= 0) {
 		dup2(saved, 2);
@@ -274,6 +280,13 @@ static int quiet_plot(const struct report *rp, const char *dir, char *errfile)
 	}
 	if (fd >= 0)
 		close(fd);
+}
+
+static int quiet_plot(const struct report *rp, const char *dir, char *errfile)
+{
+	int saved, fd = mute(errfile, &saved), rc = plot_report(rp, dir, NULL);
+
+	unmute(fd, saved);
 	return rc;
 }
 
@@ -327,6 +340,54 @@ static void test_plots(const struct report *rp)
 	rmdir(dir);
 	free(dir);
 }
+static int html_file_ok(const char *name)
+{
+	return !strcmp(name, "index.html") || plot_file_ok(name);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *s = NULL;
+	size_t n = 0;
+
+	if (f) {
+		FILE *m = open_memstream(&s, &n);
+		int c;
+
+		while ((c = fgetc(f)) != EOF)
+			fputc(c, m);
+		fclose(m);
+		fclose(f);
+	}
+	return s;
+}
+
+/* --html: the page holds every hostile name as text, none as markup. */
+static void test_html(const struct report *rp, const struct source *src)
+{
+	char *dir = xasprintf("%s/html", base), *path = xasprintf("%s/index.html", dir), *page;
+	char errfile[] = "/tmp/tp-report-hostile-err.XXXXXX";
+	int saved, fd = mute(errfile, &saved), rc = html_report(rp, src, 1, dir, 1);
+	size_t nfiles = 0;
+
+	unmute(fd, saved);
+	page = slurp(path);
+	if (!ok(rc == 0 && page, "--html of hostile names: index.html written"))
+		diag_file(errfile);
+	unlink(errfile);
+	page = page ? page : xstrdup("");
+	ok(!strstr(page, "<b>") && strstr(page, "&lt;b&gt;"), "a record's <b> is text, not markup");
+	ok(!strstr(page, "x\"; system(") && strstr(page, "x&quot;; system("),
+	   "a record's quote cannot end an attribute");
+	ok(visible_only(page), "no control character from a record in the page");
+	rc = sweep(dir, html_file_ok, &nfiles);
+	ok(!rc && !pwned, "only the page and its plots in DIR (%zu files)", nfiles);
+	rmdir(dir);
+	free(page);
+	free(path);
+	free(dir);
+}
 
 int main(void)
 {
@@ -350,6 +411,7 @@ int main(void)
 	ok(rp.nruns == 2, "two runs");
 	test_formats(&rp, &src);
 	test_plots(&rp);
+	test_html(&rp, &src);
 	report_free(&rp);
 	free(log);
 	for (size_t i = 0; i < NHOSTILE; i++)

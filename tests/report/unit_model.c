@@ -11,6 +11,7 @@
 #include "../../tools/report/cells.h"
 #include "../../tools/report/lead.h"
 #include "../../tools/report/schema.h"
+#include "../../tools/report/sides.h"
 #include "../../tools/report/model.h"
 #include "../../tools/report/noise.h"
 #include "../../tools/report/util.h"
@@ -193,7 +194,21 @@ static void test_compare(void)
 	fmt_ratio(buf, sizeof(buf), f->per_run[1].mean, f->per_run[0].mean);
 	is_str(buf, "2.20x", "ratio against the first run");
 	fmt_agg(buf, sizeof(buf), &f->per_run[1]);
-	is_str(buf, "22 ±9.1%", "mean and relative spread");
+	is_str(buf, "22 ±9.1 %", "mean and relative spread");
+	{
+		struct agg wide = { .n = 3, .mean = 1000, .stddev = 1300, .combine = COMBINE_MEAN };
+
+		fmt_agg_in(buf, sizeof(buf), &wide, 1);
+		is_str(buf, "1 µs ±130 %", "a spread over 10 % in whole percent, a time in µs");
+	}
+	fmt_value(buf, sizeof(buf), 2437000, 1);
+	is_str(buf, "2.437 ms", "2 437 000 ns is 2.437 ms");
+	fmt_value(buf, sizeof(buf), 4000000, 1e3);
+	is_str(buf, "4 s", "4 000 000 us is 4 s");
+	fmt_value(buf, sizeof(buf), 850, 1);
+	is_str(buf, "850 ns", "under a microsecond stays in ns");
+	fmt_value(buf, sizeof(buf), 1234, 0);
+	is_str(buf, "1234", "no time unit: the number as it is");
 	f = find_fig(&rp, "only-b", "ns_per_call");
 	ok(f && !f->per_run[0].n && f->per_run[1].n == 1, "figure of one run is missing in the other");
 	fmt_agg(buf, sizeof(buf), &f->per_run[0]);
@@ -539,6 +554,51 @@ static void test_labels(void)
 	report_free(&rp);
 }
 
+/* Runs that --label gives one label pool into a side; each run's mean is one sample. */
+static void test_sides(void)
+{
+	static const double v[6] = { 10, 11, 12, 30, 31, 33 };
+	char *labels[6] = { "A", "A", "A", "B", "B", "B" }, *unique[6] = { "a", "b", "c", "d", "e", "f" };
+	struct report rp = { 0 }, sides;
+	char rec[160];
+
+	for (int i = 0; i < 6; i++) {
+		const char *recs[2] = { "{\"type\":\"run\",\"env\":\"os\"}", rec };
+
+		snprintf(rec, sizeof(rec), "{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"c\","
+			 "\"ns_per_call\":%g}", v[i]);
+		add_run(&rp, "x.log", recs, 2);
+	}
+	report_finish(&rp, labels, 6);
+	ok(rp.runs[0].side && !strcmp(rp.runs[0].side, "A") && strcmp(rp.runs[0].label, "A"),
+	   "sides: the given label kept as the side, the run's own label made unique (%s)",
+	   rp.runs[0].label);
+	ok(sides_build(&rp, &sides) == 1 && sides.nruns == 2, "sides: six runs, two labels, two sides");
+	is_str(sides.runs[1].label, "B", "sides: a side is named by its label");
+	is_int(sides.runs[0].members, 3, "sides: three runs a side");
+	ok(sides.nfigs == 1 && sides.figs[0].per_run[0].n == 3 && sides.figs[0].per_run[1].n == 3,
+	   "sides: the figure has one sample per run");
+	is_near(sides.figs[0].per_run[0].mean, 11, 1e-12, "sides: A's mean over its runs' means");
+	ok(sides.figs[0].per_run[1].min == 30 && sides.figs[0].per_run[1].max == 33,
+	   "sides: B's runs span 30..33");
+	sides_free(&sides);
+	report_free(&rp);
+
+	for (int i = 0; i < 6; i++) {
+		const char *recs[1] = { "{\"type\":\"run\",\"env\":\"os\"}" };
+
+		add_run(&rp, "x.log", recs, 1);
+	}
+	report_finish(&rp, unique, 6);
+	ok(!sides_build(&rp, &sides), "sides: every label names one run: no sides");
+	report_free(&rp);
+
+	is_near(sides_apart_p(3, 3), 0.1, 1e-12, "p: 3 against 3 all apart, 2/20");
+	is_near(sides_apart_p(5, 5), 2.0 / 252, 1e-12, "p: 5 against 5, 2/252");
+	is_near(sides_apart_p(1, 1), 1, 0, "p: one run a side says nothing");
+	is_near(sides_apart_p(0, 4), 1, 0, "p: an empty side says nothing");
+}
+
 static void test_fmt_num(void)
 {
 	static const struct {
@@ -595,6 +655,7 @@ int main(void)
 	test_lead_noise();
 	test_noise_floors();
 	test_labels();
+	test_sides();
 	test_fmt_num();
 	return tap_done();
 }

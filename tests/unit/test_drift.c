@@ -50,6 +50,22 @@ int main(void)
 	is_near(f.win_s, 1, 1e-9, "... each 1 s");
 	ok(adev_overlapping(x, N, 0.01, 10, &terms) < 1e-8, "steady: ADEV at 0.1 s only the rounding");
 
+	/* counter against counter: the TSC against an HPET 2 ppm fast and a PM
+	 * timer 1 ppm slow, over the same samples; the TSC's own 5 ppm cancels */
+	{
+		struct drift_fit fh, fp;
+
+		synth(tsc, ticks, 1e8 * (1 + 2e-6), 5, 0);
+		drift_analyse(tsc, ticks, N, 1e8, STUB_HZ, &fh, x);
+		synth(tsc, ticks, 3579545 * (1 - 1e-6), 5, 0);
+		drift_analyse(tsc, ticks, N, 3579545, STUB_HZ, &fp, x);
+		is_near(drift_counter_ppm(fh.tsc_hz, fp.tsc_hz), 3, 0.01,
+			"hpet 2 ppm fast against a PM timer 1 ppm slow: +3 ppm, the TSC cancels");
+		is_near(drift_counter_ppm(fp.tsc_hz, fh.tsc_hz), -3, 0.01, "... and -3 the other way");
+		ok(isnan(drift_counter_ppm(0, fh.tsc_hz)) && isnan(drift_counter_ppm(fh.tsc_hz, NAN)),
+		   "no rate on either side: NaN");
+	}
+
 	/* 5 ppm rising by 0.1 ppm/s = 6 ppm/min: the mean is 5.5 ppm over 10 s */
 	synth(tsc, ticks, 1e8, 5, 0.1);
 	drift_analyse(tsc, ticks, N, 1e8, STUB_HZ, &f, x);

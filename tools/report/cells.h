@@ -24,7 +24,21 @@ void fmt_scalar(struct sbuf *b, const json_t *v);
 /* A section heading of level 1 (a run, the comparison), 2 or 3. */
 void fmt_heading(FILE *f, enum style style, int level, const char *text);
 
-/* The cell text for a figure: mean, and its stddev when runs were repeated. */
+/*
+ * The size in ns of the time unit probe declares key in (ns, us, ms, s;
+ * keys.h), or 0 for any other unit or none.
+ */
+double fmt_unit_ns(const char *probe, const char *key);
+
+/* v in a unit of unit_ns ns, scaled for a person: "35.05 µs", "2.4 ms"; unit_ns 0: fmt_num(). */
+void fmt_value(char *buf, size_t n, double v, double unit_ns);
+
+/*
+ * The cell text for a figure: mean, and its relative stddev when runs were
+ * repeated ("58.4 ±1.3 %"); in a time unit of unit_ns ns, scaled (fmt_value).
+ */
+void fmt_agg_in(char *buf, size_t n, const struct agg *a, double unit_ns);
+/* The same without a unit. */
 void fmt_agg(char *buf, size_t n, const struct agg *a);
 
 /* A figure's cells from column c on: each run's value, and its ratio to the first. */

@@ -88,9 +88,7 @@ size_t conditions_print(FILE *f, const struct report *rp, enum style style)
 		for (char *s = b.s + start, *nl; (nl = strchr(s, '\n')); s = nl + 1) {
 			sbuf_reset(&line);
 			sbuf_addf(&line, "%s: %.*s", rp->runs[i].label, (int)(nl - s), s);
-			fputs(style == STYLE_MARKDOWN ? "- " : "  ", f);
-			table_text(f, style, line.s);
-			fputc('\n', f);
+			table_item(f, style, "  ", "    ", line.s);
 		}
 		sbuf_free(&line);
 	}

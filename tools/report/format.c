@@ -7,10 +7,14 @@
 
 #include "cells.h"
 #include "conditions.h"
+#include "fold.h"
+#include "verdict.h"
 #include "format.h"
+#include "keys.h"
 #include "schema.h"
 #include "lead.h"
 #include "lineup.h"
+#include "sides.h"
 #include "table.h"
 #include "util.h"
 
@@ -51,10 +55,20 @@ static int is_scalar(const json_t *v)
 
 static void kv(FILE *f, enum style style, const char *key, const char *val)
 {
+	struct sbuf first = { 0 };
+
+	if (style == STYLE_TEXT) {
+		/* the key's column, then the value wrapped under itself */
+		sbuf_adds(&first, "  ");
+		sbuf_add_visible(&first, key);
+		sbuf_addf(&first, " %*s", strlen(key) >= 13 ? 0 : (int)(13 - strlen(key)), "");
+		table_item(f, style, first.s, "                ", val);
+		sbuf_free(&first);
+		return;
+	}
 	fputs(style == STYLE_MARKDOWN ? "- **" : "  ", f);
 	table_text(f, style, key);
-	fprintf(f, "%s%*s", style == STYLE_MARKDOWN ? "**: " : " ",
-		style == STYLE_MARKDOWN || strlen(key) >= 13 ? 0 : (int)(13 - strlen(key)), "");
+	fputs(style == STYLE_MARKDOWN ? "**: " : " ", f);
 	table_text(f, style, val);
 	fputc('\n', f);
 }
@@ -126,7 +140,7 @@ static const struct layout {
 	struct col_spec cols[8];
 } layouts[] = {
 	{ "clocks", "ns_per_call", 1, {
-		COL("ns/call", "ns_per_call"),
+		COL("per call", "ns_per_call"),
 		COL("ticks/call", "ticks_per_call"),
 		COL("resolution", "resolution*"),
 		COL("granularity", "granularity*"),
@@ -137,9 +151,9 @@ static const struct layout {
 	{ "itimer", NULL, 0, {
 		COL("timer", "timer"),
 		COL("load", "load"),
-		COL("requested us", "requested_us"),
-		COL("claimed us", "claimed_us"),
-		COL2("actual us (accuracy)", "actual_us", "accuracy_pct", " (", "%)"),
+		COL("requested", "requested_us"),
+		COL("claimed", "claimed_us"),
+		COL2("actual (accuracy)", "actual_us", "accuracy_pct", " (", " %)"),
 	} },
 	{ "yield", "threads", 0, {
 		COL("threads", "threads"),
@@ -243,34 +257,63 @@ static void figure_columns(json_t *keys, json_t *figs, json_t *claimed, struct p
 	}
 }
 
-static void probe_columns(json_t *keys, const struct layout *lay, json_t *figs,
-			  struct probe_cols *pc)
+/*
+ * A key only --full shows in a run's tables: a budget or context; an
+ * identity too when the name column says it (ident_in_name).
+ */
+static int full_only(const char *probe, const char *key, int ident_in_name)
+{
+	const struct key_decl *d = keys_find(probe, key);
+
+	return d && (d->cls == KEY_BUDGET || d->cls == KEY_CONTEXT ||
+		     (d->cls == KEY_ID && ident_in_name));
+}
+
+/* Do two of the results share a name? Then the name column says their identity too. */
+static int has_namesakes(const struct run *run, const size_t *idx, size_t n)
+{
+	json_t *seen = json_object();
+	int dup = 0;
+
+	for (size_t i = 0; i < n && !dup; i++) {
+		dup = json_object_get(seen, run->res[idx[i]].name) != NULL;
+		json_object_set_new(seen, run->res[idx[i]].name, json_true());
+	}
+	json_decref(seen);
+	return dup;
+}
+
+static void probe_columns(json_t *keys, const struct layout *lay, json_t *figs, const char *probe,
+			  int full, int ident_in_name, struct probe_cols *pc)
 {
 	json_t *claimed = json_object();
 	const char *key;
 	json_t *val;
 
+	/* the row's name first: what a folded table repeats */
+	add_col(pc, "name", NULL, NULL, NULL, 0);
 	for (size_t i = 0; lay && i < ARRAY_SIZE(lay->cols) && lay->cols[i].title; i++) {
 		const struct col_spec *cs = &lay->cols[i];
 		const char *k = claim(keys, claimed, cs->pat);
 		const char *k2 = k ? claim(keys, claimed, cs->pat2) : NULL;
 
-		if (k)
+		if (k && (full || !full_only(probe, k, ident_in_name)))
 			add_col(pc, cs->title, k, k2, cs,
 				json_is_true(json_object_get(keys, k)));
 	}
-	if (pc->n < LAYOUT_MIN_COLS) {
-		pc->n = 0;
+	if (pc->n < 1 + LAYOUT_MIN_COLS) {
+		pc->n = 1;
 		json_object_clear(claimed);
 		figure_columns(keys, figs, claimed, pc);
 	}
 	json_object_foreach(keys, key, val)
-		if (json_is_true(val) && !json_object_get(claimed, key))
+		if (json_is_true(val) && !json_object_get(claimed, key) &&
+		    (full || !full_only(probe, key, ident_in_name)))
 			add_col(pc, key, key, NULL, NULL, 1);
 	json_object_foreach(keys, key, val)
-		if (!json_is_true(val) && !json_object_get(claimed, key))
+		if (!json_is_true(val) && !json_object_get(claimed, key) &&
+		    (full || !full_only(probe, key, ident_in_name)))
 			add_col(pc, key, key, NULL, NULL, 0);
-	add_col(pc, "name", NULL, NULL, NULL, 0);
 	json_decref(claimed);
 }
 
@@ -288,9 +331,12 @@ static int result_cell(const struct result *r, const char *key, struct sbuf *out
 		result_agg(r, key, &a);
 		/* a mean as a mean; an interval says how it combined */
 		if (a.combine == COMBINE_MEAN)
-			fmt_num(num, sizeof(num), a.mean);
+			fmt_value(num, sizeof(num), a.mean, fmt_unit_ns(r->probe, key));
 		else
-			fmt_agg(num, sizeof(num), &a);
+			fmt_agg_in(num, sizeof(num), &a, fmt_unit_ns(r->probe, key));
+		sbuf_adds(out, num);
+	} else if (json_is_number(k->first) && fmt_unit_ns(r->probe, key)) {
+		fmt_value(num, sizeof(num), json_num(k->first), fmt_unit_ns(r->probe, key));
 		sbuf_adds(out, num);
 	} else {
 		fmt_scalar(out, k->first);
@@ -325,9 +371,27 @@ static int cmp_rows(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
+/* What a column shows, from the probe's key table (keys.c): "what1 / what2 (unit)". */
+static void col_legend(struct table *t, size_t c, const char *probe, const struct col *col)
+{
+	const char *what = col->key ? keys_what(probe, col->key) : NULL;
+	const char *what2 = col->key2 ? keys_what(probe, col->key2) : NULL;
+	const struct key_decl *d = col->key ? keys_find(probe, col->key) : NULL;
+	struct sbuf b = { 0 };
+
+	if (!what)
+		return;
+	sbuf_addf(&b, "%s%s%s", what, what2 ? " / " : "", what2 ? what2 : "");
+	/* a time is scaled in its cell (fmt_value); another unit is said here */
+	if (d && d->unit && !fmt_unit_ns(probe, col->key))
+		sbuf_addf(&b, " (%s)", d->unit);
+	table_legend(t, c, b.s);
+	sbuf_free(&b);
+}
+
 /* The table of one probe: the n results run->res[idx[0..n)], all of that probe. */
 static void print_probe(FILE *f, const struct run *run, const size_t *idx, size_t n,
-			enum style style)
+			enum style style, int full)
 {
 	const char *probe = run->res[idx[0]].probe;
 	const struct layout *lay = find_layout(probe);
@@ -338,15 +402,19 @@ static void print_probe(FILE *f, const struct run *run, const size_t *idx, size_
 	struct table *t;
 	struct sbuf cell = { 0 }, tmp = { 0 };
 	size_t nrows = 0;
+	int ident_in_name = has_namesakes(run, idx, n);
 
 	probe_columns(keys, lay, run->head ? json_object_get(json_object_get(run->head, "figures"), probe) : NULL,
-		      &pc);
+		      probe, full, ident_in_name, &pc);
 	titles = xcalloc(pc.n, sizeof(*titles));
 	for (size_t c = 0; c < pc.n; c++)
 		titles[c] = pc.v[c].title;
 	t = table_new(pc.n, titles);
-	for (size_t c = 0; c < pc.n; c++)
+	t->fold = 1;	/* a run's own table: read at 120 columns */
+	for (size_t c = 0; c < pc.n; c++) {
 		table_align(t, c, pc.v[c].numeric ? 'r' : 'l');
+		col_legend(t, c, probe, &pc.v[c]);
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct result *r = &run->res[idx[i]];
 
@@ -364,7 +432,10 @@ static void print_probe(FILE *f, const struct run *run, const size_t *idx, size_
 
 			sbuf_reset(&cell);
 			if (!col->key) {
+				/* with what tells it from its namesakes: each folded part repeats it */
 				sbuf_adds(&cell, rows[i].r->name);
+				if (ident_in_name && *rows[i].r->ident)
+					sbuf_addf(&cell, "  %s", rows[i].r->ident);
 			} else if (!result_cell(rows[i].r, col->key, &cell)) {
 				sbuf_adds(&cell, "-");
 			} else if (col->key2) {
@@ -407,6 +478,8 @@ static void print_notes(FILE *f, const struct report *rp, size_t first, size_t c
 	int with_run = count > 1;
 	struct table *t = table_new(ARRAY_SIZE(titles) - !with_run, titles + !with_run);
 	size_t times_col = ARRAY_SIZE(titles) - 1 - !with_run;
+
+	t->fold = 1;
 	size_t n = 0;
 
 	table_align(t, times_col, 'r');
@@ -520,12 +593,12 @@ static void print_spread(FILE *f, const struct report *rp, size_t ri, enum style
 		table_setf(t, row, 0, "  %s", fg->key);
 		table_setf(t, row, 1, "%zu", a->n);
 		for (size_t k = 0; k < ARRAY_SIZE(vals); k++) {
-			fmt_num(num, sizeof(num), vals[k]);
+			fmt_value(num, sizeof(num), vals[k], fmt_unit_ns(fg->probe, fg->key));
 			table_set(t, row, 2 + k, num);
 		}
 		/* an interval's iterations combine into their intersection, not a mean */
 		if (a->combine != COMBINE_MEAN) {
-			fmt_agg(num, sizeof(num), a);
+			fmt_agg_in(num, sizeof(num), a, fmt_unit_ns(fg->probe, fg->key));
 			table_set(t, row, 2, num);
 			table_set(t, row, 6, "-");
 		} else if (a->mean != 0)
@@ -544,7 +617,7 @@ static void print_spread(FILE *f, const struct report *rp, size_t ri, enum style
 	table_free(t);
 }
 
-static void print_run(FILE *f, const struct report *rp, size_t ri, enum style style)
+void print_run(FILE *f, const struct report *rp, size_t ri, enum style style, int full)
 {
 	const struct run *run = &rp->runs[ri];
 	const char **probes = xcalloc(run->nres, sizeof(*probes));
@@ -568,7 +641,7 @@ static void print_run(FILE *f, const struct report *rp, size_t ri, enum style st
 
 		/* the calibration is in the header already; its figures are for comparisons */
 		if (strcmp(run->res[in[0]].probe, "calib"))
-			print_probe(f, run, in, by_probe.start[g + 1] - by_probe.start[g], style);
+			print_probe(f, run, in, by_probe.start[g + 1] - by_probe.start[g], style, full);
 	}
 	print_spread(f, rp, ri, style);
 	print_notes(f, rp, ri, 1, style);
@@ -705,27 +778,51 @@ static void print_comparison(FILE *f, const struct report *rp, enum style style)
 	free(titles);
 }
 
-static void print_human(FILE *f, const struct report *rp, enum style style, int tables)
+/* The lead, between sides where labels pool runs (sides.h), else between runs. */
+void print_lead_sided(FILE *f, const struct report *rp, enum style style)
+{
+	struct report sides;
+
+	if (!sides_build(rp, &sides)) {
+		print_lead(f, rp, style);
+		return;
+	}
+	print_lead(f, &sides, style);
+	sides_free(&sides);
+}
+
+void print_tables(FILE *f, const struct report *rp, enum style style, const struct out_opts *o)
+{
+	if (rp->nruns == 1) {
+		print_run(f, rp, 0, style, o->full);
+		return;
+	}
+	print_runs_table(f, rp, style);
+	print_notes(f, rp, 0, rp->nruns, style);
+	print_comparison(f, rp, style);
+	for (size_t i = 0; o->tables && i < rp->nruns; i++) {
+		fputc('\n', f);
+		print_run(f, rp, i, style, o->full);
+	}
+}
+
+static void print_human(FILE *f, const struct report *rp, enum style style, const struct out_opts *o)
 {
 	if (!rp->nruns)
 		return;
 	if (rp->nruns == 1) {
-		if (conditions_print(f, rp, style))
-			fputc('\n', f);
-		print_run(f, rp, 0, style);
+		conditions_print(f, rp, style);
+		verdict_print(f, rp, style);
+		fputc('\n', f);
+		print_tables(f, rp, style, o);
 		return;
 	}
 	fmt_heading(f, style, 1, "Comparison");
 	conditions_print(f, rp, style);
+	verdict_print(f, rp, style);
 	lineup_print(f, rp, style);
-	print_lead(f, rp, style);
-	print_runs_table(f, rp, style);
-	print_notes(f, rp, 0, rp->nruns, style);
-	print_comparison(f, rp, style);
-	for (size_t i = 0; tables && i < rp->nruns; i++) {
-		fputc('\n', f);
-		print_run(f, rp, i, style);
-	}
+	print_lead_sided(f, rp, style);
+	print_tables(f, rp, style, o);
 }
 
 /* --- CSV: one row per figure and run, for programs ------------------------ */
@@ -862,15 +959,32 @@ static void print_json(FILE *f, const struct report *rp, const struct source *sr
 	json_decref(doc);
 }
 
+/* Markdown within FOLD_MD_MAX characters unless --full (fold.h). */
+static void print_markdown_fit(FILE *f, const struct report *rp, const struct out_opts *o)
+{
+	char *doc = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (o->full || !(m = open_memstream(&doc, &len))) {
+		print_human(f, rp, STYLE_MARKDOWN, o);
+		return;
+	}
+	print_human(m, rp, STYLE_MARKDOWN, o);
+	fclose(m);
+	fold_markdown(f, doc, len, FOLD_MD_MAX);
+	free(doc);
+}
+
 void print_report(FILE *f, const struct report *rp, const struct source *src, size_t nsrc,
 		  const struct out_opts *o)
 {
 	switch (o->format) {
 	case FMT_TEXT:
-		print_human(f, rp, STYLE_TEXT, o->tables);
+		print_human(f, rp, STYLE_TEXT, o);
 		break;
 	case FMT_MARKDOWN:
-		print_human(f, rp, STYLE_MARKDOWN, o->tables);
+		print_markdown_fit(f, rp, o);
 		break;
 	case FMT_CSV:
 		print_csv(f, rp);

@@ -10,6 +10,7 @@
 
 #include "model.h"
 #include "scan.h"
+#include "table.h"
 
 enum format {
 	FMT_TEXT,
@@ -28,10 +29,25 @@ struct source {
 struct out_opts {
 	enum format format;
 	int tables;		/* with several runs, each run's tables too */
+	int full;		/* every column and row: no budget or context key left out, nothing cut */
 };
 
 /* Returns 0 and sets *f, or -1 for a name that is not a format. */
 int format_from_name(const char *name, enum format *f);
+
+/*
+ * The tables after the lead: one run's own tables, or the runs, their skips
+ * and the figures side by side (and with tables, each run's own).
+ */
+void print_tables(FILE *f, const struct report *rp, enum style style, const struct out_opts *o);
+
+/* The lead (lead.h), between sides where --label pools runs (sides.h). */
+void print_lead_sided(FILE *f, const struct report *rp, enum style style);
+/*
+ * Run ri's own tables: its header, a table per probe, its spread, skips
+ * and end; the probes' budget and context keys only when full.
+ */
+void print_run(FILE *f, const struct report *rp, size_t ri, enum style style, int full);
 
 void print_report(FILE *f, const struct report *rp, const struct source *src, size_t nsrc,
 		  const struct out_opts *o);

@@ -55,7 +55,7 @@ static void remove_plot_dir(void)
 static void fuzz_plots(const struct report *rp)
 {
 	static int ready;
-	char *scripts;
+	struct charts charts;
 
 	if (!ready) {
 		ready = mkdtemp(plot_dir) ? 1 : -1;
@@ -64,8 +64,8 @@ static void fuzz_plots(const struct report *rp)
 	}
 	if (ready < 0)
 		return;
-	plot_write(rp, plot_dir, &scripts);
-	free(scripts);
+	plot_write(rp, plot_dir, &charts);
+	charts_free(&charts);
 	clear_plots();
 }
 

@@ -218,6 +218,18 @@ static void load_builtin(void)
 	generation++;
 }
 
+const char *keys_what(const char *probe, const char *key)
+{
+	/* exact names first, then the patterns in table order, as keys_find() */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; keys_builtin_what[i][0]; i++)
+			if (!strcmp(keys_builtin_what[i][0], probe) &&
+			    (pass ? !fnmatch(keys_builtin_what[i][1], key, 0) :
+				    !strcmp(keys_builtin_what[i][1], key)))
+				return keys_builtin_what[i][2];
+	return NULL;
+}
+
 int keys_note_record(const json_t *rec, const char *file)
 {
 	const char *type = json_string_value(json_object_get(rec, "type"));

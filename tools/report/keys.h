@@ -52,6 +52,12 @@ const struct key_decl *keys_find(const char *probe, const char *key);
 /* The figure of probe declared as the half-width of centre's interval, or NULL. */
 const struct key_decl *keys_half_of(const char *probe, const char *centre);
 
+/*
+ * What probe's key is, in the probe's own one line (its key table, through
+ * the built-in declaration: keys records carry no such line), or NULL.
+ */
+const char *keys_what(const char *probe, const char *key);
+
 /* Changes whenever a declaration is taken: lookups cached before are stale. */
 unsigned keys_generation(void);
 

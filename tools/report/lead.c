@@ -11,6 +11,7 @@
 #include "noise.h"
 #include "ratio.h"
 #include "schema.h"
+#include "sides.h"
 #include "util.h"
 
 /* Bookkeeping, or measured on every boot anew: not what the machine is. */
@@ -112,6 +113,51 @@ static struct table *differences_table(const struct report *rp, json_t *const *f
 	return t;
 }
 
+/* The clock a program reads by default, as lined up across clocksources (model.h). */
+#define BOOTED_CLOCK "clock_gettime(CLOCK_MONOTONIC)"
+
+static const struct figure *booted_clock(const struct report *rp)
+{
+	for (size_t i = 0; i < rp->nfigs; i++) {
+		const struct figure *fg = &rp->figs[i];
+
+		if (fg->as_booted && !strcmp(fg->probe, "clocks") && !strcmp(fg->name, BOOTED_CLOCK) &&
+		    !strcmp(fg->key, "ns_per_call") && strstr(fg->ident, "path=libc"))
+			return fg;
+	}
+	return NULL;
+}
+
+/*
+ * Where the clocksources differ: what reading the default clock costs on
+ * each machine as it booted, with each ratio to the first run and the
+ * floor it would have to pass to lead.
+ */
+static void print_booted_clock(FILE *f, const struct report *rp)
+{
+	const struct figure *fg = booted_clock(rp);
+	const struct agg *base = fg ? &fg->per_run[0] : NULL;
+	char num[64], ratio[64];
+
+	if (!fg)
+		return;
+	fprintf(f, "  reading the default clock as booted (%s through libc), ns:", fg->name);
+	for (size_t r = 0; r < rp->nruns; r++) {
+		const struct agg *a = &fg->per_run[r];
+		const char *cs = run_booted_clocksource(&rp->runs[r]);
+
+		fmt_num(num, sizeof(num), a->mean);
+		fprintf(f, "%s %s %s (%s", r ? ";" : "", rp->runs[r].label, a->n ? num : "-",
+			cs ? cs : "clocksource unknown");
+		if (r && a->n && base->n && a->mean > 0 && base->mean > 0) {
+			fmt_ratio(ratio, sizeof(ratio), a->mean, base->mean);
+			fprintf(f, ", %s, noise floor %.3gx", ratio, noise_floor_of(rp, fg, r, NULL));
+		}
+		fputc(')', f);
+	}
+	fputc('\n', f);
+}
+
 static void print_differences(FILE *f, const struct report *rp, enum style style)
 {
 	json_t **flat = xcalloc(rp->nruns, sizeof(*flat)), *keys = json_object(), *v;
@@ -138,6 +184,8 @@ static void print_differences(FILE *f, const struct report *rp, enum style style
 		else
 			fprintf(f, "  (the fingerprints agree)\n");
 		table_free(t);
+		if (differs(flat, rp->nruns, "clocksource"))
+			print_booted_clock(f, rp);
 	}
 	for (size_t r = 0; r < rp->nruns; r++)
 		json_decref(flat[r]);
@@ -311,7 +359,8 @@ static void attribution_cells(struct table *t, size_t row, size_t c, const struc
 
 /*
  * Where both runs repeated, the lead said every iteration of one is beyond
- * every one of the other: the ratio cell says so ("2.00x, all 3 > all 2").
+ * every one of the other: the ratio cell says so ("2.00x, all 3 > all 2");
+ * between sides of several runs with its p-value (sides.h).
  */
 static void mark_apart(struct table *t, size_t row, const struct report *rp,
 		       const struct figure *fg)
@@ -327,8 +376,12 @@ static void mark_apart(struct table *t, size_t row, const struct report *rp,
 		    strcmp(fg->probe, ATTRIBUTION) == 0 || !(a->mean > 0) || !(base->mean > 0))
 			continue;
 		fmt_ratio(ratio, sizeof(ratio), a->mean, base->mean);
-		table_setf(t, row, 2 + 2 * r, "%s, all %zu %c all %zu", ratio, a->n,
-			   a->min > base->max ? '>' : '<', base->n);
+		if (rp->runs[r].members && rp->runs[0].members)	/* runs, not iterations */
+			table_setf(t, row, 2 + 2 * r, "%s, all %zu %c all %zu, p %.2g", ratio, a->n,
+				   a->min > base->max ? '>' : '<', base->n, sides_apart_p(a->n, base->n));
+		else
+			table_setf(t, row, 2 + 2 * r, "%s, all %zu %c all %zu", ratio, a->n,
+				   a->min > base->max ? '>' : '<', base->n);
 	}
 }
 
@@ -416,7 +469,7 @@ static void print_top_figures(FILE *f, const struct report *rp, enum style style
 
 /* The results that never lead because they are circular, once each, with
  * the first one's why: "circular: ..." (docs/probes/drift.md). */
-static void print_circular(FILE *f, const struct report *rp)
+static void print_circular(FILE *f, const struct report *rp, enum style style)
 {
 	json_t *seen = json_object();
 	const char *why = NULL;
@@ -429,12 +482,17 @@ static void print_circular(FILE *f, const struct report *rp)
 			    json_object_get(seen, res->id))
 				continue;
 			json_object_set_new(seen, res->id, json_true());
-			fprintf(f, "%s%s: %s", why ? ", " : "  not leading, circular: ", res->probe,
-				res->name);
+			fputs(why ? ", " : "  not leading, circular: ", f);
+			table_text(f, style, res->probe);
+			fputs(": ", f);
+			table_text(f, style, res->name);
 			why = why ? why : json_string_value(json_object_get(res->first, "why"));
 		}
-	if (json_object_size(seen))
-		fprintf(f, "\n  (%s)\n", why ? why : "their reference derives from what they measure");
+	if (json_object_size(seen)) {
+		fputs("\n  (", f);
+		table_text(f, style, why ? why : "their reference derives from what they measure");
+		fputs(")\n", f);
+	}
 	json_decref(seen);
 }
 
@@ -442,5 +500,5 @@ void print_lead(FILE *f, const struct report *rp, enum style style)
 {
 	print_differences(f, rp, style);
 	print_top_figures(f, rp, style);
-	print_circular(f, rp);
+	print_circular(f, rp, style);
 }

@@ -14,6 +14,7 @@
 #include "../../common/record.h"
 #include "conditions.h"
 #include "format.h"
+#include "html.h"
 #include "model.h"
 #include "keys.h"
 #include "plot.h"
@@ -22,7 +23,7 @@
 #include "util.h"
 
 #define USAGE "usage: tp-report FILE... [--format=text|markdown|csv|json] " \
-	"[--label=A,B,...] [--plot=DIR] [--tables] [--max-input=SIZE] [--check-keys] [--strict] | --schema | --keys"
+	"[--label=A,B,...] [--plot=DIR] [--html=DIR] [--tables] [--full] [--max-input=SIZE] [--check-keys] [--strict] | --schema | --keys"
 
 struct cli {
 	struct out_opts out;
@@ -30,6 +31,7 @@ struct cli {
 	char **labels;
 	size_t nlabels;
 	const char *plot_dir;
+	const char *html_dir;
 	const char **files;
 	size_t nfiles;
 	int help;
@@ -67,6 +69,12 @@ static int opt_plot(struct cli *c, const char *arg)
 }
 
 /* SIZE: bytes, or with a suffix K, M or G (KiB, MiB, GiB); at least 1. */
+static int opt_html(struct cli *c, const char *arg)
+{
+	c->html_dir = arg;
+	return *arg ? 0 : -1;
+}
+
 static int opt_max_input(struct cli *c, const char *arg)
 {
 	static const char units[] = "KMG";
@@ -93,6 +101,13 @@ static int opt_tables(struct cli *c, const char *arg)
 {
 	(void)arg;
 	c->out.tables = 1;
+	return 0;
+}
+
+static int opt_full(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->out.full = 1;
 	return 0;
 }
 
@@ -140,7 +155,10 @@ static const struct {
 	{ "--format", 1, opt_format, "text (default), markdown, csv or json" },
 	{ "--label", 1, opt_label, "labels for the runs, in order, comma-separated" },
 	{ "--plot", 1, opt_plot, "write .dat/.gp files and SVG/PNG charts into DIR" },
+	{ "--html", 1, opt_html, "write DIR/index.html: the report and its plots on one page" },
 	{ "--tables", 0, opt_tables, "with several runs, also print each run's tables" },
+	{ "--full", 0, opt_full,
+	  "every column (budget and context keys too) and, in Markdown, every row" },
 	{ "--max-input", 1, opt_max_input,
 	  "read at most SIZE bytes of each file (K, M, G: KiB, MiB, GiB; default 1G)" },
 	{ "--schema", 0, opt_schema, "print which keys identify a result (docs/records.md)" },
@@ -360,7 +378,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "report: writing the report: %s\n", strerror(errno));
 		status = 1;
 	}
-	if (c.plot_dir && plot_report(&rp, c.plot_dir))
+	if (c.plot_dir && plot_report(&rp, c.plot_dir, NULL))
+		status = 1;
+	if (c.html_dir && html_report(&rp, src, c.nfiles, c.html_dir, c.out.full))
 		status = 1;
 out_src:
 	free(src);

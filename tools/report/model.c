@@ -163,6 +163,16 @@ static void on_fingerprint(struct splitter *s, json_t *rec)
 	run->fingerprint = json_incref(rec);
 }
 
+static void on_verdict(struct splitter *s, json_t *rec)
+{
+	struct run *run = open_run(s);
+
+	run->nrecs++;
+	run->nsuite++;
+	json_decref(run->verdict);
+	run->verdict = json_incref(rec);
+}
+
 /*
  * What happened on the machine while one probe ran: a result of the
  * pseudo-probe "attribution" named after that probe (its identity,
@@ -221,6 +231,7 @@ static const struct {
 	{ "fingerprint", on_fingerprint },
 	{ "attribution", on_attribution },
 	{ "keys", on_keys },
+	{ "verdict", on_verdict },
 	{ "boot", on_boot },
 };
 
@@ -550,6 +561,7 @@ void report_finish(struct report *rp, char *const *labels, size_t nlabels)
 		struct run *r = &rp->runs[i];
 
 		r->label = i < nlabels && *labels[i] ? xstrdup(labels[i]) : default_label(r);
+		r->side = i < nlabels && *labels[i] ? xstrdup(labels[i]) : NULL;
 	}
 	dedupe_labels(rp);
 	mark_as_booted(rp);
@@ -572,9 +584,11 @@ void report_free(struct report *rp)
 		free(r->res);
 		free(r->file);
 		free(r->label);
+		free(r->side);
 		json_decref(r->head);
 		json_decref(r->end);
 		json_decref(r->fingerprint);
+		json_decref(r->verdict);
 		json_decref(r->boot);
 		json_decref(r->notes);
 		json_decref(r->res_index);

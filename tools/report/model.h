@@ -24,9 +24,12 @@ struct run {
 	char *file;
 	int seq;		/* 1-based run number within its file */
 	char *label;
+	char *side;		/* the label --label gave it, before labels were made unique; NULL: none */
+	size_t members;		/* a side's runs (sides.h); 0: a run of its own */
 	json_t *head;		/* the run record; NULL if the capture began after it */
 	json_t *end;		/* the end record; NULL if the run did not finish */
 	json_t *fingerprint;	/* the fingerprint record; NULL before they existed */
+	json_t *verdict;	/* the verdict record; NULL before they existed or with no end */
 	json_t *boot;		/* stub, calib and calib_summary records */
 	json_t *notes;		/* skip and error records */
 	struct result *res;

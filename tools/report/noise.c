@@ -1,16 +1,25 @@
 // SPDX-License-Identifier: MIT
 /* The lead's noise model; see noise.h. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lead.h"
 #include "ratio.h"
 #include "noise.h"
+#include "sides.h"
 #include "util.h"
 
-static const char *env_of(const struct run *run)
+const char *noise_env(const json_t *head, char *buf, size_t len)
 {
-	return run->head ? json_string_value(json_object_get(run->head, "env")) : NULL;
+	const char *env = json_string_value(json_object_get(head, "env"));
+	const char *accel = json_string_value(json_object_get(head, "accel"));
+	size_t n = accel ? strcspn(accel, ":") : 0;
+
+	if (!env || !accel || !n)
+		return env;
+	snprintf(buf, len, "%s/%.*s", env, (int)n, accel);
+	return buf;
 }
 
 /*
@@ -36,14 +45,39 @@ static double measured_in(const char *env, const char *probe, const char *key)
 	return probe_max;
 }
 
+/* The margin over the measured ratio between run 0 and run r (noise.h). */
+static double margin_of(const struct report *rp, size_t r)
+{
+	return rp->runs[0].members >= NOISE_SIDE_RUNS && rp->runs[r].members >= NOISE_SIDE_RUNS ?
+		       NOISE_SIDE_MARGIN : NOISE_MARGIN;
+}
+
 double noise_floor_of(const struct report *rp, const struct figure *fg, size_t r, int *measured)
 {
-	double m = fmax(measured_in(env_of(&rp->runs[0]), fg->probe, fg->key),
-			measured_in(env_of(&rp->runs[r]), fg->probe, fg->key));
+	char b0[NOISE_ENV_MAX], br[NOISE_ENV_MAX];
+	double m = fmax(measured_in(noise_env(rp->runs[0].head, b0, sizeof(b0)), fg->probe, fg->key),
+			measured_in(noise_env(rp->runs[r].head, br, sizeof(br)), fg->probe, fg->key));
 
 	if (measured)
 		*measured = m > 0;
-	return m > 0 ? fmax(LEAD_MIN_RATIO, pow(m, NOISE_MARGIN)) : LEAD_MIN_RATIO;
+	return m > 0 ? fmax(LEAD_MIN_RATIO, pow(m, margin_of(rp, r))) : LEAD_MIN_RATIO;
+}
+
+/* The sides' run counts, "3 and 3", when the runs are sides (sides.h); else 0. */
+static int print_sides(FILE *f, const struct report *rp)
+{
+	if (!rp->runs[0].members)
+		return 0;
+	fprintf(f, "runs pooled by label, ");
+	for (size_t r = 0; r < rp->nruns; r++)
+		fprintf(f, "%s%zu", r ? (r + 1 < rp->nruns ? ", " : " and ") : "", rp->runs[r].members);
+	fprintf(f, " runs a side: a figure leads when every run of one side is beyond every run of "
+		"the other (p shown: exact, two-sided, %.2g for 3 against 3) and beyond its floor, "
+		"max(%.1fx, the largest ratio of %u pairs of %u identical runs ^ %.1f, ^ %.1f with "
+		"fewer than %d runs a side); attribution compares run by run, not here",
+		sides_apart_p(3, 3), LEAD_MIN_RATIO, noise_pairs, noise_runs, NOISE_SIDE_MARGIN,
+		NOISE_MARGIN, NOISE_SIDE_RUNS);
+	return 1;
 }
 
 /* Did every run run its probes once? */
@@ -91,7 +125,13 @@ static void print_floors(FILE *f, const struct report *rp)
 
 void noise_print_note(FILE *f, const struct report *rp)
 {
-	fprintf(f, "  (noise: %s; a figure leads beyond max(%.1fx, the largest ratio of %u pairs of "
+	fprintf(f, "  (noise: ");
+	if (print_sides(f, rp)) {
+		print_floors(f, rp);
+		fprintf(f, ")\n");
+		return;
+	}
+	fprintf(f, "%s; a figure leads beyond max(%.1fx, the largest ratio of %u pairs of "
 		"%u identical runs ^ %.1f)", each_ran_once(rp) ? "each run ran its probes once" :
 		"runs repeated: every iteration beyond every one of the other, where both did",
 		LEAD_MIN_RATIO, noise_pairs, noise_runs, NOISE_MARGIN);

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* Plots with gnuplot; see plot.h. */
+/*
+ * Plots with gnuplot; see plot.h. Series of points (yield, Allan deviation)
+ * and tscsync's offsets are drawn here, histograms in plot_hist.c, bars in
+ * plot_bars.c, all through plotter.c; running gnuplot is here.
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -10,229 +14,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "plot.h"
-#include "util.h"
+#include "plot_bars.h"
+#include "plot_hist.h"
+#include "plotter.h"
 
-#define PLOT_W 1000
-#define PLOT_H 600
-
-struct plotter {
-	const struct report *rp;
-	const char *dir;
-	struct sbuf names;	/* scripts written, one per line */
-	size_t nplots;
-	int failed;
-};
-
-static FILE *open_in(struct plotter *p, const char *name)
-{
-	char *path = xasprintf("%s/%s", p->dir, name);
-	FILE *f = fopen(path, "w");
-
-	if (!f) {
-		fprintf(stderr, "report: %s: %s\n", path, strerror(errno));
-		p->failed = 1;
-	}
-	free(path);
-	return f;
-}
-
-static int close_in(struct plotter *p, FILE *f, const char *name)
-{
-	if (fclose(f)) {
-		fprintf(stderr, "report: %s/%s: %s\n", p->dir, name, strerror(errno));
-		p->failed = 1;
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * The one way a string gets into a gnuplot script: a single-quoted literal,
- * where only '' is special (gnuplot 5, "Syntax": no backslash escapes, no
- * `command` or @macro substitution inside single quotes). gnuplot's scanner
- * takes a quote pair right after the opening quote, or right after another
- * pair, for the string's end: such a quote gets a space before it. Control
- * characters become spaces: a newline would end the command.
- */
-static void gp_quote(struct sbuf *b, const char *s)
-{
-	int after_quote = 1;
-
-	sbuf_adds(b, "'");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '\'') {
-			sbuf_adds(b, after_quote ? " ''" : "''");
-			after_quote = 1;
-			continue;
-		}
-		sbuf_add(b, c < 0x20 || c == 0x7f ? " " : s, 1);
-		after_quote = 0;
-	}
-	sbuf_adds(b, "'");
-}
-
-static void gp_str(FILE *f, const char *s)
-{
-	struct sbuf b = { 0 };
-
-	gp_quote(&b, s);
-	fputs(b.s, f);
-	sbuf_free(&b);
-}
-
-/* A text field of a .dat file: the separator and line ends would split it. */
-static void dat_str(FILE *f, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n && s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		fputc(c < 0x20 || c == 0x7f ? ' ' : c, f);
-	}
-}
-
-/*
- * A file name for a chart: never record text, only letters, digits, '-'
- * and '_' from it (others become '_'), at most PLOT_SLUG_MAX of them, after
- * a counter that keeps names apart: "hist-03-wakeup".
- */
-#define PLOT_SLUG_MAX 32
-
-static char *plot_name(const char *kind, size_t n, const char *text)
-{
-	struct sbuf b = { 0 };
-
-	sbuf_addf(&b, "%s-%02zu-", kind, n);
-	for (size_t i = 0; text[i] && i < PLOT_SLUG_MAX; i++) {
-		char c = text[i];
-		int safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			   (c >= '0' && c <= '9') || c == '-' || c == '_';
-
-		sbuf_add(&b, safe ? &c : "_", 1);
-	}
-	return sbuf_take(&b);
-}
-
-/* "set output" and "plot" name files through gp_quote too, though we made the names */
-static void gp_output(FILE *f, const char *base, const char *ext)
-{
-	char *file = xasprintf("%s%s", base, ext);
-
-	gp_str(f, file);
-	fputc('\n', f);
-	free(file);
-}
-
-/* Opens the script: labels, then SVG output; the plot command follows. */
-static void gp_begin(FILE *f, const char *base, const char *title, const char *xlabel,
-		     const char *ylabel)
-{
-	fputs("# SPDX-License-Identifier: MIT\n# Written by tp-report; run: gnuplot <this file>\n", f);
-	fputs("set datafile separator '\\t'\nset datafile missing '-'\n", f);
-	fputs("set grid\nset key outside top center horizontal noenhanced\n", f);
-	fputs("set title ", f);
-	gp_str(f, title);
-	fputs(" noenhanced\nset xlabel ", f);
-	gp_str(f, xlabel);
-	fputs(" noenhanced\nset ylabel ", f);
-	gp_str(f, ylabel);
-	fprintf(f, " noenhanced\nset terminal svg size %d,%d dynamic noenhanced font 'sans,10'\n",
-		PLOT_W, PLOT_H);
-	fputs("set output ", f);
-	gp_output(f, base, ".svg");
-}
-
-/* The plot command has been written to SVG: draw it again as PNG. */
-static void gp_end(struct plotter *p, FILE *f, const char *base)
-{
-	fprintf(f, "\nif (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-		"\tset terminal pngcairo size %d,%d noenhanced font 'sans,10'\n"
-		"} else {\n\tset terminal png size %d,%d noenhanced\n}\n"
-		"set output ", PLOT_W, PLOT_H, PLOT_W, PLOT_H);
-	gp_output(f, base, ".png");
-	fputs("replot\nunset output\n", f);
-	sbuf_addf(&p->names, "%s.gp\n", base);
-	p->nplots++;
-}
-
-/* --- clock read cost: one bar per clock and run ---------------------------- */
-
-/* "MONOTONIC vdso tsc" for clock_gettime(CLOCK_MONOTONIC) path=vdso clocksource=tsc */
-static void clock_label(FILE *dat, const struct figure *fg)
-{
-	static const char prefix[] = "clock_gettime(CLOCK_";
-	const char *name = fg->name;
-	size_t n = strlen(name);
-
-	if (!strncmp(name, prefix, sizeof(prefix) - 1) && name[n - 1] == ')') {
-		name += sizeof(prefix) - 1;
-		n -= sizeof(prefix);
-	}
-	dat_str(dat, name, n);
-	for (const char *p = fg->ident; *p; ) {
-		const char *eq = strchr(p, '='), *sp = strchr(p, ' ');
-		size_t len;
-
-		/* the values of "k=v k=v": "vdso tsc" */
-		if (eq && (!sp || eq < sp))
-			p = eq + 1;
-		len = sp ? (size_t)(sp - p) : strlen(p);
-		fputc(' ', dat);
-		dat_str(dat, p, len);
-		p += len + (sp != NULL);
-	}
-}
-
-static void plot_clocks(struct plotter *p)
-{
-	const struct report *rp = p->rp;
-	FILE *dat, *gp;
-	size_t rows = 0;
-
-	for (size_t i = 0; i < rp->nfigs; i++)
-		rows += !strcmp(rp->figs[i].probe, "clocks") && !strcmp(rp->figs[i].key, "ns_per_call");
-	if (!rows || !(dat = open_in(p, "clocks.dat")))
-		return;
-	fputs("clock", dat);
-	for (size_t r = 0; r < rp->nruns; r++) {
-		fputc('\t', dat);
-		dat_str(dat, rp->runs[r].label, SIZE_MAX);
-	}
-	fputc('\n', dat);
-	for (size_t i = 0; i < rp->nfigs; i++) {
-		const struct figure *fg = &rp->figs[i];
-
-		if (strcmp(fg->probe, "clocks") || strcmp(fg->key, "ns_per_call"))
-			continue;
-		clock_label(dat, fg);
-		for (size_t r = 0; r < rp->nruns; r++) {
-			if (fg->per_run[r].n)
-				fprintf(dat, "\t%.10g", fg->per_run[r].mean);
-			else
-				fputs("\t-", dat);
-		}
-		fputc('\n', dat);
-	}
-	if (close_in(p, dat, "clocks.dat") || !(gp = open_in(p, "clocks.gp")))
-		return;
-	gp_begin(gp, "clocks", "Clock read cost", "", "ns per call");
-	fputs("set style data histograms\nset style histogram clustered gap 1\n"
-	      "set style fill solid 0.8 border -1\n"
-	      "set logscale y 10\nset yrange [1:*]\n"
-	      "set xtics rotate by -35 noenhanced\n"
-	      "set bmargin 12\nset rmargin 14\nunset grid\nset grid ytics\n", gp);
-	fputs("plot ", gp);
-	gp_str(gp, "clocks.dat");
-	fputs(" using 2:xtic(1) title columnheader(2)", gp);
-	for (size_t r = 1; r < rp->nruns; r++)
-		fprintf(gp, ", '' using %zu title columnheader(%zu)", r + 2, r + 2);
-	gp_end(p, gp, "clocks");
-	close_in(p, gp, "clocks.gp");
-}
-
-/* --- series of (x, y) points: itimer and yield ----------------------------- */
+/* --- series of (x, y) points: yield and Allan deviation --------------------- */
 
 struct point {
 	double x, y, lo, hi;	/* lo, hi: the interval around y, or y itself */
@@ -253,28 +39,22 @@ struct series_spec {
 	const char *const split[3];	/* string or number keys: one series per value */
 	int logx, logy;
 	const char *lokey, *hikey;	/* y's interval, drawn as error bars; NULL: none */
+	const char *caption;
 };
 
 static const struct series_spec series_specs[] = {
-	{ "itimer", "itimer", "Interval timer accuracy", "requested interval (us)",
-	  "actual / requested (%)", "requested_us", "accuracy_pct", { "timer", "load" }, 1, 0, NULL, NULL },
-	{ "yield", "yield", "sched_yield throughput", "threads", "yields per second (total)",
-	  "threads", "total_per_s", { NULL }, 0, 0, NULL, NULL },
+	{ "yield", "yield", "sched_yield throughput", "threads", "yields per second, all threads (1/s)",
+	  "threads", "total_per_s", { NULL }, 0, 0, NULL, NULL,
+	  "sched_yield calls per second of all threads together against the number of threads; "
+	  "higher is better." },
 	/* drift's "adev REF tau Ts" results: one line per reference and run, each
 	 * tau with its 68 % interval where the capture has one (adev_lo, adev_hi) */
 	{ "drift", "adev", "Allan deviation of the TSC against each reference (68 % intervals)",
-	  "tau (s)", "overlapping Allan deviation", "tau_s", "adev", { "ref" }, 1, 1,
-	  "adev_lo", "adev_hi" },
+	  "tau (s)", "overlapping Allan deviation (dimensionless)", "tau_s", "adev", { "ref" }, 1, 1,
+	  "adev_lo", "adev_hi",
+	  "Overlapping Allan deviation of the TSC's rate against each reference over the averaging "
+	  "time tau, log-log; error bars: 68 % intervals where the capture has them." },
 };
-
-/* A result's figure combined over its iterations (NAN: none, or contradicting intervals). */
-static double rec_num(const struct result *r, const char *key)
-{
-	struct agg a;
-
-	result_agg(r, key, &a);
-	return a.n ? a.mean : NAN;
-}
 
 /* y's interval from the spec's keys; y itself where there is none (no bar). */
 static void point_interval(const struct result *r, const struct series_spec *s, struct point *pt)
@@ -310,6 +90,7 @@ static void plot_series(struct plotter *p, const struct series_spec *s)
 	size_t *npts = NULL, nser = 0, cap = 0, cap2 = 0;
 	struct sbuf name = { 0 };
 	char *file = xasprintf("%s.dat", s->base), *gpf = xasprintf("%s.gp", s->base);
+	char *title = NULL;
 	const char *key;
 	json_t *val;
 	FILE *dat, *gp;
@@ -344,7 +125,7 @@ static void plot_series(struct plotter *p, const struct series_spec *s)
 			pts[k][npts[k]++] = pt;
 		}
 	}
-	if (!nser || !(dat = open_in(p, file)))
+	if (!nser || !(dat = plot_open(p, file)))
 		goto out;
 	/* one block per series, two blank lines apart: gnuplot's "index" */
 	json_object_foreach(series, key, val) {
@@ -359,9 +140,10 @@ static void plot_series(struct plotter *p, const struct series_spec *s)
 				pts[k][i].lo, pts[k][i].hi);
 		fputs("\n\n", dat);
 	}
-	if (close_in(p, dat, file) || !(gp = open_in(p, gpf)))
+	if (plot_close(p, dat, file) || !(gp = plot_open(p, gpf)))
 		goto out;
-	gp_begin(gp, s->base, s->title, s->xlabel, s->ylabel);
+	title = plot_title(rp, s->title);
+	gp_begin(gp, s->base, title, s->xlabel, s->ylabel, 0);
 	if (s->logx)
 		fputs("set logscale x 10\n", gp);
 	if (s->logy)
@@ -374,8 +156,8 @@ static void plot_series(struct plotter *p, const struct series_spec *s)
 			s->lokey ? "1:2:3:4 with yerrorlines" : "1:2 with linespoints");
 		gp_str(gp, key);
 	}
-	gp_end(p, gp, s->base);
-	close_in(p, gp, gpf);
+	gp_end(p, gp, s->base, s->caption, 0, NULL);
+	plot_close(p, gp, gpf);
 out:
 	for (size_t k = 0; k < nser; k++)
 		free(pts[k]);
@@ -383,9 +165,11 @@ out:
 	free(npts);
 	free(file);
 	free(gpf);
+	free(title);
 	sbuf_free(&name);
 	json_decref(series);
 }
+
 
 /* --- tscsync: the offset of each ordered CPU pair, its bound as error bars - */
 
@@ -484,9 +268,10 @@ static void tscsync_script(FILE *gp, const struct report *rp, const struct cpu_p
 {
 	struct sbuf b = { 0 };
 	size_t shown = 0;
+	char *title = plot_title(rp, "TSC offset between CPUs: TSC_B - TSC_A, error bars: the proven bound");
 
-	gp_begin(gp, "tscsync", "TSC offset between CPUs: TSC_B - TSC_A, error bars: the proven bound",
-		 "ordered pair A>B", "offset (ns)");
+	gp_begin(gp, "tscsync", title, "ordered pair A>B", "offset (ns)", 0);
+	free(title);
 	fputs("set xzeroaxis lt -1\nset bars small\nset xtics rotate by -35\n", gp);
 	fprintf(gp, "set xrange [-0.5:%zu.5]\nset xtics (", npairs - 1);
 	for (size_t k = 0; k < npairs; k++) {
@@ -520,7 +305,7 @@ static void plot_tscsync(struct plotter *p)
 	int *has = xcalloc(rp->nruns, sizeof(*has));
 	FILE *dat, *gp;
 
-	if (!npairs || !(dat = open_in(p, "tscsync.dat")))
+	if (!npairs || !(dat = plot_open(p, "tscsync.dat")))
 		goto out;
 	fputs("# x\tthen per run: offset_ns bound_ns", dat);
 	for (size_t r = 0; r < rp->nruns; r++) {
@@ -534,91 +319,15 @@ static void plot_tscsync(struct plotter *p)
 			has[r] |= tscsync_cells(dat, &rp->runs[r], pairs[k]);
 		fputc('\n', dat);
 	}
-	if (close_in(p, dat, "tscsync.dat") || !(gp = open_in(p, "tscsync.gp")))
+	if (plot_close(p, dat, "tscsync.dat") || !(gp = plot_open(p, "tscsync.gp")))
 		goto out;
 	tscsync_script(gp, rp, pairs, npairs, has);
-	gp_end(p, gp, "tscsync");
-	close_in(p, gp, "tscsync.gp");
+	gp_end(p, gp, "tscsync", "The TSC offset of each ordered CPU pair (TSC of B minus TSC of A, "
+	       "in ns) with the bound the round trips prove as error bars; runs side by side.", 0, NULL);
+	plot_close(p, gp, "tscsync.gp");
 out:
 	free(has);
 	free(pairs);
-}
-
-/* --- latency histograms: one chart per result, one series per run --------- */
-
-static void plot_hist_one(struct plotter *p, const char *id, const struct result *any, size_t n)
-{
-	const struct report *rp = p->rp;
-	char *base = plot_name("hist", n, any->probe);
-	char *file = xasprintf("%s.dat", base), *gpf = xasprintf("%s.gp", base);
-	char *title = xasprintf("%s: %s %s", any->probe, any->name, any->ident);
-	FILE *dat = open_in(p, file), *gp;
-	size_t blocks = 0;
-	struct sbuf plot = { 0 }, label = { 0 };
-
-	if (!dat)
-		goto out;
-	for (size_t ri = 0; ri < rp->nruns; ri++) {
-		const struct run *run = &rp->runs[ri];
-		long i = run_find_result(run, id);
-		const struct hist *h = i < 0 ? NULL : &run->res[i].hist;
-		const char *key;
-		json_t *val;
-
-		if (!h || !h->width_ns || !json_object_size(h->counts))
-			continue;
-		fputs("# ", dat);
-		dat_str(dat, run->label, SIZE_MAX);
-		fputs("\n# bucket_us\tcount\n", dat);
-		json_object_foreach(h->counts, key, val)
-			fprintf(dat, "%.10g\t%lld\n", (strtod(key, NULL) + 0.5) * (double)h->width_ns / 1000,
-				(long long)json_integer_value(val));
-		fputs("\n\n", dat);
-		sbuf_adds(&plot, blocks ? ", \\\n\t" : "");
-		gp_quote(&plot, file);
-		sbuf_addf(&plot, " index %zu using 1:2 with boxes title ", blocks);
-		sbuf_reset(&label);
-		sbuf_addf(&label, "%s (overflow %llu)", run->label, (unsigned long long)h->overflow);
-		gp_quote(&plot, label.s);
-		blocks++;
-	}
-	if (close_in(p, dat, file) || !blocks || !(gp = open_in(p, gpf)))
-		goto out;
-	gp_begin(gp, base, title, "latency (us)", "samples");
-	fputs("set logscale y 10\nset style fill transparent solid 0.4 noborder\n"
-	      "set boxwidth 0.9 relative\n", gp);
-	fprintf(gp, "plot %s", plot.s);
-	gp_end(p, gp, base);
-	close_in(p, gp, gpf);
-out:
-	free(base);
-	free(file);
-	free(gpf);
-	free(title);
-	sbuf_free(&plot);
-	sbuf_free(&label);
-}
-
-static void plot_hists(struct plotter *p)
-{
-	const struct report *rp = p->rp;
-	json_t *done = json_object();
-	size_t n = 0;
-
-	for (size_t ri = 0; ri < rp->nruns; ri++) {
-		const struct run *run = &rp->runs[ri];
-
-		for (size_t i = 0; i < run->nres; i++) {
-			const struct result *r = &run->res[i];
-
-			if (json_object_get(done, r->id) ||
-			    !json_is_object(json_object_get(r->first, "hist")))
-				continue;
-			json_object_set_new(done, r->id, json_true());
-			plot_hist_one(p, r->id, r, ++n);
-		}
-	}
-	json_decref(done);
 }
 
 /* --- running gnuplot ------------------------------------------------------ */
@@ -683,29 +392,30 @@ static int run_gnuplot(const char *dir, const char *script)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-int plot_write(const struct report *rp, const char *dir, char **scripts)
+
+int plot_write(const struct report *rp, const char *dir, struct charts *out)
 {
-	struct plotter p = { .rp = rp, .dir = dir };
+	struct plotter p = { .rp = rp, .dir = dir, .charts = out };
 	int err = mkdir_p(dir);
 
-	*scripts = NULL;
+	memset(out, 0, sizeof(*out));
 	if (err) {
 		fprintf(stderr, "report: --plot=%s: %s\n", dir, strerror(-err));
 		return -1;
 	}
 	plot_clocks(&p);
+	plot_itimer(&p);
 	for (size_t i = 0; i < ARRAY_SIZE(series_specs); i++)
 		plot_series(&p, &series_specs[i]);
 	plot_tscsync(&p);
 	plot_hists(&p);
-	*scripts = sbuf_take(&p.names);
-	return p.failed ? -1 : (int)p.nplots;
+	return p.failed ? -1 : (int)out->n;
 }
 
-int plot_report(const struct report *rp, const char *dir)
+int plot_report(const struct report *rp, const char *dir, struct charts *out)
 {
-	char *scripts, *line, *save = NULL;
-	int n = plot_write(rp, dir, &scripts), failed = n < 0;
+	struct charts c;
+	int n = plot_write(rp, dir, &c), failed = n < 0;
 
 	if (n == 0)
 		fprintf(stderr, "report: --plot=%s: nothing to plot\n", dir);
@@ -716,15 +426,20 @@ int plot_report(const struct report *rp, const char *dir)
 			"no images (install gnuplot-nox)\n", n, dir);
 		goto out;
 	}
-	for (line = strtok_r(scripts, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		int rc = run_gnuplot(dir, line);
+	for (size_t i = 0; i < c.n; i++) {
+		char *script = xasprintf("%s.gp", c.v[i].base);
+		int rc = run_gnuplot(dir, script);
 
 		if (rc) {
-			fprintf(stderr, "report: gnuplot %s/%s: exit %d\n", dir, line, rc);
+			fprintf(stderr, "report: gnuplot %s/%s: exit %d\n", dir, script, rc);
 			failed = 1;
 		}
+		free(script);
 	}
 out:
-	free(scripts);
+	if (out)
+		*out = c;
+	else
+		charts_free(&c);
 	return failed ? -1 : 0;
 }

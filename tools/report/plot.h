@@ -9,18 +9,32 @@
 
 #include "model.h"
 
+/* A chart: its files base.gp, base.dat, base.svg, base.png, and what it shows. */
+struct chart {
+	char *base;
+	char *caption;	/* record text in it is as written: escape it where it goes */
+};
+
+struct charts {
+	struct chart *v;
+	size_t n, cap;
+};
+
+void charts_free(struct charts *c);
+
 /*
  * Writes the plots of rp into dir (created if need be) and runs gnuplot on
- * them. Returns 0, or -1 after saying why on stderr. A missing gnuplot is
- * said but is not an error.
+ * them; the charts in *out when out is not NULL (charts_free them). Returns
+ * 0, or -1 after saying why on stderr. A missing gnuplot is said but is not
+ * an error.
  */
-int plot_report(const struct report *rp, const char *dir);
+int plot_report(const struct report *rp, const char *dir, struct charts *out);
 
 /*
  * The first half of plot_report: writes the .dat and .gp files, runs
- * nothing. Returns the number of charts (their scripts' names in *scripts,
- * one a line, to free), or -1 after saying why on stderr.
+ * nothing. Returns the number of charts (in *out, to charts_free), or -1
+ * after saying why on stderr.
  */
-int plot_write(const struct report *rp, const char *dir, char **scripts);
+int plot_write(const struct report *rp, const char *dir, struct charts *out);
 
 #endif

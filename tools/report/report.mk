@@ -40,7 +40,7 @@ REPORT_FLOORS_C := $(REPORT_OBJDIR)/floors_builtin.c
 REPORT_FLOORS_LOGS := $(sort $(wildcard tests/data/aa-*.log))
 # everything but the two programs' mains, plus the record framing it shares
 REPORT_LIB_SRC := $(filter-out tools/report/main.c tools/report/fuzz.c, \
-	$(wildcard tools/report/*.c)) common/record.c
+	$(wildcard tools/report/*.c)) common/record.c common/verdict.c
 REPORT_LIB_OBJ := $(patsubst %.c,$(REPORT_OBJDIR)/%.o,$(REPORT_LIB_SRC)) \
 	$(REPORT_OBJDIR)/keys_builtin.o $(REPORT_OBJDIR)/floors_builtin.o
 REPORT_LIB_SRC += $(REPORT_KEYS_C) $(REPORT_FLOORS_C)
@@ -102,7 +102,7 @@ $(B)/tests/report/%: $(REPORT_OBJDIR)/tests/report/%.o $(REPORT_LIB_OBJ)
 REPORT_SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
 $(B)/tests/report/unit_hostile: tests/report/unit_hostile.c tests/unit/tap.h $(REPORT_LIB_SRC) \
-		$(wildcard tools/report/*.h) common/record.h
+		$(wildcard tools/report/*.h) common/record.h common/verdict.h
 	@mkdir -p $(dir $@)
 	$(REPORT_CC) $(filter-out -MMD -MP,$(REPORT_CFLAGS)) $(REPORT_SAN_FLAGS) -o $@ \
 		tests/report/unit_hostile.c $(REPORT_LIB_SRC) $(REPORT_LDLIBS)
@@ -127,7 +127,7 @@ report-golden: $(B)/tp-report
 
 fuzz-report: $(REPORT_FUZZ)
 
-$(REPORT_FUZZ): tools/report/fuzz.c $(REPORT_LIB_SRC) $(wildcard tools/report/*.h) common/record.h
+$(REPORT_FUZZ): tools/report/fuzz.c $(REPORT_LIB_SRC) $(wildcard tools/report/*.h) common/record.h common/verdict.h
 	@mkdir -p $(dir $@)
 	$(REPORT_FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \

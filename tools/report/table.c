@@ -8,6 +8,8 @@
 #include "util.h"
 
 #define COL_GAP 2
+/* The narrowest a wrapped column gets, in columns. */
+#define TABLE_WRAP_MIN 20
 
 struct table *table_new(size_t ncol, const char *const *titles)
 {
@@ -16,6 +18,7 @@ struct table *table_new(size_t ncol, const char *const *titles)
 	t->ncol = ncol;
 	t->align = xmalloc(ncol);
 	memset(t->align, 'l', ncol);
+	t->legend = xcalloc(ncol, sizeof(*t->legend));
 	table_row(t);
 	for (size_t c = 0; c < ncol; c++)
 		table_set(t, 0, c, titles[c]);
@@ -26,6 +29,17 @@ void table_align(struct table *t, size_t col, char align)
 {
 	if (col < t->ncol)
 		t->align[col] = align;
+}
+
+void table_legend(struct table *t, size_t col, const char *text)
+{
+	struct sbuf b = { 0 };
+
+	if (col >= t->ncol || !text)
+		return;
+	sbuf_add_visible(&b, text);
+	free(t->legend[col]);
+	t->legend[col] = sbuf_take(&b);
 }
 
 size_t table_row(struct table *t)
@@ -86,6 +100,17 @@ static const char *cell(const struct table *t, size_t r, size_t c)
 	return s ? s : "";
 }
 
+/* "title: text; title: text" for the columns show[] marks that have a legend; NULL: none. */
+static char *legend_line(const struct table *t, const char *show)
+{
+	struct sbuf b = { 0 };
+
+	for (size_t c = 0; c < t->ncol; c++)
+		if (show[c] && t->legend[c])
+			sbuf_addf(&b, "%s%s: %s", b.len ? "; " : "", cell(t, 0, c), t->legend[c]);
+	return b.len ? sbuf_take(&b) : NULL;
+}
+
 /* Columns with nothing but their title in them: left out rather than printed empty. */
 static char *empty_cols(const struct table *t)
 {
@@ -109,17 +134,36 @@ static size_t text_cols(const char *s)
 	return n;
 }
 
-static void print_text(const struct table *t, FILE *f, const char *indent)
+/*
+ * The first n columns' worth of s, broken after a space where there is
+ * one; returns the bytes taken (all of s when it fits).
+ */
+static size_t fit_cols(const char *s, size_t n)
 {
-	size_t *w = xcalloc(t->ncol, sizeof(*w));
+	size_t bytes = 0, cols = 0, space = 0;
+
+	for (; s[bytes]; bytes++) {
+		if (((unsigned char)s[bytes] & 0xc0) == 0x80)
+			continue;
+		if (cols++ == n)
+			return space ? space : bytes;
+		if (s[bytes] == ' ')
+			space = bytes + 1;
+	}
+	return bytes;
+}
+
+/*
+ * The rows of t in the columns show[] marks, aligned to widths w; the
+ * column wrap (or t->ncol for none) is the last, its cells wrapped to
+ * w[wrap] on lines of their own below.
+ */
+static void print_cols(const struct table *t, FILE *f, const char *indent, const size_t *w,
+		       const char *show, size_t wrap)
+{
 	struct sbuf line = { 0 };
-	char *empty = empty_cols(t);
 	int first;
 
-	for (size_t r = 0; r < t->nrows; r++)
-		for (size_t c = 0; c < t->ncol && !t->group[r]; c++)
-			if (text_cols(cell(t, r, c)) > w[c])
-				w[c] = text_cols(cell(t, r, c));
 	for (size_t r = 0; r < t->nrows; r++) {
 		sbuf_reset(&line);
 		sbuf_adds(&line, indent);
@@ -132,11 +176,22 @@ static void print_text(const struct table *t, FILE *f, const char *indent)
 				sbuf_adds(&line, s);
 				break;
 			}
-			if (empty[c])
+			if (!show[c])
 				continue;
 			if (!first)
 				sbuf_addf(&line, "%*s", COL_GAP, "");
 			first = 0;
+			if (c == wrap && text_cols(s) > w[c]) {
+				size_t at = text_cols(line.s), k;
+
+				while (text_cols(s) > w[c]) {
+					k = fit_cols(s, w[c]);
+					sbuf_add(&line, s, k - (k && s[k - 1] == ' '));
+					sbuf_addf(&line, "\n%*s", (int)at, "");
+					s += k;
+				}
+				pad = (int)(w[c] - text_cols(s));
+			}
 			if (t->align[c] == 'r')
 				sbuf_addf(&line, "%*s%s", pad, "", s);
 			else
@@ -147,6 +202,114 @@ static void print_text(const struct table *t, FILE *f, const char *indent)
 		fprintf(f, "%s\n", line.s);
 	}
 	sbuf_free(&line);
+}
+
+/*
+ * Text (already visible) word-wrapped at TABLE_TEXT_COLS: first before
+ * the first line, cont before the others; a word longer than a line
+ * stays whole.
+ */
+static void wrap(FILE *f, const char *first, const char *cont, const char *text)
+{
+	char *s = xstrdup(text), *word, *save = NULL;
+	size_t col = 0;
+
+	for (word = strtok_r(s, " ", &save); word; word = strtok_r(NULL, " ", &save)) {
+		size_t n = text_cols(word);
+
+		if (!col || col + 1 + n > TABLE_TEXT_COLS) {
+			fprintf(f, "%s%s%s", col ? "\n" : "", col ? cont : first, word);
+			col = text_cols(col ? cont : first) + n;
+		} else {
+			fprintf(f, " %s", word);
+			col += 1 + n;
+		}
+	}
+	fputc('\n', f);
+	free(s);
+}
+
+/* The legend of the columns shown, wrapped, after a "= " mark. */
+static void print_legend_text(const struct table *t, FILE *f, const char *indent, const char *show)
+{
+	char *text = legend_line(t, show), *first, *cont;
+
+	if (!text)
+		return;
+	first = xasprintf("%s= ", indent);
+	cont = xasprintf("%s  ", indent);
+	wrap(f, first, cont, text);
+	free(first);
+	free(cont);
+	free(text);
+}
+
+void table_item(FILE *f, enum style style, const char *first, const char *cont, const char *s)
+{
+	struct sbuf b = { 0 };
+
+	if (style != STYLE_TEXT) {
+		fputs(style == STYLE_MARKDOWN ? "- " : "  ", f);
+		table_text(f, style, s);
+		fputc('\n', f);
+		return;
+	}
+	sbuf_add_visible(&b, s);
+	wrap(f, first, cont, b.len ? b.s : "");
+	sbuf_free(&b);
+}
+
+/*
+ * With t->fold, columns past TABLE_TEXT_COLS fold into further tables
+ * below, each starting again with the first column (the row's name), as
+ * many columns to each as fit (at least one).
+ */
+static void print_text(const struct table *t, FILE *f, const char *indent)
+{
+	size_t *w = xcalloc(t->ncol, sizeof(*w));
+	char *empty = empty_cols(t), *show = xmalloc(t->ncol);
+	size_t next = 1, end = t->ncol;
+
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = 0; c < t->ncol && !t->group[r]; c++)
+			if (text_cols(cell(t, r, c)) > w[c])
+				w[c] = text_cols(cell(t, r, c));
+	while (end > 1 && empty[end - 1])
+		end--;
+	do {
+		size_t width = text_cols(indent) + (empty[0] ? 0 : w[0]), shown = 0, last = 0;
+		size_t keep = 0, wrap = t->ncol;
+
+		memset(show, 0, t->ncol);
+		show[0] = !empty[0];
+		for (; next < t->ncol; next++) {
+			if (empty[next])
+				continue;
+			/* the last column, text, may wrap where it is rather than fold */
+			if (shown && t->fold && width + COL_GAP + w[next] > TABLE_TEXT_COLS &&
+			    !(next == end - 1 && t->align[next] == 'l' &&
+			      width + COL_GAP + TABLE_WRAP_MIN <= TABLE_TEXT_COLS))
+				break;
+			width += COL_GAP + w[next];
+			show[next] = 1;
+			shown++;
+			last = next;
+		}
+		/* one column too wide alone, text at the end: wrapped in its place */
+		if (t->fold && shown && width > TABLE_TEXT_COLS && t->align[last] == 'l' &&
+		    w[last] >= width - TABLE_TEXT_COLS + TABLE_WRAP_MIN) {
+			keep = w[last];
+			w[last] -= width - TABLE_TEXT_COLS;
+			wrap = last;
+		}
+		print_cols(t, f, indent, w, show, wrap);
+		if (wrap < t->ncol)
+			w[wrap] = keep;
+		print_legend_text(t, f, indent, show);
+		if (next < t->ncol)
+			fputc('\n', f);
+	} while (next < t->ncol);
+	free(show);
 	free(w);
 	free(empty);
 }
@@ -161,6 +324,22 @@ static void md_escape(FILE *f, const char *s)
 	}
 }
 
+void html_escape(FILE *f, const char *s)
+{
+	static const char *const refs[] = {
+		['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;", ['\''] = "&#39;",
+	};
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < ARRAY_SIZE(refs) && refs[c])
+			fputs(refs[c], f);
+		else
+			fputc(c, f);
+	}
+}
+
 void table_text(FILE *f, enum style style, const char *s)
 {
 	struct sbuf b = { 0 };
@@ -168,6 +347,8 @@ void table_text(FILE *f, enum style style, const char *s)
 	sbuf_add_visible(&b, s);
 	if (style == STYLE_MARKDOWN)
 		md_escape(f, b.len ? b.s : "");
+	else if (style == STYLE_HTML)
+		html_escape(f, b.len ? b.s : "");
 	else
 		fputs(b.len ? b.s : "", f);
 	sbuf_free(&b);
@@ -202,11 +383,63 @@ static void print_markdown(const struct table *t, FILE *f)
 	free(empty);
 }
 
+/* Cells are escaped; right-aligned columns get class "num", group rows span the table. */
+static void print_html(const struct table *t, FILE *f)
+{
+	char *empty = empty_cols(t);
+	size_t shown = 0;
+
+	for (size_t c = 0; c < t->ncol; c++)
+		shown += !empty[c];
+	fputs("<table>\n", f);
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (t->group[r]) {
+			fprintf(f, "<tr class=\"group\"><th colspan=\"%zu\">", shown);
+			html_escape(f, cell(t, r, 0));
+			fputs("</th></tr>\n", f);
+			continue;
+		}
+		fputs("<tr>", f);
+		for (size_t c = 0; c < t->ncol; c++) {
+			if (empty[c])
+				continue;
+			fputs(!r ? "<th>" : t->align[c] == 'r' ? "<td class=\"num\">" : "<td>", f);
+			html_escape(f, cell(t, r, c));
+			fputs(!r ? "</th>" : "</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>", f);
+	free(empty);
+}
+
+/* Markdown and HTML: the legend of every column that is not empty, after the table. */
+static void print_legend_after(const struct table *t, FILE *f, enum style style)
+{
+	char *empty = empty_cols(t), *text;
+
+	for (size_t c = 0; c < t->ncol; c++)
+		empty[c] = !empty[c];
+	text = legend_line(t, empty);
+	if (text && style == STYLE_HTML) {
+		fputs("<p class=\"legend\">", f);
+		html_escape(f, text);
+		fputs("</p>", f);
+	} else if (text) {
+		fputs("\n", f);
+		md_escape(f, text);
+		fputs("\n", f);
+	}
+	free(text);
+	free(empty);
+}
+
 void table_print(const struct table *t, FILE *f, enum style style, const char *indent)
 {
-	if (style == STYLE_MARKDOWN)
-		print_markdown(t, f);
-	else
+	if (style == STYLE_MARKDOWN || style == STYLE_HTML) {
+		(style == STYLE_HTML ? print_html : print_markdown)(t, f);
+		print_legend_after(t, f, style);
+	} else
 		print_text(t, f, indent);
 }
 
@@ -219,5 +452,8 @@ void table_free(struct table *t)
 	free(t->cell);
 	free(t->group);
 	free(t->align);
+	for (size_t c = 0; c < t->ncol; c++)
+		free(t->legend[c]);
+	free(t->legend);
 	free(t);
 }

@@ -337,6 +337,12 @@ enum probe_status clocks_probe_run(struct probe_ctx *ctx)
 	return st;
 }
 
+/* The run's estimate (probe.h): its measured time budgets (clocks_measure.c's plans), with the clocksource sweep, measured. */
+static int64_t expect_ms(const struct probe_ctx *ctx)
+{
+	return ctx->quick ? probe_expect(ctx, 2000, 4300) : probe_expect(ctx, 16500, 48000);
+}
+
 /* ---- the registry's row (probes/registry.c) ---- */
 
 static const struct probe_opt clocks_opts[] = {
@@ -411,7 +417,7 @@ static const struct probe_key clocks_keys[] = {
 
 const struct probe clocks_probe = {
 	.name = "clocks", .summary = "cost, resolution and behaviour of every way to read the time",
-	.run = clocks_probe_run, .limit_quick_s = 60, .limit_full_s = 600,
+	.run = clocks_probe_run, .limit_quick_s = 60, .limit_full_s = 600, .expect_ms = expect_ms,
 	PROBE_OPTS(clocks_opts), PROBE_FIGURES("ns_per_call", "resolution_ns"),
 	PROBE_KEYS(clocks_keys),
 };

@@ -34,6 +34,9 @@
 #define FULL_S 300
 #define MARGIN_NS (4 * NS_PER_S)	/* kept before the deadline for analysis and costs */
 #define NREFS 3
+#define DRIFT_SAME_CRYSTAL "not known: on most PCs the HPET and the PM timer count one " \
+	"14.318 MHz crystal, under a hypervisor both the host's clock; agreement says they are " \
+	"consistent, not that either is right"
 
 static int drift_s;	/* --drift-s=; 0: the profile's */
 
@@ -313,13 +316,25 @@ static void emit_fit(const struct series *s, size_t n, const struct drift_fit *f
 		emit_human("    %s%s\n", ind ? "not known whether independent: " : "", why);
 }
 
+/*
+ * What the kernel's figure was measured against: with tsc_early_khz= it is
+ * the stub's, measured against the stub's reference; NULL: not known.
+ */
+static const char *kernel_ref(const struct refs *rf, const struct probe_ctx *ctx)
+{
+	if (!rf->k.ref || strcmp(rf->k.ref, "stub"))
+		return rf->k.ref;
+	return ctx->tsc.source && !strcmp(ctx->tsc.source, "stub") ? nominal_ref(ctx) : 0;
+}
+
 /* The TSC's rate against this counter and the kernel's figure, in ppm. */
-static void emit_kernel(const struct series *s, const struct drift_fit *f, const struct refs *rf)
+static void emit_kernel(const struct series *s, const struct drift_fit *f, const struct refs *rf,
+			const struct probe_ctx *ctx)
 {
 	struct tp_rec r;
 	char name[96], why[192];
 	double kernel_hz = (double)rf->k.khz * 1000, ppm = (f->tsc_hz - kernel_hz) / kernel_hz * 1e6;
-	int ind = independence(rf, s->c.name, 1, rf->k.ref, why, sizeof(why));
+	int ind = independence(rf, s->c.name, 1, kernel_ref(rf, ctx), why, sizeof(why));
 
 	snprintf(name, sizeof(name), "drift %s vs kernel", s->c.name);
 	emit_result_begin(&r, P, name);
@@ -338,23 +353,64 @@ static void emit_kernel(const struct series *s, const struct drift_fit *f, const
 											  : "circular");
 }
 
-/* Rate, trend and Allan deviation of the TSC against one counter. */
+double drift_counter_ppm(double tsc_hz_a, double tsc_hz_b)
+{
+	if (!(tsc_hz_a > 0) || !(tsc_hz_b > 0))
+		return NAN;
+	return (tsc_hz_b / tsc_hz_a - 1) * 1e6;
+}
+
+/*
+ * Counter a against counter b (both counters of their own, not the
+ * clocksource's clock), through the TSC's rate against each: a check of
+ * the references on each other, which the TSC cannot bias.
+ */
+static void emit_between(const struct series *a, const struct drift_fit *fa,
+			 const struct series *b, const struct drift_fit *fb)
+{
+	double ppm = drift_counter_ppm(fa->tsc_hz, fb->tsc_hz);
+	double spread = (fa->win_max_ppm - fa->win_min_ppm + fb->win_max_ppm - fb->win_min_ppm) / 2;
+	struct tp_rec r;
+	char name[96];
+
+	snprintf(name, sizeof(name), "drift %s vs %s", a->c.name, b->c.name);
+	emit_result_begin(&r, P, name);
+	tp_rec_str(&r, "ref", a->c.name);
+	tp_rec_str(&r, "against", b->c.name);
+	emit_rec_exact(&r, "counter_ppm", ppm);
+	emit_rec_exact(&r, "counter_spread_ppm", spread);
+	rec_independent(&r, b->c.name, -1, DRIFT_SAME_CRYSTAL);
+	emit_end(&r);
+	emit_human("  %s against %s: %+.3f ppm (windows' spread %.3f ppm; %s)\n", a->c.name,
+		   b->c.name, ppm, spread, "often one crystal: consistency, not truth");
+}
+
+/* Rate, trend and Allan deviation of the TSC against one counter, into *f. */
 static int analyse(const struct series *s, size_t n, const struct probe_ctx *ctx,
-		   const struct refs *rf, uint64_t missed)
+		   const struct refs *rf, uint64_t missed, struct drift_fit *f)
 {
 	double *x = calloc(n, sizeof(double));
-	struct drift_fit f;
 	int rc = -1;
 
-	if (x && !drift_analyse(s->tsc, s->ticks, n, s->c.hz, ctx->tsc.hz, &f, x)) {
-		emit_fit(s, n, &f, ctx, rf, missed);
+	if (x && !drift_analyse(s->tsc, s->ticks, n, s->c.hz, ctx->tsc.hz, f, x)) {
+		emit_fit(s, n, f, ctx, rf, missed);
 		if (rf->k.khz)
-			emit_kernel(s, &f, rf);
+			emit_kernel(s, f, rf, ctx);
 		emit_adev(s->c.name, rf, x, n);
 		rc = 0;
 	}
 	free(x);
 	return rc;
+}
+
+/* Every two counters of their own that were both fitted, one against the other. */
+static void between_all(const struct series *s, const struct drift_fit *f, const int *fitted)
+{
+	for (int a = 0; a < NREFS; a++)
+		for (int b = a + 1; b < NREFS; b++)
+			if (fitted[a] && fitted[b] && strcmp(s[a].c.name, "CLOCK_MONOTONIC_RAW") &&
+			    strcmp(s[b].c.name, "CLOCK_MONOTONIC_RAW"))
+				emit_between(&s[a], &f[a], &s[b], &f[b]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -488,6 +544,8 @@ static enum probe_status run(struct probe_ctx *ctx)
 {
 	struct refs rf = { 0 };
 	struct series s[NREFS] = { 0 };
+	struct drift_fit fit[NREFS];
+	int fitted[NREFS] = { 0 };
 	uint64_t missed = 0;
 	size_t max, n;
 	double hz;
@@ -516,8 +574,8 @@ static enum probe_status run(struct probe_ctx *ctx)
 	emit_human("\n  %-20s %17s %14s %18s\n", "TSC against", "tsc_hz", "vs nominal",
 	      "trend");
 	for (int k = 0; k < NREFS; k++)
-		if (s[k].open && n >= 3)
-			analyse(&s[k], n, ctx, &rf, missed);
+		fitted[k] = s[k].open && n >= 3 && !analyse(&s[k], n, ctx, &rf, missed, &fit[k]);
+	between_all(s, fit, fitted);
 	costs(s, hz);
 	for (int k = 0; k < NREFS; k++) {
 		free(s[k].tsc);
@@ -525,6 +583,12 @@ static enum probe_status run(struct probe_ctx *ctx)
 		free(s[k].width_ns);
 	}
 	return PROBE_OK;
+}
+
+/* The run's estimate (probe.h): its window and about 0.4 s of set-up and analysis (measured). */
+static int64_t expect_ms(const struct probe_ctx *ctx)
+{
+	return (int64_t)(drift_s ? drift_s : ctx->quick ? QUICK_S : FULL_S) * 1000 + probe_expect(ctx, 400, 0);
 }
 
 /* ---- the registry's row (probes/registry.c) ---- */
@@ -557,6 +621,10 @@ static const struct probe_key drift_keys[] = {
 	PKEY_CTX("kernel_hz_from", 0, "how the kernel derived its figure (its log)"),
 	PKEY_CTX("kernel_line", 0, "the kernel's log line of its figure"),
 	PKEY_CTX("counter_bits", "bits", "the counter's width"),
+	PKEY_ID("against", 0, "the second counter of a counter-against-counter result"),
+	PKEY_FIG("counter_ppm", "ppm", PK_ZERO,
+		 "ref's rate against the second counter, through the TSC's rate against each"),
+	PKEY_CTX("counter_spread_ppm", "ppm", "half the windows' ranges of both rates, added"),
 	PKEY_FIG("freq_ppm", "ppm", PK_ZERO, "TSC rate against the stub's figure"),
 	PKEY_FIG("trend_ppm_per_min", "ppm/min", PK_ZERO, "slope of the windows' rates"),
 	PKEY_FIG("window_ppm_*", "ppm", PK_ZERO, "slowest and fastest window"),
@@ -587,7 +655,7 @@ const struct probe drift_probe = {
 	.name = "drift",
 	.summary = "TSC against CLOCK_MONOTONIC_RAW, HPET and PM timer: ppm, trend, Allan deviation; "
 		   "read costs",
-	.run = run, .limit_quick_s = 40, .limit_full_s = 420,
+	.run = run, .limit_quick_s = 40, .limit_full_s = 420, .expect_ms = expect_ms,
 	PROBE_OPTS(drift_opts), PROBE_FIGURES("adev", "tau_s", "freq_ppm", "trend_ppm_per_min",
 					      "ns_per_read"),
 	PROBE_KEYS(drift_keys),

@@ -40,6 +40,14 @@ struct drift_fit {
 int drift_analyse(const uint64_t *tsc, const uint64_t *ticks, size_t n, double ref_hz,
 		  double stub_hz, struct drift_fit *f, double *x);
 
+/*
+ * Counter a's rate against counter b in ppm, from the TSC's rate measured
+ * against each over the same samples (tsc_hz_a, tsc_hz_b: TSC ticks per
+ * second of a, of b): a's seconds are b's times tsc_hz_b / tsc_hz_a, so
+ * the TSC cancels. NaN unless both are positive.
+ */
+double drift_counter_ppm(double tsc_hz_a, double tsc_hz_b);
+
 /* The taus, in samples m, for n samples: 0.1, 1 and 10 s where they fit in
  * a third of the run, then the third itself. Returns how many (<= 4). */
 size_t drift_taus(size_t n, size_t *m);

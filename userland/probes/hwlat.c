@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../emit.h"
 #include "../options.h"
@@ -200,6 +201,21 @@ static enum probe_status run(struct probe_ctx *ctx)
 	return PROBE_OK;
 }
 
+/*
+ * The run's estimate (probe.h): the tracer's time on every CPU where the
+ * kernel has tracefs (its mount point exists then), else reading the
+ * stub's word.
+ */
+static int64_t expect_ms(const struct probe_ctx *ctx)
+{
+	int ms = opt_ms ? opt_ms : ctx->quick ? 2000 : 10000;
+	struct stat st;
+
+	if (stat("/sys/kernel/tracing", &st))
+		return probe_expect(ctx, 10, 100);
+	return (int64_t)ms * ctx->ncpu + probe_expect(ctx, 100, 1000);
+}
+
 static const struct probe_opt hwlat_opts[] = {
 	{ .w = {
 		.name = "hwlat-tracer-ms", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE,
@@ -241,7 +257,7 @@ static const struct probe_key hwlat_keys[] = {
 const struct probe hwlat_probe = {
 	.name = PROBE,
 	.summary = "time no OS code ran, per CPU: the stub's pre-OS scan beside the kernel's hwlat tracer",
-	.run = run, .limit_quick_s = 60, .limit_full_s = 600,
+	.run = run, .limit_quick_s = 60, .limit_full_s = 600, .expect_ms = expect_ms,
 	PROBE_OPTS(hwlat_opts), PROBE_FIGURES("preos_max_ns", "tracer_max_ns"),
 	PROBE_KEYS(hwlat_keys),
 };

@@ -82,13 +82,26 @@ static enum probe_status inject_flood(struct probe_ctx *ctx)
 
 /* ---- the registry's rows (probes/registry.c) ---- */
 
-#define INJECT(n, what, limit) \
-	const struct probe n##_probe = { .name = #n, .summary = what, .run = inject_##n, \
-		.limit_quick_s = limit, .limit_full_s = limit, .inject = 1 }
+/* The run's estimate (probe.h): a moment, or the whole limit for hang. */
+static int64_t expect_moment(const struct probe_ctx *ctx)
+{
+	return probe_expect(ctx, 100, 0);
+}
 
-INJECT(crash, "raises SIGSEGV", 10);
-INJECT(hang, "never returns; killed at its time limit", 5);
-INJECT(exit, "exits with status 3", 10);
-INJECT(exit1, "exits with status 1", 10);
-INJECT(grandchild, "ends well, leaving a setsid() grandchild that holds stdout", 10);
-INJECT(flood, "writes records far past the suite's cap", 60);
+extern const struct probe hang_probe;
+
+static int64_t expect_limit(const struct probe_ctx *ctx)
+{
+	return probe_expect(ctx, (int64_t)hang_probe.limit_quick_s * 1000, 0);
+}
+
+#define INJECT(n, what, limit, expect) \
+	const struct probe n##_probe = { .name = #n, .summary = what, .run = inject_##n, \
+		.limit_quick_s = limit, .limit_full_s = limit, .expect_ms = expect, .inject = 1 }
+
+INJECT(crash, "raises SIGSEGV", 10, expect_moment);
+INJECT(hang, "never returns; killed at its time limit", 5, expect_limit);
+INJECT(exit, "exits with status 3", 10, expect_moment);
+INJECT(exit1, "exits with status 1", 10, expect_moment);
+INJECT(grandchild, "ends well, leaving a setsid() grandchild that holds stdout", 10, expect_moment);
+INJECT(flood, "writes records far past the suite's cap", 60, expect_moment);

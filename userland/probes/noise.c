@@ -628,6 +628,14 @@ enum probe_status noise_probe_run(struct probe_ctx *ctx)
 
 /* ---- the registry's row (probes/registry.c) ---- */
 
+/* The run's estimate (probe.h): its spin and the set-up around it (measured). */
+static int64_t expect_ms(const struct probe_ctx *ctx)
+{
+	int64_t setup_ms = ctx->quick ? probe_expect(ctx, 300, 3000) : probe_expect(ctx, 1100, 500);
+
+	return (spin_ms > 0 ? spin_ms : ctx->quick ? 1000 : 10000) + setup_ms;
+}
+
 static const struct probe_opt noise_opts[] = {
 	{ .w = {
 		.name = "noise-threshold-ns", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE,
@@ -684,7 +692,7 @@ static const struct probe_key noise_keys[] = {
 
 const struct probe noise_probe = {
 	.name = "noise", .summary = "OS noise: a spinning thread per CPU, gaps above a threshold (sysjitter)",
-	.run = noise_probe_run, .limit_quick_s = 30, .limit_full_s = 120,
+	.run = noise_probe_run, .limit_quick_s = 30, .limit_full_s = 120, .expect_ms = expect_ms,
 	PROBE_OPTS(noise_opts), PROBE_FIGURES("stolen_pct"),
 	PROBE_KEYS(noise_keys),
 };

@@ -612,6 +612,12 @@ enum probe_status switch_probe_run(struct probe_ctx *ctx)
 	return ok ? PROBE_OK : PROBE_SKIPPED;
 }
 
+/* The run's estimate (probe.h): its repetitions of every variant, measured. */
+static int64_t expect_ms(const struct probe_ctx *ctx)
+{
+	return ctx->quick ? probe_expect(ctx, 900, 1000) : probe_expect(ctx, 12300, 16500);
+}
+
 /* ---- the registry's row (probes/registry.c) ---- */
 
 /* Every key of a switch record (struct probe_key). */
@@ -646,7 +652,7 @@ static const struct probe_key switch_keys[] = {
 
 const struct probe switch_probe = {
 	.name = "switch", .summary = "context-switch cost: pipe and futex ping-pong, same and cross CPU",
-	.run = switch_probe_run, .limit_quick_s = 30, .limit_full_s = 120,
+	.run = switch_probe_run, .limit_quick_s = 30, .limit_full_s = 120, .expect_ms = expect_ms,
 	PROBE_FIGURES("lat_ctx_ns", "pipe_overhead_ns", "us_per_round_trip", "ns_per_half_round_trip",
 		      "ns_per_handoff"),
 	PROBE_KEYS(switch_keys),

@@ -149,6 +149,12 @@ enum probe_status tsc_probe_run(struct probe_ctx *ctx)
 	return PROBE_OK;
 }
 
+/* The run's estimate (probe.h): its calibration rounds and the cross-CPU check, measured. */
+static int64_t expect_ms(const struct probe_ctx *ctx)
+{
+	return ctx->quick ? probe_expect(ctx, 500, 500) : probe_expect(ctx, 2200, 2300);
+}
+
 /* ---- the registry's row (probes/registry.c) ---- */
 
 static const struct probe_opt tsc_opts[] = {
@@ -205,7 +211,7 @@ static const struct probe_key tsc_keys[] = {
 
 const struct probe tsc_probe = {
 	.name = "tsc", .summary = "TSC frequency by stub, kernel and user space; flags; cross-CPU sync",
-	.run = tsc_probe_run, .limit_quick_s = 30, .limit_full_s = 120,
+	.run = tsc_probe_run, .limit_quick_s = 30, .limit_full_s = 120, .expect_ms = expect_ms,
 	PROBE_OPTS(tsc_opts), PROBE_FIGURES("max_warp_ns", "tsc_hz"),
 	PROBE_KEYS(tsc_keys),
 };

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Probe `tsc`: the pure parts, tested on the host (tests/unit/test_tsc.c):
- * the stub's hand-over list, the kernel's log lines, ppm arithmetic.
+ * the stub's hand-over list, which figures are measurements, ppm
+ * arithmetic (the kernel's log lines: ../tsckmsg.h).
  */
 #ifndef TP_PROBE_TSC_H
 #define TP_PROBE_TSC_H
@@ -27,29 +28,6 @@ struct tsc_calib_entry {
  * then says so. Returns the number of entries written (0 for an empty S).
  */
 size_t tsc_calib_parse(const char *s, struct tsc_calib_entry *e, size_t max);
-
-/* ---- kernel log lines (arch/x86/kernel/tsc.c, tsc_sync.c, kernel/time/clocksource.c) ---- */
-enum tsc_kmsg_kind {
-	TSC_KMSG_NONE = 0, /* nothing about the TSC */
-	TSC_KMSG_FREQ,	   /* a calibration figure: nfreq of ref[]/khz[] */
-	TSC_KMSG_UNSTABLE, /* the kernel gave up on the TSC: reason */
-	TSC_KMSG_WARP,	   /* tsc_sync.c measured a warp: warp_ticks */
-	TSC_KMSG_NOTE,	   /* anything else about the TSC worth showing */
-};
-
-struct tsc_kmsg {
-	enum tsc_kmsg_kind kind;
-	size_t nfreq;
-	const char *ref[2]; /* "detected", "detected_tsc", "refined", "pit", "hpet", "pmtimer" */
-	int64_t khz[2];	    /* the kernel prints kHz resolution */
-	int64_t warp_ticks;
-	char reason[96];
-	const char *msg; /* the message without its log prefix (points into the line) */
-	long long usec;	 /* time stamp since boot, -1 if the line had none */
-};
-
-/* Classifies one log line, with or without a /dev/kmsg or klogctl prefix. */
-enum tsc_kmsg_kind tsc_kmsg_parse(const char *line, struct tsc_kmsg *m);
 
 /* ---- which figures are independent measurements ---- */
 enum tsc_fig { TSC_FIG_STUB, TSC_FIG_KERNEL, TSC_FIG_USER, TSC_FIGS };

@@ -13,6 +13,7 @@
 #include "../../common/record.h"
 #include "../options.h"
 #include "../probe.h"
+#include "../tsckmsg.h"
 #include "tsc.h"
 
 #define P "tsc"

@@ -465,6 +465,12 @@ static enum probe_status run(struct probe_ctx *ctx)
 	return PROBE_OK;
 }
 
+/* The run's estimate (probe.h): its round trips for every pair of CPUs, measured. */
+static int64_t expect_ms(const struct probe_ctx *ctx)
+{
+	return ctx->quick ? probe_expect(ctx, 600, 2000) : probe_expect(ctx, 1600, 2500);
+}
+
 /* ---- the registry's row (probes/registry.c) ---- */
 
 /*
@@ -514,7 +520,7 @@ static const struct probe_key tscsync_keys[] = {
 const struct probe tscsync_probe = {
 	.name = "tscsync",
 	.summary = "TSC offset of every CPU against every other, bounded by cache-line round trips",
-	.run = run, .limit_quick_s = 30, .limit_full_s = 300,
+	.run = run, .limit_quick_s = 30, .limit_full_s = 300, .expect_ms = expect_ms,
 	PROBE_FIGURES("max_abs_offset_ns", "offset_ns", "bound_ns", "round_trip_ns", "samples"),
 	PROBE_KEYS(tscsync_keys),
 };

@@ -162,6 +162,12 @@ static enum probe_status run(struct probe_ctx *ctx)
 	return PROBE_OK;
 }
 
+/* The run's estimate (probe.h): a few traced calls per clock, measured. */
+static int64_t expect_ms(const struct probe_ctx *ctx)
+{
+	return ctx->quick ? probe_expect(ctx, 50, 200) : probe_expect(ctx, 50, 500);
+}
+
 /* ---- the registry's row (probes/registry.c) ---- */
 
 /* Every key of a vdso-check record (struct probe_key). */
@@ -177,7 +183,7 @@ static const struct probe_key vdso_check_keys[] = {
 const struct probe vdso_check_probe = {
 	.name = "vdso-check",
 	.summary = "does each clock id take the vDSO path on this kernel and clocksource",
-	.run = run, .limit_quick_s = 10, .limit_full_s = 30,
+	.run = run, .limit_quick_s = 10, .limit_full_s = 30, .expect_ms = expect_ms,
 	PROBE_FIGURES("kernel_entries", "path"),
 	PROBE_KEYS(vdso_check_keys),
 };

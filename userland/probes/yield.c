@@ -304,6 +304,25 @@ enum probe_status yield_probe_run(struct probe_ctx *ctx)
 
 /* ---- the registry's row (probes/registry.c) ---- */
 
+/*
+ * The run's estimate (probe.h): its window per thread count, and starting
+ * and stopping the threads: about 50 ms a count on a host; under QEMU TCG
+ * it grows with the square of the threads, each needing the others' turns
+ * (measured: 1 s for the quick profile's 1, 2 and 10; the full profile's
+ * 450 reach the time limit, 480 s).
+ */
+static int64_t expect_ms(const struct probe_ctx *ctx)
+{
+	int sweep[YIELD_SWEEP_MAX];
+	size_t n = yield_sweep(sweep, YIELD_SWEEP_MAX, &thread_counts, ctx->ncpu, ctx->quick);
+	int64_t ms = 0;
+
+	for (size_t i = 0; i < n; i++)
+		ms += (ctx->quick ? QUICK_NS : FULL_NS) / NS_PER_MS + probe_expect(ctx, 50, 50) +
+		      (int64_t)sweep[i] * sweep[i] * probe_expect(ctx, 0, 3) / 2;
+	return ms;
+}
+
 static const struct probe_opt yield_opts[] = {
 	{ .w = {
 		.name = "yield-threads", .type = TP_WT_INTS, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = 1,
@@ -335,7 +354,7 @@ static const struct probe_key yield_keys[] = {
 
 const struct probe yield_probe = {
 	.name = "yield", .summary = "sched_yield() work of N threads together (threads.c, lkml 1999)",
-	.run = yield_probe_run, .limit_quick_s = 30, .limit_full_s = 120,
+	.run = yield_probe_run, .limit_quick_s = 30, .limit_full_s = 120, .expect_ms = expect_ms,
 	PROBE_OPTS(yield_opts), PROBE_FIGURES("ns_per_yield", "total_per_s"),
 	PROBE_KEYS(yield_keys),
 };

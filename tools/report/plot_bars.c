@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: MIT
+/* Horizontal bar charts; see plot_bars.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot_bars.h"
+
+/* Between two groups of rows, in rows. */
+#define PANEL_GROUP_GAP 0.5
+
+/* One panel: rows of bars, a value per row and run (NAN: none). */
+struct panel {
+	char **labels;		/* row names, record text */
+	size_t *group;		/* rows of one group sit together, groups apart */
+	double *v;		/* nrows x nruns */
+	size_t nrows, cap;
+	char *title;
+};
+
+static void panel_row(struct panel *pn, size_t nruns, const char *label, size_t group)
+{
+	if (pn->nrows == pn->cap) {
+		pn->cap = pn->cap ? 2 * pn->cap : 16;
+		pn->labels = xrealloc(pn->labels, pn->cap * sizeof(*pn->labels));
+		pn->group = xrealloc(pn->group, pn->cap * sizeof(*pn->group));
+		pn->v = xrealloc(pn->v, pn->cap * nruns * sizeof(*pn->v));
+	}
+	pn->labels[pn->nrows] = xstrdup(label);
+	pn->group[pn->nrows] = group;
+	for (size_t r = 0; r < nruns; r++)
+		pn->v[pn->nrows * nruns + r] = NAN;
+	pn->nrows++;
+}
+
+static void panel_free(struct panel *pn)
+{
+	for (size_t i = 0; i < pn->nrows; i++)
+		free(pn->labels[i]);
+	free(pn->labels);
+	free(pn->group);
+	free(pn->v);
+	free(pn->title);
+}
+
+/* The smallest positive value of any panel: the bars start below it on a log axis. */
+static double panels_floor(const struct panel *pn, size_t npanels, size_t nruns)
+{
+	double lo = INFINITY;
+
+	for (size_t k = 0; k < npanels; k++)
+		for (size_t i = 0; i < pn[k].nrows * nruns; i++)
+			if (pn[k].v[i] > 0)
+				lo = fmin(lo, pn[k].v[i]);
+	return isfinite(lo) ? pow(10, floor(log10(lo))) : 1;
+}
+
+/*
+ * Panel k's bars: block k * nruns + r of dat holds run r's "y value ylo
+ * yhi", the first row on top; its plot command goes to body.
+ */
+/* Row i's place on the y axis: the first row on top, half a row between groups. */
+static double row_y(const struct panel *pn, size_t i)
+{
+	size_t last = pn->nrows - 1;
+
+	return (double)(last - i) + PANEL_GROUP_GAP * (double)(pn->group[last] - pn->group[i]);
+}
+
+static void panel_write(FILE *dat, struct sbuf *body, const char *file, const struct report *rp,
+			const struct panel *pn, size_t k, double floor_v)
+{
+	size_t nruns = rp->nruns;
+	double h = 0.8 / (double)nruns;
+
+	sbuf_adds(body, "set ytics (");
+	for (size_t i = 0; i < pn->nrows; i++) {
+		sbuf_adds(body, i ? ", " : "");
+		gp_quote(body, pn->labels[i]);
+		sbuf_addf(body, " %g", row_y(pn, i));
+	}
+	/* one key, over the first panel */
+	sbuf_addf(body, ")\nset yrange [-0.6:%g]\n%sset title ", row_y(pn, 0) + 0.6,
+		  k == 1 ? "unset key\n" : "");
+	gp_quote(body, pn->title);
+	sbuf_adds(body, " noenhanced\nplot ");
+	for (size_t r = 0; r < nruns; r++) {
+		fputs("# ", dat);
+		dat_str(dat, rp->runs[r].label, SIZE_MAX);
+		fputs("\n# y\tvalue\tylo\tyhi\n", dat);
+		for (size_t i = 0; i < pn->nrows; i++) {
+			double v = pn->v[i * nruns + r];
+			/* the runs side by side, the first on top */
+			double y = row_y(pn, i) + ((double)(nruns - 1) / 2 - (double)r) * h;
+
+			if (isfinite(v) && v > 0)
+				fprintf(dat, "%.4f\t%.10g\t%.4f\t%.4f\n", y, v, y - h * 0.45, y + h * 0.45);
+		}
+		fputs("\n\n", dat);
+		sbuf_adds(body, r ? ", \\\n\t" : "");
+		gp_quote(body, file);
+		sbuf_addf(body, " index %zu using (%.10g):2:(%.10g):2:3:4 with boxxyerror "
+			  "fs solid 0.7 lc %zu title ", k * nruns + r, floor_v, floor_v, r + 1);
+		gp_quote(body, rp->runs[r].label);
+	}
+	sbuf_adds(body, "\n");
+}
+
+/* The chart of npanels panels, one above the other, each bar from floor_v on a log x axis. */
+static void bars_chart(struct plotter *p, const char *base, struct panel *pn, size_t npanels,
+		       const char *title, const char *xlabel, const char *caption,
+		       const char *extra)
+{
+	const struct report *rp = p->rp;
+	char *file = xasprintf("%s.dat", base), *gpf = xasprintf("%s.gp", base);
+	double floor_v = panels_floor(pn, npanels, rp->nruns);
+	struct sbuf body = { 0 };
+	size_t rows = 0;
+	FILE *dat = plot_open(p, file), *gp;
+	int h;
+
+	for (size_t k = 0; k < npanels; k++)
+		rows += pn[k].nrows;
+	h = (int)(140 + 90 * npanels + rows * (rp->nruns > 2 ? 10 * rp->nruns : 22));
+	if (!dat)
+		goto out;
+	sbuf_addf(&body, "set multiplot layout %zu,1 title ", npanels);
+	gp_quote(&body, title);
+	sbuf_adds(&body, " noenhanced\n");
+	for (size_t k = 0; k < npanels; k++)
+		panel_write(dat, &body, file, rp, &pn[k], k, floor_v);
+	sbuf_adds(&body, "unset multiplot\n");
+	if (plot_close(p, dat, file) || !(gp = plot_open(p, gpf)))
+		goto out;
+	gp_begin(gp, base, title, xlabel, "", h);
+	fprintf(gp, "set logscale x 10\nset xrange [%.10g:*]\nunset grid\nset grid xtics\n"
+		"set key top right noenhanced\nset ytics nomirror noenhanced\n", floor_v);
+	fputs(extra ? extra : "", gp);
+	fputs(body.s, gp);
+	gp_end(p, gp, base, caption, h, body.s);
+	plot_close(p, gp, gpf);
+out:
+	sbuf_free(&body);
+	free(file);
+	free(gpf);
+}
+
+/* --- clock read cost ------------------------------------------------------- */
+
+/* "MONOTONIC vdso tsc" for clock_gettime(CLOCK_MONOTONIC) path=vdso clocksource=tsc */
+static void clock_label(struct sbuf *b, const struct figure *fg)
+{
+	static const char prefix[] = "clock_gettime(CLOCK_";
+	const char *name = fg->name;
+	size_t n = strlen(name);
+
+	if (!strncmp(name, prefix, sizeof(prefix) - 1) && n >= sizeof(prefix) && name[n - 1] == ')') {
+		name += sizeof(prefix) - 1;
+		n -= sizeof(prefix);
+	}
+	sbuf_add(b, name, n);
+	for (const char *p = fg->ident; *p; ) {
+		const char *eq = strchr(p, '='), *sp = strchr(p, ' ');
+		/* clock_id repeats the clock's name as a number */
+		int skip = eq && (!sp || eq < sp) && !strncmp(p, "clock_id=", 9);
+		size_t len;
+
+		/* the values of "k=v k=v": "vdso tsc" */
+		if (eq && (!sp || eq < sp))
+			p = eq + 1;
+		len = sp ? (size_t)(sp - p) : strlen(p);
+		if (!skip) {
+			sbuf_adds(b, " ");
+			sbuf_add(b, p, len);
+		}
+		p += len + (sp != NULL);
+	}
+}
+
+/* The group of the k-th index in g's order. */
+static size_t group_of(const struct groups *g, size_t k)
+{
+	size_t grp = 0;
+
+	while (g->start[grp + 1] <= k)
+		grp++;
+	return grp;
+}
+
+static int clock_row(const struct report *rp, const struct figure *fg)
+{
+	if (strcmp(fg->probe, "clocks") || strcmp(fg->key, "ns_per_call"))
+		return 0;
+	for (size_t r = 0; r < rp->nruns; r++)
+		if (!fg->per_run[r].n)
+			return 0;
+	return 1;
+}
+
+void plot_clocks(struct plotter *p)
+{
+	const struct report *rp = p->rp;
+	const char **names = xcalloc(rp->nfigs + 1, sizeof(*names));
+	size_t *at = xcalloc(rp->nfigs + 1, sizeof(*at)), n = 0, all = 0;
+	struct panel pn = { 0 };
+	struct groups g;
+	struct sbuf b = { 0 };
+	char *title, *caption;
+
+	for (size_t i = 0; i < rp->nfigs; i++) {
+		all += !strcmp(rp->figs[i].probe, "clocks") && !strcmp(rp->figs[i].key, "ns_per_call");
+		if (clock_row(rp, &rp->figs[i])) {
+			names[n] = rp->figs[i].name;
+			at[n++] = i;
+		}
+	}
+	/* grouped by clock, each group in the order first seen */
+	group_strings(names, n, &g);
+	for (size_t k = 0; k < n; k++) {
+		const struct figure *fg = &rp->figs[at[g.idx[k]]];
+
+		sbuf_reset(&b);
+		clock_label(&b, fg);
+		panel_row(&pn, rp->nruns, b.s, g.n ? group_of(&g, k) : 0);
+		for (size_t r = 0; r < rp->nruns; r++)
+			pn.v[(pn.nrows - 1) * rp->nruns + r] = fg->per_run[r].mean;
+	}
+	if (n) {
+		pn.title = xstrdup("grouped by clock; each row: clock, path, clocksource");
+		title = plot_title(rp, "Clock read cost (ns per call, log scale)");
+		caption = xasprintf("Cost of one clock read in ns per call (log scale), one bar per "
+				    "run, rows grouped by clock; only the %zu of %zu rows every run "
+				    "measured.", n, all);
+		bars_chart(p, "clocks", &pn, 1, title, "ns per call (log scale)", caption, NULL);
+		free(title);
+		free(caption);
+	}
+	panel_free(&pn);
+	groups_free(&g);
+	sbuf_free(&b);
+	free(names);
+	free(at);
+}
+
+/* --- itimer accuracy: a panel per requested interval ----------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* "ITIMER_REAL load 4": the result's timer and load. */
+static void itimer_label(struct sbuf *b, const struct result *r)
+{
+	json_t *timer = json_object_get(r->first, "timer"), *load = json_object_get(r->first, "load");
+
+	sbuf_adds(b, json_is_string(timer) ? json_string_value(timer) : r->name);
+	if (json_is_number(load))
+		sbuf_addf(b, " load %g", json_num(load));
+}
+
+/* Row label's row in pn, added if new. */
+static size_t itimer_row(struct panel *pn, size_t nruns, const char *label)
+{
+	for (size_t i = 0; i < pn->nrows; i++)
+		if (!strcmp(pn->labels[i], label))
+			return i;
+	panel_row(pn, nruns, label, 0);
+	return pn->nrows - 1;
+}
+
+/* The distinct requested intervals of the itimer results, ascending. */
+static double *itimer_intervals(const struct report *rp, size_t *n)
+{
+	double *v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (size_t ri = 0; ri < rp->nruns; ri++)
+		for (size_t i = 0; i < rp->runs[ri].nres; i++) {
+			const struct result *r = &rp->runs[ri].res[i];
+			double us = rec_num(r, "requested_us");
+			size_t k;
+
+			if (strcmp(r->probe, "itimer") || !isfinite(us) ||
+			    !(rec_num(r, "accuracy_pct") > 0))
+				continue;
+			for (k = 0; k < *n && v[k] != us; k++)
+				;
+			if (k == *n) {
+				grow(&v, &cap, *n + 1, sizeof(*v));
+				v[(*n)++] = us;
+			}
+		}
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_double);
+	return v;
+}
+
+void plot_itimer(struct plotter *p)
+{
+	const struct report *rp = p->rp;
+	size_t n;
+	double *us = itimer_intervals(rp, &n);
+	struct panel *pn = xcalloc(n ? n : 1, sizeof(*pn));
+	struct sbuf b = { 0 };
+	char *title;
+
+	for (size_t k = 0; k < n; k++)
+		pn[k].title = xasprintf("requested interval %g µs: actual / requested (%%)", us[k]);
+	for (size_t ri = 0; ri < rp->nruns; ri++)
+		for (size_t i = 0; i < rp->runs[ri].nres; i++) {
+			const struct result *r = &rp->runs[ri].res[i];
+			double req = rec_num(r, "requested_us"), pct = rec_num(r, "accuracy_pct");
+			size_t k, row;
+
+			if (strcmp(r->probe, "itimer") || !isfinite(req) || !(pct > 0))
+				continue;
+			for (k = 0; us[k] != req; k++)
+				;
+			sbuf_reset(&b);
+			itimer_label(&b, r);
+			row = itimer_row(&pn[k], rp->nruns, b.s);	/* may move pn[k].v */
+			pn[k].v[row * rp->nruns + ri] = pct;
+		}
+	if (n) {
+		title = plot_title(rp, "Interval timer accuracy (actual / requested, %)");
+		bars_chart(p, "itimer", pn, n, title, "actual / requested interval (%, log scale)",
+			   "Interval timer accuracy: the interval each timer delivered as a percentage "
+			   "of the one requested (100 % is exact; dashed line), one panel per requested "
+			   "interval, one bar per run.",
+			   "set arrow 1 from 100, graph 0 to 100, graph 1 nohead dt 2 lw 1.5 lc rgb 'black'\n");
+		free(title);
+	}
+	for (size_t k = 0; k < n; k++)
+		panel_free(&pn[k]);
+	free(pn);
+	free(us);
+	sbuf_free(&b);
+}

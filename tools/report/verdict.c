@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+/* The verdict section of the report; see verdict.h and docs/verdict.md. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/verdict.h"
+#include "cells.h"
+#include "verdict.h"
+
+/* A figure in its unit for people: ns scaled to us or ms; a yes/no as yes or no. */
+static void show(struct sbuf *b, double v, const char *unit)
+{
+	char num[NUM_MAX];
+	const char *u = unit ? unit : "";
+
+	if (!isfinite(v)) {
+		sbuf_adds(b, "-");
+		return;
+	}
+	if (!unit) {
+		sbuf_adds(b, v != 0 ? "yes" : "no");
+		return;
+	}
+	if (!strcmp(u, "ns") && fabs(v) >= 1e6)
+		v /= 1e6, u = "ms";
+	else if (!strcmp(u, "ns") && fabs(v) >= 1e3)
+		v /= 1e3, u = "us";
+	fmt_num(num, sizeof(num), v);
+	sbuf_addf(b, "%s %s", num, u);
+}
+
+/* "good up to 100 ns, fair up to 1 ms", from the table; "" for an item it does not know. */
+static void bounds(struct sbuf *b, const char *id)
+{
+	const struct verdict_limit *l = verdict_limit_find(id);
+
+	if (!l)
+		return;
+	if (!l->unit) {
+		sbuf_adds(b, "good: yes");
+		return;
+	}
+	sbuf_adds(b, "good <= ");
+	show(b, l->good_max, l->unit);
+	sbuf_adds(b, ", fair <= ");
+	show(b, l->fair_max, l->unit);
+}
+
+static const char *text_of(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+/* One run's cell: the figure and its word, "(p99.9 x, n y)" for a latency. */
+static void cell(struct sbuf *b, const json_t *it)
+{
+	const json_t *v = json_object_get(it, "value");
+	const json_t *unit = json_object_get(it, "unit");
+
+	if (json_is_number(v)) {
+		show(b, json_num(v), json_string_value(unit));
+		sbuf_adds(b, " ");
+	}
+	sbuf_adds(b, json_is_string(json_object_get(it, "word")) ? text_of(it, "word") : "?");
+	if (json_is_number(json_object_get(it, "n"))) {
+		char n[NUM_MAX];
+
+		fmt_num(n, sizeof(n), json_num(json_object_get(it, "n")));
+		sbuf_adds(b, " (p99.9 ");
+		show(b, json_num(json_object_get(it, "p999_ns")), "ns");
+		sbuf_addf(b, ", n %s)", n);
+	}
+}
+
+/* The ids to show: the table's, then any the records have that it does not (a newer suite). */
+static json_t *item_ids(const struct report *rp)
+{
+	json_t *ids = json_array(), *seen = json_object();
+	const char *id;
+	json_t *it;
+
+	for (size_t i = 0; i < verdict_limit_count; i++) {
+		json_array_append_new(ids, json_string(verdict_limits[i].id));
+		json_object_set_new(seen, verdict_limits[i].id, json_true());
+	}
+	for (size_t r = 0; r < rp->nruns; r++)
+		json_object_foreach(json_object_get(rp->runs[r].verdict, "items"), id, it)
+			if (!json_object_get(seen, id)) {
+				json_array_append_new(ids, json_string(id));
+				json_object_set_new(seen, id, json_true());
+			}
+	json_decref(seen);
+	return ids;
+}
+
+/* One line before the table: a run without the record, or emulated. */
+static void run_line(FILE *f, enum style style, const struct run *run)
+{
+	const json_t *v = run->verdict;
+	const char *emu = text_of(v, "emulated"), *by = text_of(v, "emulated_by");
+	struct sbuf line = { 0 };
+
+	if (!v)
+		sbuf_addf(&line, "%s: no verdict record (a capture from before verdicts, "
+			  "or the run did not finish)", run->label);
+	else if (!strcmp(emu, "tcg"))
+		sbuf_addf(&line, "%s: under an emulator (%s): these are the emulator's figures, "
+			  "not a machine's", run->label, by);
+	else if (emu[0])
+		sbuf_addf(&line, "%s: under a hypervisor (%s): these are the virtual machine's "
+			  "figures", run->label, by);
+	if (line.len) {
+		fputs(style == STYLE_MARKDOWN ? "- " : style == STYLE_HTML ? "<p>" : "  ", f);
+		table_text(f, style, line.s);
+		fputs(style == STYLE_HTML ? "</p>\n" : "\n", f);
+	}
+	sbuf_free(&line);
+}
+
+/* The figures' table: a row per item, a column per run that has the record. */
+static void items_table(FILE *f, enum style style, const struct report *rp, size_t nwith)
+{
+	json_t *ids = item_ids(rp);
+	size_t ncol = 2 + nwith + (nwith == 1), c;
+	const char **titles = xcalloc(ncol, sizeof(*titles));
+	struct table *t;
+	struct sbuf b = { 0 };
+
+	titles[0] = "figure";
+	titles[1] = "bounds (docs/verdict.md)";
+	c = 2;
+	for (size_t r = 0; r < rp->nruns; r++)
+		if (rp->runs[r].verdict)
+			titles[c++] = rp->runs[r].label;
+	if (nwith == 1)
+		titles[c] = "from, or why not";
+	t = table_new(ncol, titles);
+	for (size_t i = 0; i < json_array_size(ids); i++) {
+		const char *id = json_string_value(json_array_get(ids, i));
+		const struct verdict_limit *l = verdict_limit_find(id);
+		size_t row = table_row(t);
+
+		table_set(t, row, 0, l ? l->what : id);
+		sbuf_reset(&b);
+		bounds(&b, id);
+		table_set(t, row, 1, b.s ? b.s : "");
+		c = 2;
+		for (size_t r = 0; r < rp->nruns; r++) {
+			const json_t *items = json_object_get(rp->runs[r].verdict, "items");
+			const json_t *it = json_object_get(items, id);
+
+			if (!rp->runs[r].verdict)
+				continue;
+			sbuf_reset(&b);
+			if (it)
+				cell(&b, it);
+			table_set(t, row, c++, it ? b.s : "-");
+			if (nwith == 1 && it)
+				table_set(t, row, c, text_of(it, "why")[0] ? text_of(it, "why")
+								 : text_of(it, "from"));
+		}
+	}
+	table_print(t, f, style, "  ");
+	table_free(t);
+	sbuf_free(&b);
+	free(titles);
+	json_decref(ids);
+}
+
+void verdict_print(FILE *f, const struct report *rp, enum style style)
+{
+	size_t nwith = 0;
+
+	if (!rp->nruns)
+		return;
+	fmt_heading(f, style, 2, "Verdict");
+	for (size_t r = 0; r < rp->nruns; r++) {
+		run_line(f, style, &rp->runs[r]);
+		nwith += !!rp->runs[r].verdict;
+	}
+	if (nwith && style == STYLE_MARKDOWN)
+		fputc('\n', f);	/* a table right under a list item would be read as part of it */
+	if (nwith)
+		items_table(f, style, rp, nwith);
+}

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/* Values of the suite's kept records read back; see recread.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/record.h"
+#include "recread.h"
+
+int recread_next(const char **pos, const char *end, struct rec_view *r)
+{
+	while (*pos < end) {
+		const char *line = *pos, *nl = memchr(line, '\n', (size_t)(end - line));
+		size_t len = nl ? (size_t)(nl - line) : (size_t)(end - line);
+		long n;
+
+		*pos = nl ? nl + 1 : end;
+		n = tp_rec_check(line, len, &r->json);
+		if (n > 0) {
+			r->len = (size_t)n;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Past the string that starts at p (its opening quote); NULL if it does not end before e. */
+static const char *skip_string(const char *p, const char *e)
+{
+	for (p++; p < e; p++) {
+		if (*p == '\\')
+			p++;
+		else if (*p == '"')
+			return p + 1;
+	}
+	return NULL;
+}
+
+/* Past the value that starts at p: a string, an object or array (nested), or a scalar. */
+static const char *skip_value(const char *p, const char *e)
+{
+	int depth = 0;
+
+	while (p && p < e) {
+		if (*p == '"') {
+			p = skip_string(p, e);
+			if (!depth)
+				return p;
+			continue;
+		}
+		if (*p == '{' || *p == '[')
+			depth++;
+		else if (*p == '}' || *p == ']') {
+			if (!depth)
+				return p;	/* the enclosing object's end: a scalar ended */
+			if (!--depth)
+				return p + 1;
+		} else if (*p == ',' && !depth)
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
+static const char *skip_blank(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+		p++;
+	return p;
+}
+
+const char *recread_raw(const struct rec_view *r, const char *key, size_t *vlen)
+{
+	const char *p = r->json, *e = r->json + r->len;
+	size_t klen = strlen(key);
+
+	p = skip_blank(p, e);
+	if (p >= e || *p++ != '{')
+		return NULL;
+	for (;;) {
+		const char *k, *kend, *v, *ve;
+
+		p = skip_blank(p, e);
+		if (p >= e || *p != '"')
+			return NULL;
+		k = p + 1;
+		p = skip_string(p, e);
+		if (!p)
+			return NULL;
+		kend = p - 1;
+		p = skip_blank(p, e);
+		if (p >= e || *p++ != ':')
+			return NULL;
+		v = skip_blank(p, e);
+		ve = skip_value(v, e);
+		if (!ve || ve == v)
+			return NULL;
+		if ((size_t)(kend - k) == klen && !memcmp(k, key, klen)) {
+			while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t'))
+				ve--;
+			*vlen = (size_t)(ve - v);
+			return v;
+		}
+		p = skip_blank(ve, e);
+		if (p >= e || *p != ',')
+			return NULL;
+		p++;
+	}
+}
+
+int recread_num(const struct rec_view *r, const char *key, double *v)
+{
+	size_t n;
+	const char *s = recread_raw(r, key, &n);
+	char buf[64], *end;
+
+	if (!s || !n || n >= sizeof(buf) || !strchr("-0123456789", *s))
+		return 0;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	*v = strtod(buf, &end);
+	return *end == 0;
+}
+
+int recread_bool(const struct rec_view *r, const char *key, int *v)
+{
+	size_t n;
+	const char *s = recread_raw(r, key, &n);
+
+	if (s && n == 4 && !memcmp(s, "true", 4))
+		*v = 1;
+	else if (s && n == 5 && !memcmp(s, "false", 5))
+		*v = 0;
+	else
+		return 0;
+	return 1;
+}
+
+int recread_str(const struct rec_view *r, const char *key, char *out, size_t n)
+{
+	size_t len, o = 0;
+	const char *s = recread_raw(r, key, &len);
+
+	if (!s || len < 2 || *s != '"' || !n)
+		return 0;
+	for (size_t i = 1; i + 1 < len && o + 1 < n; i++) {
+		if (s[i] == '\\' && i + 2 < len && strchr("\"\\/", s[i + 1]))
+			i++;
+		out[o++] = s[i];
+	}
+	out[o] = 0;
+	return 1;
+}
+
+int recread_is(const struct rec_view *r, const char *key, const char *s)
+{
+	char buf[128];
+
+	return recread_str(r, key, buf, sizeof(buf)) && !strcmp(buf, s);
+}

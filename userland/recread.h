@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading the suite's own kept records back (sink_saved(), sink.h): each
+ * line's CRC checked (common/record.h), then the value of a top-level key
+ * of its JSON object, as text, number, string or yes/no. Enough for the
+ * verdict (verdict.c); a line that is not a whole record, or a value of
+ * another type, reads as absent. Tested by tests/unit/test_recread.c.
+ */
+#ifndef TP_RECREAD_H
+#define TP_RECREAD_H
+
+#include <stddef.h>
+
+struct rec_view {
+	const char *json;	/* the record's JSON object, not NUL-terminated */
+	size_t len;
+};
+
+/* The next record whose CRC matches in [*pos, end); advances *pos. 1 found, 0 none left. */
+int recread_next(const char **pos, const char *end, struct rec_view *r);
+
+/* The text of KEY's value at the object's top level ("12.5", "\"x\"", "{...}"), or NULL. */
+const char *recread_raw(const struct rec_view *r, const char *key, size_t *vlen);
+
+/* 1 and *v when KEY is a number; 0 otherwise (null, absent, another type). */
+int recread_num(const struct rec_view *r, const char *key, double *v);
+/* 1 and *v (0 or 1) when KEY is true or false. */
+int recread_bool(const struct rec_view *r, const char *key, int *v);
+/* 1 and the string when KEY is one: \" \\ \/ undone, other escapes kept, cut to fit n. */
+int recread_str(const struct rec_view *r, const char *key, char *out, size_t n);
+/* 1 when KEY is the string s. */
+int recread_is(const struct rec_view *r, const char *key, const char *s);
+
+#endif
