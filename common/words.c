@@ -67,6 +67,12 @@ const struct tp_word tp_words[TPW_COUNT] = {
 		.bounds = "-1..3600 s",
 		.help = "wait before `after`, to read the screen",
 	},
+	[TPW_LAVA] = {
+		.name = "lava", .type = TP_WT_BOOL, .by = USER, .reader = SUITE, .hi = 1,
+		.dflt = "off",
+		.help = "also print `TPM CASE VALUE UNIT`, one line per headline figure, "
+			"for a LAVA test monitor (docs/lava.md)",
+	},
 
 	/* Read by the stub alone (docs/stub.md, "Calibration"); the suite accepts
 	 * them silently and lists them in its run record. */

@@ -9,7 +9,7 @@ set -eu
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
 gnu-efi musl-tools ovmf qemu-system-x86 linux-source-6.1 mtools dosfstools gdisk
 libjansson-dev zlib1g-dev python3 perl gnuplot-nox clang libclang-rt-14-dev xorriso sbsigntool openssl jq lava-common
-qemu-utils util-linux strace
+qemu-utils util-linux strace python3-jsonschema libxml2-utils
 chromium $*"
 
 missing=

@@ -39,7 +39,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: timeprobe run [--probes=a,b] [--profile=quick|full] [--records=FILE] [--OPTION=VALUE...]\n"
 		"       timeprobe list [--figures|--compare]\n"
-		"       timeprobe report FILE... [--format=text|markdown|csv|json] [--plot=DIR] [--label=A,B]\n"
+		"       timeprobe report FILE... [--format=text|markdown|csv|json|kcidb|ktap|junit|pts]\n"
+		"                        [--plot=DIR] [--label=A,B]\n"
 		"       timeprobe help [markdown]\n\n"
 		"Output of run: on a terminal, tables and progress there and the records in a\n"
 		"new file (--records=FILE, or timeprobe-DATE-TIME.tp1 here, named at the end);\n"

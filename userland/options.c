@@ -40,6 +40,7 @@ static const struct opt_row suite_rows[] = {
 	{ W(TPW_SAVE), AT(save) },
 	{ W(TPW_SAVE_TO), AT(save_to) },
 	{ W(TPW_HOLD), AT(hold_s) },
+	{ W(TPW_LAVA), AT(lava) },
 };
 
 /* After the probes' rows: the words of the stub, the build and the launcher. */

@@ -17,6 +17,7 @@
 #include "attribution.h"
 #include "emit.h"
 #include "irqstat.h"
+#include "lavamon.h"
 #include "fingerprint.h"
 #include "probe.h"
 #include "progress.h"
@@ -198,6 +199,13 @@ static void tick(void *arg, int64_t now_ns)
 	progress_tick(arg, now_ns);
 }
 
+/* timeprobe.lava: each line of a probe to the consoles, then its LAVA monitor lines. */
+static void line_and_lava(const char *line, size_t len)
+{
+	sink_line(line, len);
+	lavamon_lines(line, len, sink_line);
+}
+
 static enum outcome run_one(const struct probe *p, struct probe_ctx *ctx, const struct pinning *pin,
 			    int64_t watchdog, struct progress *pg, int64_t *ran_ns)
 {
@@ -205,7 +213,8 @@ static enum outcome run_one(const struct probe *p, struct probe_ctx *ctx, const 
 	struct probe_run pr = { p, ctx, pin };
 	struct sup_job job = {
 		.fn = probe_child, .arg = &pr, .watchdog_ns = watchdog,
-		.line = sink_line, .stop = should_stop, .tick = tick, .tick_arg = pg,
+		.line = ctx->opt->lava ? line_and_lava : sink_line, .stop = should_stop,
+		.tick = tick, .tick_arg = pg,
 	};
 	struct sup_result sr;
 	unsigned long dropped;

@@ -15,11 +15,13 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tp1 import ROOT, ok, diag, done, record_line, records, suite_records  # noqa: E402
+from tp1 import ROOT, BIN, ok, skip, diag, done, record_line, records, suite_records, lava_measurements  # noqa: E402
 
 CONVERTER = os.path.join(ROOT, "tools", "lava", "tp1-to-lava.py")
 LOG = os.path.join(ROOT, "tests", "data", "serial-pc-quick.log")
-JOBS = [os.path.join(ROOT, "tools", "lava", f) for f in ("qemu.yaml", "x86-usb.yaml")]
+JOBS = [os.path.join(ROOT, "tools", "lava", f) for f in ("qemu.yaml", "x86-usb.yaml", "qemu-measure.yaml")]
+# the job whose monitor reads timeprobe.lava's TPM lines (userland/lavamon.h)
+MEASURE_JOB = "tools/lava/qemu-measure.yaml"
 TESTDEF = os.path.join(ROOT, "tools", "lava", "timeprobe-os.yaml")
 # LAVA's own reading of a signal (lava_dispatcher/actions/test/shell.py)
 SIGNAL = re.compile(r"^<LAVA_SIGNAL_TESTCASE ([^>]+)>$")
@@ -260,8 +262,12 @@ def run_job(job, log_text):
 		if i == 0:
 			break
 		g = m.groupdict()
-		got.append((re.sub(r"\W+", "_", g["test_case_id"].strip().lower()),
-			    mon.get("fixupdict", {}).get(g["result"], g["result"])))
+		case = re.sub(r"\W+", "_", g["test_case_id"].strip().lower())
+		if "result" in g:
+			got.append((case, mon.get("fixupdict", {}).get(g["result"], g["result"])))
+		elif g.get("measurement"):
+			# no result group: a pass with float(measurement) and the units (monitor.py)
+			got.append((case, "pass", float(g["measurement"]), g.get("units")))
 	step = tests[1]["interactive"][0]
 	cmd = step["script"][0]
 	fails = [f["message"] for f in cmd["failures"]]
@@ -276,6 +282,8 @@ def run_job(job, log_text):
 
 failed_text = text.replace('"probes_failed":0,', '"probes_failed":2,')
 for name, job in sorted(jobs.items()):
+	if name == MEASURE_JOB:
+		continue
 	got, verdict = run_job(job, text)
 	ok(len(got) == len(probe_recs) and all(r in ("pass", "skip", "fail") for _, r in got),
 	   "%s: the monitor makes one case per result/skip/error record (%d)" % (name, len(probe_recs)),
@@ -286,4 +294,36 @@ for name, job in sorted(jobs.items()):
 	ok(verdict == "success", "%s: the end record with probes_failed 0 passes" % name, verdict)
 	_, verdict = run_job(job, failed_text)
 	ok(verdict == "failure", "%s: probes_failed 2 matches the failure (TestError)" % name, verdict)
+
+
+# ---- timeprobe.lava: the suite's TPM lines, read by the measure job's monitor ----
+mjob = jobs.get(MEASURE_JOB)
+if mjob is None or not os.access(BIN, os.X_OK):
+	skip("timeprobe.lava: TPM lines match the measure job's monitor",
+	     "no %s" % ("python3-yaml" if mjob is None else "build/timeprobe (make)"))
+else:
+	p = subprocess.run([BIN, "run", "--probes=vdso-check,yield,tsc", "--profile=quick", "--lava"],
+			   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+	out = p.stdout
+	mon = [a["test"] for a in mjob["actions"] if "test" in a][0]["monitors"][0]
+	tpm, want, missing, wrong = lava_measurements(out, mon["pattern"])
+	ok(tpm[0] and not tpm[1], "timeprobe.lava: every TPM line matches the job's monitor pattern (%d)"
+	   % len(tpm[0]), tpm[1][:3])
+	ok(want and not missing, "timeprobe.lava: each declared figure of each result (%d) is a matched "
+	   "line with its value" % want, missing[:5])
+	ok(not wrong, "timeprobe.lava: each carries its declared unit", wrong[:5])
+	ok(len(tpm[0]) == want, "timeprobe.lava: no line for anything but a declared figure",
+	   "%d lines, %d figures" % (len(tpm[0]), want))
+	got, verdict = run_job(mjob, out)
+	ok(len(got) == want and all(g[1] == "pass" and g[3] for g in got),
+	   "%s: the monitor (as the dispatcher runs it) records %d passing cases with measurement "
+	   "and units" % (MEASURE_JOB, want), got[:3])
+	ok(verdict == "success", "%s: the end record with probes_failed 0 passes" % MEASURE_JOB, verdict)
+	# through the dispatcher's pty the guest's "\r\n" arrives as "\r\r\n" (ONLCR twice)
+	got2, _ = run_job(mjob, out.replace("\n", "\r\r\n"))
+	ok(got2 == got, "%s: the same cases when lines end in \\r\\r\\n, as through LAVA's pty"
+	   % MEASURE_JOB, got2[:3])
+	plain = subprocess.run([BIN, "run", "--probes=vdso-check", "--profile=quick"],
+			       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+	ok("\nTPM " not in plain.stdout, "without timeprobe.lava: no TPM line")
 done()

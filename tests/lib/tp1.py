@@ -3,7 +3,9 @@
 records (tools/tp1rec.py's reader and writer, re-exported here), and
 `timeprobe run` on this machine read into records. Images, ESP, ISO and
 QEMU boots are tests/lib/tpimage.py's."""
+import fnmatch
 import os
+import re
 import subprocess
 import sys
 import time
@@ -128,3 +130,49 @@ def run_probe(probe, *args, prefix=(), timeout=120):
     return Run(p, recs, bad, human, secs)
 
 
+
+
+# --- timeprobe.lava: the suite's TPM lines (userland/lavamon.h) -------------
+
+def _declared_unit(figs, key):
+    """The declared unit of a figure key (exact names, then patterns, as
+    tp-report finds them); False when the key is no declared figure."""
+    if key in figs:
+        return figs[key]
+    return next((u for pat, u in figs.items() if fnmatch.fnmatchcase(key, pat)), False)
+
+
+def lava_measurements(text, pattern):
+    """A run's output (records and TPM lines) against a LAVA monitor pattern
+    (Python's re, as the dispatcher's pexpect uses it): ((lines, unmatched),
+    figures, missing, wrong). figures counts the numeric keys of result
+    records that their probe's keys record declares figures; missing names
+    those no matched line carries with its value, wrong those whose line
+    has another unit than the declared one ("none" for none)."""
+    recs, _ = records(text)
+    figs = {r["for_probe"]: {k: v[1] for k, v in r["keys"].items() if v[0] == "figure"}
+            for r in recs if r["type"] == "keys"}
+    pat = re.compile(pattern)
+    lines = [l.rstrip("\r") + "\n" for l in text.split("\n") if l.startswith("TPM ")]
+    matches = [(l, pat.search(l)) for l in lines]
+    by_probe = {}
+    for _, m in matches:
+        if m:
+            by_probe.setdefault(m.group("test_case_id").split(".")[0], []).append(m)
+    want, missing, wrong = 0, [], []
+    for r in recs:
+        if r["type"] != "result" or r.get("probe") not in figs:
+            continue
+        for key, v in r.items():
+            unit = _declared_unit(figs[r["probe"]], key)
+            if unit is False or not isinstance(v, (int, float)) or isinstance(v, bool):
+                continue
+            want += 1
+            hits = [m for m in by_probe.get(r["probe"], [])
+                    if m.group("test_case_id").endswith("." + key)
+                    and abs(float(m.group("measurement")) - v) <= 1e-9 * max(1, abs(v))]
+            if not hits:
+                missing.append("%s %s %s" % (r["probe"], r.get("name"), key))
+            elif all(h.group("units") != (unit or "none") for h in hits):
+                wrong.append("%s %s: %s" % (r["probe"], key, hits[0].group(0).strip()))
+    return (lines, [l for l, m in matches if not m]), want, missing, wrong

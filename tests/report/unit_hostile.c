@@ -176,6 +176,56 @@ static int visible_only(const char *s)
 	return 1;
 }
 
+/* Is every line of s KTAP's: a version, a plan, a diagnostic or a result? */
+static int ktap_lines_ok(const char *s)
+{
+	for (const char *l = s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		size_t sp = strspn(l, " ");
+
+		/* every line is a version, a plan, a diagnostic or a result; none is text */
+		if (strncmp(l + sp, "KTAP version 1\n", 15) && strncmp(l + sp, "1..", 3) &&
+		    l[sp] != '#' && strncmp(l + sp, "ok ", 3) && strncmp(l + sp, "not ok ", 7))
+			return 0;
+	}
+	return 1;
+}
+
+/* No C0 control character but newline: what XML 1.0 text may hold, less tab and return. */
+static int xml_text_ok(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 && *s != '\n')
+			return 0;
+	return 1;
+}
+
+/* The exports (export.h): hostile strings escaped, each document whole. */
+static void test_exports(const struct report *rp, const struct source *src)
+{
+	static const struct {
+		enum format fmt;
+		const char *name;
+	} xml[] = { { FMT_JUNIT, "junit" }, { FMT_PTS, "pts" } };
+	json_error_t err;
+	json_t *doc;
+	char *s;
+
+	for (size_t i = 0; i < ARRAY_SIZE(xml); i++) {
+		s = format_to_string(rp, src, xml[i].fmt);
+		ok(s && xml_text_ok(s) && !strstr(s, "<b>") && !strstr(s, "\"; system"),
+		   "%s: no C0 control but newline, no raw '<' or '\"' from a record", xml[i].name);
+		free(s);
+	}
+	s = format_to_string(rp, src, FMT_KTAP);
+	ok(s && visible_only(s) && ktap_lines_ok(s), "ktap: every line is KTAP, none injected");
+	free(s);
+	s = format_to_string(rp, src, FMT_KCIDB);
+	doc = json_loads(s, 0, &err);
+	ok(doc && json_array_size(json_object_get(doc, "tests")) > 0, "kcidb: parses, with tests");
+	json_decref(doc);
+	free(s);
+}
+
 static void test_formats(const struct report *rp, const struct source *src)
 {
 	static const struct {
@@ -211,7 +261,7 @@ static void test_formats(const struct report *rp, const struct source *src)
 	s = format_to_string(rp, src, FMT_CSV);
 	ok(s && strstr(s, ",\"x\"\"; system(\"\"touch ") != NULL,
 	   "csv: a name with a double quote is quoted, the quote doubled");
-	free(s);
+	free(s);	test_exports(rp, src);
 }
 
 /* A plot file name: a slug and a counter, one of the four suffixes, nothing else. */

@@ -7,6 +7,7 @@
 
 #include "cells.h"
 #include "conditions.h"
+#include "export.h"
 #include "fold.h"
 #include "verdict.h"
 #include "format.h"
@@ -27,6 +28,10 @@ static const struct {
 	{ "md", FMT_MARKDOWN },
 	{ "csv", FMT_CSV },
 	{ "json", FMT_JSON },
+	{ "kcidb", FMT_KCIDB },
+	{ "ktap", FMT_KTAP },
+	{ "junit", FMT_JUNIT },
+	{ "pts", FMT_PTS },
 };
 
 int format_from_name(const char *name, enum format *f)
@@ -991,6 +996,18 @@ void print_report(FILE *f, const struct report *rp, const struct source *src, si
 		break;
 	case FMT_JSON:
 		print_json(f, rp, src, nsrc);
+		break;
+	case FMT_KCIDB:
+		export_kcidb(f, rp);
+		break;
+	case FMT_KTAP:
+		export_ktap(f, rp);
+		break;
+	case FMT_JUNIT:
+		export_junit(f, rp);
+		break;
+	case FMT_PTS:
+		export_pts(f, rp);
 		break;
 	}
 }

@@ -17,6 +17,10 @@ enum format {
 	FMT_MARKDOWN,
 	FMT_CSV,
 	FMT_JSON,
+	FMT_KCIDB,	/* the exports for other tools' readers (export.h) */
+	FMT_KTAP,
+	FMT_JUNIT,
+	FMT_PTS,
 };
 
 /* One input file and what scanning it found. */

@@ -97,7 +97,9 @@ static void fix_crcs(char *buf, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *sink;
-	static const enum format formats[] = { FMT_TEXT, FMT_MARKDOWN, FMT_CSV, FMT_JSON };
+	static const enum format formats[] = {
+		FMT_TEXT, FMT_MARKDOWN, FMT_CSV, FMT_JSON, FMT_KCIDB, FMT_KTAP, FMT_JUNIT, FMT_PTS,
+	};
 	static char *const labels[] = { "A", "" };
 	struct source src = { .path = "fuzz" };
 	struct rec_list recs = { 0 };

@@ -22,7 +22,7 @@
 #include "schema.h"
 #include "util.h"
 
-#define USAGE "usage: tp-report FILE... [--format=text|markdown|csv|json] " \
+#define USAGE "usage: tp-report FILE... [--format=text|markdown|csv|json|kcidb|ktap|junit|pts] " \
 	"[--label=A,B,...] [--plot=DIR] [--html=DIR] [--tables] [--full] [--max-input=SIZE] [--check-keys] [--strict] | --schema | --keys"
 
 struct cli {
@@ -152,7 +152,8 @@ static const struct {
 	int (*set)(struct cli *c, const char *arg);
 	const char *help;
 } options[] = {
-	{ "--format", 1, opt_format, "text (default), markdown, csv or json" },
+	{ "--format", 1, opt_format,
+	  "text (default), markdown, csv, json; kcidb, ktap, junit, pts (docs/exporting.md)" },
 	{ "--label", 1, opt_label, "labels for the runs, in order, comma-separated" },
 	{ "--plot", 1, opt_plot, "write .dat/.gp files and SVG/PNG charts into DIR" },
 	{ "--html", 1, opt_html, "write DIR/index.html: the report and its plots on one page" },

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Exports for other tools' readers (docs/exporting.md): KCIDB I/O JSON,
+ * KTAP, JUnit XML and a Phoronix Test Suite composite.xml. Each format is
+ * one file (export_*.c); this is the one walk over the model they share:
+ * a run's probes in order, each with its status and its items (one per
+ * headline figure, one per skip or error record), plus the escaping each
+ * target language needs. A headline figure is a key its probe declares a
+ * figure (keys.h, struct probe_key class PK_FIGURE): not a budget, not
+ * context, and not a second list kept here.
+ */
+#ifndef TP_REPORT_EXPORT_H
+#define TP_REPORT_EXPORT_H
+
+#include <stdio.h>
+
+#include "keys.h"
+#include "model.h"
+
+enum export_status {
+	EXPORT_OK,	/* measured: at least one result, no error */
+	EXPORT_SKIP,	/* only skip records: it could not measure here */
+	EXPORT_FAIL,	/* an error record names it */
+};
+
+/* One item of a probe in one run: a headline figure, or a skip or error record. */
+struct export_item {
+	const struct figure *fg;	/* a figure; NULL for a note */
+	const struct key_decl *decl;	/* its declaration (unit, direction) */
+	const struct agg *a;		/* its value in this run (a->n > 0) */
+	const json_t *note;		/* a skip or error record; NULL for a figure */
+};
+
+struct export_probe {
+	const char *probe;
+	enum export_status status;
+	const char *reason;	/* the first error's (FAIL) or skip's (SKIP) reason */
+	struct export_item *items;
+	size_t n;
+};
+
+/*
+ * The probes of run ri, in the order their figures or notes first appear,
+ * each with its items (figures first, then notes). Free with
+ * export_probes_free().
+ */
+size_t export_probes(const struct report *rp, size_t ri, struct export_probe **out);
+void export_probes_free(struct export_probe *p, size_t n);
+
+/* Is fg a headline figure (declared a figure by its probe)? Sets *decl when it is. */
+int export_is_headline(const struct figure *fg, const struct key_decl **decl);
+
+/* A run record's (or fingerprint's) string key; "" when absent or not a string. */
+const char *export_str(const json_t *rec, const char *key);
+
+/*
+ * s as a name of [A-Za-z0-9_-] only: every other byte run becomes one '_',
+ * none at either end; "unnamed" when nothing is left. Caller frees.
+ */
+char *export_word(const char *s);
+
+/*
+ * s for XML text or a quoted attribute: & < > " ' escaped; C0 controls and
+ * bytes that are no well-formed UTF-8 as U+FFFD, so the document is XML 1.0.
+ */
+void export_xml(FILE *f, const char *s);
+
+/*
+ * s for one line of KTAP: no '#' (KTAP's directive mark), no newline or
+ * other control character (C0, DEL, C1), each replaced by '_'.
+ */
+void export_line_text(FILE *f, const char *s);
+
+/* A number as the exports print it: %.12g, finite only (callers check). */
+void export_num(FILE *f, double v);
+
+/* The formats; each writes one document for the whole report. */
+void export_kcidb(FILE *f, const struct report *rp);
+void export_ktap(FILE *f, const struct report *rp);
+void export_junit(FILE *f, const struct report *rp);
+void export_pts(FILE *f, const struct report *rp);
+
+#endif
