@@ -39,4 +39,24 @@
 #define TP_ARCH_INITRD_LF2 0
 #endif
 
+/*
+ * The counter the stub's milestones are read with (the boot timeline,
+ * timeprobe.boot_tsc=): the TSC, or CNTVCT_EL0. The pre-OS latency scan
+ * (hwlat.c) is x86's: MP services and interrupts off with cli; on arm64
+ * arm64/hwlat.c says it did not run, and why.
+ */
+#if defined(__aarch64__)
+#include "arm64.h"
+static inline uint64_t tp_counter(void)
+{
+	return tp_cntvct();
+}
+#else
+#include "x86.h"
+static inline uint64_t tp_counter(void)
+{
+	return tp_rdtsc();
+}
+#endif
+
 #endif

@@ -176,10 +176,13 @@ int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 	/* the optional words take what the user's line and the essential leave */
 	room = ul + need < TP_CMDLINE_MAX ? TP_CMDLINE_MAX - ul - need : 0;
 	tp_buf_init(&o, opt, sizeof(opt));
+	optional_word(&o, TPW_BOOT_TSC, x->boot_tsc, room, &rep->dropped_boot_tsc);
 	optional_word(&o, TPW_TSC_CALIB, x->tsc_calib, room, &rep->dropped_tsc_calib);
 	optional_word(&o, TPW_FIRMWARE, x->firmware, room, &rep->dropped_firmware);
 	optional_word(&o, TPW_TSC_PREOS, x->tsc_preos, room, &rep->dropped_tsc_preos);
-	dropped = rep->dropped_tsc_calib | rep->dropped_firmware | rep->dropped_tsc_preos;
+	optional_word(&o, TPW_HWLAT_PREOS, x->hwlat_preos, room, &rep->dropped_hwlat_preos);
+	dropped = rep->dropped_tsc_calib | rep->dropped_firmware | rep->dropped_tsc_preos |
+		  rep->dropped_boot_tsc | rep->dropped_hwlat_preos;
 	/* What fits of the user's line, cut at a word boundary. */
 	keep = ul;
 	if (keep + need > TP_CMDLINE_MAX) {
@@ -259,6 +262,10 @@ void tp_cmdline_report_text(struct tp_buf *b, const struct tp_cmdline_report *re
 		tp_buf_puts(b, " dropped timeprobe.firmware=;");
 	if (rep->dropped_tsc_preos)
 		tp_buf_puts(b, " dropped timeprobe.tsc_preos=;");
+	if (rep->dropped_boot_tsc)
+		tp_buf_puts(b, " dropped timeprobe.boot_tsc=;");
+	if (rep->dropped_hwlat_preos)
+		tp_buf_puts(b, " dropped timeprobe.hwlat_preos=;");
 	if (rep->user_words_dropped) {
 		tp_buf_puts(b, " dropped the last ");
 		tp_buf_putu(b, rep->user_words_dropped);

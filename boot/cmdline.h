@@ -57,6 +57,8 @@ struct tp_cmdline_extras {
 	const char *bootpart;	/* "gpt:<guid>", "mbr:<sig>:<n>" or NULL */
 	const char *firmware;	/* tp_firmware_fmt()'s text, or NULL */
 	const char *tsc_preos;	/* tp_preos_fmt()'s text, or NULL */
+	const char *boot_tsc;	/* tp_boot_tsc_fmt()'s text, or NULL */
+	const char *hwlat_preos;	/* tp_hwlat_word_fmt()'s text, or NULL */
 };
 
 struct tp_cmdline_report {
@@ -65,6 +67,8 @@ struct tp_cmdline_report {
 	int dropped_tsc_calib;	/* timeprobe.tsc_calib= left out for length */
 	int dropped_firmware;	/* timeprobe.firmware= left out for length */
 	int dropped_tsc_preos;	/* timeprobe.tsc_preos= left out for length */
+	int dropped_boot_tsc;	/* timeprobe.boot_tsc= left out for length */
+	int dropped_hwlat_preos;	/* timeprobe.hwlat_preos= left out for length */
 	unsigned int user_words_dropped;	/* cmdline.txt words cut from the end */
 	size_t len;
 };
@@ -73,13 +77,14 @@ struct tp_cmdline_report {
  * Assembles the kernel command line into out (cap >= TP_CMDLINE_MAX + 1):
  *   <user> [panic=10] [tsc_early_khz=K] timeprobe.tsc_hz=H timeprobe.tsc_ref=R
  *   timeprobe.bootpart=P timeprobe.tsc_calib=LIST timeprobe.firmware=F
- *   timeprobe.tsc_preos=O timeprobe.seal=N:CRC
+ *   timeprobe.boot_tsc=T timeprobe.tsc_preos=O timeprobe.hwlat_preos=L
+ *   timeprobe.seal=N:CRC
  * (the seal, common/seal.h, covers every word after <user>).
  * panic=10 unless user has panic=; tsc_early_khz unless user has it or says
  * timeprobe.tsc_early=off. When the whole does not fit in TP_CMDLINE_MAX,
- * timeprobe.tsc_preos=, then timeprobe.firmware=, then timeprobe.tsc_calib=
- * are left out (whichever does not fit in what is left, the later ones
- * first), then cmdline.txt's last words; the
+ * timeprobe.hwlat_preos=, timeprobe.tsc_preos=, timeprobe.firmware=,
+ * timeprobe.tsc_calib=, timeprobe.boot_tsc= are left out (whichever does
+ * not fit in what is left, the later ones first), then cmdline.txt's last words; the
  * stub's other parameters always stay (they are short and the suite needs
  * them). Returns 0, 1 when something was dropped, -1 when cap is too small.
  */

@@ -4,8 +4,8 @@
  * Initialization Specification defines it (PI 1.7, vol. 2, 13.4 "MP
  * Services Protocol"; EDK II MdePkg/Include/Protocol/MpService.h). gnu-efi
  * 3.0.15 does not ship it. Members keep the specification's order: the
- * stub calls GetNumberOfProcessors, GetProcessorInfo, StartupThisAP and
- * WhoAmI; the others are typed as opaque pointers.
+ * stub calls GetNumberOfProcessors, GetProcessorInfo, StartupAllAPs,
+ * StartupThisAP and WhoAmI; the others are typed as opaque pointers.
  */
 #ifndef TP_BOOT_MPSERVICES_H
 #define TP_BOOT_MPSERVICES_H
@@ -40,7 +40,10 @@ struct tp_mp_services {
 						     UINTN *enabled);
 	EFI_STATUS(EFIAPI *get_processor_info)(struct tp_mp_services *this, UINTN number,
 					       struct tp_processor_info *info);
-	VOID *startup_all_aps;
+	/* PI vol. 2, 13.4.4: non-blocking when wait_event is not NULL */
+	EFI_STATUS(EFIAPI *startup_all_aps)(struct tp_mp_services *this, tp_ap_procedure proc,
+					    BOOLEAN single_thread, EFI_EVENT wait_event,
+					    UINTN timeout_us, VOID *arg, UINTN **failed_cpu_list);
 	/* PI vol. 2, 13.4.5: non-blocking when wait_event is not NULL */
 	EFI_STATUS(EFIAPI *startup_this_ap)(struct tp_mp_services *this, tp_ap_procedure proc,
 					    UINTN number, EFI_EVENT wait_event,

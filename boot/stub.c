@@ -11,11 +11,13 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "../common/announce.h"
 #include "../common/record.h"
 #include "../common/handoff.h"
 #include "../common/words.h"
 #include "arch.h"
 #include "cmdfile.h"
+#include "hwlat.h"
 #include "cmdline.h"
 #include "devpath.h"
 #include "efitext.h"
@@ -77,6 +79,9 @@ struct tp_stub {
 	struct tp_console con;
 	struct tp_tsc_report tsc;
 	struct tp_mp_report mp;			/* the pre-OS TSC offsets */
+	struct tp_hwlat_report hwlat;		/* the pre-OS latency scan */
+	struct tp_boot_tsc boot_tsc;		/* the TSC at the stub's milestones */
+	char boot_tsc_word[TP_BOOT_TSC_WORD_MAX + 1];
 	char bootpart[64];
 	char firmware[TP_FW_WORD_MAX + 1];	/* timeprobe.firmware's value */
 	struct tp_payload pl;			/* the stub's own sections */
@@ -553,6 +558,45 @@ static void preos_tscsync(struct tp_stub *s)
 	tp_con_emit(&s->con);
 }
 
+/*
+ * The pre-OS latency scan on every CPU (boot/hwlat.c): its window is
+ * timeprobe.hwlat_ms= or the profile's (1 s quick, 10 s full).
+ */
+static void preos_hwlat(struct tp_stub *s)
+{
+	struct tp_rec *r;
+	uint32_t window_ms = stub_option(s, TPW_HWLAT_MS);
+	size_t n, pos = 0;
+	const char *v;
+	int64_t quick = 0, x;
+
+	/* the profile the suite takes: the last valid timeprobe.profile= */
+	while ((v = tp_cmdline_next(s->user, TP_WORD_PREFIX "profile", &pos, &n)) != NULL)
+		if (tp_word_choice(&tp_words[TPW_PROFILE], v, n, &x) == TP_WE_OK)
+			quick = x;
+	if (window_ms == (uint32_t)-1)
+		window_ms = quick == 1 ? TP_HWLAT_MS_QUICK : TP_HWLAT_MS_FULL;
+	if (window_ms) {
+		char line[80];
+		struct tp_buf b;
+
+		/* the window, the APs' start, their return and the firmware's word */
+		tp_buf_init(&b, line, sizeof(line));
+		tp_announce(&b, "pre-OS latency scan on every CPU", window_ms / 1000 * 2 + 12);
+		tp_con_msg(&s->con, line);
+	}
+	tp_hwlat_scan(s->st, s->tsc.tsc_hz, window_ms, stub_option(s, TPW_HWLAT_THRESH_US),
+		      stub_option(s, TPW_HWLAT_STUCK) == 1, &s->hwlat);
+	tp_hwlat_say(&s->con, &s->hwlat);
+	if (!s->hwlat.left_out)
+		return;
+	r = tp_con_rec(&s->con, "stub_warning");
+	tp_rec_str(r, "what", "hwlat_preos_cut");
+	tp_rec_uint(r, "cpus_left_out", s->hwlat.left_out);
+	tp_rec_uint(r, "limit", TP_HWLAT_WORD_MAX);
+	tp_con_emit(&s->con);
+}
+
 /* What the line is checked against before the kernel gets it (cmdline.h). */
 static void cmdline_env(struct tp_stub *s, struct tp_cmdline_env *env)
 {
@@ -636,12 +680,18 @@ static void build_cmdline(struct tp_stub *s)
 		.bootpart = s->bootpart,
 		.firmware = s->firmware,
 		.tsc_preos = s->mp.measured ? s->mp.word : NULL,
+		.boot_tsc = s->boot_tsc_word,
+		.hwlat_preos = s->hwlat.word,
 	};
 	struct tp_cmdline_env env;
 	struct tp_cmdline_final f;
 	struct tp_rec *r;
+	struct tp_buf tb;
 
 	cmdline_env(s, &env);
+	s->boot_tsc.handover = tp_counter();
+	tp_buf_init(&tb, s->boot_tsc_word, sizeof(s->boot_tsc_word));
+	tp_boot_tsc_fmt(&tb, &s->boot_tsc);
 	if (tp_cmdline_final(s->cmdline, sizeof(s->cmdline), s->user, &x, &env, &f) > 0)
 		say_truncated(s, &f.rep);
 	if (f.faults)
@@ -990,10 +1040,12 @@ static EFI_STATUS boot_embedded(struct tp_stub *s)
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
+	uint64_t entry_tsc = tp_counter();	/* first: the boot timeline's stub entry */
 	struct tp_stub *s = &stub;
 	uint32_t rounds, ms;
 	EFI_STATUS status;
 
+	s->boot_tsc.entry = entry_tsc;
 	InitializeLib(image, st);
 	s->image = image;
 	s->st = st;
@@ -1026,8 +1078,13 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 		spcr_console(s);
 	rounds = stub_option(s, TPW_CALIB_ROUNDS);
 	ms = stub_option(s, TPW_CALIB_MS);
+	s->boot_tsc.calib_start = tp_counter();
 	tp_tsc_calibrate(&s->con, st, rounds, ms, &s->tsc);
+	s->boot_tsc.calibrated = tp_counter();
 	preos_tscsync(s);
+	s->boot_tsc.scan_start = tp_counter();
+	preos_hwlat(s);
+	s->boot_tsc.scanned = tp_counter();
 	build_cmdline(s);
 	status = s->embedded ? boot_embedded(s) : boot_file(s);
 fail:

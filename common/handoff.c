@@ -539,3 +539,183 @@ const char *tp_preos_check(const char *s, size_t n)
 
 	return tp_preos_parse(s, n, &p);
 }
+
+/* ---- timeprobe.hwlat_preos ---- */
+
+/* Decimals separated by ':'. */
+static void put_u64s(struct tp_buf *b, const uint64_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			tp_buf_putc(b, ':');
+		tp_buf_putu(b, v[i]);
+	}
+}
+
+static void hwlat_put_cpu(struct tp_buf *b, const struct tp_hwlat_word_cpu *c)
+{
+	const uint64_t v[] = { c->apic, c->coverage_ppm, c->count, c->max_ns, c->total_ns };
+
+	tp_buf_putc(b, ',');
+	if (!c->reported) {
+		tp_buf_putu(b, c->apic);
+		tp_buf_puts(b, ":-");
+		return;
+	}
+	put_u64s(b, v, 5);
+	tp_buf_putc(b, ':');
+	if (c->smi_read)
+		tp_buf_putu(b, c->smi);
+	else
+		tp_buf_putc(b, 'x');
+}
+
+size_t tp_hwlat_word_fmt(struct tp_buf *b, const struct tp_hwlat_word *w)
+{
+	size_t start = b->len, n = w->n < TP_HWLAT_WORD_CPUS ? w->n : TP_HWLAT_WORD_CPUS;
+	const uint64_t head[] = { w->window_ms, w->thresh_us, w->system_wide, w->system_wide_max_ns };
+
+	put_u64s(b, head, 4);
+	for (size_t i = 0; i < n; i++) {
+		size_t before = b->len;
+
+		hwlat_put_cpu(b, &w->cpu[i]);
+		if (b->overflow || b->len - start > TP_HWLAT_WORD_MAX) {
+			b->len = before;
+			b->overflow = 0;
+			b->s[before] = 0;
+			return w->n - i;
+		}
+	}
+	return w->n - n;
+}
+
+/* Decimal into *v when it is at most max. */
+static int dec_max(const char *s, size_t n, uint64_t max, uint64_t *v)
+{
+	return dec_u64(s, n, v) || *v > max ? -1 : 0;
+}
+
+static const char *hwlat_cpu(const char *s, size_t n, struct tp_hwlat_word_cpu *c)
+{
+	const char *f[6], *why;
+	size_t len[6], k = preos_fields(s, n, f, len, 6);
+	uint64_t cov;
+
+	*c = (struct tp_hwlat_word_cpu){ 0 };
+	if (k < 2 || (why = preos_apic(f[0], len[0], &c->apic)) != 0)
+		return k < 2 ? "a CPU entry is not apic:cov:count:max:total:smi or apic:-" : why;
+	if (k == 2 && len[1] == 1 && f[1][0] == '-')
+		return 0;
+	if (k != 6)
+		return "a CPU entry is not apic:cov:count:max:total:smi or apic:-";
+	c->reported = 1;
+	if (dec_max(f[1], len[1], 1000000, &cov))
+		return "coverage not 0..1000000 ppm";
+	c->coverage_ppm = (uint32_t)cov;
+	if (dec_u64(f[2], len[2], &c->count) || dec_u64(f[3], len[3], &c->max_ns) ||
+	    dec_u64(f[4], len[4], &c->total_ns))
+		return "count, max or total not a decimal";
+	if (c->max_ns > c->total_ns || (c->count && !c->max_ns) || (!c->count && c->total_ns))
+		return "max, total and count disagree";
+	c->smi_read = !(len[5] == 1 && f[5][0] == 'x');
+	if (c->smi_read && dec_u64(f[5], len[5], &c->smi))
+		return "SMI count not a decimal or x";
+	return 0;
+}
+
+static const char *hwlat_head(const char *s, size_t n, struct tp_hwlat_word *w)
+{
+	const char *f[4];
+	size_t len[4];
+	uint64_t v[3];
+
+	if (preos_fields(s, n, f, len, 4) != 4)
+		return "the head is not window_ms:thresh_us:system_wide:max_ns";
+	if (dec_max(f[0], len[0], 0xffffffffu, &v[0]) || dec_max(f[1], len[1], 0xffffffffu, &v[1]) ||
+	    dec_max(f[2], len[2], 0xffffffffu, &v[2]) || dec_u64(f[3], len[3], &w->system_wide_max_ns))
+		return "the head's fields are not decimals";
+	w->window_ms = (uint32_t)v[0];
+	w->thresh_us = (uint32_t)v[1];
+	w->system_wide = (uint32_t)v[2];
+	return 0;
+}
+
+const char *tp_hwlat_word_parse(const char *s, size_t n, struct tp_hwlat_word *w)
+{
+	const char *why;
+	size_t i, end;
+
+	*w = (struct tp_hwlat_word){ 0 };
+	if (n > TP_HWLAT_WORD_MAX)
+		return "longer than 767 bytes";
+	for (end = 0; end < n && s[end] != ','; end++)
+		;
+	if ((why = hwlat_head(s, end, w)) != 0)
+		return why;
+	for (i = end + 1; i <= n && end < n; i = end + 1) {
+		struct tp_hwlat_word_cpu *c = &w->cpu[w->n];
+
+		for (end = i; end < n && s[end] != ','; end++)
+			;
+		if (w->n == TP_HWLAT_WORD_CPUS)
+			return "more than 32 CPU entries";
+		if ((why = hwlat_cpu(s + i, end - i, c)) != 0)
+			return why;
+		for (size_t k = 0; k < w->n; k++)
+			if (w->cpu[k].apic == c->apic)
+				return "two CPU entries with one APIC ID";
+		w->n++;
+	}
+	return 0;
+}
+
+const char *tp_hwlat_word_check(const char *s, size_t n)
+{
+	static struct tp_hwlat_word w;	/* 1.6 KiB: off the stub's stack */
+
+	return tp_hwlat_word_parse(s, n, &w);
+}
+
+/* ---- timeprobe.boot_tsc ---- */
+
+/* The moments in the word's order. */
+static uint64_t *boot_tsc_at(struct tp_boot_tsc *t, size_t i)
+{
+	uint64_t *const at[TP_BOOT_TSC_N] = { &t->entry, &t->calib_start, &t->calibrated,
+					      &t->scan_start, &t->scanned, &t->handover };
+
+	return at[i];
+}
+
+void tp_boot_tsc_fmt(struct tp_buf *b, const struct tp_boot_tsc *t)
+{
+	const uint64_t v[TP_BOOT_TSC_N] = { t->entry, t->calib_start, t->calibrated, t->scan_start,
+					    t->scanned, t->handover };
+
+	put_u64s(b, v, TP_BOOT_TSC_N);
+}
+
+const char *tp_boot_tsc_parse(const char *s, size_t n, struct tp_boot_tsc *t)
+{
+	const char *f[TP_BOOT_TSC_N];
+	size_t len[TP_BOOT_TSC_N];
+
+	*t = (struct tp_boot_tsc){ 0 };
+	if (n > TP_BOOT_TSC_WORD_MAX || preos_fields(s, n, f, len, TP_BOOT_TSC_N) != TP_BOOT_TSC_N)
+		return "not entry:calib_start:calibrated:scan_start:scanned:handover";
+	for (size_t i = 0; i < TP_BOOT_TSC_N; i++) {
+		if (dec_u64(f[i], len[i], boot_tsc_at(t, i)))
+			return "a TSC value is not a decimal";
+		if (i && *boot_tsc_at(t, i) < *boot_tsc_at(t, i - 1))
+			return "the TSC values do not rise";
+	}
+	return 0;
+}
+
+const char *tp_boot_tsc_check(const char *s, size_t n)
+{
+	struct tp_boot_tsc t;
+
+	return tp_boot_tsc_parse(s, n, &t);
+}

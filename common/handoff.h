@@ -146,4 +146,75 @@ size_t tp_preos_fmt(struct tp_buf *b, const struct tp_preos *p);
 const char *tp_preos_parse(const char *s, size_t n, struct tp_preos *p);
 const char *tp_preos_check(const char *s, size_t n);
 
+
+/* ---- timeprobe.hwlat_preos ---- */
+
+/*
+ * The summary of the stub's pre-OS latency scan (boot/hwlat.c,
+ * common/hwlat.h), per CPU (docs/probes/hwlat.md):
+ *
+ *   <window_ms>:<thresh_us>:<system_wide>:<sw_max_ns>,<apic>:<cov_ppm>:<count>:<max_ns>:<total_ns>:<smi>,...
+ *
+ * window_ms, thresh_us: the scan's plan; system_wide: distinct gaps every
+ * sampling CPU saw at once, sw_max_ns the longest of them; per CPU: its
+ * APIC ID, coverage in ppm of the window (0..1000000), gaps above the
+ * threshold, the longest and their sum in ns, and the SMIs counted by
+ * IA32_SMI_COUNT across the window or `x` where it was not read. A CPU that
+ * did not report within the time-out is `<apic>:-`. At most
+ * TP_HWLAT_WORD_CPUS entries and TP_HWLAT_WORD_MAX bytes: the formatter
+ * leaves out the entries past the limit and says how many, the parser
+ * refuses a longer value.
+ */
+#define TP_HWLAT_WORD_CPUS 32
+#define TP_HWLAT_WORD_MAX 767
+
+struct tp_hwlat_word_cpu {
+	uint32_t apic;
+	int reported;		/* 0: `<apic>:-`, the fields below are 0 */
+	uint32_t coverage_ppm;
+	uint64_t count, max_ns, total_ns;
+	int smi_read;		/* 0: `x` */
+	uint64_t smi;
+};
+
+struct tp_hwlat_word {
+	uint32_t window_ms, thresh_us, system_wide;
+	uint64_t system_wide_max_ns;
+	size_t n;
+	struct tp_hwlat_word_cpu cpu[TP_HWLAT_WORD_CPUS];
+};
+
+/* Writes w's value into b; returns how many CPU entries it left out for length. */
+size_t tp_hwlat_word_fmt(struct tp_buf *b, const struct tp_hwlat_word *w);
+/* Returns NULL, or why s[0..n) is not a hwlat_preos value. */
+const char *tp_hwlat_word_parse(const char *s, size_t n, struct tp_hwlat_word *w);
+const char *tp_hwlat_word_check(const char *s, size_t n);
+
+
+/* ---- timeprobe.boot_tsc ---- */
+
+/*
+ * The stub's TSC at six moments of the boot (docs/stub.md, "Boot
+ * timeline"): its entry (efi_main's first statement), the calibration's
+ * start and end, the pre-OS scan's start and end (between them the TSC
+ * offsets, boot/mp.c) and the hand-over (the command line complete, just
+ * before LoadImage/StartImage), as decimals:
+ *
+ *   <entry>:<calib_start>:<calibrated>:<scan_start>:<scanned>:<handover>
+ *
+ * each >= the one before. The TSC counts from reset (Intel SDM vol. 3,
+ * 18.17: set to 0 at RESET), so entry / tsc_hz is the firmware's time, as
+ * systemd-boot computes LoaderTimeInitUSec.
+ */
+#define TP_BOOT_TSC_N 6
+#define TP_BOOT_TSC_WORD_MAX (TP_BOOT_TSC_N * 20 - 1)
+
+struct tp_boot_tsc {
+	uint64_t entry, calib_start, calibrated, scan_start, scanned, handover;
+};
+
+void tp_boot_tsc_fmt(struct tp_buf *b, const struct tp_boot_tsc *t);
+const char *tp_boot_tsc_parse(const char *s, size_t n, struct tp_boot_tsc *t);
+const char *tp_boot_tsc_check(const char *s, size_t n);
+
 #endif

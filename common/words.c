@@ -3,6 +3,7 @@
 #include "words.h"
 #include "buf.h"
 #include "handoff.h"
+#include "hwlat.h"
 #include "seal.h"
 
 #define USER TP_BY_USER
@@ -91,6 +92,25 @@ const struct tp_word tp_words[TPW_COUNT] = {
 		.choices = "on|off", .dflt = "on",
 		.help = "stub: `off` leaves `tsc_early_khz=` off the kernel command line",
 	},
+	/* docs/probes/hwlat.md; -1: the profile's (timeprobe.profile, read by the stub too) */
+	[TPW_HWLAT_MS] = {
+		.name = "hwlat_ms", .type = TP_WT_INT, .by = USER, .reader = TP_FOR_STUB,
+		.lo = 0, .hi = TP_HWLAT_MS_MAX, .def = -1, .dflt = "1000 quick, 10000 full",
+		.bounds = "0..600000 ms",
+		.help = "stub: the pre-OS latency scan's window on every CPU; 0: no scan",
+	},
+	[TPW_HWLAT_THRESH_US] = {
+		.name = "hwlat_thresh_us", .type = TP_WT_INT, .by = USER, .reader = TP_FOR_STUB,
+		.lo = 1, .hi = TP_HWLAT_THRESH_US_MAX, .def = TP_HWLAT_THRESH_US_DEFAULT,
+		.dflt = "1", .bounds = "1..1000 us",
+		.help = "stub: a TSC step this long or longer is a gap in the pre-OS scan",
+	},
+	[TPW_HWLAT_STUCK] = {
+		.name = "hwlat_stuck", .type = TP_WT_BOOL, .by = USER, .reader = TP_FOR_STUB,
+		.dflt = "0",
+		.help = "stub, a test: the last AP's scan procedure never returns; the scan must "
+			"end at its time-out and name it",
+	},
 
 	/* Written by the stub after its calibration (docs/stub.md, "What the stub adds"). */
 	[TPW_TSC_HZ] = {
@@ -129,6 +149,21 @@ const struct tp_word tp_words[TPW_COUNT] = {
 		.bounds = "`<bsp apic>:<adj>,<apic>:<lo>:<hi>:<rtt>:<samples>:<c>:<adj>,...`",
 		.help = "TSC offsets of the APs against the BSP, and IA32_TSC_ADJUST, before the OS",
 		.check = tp_preos_check,
+	},
+	/* checked here and again by the hwlat probe, which says why it refuses one */
+	[TPW_HWLAT_PREOS] = {
+		.name = "hwlat_preos", .type = TP_WT_STR, .by = STUB, .reader = SUITE,
+		.hi = TP_HWLAT_WORD_MAX, .dflt = "none",
+		.bounds = "`<ms>:<thresh_us>:<sys>:<sys_max_ns>,<apic>:<cov_ppm>:<n>:<max_ns>:<total_ns>:<smi>,...`",
+		.help = "the pre-OS latency scan per CPU (interrupts off on every CPU at once)",
+		.check = tp_hwlat_word_check,
+	},
+	[TPW_BOOT_TSC] = {
+		.name = "boot_tsc", .type = TP_WT_STR, .by = STUB, .reader = SUITE,
+		.hi = TP_BOOT_TSC_WORD_MAX, .dflt = "none",
+		.bounds = "`<entry>:<calib_start>:<calibrated>:<scan_start>:<scanned>:<handover>`",
+		.help = "the stub's TSC at its entry, around its calibration and scan, and at hand-over",
+		.check = tp_boot_tsc_check,
 	},
 	/* the last word of the line: which words before it the stub wrote */
 	[TPW_SEAL] = {

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "../common/announce.h"
+#include "boottime.h"
 #include "emit.h"
 #include "options.h"
 #include "smbios.h"
@@ -374,6 +375,7 @@ static int pid1(void)
 
 	wait_for_settled_clocksource();
 	suite_run(&o, &errs, 1, "appliance", &res);
+	boottime_emit(&o);
 	save_results(&o);
 	hold(&o);
 	/* reap anything left */
@@ -406,6 +408,7 @@ static void valid_std_fds(void)
 
 int main(int argc, char **argv)
 {
+	boottime_mark_pid1();	/* first: the boot timeline's PID 1 */
 	valid_std_fds();
 	setvbuf(stdout, 0, _IOLBF, 0);
 	if (getpid() == 1)

@@ -49,6 +49,9 @@ static const struct opt_row handoff_rows[] = {
 	{ W(TPW_CALIB_ROUNDS), NOWHERE },
 	{ W(TPW_CALIB_MS), NOWHERE },
 	{ W(TPW_TSC_EARLY), NOWHERE },
+	{ W(TPW_HWLAT_MS), NOWHERE },
+	{ W(TPW_HWLAT_THRESH_US), NOWHERE },
+	{ W(TPW_HWLAT_STUCK), NOWHERE },
 	/* Written by the stub, the build and the launcher. */
 	{ W(TPW_TSC_HZ), AT(tsc_hz) },
 	{ W(TPW_TSC_REF), AT(tsc_ref) },
@@ -56,6 +59,8 @@ static const struct opt_row handoff_rows[] = {
 	{ W(TPW_BOOTPART), AT(bootpart) },
 	{ W(TPW_FIRMWARE), AT(firmware) },
 	{ W(TPW_TSC_PREOS), AT(tsc_preos) },
+	{ W(TPW_HWLAT_PREOS), AT(hwlat_preos) },
+	{ W(TPW_BOOT_TSC), AT(boot_tsc) },
 	{ W(TPW_VARIANT), AT(variant) },
 	{ W(TPW_KCONFIG), AT(kconfig) },
 	{ W(TPW_ACCEL), AT(accel) },

@@ -55,6 +55,8 @@ struct options {
 	char bootpart[80];		/* identity of the boot partition */
 	char firmware[TP_FW_WORD_MAX + 1];	/* the stub's firmware word */
 	char tsc_preos[TP_PREOS_WORD_MAX + 1];	/* the stub's pre-OS TSC offsets */
+	char hwlat_preos[TP_HWLAT_WORD_MAX + 1];	/* the stub's pre-OS latency scan */
+	char boot_tsc[TP_BOOT_TSC_WORD_MAX + 1];	/* the stub's TSC at its milestones */
 	char variant[32];		/* kernel variant name */
 	char kconfig[64];		/* kernel configuration highlights (hz:N,preempt:M,nohz:K) */
 	char accel[64];			/* the launcher's accelerator and CPU model ("tcg:max", "kvm:host") */

@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include "sink.h"
+#include "timeutil.h"
 
 #define MAX_OUTPUTS 4
+#define RESULT_HEAD "TP1 {\"type\":\"result\""
 
 static struct {
 	int fd[MAX_OUTPUTS];
@@ -23,6 +25,7 @@ static struct {
 	size_t len, cap;
 	size_t probe_bytes;		/* kept for the current probe */
 	unsigned long records, dropped, probe_dropped;
+	uint64_t first_result_tsc;
 } s = { .fd = { 1 }, .what = { SINK_HUMAN | SINK_RECORDS }, .n = 1, .progress_fd = -1,
 	.probe_cap = SINK_PROBE_CAP, .run_cap = SINK_RUN_CAP };
 
@@ -136,6 +139,12 @@ static void put(const char *line, size_t len, int capped)
 	if (!rec)
 		return;
 	s.records++;
+	/* the boot timeline's first result (boottime.h): the emitter writes "type" first */
+#if defined(__x86_64__) || defined(__i386__)
+	if (!s.first_result_tsc && len > sizeof(RESULT_HEAD) &&
+	    !memcmp(line, RESULT_HEAD, sizeof(RESULT_HEAD) - 1))
+		s.first_result_tsc = rdtsc_ordered();
+#endif
 	if (keep(line, len, capped)) {
 		s.dropped++;
 		s.probe_dropped++;
@@ -214,6 +223,11 @@ unsigned long sink_probe_dropped(void)
 int sink_write_error(void)
 {
 	return s.write_err;
+}
+
+uint64_t sink_first_result_tsc(void)
+{
+	return s.first_result_tsc;
 }
 
 unsigned long sink_records(void)

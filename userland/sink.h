@@ -9,6 +9,7 @@
 #define TP_SINK_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "../common/record.h"
 
 /* Records kept (bytes of record lines) per probe and per run. */
@@ -63,6 +64,7 @@ unsigned long sink_probe_dropped(void);
 int sink_write_error(void);
 
 unsigned long sink_records(void);	/* records written */
+uint64_t sink_first_result_tsc(void);	/* the TSC when the first result record passed; 0: none */
 unsigned long sink_dropped(void);	/* of those, not kept */
 const char *sink_saved(size_t *len);	/* the kept record lines */
 

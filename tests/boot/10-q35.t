@@ -37,8 +37,11 @@ ok(len(files) == 1 and files[0].endswith(".tp1") and files[0].startswith("0001-"
    "one results file saved as 0001-<id>.tp1", files)
 if files:
     saved, corrupt = records(esp_read(img, "/timeprobe/results/" + files[0]))
-    ok(corrupt == 0 and saved == suite, "the saved file holds exactly the suite's serial records",
+    ok(corrupt == 0 and suite_records(saved) == suite,
+       "the saved file holds exactly the suite's serial records",
        "saved %d records, serial %d" % (len(saved), len(suite)))
+    ok([r for r in saved if r["type"] == "boot"] == [r for r in records(text)[0] if r["type"] == "boot"],
+       "the saved file holds the boot record too")
 
 # a second boot adds a second file, never overwriting
 set_cmdline(img, "timeprobe.profile=quick timeprobe.probes=clocks")

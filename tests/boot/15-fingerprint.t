@@ -4,7 +4,8 @@
 after the run record, carries every field (a null one with its reason), and
 agrees with what the run record and the stub say; every probe run is
 followed by an attribution record, the SMI count a reasoned null under
-QEMU. Timing values are never conditions here."""
+QEMU. With 4 CPUs: the stub's pre-OS latency scan has a record for each.
+Timing values are never conditions here."""
 import os
 import sys
 
@@ -21,7 +22,7 @@ FIELDS = ("cpu_vendor cpu_family cpu_model cpu_stepping cpu_model_name microcode
           "kernel_preempt accel stub_tsc_ref stub_tsc_calib stub_tsc_hz missing needs_root").split()
 
 img = image_copy("fingerprint", "timeprobe.profile=quick timeprobe.probes=clocks,yield")
-status, secs, text = boot(img, "q35", timeout=900)
+status, secs, text = boot(img, "q35", timeout=900, cpus=4)
 ok(status == 0, "QEMU exited by itself with status 0", text[-3000:])
 suite = check_suite(text)
 run = suite[0] if suite else {}
@@ -80,4 +81,6 @@ for r in att:
     diag("attribution %s: %s" % (r.get("for_probe"), {k: v for k, v in r.items() if k not in ("type",)}))
 lines = [l for l in text.splitlines() if l.startswith("  clocks: machine: ") and "; probe: " in l]
 ok(lines, "the human line beside the probe", text[-1500:])
+import probes  # noqa: E402
+ok(len(probes.check_preos_hwlat(text, 4)) == 4, "the pre-OS scan on all 4 CPUs")
 done()

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """q35 without an HPET and with a single CPU: the stub says HPET is absent and
 chooses the PM timer; every probe still runs, and what needs two CPUs is a
-skip with a reason, not a failure (tscsync still gives cpu0's IA32_TSC_ADJUST)."""
+skip with a reason, not a failure (tscsync still gives cpu0's IA32_TSC_ADJUST).
+The pre-OS latency scan's window is 0 here: no scan, and the run says so."""
 import os
 import sys
 
@@ -10,7 +11,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import *  # noqa
 from tpimage import *  # noqa
 
-img = image_copy("hpet-off", "timeprobe.profile=quick timeprobe.watchdog=1200")
+img = image_copy("hpet-off", "timeprobe.profile=quick timeprobe.watchdog=1200 timeprobe.hwlat_ms=0")
 status, secs, text = boot(img, "q35,hpet=off", timeout=1500, cpus=1)
 ok(status == 0, "QEMU exited by itself with status 0", text[-3000:])
 recs, corrupt = records(text)
@@ -49,4 +50,9 @@ ok([r.get("when") for r in skips if r.get("probe") == "tscsync" and r.get("name"
 # post-boot, each a figure or a skip with its reason (as on q35 with two CPUs)
 import probes  # noqa: E402
 probes.check_tscsync_preos(suite, text, 1)
+# window 0: the stub's summary says no scan ran (and why), probe hwlat's skip says so too
+ok(probes.check_preos_hwlat(text, 1) == {}, "hwlat_ms=0: no pre-OS scan")
+ok(any(r.get("probe") == "hwlat" and r.get("name") == "pre-os" and "hwlat_ms=0" in r.get("reason", "")
+       for r in skips), "hwlat: the pre-OS skip names timeprobe.hwlat_ms=0",
+   [r for r in skips if r.get("probe") == "hwlat"])
 done()

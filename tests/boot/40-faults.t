@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 """The suite keeps going: a probe that crashes, one that hangs and one that
 exits non-zero, plus garbage options; the run still ends with an end record
-that counts three failures, and QEMU exits by itself."""
+that counts three failures, and QEMU exits by itself. Before the OS, an AP
+whose scan procedure never returns (timeprobe.hwlat_stuck=1) cannot hang the
+boot: the scan ends at its time-out and names it."""
 import os
 import sys
 
@@ -13,7 +15,8 @@ from tpimage import *  # noqa
 bad = ["timeprobe.profile=fast", "timeprobe.probes=nosuch,clocks", "timeprobe.repeat=-3",
        "timeprobe.timeout=99999999999", "timeprobe.bogus=1", "timeprobe.hold=abc"]
 img = image_copy("faults", " ".join(["timeprobe.profile=quick", "timeprobe.inject=crash,hang,exit",
-                                     "timeprobe.timeout=20", "timeprobe.watchdog=900"] + bad))
+                                     "timeprobe.timeout=20", "timeprobe.watchdog=900",
+                                     "timeprobe.hwlat_stuck=1"] + bad))
 status, secs, text = boot(img, "q35", timeout=1200)
 ok(status == 0, "QEMU exited by itself with status 0", text[-3000:])
 suite = check_suite(text)
@@ -36,4 +39,8 @@ for word in bad:
 ok(any(r.get("probe") == "clocks" and r["type"] == "result" for r in suite),
    "the valid probe named beside the bad one still ran")
 ok(suite and suite[0].get("profile") == "quick", "profile=fast kept the earlier good value quick")
+import probes  # noqa: E402
+probes.check_preos_hwlat(text, 2, stuck_apic=1)
+ok(suite and suite[0].get("cpus") == 2, "Linux brought up both CPUs, the stuck AP too",
+   suite[0].get("cpus") if suite else None)
 done()

@@ -152,6 +152,74 @@ def check_counter(suite, text):
             r.get("max_step_ticks", -1)))
 
 
+def check_preos_hwlat(text, n, stuck_apic=None):
+    """The stub's pre-OS scan on a boot of n CPUs: a stub_hwlat record per
+    CPU with coverage, histogram and max gap, and a summary; or, with the
+    window 0, a summary that says no scan ran. Returns {apic: record} of
+    the CPUs that reported."""
+    import tp1
+    stub = [r for r in tp1.records(text)[0] if r["type"] == "stub_hwlat"]
+    summ = [r for r in stub if r.get("what") == "summary"]
+    ok(len(summ) == 1, "stub: one stub_hwlat summary", summ)
+    if not summ or not summ[0].get("scanned"):
+        ok(summ and summ[0].get("reason") and not [r for r in stub if r.get("what") == "cpu"],
+           "stub: no pre-OS scan, and its summary says why", summ)
+        return {}
+    cpus = [r for r in stub if r.get("what") == "cpu"]
+    got = {r["apic"]: r for r in cpus if r.get("reported")}
+    ok(len(cpus) == n and summ[0].get("cpus_expected") == n,
+       "stub: a stub_hwlat record for each of the %d CPUs" % n, [r.get("apic") for r in cpus])
+    ok(all(0 < r["coverage_pct"] <= 100 and len(r["hist_lo_us"]) == len(r["hist_n"]) and
+           sum(r["hist_n"]) == r["gaps_n"] and r["max_ns"] <= r["total_ns"] + (r["gaps_n"] == 0) * 1
+           and r["samples"] > 1 for r in got.values()),
+       "stub: each CPU's coverage, histogram (counts add up to its gaps) and max gap",
+       list(got.values())[:1])
+    missing = [r for r in cpus if not r.get("reported")]
+    if stuck_apic is None:
+        ok(not missing and summ[0].get("cpus_reported") == n, "stub: every CPU reported", missing)
+    else:
+        ok(len(missing) == 1 and "did not report" in missing[0].get("reason", "") and
+           summ[0].get("cpus_reported") == n - 1,
+           "stub: the stuck AP is named, the scan ended at its time-out", missing)
+    for r in got.values():
+        diag("pre-OS APIC %d: %d gaps, max %d ns, total %d ns, coverage %.2f %%" % (
+            r["apic"], r["gaps_n"], r["max_ns"], r["total_ns"], r["coverage_pct"]))
+    diag("pre-OS: %s system-wide gap(s), longest %s ns; %s per-CPU; scan %s ms" % (
+        summ[0].get("system_wide_n"), summ[0].get("system_wide_max_ns"), summ[0].get("per_cpu_n"),
+        summ[0].get("duration_ms")))
+    return got
+
+
+def check_hwlat(suite, text):
+    """Probe hwlat: the stub's figures arrive per Linux CPU unchanged, and
+    the tracer's beside them or a skip naming why not."""
+    rs = results(suite, "hwlat")
+    skips = [r for r in ran(suite, "hwlat") if r["type"] == "skip"]
+    got = check_preos_hwlat(text, suite[0].get("cpus", 0))
+    per_cpu = [r for r in rs if r.get("name", "").startswith("cpu")]
+    if got:
+        arrived = [r for r in per_cpu if r.get("apic") in got and
+                   r.get("preos_max_ns") == got[r["apic"]]["max_ns"] and
+                   r.get("preos_gaps_n") == got[r["apic"]]["gaps_n"]]
+        ok(len(arrived) == len(got), "hwlat: each CPU's pre-OS figures arrive equal, on Linux CPUs",
+           [(r.get("name"), r.get("preos_max_ns")) for r in per_cpu])
+        noise = [r for r in results(suite, "noise") if r.get("name", "").startswith("cpu ")]
+        if noise:
+            ok(all("preos_max_gap_ns" in r for r in noise),
+               "noise: each CPU's row carries the stub's pre-OS figure beside its own", noise[:1])
+    else:
+        ok(any(r.get("name") == "pre-os" and r.get("reason") for r in skips),
+           "hwlat: no pre-OS figures, and a skip that says why", skips)
+    traced = [r for r in per_cpu if "tracer_max_ns" in r]
+    ok(traced or any(r.get("name") == "tracer" and r.get("reason") for r in skips),
+       "hwlat: the tracer's figures, or a skip that says why not", skips)
+    for r in traced:
+        diag("hwlat tracer %s: %d events, %d gaps, max %d ns (pre-OS max %s ns)" % (
+            r["name"], r["tracer_samples_n"], r["tracer_gaps_n"], r["tracer_max_ns"],
+            r.get("preos_max_ns")))
+    return traced
+
+
 def check_tscsync(suite, text):
     rs = results(suite, "tscsync")
     n = suite[0].get("cpus", 0)
@@ -230,7 +298,8 @@ def check_drift(suite, text):
 
 CHECKS = {"clocks": check_clocks, "itimer": check_itimer, "wakeup": check_wakeup,
           "yield": check_yield, "switch": check_switch, "tsc": check_tsc, "noise": check_noise,
-          "tscsync": check_tscsync, "drift": check_drift, "counter": check_counter}
+          "tscsync": check_tscsync, "drift": check_drift, "counter": check_counter,
+          "hwlat": check_hwlat}
 
 
 def listed():

@@ -138,6 +138,32 @@ def kernel_cmdline(text):
     return m.group(1).strip() if m else None
 
 
+BOOT_PHASES = ("stub_setup", "stub_calibration", "stub_tscsync", "stub_hwlat", "stub_handover",
+               "kernel", "pid1_to_first_result", "first_result_to_poweroff")
+
+
+def check_boot_timeline(recs, name=""):
+    """The boot record after the suite: its phases from stub entry add up to
+    stub entry -> power-off within 1 %; the timeline is a diagnostic."""
+    boot = [r for r in recs if r["type"] == "boot"]
+    ok(len(boot) == 1, "%sone boot record" % name, boot)
+    if not boot:
+        return
+    b = boot[0]
+    ph = {k: b.get(k + "_us") for k in ("firmware",) + BOOT_PHASES if k + "_us" in b}
+    if "reason" in b:
+        ok(not ph, "%sno boot timeline, and the record says why: %s" % (name, b["reason"]))
+        return
+    total = b.get("entry_to_poweroff_us", 0)
+    known = [ph.get(k) for k in BOOT_PHASES]
+    ok(None not in known and total > 0 and abs(sum(known) - total) <= total / 100,
+       "%sthe boot phases add up to stub entry -> power-off within 1 %%" % name,
+       "phases %s, total %s" % (ph, total))
+    diag("%sboot timeline (us, %s): %s; stub overhead %s; kernel CLOCK_BOOTTIME %s" % (
+        name, b.get("clock"), ", ".join("%s %s" % (k, ph.get(k)) for k in ("firmware",) + BOOT_PHASES),
+        b.get("stub_overhead_us"), b.get("kernel_boottime_us")))
+
+
 VERDICT_WORDS = {"good", "fair", "poor", "unknown", "not measured"}
 
 
@@ -190,6 +216,9 @@ def check_suite(text, name=""):
     ran = {r["probe"] for r in suite if r["type"] in ("result", "skip") and "probe" in r}
     ok(bool(ran) and ran <= started, "%sthe watcher sees the start line of every probe that ran"
        % name, "ran %s, start lines for %s" % (sorted(ran), sorted(started)))
+    check_boot_timeline(recs, name)
+
+
     check_verdict(text, suite, name)
     keys = check_keys(text)
     ok(keys == "", "%severy key of every record is in the report's identity schema" % name, keys)

@@ -41,6 +41,20 @@ static const struct tp_preos preos_example = {
 	.pair = { { .apic = 1, .lo_ticks = -161, .hi_ticks = 214, .rtt_ticks = 375,
 		    .samples = 2104, .consistent = 1 } },
 };
+/* A pre-OS scan on two CPUs: the BSP with one gap, an AP that did not report. */
+static const struct tp_hwlat_word hwlat_example = {
+	.window_ms = 1000, .thresh_us = 1, .system_wide = 0, .n = 2,
+	.cpu = { { .apic = 0, .reported = 1, .coverage_ppm = 999981, .count = 3, .max_ns = 12005,
+		   .total_ns = 15200, .smi_read = 0 },
+		 { .apic = 1 } },
+};
+static char hwlat_word[TP_HWLAT_WORD_MAX + 1];
+/* The stub's milestones of a 2.096 GHz boot. */
+static const struct tp_boot_tsc boot_tsc_example = {
+	.entry = 2931000000, .calib_start = 2940000000, .calibrated = 4101000000,
+	.scan_start = 4200000000, .scanned = 6300000000, .handover = 6320000000,
+};
+static char boot_tsc_word[TP_BOOT_TSC_WORD_MAX + 1];
 /* OVMF's FirmwareVendor; test_firmware() sends harder ones */
 static const uint16_t fw_vendor[] = { 'E', 'D', 'K', ' ', 'I', 'I', 0 };
 static const char fw_vendor_utf8[] = "EDK II";
@@ -67,6 +81,41 @@ static void make_extras(void)
 	tp_buf_init(&b, preos_word, sizeof(preos_word));
 	ok(tp_preos_fmt(&b, &preos_example) == 0, "the example's pre-OS offsets fit");
 	extras.tsc_preos = preos_word;
+	tp_buf_init(&b, hwlat_word, sizeof(hwlat_word));
+	ok(tp_hwlat_word_fmt(&b, &hwlat_example) == 0, "the example's pre-OS scan fits");
+	extras.hwlat_preos = hwlat_word;
+	tp_buf_init(&b, boot_tsc_word, sizeof(boot_tsc_word));
+	tp_boot_tsc_fmt(&b, &boot_tsc_example);
+	extras.boot_tsc = boot_tsc_word;
+}
+
+/* The scan's word arrives with every field of every CPU. */
+static void check_hwlat(const char *word, const struct tp_hwlat_word *want, const char *what)
+{
+	struct tp_hwlat_word got;
+	const char *bad = tp_hwlat_word_parse(word, strlen(word), &got);
+	int same = !bad && got.n == want->n && got.window_ms == want->window_ms &&
+		   got.thresh_us == want->thresh_us && got.system_wide == want->system_wide &&
+		   got.system_wide_max_ns == want->system_wide_max_ns;
+
+	for (size_t i = 0; same && i < want->n; i++) {
+		const struct tp_hwlat_word_cpu *x = &got.cpu[i], *y = &want->cpu[i];
+
+		same = x->apic == y->apic && x->reported == y->reported &&
+		       x->coverage_ppm == y->coverage_ppm && x->count == y->count &&
+		       x->max_ns == y->max_ns && x->total_ns == y->total_ns &&
+		       x->smi_read == y->smi_read && x->smi == y->smi;
+	}
+	ok(same, "%s: hwlat_preos arrives equal (%s)", what, bad ? bad : word);
+}
+
+static void check_boot_tsc(const char *word, const char *what)
+{
+	struct tp_boot_tsc got;
+	const char *bad = tp_boot_tsc_parse(word, strlen(word), &got);
+
+	ok(!bad && !memcmp(&got, &boot_tsc_example, sizeof(got)), "%s: boot_tsc arrives equal (%s)",
+	   what, bad ? bad : word);
 }
 
 /* a and b hold the same figures in their first n pairs (fields, not padding). */
@@ -181,6 +230,8 @@ static void check_figures(const struct options *o, const char *what)
 	   partuuid);
 	check_firmware(o->firmware, what);
 	check_preos(o->tsc_preos, &preos_example, what);
+	check_hwlat(o->hwlat_preos, &hwlat_example, what);
+	check_boot_tsc(o->boot_tsc, what);
 }
 
 static void test_docs_example(void)
@@ -663,6 +714,39 @@ static void test_any_file(void)
 	printf("# %u of them fell back to the built-in line\n", fell_back);
 }
 
+/* The scan's and the timeline's words: the cap, and junk refused with a reason. */
+static void test_hwlat_words(void)
+{
+	static struct tp_hwlat_word w, got;
+	static const char *const bad[] = {
+		"", "1000:1:0", "1000:1:0:0,", "1000:1:0:0,1:2", "1000:1:0:0,1:1000001:0:0:0:x",
+		"1000:1:0:0,1:5:2:10:5:x", "1000:1:0:0,1:5:0:0:7:x", "1000:1:0:0,1:-,1:-",
+		"1000:1:0:0,1:5:1:5:5:y", "x:1:0:0", "1000:1:0:0,1:5:1:5:5:x:9",
+	};
+	char word[TP_HWLAT_WORD_MAX + 64];
+	struct tp_boot_tsc t;
+	struct tp_buf b;
+	size_t left;
+
+	w = (struct tp_hwlat_word){ .window_ms = 600000, .thresh_us = 1000, .n = TP_HWLAT_WORD_CPUS };
+	for (size_t i = 0; i < w.n; i++)
+		w.cpu[i] = (struct tp_hwlat_word_cpu){ .apic = 4000000000u + (uint32_t)i, .reported = 1,
+			.coverage_ppm = 1000000, .count = 99999999, .max_ns = 999999999999ull,
+			.total_ns = 999999999999ull, .smi_read = 1, .smi = 4294967295ull };
+	tp_buf_init(&b, word, sizeof(word));
+	left = tp_hwlat_word_fmt(&b, &w);
+	ok(left > 0 && strlen(word) <= TP_HWLAT_WORD_MAX && !tp_hwlat_word_parse(word, strlen(word), &got) &&
+		   got.n == w.n - left, "32 CPUs of the longest figures: %zu left out, the rest within "
+	   "767 bytes and parsed back", left);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ok(tp_hwlat_word_parse(bad[i], strlen(bad[i]), &got) != NULL, "hwlat_preos refuses '%s'",
+		   bad[i]);
+	ok(!tp_hwlat_word_parse("0:1:0:0", 7, &got) && got.n == 0, "a head without CPUs parses");
+	ok(tp_boot_tsc_parse("1:2:3", 5, &t) && tp_boot_tsc_parse("1:2:3:4:5:x", 11, &t) &&
+		   tp_boot_tsc_parse("5:4:6:7:8:9", 11, &t) && !tp_boot_tsc_parse("1:1:2:3:5:8", 11, &t),
+	   "boot_tsc: six rising decimals and nothing else");
+}
+
 int main(void)
 {
 	make_extras();
@@ -672,6 +756,7 @@ int main(void)
 	test_preos();
 	test_preos_room();
 	test_preos_suite();
+	test_hwlat_words();
 	test_docs_example();
 	test_every_row();
 	test_stub_rows();

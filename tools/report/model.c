@@ -192,6 +192,19 @@ static void on_attribution(struct splitter *s, json_t *rec)
 		   xstrdup(""));
 }
 
+/*
+ * The boot timeline PID 1 writes after the end record: a result of the
+ * pseudo-probe "boot", so its phases line up across runs and kernel
+ * variants like a probe's figures (schema.c classifies them).
+ */
+static void on_boot(struct splitter *s, json_t *rec)
+{
+	if (!s->cur)
+		return;
+	s->cur->nrecs++;
+	add_result(s->cur, rec, "boot", "timeline", xstrdup("boot\x1ftimeline"), xstrdup(""));
+}
+
 static void on_end(struct splitter *s, json_t *rec)
 {
 	struct run *run = open_run(s);
@@ -219,6 +232,7 @@ static const struct {
 	{ "attribution", on_attribution },
 	{ "keys", on_keys },
 	{ "verdict", on_verdict },
+	{ "boot", on_boot },
 };
 
 struct splitter *report_file_begin(struct report *rp, const char *file)

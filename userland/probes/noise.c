@@ -22,6 +22,7 @@
 #include "../affinity.h"
 #include "../emit.h"
 #include "../irqstat.h"
+#include "../options.h"
 #include "../probe.h"
 #include "../stats.h"
 #include "../sysinfo.h"
@@ -204,16 +205,29 @@ static void pct_us(char *buf, size_t len, double ns, double p, size_t n)
 		snprintf(buf, len, "-");
 }
 
-static void human_row(const char *name, const struct noise_stats *s)
+/* The stub's pre-OS scan of one CPU beside it (docs/probes/hwlat.md): max and share lost. */
+static void preos_cols(char *buf, size_t len, const struct tp_hwlat_word_cpu *pre,
+		       uint32_t window_ms)
 {
-	char p50[24], p99[24], p999[24];
+	if (pre && pre->reported && window_ms)
+		snprintf(buf, len, "%9.1f %9.4f", pre->max_ns / 1e3,
+			 pre->total_ns / (window_ms * 1e4));
+	else
+		snprintf(buf, len, "%9s %9s", "-", "-");
+}
+
+static void human_row(const char *name, const struct noise_stats *s,
+		      const struct tp_hwlat_word_cpu *pre, uint32_t window_ms)
+{
+	char p50[24], p99[24], p999[24], po[32];
 
 	pct_us(p50, sizeof(p50), s->p50_gap_ns, 50, s->kept);
 	pct_us(p99, sizeof(p99), s->p99_gap_ns, 99, s->kept);
 	pct_us(p999, sizeof(p999), s->p999_gap_ns, 99.9, s->kept);
-	emit_human("  %-6s %8.0f %9llu %9.1f %9.4f %9.1f %8s %8s %8s %8zu\n", name,
+	preos_cols(po, sizeof(po), pre, window_ms);
+	emit_human("  %-6s %8.0f %9llu %9.1f %9.4f %9.1f %8s %8s %8s %8zu | %s\n", name,
 	      s->duration_ns / 1e6, (unsigned long long)s->interruptions, s->per_s, s->stolen_pct,
-	      s->interruptions ? s->max_gap_ns / 1e3 : 0.0, p50, p99, p999, s->kept);
+	      s->interruptions ? s->max_gap_ns / 1e3 : 0.0, p50, p99, p999, s->kept, po);
 }
 
 static int has_row(const struct irqstat_table *t, const char *name)
@@ -344,7 +358,8 @@ static void emit_smis(const struct irqstat_smi *before, const struct irqstat_smi
 
 static void emit_stats(const char *name, int cpu, const struct noise_stats *s,
 		       const struct loghist *h, const struct probe_ctx *ctx, uint64_t reads,
-		       long nivcsw, int threshold_ns)
+		       long nivcsw, int threshold_ns, const struct tp_hwlat_word_cpu *pre,
+		       uint32_t window_ms)
 {
 	struct tp_rec r;
 
@@ -358,6 +373,10 @@ static void emit_stats(const char *name, int cpu, const struct noise_stats *s,
 	emit_rec_double(&r, "loop_ns",
 		   reads ? s->duration_ns * (1 - s->stolen_pct / 100) / (double)reads : NAN);
 	tp_rec_int(&r, "preemptions", nivcsw);
+	if (pre && pre->reported && window_ms) {
+		tp_rec_uint(&r, "preos_max_gap_ns", pre->max_ns);
+		emit_rec_double(&r, "preos_stolen_pct", pre->total_ns / (window_ms * 1e4));
+	}
 	stats_loghist_record(&r, "gaps", h);
 	emit_end(&r);
 }
@@ -373,7 +392,20 @@ struct noise_run {
 	struct loghist *h;	/* one per CPU, then the machine's */
 	struct irqstat_table irq0, irq1, soft0, soft1;
 	struct irqstat_smi *smi;	/* [0] before the spin, [1] after */
+	struct tp_hwlat_word *pre;	/* the stub's pre-OS scan; n = 0: none */
+	struct cpu_map *map;		/* Linux CPUs to APIC IDs, the scan's names */
 };
+
+/* The stub's pre-OS scan of Linux CPU cpu, or NULL (no stub, no scan, no such APIC). */
+static const struct tp_hwlat_word_cpu *preos_of(const struct noise_run *nr, int cpu)
+{
+	const struct cpu_entry *e = sysinfo_cpu_map_find(nr->map, cpu);
+
+	for (size_t i = 0; e && i < nr->pre->n; i++)
+		if ((int64_t)nr->pre->cpu[i].apic == e->apic)
+			return &nr->pre->cpu[i];
+	return NULL;
+}
 
 /* A spinner per CPU of the affinity mask, each with its share of the gap buffer. */
 static int noise_setup(struct noise_run *nr, const cpu_set_t *set, int64_t duration_ms)
@@ -446,8 +478,9 @@ static void noise_head(const struct noise_run *nr)
 	emit_end(&r);
 	emit_human("  threshold %d ns, TSC %.0f Hz (%s calibration, %s)\n", nr->threshold_ns, nr->hz,
 	      ctx->tsc.source, ctx->tsc.ref);
-	emit_human("  %-6s %8s %9s %9s %9s %9s %8s %8s %8s %8s\n", "cpu", "ms", "interrupt", "per_s",
-	      "stolen_%", "max_us", "p50_us", "p99_us", "p99.9_us", "n");
+	emit_human("  %-6s %8s %9s %9s %9s %9s %8s %8s %8s %8s | %9s %9s\n", "cpu", "ms", "interrupt",
+	      "per_s", "stolen_%", "max_us", "p50_us", "p99_us", "p99.9_us", "n", "preOS_max",
+	      "preOS_%");
 }
 
 /*
@@ -481,9 +514,10 @@ static double noise_report(struct noise_run *nr)
 		}
 		stats_loghist_init(&nr->h[i], nr->threshold_ns);
 		noise_summarize(&s->g, dur, 1, nr->hz, scratch, &st, &nr->h[i]);
-		emit_stats(name, s->cpu, &st, &nr->h[i], nr->ctx, s->reads, s->nivcsw, nr->threshold_ns);
+		emit_stats(name, s->cpu, &st, &nr->h[i], nr->ctx, s->reads, s->nivcsw, nr->threshold_ns,
+			   preos_of(nr, s->cpu), nr->pre->window_ms);
 		nivcsw += s->nivcsw;
-		human_row(name + 4, &st);
+		human_row(name + 4, &st, preos_of(nr, s->cpu), nr->pre->window_ms);
 		noise_gaps_add(&total, &s->g);
 		if (dur > max_ticks)
 			max_ticks = dur;
@@ -503,8 +537,8 @@ static double noise_report(struct noise_run *nr)
 	stats_loghist_init(htotal, nr->threshold_ns);
 	noise_summarize(&total, max_ticks, nok, nr->hz, scratch, &st, htotal);
 	emit_stats("total", -1, &st, htotal, nr->ctx, nok ? reads_total / (uint64_t)nok : 0, nivcsw,
-		   nr->threshold_ns);
-	human_row("total", &st);
+		   nr->threshold_ns, NULL, 0);
+	human_row("total", &st, NULL, 0);
 	free(all);
 	free(scratch);
 	return st.duration_ns;
@@ -547,8 +581,10 @@ static int spin_ms;		/* --noise-ms=; 0: the profile's */
 enum probe_status noise_probe_run(struct probe_ctx *ctx)
 {
 	static struct irqstat_smi smi[2];	/* 6 KiB */
+	static struct tp_hwlat_word pre;
+	static struct cpu_map map;
 	struct noise_run nr = {
-		.ctx = ctx, .smi = smi,
+		.ctx = ctx, .smi = smi, .pre = &pre, .map = &map,
 		.threshold_ns = threshold_ns > 0 ? threshold_ns : 1000,
 	};
 	int64_t duration_ms = spin_ms > 0 ? spin_ms : (ctx->quick ? 1000 : 10000);
@@ -565,6 +601,11 @@ enum probe_status noise_probe_run(struct probe_ctx *ctx)
 			  "no TSC calibration (stub hand-over absent, user calibration failed)");
 		return PROBE_SKIPPED;
 	}
+	/* the pre-OS columns: a refused word is the hwlat probe's to report */
+	if (!ctx->opt->hwlat_preos[0] ||
+	    tp_hwlat_word_parse(ctx->opt->hwlat_preos, strlen(ctx->opt->hwlat_preos), &pre) ||
+	    sysinfo_cpu_map_read(&map))
+		pre.n = 0;
 	if (sched_getaffinity(0, sizeof(set), &set)) {
 		emit_error(P, 0, "sched_getaffinity failed");
 		return PROBE_FAILED;
@@ -627,6 +668,8 @@ static const struct probe_key noise_keys[] = {
 	PKEY_FIG("*_gap_ns", "ns", PK_LOWER, "other percentile gaps"),
 	PKEY_FIG("loop_ns", "ns", PK_LOWER, "one turn of the reading loop"),
 	PKEY_FIG("preemptions", "count", PK_LOWER, "involuntary context switches"),
+	PKEY_FIG("preos_max_gap_ns", "ns", PK_LOWER, "the stub's pre-OS scan of this CPU: longest gap"),
+	PKEY_FIG("preos_stolen_pct", "%", PK_LOWER, "the stub's pre-OS scan: share of its window lost"),
 	PKEY_FIG("gaps_kept", "count", PK_NEITHER, "gaps kept for the percentiles"),
 	PKEY_FIG("gaps_dropped", "count", PK_LOWER, "gaps beyond the buffer"),
 	PKEY_FIG("tsc_backwards", "count", PK_LOWER, "TSC reads that went back"),

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The pre-OS hardware-latency scan (docs/probes/hwlat.md): the BSP and
+ * every AP (StartupAllAPs of the firmware's MP services, non-blocking)
+ * read the TSC back to back with interrupts off for one window, all at
+ * once, and count the gaps (common/hwlat.h). hwlat.c runs it; hwlatrec.c
+ * prints the `stub_hwlat` records and fills timeprobe.hwlat_preos=
+ * (common/handoff.h).
+ */
+#ifndef TP_BOOT_HWLAT_H
+#define TP_BOOT_HWLAT_H
+
+#include <efi.h>
+
+#include "../common/handoff.h"
+#include "../common/hwlat.h"
+#include "console.h"
+
+#define TP_HWLAT_SLOTS 64		/* CPUs scanned, BSP included */
+
+/* One CPU's part, a cache line apart from the others. */
+struct tp_hwlat_slot {
+	struct tp_hwlat_cpu cpu;
+	uint32_t state;			/* enum in hwlat.c: free, claimed, done */
+	uint32_t bsp;			/* 1: the BSP's slot */
+} __attribute__((aligned(64)));
+
+struct tp_hwlat_report {
+	uint32_t window_ms, thresh_us;
+	int scanned;			/* the window ran, on the BSP at least */
+	const char *why;		/* why not, or why the BSP alone; NULL: all went well */
+	EFI_STATUS status;		/* of the firmware call that failed */
+	uint32_t aps_expected;		/* enabled, healthy APs */
+	uint32_t aps_started;		/* claimed a slot (ran our procedure) */
+	uint32_t aps_over_cap;		/* beyond TP_HWLAT_SLOTS */
+	uint32_t expected_apic[TP_HWLAT_SLOTS];	/* the APs' APIC IDs, from the firmware */
+	int finish_seen;		/* the firmware signalled the APs' return */
+	int smi_readable;		/* IA32_SMI_COUNT read on every CPU */
+	int watchdog_off;		/* SetWatchdogTimer(0) succeeded */
+	uint64_t tsc_hz, window_ticks, go_tsc, duration_ms;
+	uint32_t nslots;		/* slots in use, the BSP's first */
+	struct tp_hwlat_slot *slot;
+	struct tp_hwlat_plan plan;
+	struct tp_hwlat_merge merge;
+	size_t left_out;		/* CPUs left out of the word for length */
+	char word[TP_HWLAT_WORD_MAX + 1];	/* timeprobe.hwlat_preos's value, or "" */
+};
+
+/*
+ * window_ms 0: no scan, rep->why says so. stuck: the last AP's procedure
+ * never returns (a test of the time-out). tsc_hz: the calibration's (0: no
+ * scan, the plan is in ticks).
+ */
+void tp_hwlat_scan(EFI_SYSTEM_TABLE *st, uint64_t tsc_hz, uint32_t window_ms,
+		   uint32_t thresh_us, int stuck, struct tp_hwlat_report *rep);
+
+/* 1 when slot i reported (its procedure ended within the time-out). */
+int tp_hwlat_reported(const struct tp_hwlat_report *rep, uint32_t i);
+
+/* The records and the word (hwlatrec.c). */
+void tp_hwlat_say(struct tp_console *con, struct tp_hwlat_report *rep);
+
+#endif

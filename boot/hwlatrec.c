@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The pre-OS scan's `stub_hwlat` records (one per CPU, then a summary), a
+ * line for people per CPU, and the value of timeprobe.hwlat_preos=; see
+ * hwlat.h and docs/probes/hwlat.md.
+ */
+#include <efi.h>
+#include <efilib.h>
+
+#include "../common/x86clock.h"
+#include "efitext.h"
+#include "hwlat.h"
+
+/* Gaps of different CPUs closer than this are one event: TSC offsets and read time. */
+#define HWLAT_MERGE_SLACK_US 5
+/* Largest gaps per CPU in its record (of TP_HWLAT_TOP kept). */
+#define HWLAT_REC_GAPS 8
+
+static const char *const smi_word[] = { "unknown", "no", "yes" };
+
+static void rec_hist(struct tp_rec *r, const struct tp_hwlat_cpu *c)
+{
+	tp_rec_arr_begin(r, "hist_lo_us");
+	for (unsigned int i = 0; i < TP_HWLAT_BINS; i++)
+		if (c->hist[i])
+			tp_rec_uint(r, NULL, tp_hwlat_bin_lo_us(i));
+	tp_rec_arr_end(r);
+	tp_rec_arr_begin(r, "hist_n");
+	for (unsigned int i = 0; i < TP_HWLAT_BINS; i++)
+		if (c->hist[i])
+			tp_rec_uint(r, NULL, c->hist[i]);
+	tp_rec_arr_end(r);
+}
+
+/* The largest gaps: when (ns after the window's start, by this CPU's TSC), how long, SMI, CPUs. */
+static void rec_gaps(struct tp_rec *r, const struct tp_hwlat_report *rep,
+		     const struct tp_hwlat_cpu *c)
+{
+	tp_rec_arr_begin(r, "gaps");
+	for (uint32_t k = 0; k < c->ntop && k < HWLAT_REC_GAPS; k++) {
+		const struct tp_hwlat_gap *g = &c->top[k];
+
+		tp_rec_obj_begin(r, NULL);
+		tp_rec_uint(r, "at_ns", tp_hwlat_ns(g->start_tsc - rep->go_tsc, rep->tsc_hz));
+		tp_rec_uint(r, "tsc", g->start_tsc);
+		tp_rec_uint(r, "ns", tp_hwlat_ns(g->ticks, rep->tsc_hz));
+		tp_rec_str(r, "smi", smi_word[g->smi < 3 ? g->smi : 0]);
+		tp_rec_uint(r, "cpus", g->shared);
+		tp_rec_obj_end(r);
+	}
+	tp_rec_arr_end(r);
+}
+
+static void say_line(struct tp_console *con, const struct tp_hwlat_report *rep,
+		     const struct tp_hwlat_cpu *c, uint32_t cov)
+{
+	char m[200];
+	struct tp_buf b;
+
+	tp_buf_init(&b, m, sizeof(m));
+	tp_buf_puts(&b, "pre-OS latency, APIC ");
+	tp_buf_putu(&b, c->apic);
+	tp_buf_puts(&b, ": ");
+	tp_buf_putu(&b, c->count);
+	tp_buf_puts(&b, " gaps, max ");
+	tp_buf_putu(&b, tp_hwlat_ns(c->max_ticks, rep->tsc_hz));
+	tp_buf_puts(&b, " ns, total ");
+	tp_buf_putu(&b, tp_hwlat_ns(c->total_ticks, rep->tsc_hz));
+	tp_buf_puts(&b, " ns, coverage ");
+	tp_buf_putu(&b, cov / 10000);
+	tp_buf_putc(&b, '.');
+	tp_buf_putu(&b, cov / 1000 % 10);
+	tp_buf_puts(&b, " %");
+	tp_con_msg(con, m);
+}
+
+static void say_cpu(struct tp_console *con, const struct tp_hwlat_report *rep, uint32_t i)
+{
+	const struct tp_hwlat_cpu *c = &rep->slot[i].cpu;
+	struct tp_rec *r = tp_con_rec(con, "stub_hwlat");
+	uint32_t cov = tp_hwlat_coverage_ppm(c, rep->window_ticks);
+
+	tp_rec_str(r, "what", "cpu");
+	tp_rec_uint(r, "apic", c->apic);
+	tp_rec_bool(r, "bsp", (int)rep->slot[i].bsp);
+	tp_rec_bool(r, "reported", 1);
+	tp_rec_uint(r, "samples", c->samples);
+	tp_rec_fixed(r, "coverage_pct", cov, 4);
+	tp_rec_uint(r, "gaps_n", c->count);
+	tp_rec_uint(r, "max_ns", tp_hwlat_ns(c->max_ticks, rep->tsc_hz));
+	tp_rec_uint(r, "total_ns", tp_hwlat_ns(c->total_ticks, rep->tsc_hz));
+	if (c->has_smi)
+		tp_rec_uint(r, "smi_n", c->smi_after - c->smi_before);
+	else
+		tp_rec_null(r, "smi_n");
+	rec_hist(r, c);
+	rec_gaps(r, rep, c);
+	tp_con_emit(con);
+	say_line(con, rep, c, cov);
+}
+
+/* A CPU without figures: its procedure did not return in time, or never ran. */
+static void say_missing(struct tp_console *con, uint32_t apic, const char *why)
+{
+	struct tp_rec *r = tp_con_rec(con, "stub_hwlat");
+	char m[160];
+	struct tp_buf b;
+
+	tp_rec_str(r, "what", "cpu");
+	tp_rec_uint(r, "apic", apic);
+	tp_rec_bool(r, "bsp", 0);
+	tp_rec_bool(r, "reported", 0);
+	tp_rec_str(r, "reason", why);
+	tp_con_emit(con);
+	tp_buf_init(&b, m, sizeof(m));
+	tp_buf_puts(&b, "WARNING: pre-OS latency scan: APIC ");
+	tp_buf_putu(&b, apic);
+	tp_buf_puts(&b, " ");
+	tp_buf_puts(&b, why);
+	tp_con_msg(con, m);
+}
+
+/* 1 when an AP's APIC ID the firmware named has a slot. */
+static int has_slot(const struct tp_hwlat_report *rep, uint32_t apic)
+{
+	for (uint32_t i = 1; i < rep->nslots; i++)
+		if (rep->slot[i].cpu.apic == apic)
+			return 1;
+	return 0;
+}
+
+static void word_cpu(struct tp_hwlat_word *w, const struct tp_hwlat_report *rep, uint32_t apic,
+		     const struct tp_hwlat_cpu *c)
+{
+	struct tp_hwlat_word_cpu *e;
+
+	if (w->n >= TP_HWLAT_WORD_CPUS)
+		return;
+	e = &w->cpu[w->n++];
+	*e = (struct tp_hwlat_word_cpu){ .apic = apic };
+	if (!c)
+		return;
+	e->reported = 1;
+	e->coverage_ppm = tp_hwlat_coverage_ppm(c, rep->window_ticks);
+	e->count = c->count;
+	e->max_ns = tp_hwlat_ns(c->max_ticks, rep->tsc_hz);
+	e->total_ns = tp_hwlat_ns(c->total_ticks, rep->tsc_hz);
+	e->smi_read = (int)c->has_smi;
+	e->smi = c->smi_after - c->smi_before;
+}
+
+static void say_summary(struct tp_console *con, const struct tp_hwlat_report *rep,
+			uint32_t reported, uint64_t max_ticks, uint32_t min_cov)
+{
+	struct tp_rec *r = tp_con_rec(con, "stub_hwlat");
+
+	tp_rec_str(r, "what", "summary");
+	tp_rec_bool(r, "scanned", rep->scanned);
+	tp_rec_uint(r, "window_ms", rep->window_ms);
+	tp_rec_uint(r, "thresh_us", rep->thresh_us);
+	if (rep->why) {
+		char m[160];
+		struct tp_buf b;
+
+		tp_buf_init(&b, m, sizeof(m));
+		tp_buf_puts(&b, rep->why);
+		if (EFI_ERROR(rep->status)) {
+			tp_buf_puts(&b, ": ");
+			tp_buf_puts(&b, tp_efi_status_str(rep->status));
+		}
+		tp_rec_str(r, "reason", m);
+	}
+	if (rep->scanned) {
+		tp_rec_uint(r, "cpus_expected", 1 + rep->aps_expected);
+		tp_rec_uint(r, "cpus_reported", reported);
+		tp_rec_uint(r, "aps_over_cap", rep->aps_over_cap);
+		tp_rec_uint(r, "system_wide_n", rep->merge.system_wide);
+		tp_rec_uint(r, "system_wide_max_ns", tp_hwlat_ns(rep->merge.system_wide_max_ticks,
+								 rep->tsc_hz));
+		tp_rec_uint(r, "per_cpu_n", rep->merge.per_cpu);
+		tp_rec_uint(r, "max_ns", tp_hwlat_ns(max_ticks, rep->tsc_hz));
+		tp_rec_fixed(r, "min_coverage_pct", min_cov, 4);
+		tp_rec_bool(r, "smi_read", rep->smi_readable);
+		tp_rec_bool(r, "watchdog_off", rep->watchdog_off);
+		tp_rec_bool(r, "finish_signalled", rep->finish_seen);
+		tp_rec_uint(r, "duration_ms", rep->duration_ms);
+		tp_rec_uint(r, "tsc_hz", rep->tsc_hz);
+	}
+	tp_con_emit(con);
+}
+
+void tp_hwlat_say(struct tp_console *con, struct tp_hwlat_report *rep)
+{
+	static struct tp_hwlat_cpu cpus[TP_HWLAT_SLOTS];
+	static struct tp_hwlat_word w;
+	uint32_t reported = 0, n = 0, min_cov = 1000000;
+	uint64_t max_ticks = 0;
+	struct tp_buf b;
+
+	rep->word[0] = 0;
+	if (!rep->scanned) {
+		tp_con_msg(con, rep->why);
+		say_summary(con, rep, 0, 0, 0);
+		return;
+	}
+	/* the merge over the CPUs that reported; their `shared` counts go back to the slots */
+	for (uint32_t i = 0; i < rep->nslots; i++)
+		if (tp_hwlat_reported(rep, i))
+			cpus[n++] = rep->slot[i].cpu;
+	tp_hwlat_merge(cpus, n, tp_muldiv64(HWLAT_MERGE_SLACK_US, rep->tsc_hz, 1000000, 0),
+		       &rep->merge);
+	w = (struct tp_hwlat_word){ .window_ms = rep->window_ms, .thresh_us = rep->thresh_us,
+				    .system_wide = rep->merge.system_wide,
+				    .system_wide_max_ns = tp_hwlat_ns(rep->merge.system_wide_max_ticks,
+								      rep->tsc_hz) };
+	n = 0;
+	for (uint32_t i = 0; i < rep->nslots; i++) {
+		const struct tp_hwlat_cpu *c = &rep->slot[i].cpu;
+
+		if (!tp_hwlat_reported(rep, i)) {
+			say_missing(con, c->apic, "did not report: its scan procedure did not "
+						  "return within the time-out");
+			word_cpu(&w, rep, c->apic, NULL);
+			continue;
+		}
+		rep->slot[i].cpu = cpus[n++];
+		say_cpu(con, rep, i);
+		word_cpu(&w, rep, c->apic, c);
+		reported++;
+		max_ticks = c->max_ticks > max_ticks ? c->max_ticks : max_ticks;
+		if (tp_hwlat_coverage_ppm(c, rep->window_ticks) < min_cov)
+			min_cov = tp_hwlat_coverage_ppm(c, rep->window_ticks);
+	}
+	for (uint32_t k = 0; k < rep->aps_expected; k++)
+		if (!has_slot(rep, rep->expected_apic[k])) {
+			say_missing(con, rep->expected_apic[k], "did not report: it never started "
+								"the scan procedure");
+			word_cpu(&w, rep, rep->expected_apic[k], NULL);
+		}
+	if (rep->why)
+		tp_con_msg(con, rep->why);
+	say_summary(con, rep, reported, max_ticks, reported ? min_cov : 0);
+	tp_buf_init(&b, rep->word, sizeof(rep->word));
+	rep->left_out = tp_hwlat_word_fmt(&b, &w);
+}
