@@ -12,78 +12,9 @@
 #include "../common/record.h"
 #include "lavamon.h"
 #include "probe.h"
+#include "recread.h"
 
-/* A top-level member of the record: key and value, spans of the JSON text. */
-struct member {
-	const char *key, *val;
-	size_t klen, vlen;
-};
-
-/* Past the string starting at p ('"'), or NULL if it does not end before end. */
-static const char *skip_string(const char *p, const char *end)
-{
-	for (p++; p < end; p++) {
-		if (*p == '\\')
-			p++;
-		else if (*p == '"')
-			return p + 1;
-	}
-	return NULL;
-}
-
-/* Past the value starting at p: a string, a nested object or array, or a scalar. */
-static const char *skip_value(const char *p, const char *end)
-{
-	int depth = 0;
-
-	while (p < end) {
-		if (*p == '"') {
-			p = skip_string(p, end);
-			if (!p)
-				return NULL;
-			if (!depth)
-				return p;
-			continue;
-		}
-		if (*p == '{' || *p == '[')
-			depth++;
-		else if (*p == '}' || *p == ']')
-			depth--;
-		if (depth < 0 || (!depth && *p == ','))
-			return p;
-		p++;
-		if (!depth && (p[-1] == '}' || p[-1] == ']'))
-			return p;
-	}
-	return depth ? NULL : p;
-}
-
-/* The record's top-level members, at most max; returns how many, or 0 if it is no object. */
-static size_t members(const char *p, const char *end, struct member *m, size_t max)
-{
-	size_t n = 0;
-
-	if (p >= end || *p++ != '{')
-		return 0;
-	while (p < end && *p == '"' && n < max) {
-		const char *k = p, *v;
-
-		p = skip_string(p, end);
-		if (!p || p >= end || *p != ':')
-			return 0;
-		v = ++p;
-		p = skip_value(p, end);
-		if (!p)
-			return 0;
-		/* the key between its quotes, before the ':' */
-		m[n++] = (struct member){ k + 1, v, (size_t)(v - k - 3), (size_t)(p - v) };
-		if (p < end && *p == ',')
-			p++;
-	}
-	return n;
-}
-
-static const struct member *find(const struct member *m, size_t n, const char *key)
+static const struct rec_member *find(const struct rec_member *m, size_t n, const char *key)
 {
 	for (size_t i = 0; i < n; i++)
 		if (m[i].klen == strlen(key) && !memcmp(m[i].key, key, m[i].klen))
@@ -136,9 +67,9 @@ static void add_part(struct tp_buf *b, const char *s, size_t n)
 }
 
 /* The result part of a figure's case: probe.name[.identity...], cut where b ends. */
-static void case_result(struct tp_buf *b, const struct probe *p, const struct member *m, size_t n)
+static void case_result(struct tp_buf *b, const struct probe *p, const struct rec_member *m, size_t n)
 {
-	const struct member *name = find(m, n, "name");
+	const struct rec_member *name = find(m, n, "name");
 
 	tp_buf_puts(b, p->name);
 	if (name && name->vlen >= 2 && name->val[0] == '"')
@@ -158,8 +89,8 @@ static void case_result(struct tp_buf *b, const struct probe *p, const struct me
 }
 
 /* One line for member fig when it is a declared figure with a number; returns 1 if put. */
-static int figure_line(const struct probe *p, const struct member *m, size_t n,
-		       const struct member *fig, void (*put)(const char *line, size_t len))
+static int figure_line(const struct probe *p, const struct rec_member *m, size_t n,
+		       const struct rec_member *fig, void (*put)(const char *line, size_t len))
 {
 	/* the result part is cut to fit; the key, value and unit never are */
 	char key[64], out[LAVAMON_LINE_MAX], result[LAVAMON_LINE_MAX - 160];
@@ -192,10 +123,11 @@ static int figure_line(const struct probe *p, const struct member *m, size_t n,
 
 size_t lavamon_lines(const char *line, size_t len, void (*put)(const char *line, size_t len))
 {
-	struct member m[128];
-	const struct member *type, *probe;
+	struct rec_member m[128];
+	const struct rec_member *type, *probe;
 	const struct probe *p;
 	const char *json;
+	struct rec_view view;
 	char name[48];
 	long jlen;
 	size_t n, lines = 0;
@@ -205,7 +137,8 @@ size_t lavamon_lines(const char *line, size_t len, void (*put)(const char *line,
 	jlen = tp_rec_check(line, len, &json);
 	if (jlen <= 0)
 		return 0;
-	n = members(json, json + jlen, m, sizeof(m) / sizeof(m[0]));
+	view = (struct rec_view){ json, (size_t)jlen };
+	n = recread_members(&view, m, sizeof(m) / sizeof(m[0]));
 	type = find(m, n, "type");
 	probe = find(m, n, "probe");
 	if (!type || !tp_streqn(type->val, type->vlen, "\"result\"") || !probe ||

@@ -68,43 +68,66 @@ static const char *skip_blank(const char *p, const char *e)
 	return p;
 }
 
+/*
+ * The member at *p (after '{' or a ','), into m; *p past it and its ','.
+ * 1, or 0 at the object's end or where the text is no member.
+ */
+static int next_member(const char **p, const char *e, struct rec_member *m)
+{
+	const char *q = skip_blank(*p, e), *k, *kend, *v, *ve;
+
+	if (q >= e || *q != '"')
+		return 0;
+	k = q + 1;
+	q = skip_string(q, e);
+	if (!q)
+		return 0;
+	kend = q - 1;
+	q = skip_blank(q, e);
+	if (q >= e || *q++ != ':')
+		return 0;
+	v = skip_blank(q, e);
+	ve = skip_value(v, e);
+	if (!ve || ve == v)
+		return 0;
+	q = skip_blank(ve, e);
+	while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t'))
+		ve--;
+	*m = (struct rec_member){ k, v, (size_t)(kend - k), (size_t)(ve - v) };
+	*p = q < e && *q == ',' ? q + 1 : e;
+	return 1;
+}
+
+/* Past the object's '{', or NULL when r is no object. */
+static const char *members_start(const struct rec_view *r)
+{
+	const char *p = skip_blank(r->json, r->json + r->len);
+
+	return p < r->json + r->len && *p == '{' ? p + 1 : NULL;
+}
+
+size_t recread_members(const struct rec_view *r, struct rec_member *m, size_t max)
+{
+	const char *p = members_start(r), *e = r->json + r->len;
+	size_t n = 0;
+
+	while (p && n < max && next_member(&p, e, &m[n]))
+		n++;
+	return n;
+}
+
 const char *recread_raw(const struct rec_view *r, const char *key, size_t *vlen)
 {
-	const char *p = r->json, *e = r->json + r->len;
+	const char *p = members_start(r), *e = r->json + r->len;
 	size_t klen = strlen(key);
+	struct rec_member m;
 
-	p = skip_blank(p, e);
-	if (p >= e || *p++ != '{')
-		return NULL;
-	for (;;) {
-		const char *k, *kend, *v, *ve;
-
-		p = skip_blank(p, e);
-		if (p >= e || *p != '"')
-			return NULL;
-		k = p + 1;
-		p = skip_string(p, e);
-		if (!p)
-			return NULL;
-		kend = p - 1;
-		p = skip_blank(p, e);
-		if (p >= e || *p++ != ':')
-			return NULL;
-		v = skip_blank(p, e);
-		ve = skip_value(v, e);
-		if (!ve || ve == v)
-			return NULL;
-		if ((size_t)(kend - k) == klen && !memcmp(k, key, klen)) {
-			while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t'))
-				ve--;
-			*vlen = (size_t)(ve - v);
-			return v;
+	while (p && next_member(&p, e, &m))
+		if (m.klen == klen && !memcmp(m.key, key, klen)) {
+			*vlen = m.vlen;
+			return m.val;
 		}
-		p = skip_blank(ve, e);
-		if (p >= e || *p != ',')
-			return NULL;
-		p++;
-	}
+	return NULL;
 }
 
 int recread_num(const struct rec_view *r, const char *key, double *v)

@@ -2,8 +2,9 @@
 /*
  * Reading the suite's own kept records back (sink_saved(), sink.h): each
  * line's CRC checked (common/record.h), then the value of a top-level key
- * of its JSON object, as text, number, string or yes/no. Enough for the
- * verdict (verdict.c); a line that is not a whole record, or a value of
+ * of its JSON object, as text, number, string or yes/no, or every
+ * top-level member in order. For the verdict (verdict.c) and the LAVA
+ * measurement lines (lavamon.c); a line that is not a whole record, or a value of
  * another type, reads as absent. Tested by tests/unit/test_recread.c.
  */
 #ifndef TP_RECREAD_H
@@ -18,6 +19,15 @@ struct rec_view {
 
 /* The next record whose CRC matches in [*pos, end); advances *pos. 1 found, 0 none left. */
 int recread_next(const char **pos, const char *end, struct rec_view *r);
+
+/* One top-level member: its key between the quotes (escapes kept) and its value's text. */
+struct rec_member {
+	const char *key, *val;
+	size_t klen, vlen;
+};
+
+/* The object's top-level members in order, at most max; how many (0: not an object). */
+size_t recread_members(const struct rec_view *r, struct rec_member *m, size_t max);
 
 /* The text of KEY's value at the object's top level ("12.5", "\"x\"", "{...}"), or NULL. */
 const char *recread_raw(const struct rec_view *r, const char *key, size_t *vlen);
