@@ -2,7 +2,7 @@
 /*
  * LAVA monitor lines; see lavamon.h. The record is our own emitter's
  * (common/record.c), its CRC checked, but read as any text: a top-level
- * scan of the JSON object that never reads past the line and takes only
+ * scan of the JSON object (recread.c) that never reads past the line and takes only
  * keys the probe declares and values that are JSON numbers.
  */
 #include <fnmatch.h>
