@@ -108,7 +108,10 @@ void tp_fmt_uefi_revision(struct tp_buf *b, uint32_t revision);
  *
  *   <bsp apic>:<adj>,<ap apic>:<lo>:<hi>:<rtt>:<samples>:<c>:<adj>,...
  *
- * APIC IDs in decimal; lo, hi: theta = TSC_AP - TSC_BSP lies in [lo, hi]
+ * The CPUs are named by their hardware ID in decimal: the APIC ID on x86;
+ * on arm64 (boot/arm64/mp.c, counter CNTVCT_EL0, `adj` always `x`)
+ * MPIDR_EL1's affinity fields packed by tp_mpidr_pack(). lo, hi: theta =
+ * TSC_AP - TSC_BSP lies in [lo, hi]
  * ticks (common/tscsync.h; hi - lo <= rtt); rtt: the tightest round trip
  * in ticks; samples: round trips taken (>= 1); c: 1 when every round
  * trip's interval intersected, 0 when [lo, hi] is the tightest trip's own;
@@ -139,6 +142,17 @@ struct tp_preos {
 	size_t n;		/* pairs */
 	struct tp_preos_pair pair[TP_PREOS_MAX_APS];
 };
+
+/*
+ * An arm64 CPU's name in the word: MPIDR_EL1's Aff3 [39:32] moved to
+ * [31:24] beside Aff2, Aff1, Aff0 [23:0] (Arm ARM D17.2.101); the MT and
+ * U bits and RES0 dropped. Linux logs the same fields unpacked
+ * ("Booted secondary processor 0x0000000001": MPIDR_HWID_BITMASK).
+ */
+static inline uint32_t tp_mpidr_pack(uint64_t mpidr)
+{
+	return (uint32_t)(((mpidr >> 8) & 0xff000000u) | (mpidr & 0xffffffu));
+}
 
 /* Writes p's value into b; returns how many pairs it left out for length. */
 size_t tp_preos_fmt(struct tp_buf *b, const struct tp_preos *p);

@@ -747,8 +747,19 @@ static void test_hwlat_words(void)
 	   "boot_tsc: six rising decimals and nothing else");
 }
 
+/* MPIDR_EL1 values as Linux logs them (MPIDR_HWID_BITMASK 0xff00ffffff). */
+static void test_mpidr_pack(void)
+{
+	ok(tp_mpidr_pack(0x80000000ull) == 0, "mpidr: the U and RES1 bits are dropped (CPU 0)");
+	ok(tp_mpidr_pack(0x81000101ull) == 0x101, "mpidr: MT dropped, Aff1.Aff0 kept");
+	ok(tp_mpidr_pack(0x0000030201ull) == 0x030201, "mpidr: Aff2, Aff1, Aff0 in place");
+	ok(tp_mpidr_pack(0xab00030201ull) == 0xab030201u, "mpidr: Aff3 packed above Aff2");
+	ok(tp_mpidr_pack(0xff00ffffffull) == 0xffffffffu, "mpidr: every affinity bit kept");
+}
+
 int main(void)
 {
+	test_mpidr_pack();
 	make_extras();
 	test_table();
 	test_formats();
