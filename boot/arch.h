@@ -23,8 +23,8 @@
 #define TP_ARCH_COUNTER "CNTVCT_EL0"
 /* tsc_early_khz= is an x86 kernel parameter: not added on arm64 */
 #define TP_ARCH_TSC_EARLY 0
-/* how the per-CPU step reaches the other CPUs (arm64/mp.c: not yet) */
-#define TP_ARCH_MP_VIA ""
+/* how the per-CPU step reaches the other CPUs (arm64/mp.c) */
+#define TP_ARCH_MP_VIA " (PSCI CPU_ON)"
 /* file mode hands the initrd= file over through LoadFile2 (stub.c) */
 #define TP_ARCH_INITRD_LF2 1
 #else
@@ -40,22 +40,54 @@
 #endif
 
 /*
- * The counter the stub's milestones are read with (the boot timeline,
- * timeprobe.boot_tsc=): the TSC, or CNTVCT_EL0. The pre-OS latency scan
+ * The counter the stub's milestones and the per-CPU round trips are read
+ * with (the boot timeline, timeprobe.boot_tsc=, mpshare.h): the TSC, or
+ * CNTVCT_EL0, each ordered against the loads before it. The pre-OS latency scan
  * (hwlat.c) is x86's: MP services and interrupts off with cli; on arm64
  * arm64/hwlat.c says it did not run, and why.
  */
 #if defined(__aarch64__)
 #include "arm64.h"
-static inline uint64_t tp_counter(void)
+static inline __attribute__((always_inline)) uint64_t tp_counter(void)
 {
 	return tp_cntvct();
 }
+
+/* A spin-wait hint. */
+static inline __attribute__((always_inline)) void tp_relax(void)
+{
+	__asm__ __volatile__("yield" ::: "memory");
+}
+
+/*
+ * 0, computed from v where the compiler cannot see it: a store of x +
+ * tp_after(v) has an address-free data dependency on v, so it cannot be
+ * made before v was read (Linux's arch_counter_enforce_ordering).
+ */
+static inline __attribute__((always_inline)) uint64_t tp_after(uint64_t v)
+{
+	uint64_t z;
+
+	__asm__("eor %0, %1, %1" : "=r"(z) : "r"(v));
+	return z;
+}
 #else
 #include "x86.h"
-static inline uint64_t tp_counter(void)
+static inline __attribute__((always_inline)) uint64_t tp_counter(void)
 {
 	return tp_rdtsc();
+}
+
+static inline __attribute__((always_inline)) void tp_relax(void)
+{
+	__builtin_ia32_pause();
+}
+
+/* 0: tp_rdtsc's trailing LFENCE already keeps later stores after the read. */
+static inline __attribute__((always_inline)) uint64_t tp_after(uint64_t v)
+{
+	(void)v;
+	return 0;
 }
 #endif
 

@@ -41,7 +41,7 @@ BOOT_EFI_CFLAGS := $(BOOT_EFI_COMMON_CFLAGS) -I$(EFI_INC) -I$(EFI_INC)/aarch64 -
 BOOT_EFI_LDFLAGS := -nostdlib -znocombreloc -T $(EFI_LDS) -shared -Bsymbolic \
 	--defsym=EFI_SUBSYSTEM=0xa -L$(EFI_LIB) $(EFI_CRT0)
 BOOT_EFI_FORMAT := -O binary
-BOOT_ARCH_SRCS := boot/arm64/calib.c boot/arm64/mp.c boot/arm64/hwlat.c
+BOOT_ARCH_SRCS := boot/arm64/calib.c boot/arm64/mp.c boot/arm64/ap.c boot/arm64/hwlat.c
 else
 EFI_DEPS :=
 EFI_INC ?= /usr/include/efi
@@ -63,7 +63,7 @@ BOOT_ARCH_SRCS := boot/tsc.c boot/measure.c boot/mp.c boot/hwlat.c
 endif
 BOOT_EFI_LIBS := -lefi -lgnuefi
 
-BOOT_EFI_SRCS := boot/stub.c boot/console.c boot/calib.c boot/cmdfile.c boot/cmdline.c \
+BOOT_EFI_SRCS := boot/stub.c boot/console.c boot/calib.c boot/cmdfile.c boot/cmdline.c boot/mpshare.c \
 	boot/devpath.c boot/efitext.c boot/ucs2.c boot/pe.c boot/spcr.c boot/efiacpi.c boot/edges.c \
 	boot/hwlatrec.c $(BOOT_ARCH_SRCS) \
 	$(wildcard common/*.c)

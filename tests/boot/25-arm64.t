@@ -5,7 +5,9 @@ TCG, quick profile, the quick probes only: BOOTAA64.EFI calibrates the
 generic timer's counter (calib records: CNTFRQ_EL0, Stall marked not
 independent, the RTC's edges with their independence not known), starts the arm64 kernel,
 and the suite runs to its end record; the x86-only probes skip as such and
-the counter probe scans every CPU. Timings are diagnostics only."""
+the counter probe scans every CPU. The stub reaches the other CPU through
+PSCI CPU_ON, measures its counter offset and CNTFRQ_EL0, sees it off again
+and hands the pair to the suite. Timings are diagnostics only."""
 import os
 import sys
 
@@ -53,6 +55,34 @@ ok(all(r.get("absent") and r.get("reason") == "x86 only" for r in x86),
 summary = next((r for r in recs if r["type"] == "calib_summary"), {})
 ok(summary.get("counter") == "CNTVCT_EL0" and summary.get("chosen"),
    "stub: the summary names the counter and the reference chosen", summary)
+
+# the stub's per-CPU step: every CPU through PSCI CPU_ON, off again, handed over
+sync = [r for r in recs if r["type"] == "stub_tscsync"]
+bsp = next((r for r in sync if r.get("what") == "bsp"), {})
+pairs = [r for r in sync if r.get("what") == "pair"]
+summ = next((r for r in sync if r.get("what") == "summary"), {})
+ok(summ.get("via") == "PSCI CPU_ON" and summ.get("processors") == 2 and
+   summ.get("aps_measured") == 1 and summ.get("aps_not_off") == 0,
+   "stub: the other CPU reached through PSCI CPU_ON, measured, and off again", summ)
+ok(len(pairs) == 1 and pairs[0].get("off_again") is True and
+   pairs[0].get("mpidr_a") == bsp.get("mpidr") and pairs[0].get("mpidr_b") != bsp.get("mpidr") and
+   pairs[0].get("lo_ticks", 1) <= pairs[0].get("hi_ticks", 0) and pairs[0].get("samples", 0) >= 1 and
+   pairs[0].get("hi_ticks", 0) - pairs[0].get("lo_ticks", 0) <= pairs[0].get("round_trip_ticks", -1),
+   "stub: one pair record, boot CPU against the other, with an interval no wider than its round trip",
+   pairs)
+ok(pairs and pairs[0].get("cntfrq_hz") == cntfrq.get("tsc_hz") and pairs[0].get("cntfrq_same") is True,
+   "stub: the other CPU's CNTFRQ_EL0 read there, the same as the boot CPU's", pairs)
+word = "timeprobe.tsc_preos=%s:x,%s:%s:%s:%s:%s:%d:x" % (
+    bsp.get("mpidr"), *(pairs[0].get(k) for k in ("mpidr_b", "lo_ticks", "hi_ticks",
+                                                    "round_trip_ticks", "samples")),
+    1 if pairs[0].get("consistent") else 0) if pairs else None
+line = (suite[0] if suite else {}).get("cmdline", "")
+ok(word and word in line.split(), "stub: the pair arrives on the kernel command line as timeprobe.tsc_preos",
+   [w for w in line.split() if "preos" in w] + [word])
+if pairs:
+    diag("pre-OS CNTVCT_EL0 offset: %s .. %s ticks, tightest round trip %s ticks, %s round trips" % (
+        pairs[0].get("lo_ticks"), pairs[0].get("hi_ticks"), pairs[0].get("round_trip_ticks"),
+        pairs[0].get("samples")))
 
 # the suite: x86-only probes skip, the others measure
 for probe in ("tsc", "tscsync"):
