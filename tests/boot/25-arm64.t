@@ -56,6 +56,10 @@ summary = next((r for r in recs if r["type"] == "calib_summary"), {})
 ok(summary.get("counter") == "CNTVCT_EL0" and summary.get("chosen"),
    "stub: the summary names the counter and the reference chosen", summary)
 
+boot = next((r for r in recs if r["type"] == "boot"), {})
+ok(boot.get("clock") == "cntvct" and "reason" not in boot and boot.get("kernel_us", 0) > 0,
+   "arm64: the boot timeline is counted on CNTVCT_EL0, from the stub's milestones to power-off", boot)
+
 # the stub's per-CPU step: every CPU through PSCI CPU_ON, off again, handed over
 sync = [r for r in recs if r["type"] == "stub_tscsync"]
 bsp = next((r for r in sync if r.get("what") == "bsp"), {})
