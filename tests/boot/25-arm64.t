@@ -96,6 +96,17 @@ for probe in ("tsc", "tscsync"):
 for probe in ("clocks", "itimer"):
     ok(any(r.get("probe") == probe and r["type"] == "result" for r in suite),
        "%s: measured on arm64" % probe)
+# the vDSO's arm64 entry points (__kernel_*): found and called, no time() entry
+vdso = {r.get("name"): r for r in suite if r.get("probe") == "vdso-check" and r["type"] in ("result", "skip")}
+mono = vdso.get("clock_gettime(CLOCK_MONOTONIC)", {})
+ok(mono.get("type") == "result" and mono.get("symbol") == "__kernel_clock_gettime" and
+   mono.get("path") == "vdso" and mono.get("kernel_entries") == 0,
+   "vdso-check: CLOCK_MONOTONIC through __kernel_clock_gettime stays in user space on the arch timer", mono)
+cpu = vdso.get("clock_gettime(CLOCK_PROCESS_CPUTIME_ID)", {})
+ok(cpu.get("type") == "result" and cpu.get("path") == "syscall",
+   "vdso-check: the CPU-time clock falls back to the system call", cpu)
+ok(vdso.get("time()", {}).get("type") == "skip" and "no such entry" in vdso["time()"].get("reason", ""),
+   "vdso-check: time() is a skip: arm64's vDSO has no such entry", vdso.get("time()"))
 # the counter's errata scan: every CPU, no signature on QEMU's counter
 scans = [r for r in suite if r.get("probe") == "counter" and r["type"] == "result" and "cpu" in r]
 cpus = (suite[0] if suite else {}).get("cpus")
