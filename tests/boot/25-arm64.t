@@ -96,6 +96,16 @@ for probe in ("tsc", "tscsync"):
 for probe in ("clocks", "itimer"):
     ok(any(r.get("probe") == probe and r["type"] == "result" for r in suite),
        "%s: measured on arm64" % probe)
+# the counter's own read cost, plain and ordered, in ns and ticks of the stub's figure
+insn = {r.get("name"): r for r in suite if r.get("probe") == "clocks" and r.get("path") == "insn"}
+ok(all(insn.get(n, {}).get("type") == "result" and insn[n].get("ns_per_call", 0) > 0
+       for n in ("mrs cntvct_el0", "isb;mrs cntvct_el0")),
+   "clocks: CNTVCT_EL0 read costs, plain and after an ISB", sorted(insn))
+ok(insn.get("rdtscp", {}).get("type") == "skip" and insn["rdtscp"].get("reason") == "not an x86 CPU",
+   "clocks: rdtscp skips as not an x86 CPU", insn.get("rdtscp"))
+for n in ("mrs cntvct_el0", "isb;mrs cntvct_el0"):
+    if insn.get(n, {}).get("type") == "result":
+        diag("clocks: %s %.1f ns per read" % (n, insn[n]["ns_per_call"]))
 # the vDSO's arm64 entry points (__kernel_*): found and called, no time() entry
 vdso = {r.get("name"): r for r in suite if r.get("probe") == "vdso-check" and r["type"] in ("result", "skip")}
 mono = vdso.get("clock_gettime(CLOCK_MONOTONIC)", {})

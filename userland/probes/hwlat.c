@@ -40,6 +40,9 @@ static int preos_load(const struct options *o, struct tp_hwlat_word *w, char *wh
 	if (!o->hwlat_preos[0]) {
 		snprintf(why, len, "%s", !o->bootpart[0] ?
 			 "no pre-OS scan: not booted by the timeprobe stub" :
+			 !TP_HAVE_TSC ?
+			 "no pre-OS scan: the stub's scan is built for x86 only (its stub_hwlat "
+			 "record says so)" :
 			 "no pre-OS scan: the stub handed over no timeprobe.hwlat_preos "
 			 "(timeprobe.hwlat_ms=0, no calibration, or left out for length: see its "
 			 "stub_hwlat and stub_warning records)");
