@@ -42,10 +42,14 @@
 /*
  * The counter the stub's milestones and the per-CPU round trips are read
  * with (the boot timeline, timeprobe.boot_tsc=, mpshare.h): the TSC, or
- * CNTVCT_EL0, each ordered against the loads before it. The pre-OS latency scan
- * (hwlat.c) is x86's: MP services and interrupts off with cli; on arm64
- * arm64/hwlat.c says it did not run, and why.
+ * CNTVCT_EL0, each ordered against the loads before it; the running
+ * CPU's ID, interrupts off and on, and the SMI counter for the pre-OS scan
+ * and the per-CPU step, which run the same code on both (hwlatrun.h,
+ * mpshare.h) and start the other CPUs their own way (hwlat.c, mp.c
+ * through MP services; arm64/hwlat.c, arm64/mp.c through PSCI).
  */
+#include "../common/handoff.h"
+
 #if defined(__aarch64__)
 #include "arm64.h"
 static inline __attribute__((always_inline)) uint64_t tp_counter(void)
@@ -57,6 +61,34 @@ static inline __attribute__((always_inline)) uint64_t tp_counter(void)
 static inline __attribute__((always_inline)) void tp_relax(void)
 {
 	__asm__ __volatile__("yield" ::: "memory");
+}
+
+/* The running CPU's name in records and hand-off words: MPIDR_EL1 packed. */
+#define TP_ARCH_CPU_ID_KEY "mpidr"
+#define TP_ARCH_CPU_ID_NAME "MPIDR"
+static inline __attribute__((always_inline)) uint32_t tp_cpu_id(void)
+{
+	return tp_mpidr_pack(TP_ARM64_MRS(mpidr_el1));
+}
+
+/* Every exception masked (DAIF); returns what to restore. */
+static inline __attribute__((always_inline)) uint64_t tp_irq_off(void)
+{
+	uint64_t f = TP_ARM64_MRS(daif);
+
+	__asm__ __volatile__("msr daifset, #0xf" ::: "memory");
+	return f;
+}
+
+static inline __attribute__((always_inline)) void tp_irq_restore(uint64_t f)
+{
+	__asm__ __volatile__("msr daif, %0" : : "r"(f) : "memory");
+}
+
+/* arm64 has no SMI counter: never called (smi_readable is 0). */
+static inline __attribute__((always_inline)) uint64_t tp_smi_count(void)
+{
+	return 0;
 }
 
 /*
@@ -81,6 +113,40 @@ static inline __attribute__((always_inline)) uint64_t tp_counter(void)
 static inline __attribute__((always_inline)) void tp_relax(void)
 {
 	__builtin_ia32_pause();
+}
+
+/* The running CPU's APIC ID: x2APIC (CPUID 0xB) where enumerated, else xAPIC. */
+#define TP_ARCH_CPU_ID_KEY "apic"
+#define TP_ARCH_CPU_ID_NAME "APIC"
+static inline __attribute__((always_inline)) uint32_t tp_cpu_id(void)
+{
+	if (tp_cpuid(0, 0).eax >= 0xb) {
+		struct tp_cpuid r = tp_cpuid(0xb, 0);
+
+		if (r.ebx)
+			return r.edx;
+	}
+	return tp_cpuid(1, 0).ebx >> 24;
+}
+
+/* Interrupts off (CLI); returns the flags to restore. */
+static inline __attribute__((always_inline)) uint64_t tp_irq_off(void)
+{
+	uint64_t f;
+
+	__asm__ __volatile__("pushfq; popq %0; cli" : "=r"(f) : : "memory");
+	return f;
+}
+
+static inline __attribute__((always_inline)) void tp_irq_restore(uint64_t f)
+{
+	__asm__ __volatile__("pushq %0; popfq" : : "r"(f) : "memory", "cc");
+}
+
+/* IA32_SMI_COUNT (Intel SDM vol. 4, table 2-20 onwards): SMIs since reset, bits 31:0. */
+static inline __attribute__((always_inline)) uint64_t tp_smi_count(void)
+{
+	return tp_rdmsr(0x34) & 0xffffffffu;
 }
 
 /* 0: tp_rdtsc's trailing LFENCE already keeps later stores after the read. */

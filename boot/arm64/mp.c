@@ -12,10 +12,8 @@
 #include <efilib.h>
 
 #include "../../common/buf.h"
-#include "../../common/madt.h"
 #include "../../common/tscsync.h"
 #include "../arm64.h"
-#include "../efiacpi.h"
 #include "../mp.h"
 #include "../mpshare.h"
 #include "ap.h"
@@ -23,19 +21,26 @@
 
 /* How long PSCI may take to report a CPU off again after it stopped answering. */
 #define MP_OFF_MS 1000
-#define MP_AP_STACK 4096
+
+/* The round trip's line (one cache line, written only by the pair). */
+struct ap_line {
+	struct tp_rt rt;	/* the round trip (../mpshare.h) */
+	uint64_t idle_ticks;	/* how long the AP waits for a call */
+	uint64_t mpidr, midr, cntfrq;	/* its MPIDR_EL1, MIDR_EL1, CNTFRQ_EL0 */
+	uint64_t ready, finished;
+} __attribute__((aligned(64)));
 
 struct arm_mp {
-	struct tp_arm_boot conduit;
+	int hvc;
 	uint64_t ticks_per_ms;
-	uint32_t bsp;			/* tp_mpidr_pack of the boot CPU */
+	uint32_t bsp;			/* tp_cpu_id() of the boot CPU */
 	uint64_t cntfrq;		/* the boot CPU's CNTFRQ_EL0 */
 	size_t cpus, disabled, measured, failed, over_cap, cntfrq_differs, not_off;
 };
 
 struct arm_pair {
 	struct tp_gicc cpu;
-	struct tp_ap_line *ln;
+	struct ap_line *ln;
 	struct tscsync_bounds s;
 	const char *why;	/* NULL: measured */
 	int64_t psci_rc;	/* of the CPU_ON that failed */
@@ -45,20 +50,21 @@ struct arm_pair {
 	uint64_t duration_ms;
 };
 
-static struct tp_ap_line lines[TP_PREOS_MAX_APS];
+static struct ap_line lines[TP_PREOS_MAX_APS];
 static struct tp_ap_boot boots[TP_PREOS_MAX_APS];
-static uint8_t stacks[TP_PREOS_MAX_APS][MP_AP_STACK] __attribute__((aligned(16)));
+static uint8_t stacks[TP_PREOS_MAX_APS][TP_AP_STACK] __attribute__((aligned(16)));
 
-/* Polls AFFINITY_INFO until the CPU is OFF, up to MP_OFF_MS: 1 when it is. */
-static int wait_off(const struct arm_mp *m, uint64_t mpidr)
+/* B, on the AP (ap.h's fn): who it is, then an answer to every call. */
+static void ap_answer(void *arg)
 {
-	uint64_t t0 = tp_cntvct();
+	struct ap_line *ln = arg;
 
-	do {
-		if (tp_psci_call(m->conduit.hvc, PSCI_AFFINITY_INFO_64, mpidr, 0, 0) == PSCI_AFFINITY_OFF)
-			return 1;
-	} while (tp_cntvct() - t0 < MP_OFF_MS * m->ticks_per_ms);
-	return 0;
+	ln->mpidr = TP_ARM64_MRS(mpidr_el1);
+	ln->midr = tp_midr();
+	ln->cntfrq = tp_cntfrq();
+	__atomic_store_n(&ln->ready, 1, __ATOMIC_RELEASE);
+	tp_rt_answer(&ln->rt, ln->idle_ticks);
+	__atomic_store_n(&ln->finished, 1, __ATOMIC_RELEASE);
 }
 
 /* One AP as B, the boot CPU as A: CPU_ON, the rounds, the AP off again. */
@@ -69,14 +75,10 @@ static void run_pair(struct arm_mp *m, size_t slot, struct arm_pair *p)
 	int rc = 0;
 
 	p->ln = &lines[slot];
-	*p->ln = (struct tp_ap_line){ .idle_ticks = MP_AP_IDLE_MS * m->ticks_per_ms };
+	*p->ln = (struct ap_line){ .idle_ticks = MP_AP_IDLE_MS * m->ticks_per_ms };
 	tscsync_init(&p->s);
-	if (tp_ap_prepare(&boots[slot], stacks[slot] + MP_AP_STACK, p->ln, m->conduit.hvc)) {
-		p->why = "the stub runs at neither EL1 nor EL2";
-		return;
-	}
-	p->psci_rc = tp_psci_call(m->conduit.hvc, PSCI_CPU_ON_64, p->cpu.mpidr,
-				  (uint64_t)(uintptr_t)tp_ap_entry, (uint64_t)(uintptr_t)&boots[slot]);
+	p->psci_rc = tp_ap_start(&boots[slot], m->hvc, p->cpu.mpidr, stacks[slot] + TP_AP_STACK,
+				 ap_answer, p->ln);
 	if (p->psci_rc != PSCI_SUCCESS) {
 		p->why = "PSCI CPU_ON refused";
 		return;
@@ -94,7 +96,7 @@ static void run_pair(struct arm_mp *m, size_t slot, struct arm_pair *p)
 	p->stopped_early = rc != 0;
 	if (!p->why && p->s.samples <= p->s.rejected)
 		p->why = rc ? "the CPU did not answer within 100 ms" : "no usable round trip";
-	p->off_again = wait_off(m, p->cpu.mpidr);
+	p->off_again = tp_ap_wait_off(m->hvc, p->cpu.mpidr, m->ticks_per_ms, MP_OFF_MS);
 	p->duration_ms = (tp_cntvct() - t0) / m->ticks_per_ms;
 }
 
@@ -232,7 +234,7 @@ static void say_summary(struct tp_console *con, const char *why, const struct ar
 		return;
 	}
 	tp_rec_str(r, "via", "PSCI CPU_ON");
-	tp_rec_str(r, "conduit", m->conduit.hvc ? "hvc" : "smc");
+	tp_rec_str(r, "conduit", m->hvc ? "hvc" : "smc");
 	tp_rec_uint(r, "processors", m->cpus);
 	tp_rec_uint(r, "aps_measured", m->measured);
 	tp_rec_uint(r, "aps_failed", m->failed);
@@ -265,58 +267,28 @@ static void say_bsp(struct tp_console *con, const struct arm_mp *m, uint64_t ver
 	tp_con_emit(con);
 }
 
-/* The FADT's conduit and the MADT's CPUs; NULL, or why not. */
-static const char *find_cpus(EFI_SYSTEM_TABLE *st, struct arm_mp *m, struct tp_gicc *cpu,
-			     size_t max, size_t *n)
-{
-	struct tp_acpi_root root;
-	const void *t;
-	const char *why;
-	uint32_t len;
-	int bad;
-
-	if ((why = tp_efi_acpi_root(st, &root)) != NULL)
-		return why;
-	t = tp_acpi_find(&root, "FACP", tp_acpi_map_identity, NULL, &len, &bad);
-	if (!t || tp_fadt_arm_boot(t, len, &m->conduit, &why))
-		return why ? why : "no FADT";
-	if (!m->conduit.psci)
-		return "the FADT says the firmware has no PSCI (ARM_BOOT_ARCH)";
-	if (m->conduit.hvc && tp_current_el() == 2)
-		return "PSCI through HVC while the stub runs at EL2: the call would come back to EL2";
-	t = tp_acpi_find(&root, "APIC", tp_acpi_map_identity, NULL, &len, &bad);
-	if (!t)
-		return "no MADT";
-	if (tp_madt_gicc(t, len, cpu, max, n, &why))
-		return why;
-	m->cpus = *n;
-	if (*n > max)
-		*n = max;
-	return NULL;
-}
-
 void tp_mp_tscsync(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint64_t tsc_hz,
 		   struct tp_mp_report *rep)
 {
-	static struct tp_gicc cpu[64];
-	struct arm_mp m = { .cntfrq = tp_cntfrq() };
+	static struct tp_ap_cpus c;
+	struct arm_mp m = { .cntfrq = tp_cntfrq(), .bsp = tp_cpu_id() };
 	const char *why;
-	size_t n = 0;
 	int64_t version;
 	struct tp_buf b;
 
 	*rep = (struct tp_mp_report){ 0 };
 	m.ticks_per_ms = (tsc_hz ? tsc_hz : m.cntfrq ? m.cntfrq : 1000000000ull) / 1000;
-	m.bsp = tp_mpidr_pack(TP_ARM64_MRS(mpidr_el1));
-	if ((why = find_cpus(st, &m, cpu, sizeof(cpu) / sizeof(cpu[0]), &n)) != NULL) {
+	if ((why = tp_ap_find(st, &c)) != NULL) {
 		tp_con_msg(con, "no pre-OS counter offsets: cannot start the other CPUs");
 		say_summary(con, why, &m);
 		return;
 	}
-	version = tp_psci_call(m.conduit.hvc, PSCI_VERSION, 0, 0, 0);
+	m.hvc = c.conduit.hvc;
+	m.cpus = c.total;
+	version = tp_psci_call(m.hvc, PSCI_VERSION, 0, 0, 0);
 	say_bsp(con, &m, (uint64_t)version);
 	rep->preos.bsp_apic = m.bsp;
-	each_ap(con, &m, cpu, n, &rep->preos);
+	each_ap(con, &m, c.cpu, c.n, &rep->preos);
 	say_summary(con, NULL, &m);
 	tp_buf_init(&b, rep->word, sizeof(rep->word));
 	rep->left_out = tp_preos_fmt(&b, &rep->preos);
