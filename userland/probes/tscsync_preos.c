@@ -181,6 +181,15 @@ static int index_of(const int *cpus, int n, int cpu)
 	return -1;
 }
 
+/* "cpuN", or the stub's name for it (TSCSYNC_HWID) when no Linux CPU has its ID. */
+static void cpu_text(char *s, size_t len, int cpu, int64_t hw)
+{
+	if (cpu >= 0)
+		snprintf(s, len, "cpu%d", cpu);
+	else
+		snprintf(s, len, "%s%lld", TSCSYNC_HWID, (long long)hw);
+}
+
 static void cell_text(char *s, size_t len, const struct cell *c, double hz)
 {
 	if (c && c->done)
@@ -218,7 +227,7 @@ static struct adj preos_adj_of(const struct preos *p, int cpu)
 int tscsync_human_preos(const struct preos *p, const int *cpus, int n, const struct cell *m,
 			const struct adj *now, double hz)
 {
-	char ab[40], pre[48], post[48];
+	char a[24], b[24], ab[56], pre[48], post[48];
 	int changed = 0;
 
 	if (p && p->w.n) {
@@ -233,13 +242,15 @@ int tscsync_human_preos(const struct preos *p, const int *cpus, int n, const str
 	for (size_t k = 0; p && k < p->w.n; k++) {
 		int i = index_of(cpus, n, p->bsp_cpu), j = index_of(cpus, n, p->cpu[k]);
 
-		snprintf(ab, sizeof(ab), "cpu%d -> cpu%d", p->bsp_cpu, p->cpu[k]);
+		cpu_text(a, sizeof(a), p->bsp_cpu, p->w.bsp_apic);
+		cpu_text(b, sizeof(b), p->cpu[k], p->w.pair[k].apic);
+		snprintf(ab, sizeof(ab), "%s -> %s", a, b);
 		cell_text(pre, sizeof(pre), &p->c[k], hz);
 		cell_text(post, sizeof(post), m && i >= 0 && j >= 0 ? &m[i * n + j] : NULL, hz);
 		emit_human("  %-16s %24s %24s\n", ab, pre, post);
 	}
 	if (!TP_HAVE_TSC) {
-		emit_human("\n  IA32_TSC_ADJUST: %s\n", TSCSYNC_NO_ADJUST);
+		emit_human("\n  IA32_TSC_ADJUST: x86 only\n");
 		return 0;
 	}
 	emit_human("\n  IA32_TSC_ADJUST %15s %15s\n", "pre-OS", "post-boot");
