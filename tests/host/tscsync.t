@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: MIT
 # Host test of probe `tscsync`: on a machine with two CPUs or more, a record
 # per ordered pair whose interval is coherent (bound >= 0, round trip >= the
-# interval's width), a summary that agrees with the pairs, and a human
-# matrix; no pre-OS figures on a host (a skip saying so), IA32_TSC_ADJUST
-# of each CPU or a skip saying why; on one CPU the pairs a skip that says
-# why, and IA32_TSC_ADJUST of that CPU all the same (TAP).
+# interval's width), a summary that agrees with the pairs, each naming the
+# counter, and a human matrix; no pre-OS figures on a host (a skip saying
+# so), IA32_TSC_ADJUST of each CPU or a skip saying why; on one CPU the
+# pairs a skip that says why, and IA32_TSC_ADJUST of that CPU all the same
+# (TAP).
 # The offsets themselves are diagnostics: they depend on the machine.
 import os
 import sys
@@ -28,6 +29,11 @@ if not res:
     done()
 summ = res.pop("tscsync summary", None)
 ok(summ is not None, "a summary record", sorted(res))
+# the counter compared is the CPU's own: the TSC on x86, CNTVCT_EL0 on arm64 (timeutil.h)
+counter = {"x86_64": "tsc", "aarch64": "cntvct"}.get(os.uname().machine)
+ok(counter and all(r.get("counter") == counter for r in res.values()) and summ and summ.get("counter") == counter,
+   "every pair and the summary name the counter, %s" % counter,
+   [(r["name"], r.get("counter")) for r in list(res.values()) + [summ or {}]])
 n = summ.get("cpus_measured", 0) if summ else 0
 pairs = [r for r in res.values() if r["name"].startswith("offset cpu")]
 skipped_pairs = [r for r in skips if r.get("name", "").startswith("offset cpu")]
