@@ -61,7 +61,7 @@ struct pair_id {
 	int64_t hw_a, hw_b;
 };
 
-/* What names the CPUs: /proc/cpuinfo (APIC IDs, tsc_adjust flags) and, on arm64, the kernel log's MPIDRs. */
+/* What names the CPUs: on x86 /proc/cpuinfo (APIC IDs, tsc_adjust flags), on arm64 the kernel log's MPIDRs. */
 struct cpu_names {
 	struct cpu_map cpuinfo;
 	struct mpidr_map mpidr;

@@ -17,14 +17,15 @@
 #include "../probe.h"
 #include "tscsync_impl.h"
 
+/* x86: /proc/cpuinfo (APIC IDs, tsc_adjust flags); arm64: the kernel log (MPIDRs). */
 void tscsync_names_read(struct cpu_names *names)
 {
-	if (sysinfo_cpu_map_read(&names->cpuinfo))
-		emit_human("  /proc/cpuinfo unreadable: %s\n", TP_HAVE_TSC ?
-			   "APIC IDs and tsc_adjust flags unknown" : "CPUs' facts unknown");
-	memset(&names->mpidr, 0, sizeof(names->mpidr));
-	if (TP_HAVE_TSC)
+	memset(names, 0, sizeof(*names));
+	if (TP_HAVE_TSC) {
+		if (sysinfo_cpu_map_read(&names->cpuinfo))
+			emit_human("  /proc/cpuinfo unreadable: APIC IDs and tsc_adjust flags unknown\n");
 		return;
+	}
 	if (mpidr_map_read(&names->mpidr))
 		emit_human("  kernel log unreadable: the CPUs' MPIDRs unknown\n");
 	else if (names->mpidr.garbled || names->mpidr.dropped)
