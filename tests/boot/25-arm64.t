@@ -18,7 +18,7 @@ from tp1 import *  # noqa
 from tpimage import *  # noqa
 
 # the probes that are quick under TCG, tscsync, and the x86-only tsc (it skips)
-PROBES = "clocks,vdso-check,itimer,counter,tsc,tscsync"
+PROBES = "clocks,vdso-check,itimer,counter,tsc,tscsync,hwlat"
 img = image_copy("arm64", "timeprobe.profile=quick timeprobe.probes=" + PROBES,
                  source=IMAGE_ARM64)
 env = dict(os.environ, ARCH="arm64")
@@ -96,6 +96,11 @@ ok(skips and all(r.get("reason", "").startswith("x86 only") for r in skips), "ts
 # tscsync: the counter's offsets between the CPUs, the stub's pre-OS pairs by MPIDR (or why not)
 import probes  # noqa: E402
 probes.check_tscsync(suite, text, "arm64")
+# the pre-OS latency scan: every CPU through PSCI CPU_ON at once, off again; figures arrive by MPIDR
+probes.check_hwlat(suite, text, "arm64")
+scan = next((r for r in recs if r["type"] == "stub_hwlat" and r.get("what") == "summary"), {})
+ok(scan.get("scanned") is True and scan.get("finish_signalled") is True,
+   "stub: the pre-OS scan ran and PSCI reports every CPU it started off again", scan)
 for probe in ("clocks", "itimer"):
     ok(any(r.get("probe") == probe and r["type"] == "result" for r in suite),
        "%s: measured on arm64" % probe)

@@ -152,12 +152,18 @@ def check_counter(suite, text):
             r.get("max_step_ticks", -1)))
 
 
-def check_preos_hwlat(text, n, stuck_apic=None):
+# the counter each architecture's tscsync compares, and what the stub names CPUs by
+TSCSYNC_ARCH = {"x86": ("tsc", "apic"), "arm64": ("cntvct", "mpidr")}
+
+
+def check_preos_hwlat(text, n, stuck_apic=None, arch="x86"):
     """The stub's pre-OS scan on a boot of n CPUs: a stub_hwlat record per
     CPU with coverage, histogram and max gap, and a summary; or, with the
-    window 0, a summary that says no scan ran. Returns {apic: record} of
-    the CPUs that reported."""
+    window 0, a summary that says no scan ran. Returns {id: record} of
+    the CPUs that reported, by the ID the stub names them by (APIC ID, or
+    packed MPIDR on arm64)."""
     import tp1
+    key = TSCSYNC_ARCH[arch][1]
     stub = [r for r in tp1.records(text)[0] if r["type"] == "stub_hwlat"]
     summ = [r for r in stub if r.get("what") == "summary"]
     ok(len(summ) == 1, "stub: one stub_hwlat summary", summ)
@@ -166,9 +172,10 @@ def check_preos_hwlat(text, n, stuck_apic=None):
            "stub: no pre-OS scan, and its summary says why", summ)
         return {}
     cpus = [r for r in stub if r.get("what") == "cpu"]
-    got = {r["apic"]: r for r in cpus if r.get("reported")}
-    ok(len(cpus) == n and summ[0].get("cpus_expected") == n,
-       "stub: a stub_hwlat record for each of the %d CPUs" % n, [r.get("apic") for r in cpus])
+    got = {r[key]: r for r in cpus if r.get("reported") and key in r}
+    ok(len(cpus) == n and summ[0].get("cpus_expected") == n and all(key in r for r in cpus),
+       "stub: a stub_hwlat record for each of the %d CPUs, named by %s" % (n, key),
+       [r.get(key) for r in cpus])
     ok(all(0 < r["coverage_pct"] <= 100 and len(r["hist_lo_us"]) == len(r["hist_n"]) and
            sum(r["hist_n"]) == r["gaps_n"] and r["max_ns"] <= r["total_ns"] + (r["gaps_n"] == 0) * 1
            and r["samples"] > 1 for r in got.values()),
@@ -182,25 +189,26 @@ def check_preos_hwlat(text, n, stuck_apic=None):
            summ[0].get("cpus_reported") == n - 1,
            "stub: the stuck AP is named, the scan ended at its time-out", missing)
     for r in got.values():
-        diag("pre-OS APIC %d: %d gaps, max %d ns, total %d ns, coverage %.2f %%" % (
-            r["apic"], r["gaps_n"], r["max_ns"], r["total_ns"], r["coverage_pct"]))
+        diag("pre-OS %s %d: %d gaps, max %d ns, total %d ns, coverage %.2f %%" % (
+            key.upper(), r[key], r["gaps_n"], r["max_ns"], r["total_ns"], r["coverage_pct"]))
     diag("pre-OS: %s system-wide gap(s), longest %s ns; %s per-CPU; scan %s ms" % (
         summ[0].get("system_wide_n"), summ[0].get("system_wide_max_ns"), summ[0].get("per_cpu_n"),
         summ[0].get("duration_ms")))
     return got
 
 
-def check_hwlat(suite, text):
+def check_hwlat(suite, text, arch="x86"):
     """Probe hwlat: the stub's figures arrive per Linux CPU unchanged, and
     the tracer's beside them or a skip naming why not."""
+    key = TSCSYNC_ARCH[arch][1]
     rs = results(suite, "hwlat")
     skips = [r for r in ran(suite, "hwlat") if r["type"] == "skip"]
-    got = check_preos_hwlat(text, suite[0].get("cpus", 0))
+    got = check_preos_hwlat(text, suite[0].get("cpus", 0), arch=arch)
     per_cpu = [r for r in rs if r.get("name", "").startswith("cpu")]
     if got:
-        arrived = [r for r in per_cpu if r.get("apic") in got and
-                   r.get("preos_max_ns") == got[r["apic"]]["max_ns"] and
-                   r.get("preos_gaps_n") == got[r["apic"]]["gaps_n"]]
+        arrived = [r for r in per_cpu if r.get(key) in got and
+                   r.get("preos_max_ns") == got[r[key]]["max_ns"] and
+                   r.get("preos_gaps_n") == got[r[key]]["gaps_n"]]
         ok(len(arrived) == len(got), "hwlat: each CPU's pre-OS figures arrive equal, on Linux CPUs",
            [(r.get("name"), r.get("preos_max_ns")) for r in per_cpu])
         noise = [r for r in results(suite, "noise") if r.get("name", "").startswith("cpu ")]
@@ -218,10 +226,6 @@ def check_hwlat(suite, text):
             r["name"], r["tracer_samples_n"], r["tracer_gaps_n"], r["tracer_max_ns"],
             r.get("preos_max_ns")))
     return traced
-
-
-# the counter each architecture's tscsync compares, and what the stub names CPUs by
-TSCSYNC_ARCH = {"x86": ("tsc", "apic"), "arm64": ("cntvct", "mpidr")}
 
 
 def check_tscsync(suite, text, arch="x86"):

@@ -201,8 +201,8 @@ static void pair_name(const struct pair_id *id, char *name, size_t len)
 	if (id->a >= 0 && id->b >= 0)
 		snprintf(name, len, "offset cpu%d cpu%d", id->a, id->b);
 	else
-		snprintf(name, len, "offset %s%lld %s%lld", TSCSYNC_HWID, (long long)id->hw_a,
-			 TSCSYNC_HWID, (long long)id->hw_b);
+		snprintf(name, len, "offset %s%lld %s%lld", HWID_KEY, (long long)id->hw_a,
+			 HWID_KEY, (long long)id->hw_b);
 }
 
 void tscsync_emit_pair(const struct pair_id *id, const struct cell *c, double hz, int64_t rejected)
@@ -216,8 +216,8 @@ void tscsync_emit_pair(const struct pair_id *id, const struct cell *c, double hz
 	tp_rec_int(&r, "cpu_a", id->a);
 	tp_rec_int(&r, "cpu_b", id->b);
 	if (id->hw_a >= 0 && id->hw_b >= 0) {
-		tp_rec_int(&r, TSCSYNC_HWID "_a", id->hw_a);
-		tp_rec_int(&r, TSCSYNC_HWID "_b", id->hw_b);
+		tp_rec_int(&r, HWID_KEY "_a", id->hw_a);
+		tp_rec_int(&r, HWID_KEY "_b", id->hw_b);
 	}
 	tp_rec_str(&r, "counter", TP_COUNTER_NAME);
 	emit_rec_double(&r, "offset_ns", tscsync_ns(c->e.offset_ticks, hz));
@@ -456,7 +456,7 @@ static enum probe_status run(struct probe_ctx *ctx)
 		return PROBE_SKIPPED;
 	}
 	hz = tsccal_probe_or_claim(ctx);
-	tscsync_names_read(&names);
+	hwid_names_read(&names);
 	if (n >= 2)
 		measure_all(ctx, cpus, n, online, m, hz);
 	else

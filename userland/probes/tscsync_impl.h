@@ -22,7 +22,7 @@
 
 #include "../../common/handoff.h"
 #include "../emit.h"
-#include "../mpidr.h"
+#include "../hwid.h"
 #include "../options.h"
 #include "../sysinfo.h"
 #include "../timeutil.h"
@@ -34,15 +34,13 @@
 #define TSCSYNC_POSTBOOT "post-boot"
 
 /*
- * How this architecture's stub names CPUs in timeprobe.tsc_preos, the
- * prefix of the records' keys (apic_a, mpidr_a) and of a name when no Linux
- * CPU has the ID; and the counter in human text.
+ * The counter in human text. (How the stub names CPUs, the prefix of the
+ * records' keys apic_a, mpidr_a and of a name when no Linux CPU has the
+ * ID: HWID_KEY, ../hwid.h.)
  */
 #if TP_HAVE_TSC
-#define TSCSYNC_HWID "apic"	/* the local APIC ID */
 #define TSCSYNC_COUNTER "TSC"
 #else
-#define TSCSYNC_HWID "mpidr"	/* MPIDR_EL1 packed by tp_mpidr_pack() */
 #define TSCSYNC_COUNTER "CNTVCT"
 #endif
 #define TSCSYNC_NO_ADJUST "x86 only: IA32_TSC_ADJUST"
@@ -54,23 +52,12 @@ struct cell {
 	struct tscsync_estimate e;
 };
 
-/* Who a pair is: its CPUs (-1: no Linux CPU has that ID) and hardware IDs (TSCSYNC_HWID; -1: unknown). */
+/* Who a pair is: its CPUs (-1: no Linux CPU has that ID) and hardware IDs (HWID_KEY; -1: unknown). */
 struct pair_id {
 	const char *when;
 	int a, b;
 	int64_t hw_a, hw_b;
 };
-
-/* What names the CPUs: on x86 /proc/cpuinfo (APIC IDs, tsc_adjust flags), on arm64 the kernel log's MPIDRs. */
-struct cpu_names {
-	struct cpu_map cpuinfo;
-	struct mpidr_map mpidr;
-};
-
-/* Reads names (a human line says what could not be read). */
-void tscsync_names_read(struct cpu_names *names);
-/* The Linux CPU the stub's hardware ID hw names, or -1. */
-int tscsync_cpu_of_hwid(const struct cpu_names *names, uint32_t hw);
 
 /* ticks in ns at hz; NAN when hz is not known. */
 double tscsync_ns(double ticks, double hz);

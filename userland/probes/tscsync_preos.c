@@ -17,28 +17,6 @@
 #include "../probe.h"
 #include "tscsync_impl.h"
 
-/* x86: /proc/cpuinfo (APIC IDs, tsc_adjust flags); arm64: the kernel log (MPIDRs). */
-void tscsync_names_read(struct cpu_names *names)
-{
-	memset(names, 0, sizeof(*names));
-	if (TP_HAVE_TSC) {
-		if (sysinfo_cpu_map_read(&names->cpuinfo))
-			emit_human("  /proc/cpuinfo unreadable: APIC IDs and tsc_adjust flags unknown\n");
-		return;
-	}
-	if (mpidr_map_read(&names->mpidr))
-		emit_human("  kernel log unreadable: the CPUs' MPIDRs unknown\n");
-	else if (names->mpidr.garbled || names->mpidr.dropped)
-		emit_human("  kernel log: %d garbled CPU boot line(s) left out, %d CPU(s) past the table\n",
-			   names->mpidr.garbled, names->mpidr.dropped);
-}
-
-int tscsync_cpu_of_hwid(const struct cpu_names *names, uint32_t hw)
-{
-	return TP_HAVE_TSC ? sysinfo_cpu_of_apic(&names->cpuinfo, hw) :
-			     mpidr_map_cpu_of(&names->mpidr, hw);
-}
-
 /* The word parsed and mapped: 0, or -1 with why (a skip's reason). */
 static int preos_load(const struct options *o, const struct cpu_names *names, struct preos *p,
 		      char *why, size_t len)
@@ -58,12 +36,12 @@ static int preos_load(const struct options *o, const struct cpu_names *names, st
 		snprintf(why, len, "timeprobe.tsc_preos refused: %s", bad);
 		return -1;
 	}
-	p->bsp_cpu = tscsync_cpu_of_hwid(names, p->w.bsp_apic);
+	p->bsp_cpu = hwid_cpu_of(names, p->w.bsp_apic);
 	for (size_t i = 0; i < p->w.n; i++) {
 		const struct tp_preos_pair *e = &p->w.pair[i];
 		struct cell *c = &p->c[i];
 
-		p->cpu[i] = tscsync_cpu_of_hwid(names, e->apic);
+		p->cpu[i] = hwid_cpu_of(names, e->apic);
 		*c = (struct cell){ .done = 1 };
 		c->s.min_rtt_ticks = (int64_t)e->rtt_ticks;
 		c->s.samples = e->samples;
@@ -182,13 +160,13 @@ static int index_of(const int *cpus, int n, int cpu)
 	return -1;
 }
 
-/* "cpuN", or the stub's name for it (TSCSYNC_HWID) when no Linux CPU has its ID. */
+/* "cpuN", or the stub's name for it (HWID_KEY) when no Linux CPU has its ID. */
 static void cpu_text(char *s, size_t len, int cpu, int64_t hw)
 {
 	if (cpu >= 0)
 		snprintf(s, len, "cpu%d", cpu);
 	else
-		snprintf(s, len, "%s%lld", TSCSYNC_HWID, (long long)hw);
+		snprintf(s, len, "%s%lld", HWID_KEY, (long long)hw);
 }
 
 static void cell_text(char *s, size_t len, const struct cell *c, double hz)
