@@ -219,8 +219,9 @@ BOOT_TESTS_QUICK := $(filter-out tests/boot/9%,$(BOOT_TESTS))
 HOST_SCRIPTS := $(sort $(wildcard tests/host/*.t))
 # Checks of the tree and its build: the layers' includes (layers.t), who
 # calls whom in userland/ (cycles.t), make -n of every target (make-dry.t),
-# docs/ARCHITECTURE.md naming every C file (arch-doc.t), and builds in two
-# other folders compared byte for byte (repro.t).
+# docs/ARCHITECTURE.md naming every C file (arch-doc.t), builds in two
+# other folders compared byte for byte (repro.t), and the stubs' relocations
+# all relative, as gnu-efi's self-relocation needs (stub-relocs.t).
 BUILD_TESTS := $(sort $(wildcard tests/build/*.t))
 
 test-unit: $(UNIT_TESTS)
