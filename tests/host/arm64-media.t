@@ -5,7 +5,7 @@
 # \EFI\BOOT\BOOTAA64.EFI (tools/efi-name.sh) with ARCH=arm64 and at
 # BOOTX64.EFI without, refuse an unknown ARCH, the ISO's El Torito image is
 # the UEFI one, and tools/results.py reads a results file back from an arm64
-# image as from an x86 one. The boot of the arm64 ISO: tests/boot/94-arm64-iso.t.
+# image as from an x86 one. The boot of the arm64 ISO: tests/boot/71-arm64-iso.t.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tap.sh

@@ -356,22 +356,29 @@ def esp_files(img):
 
 # ---- ISO images (tools/mkiso.sh), for tests/boot/70-iso.t ----
 
-def iso_build(name, cmdline_extra=""):
+# per architecture: its build folder, the stub's name there, its cmdline.txt
+ISO_ARCH = {"x86": (BUILD, "BOOTX64.EFI", "tools/cmdline.txt"),
+            "arm64": (os.path.join(BUILD, "arm64"), "BOOTAA64.EFI", "tools/cmdline-arm64.txt")}
+
+
+def iso_build(name, cmdline_extra="", arch="x86"):
     """build/tests/<name>.iso from the stub, kernel and initramfs `make image`
-    built, with the image's command line words plus cmdline_extra."""
-    parts = [os.path.join(BUILD, p) for p in ("boot/BOOTX64.EFI", "kernel/bzImage", "initramfs.img")]
+    (arch "arm64": `make ARCH=arm64 image`) built, with the image's command
+    line words plus cmdline_extra."""
+    build, stub, cmdline = ISO_ARCH[arch]
+    parts = [os.path.join(build, p) for p in ("boot/" + stub, "kernel/bzImage", "initramfs.img")]
     for p in parts:
         if not os.path.exists(p):
-            bail("no %s: run `make image` first" % p)
+            bail("no %s: run `make%s image` first" % (p, " ARCH=arm64" if arch == "arm64" else ""))
     words = subprocess.run(["sh", os.path.join(ROOT, "tools/kconfig-words.sh"),
-                            os.path.join(BUILD, "kernel/bzImage.config"), "", "2"],
+                            os.path.join(build, "kernel/bzImage.config"), "", "2"],
                            capture_output=True, text=True, check=True).stdout.strip()
     d = os.path.join(BUILD, "tests")
     os.makedirs(d, exist_ok=True)
     iso = os.path.join(d, name + ".iso")
     r = subprocess.run(["sh", os.path.join(ROOT, "tools/mkiso.sh"), iso] + parts +
-                       [os.path.join(ROOT, "tools/cmdline.txt"), (words + " " + cmdline_extra).strip()],
-                       capture_output=True, text=True)
+                       [os.path.join(ROOT, cmdline), (words + " " + cmdline_extra).strip()],
+                       capture_output=True, text=True, env=dict(os.environ, ARCH=arch))
     if r.returncode:
         bail("tools/mkiso.sh failed: " + (r.stderr or r.stdout).strip()[-500:])
     return iso
