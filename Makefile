@@ -64,8 +64,6 @@ ARM64_NOT.bench := $(arm64_host)
 ARM64_NOT.readme-options := $(arm64_host)
 ARM64_NOT.vm := the .vmx (guestOS other4xlinux-64) and its disks are for x86 hypervisors; \
 	use build/arm64/timeprobe.img as a raw disk (make ARCH=arm64 run; a cloud server: docs/arm64.md)
-ARM64_NOT.efi := the single file is built for x86 only (boot/mkefi.sh makes an x86-64 PE); \
-	use make ARCH=arm64 image or iso
 arm64_refused := $(firstword $(filter $(patsubst ARM64_NOT.%,%,$(filter ARM64_NOT.%,$(.VARIABLES))), \
 	$(MAKECMDGOALS)))
 $(if $(arm64_refused),$(error make $(arm64_refused): not for ARCH=arm64: $(ARM64_NOT.$(arm64_refused))))
@@ -222,10 +220,12 @@ $(B)/timeprobe.img: $(BOOT_EFI) $(B)/kernel/bzImage $(B)/initramfs.img \
 image: deps
 	$(MAKE) $(B)/timeprobe.img report
 
-# The arm64 image beside the x86 one: make test boots it (tests/boot/25-arm64.t).
+# The arm64 image and single file beside the x86 ones: make test boots them
+# (tests/boot/25-arm64.t, 66-arm64-single-efi.t).
 # KERNEL_IMAGE names an x86 kernel here: KERNEL_IMAGE_ARM64 is the arm64 one.
 image-arm64: deps
-	$(MAKE) ARCH=arm64 KERNEL_IMAGE=$(call sq,$(KERNEL_IMAGE_ARM64)) build/arm64/timeprobe.img
+	$(MAKE) ARCH=arm64 KERNEL_IMAGE=$(call sq,$(KERNEL_IMAGE_ARM64)) build/arm64/timeprobe.img \
+		build/arm64/timeprobe.efi
 
 # The image's words depend on the accelerator (tools/run.sh), so the script
 # builds it, with the make that runs this one.

@@ -20,14 +20,14 @@ refused="test:run_it_without_ARCH=arm64 test-all:run_it_without_ARCH=arm64
 test-boot:run_it_without_ARCH=arm64 test-host:run_it_without_ARCH=arm64
 test-unit:run_make_test-unit boot-tests:run_make_test-unit test-lava:run_make_test-lava
 compare:run_it_without_ARCH=arm64 bench:run_it_without_ARCH=arm64
-readme-options:run_it_without_ARCH=arm64 vm:build/arm64/timeprobe.img_as_a_raw_disk
-efi:make_ARCH=arm64_image"
+readme-options:run_it_without_ARCH=arm64 vm:build/arm64/timeprobe.img_as_a_raw_disk"
 # target: a build/arm64 word its dry run must print ("-": nothing to name,
 # e.g. deps); the variables each one needs are given to all
 works="all:build/arm64/timeprobe.img image:build/arm64/timeprobe.img
 image-arm64:build/arm64/timeprobe.img userland:build/arm64/timeprobe
 kernel:build/arm64/kernel/bzImage initramfs:build/arm64/initramfs.img
-boot:build/arm64/boot/BOOTAA64.EFI run:'build/arm64/timeprobe.img'_'virt'
+boot:build/arm64/boot/BOOTAA64.EFI efi:build/arm64/boot/stub.so_build/arm64/boot/BOOTAA64.EFI
+run:'build/arm64/timeprobe.img'_'virt'
 iso:build/arm64/timeprobe.iso_build/arm64/boot/BOOTAA64.EFI
 run-iso:'build/arm64/timeprobe.iso'_'virt'
 usb:build/arm64/tp-usbwrite__build/arm64/timeprobe.img results:tools/results.py
