@@ -49,7 +49,7 @@ BOOT_EFI := $(B)/boot/$(BOOT_EFI_NAME)
 # the table of every target; tests/build/arm64-targets.t checks it).
 ifeq ($(ARCH),arm64)
 arm64_both := make test builds and boots both architectures (x86 in build/, arm64 in build/arm64: \
-	tests/boot/25-arm64.t, 71-arm64-iso.t); run it without ARCH=arm64
+	tests/boot/*arm64*.t); run it without ARCH=arm64
 arm64_host := it runs the suite on this host, and the arm64 build is cross-compiled for \
 	another CPU; run it without ARCH=arm64 (the appliance: make ARCH=arm64 run)
 ARM64_NOT.test := $(arm64_both)
