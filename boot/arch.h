@@ -23,8 +23,8 @@
 #define TP_ARCH_COUNTER "CNTVCT_EL0"
 /* tsc_early_khz= is an x86 kernel parameter: not added on arm64 */
 #define TP_ARCH_TSC_EARLY 0
-/* how the per-CPU step reaches the other CPUs (arm64/mp.c: not yet) */
-#define TP_ARCH_MP_VIA ""
+/* how the per-CPU step reaches the other CPUs (arm64/mp.c) */
+#define TP_ARCH_MP_VIA " (PSCI CPU_ON)"
 /* file mode hands the initrd= file over through LoadFile2 (stub.c) */
 #define TP_ARCH_INITRD_LF2 1
 #else
@@ -40,22 +40,120 @@
 #endif
 
 /*
- * The counter the stub's milestones are read with (the boot timeline,
- * timeprobe.boot_tsc=): the TSC, or CNTVCT_EL0. The pre-OS latency scan
- * (hwlat.c) is x86's: MP services and interrupts off with cli; on arm64
- * arm64/hwlat.c says it did not run, and why.
+ * The counter the stub's milestones and the per-CPU round trips are read
+ * with (the boot timeline, timeprobe.boot_tsc=, mpshare.h): the TSC, or
+ * CNTVCT_EL0, each ordered against the loads before it; the running
+ * CPU's ID, interrupts off and on, and the SMI counter for the pre-OS scan
+ * and the per-CPU step, which run the same code on both (hwlatrun.h,
+ * mpshare.h) and start the other CPUs their own way (hwlat.c, mp.c
+ * through MP services; arm64/hwlat.c, arm64/mp.c through PSCI).
  */
+#include "../common/handoff.h"
+
 #if defined(__aarch64__)
 #include "arm64.h"
-static inline uint64_t tp_counter(void)
+static inline __attribute__((always_inline)) uint64_t tp_counter(void)
 {
 	return tp_cntvct();
 }
+
+/* A spin-wait hint. */
+static inline __attribute__((always_inline)) void tp_relax(void)
+{
+	__asm__ __volatile__("yield" ::: "memory");
+}
+
+/* The running CPU's name in records and hand-off words: MPIDR_EL1 packed. */
+#define TP_ARCH_CPU_ID_KEY "mpidr"
+#define TP_ARCH_CPU_ID_NAME "MPIDR"
+static inline __attribute__((always_inline)) uint32_t tp_cpu_id(void)
+{
+	return tp_mpidr_pack(TP_ARM64_MRS(mpidr_el1));
+}
+
+/* Every exception masked (DAIF); returns what to restore. */
+static inline __attribute__((always_inline)) uint64_t tp_irq_off(void)
+{
+	uint64_t f = TP_ARM64_MRS(daif);
+
+	__asm__ __volatile__("msr daifset, #0xf" ::: "memory");
+	return f;
+}
+
+static inline __attribute__((always_inline)) void tp_irq_restore(uint64_t f)
+{
+	__asm__ __volatile__("msr daif, %0" : : "r"(f) : "memory");
+}
+
+/* arm64 has no SMI counter: never called (smi_readable is 0). */
+static inline __attribute__((always_inline)) uint64_t tp_smi_count(void)
+{
+	return 0;
+}
+
+/*
+ * 0, computed from v where the compiler cannot see it: a store of x +
+ * tp_after(v) has an address-free data dependency on v, so it cannot be
+ * made before v was read (Linux's arch_counter_enforce_ordering).
+ */
+static inline __attribute__((always_inline)) uint64_t tp_after(uint64_t v)
+{
+	uint64_t z;
+
+	__asm__("eor %0, %1, %1" : "=r"(z) : "r"(v));
+	return z;
+}
 #else
 #include "x86.h"
-static inline uint64_t tp_counter(void)
+static inline __attribute__((always_inline)) uint64_t tp_counter(void)
 {
 	return tp_rdtsc();
+}
+
+static inline __attribute__((always_inline)) void tp_relax(void)
+{
+	__builtin_ia32_pause();
+}
+
+/* The running CPU's APIC ID: x2APIC (CPUID 0xB) where enumerated, else xAPIC. */
+#define TP_ARCH_CPU_ID_KEY "apic"
+#define TP_ARCH_CPU_ID_NAME "APIC"
+static inline __attribute__((always_inline)) uint32_t tp_cpu_id(void)
+{
+	if (tp_cpuid(0, 0).eax >= 0xb) {
+		struct tp_cpuid r = tp_cpuid(0xb, 0);
+
+		if (r.ebx)
+			return r.edx;
+	}
+	return tp_cpuid(1, 0).ebx >> 24;
+}
+
+/* Interrupts off (CLI); returns the flags to restore. */
+static inline __attribute__((always_inline)) uint64_t tp_irq_off(void)
+{
+	uint64_t f;
+
+	__asm__ __volatile__("pushfq; popq %0; cli" : "=r"(f) : : "memory");
+	return f;
+}
+
+static inline __attribute__((always_inline)) void tp_irq_restore(uint64_t f)
+{
+	__asm__ __volatile__("pushq %0; popfq" : : "r"(f) : "memory", "cc");
+}
+
+/* IA32_SMI_COUNT (Intel SDM vol. 4, table 2-20 onwards): SMIs since reset, bits 31:0. */
+static inline __attribute__((always_inline)) uint64_t tp_smi_count(void)
+{
+	return tp_rdmsr(0x34) & 0xffffffffu;
+}
+
+/* 0: tp_rdtsc's trailing LFENCE already keeps later stores after the read. */
+static inline __attribute__((always_inline)) uint64_t tp_after(uint64_t v)
+{
+	(void)v;
+	return 0;
 }
 #endif
 

@@ -38,11 +38,16 @@ EFI_OBJCOPY := aarch64-linux-gnu-objcopy
 EFI_OBJDUMP := aarch64-linux-gnu-objdump
 EFI_CRT0 := $(EFI_LIB)/crt0-efi-aarch64.o
 EFI_LDS := $(EFI_LIB)/elf_aarch64_efi.lds
-BOOT_EFI_CFLAGS := $(BOOT_EFI_COMMON_CFLAGS) -I$(EFI_INC) -I$(EFI_INC)/aarch64 -I$(EFI_INC)/protocol
+# -mno-outline-atomics: atomics inline (LL/SC), not calls to libgcc's
+# __aarch64_* helpers through a PLT slot that gnu-efi's self-relocation
+# (R_AARCH64_RELATIVE only) never fills: the pre-OS scan's APs claim their
+# slots with an atomic add.
+BOOT_EFI_CFLAGS := $(BOOT_EFI_COMMON_CFLAGS) -mno-outline-atomics -I$(EFI_INC) \
+	-I$(EFI_INC)/aarch64 -I$(EFI_INC)/protocol
 BOOT_EFI_LDFLAGS := -nostdlib -znocombreloc -T $(EFI_LDS) -shared -Bsymbolic \
 	--defsym=EFI_SUBSYSTEM=0xa -L$(EFI_LIB) $(EFI_CRT0)
 BOOT_EFI_FORMAT := -O binary
-BOOT_ARCH_SRCS := boot/arm64/calib.c boot/arm64/mp.c boot/arm64/hwlat.c
+BOOT_ARCH_SRCS := boot/arm64/calib.c boot/arm64/mp.c boot/arm64/ap.c boot/arm64/hwlat.c
 else
 EFI_DEPS :=
 EFI_INC ?= /usr/include/efi
@@ -65,9 +70,9 @@ BOOT_ARCH_SRCS := boot/tsc.c boot/measure.c boot/mp.c boot/hwlat.c
 endif
 BOOT_EFI_LIBS := -lefi -lgnuefi
 
-BOOT_EFI_SRCS := boot/stub.c boot/console.c boot/calib.c boot/cmdfile.c boot/cmdline.c \
+BOOT_EFI_SRCS := boot/stub.c boot/console.c boot/calib.c boot/cmdfile.c boot/cmdline.c boot/mpshare.c \
 	boot/devpath.c boot/efitext.c boot/ucs2.c boot/pe.c boot/spcr.c boot/efiacpi.c boot/edges.c \
-	boot/hwlatrec.c $(BOOT_ARCH_SRCS) \
+	boot/hwlatrec.c boot/hwlatrun.c $(BOOT_ARCH_SRCS) \
 	$(wildcard common/*.c)
 BOOT_EFI_OBJS := $(patsubst %.c,$(B)/boot/efi/%.o,$(BOOT_EFI_SRCS))
 

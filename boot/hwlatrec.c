@@ -8,10 +8,11 @@
 #include <efilib.h>
 
 #include "../common/x86clock.h"
+#include "arch.h"
 #include "efitext.h"
 #include "hwlat.h"
 
-/* Gaps of different CPUs closer than this are one event: TSC offsets and read time. */
+/* Gaps of different CPUs closer than this are one event: counter offsets and read time. */
 #define HWLAT_MERGE_SLACK_US 5
 /* Largest gaps per CPU in its record (of TP_HWLAT_TOP kept). */
 #define HWLAT_REC_GAPS 8
@@ -58,7 +59,7 @@ static void say_line(struct tp_console *con, const struct tp_hwlat_report *rep,
 	struct tp_buf b;
 
 	tp_buf_init(&b, m, sizeof(m));
-	tp_buf_puts(&b, "pre-OS latency, APIC ");
+	tp_buf_puts(&b, "pre-OS latency, " TP_ARCH_CPU_ID_NAME " ");
 	tp_buf_putu(&b, c->apic);
 	tp_buf_puts(&b, ": ");
 	tp_buf_putu(&b, c->count);
@@ -81,7 +82,7 @@ static void say_cpu(struct tp_console *con, const struct tp_hwlat_report *rep, u
 	uint32_t cov = tp_hwlat_coverage_ppm(c, rep->window_ticks);
 
 	tp_rec_str(r, "what", "cpu");
-	tp_rec_uint(r, "apic", c->apic);
+	tp_rec_uint(r, TP_ARCH_CPU_ID_KEY, c->apic);
 	tp_rec_bool(r, "bsp", (int)rep->slot[i].bsp);
 	tp_rec_bool(r, "reported", 1);
 	tp_rec_uint(r, "samples", c->samples);
@@ -107,13 +108,13 @@ static void say_missing(struct tp_console *con, uint32_t apic, const char *why)
 	struct tp_buf b;
 
 	tp_rec_str(r, "what", "cpu");
-	tp_rec_uint(r, "apic", apic);
+	tp_rec_uint(r, TP_ARCH_CPU_ID_KEY, apic);
 	tp_rec_bool(r, "bsp", 0);
 	tp_rec_bool(r, "reported", 0);
 	tp_rec_str(r, "reason", why);
 	tp_con_emit(con);
 	tp_buf_init(&b, m, sizeof(m));
-	tp_buf_puts(&b, "WARNING: pre-OS latency scan: APIC ");
+	tp_buf_puts(&b, "WARNING: pre-OS latency scan: " TP_ARCH_CPU_ID_NAME " ");
 	tp_buf_putu(&b, apic);
 	tp_buf_puts(&b, " ");
 	tp_buf_puts(&b, why);

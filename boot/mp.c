@@ -13,25 +13,10 @@
 #include "../common/tscsync.h"
 #include "efitext.h"
 #include "mp.h"
+#include "mpshare.h"
 #include "mpservices.h"
 #include "x86.h"
 
-/*
- * Per AP: round trips for MP_PLAN_MS and at least MP_MIN_ROUNDS, at most
- * MP_MAX_ROUNDS, after MP_WARMUP that are not counted (the AP is still
- * coming out of the firmware's wake-up), never longer than MP_HARD_MS
- * (under TCG a vCPU thread may wait for the host for milliseconds). The
- * same plan as the quick profile of the `tscsync` probe.
- */
-#define MP_WARMUP 16
-#define MP_MIN_ROUNDS 200
-#define MP_MAX_ROUNDS 20000
-#define MP_PLAN_MS 20
-#define MP_HARD_MS 500
-/* Time-outs: the AP's start, one answer, the AP's wait for the next call. */
-#define MP_READY_MS 1000
-#define MP_ANSWER_MS 100
-#define MP_AP_IDLE_MS 1000
 /*
  * The firmware's word that the AP returned: EDK II's DxeMpLib looks at its
  * APs from a 100 ms timer (CheckApsStatus) and signals the event then.
@@ -39,14 +24,12 @@
 #define MP_FINISH_MS 3000
 /* StartupThisAP's own limit, after which the firmware takes the AP back. */
 #define MP_AP_LIMIT_US (5 * 1000 * 1000)
-#define MP_STOP UINT64_MAX
 /* Without a calibration: time-outs as if the TSC ran at 10 GHz (longer). */
 #define MP_ROUGH_TICKS_PER_MS 10000000ull
 
 /* One cache line per AP: a stuck AP can only ever touch its own. */
 struct mp_line {
-	uint64_t seq;		/* odd: the BSP's call; even: the AP's answer */
-	uint64_t b;		/* the AP's TSC at its answer */
+	struct tp_rt rt;	/* the round trip (mpshare.h) */
 	uint64_t idle_ticks;	/* how long the AP waits for a call */
 	uint64_t adjust;	/* the AP's IA32_TSC_ADJUST */
 	uint32_t has_adjust, ready, finished;
@@ -64,28 +47,6 @@ struct mp_pair {
 	struct mp_line *ln;
 };
 
-/*
- * Spins until *p == want: 0; -1 at MP_STOP or after limit ticks of this
- * CPU's TSC. Inlined: ap_main() then calls nothing, and its ms_abi
- * prologue saves no SSE register on the AP's stack.
- */
-static inline __attribute__((always_inline)) int spin_for(uint64_t *p, uint64_t want, uint64_t limit)
-{
-	uint64_t start = tp_rdtsc();
-
-	for (unsigned int i = 1;; i++) {
-		uint64_t v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
-
-		if (v == want)
-			return 0;
-		if (v == MP_STOP)
-			return -1;
-		__builtin_ia32_pause();
-		if (!(i & 255) && tp_rdtsc() - start > limit)
-			return -1;
-	}
-}
-
 /* B, on the AP: its TSC_ADJUST, then an answer to every call. */
 static VOID EFIAPI ap_main(VOID *arg)
 {
@@ -95,37 +56,8 @@ static VOID EFIAPI ap_main(VOID *arg)
 	if (ln->has_adjust)
 		ln->adjust = tp_rdmsr(TP_MSR_TSC_ADJUST);
 	__atomic_store_n(&ln->ready, 1, __ATOMIC_RELEASE);
-	for (uint64_t k = 1;; k += 2) {
-		if (spin_for(&ln->seq, k, ln->idle_ticks))
-			break;
-		__atomic_store_n(&ln->b, tp_rdtsc(), __ATOMIC_RELAXED);
-		__atomic_store_n(&ln->seq, k + 1, __ATOMIC_RELEASE);
-	}
+	tp_rt_answer(&ln->rt, ln->idle_ticks);
 	__atomic_store_n(&ln->finished, 1, __ATOMIC_RELEASE);
-}
-
-/* A, on the BSP: the round trips; 0, or -1 when an answer did not come. */
-static int call_rounds(struct mp_line *ln, uint64_t ticks_per_ms, struct tscsync_bounds *s)
-{
-	uint64_t start = tp_rdtsc(), plan = MP_PLAN_MS * ticks_per_ms;
-	uint64_t hard = MP_HARD_MS * ticks_per_ms, answer = MP_ANSWER_MS * ticks_per_ms;
-	uint64_t k = 1;
-
-	tscsync_init(s);
-	for (uint64_t i = 0; i < MP_MAX_ROUNDS + MP_WARMUP; i++, k += 2) {
-		uint64_t a0 = tp_rdtsc(), a1, ran;
-
-		__atomic_store_n(&ln->seq, k, __ATOMIC_RELEASE);
-		if (spin_for(&ln->seq, k + 1, answer))
-			return -1;
-		a1 = tp_rdtsc();
-		if (i >= MP_WARMUP)
-			tscsync_add(s, a0, __atomic_load_n(&ln->b, __ATOMIC_RELAXED), a1);
-		ran = a1 - start;
-		if (ran > hard || (ran > plan && s->samples >= MP_MIN_ROUNDS))
-			break;
-	}
-	return 0;
 }
 
 /* Polls the event StartupThisAP signals when the AP returned, up to MP_FINISH_MS. */
@@ -171,10 +103,10 @@ static void run_pair(struct tp_mp_services *mp, uint64_t ticks_per_ms, struct mp
 	if (!p->why) {
 		/* no firmware timer interrupt on the BSP while it calls */
 		old = uefi_call_wrapper(BS->RaiseTPL, 1, TPL_HIGH_LEVEL);
-		rc = call_rounds(p->ln, ticks_per_ms, &p->s);
+		rc = tp_rt_call(&p->ln->rt, ticks_per_ms, &p->s);
 		uefi_call_wrapper(BS->RestoreTPL, 1, old);
 	}
-	__atomic_store_n(&p->ln->seq, MP_STOP, __ATOMIC_RELEASE);
+	__atomic_store_n(&p->ln->rt.seq, MP_STOP, __ATOMIC_RELEASE);
 	p->stopped_early = rc != 0;
 	if (!p->why && p->s.samples <= p->s.rejected)
 		p->why = rc ? "the AP did not answer within 100 ms" : "no usable round trip";
@@ -226,15 +158,7 @@ static void say_pair(struct tp_console *con, uint32_t bsp_apic, const struct mp_
 		tp_con_emit(con);
 		return;
 	}
-	tp_rec_int(r, "lo_ticks", iv.lo_ticks);
-	tp_rec_int(r, "hi_ticks", iv.hi_ticks);
-	tp_rec_int(r, "offset_ticks", tscsync_mid_ticks(&iv));
-	tp_rec_uint(r, "bound_ticks", tscsync_half_ticks(&iv));
-	tp_rec_int(r, "round_trip_ticks", p->s.min_rtt_ticks);
-	tp_rec_uint(r, "samples", p->s.samples);
-	tp_rec_uint(r, "rejected", p->s.rejected);
-	tp_rec_bool(r, "consistent", iv.consistent);
-	tp_rec_bool(r, "excludes_zero", iv.excludes_zero);
+	tp_rt_rec(r, &p->s, &iv);
 	tp_rec_bool(r, "stopped_early", p->stopped_early);
 	tp_rec_bool(r, "finish_signalled", p->finish_seen);
 	tp_rec_uint(r, "duration_ms", p->duration_ms);
@@ -264,12 +188,7 @@ static void add_pair(struct tp_preos *w, const struct mp_pair *p)
 
 	if (p->why || tscsync_interval(&p->s, &iv) || w->n >= TP_PREOS_MAX_APS)
 		return;
-	e->apic = (uint32_t)p->info.processor_id;
-	e->lo_ticks = iv.lo_ticks;
-	e->hi_ticks = iv.hi_ticks;
-	e->rtt_ticks = (uint64_t)p->s.min_rtt_ticks;
-	e->samples = p->s.samples;
-	e->consistent = iv.consistent;
+	tp_rt_word(e, (uint32_t)p->info.processor_id, &p->s, &iv);
 	e->adjust.present = (int)p->ln->has_adjust;
 	e->adjust.value = (int64_t)p->ln->adjust;
 	w->n++;

@@ -22,15 +22,26 @@ const char *const boot_phase_name[BP_COUNT] = {
 
 static uint64_t pid1_tsc;
 
-/* The TSC, or 0 where there is none (the timeline then says why not). */
+/*
+ * The counter the stub's milestones were read with (boot/arch.h): the TSC,
+ * or CNTVCT_EL0; 0 where there is none (the timeline then says why not).
+ */
 static uint64_t tsc_now(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
-	return rdtsc_ordered();
+#if TP_HAVE_COUNTER
+	return tp_counter_ordered();
 #else
 	return 0;
 #endif
 }
+
+/* What the firmware phase counts from, on this architecture. */
+#if TP_HAVE_TSC
+#define FIRMWARE_CLOCK "tsc since reset (Intel SDM vol. 3, 18.17), as systemd-boot's LoaderTimeInitUSec"
+#else
+#define FIRMWARE_CLOCK "cntvct since the system counter started: 0 at cold reset on most " \
+		       "systems and under QEMU; a CNTVOFF_EL2 set by firmware shifts it"
+#endif
 
 void boottime_mark_pid1(void)
 {
@@ -53,12 +64,12 @@ const char *boottime_compute(const struct tp_boot_tsc *s, uint64_t pid1, uint64_
 		return "no TSC frequency from the stub";
 	for (size_t i = 1; i < sizeof(at) / sizeof(at[0]); i++) {
 		if (at[i] < at[i - 1])
-			return "the TSC went back between the stub and PID 1 (a reset, or a kernel "
-			       "that wrote it)";
+			return "the counter went back between the stub and PID 1 (a reset, or a "
+			       "kernel that wrote it)";
 		t->us[i - 1] = us(at[i - 1], at[i], tsc_hz);
 	}
 	if (end < pid1 || (first && (first < pid1 || end < first)))
-		return "the TSC went back in PID 1";
+		return "the counter went back in PID 1";
 	t->us[BP_PID1_FIRST_RESULT] = first ? us(pid1, first, tsc_hz) : -1;
 	t->us[BP_TO_POWEROFF] = first ? us(first, end, tsc_hz) : -1;
 	t->entry_to_poweroff_us = us(s->entry, end, tsc_hz);
@@ -68,7 +79,7 @@ const char *boottime_compute(const struct tp_boot_tsc *s, uint64_t pid1, uint64_
 
 static void say(const struct boot_timeline *t)
 {
-	sink_human("timeprobe: boot timeline (us, TSC): firmware %lld, stub %lld (overhead %lld), "
+	sink_human("timeprobe: boot timeline (us, " TP_COUNTER_NAME "): firmware %lld, stub %lld (overhead %lld), "
 		   "kernel %lld, PID 1 to first result %lld, to power-off %lld\n",
 		   (long long)t->us[BP_FIRMWARE],
 		   (long long)(t->us[BP_STUB_SETUP] + t->us[BP_CALIBRATION] + t->us[BP_TSCSYNC] +
@@ -90,7 +101,7 @@ void boottime_emit(const struct options *o)
 		why = boottime_compute(&s, pid1_tsc, sink_first_result_tsc(), end,
 				       (uint64_t)o->tsc_hz, &t);
 	tp_rec_begin(&r, "boot");
-	tp_rec_str(&r, "clock", "tsc");
+	tp_rec_str(&r, "clock", TP_COUNTER_NAME);
 	tp_rec_uint(&r, "tsc_hz", (uint64_t)o->tsc_hz);
 	if (why) {
 		tp_rec_str(&r, "reason", why);
@@ -111,8 +122,7 @@ void boottime_emit(const struct options *o)
 	tp_rec_int(&r, "entry_to_poweroff_us", t.entry_to_poweroff_us);
 	tp_rec_int(&r, "stub_overhead_us", t.stub_overhead_us);
 	tp_rec_int(&r, "kernel_boottime_us", now_ns(CLOCK_BOOTTIME) / 1000);
-	tp_rec_str(&r, "firmware_clock", "tsc since reset (Intel SDM vol. 3, 18.17), as "
-		   "systemd-boot's LoaderTimeInitUSec");
+	tp_rec_str(&r, "firmware_clock", FIRMWARE_CLOCK);
 	tp_rec_str(&r, "poweroff_is", "this record; saving the results and timeprobe.hold follow");
 	sink_emit(&r);
 	say(&t);

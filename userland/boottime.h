@@ -2,12 +2,13 @@
 /*
  * The boot timeline (docs/stub.md, "Boot timeline"): the `boot` record of
  * an appliance run, the phases from reset to power-off in us, each with the
- * clock it was derived from. The stub's six TSC values come sealed in
- * timeprobe.boot_tsc= (common/handoff.h); PID 1 reads the TSC first thing
- * (boottime_mark_pid1()), the sink notes its first probe result, and the
- * record's own moment is the power-off's (saving the results file and
- * timeprobe.hold come after it). All from one clock, the TSC, over the
- * stub's calibrated frequency: the phases add up to stub entry -> power-off.
+ * clock it was derived from. The stub's six counter values (the TSC, or
+ * CNTVCT_EL0 on arm64) come sealed in timeprobe.boot_tsc= (common/handoff.h);
+ * PID 1 reads the same counter first thing (boottime_mark_pid1()), the sink
+ * notes its first probe result, and the record's own moment is the
+ * power-off's (saving the results file and timeprobe.hold come after it).
+ * All from one clock over the stub's calibrated frequency: the phases add
+ * up to stub entry -> power-off.
  */
 #ifndef TP_BOOTTIME_H
 #define TP_BOOTTIME_H

@@ -624,8 +624,7 @@ static void fingerprint_kernel_tsc(struct tp_rec *r, struct missing *ms)
 		tp_rec_str(r, keys[2], k.line);
 	} else {
 		for (size_t i = 0; i < 3; i++)
-			miss(r, ms, keys[i], rc, rc ? how : "no \"tsc: Detected\" or \"Refined\" line "
-					      "left in the kernel log");
+			miss(r, ms, keys[i], rc, rc ? how : TSCREF_NO_KERNEL_FIGURE);
 	}
 	free(log);
 }

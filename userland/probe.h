@@ -36,7 +36,7 @@ static inline int probe_exit_code(enum probe_status s)
 /* The best TSC calibration available to this run. */
 struct tsc_calib {
 	double hz;		/* 0: none (no TSC, or calibration failed) */
-	const char *source;	/* "stub" (from the command line) or "user" */
+	const char *source;	/* "stub" (from the command line), "user" or "cntfrq" (tsccal_probe_or_claim()) */
 	const char *ref;	/* the reference it was measured against */
 	struct user_calib user;	/* source "user": its rounds, failures, spread */
 };
@@ -178,5 +178,9 @@ const struct probe *probe_inject_find(const char *name);
  * bracketed user calibration of tsccal.h (tsc-calib-rounds rounds of 50 ms in
  * profile quick, 200 ms in full). Returns ctx->tsc.hz. */
 double tsccal_probe(struct probe_ctx *ctx);
+/* tsccal_probe()'s figure when it has one; else the frequency the counter
+ * claims (CNTFRQ_EL0 on arm64, timeutil.h), ctx->tsc.source then "cntfrq";
+ * else 0 (the TSC claims none). Returns ctx->tsc.hz. */
+double tsccal_probe_or_claim(struct probe_ctx *ctx);
 
 #endif

@@ -140,10 +140,10 @@ static void put(const char *line, size_t len, int capped)
 		return;
 	s.records++;
 	/* the boot timeline's first result (boottime.h): the emitter writes "type" first */
-#if defined(__x86_64__) || defined(__i386__)
+#if TP_HAVE_COUNTER
 	if (!s.first_result_tsc && len > sizeof(RESULT_HEAD) &&
 	    !memcmp(line, RESULT_HEAD, sizeof(RESULT_HEAD) - 1))
-		s.first_result_tsc = rdtsc_ordered();
+		s.first_result_tsc = tp_counter_ordered();
 #endif
 	if (keep(line, len, capped)) {
 		s.dropped++;

@@ -5,7 +5,7 @@
  * number on any architecture; each item's reads are bracketed by a marker
  * close(TRACE_MARK - i), which fails with EBADF and enters no time syscall.
  * Then the same check for every clock id through the vDSO's own
- * __vdso_clock_gettime, found in the ELF image the kernel maps into every
+ * TRACE_VDSO_CLOCK_GETTIME (trace_entry.h), found in the ELF image the kernel maps into every
  * process, so libc's choices (musl refuses the vDSO for some clocks) are
  * not in the way.
  */
@@ -205,7 +205,7 @@ static void read_clock(void *arg, size_t id)
 void trace_clocks_enter_kernel(int out[TRACE_MAX_CLOCK_ID + 1])
 {
 	const void *base = (const void *)getauxval(AT_SYSINFO_EHDR);
-	const void *fn = base ? trace_vdso_symbol(base, "__vdso_clock_gettime") : 0;
+	const void *fn = base ? trace_vdso_symbol(base, TRACE_VDSO_CLOCK_GETTIME) : 0;
 	struct vdso_cgt cgt = { (vdso_cgt_fn)fn };
 	uint64_t count[TRACE_MAX_CLOCK_ID + 1];
 	int rc;

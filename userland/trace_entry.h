@@ -32,6 +32,22 @@ int trace_time_syscalls(trace_read_fn read, void *arg, size_t n, int calls, uint
 #define TRACE_MAX_CLOCK_ID 11	/* CLOCK_TAI */
 
 /*
+ * What the vDSO calls its entry points on this architecture (Linux 6.1,
+ * arch/x86/entry/vdso/vdso.lds.S and arch/arm64/kernel/vdso/vdso.lds.S):
+ * __vdso_* on x86, __kernel_* on arm64, whose vDSO has no time() (libc's
+ * time() reads clock_gettime there). NULL: this vDSO has no such entry.
+ */
+#if defined(__aarch64__)
+#define TRACE_VDSO_CLOCK_GETTIME "__kernel_clock_gettime"
+#define TRACE_VDSO_GETTIMEOFDAY "__kernel_gettimeofday"
+#define TRACE_VDSO_TIME NULL
+#else
+#define TRACE_VDSO_CLOCK_GETTIME "__vdso_clock_gettime"
+#define TRACE_VDSO_GETTIMEOFDAY "__vdso_gettimeofday"
+#define TRACE_VDSO_TIME "__vdso_time"
+#endif
+
+/*
  * The function NAME exported by the vDSO image at BASE
  * (getauxval(AT_SYSINFO_EHDR)), found through its dynamic section and
  * DT_HASH; NULL if BASE is not a 64-bit ELF image or NAME is not there.
@@ -43,8 +59,8 @@ const char *trace_clock_name(int clock_id);
 
 /*
  * For every named clock id: does clock_gettime(id), called through the
- * vDSO's __vdso_clock_gettime, enter the kernel? out[id] 1 yes, 0 no;
- * -ENOENT no vDSO mapped, -ENOSYS the vDSO lacks __vdso_clock_gettime (or
+ * vDSO's TRACE_VDSO_CLOCK_GETTIME, enter the kernel? out[id] 1 yes, 0 no;
+ * -ENOENT no vDSO mapped, -ENOSYS the vDSO lacks TRACE_VDSO_CLOCK_GETTIME (or
  * the id has no name), -EPERM (or another -errno) tracing refused here. One
  * traced child for all of them: a few milliseconds.
  */

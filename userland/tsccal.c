@@ -143,3 +143,15 @@ double tsccal_probe(struct probe_ctx *ctx)
 	ctx->tsc.ref = "CLOCK_MONOTONIC_RAW";
 	return ctx->tsc.hz;
 }
+
+double tsccal_probe_or_claim(struct probe_ctx *ctx)
+{
+	double hz = tsccal_probe(ctx);
+
+	if ((hz > 0 && isfinite(hz)) || !tp_counter_claimed_hz())
+		return hz;
+	ctx->tsc.hz = (double)tp_counter_claimed_hz();
+	ctx->tsc.source = "cntfrq";
+	ctx->tsc.ref = "CNTFRQ_EL0";
+	return ctx->tsc.hz;
+}

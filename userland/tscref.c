@@ -103,6 +103,12 @@ int tscref_ktsc_parse(const char *log, struct ktsc *k)
  * clocks that scale it by the hypervisor's figure (pvclock, Hyper-V's TSC page). */
 static const char *const tsc_derived[] = { "tsc", "tsc-early", "kvm-clock", "xen",
 					   "hyperv_clocksource_tsc_page" };
+/*
+ * Clocksources that read the Arm generic timer's system counter, the one
+ * the suite measures on arm64 (drivers/clocksource/arm_arch_timer.c: the
+ * CPU's CNTVCT_EL0, or a memory-mapped frame of the same counter).
+ */
+static const char *const generic_timer[] = { "arch_sys_counter", "arch_mem_counter" };
 /* Clocksources with a counter of their own. */
 static const char *const own_counter[] = { "hpet", "acpi_pm", "pit" };
 
@@ -112,6 +118,12 @@ static int listed(const char *const *list, size_t n, const char *s)
 		if (!strcmp(list[i], s))
 			return 1;
 	return 0;
+}
+
+int tscref_circular_raw(const char *why)
+{
+	return !strncmp(why, TSCREF_CIRCULAR_RAW, strlen(TSCREF_CIRCULAR_RAW)) ||
+	       !strncmp(why, TSCREF_CIRCULAR_RAW_GT, strlen(TSCREF_CIRCULAR_RAW_GT));
 }
 
 int tscref_counter_independent(const char *counter, const char *cs, char *why, size_t len)
@@ -129,11 +141,16 @@ int tscref_counter_independent(const char *counter, const char *cs, char *why, s
 			 cs, strncmp(cs, "tsc", 3) ? "the hypervisor's" : "the kernel's");
 		return 0;
 	}
+	if (listed(generic_timer, sizeof(generic_timer) / sizeof(generic_timer[0]), cs)) {
+		snprintf(why, len, TSCREF_CIRCULAR_RAW_GT " (clocksource %s: the counter scaled "
+			 "by the kernel's figure, CNTFRQ_EL0)", cs);
+		return 0;
+	}
 	if (listed(own_counter, sizeof(own_counter) / sizeof(own_counter[0]), cs)) {
 		snprintf(why, len, "clocksource %s: CLOCK_MONOTONIC_RAW counts a counter of its own", cs);
 		return 1;
 	}
-	snprintf(why, len, "clocksource %s: not known whether it reads the TSC", cs);
+	snprintf(why, len, "clocksource %s: not known whether it reads the counter measured", cs);
 	return -1;
 }
 

@@ -14,6 +14,21 @@
 
 /* The console's and the record's word for a TSC-derived CLOCK_MONOTONIC_RAW. */
 #define TSCREF_CIRCULAR_RAW "circular: CLOCK_MONOTONIC_RAW is derived from the TSC on this machine"
+/* ... and on arm64, for one derived from the generic timer's counter. */
+#define TSCREF_CIRCULAR_RAW_GT "circular: CLOCK_MONOTONIC_RAW is derived from the generic " \
+	"timer's counter (CNTVCT_EL0) on this machine"
+
+/* Why the kernel's log gives no counter figure of its own. */
+#if defined(__aarch64__)
+#define TSCREF_NO_KERNEL_FIGURE "arm64: the kernel measures no counter frequency of its own; " \
+	"it takes CNTFRQ_EL0 (or the firmware's clock-frequency), which the stub and the " \
+	"counter probe report"
+#else
+#define TSCREF_NO_KERNEL_FIGURE "no \"tsc: Detected\" or \"Refined\" line left in the kernel log"
+#endif
+
+/* 1 when why is one of the two words above. */
+int tscref_circular_raw(const char *why);
 
 /* The kernel's TSC figure as its log (arch/x86/kernel/tsc.c) tells it. */
 struct ktsc {

@@ -1,29 +1,126 @@
 // SPDX-License-Identifier: MIT
 /*
- * The pre-OS latency scan on arm64 (hwlat.h's interface; x86's is
- * boot/hwlat.c): not built yet. It needs every CPU spinning at once with
- * interrupts masked, and AAVMF offers no MP services; PSCI CPU_ON is the
- * way (docs/arm64.md). The report says so, and the records say it.
+ * The pre-OS latency scan on arm64 (hwlat.h's interface; x86's start is
+ * boot/hwlat.c, the run itself hwlatrun.h): every CPU the MADT lists is
+ * started by PSCI CPU_ON (ap.h) on tp_hwlat_ap, which claims a slot, masks
+ * every exception (DAIF) and waits for the boot CPU's go; the boot CPU
+ * then reads the counter for the same window at TPL_HIGH_LEVEL, waits for
+ * the slots and, instead of the firmware's word that the APs returned,
+ * for PSCI AFFINITY_INFO to say each started CPU is off again. No SMI
+ * counter on arm64: gaps are not attributed.
  */
 #include <efi.h>
+#include <efilib.h>
 
-#include "../hwlat.h"
+#include "../../common/x86clock.h"
+#include "../hwlatrun.h"
+#include "ap.h"
+#include "psci.h"
+
+/* How long PSCI may take to report a CPU off after its window. */
+#define HWLAT_OFF_MS 1000
+
+static struct tp_ap_boot boots[TP_HWLAT_SLOTS];
+static uint8_t stacks[TP_HWLAT_SLOTS][TP_AP_STACK] __attribute__((aligned(16)));
+static uint64_t started_mpidr[TP_HWLAT_SLOTS];
+
+static void ap_scan(void *arg)
+{
+	tp_hwlat_ap(arg);
+}
+
+/* The enabled CPUs other than this one, up to the slots; the others counted. */
+static void count_aps(const struct tp_ap_cpus *c, struct tp_hwlat_report *rep)
+{
+	uint32_t bsp = tp_cpu_id();
+
+	for (size_t i = 0; i < c->n; i++) {
+		if (tp_mpidr_pack(c->cpu[i].mpidr) == bsp || !(c->cpu[i].flags & TP_GICC_ENABLED))
+			continue;
+		if (rep->aps_expected + 1 >= TP_HWLAT_SLOTS) {
+			rep->aps_over_cap++;
+			continue;
+		}
+		started_mpidr[rep->aps_expected] = c->cpu[i].mpidr;
+		rep->expected_apic[rep->aps_expected++] = tp_mpidr_pack(c->cpu[i].mpidr);
+	}
+	rep->aps_over_cap += (uint32_t)(c->total - c->n);
+}
+
+/* CPU_ON for every AP expected; returns how many PSCI started. */
+static uint32_t start_aps(struct hwlat_run *r, const struct tp_ap_cpus *c,
+			  struct tp_hwlat_report *rep)
+{
+	uint32_t started = 0;
+
+	for (uint32_t i = 0; i < rep->aps_expected; i++) {
+		int64_t rc = tp_ap_start(&boots[i], c->conduit.hvc, started_mpidr[i],
+					 stacks[i] + TP_AP_STACK, ap_scan, r);
+
+		if (rc == PSCI_SUCCESS)
+			started++;
+		else
+			started_mpidr[i] = UINT64_MAX;	/* not ours to wait for */
+	}
+	return started;
+}
+
+/* PSCI's word that every started AP is off again (x86: the firmware's that they returned). */
+static int all_off(const struct tp_ap_cpus *c, const struct tp_hwlat_report *rep)
+{
+	uint64_t ticks_per_ms = rep->tsc_hz / 1000;
+	int off = 1;
+
+	for (uint32_t i = 0; i < rep->aps_expected; i++)
+		if (started_mpidr[i] != UINT64_MAX)
+			off &= tp_ap_wait_off(c->conduit.hvc, started_mpidr[i], ticks_per_ms,
+					      HWLAT_OFF_MS);
+	return off;
+}
+
+static void scan(const struct tp_ap_cpus *c, struct tp_hwlat_report *rep, int stuck)
+{
+	struct hwlat_run *r = &tp_hwlat_run;
+	uint64_t t0 = tp_counter();
+	uint32_t started = 0;
+
+	tp_hwlat_prepare(r, rep, stuck);
+	if (c && rep->aps_expected) {
+		started = start_aps(r, c, rep);
+		if (started < rep->aps_expected)
+			rep->why = "PSCI CPU_ON refused some CPUs: they are named as not reported";
+		tp_hwlat_wait_ready(r, rep);
+	}
+	tp_hwlat_bsp_window(r, rep);
+	tp_hwlat_wait_done(r, rep);
+	if (c && started)
+		rep->finish_seen = all_off(c, rep);
+	rep->scanned = 1;
+	rep->duration_ms = (tp_counter() - t0) / (rep->tsc_hz / 1000);
+}
 
 void tp_hwlat_scan(EFI_SYSTEM_TABLE *st, uint64_t tsc_hz, uint32_t window_ms,
 		   uint32_t thresh_us, int stuck, struct tp_hwlat_report *rep)
 {
-	(void)st;
-	(void)stuck;
+	static struct tp_ap_cpus c;
+	const char *why;
+
 	*rep = (struct tp_hwlat_report){ .window_ms = window_ms, .thresh_us = thresh_us,
 					 .tsc_hz = tsc_hz };
-	rep->why = window_ms ? "the pre-OS latency scan is not built for arm64 yet "
-			       "(no MP services on AAVMF; PSCI CPU_ON is the way)"
-			     : "timeprobe.hwlat_ms=0: no pre-OS latency scan";
-}
-
-int tp_hwlat_reported(const struct tp_hwlat_report *rep, uint32_t i)
-{
-	(void)rep;
-	(void)i;
-	return 0;
+	if (!window_ms) {
+		rep->why = "timeprobe.hwlat_ms=0: no pre-OS latency scan";
+		return;
+	}
+	if (tsc_hz < 1000000) {
+		rep->why = "no counter calibration: no pre-OS latency scan";
+		return;
+	}
+	rep->window_ticks = tp_muldiv64(window_ms, tsc_hz, 1000, 0);
+	if ((why = tp_ap_find(st, &c)) != NULL) {
+		scan(NULL, rep, stuck);
+		rep->why = why;
+		return;
+	}
+	count_aps(&c, rep);
+	scan(&c, rep, stuck);
 }

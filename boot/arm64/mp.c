@@ -1,29 +1,296 @@
 // SPDX-License-Identifier: MIT
 /*
- * The arm64 stub's per-CPU step (mp.h's interface; x86's is mp.c): not
- * measured yet. AAVMF offers no EFI_MP_SERVICES_PROTOCOL; reaching the other
- * CPUs before the OS needs PSCI CPU_ON from the stub (docs/arm64.md). One
- * stub_tscsync record says so; nothing is handed over.
+ * The arm64 stub's per-CPU step (mp.h's interface; x86's is mp.c): every
+ * CPU the MADT lists, started in turn by PSCI CPU_ON (AAVMF offers no MP
+ * services), reads its MPIDR, MIDR and CNTFRQ_EL0 and answers round trips
+ * on CNTVCT_EL0 (ap.c); the boot CPU turns them into the proven offset
+ * interval of common/tscsync.h, then waits until PSCI says the CPU is off
+ * again. `stub_tscsync` records, and timeprobe.tsc_preos= with the CPUs
+ * named by tp_mpidr_pack(). docs/arm64.md, "Before the OS".
  */
 #include <efi.h>
 #include <efilib.h>
 
+#include "../../common/buf.h"
+#include "../../common/tscsync.h"
+#include "../arm64.h"
 #include "../mp.h"
+#include "../mpshare.h"
+#include "ap.h"
+#include "psci.h"
+
+/* How long PSCI may take to report a CPU off again after it stopped answering. */
+#define MP_OFF_MS 1000
+
+/* The round trip's line (one cache line, written only by the pair). */
+struct ap_line {
+	struct tp_rt rt;	/* the round trip (../mpshare.h) */
+	uint64_t idle_ticks;	/* how long the AP waits for a call */
+	uint64_t mpidr, midr, cntfrq;	/* its MPIDR_EL1, MIDR_EL1, CNTFRQ_EL0 */
+	uint64_t ready, finished;
+} __attribute__((aligned(64)));
+
+struct arm_mp {
+	int hvc;
+	uint64_t ticks_per_ms;
+	uint32_t bsp;			/* tp_cpu_id() of the boot CPU */
+	uint64_t cntfrq;		/* the boot CPU's CNTFRQ_EL0 */
+	size_t cpus, disabled, measured, failed, over_cap, cntfrq_differs, not_off;
+};
+
+struct arm_pair {
+	struct tp_gicc cpu;
+	struct ap_line *ln;
+	struct tscsync_bounds s;
+	const char *why;	/* NULL: measured */
+	int64_t psci_rc;	/* of the CPU_ON that failed */
+	int started;		/* CPU_ON succeeded */
+	int stopped_early;
+	int off_again;		/* AFFINITY_INFO said OFF after the rounds */
+	uint64_t duration_ms;
+};
+
+static struct ap_line lines[TP_PREOS_MAX_APS];
+static struct tp_ap_boot boots[TP_PREOS_MAX_APS];
+static uint8_t stacks[TP_PREOS_MAX_APS][TP_AP_STACK] __attribute__((aligned(16)));
+
+/* B, on the AP (ap.h's fn): who it is, then an answer to every call. */
+static void ap_answer(void *arg)
+{
+	struct ap_line *ln = arg;
+
+	ln->mpidr = TP_ARM64_MRS(mpidr_el1);
+	ln->midr = tp_midr();
+	ln->cntfrq = tp_cntfrq();
+	__atomic_store_n(&ln->ready, 1, __ATOMIC_RELEASE);
+	tp_rt_answer(&ln->rt, ln->idle_ticks);
+	__atomic_store_n(&ln->finished, 1, __ATOMIC_RELEASE);
+}
+
+/* One AP as B, the boot CPU as A: CPU_ON, the rounds, the AP off again. */
+static void run_pair(struct arm_mp *m, size_t slot, struct arm_pair *p)
+{
+	uint64_t t0 = tp_cntvct();
+	EFI_TPL old;
+	int rc = 0;
+
+	p->ln = &lines[slot];
+	*p->ln = (struct ap_line){ .idle_ticks = MP_AP_IDLE_MS * m->ticks_per_ms };
+	tscsync_init(&p->s);
+	p->psci_rc = tp_ap_start(&boots[slot], m->hvc, p->cpu.mpidr, stacks[slot] + TP_AP_STACK,
+				 ap_answer, p->ln);
+	if (p->psci_rc != PSCI_SUCCESS) {
+		p->why = "PSCI CPU_ON refused";
+		return;
+	}
+	p->started = 1;
+	if (tp_rt_spin(&p->ln->ready, 1, MP_READY_MS * m->ticks_per_ms))
+		p->why = "the CPU did not reach our code within 1 s";
+	if (!p->why) {
+		/* no firmware timer interrupt on the boot CPU while it calls */
+		old = uefi_call_wrapper(BS->RaiseTPL, 1, TPL_HIGH_LEVEL);
+		rc = tp_rt_call(&p->ln->rt, m->ticks_per_ms, &p->s);
+		uefi_call_wrapper(BS->RestoreTPL, 1, old);
+	}
+	__atomic_store_n(&p->ln->rt.seq, MP_STOP, __ATOMIC_RELEASE);
+	p->stopped_early = rc != 0;
+	if (!p->why && p->s.samples <= p->s.rejected)
+		p->why = rc ? "the CPU did not answer within 100 ms" : "no usable round trip";
+	p->off_again = tp_ap_wait_off(m->hvc, p->cpu.mpidr, m->ticks_per_ms, MP_OFF_MS);
+	p->duration_ms = (tp_cntvct() - t0) / m->ticks_per_ms;
+}
+
+static void rec_absent(struct tp_rec *r, const char *why, int64_t psci_rc)
+{
+	char t[160];
+	struct tp_buf b;
+
+	tp_buf_init(&b, t, sizeof(t));
+	tp_buf_puts(&b, why);
+	if (psci_rc) {
+		tp_buf_puts(&b, ": ");
+		tp_buf_puts(&b, tp_psci_err(psci_rc));
+	}
+	tp_rec_bool(r, "absent", 1);
+	tp_rec_str(r, "reason", t);
+}
+
+/* The CPU's identity and its CNTFRQ_EL0 against the boot CPU's, once it answered. */
+static void rec_identity(struct tp_rec *r, const struct arm_mp *m, const struct arm_pair *p)
+{
+	if (!__atomic_load_n(&p->ln->ready, __ATOMIC_ACQUIRE))
+		return;
+	tp_con_hex(r, "midr", p->ln->midr);
+	tp_rec_uint(r, "cntfrq_hz", p->ln->cntfrq);
+	tp_rec_bool(r, "cntfrq_same", p->ln->cntfrq == m->cntfrq);
+}
+
+/* The stub_tscsync record of one AP. */
+static void say_pair(struct tp_console *con, const struct arm_mp *m, const struct arm_pair *p)
+{
+	struct tscsync_interval iv;
+	struct tp_rec *r = tp_con_rec(con, "stub_tscsync");
+
+	tp_rec_str(r, "what", "pair");
+	tp_rec_uint(r, "processor_uid", p->cpu.uid);
+	tp_rec_uint(r, "mpidr_a", m->bsp);
+	tp_rec_uint(r, "mpidr_b", tp_mpidr_pack(p->cpu.mpidr));
+	rec_identity(r, m, p);
+	if (p->started)
+		tp_rec_bool(r, "off_again", p->off_again);
+	if (p->why || tscsync_interval(&p->s, &iv)) {
+		rec_absent(r, p->why ? p->why : "no usable round trip", p->psci_rc);
+		tp_con_emit(con);
+		return;
+	}
+	tp_rt_rec(r, &p->s, &iv);
+	tp_rec_bool(r, "stopped_early", p->stopped_early);
+	tp_rec_uint(r, "duration_ms", p->duration_ms);
+	tp_con_emit(con);
+}
+
+/* A line for people: the interval, or why there is none. */
+static void tell_pair(struct tp_console *con, const struct arm_pair *p)
+{
+	struct tscsync_interval iv;
+	char t[200];
+	struct tp_buf b;
+
+	tp_buf_init(&b, t, sizeof(t));
+	tp_buf_puts(&b, "pre-OS CNTVCT_EL0 of MPIDR 0x");
+	tp_buf_puthex(&b, p->cpu.mpidr, 1);
+	if (p->why || tscsync_interval(&p->s, &iv)) {
+		tp_buf_puts(&b, ": not measured: ");
+		tp_buf_puts(&b, p->why ? p->why : "no usable round trip");
+	} else {
+		tp_buf_puts(&b, " minus the boot CPU's: ");
+		tp_buf_puti(&b, iv.lo_ticks);
+		tp_buf_puts(&b, " .. ");
+		tp_buf_puti(&b, iv.hi_ticks);
+		tp_buf_puts(&b, " ticks (");
+		tp_buf_putu(&b, p->s.samples);
+		tp_buf_puts(&b, " round trips)");
+	}
+	if (p->started && !p->off_again)
+		tp_buf_puts(&b, "; WARNING: PSCI does not report it off again");
+	tp_con_msg(con, t);
+}
+
+/* The pair in the hand-off word (only measured ones). */
+static void add_pair(struct tp_preos *w, const struct arm_pair *p)
+{
+	struct tscsync_interval iv;
+	struct tp_preos_pair *e = &w->pair[w->n];
+
+	if (p->why || tscsync_interval(&p->s, &iv) || w->n >= TP_PREOS_MAX_APS)
+		return;
+	tp_rt_word(e, tp_mpidr_pack(p->cpu.mpidr), &p->s, &iv);
+	w->n++;
+}
+
+/* Every CPU of the MADT but the boot CPU, up to TP_PREOS_MAX_APS. */
+static void each_ap(struct tp_console *con, struct arm_mp *m, const struct tp_gicc *cpu,
+		    size_t n, struct tp_preos *w)
+{
+	static struct arm_pair p;
+	size_t slot = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (tp_mpidr_pack(cpu[i].mpidr) == m->bsp)
+			continue;
+		if (!(cpu[i].flags & TP_GICC_ENABLED)) {
+			m->disabled++;
+			continue;
+		}
+		if (slot >= TP_PREOS_MAX_APS) {
+			m->over_cap++;
+			continue;
+		}
+		p = (struct arm_pair){ .cpu = cpu[i] };
+		run_pair(m, slot++, &p);
+		say_pair(con, m, &p);
+		tell_pair(con, &p);
+		m->cntfrq_differs += p.ln && __atomic_load_n(&p.ln->ready, __ATOMIC_ACQUIRE) && p.ln->cntfrq != m->cntfrq;
+		m->not_off += p.started && !p.off_again;
+		if (p.why) {
+			m->failed++;
+			continue;
+		}
+		m->measured++;
+		add_pair(w, &p);
+	}
+}
+
+/* The summary: why nothing was measured, or the counts. */
+static void say_summary(struct tp_console *con, const char *why, const struct arm_mp *m)
+{
+	struct tp_rec *r = tp_con_rec(con, "stub_tscsync");
+
+	tp_rec_str(r, "what", "summary");
+	tp_rec_str(r, "counter", "CNTVCT_EL0");
+	if (why) {
+		rec_absent(r, why, 0);
+		tp_con_emit(con);
+		return;
+	}
+	tp_rec_str(r, "via", "PSCI CPU_ON");
+	tp_rec_str(r, "conduit", m->hvc ? "hvc" : "smc");
+	tp_rec_uint(r, "processors", m->cpus);
+	tp_rec_uint(r, "aps_measured", m->measured);
+	tp_rec_uint(r, "aps_failed", m->failed);
+	tp_rec_uint(r, "aps_disabled", m->disabled);
+	tp_rec_uint(r, "aps_over_cap", m->over_cap);
+	tp_rec_uint(r, "aps_not_off", m->not_off);
+	tp_rec_uint(r, "max_aps", TP_PREOS_MAX_APS);
+	tp_rec_uint(r, "cntfrq_hz", m->cntfrq);
+	tp_rec_uint(r, "cntfrq_differs", m->cntfrq_differs);
+	tp_con_emit(con);
+}
+
+/* The boot CPU: who it is, the PSCI it is offered. */
+static void say_bsp(struct tp_console *con, const struct arm_mp *m, uint64_t version)
+{
+	struct tp_rec *r = tp_con_rec(con, "stub_tscsync");
+	char t[16];
+	struct tp_buf b;
+
+	tp_buf_init(&b, t, sizeof(t));
+	tp_buf_putu(&b, version >> 16);
+	tp_buf_puts(&b, ".");
+	tp_buf_putu(&b, version & 0xffff);
+	tp_rec_str(r, "what", "bsp");
+	tp_rec_uint(r, "mpidr", m->bsp);
+	tp_con_hex(r, "midr", tp_midr());
+	tp_rec_uint(r, "cntfrq_hz", m->cntfrq);
+	tp_rec_uint(r, "current_el", tp_current_el());
+	tp_rec_str(r, "psci_version", t);
+	tp_con_emit(con);
+}
 
 void tp_mp_tscsync(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint64_t tsc_hz,
 		   struct tp_mp_report *rep)
 {
-	struct tp_rec *r;
+	static struct tp_ap_cpus c;
+	struct arm_mp m = { .cntfrq = tp_cntfrq(), .bsp = tp_cpu_id() };
+	const char *why;
+	int64_t version;
+	struct tp_buf b;
 
-	(void)st;
-	(void)tsc_hz;
-	rep->measured = 0;
-	rep->left_out = 0;
-	rep->word[0] = 0;
-	r = tp_con_rec(con, "stub_tscsync");
-	tp_rec_str(r, "what", "summary");
-	tp_rec_bool(r, "absent", 1);
-	tp_rec_str(r, "reason", "arm64: the per-CPU counter check before the OS "
-				"(PSCI CPU_ON) is not built yet");
-	tp_con_emit(con);
+	*rep = (struct tp_mp_report){ 0 };
+	m.ticks_per_ms = (tsc_hz ? tsc_hz : m.cntfrq ? m.cntfrq : 1000000000ull) / 1000;
+	if ((why = tp_ap_find(st, &c)) != NULL) {
+		tp_con_msg(con, "no pre-OS counter offsets: cannot start the other CPUs");
+		say_summary(con, why, &m);
+		return;
+	}
+	m.hvc = c.conduit.hvc;
+	m.cpus = c.total;
+	version = tp_psci_call(m.hvc, PSCI_VERSION, 0, 0, 0);
+	say_bsp(con, &m, (uint64_t)version);
+	rep->preos.bsp_apic = m.bsp;
+	each_ap(con, &m, c.cpu, c.n, &rep->preos);
+	say_summary(con, NULL, &m);
+	tp_buf_init(&b, rep->word, sizeof(rep->word));
+	rep->left_out = tp_preos_fmt(&b, &rep->preos);
+	rep->measured = 1;
 }

@@ -152,12 +152,18 @@ def check_counter(suite, text):
             r.get("max_step_ticks", -1)))
 
 
-def check_preos_hwlat(text, n, stuck_apic=None):
+# the counter each architecture's tscsync compares, and what the stub names CPUs by
+TSCSYNC_ARCH = {"x86": ("tsc", "apic"), "arm64": ("cntvct", "mpidr")}
+
+
+def check_preos_hwlat(text, n, stuck_apic=None, arch="x86"):
     """The stub's pre-OS scan on a boot of n CPUs: a stub_hwlat record per
     CPU with coverage, histogram and max gap, and a summary; or, with the
-    window 0, a summary that says no scan ran. Returns {apic: record} of
-    the CPUs that reported."""
+    window 0, a summary that says no scan ran. Returns {id: record} of
+    the CPUs that reported, by the ID the stub names them by (APIC ID, or
+    packed MPIDR on arm64)."""
     import tp1
+    key = TSCSYNC_ARCH[arch][1]
     stub = [r for r in tp1.records(text)[0] if r["type"] == "stub_hwlat"]
     summ = [r for r in stub if r.get("what") == "summary"]
     ok(len(summ) == 1, "stub: one stub_hwlat summary", summ)
@@ -166,9 +172,10 @@ def check_preos_hwlat(text, n, stuck_apic=None):
            "stub: no pre-OS scan, and its summary says why", summ)
         return {}
     cpus = [r for r in stub if r.get("what") == "cpu"]
-    got = {r["apic"]: r for r in cpus if r.get("reported")}
-    ok(len(cpus) == n and summ[0].get("cpus_expected") == n,
-       "stub: a stub_hwlat record for each of the %d CPUs" % n, [r.get("apic") for r in cpus])
+    got = {r[key]: r for r in cpus if r.get("reported") and key in r}
+    ok(len(cpus) == n and summ[0].get("cpus_expected") == n and all(key in r for r in cpus),
+       "stub: a stub_hwlat record for each of the %d CPUs, named by %s" % (n, key),
+       [r.get(key) for r in cpus])
     ok(all(0 < r["coverage_pct"] <= 100 and len(r["hist_lo_us"]) == len(r["hist_n"]) and
            sum(r["hist_n"]) == r["gaps_n"] and r["max_ns"] <= r["total_ns"] + (r["gaps_n"] == 0) * 1
            and r["samples"] > 1 for r in got.values()),
@@ -182,25 +189,26 @@ def check_preos_hwlat(text, n, stuck_apic=None):
            summ[0].get("cpus_reported") == n - 1,
            "stub: the stuck AP is named, the scan ended at its time-out", missing)
     for r in got.values():
-        diag("pre-OS APIC %d: %d gaps, max %d ns, total %d ns, coverage %.2f %%" % (
-            r["apic"], r["gaps_n"], r["max_ns"], r["total_ns"], r["coverage_pct"]))
+        diag("pre-OS %s %d: %d gaps, max %d ns, total %d ns, coverage %.2f %%" % (
+            key.upper(), r[key], r["gaps_n"], r["max_ns"], r["total_ns"], r["coverage_pct"]))
     diag("pre-OS: %s system-wide gap(s), longest %s ns; %s per-CPU; scan %s ms" % (
         summ[0].get("system_wide_n"), summ[0].get("system_wide_max_ns"), summ[0].get("per_cpu_n"),
         summ[0].get("duration_ms")))
     return got
 
 
-def check_hwlat(suite, text):
+def check_hwlat(suite, text, arch="x86"):
     """Probe hwlat: the stub's figures arrive per Linux CPU unchanged, and
     the tracer's beside them or a skip naming why not."""
+    key = TSCSYNC_ARCH[arch][1]
     rs = results(suite, "hwlat")
     skips = [r for r in ran(suite, "hwlat") if r["type"] == "skip"]
-    got = check_preos_hwlat(text, suite[0].get("cpus", 0))
+    got = check_preos_hwlat(text, suite[0].get("cpus", 0), arch=arch)
     per_cpu = [r for r in rs if r.get("name", "").startswith("cpu")]
     if got:
-        arrived = [r for r in per_cpu if r.get("apic") in got and
-                   r.get("preos_max_ns") == got[r["apic"]]["max_ns"] and
-                   r.get("preos_gaps_n") == got[r["apic"]]["gaps_n"]]
+        arrived = [r for r in per_cpu if r.get(key) in got and
+                   r.get("preos_max_ns") == got[r[key]]["max_ns"] and
+                   r.get("preos_gaps_n") == got[r[key]]["gaps_n"]]
         ok(len(arrived) == len(got), "hwlat: each CPU's pre-OS figures arrive equal, on Linux CPUs",
            [(r.get("name"), r.get("preos_max_ns")) for r in per_cpu])
         noise = [r for r in results(suite, "noise") if r.get("name", "").startswith("cpu ")]
@@ -220,27 +228,65 @@ def check_hwlat(suite, text):
     return traced
 
 
-def check_tscsync(suite, text):
+def check_tscsync(suite, text, arch="x86"):
+    """Every ordered pair of CPUs after boot, a bounded offset of the
+    architecture's counter (or a skip saying why), a summary over them whose
+    frequency arrived from the stub's timeprobe.tsc_hz, then the pre-OS part."""
+    counter, _ = TSCSYNC_ARCH[arch]
     rs = results(suite, "tscsync")
     n = suite[0].get("cpus", 0)
     pairs = [r for r in rs if r.get("name", "").startswith("offset cpu") and r.get("when") == "post-boot"]
+    skipped = [r for r in ran(suite, "tscsync") if r["type"] == "skip" and r.get("when") == "post-boot" and
+               r.get("name", "").startswith("offset cpu")]
     summ = [r for r in rs if r.get("name") == "tscsync summary"]
-    ok(len(pairs) == n * (n - 1), "tscsync: a bounded offset for each of the %d ordered pairs" % (n * (n - 1)),
-       [r.get("name") for r in pairs])
-    ok(all(r.get("bound_ns", -1) >= 0 and r.get("samples", 0) >= 1 for r in pairs),
-       "tscsync: every pair has samples and a bound")
+    ok(len(pairs) + len(skipped) == n * (n - 1) and pairs and all(r.get("reason") for r in skipped),
+       "tscsync: a bounded offset for each of the %d ordered pairs (or a skip saying why)" % (n * (n - 1)),
+       [r.get("name") for r in pairs] + [(r.get("name"), r.get("reason")) for r in skipped])
+    ok(all(r.get("bound_ns", -1) >= 0 and r.get("samples", 0) >= 1 and
+           2 * r.get("bound_ticks", 0) <= r.get("round_trip_ticks", -1) for r in pairs),
+       "tscsync: every pair has samples and a bound within its tightest round trip")
+    ok(pairs and all(r.get("counter") == counter for r in pairs + summ),
+       "tscsync: the pairs and the summary name the counter, %s" % counter,
+       [r.get("counter") for r in pairs + summ])
     ok(summ and summ[-1].get("pairs") == len(pairs), "tscsync: a summary over the pairs", summ)
+    stub_hz = re.findall(r"(?:^| )timeprobe\.tsc_hz=(\d+)(?= |$)", suite[0].get("cmdline", ""))
+    ok(summ and stub_hz and summ[-1].get("tsc_hz_source") == "stub" and
+       summ[-1].get("tsc_hz") == int(stub_hz[-1]),
+       "tscsync: ns from the stub's timeprobe.tsc_hz, as it arrived", (summ[-1:], stub_hz))
     for r in pairs:
         diag("tscsync %s: %+.1f ns +- %.1f, round trip %.1f ns, %d samples" % (
             r["name"], r["offset_ns"], r["bound_ns"], r["round_trip_ns"], r["samples"]))
-    check_tscsync_preos(suite, text, n)
+    check_tscsync_preos(suite, text, n, arch)
 
 
-def check_tscsync_preos(suite, text, n):
-    """The stub's pre-OS pairs (BSP against each AP, through MP services) and
-    IA32_TSC_ADJUST: figures, or skips that say why, on the stub's side and
-    in the probe's records, and the stub's figures arrive unchanged."""
+def check_tscsync_adjust(mine, n, arch, pre_pairs):
+    """IA32_TSC_ADJUST on x86: each CPU's, pre-OS and post-boot, a figure or a
+    skip saying why; on arm64 one skip each, x86 only (pre-OS: where the stub
+    handed pairs over)."""
+    if arch != "x86":
+        for when in ("pre-os", "post-boot") if pre_pairs else ("post-boot",):
+            got = [r for r in mine if r.get("when") == when and r.get("name", "").startswith("tsc_adjust")]
+            ok(len(got) == 1 and got[0]["type"] == "skip" and got[0].get("name") == "tsc_adjust" and
+               got[0].get("reason") == "x86 only: IA32_TSC_ADJUST",
+               "tscsync: IA32_TSC_ADJUST %s one skip, x86 only" % when, got)
+        return
+    for when in ("pre-os", "post-boot"):
+        got = {r["name"]: r for r in mine if r.get("when") == when and r.get("name", "").startswith("tsc_adjust cpu")}
+        ok(len(got) == n and all(("tsc_adjust" in r) != bool(r.get("reason")) for r in got.values()),
+           "tscsync: IA32_TSC_ADJUST %s for each of the %d CPUs, or a skip saying why" % (when, n),
+           sorted(got))
+        for r in got.values():
+            diag("tscsync %s %s: %s" % (when, r["name"], r.get("tsc_adjust", r.get("reason"))))
+
+
+def check_tscsync_preos(suite, text, n, arch="x86"):
+    """The stub's pre-OS pairs (BSP against each AP: MP services on x86,
+    PSCI CPU_ON on arm64) and IA32_TSC_ADJUST: figures, or skips that say
+    why, on the stub's side and in the probe's records, and the stub's
+    figures arrive unchanged, on Linux CPU numbers through the stub's names
+    (APIC IDs, packed MPIDRs)."""
     import tp1
+    _, hw = TSCSYNC_ARCH[arch]
     stub = [r for r in tp1.records(text)[0] if r["type"] == "stub_tscsync"]
     summ = [r for r in stub if r.get("what") == "summary"]
     ok(len(summ) >= 1 and (summ[-1].get("absent") is None) != bool(summ[-1].get("reason")),
@@ -251,6 +297,7 @@ def check_tscsync_preos(suite, text, n):
     if not summ or summ[-1].get("absent"):
         ok(not pre and any(r["name"] == "pre-os" and r.get("reason") for r in pre_skips),
            "tscsync: no pre-OS figures, and a skip that says why", pre_skips)
+        check_tscsync_adjust(mine, n, arch, False)
         return
     measured = [r for r in stub if r.get("what") == "pair" and not r.get("absent")]
     ok(summ[-1].get("aps_measured") == n - 1 and len(measured) == n - 1,
@@ -258,25 +305,20 @@ def check_tscsync_preos(suite, text, n):
     ok(all(r["lo_ticks"] <= r["hi_ticks"] and r["samples"] >= 1 and
            r["hi_ticks"] - r["lo_ticks"] <= r["round_trip_ticks"] for r in measured),
        "stub: each pair's interval within its tightest round trip", measured)
-    pairs = {(r["apic_a"], r["apic_b"]): r for r in pre.values() if "offset_ticks" in r}
-    arrived = [r for r in measured if (r["apic_a"], r["apic_b"]) in pairs and
-               pairs[(r["apic_a"], r["apic_b"])]["offset_ticks"] * 2 == r["lo_ticks"] + r["hi_ticks"] and
-               pairs[(r["apic_a"], r["apic_b"])]["samples"] == r["samples"] and
-               pairs[(r["apic_a"], r["apic_b"])]["round_trip_ticks"] == r["round_trip_ticks"]]
+    ka, kb = hw + "_a", hw + "_b"
+    pairs = {(r.get(ka), r.get(kb)): r for r in pre.values() if "offset_ticks" in r}
+    arrived = [r for r in measured if (r.get(ka), r.get(kb)) in pairs and
+               pairs[(r[ka], r[kb])]["offset_ticks"] * 2 == r["lo_ticks"] + r["hi_ticks"] and
+               pairs[(r[ka], r[kb])]["samples"] == r["samples"] and
+               pairs[(r[ka], r[kb])]["round_trip_ticks"] == r["round_trip_ticks"]]
     ok(len(arrived) == len(measured) and all(r["name"].startswith("offset cpu") for r in pre.values()
                                             if "offset_ticks" in r),
-       "tscsync: each stub pair arrives equal as a pre-os record, on Linux CPU numbers",
+       "tscsync: each stub pair arrives equal as a pre-os record, on Linux CPU numbers, named by %s" % hw,
        sorted(pre))
-    for when in ("pre-os", "post-boot"):
-        got = {r["name"]: r for r in mine if r.get("when") == when and r.get("name", "").startswith("tsc_adjust cpu")}
-        ok(len(got) == n and all(("tsc_adjust" in r) != bool(r.get("reason")) for r in got.values()),
-           "tscsync: IA32_TSC_ADJUST %s for each of the %d CPUs, or a skip saying why" % (when, n),
-           sorted(got))
-        for r in got.values():
-            diag("tscsync %s %s: %s" % (when, r["name"], r.get("tsc_adjust", r.get("reason"))))
+    check_tscsync_adjust(mine, n, arch, True)
     for r in measured:
-        diag("stub pre-OS APIC %d - APIC %d: %d .. %d ticks, round trip %d, %d samples" % (
-            r["apic_b"], r["apic_a"], r["lo_ticks"], r["hi_ticks"], r["round_trip_ticks"], r["samples"]))
+        diag("stub pre-OS %s %d - %s %d: %d .. %d ticks, round trip %d, %d samples" % (
+            hw, r[kb], hw, r[ka], r["lo_ticks"], r["hi_ticks"], r["round_trip_ticks"], r["samples"]))
 
 
 def check_drift(suite, text):

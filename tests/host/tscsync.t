@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: MIT
 # Host test of probe `tscsync`: on a machine with two CPUs or more, a record
 # per ordered pair whose interval is coherent (bound >= 0, round trip >= the
-# interval's width), a summary that agrees with the pairs, and a human
-# matrix; no pre-OS figures on a host (a skip saying so), IA32_TSC_ADJUST
-# of each CPU or a skip saying why; on one CPU the pairs a skip that says
-# why, and IA32_TSC_ADJUST of that CPU all the same (TAP).
+# interval's width), a summary that agrees with the pairs, each naming the
+# counter, and a human matrix; no pre-OS figures on a host (a skip saying
+# so), IA32_TSC_ADJUST of each CPU or a skip saying why; on one CPU the
+# pairs a skip that says why, and IA32_TSC_ADJUST of that CPU all the same
+# (TAP).
 # The offsets themselves are diagnostics: they depend on the machine.
 import os
 import sys
@@ -28,6 +29,11 @@ if not res:
     done()
 summ = res.pop("tscsync summary", None)
 ok(summ is not None, "a summary record", sorted(res))
+# the counter compared is the CPU's own: the TSC on x86, CNTVCT_EL0 on arm64 (timeutil.h)
+counter = {"x86_64": "tsc", "aarch64": "cntvct"}.get(os.uname().machine)
+ok(counter and all(r.get("counter") == counter for r in res.values()) and summ and summ.get("counter") == counter,
+   "every pair and the summary name the counter, %s" % counter,
+   [(r["name"], r.get("counter")) for r in list(res.values()) + [summ or {}]])
 n = summ.get("cpus_measured", 0) if summ else 0
 pairs = [r for r in res.values() if r["name"].startswith("offset cpu")]
 skipped_pairs = [r for r in skips if r.get("name", "").startswith("offset cpu")]
@@ -56,12 +62,25 @@ pre = [r for r in mine if r.get("when") == "pre-os"]
 ok(len(pre) == 1 and pre[0]["type"] == "skip" and
    pre[0].get("reason") == "no pre-OS figures: not booted by the timeprobe stub",
    "a host run: one pre-os skip, not booted by the stub", pre)
-adj = {r["name"]: r for r in mine if r.get("name", "").startswith("tsc_adjust cpu")}
-ok(len(adj) == n and all(r.get("when") == "post-boot" and
-                         (r["type"] == "result" and isinstance(r.get("tsc_adjust"), int) or
-                          r["type"] == "skip" and r.get("reason")) for r in adj.values()),
-   "IA32_TSC_ADJUST of each of the %d CPUs, or a skip saying why" % n, sorted(adj))
-for r in adj.values():
+
+
+def adjust_ok(recs, n, name=None):
+    """IA32_TSC_ADJUST after boot: on x86, for each of n CPUs (name among
+    them) a figure or a skip saying why; on arm64 one skip, x86 only."""
+    got = {r["name"]: r for r in recs if r.get("name", "").startswith("tsc_adjust")}
+    if counter == "cntvct":
+        r = got.get("tsc_adjust", {})
+        return len(got) == 1 and r.get("type") == "skip" and r.get("when") == "post-boot" and \
+            r.get("reason") == "x86 only: IA32_TSC_ADJUST"
+    return len(got) == n and (name is None or name in got) and all(
+        r.get("when") == "post-boot" and (r["type"] == "result" and isinstance(r.get("tsc_adjust"), int) or
+                                          r["type"] == "skip" and r.get("reason")) for r in got.values())
+
+
+adj = [r for r in mine if r.get("name", "").startswith("tsc_adjust")]
+ok(adjust_ok(mine, n), "IA32_TSC_ADJUST of each of the %d CPUs, or a skip saying why (arm64: x86 only)" % n,
+   [r["name"] for r in adj])
+for r in adj:
     diag("%s: %s" % (r["name"], r.get("tsc_adjust", r.get("reason"))))
 one = run_probe("tscsync", prefix=("taskset", "-c", "0"))
 mine1 = [r for r in one.recs if r.get("probe") == "tscsync"]
@@ -70,10 +89,9 @@ ok(one.p.returncode == 0 and len(sk) == 1 and "one CPU" in sk[0].get("reason", "
    sk[0].get("when") == "post-boot" and
    not [r for r in mine1 if r["type"] == "result" and not r["name"].startswith("tsc_adjust")],
    "pinned to one CPU: the pairs are one skip saying so; no pair result, no summary", mine1)
-adj1 = [r for r in mine1 if r.get("name") == "tsc_adjust cpu0" and r.get("when") == "post-boot"]
-ok(len(adj1) == 1 and (adj1[0]["type"] == "result" and isinstance(adj1[0].get("tsc_adjust"), int) or
-                       adj1[0]["type"] == "skip" and adj1[0].get("reason")),
-   "pinned to one CPU: IA32_TSC_ADJUST of cpu0 all the same, or a skip saying why", adj1)
+ok(adjust_ok(mine1, 1, "tsc_adjust cpu0"),
+   "pinned to one CPU: IA32_TSC_ADJUST of cpu0 all the same, or a skip saying why (arm64: x86 only)",
+   [r for r in mine1 if r.get("name", "").startswith("tsc_adjust")])
 pre1 = [r for r in mine1 if r.get("when") == "pre-os"]
 ok(len(pre1) == 1 and pre1[0]["type"] == "skip" and "not booted by the timeprobe stub" in pre1[0].get("reason", ""),
    "pinned to one CPU: the pre-os skip as on any host run", pre1)

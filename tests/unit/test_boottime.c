@@ -2,7 +2,7 @@
 /*
  * The boot timeline (userland/boottime.h): phases from the stub's six TSC
  * values, PID 1's, the first result's and the end's, at a known rate; they
- * add up to entry -> power-off; a TSC that went back gives no timeline.
+ * add up to entry -> power-off; a counter that went back gives no timeline.
  */
 #include <stdint.h>
 
@@ -37,7 +37,7 @@ int main(void)
 		   t.us[BP_PID1_FIRST_RESULT] == -1 && t.us[BP_TO_POWEROFF] == -1,
 	   "no result record: those two phases unknown");
 	ok(boottime_compute(&s, 3000000000, 0, 4000000000, HZ, &t) != NULL,
-	   "PID 1 before the hand-over: the TSC went back, no timeline");
+	   "PID 1 before the hand-over: the counter went back, no timeline");
 	ok(boottime_compute(&s, 3400000000, 3900000000, 4000000000, 0, &t) != NULL,
 	   "no frequency: no timeline");
 	ok(boottime_compute(&s, 3400000000, 4100000000, 4000000000, HZ, &t) != NULL,

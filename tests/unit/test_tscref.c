@@ -71,6 +71,12 @@ static void independence(void)
 	ok(!strncmp(why, TSCREF_CIRCULAR_RAW, strlen(TSCREF_CIRCULAR_RAW)), "and says circular: %s", why);
 	is_int(tscref_counter_independent("CLOCK_MONOTONIC_RAW", "kvm-clock", why, sizeof(why)), 0,
 	       "RAW under kvm-clock (the TSC scaled by the hypervisor's figure): not independent");
+	is_int(tscref_counter_independent("CLOCK_MONOTONIC_RAW", "arch_sys_counter", why, sizeof(why)), 0,
+	       "RAW under arch_sys_counter (arm64: the generic timer's counter): not independent");
+	ok(tscref_circular_raw(why) && strstr(why, "CNTVCT_EL0"), "and says circular, naming the counter: %s", why);
+	is_int(tscref_counter_independent("CLOCK_MONOTONIC_RAW", "some_board_timer", why, sizeof(why)), -1,
+	       "RAW under a clocksource not listed: not known");
+	ok(!tscref_circular_raw(why), "and not called circular: %s", why);
 	is_int(tscref_counter_independent("CLOCK_MONOTONIC_RAW", "hpet", why, sizeof(why)), 1,
 	       "RAW under clocksource hpet: independent");
 	is_int(tscref_counter_independent("CLOCK_MONOTONIC_RAW", "jiffies", why, sizeof(why)), -1,

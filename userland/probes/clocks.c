@@ -5,9 +5,10 @@
  *
  * Sources: time(), gettimeofday() and clock_gettime() for every clock id,
  * each through libc (which uses the vDSO where the kernel serves the clock
- * there) and as a raw syscall; rdtsc, lfence;rdtsc and rdtscp; and a
- * calibrated user-space TSC clock. Per source: the median, min and p99 over
- * batches of the per-call mean, in ns and TSC ticks; clock_getres(); the
+ * there) and as a raw syscall; rdtsc, lfence;rdtsc and rdtscp (on arm64
+ * mrs cntvct_el0 and isb;mrs cntvct_el0: clocks_impl.h); and a calibrated
+ * user-space clock on that counter. Per source: the median, min and p99 over
+ * batches of the per-call mean, in ns and counter ticks; clock_getres(); the
  * smallest step and backward steps seen between consecutive reads;
  * getrusage() around the measurement; the last value read.
  *
@@ -68,8 +69,10 @@ static const struct {
 
 static void cpu_caps(struct env *e)
 {
-	e->no_tsc_why = "not an x86 CPU";
+	e->no_tsc_why = "no CPU counter read on this architecture";
 	e->no_rdtscp_why = "not an x86 CPU";
+	/* arm64: CNTVCT_EL0, which Linux lets EL0 read (or emulates when it traps it) */
+	e->have_tsc = TP_HAVE_COUNTER && !TP_HAVE_TSC;
 #if TP_HAVE_TSC
 	unsigned int a, b, c, d;
 	int mode = 0;
@@ -101,11 +104,11 @@ static size_t list_sources(struct source *s, const struct env *e)
 			snprintf(s[n].name, sizeof(s[n].name), "clock_gettime(%s)", clock_ids[i].name);
 			n++;
 		}
-	s[n++] = (struct source){ .kind = K_RDTSC, .via = VIA_INSN, .name = "rdtsc" };
-	s[n++] = (struct source){ .kind = K_LFENCE_RDTSC, .via = VIA_INSN, .name = "lfence;rdtsc" };
+	s[n++] = (struct source){ .kind = K_RDTSC, .via = VIA_INSN, .name = CLK_INSN };
+	s[n++] = (struct source){ .kind = K_LFENCE_RDTSC, .via = VIA_INSN, .name = CLK_INSN_ORDERED };
 	s[n++] = (struct source){ .kind = K_RDTSCP, .via = VIA_INSN, .name = "rdtscp" };
 	s[n++] = (struct source){ .kind = K_TSC_USER, .via = VIA_TSC_USER, .tclk = &e->tclk,
-				  .name = "cheap.gettime (TSC * mult >> shift)" };
+				  .name = CLK_USER_NAME };
 	return n;
 }
 
@@ -312,7 +315,8 @@ static void take_calibration(struct probe_ctx *ctx, struct env *e)
 	} else if (e->have_tsc) {
 		/* ticks cannot be turned into ns: time batches by the clock */
 		e->have_tsc = e->have_rdtscp = 0;
-		e->no_tsc_why = e->no_rdtscp_why = "TSC calibration failed";
+		e->no_tsc_why = e->no_rdtscp_why = TP_HAVE_TSC ? "TSC calibration failed"
+								: "counter calibration failed";
 	}
 }
 

@@ -34,14 +34,29 @@
 #define MAX_SOURCES 40
 #define CS_NAME_LEN 32			/* a clocksource name, as kernel/time/clocksource.c */
 
-#if !TP_HAVE_TSC
-static inline uint64_t rdtsc(void) { return 0; }
-static inline uint64_t rdtsc_ordered(void) { return 0; }
+/*
+ * The CPU's counter as this probe reads and names it (timeutil.h's
+ * tp_counter and tp_counter_ordered): the TSC on x86, CNTVCT_EL0 on arm64,
+ * where RDTSCP has no counterpart.
+ */
+#if TP_HAVE_TSC
+#define CLK_INSN "rdtsc"
+#define CLK_INSN_ORDERED "lfence;rdtsc"
+#define CLK_USER_NAME "cheap.gettime (TSC * mult >> shift)"
+#else
 static inline uint64_t rdtscp(uint32_t *aux) { (void)aux; return 0; }
+#define CLK_INSN "mrs cntvct_el0"
+#define CLK_INSN_ORDERED "isb;mrs cntvct_el0"
+#define CLK_USER_NAME "cheap.gettime (CNTVCT * mult >> shift)"
+#endif
+#if !TP_HAVE_COUNTER
+static inline uint64_t tp_counter(void) { return 0; }
+static inline uint64_t tp_counter_ordered(void) { return 0; }
 #endif
 
 /* ---- sources ---- */
 
+/* K_RDTSC, K_LFENCE_RDTSC: the counter read plain and ordered (CLK_INSN, CLK_INSN_ORDERED) */
 enum kind { K_TIME, K_GTOD, K_CGT, K_RDTSC, K_LFENCE_RDTSC, K_RDTSCP, K_TSC_USER, K_DEV, K_EMPTY };
 enum via { VIA_LIBC, VIA_SYSCALL, VIA_INSN, VIA_TSC_USER, VIA_DEV, VIA_NONE };
 

@@ -46,7 +46,7 @@ const struct plan *clocks_plan(int quick)
  * depend on the clocksource being measured (an acpi_pm read costs 2.5 us). */
 static inline uint64_t timer_now(const struct env *e)
 {
-	return e->have_tsc ? rdtsc_ordered() : (uint64_t)now_ns(CLOCK_MONOTONIC_RAW);
+	return e->have_tsc ? tp_counter_ordered() : (uint64_t)now_ns(CLOCK_MONOTONIC_RAW);
 }
 
 double clocks_timer_cost_ns(const struct env *e)
@@ -230,9 +230,9 @@ void clocks_setup_tsc_clock(struct env *e)
 	if (!e->have_tsc || !(e->tsc_hz > 0))
 		return;
 	clocks_calc_mult_shift(&e->tclk.conv, (uint64_t)llround(e->tsc_hz), NS_PER_S, TSC_MAXSEC);
-	a = rdtsc_ordered();
+	a = tp_counter_ordered();
 	clock_gettime(CLOCK_MONOTONIC_RAW, &t);
-	b = rdtsc_ordered();
+	b = tp_counter_ordered();
 	e->tclk.base_tsc = a + (b - a) / 2;
 	e->tclk.base_ns = ts_ns(&t);
 }

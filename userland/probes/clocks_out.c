@@ -157,7 +157,7 @@ void clocks_emit_result(const struct env *e, const struct clk_result *res)
 	tp_rec_uint(&r, "calls_per_batch", res->calls_per_batch);
 	emit_rec_double(&r, "batch_ns", res->batch_ns);
 	emit_rec_double(&r, "timer_share_pct", 100 * e->timer_ns / res->batch_ns);
-	tp_rec_str(&r, "timer", e->have_tsc ? "lfence;rdtsc" : "CLOCK_MONOTONIC_RAW");
+	tp_rec_str(&r, "timer", e->have_tsc ? CLK_INSN_ORDERED : "CLOCK_MONOTONIC_RAW");
 	tp_rec_int(&r, "cpu", e->cpu);
 	if (res->src.kind == K_TSC_USER) {
 		tp_rec_str(&r, "calibration", e->calib_source);
@@ -234,7 +234,7 @@ void clocks_emit_block(const struct probe_ctx *ctx, const struct env *e, size_t 
 	tp_rec_str(&r, "calibration_ref", e->calib_ref);
 	if (e->user_calib)
 		tsccal_fields(&r, e->user_calib);
-	tp_rec_str(&r, "timer", e->have_tsc ? "lfence;rdtsc" : "CLOCK_MONOTONIC_RAW");
+	tp_rec_str(&r, "timer", e->have_tsc ? CLK_INSN_ORDERED : "CLOCK_MONOTONIC_RAW");
 	emit_rec_double(&r, "timer_ns", e->timer_ns);
 	emit_rec_double(&r, "overhead_ns_per_call", e->overhead_ns);
 	tp_rec_str(&r, "vdso_check", e->traced ? "ptrace" : "cost");

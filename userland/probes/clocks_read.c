@@ -23,7 +23,7 @@ static inline int64_t tsc_clock_ns(const struct tsc_clock *c)
 {
 	/* ordered, like the kernel's vDSO read: a clock read must not move
 	 * before the loads that precede it */
-	return c->base_ns + (int64_t)cyc2ns(&c->conv, rdtsc_ordered() - c->base_tsc);
+	return c->base_ns + (int64_t)cyc2ns(&c->conv, tp_counter_ordered() - c->base_tsc);
 }
 
 static int64_t b_time_libc(const struct source *s, long iters)
@@ -95,7 +95,7 @@ static int64_t b_rdtsc(const struct source *s, long iters)
 	uint64_t v = 0;
 
 	for (long i = 0; i < iters; i++) {
-		REP16(v = rdtsc();)
+		REP16(v = tp_counter();)
 	}
 	return (int64_t)v;
 }
@@ -105,7 +105,7 @@ static int64_t b_lfence_rdtsc(const struct source *s, long iters)
 	uint64_t v = 0;
 
 	for (long i = 0; i < iters; i++) {
-		REP16(v = rdtsc_ordered();)
+		REP16(v = tp_counter_ordered();)
 	}
 	return (int64_t)v;
 }
@@ -199,8 +199,8 @@ int clocks_read_once(const struct source *s, int64_t *v)
 				       : sys2(SYS_clock_gettime, s->id, (long)&t);
 		*v = r ? 0 : ts_ns(&t);
 		return (int)r;
-	case K_RDTSC: *v = (int64_t)rdtsc(); return 0;
-	case K_LFENCE_RDTSC: *v = (int64_t)rdtsc_ordered(); return 0;
+	case K_RDTSC: *v = (int64_t)tp_counter(); return 0;
+	case K_LFENCE_RDTSC: *v = (int64_t)tp_counter_ordered(); return 0;
 	case K_RDTSCP: *v = (int64_t)rdtscp(0); return 0;
 	case K_TSC_USER: *v = tsc_clock_ns(s->tclk); return 0;
 	case K_DEV: *v = (int64_t)s->dev->pc.read(&s->dev->pc); return 0;
@@ -244,7 +244,7 @@ void clocks_fill_reads(const struct source *s, int64_t *r, size_t n)
 		return;
 	case K_RDTSC:
 		for (i = 0; i < n; i++)
-			r[i] = (int64_t)rdtsc();
+			r[i] = (int64_t)tp_counter();
 		return;
 	default:
 		for (i = 0; i < n; i++)

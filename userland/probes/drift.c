@@ -45,7 +45,7 @@ struct refs {
 	char cs[64];		/* "": unread, or it changed during the run */
 	char cs_why[128];	/* why cs is "" */
 	struct ktsc k;		/* k.khz 0: none, kmsg_why says why */
-	char kmsg_why[128];
+	char kmsg_why[256];
 };
 
 struct series {
@@ -349,8 +349,7 @@ static void emit_kernel(const struct series *s, const struct drift_fit *f, const
 	/* a circular CLOCK_MONOTONIC_RAW was said under its rate already */
 	emit_human("    against the kernel's %.3f MHz (%s): %+.2f ppm (the log's kHz is %.2f ppm)%s%s\n",
 	      kernel_hz / 1e6, rf->k.from, ppm, 1e9 / kernel_hz, ind > 0 ? "" : "; ",
-	      ind > 0 ? "" : strncmp(why, TSCREF_CIRCULAR_RAW, strlen(TSCREF_CIRCULAR_RAW)) ? why
-											  : "circular");
+	      ind > 0 ? "" : tscref_circular_raw(why) ? "circular" : why);
 }
 
 double drift_counter_ppm(double tsc_hz_a, double tsc_hz_b)
@@ -522,8 +521,7 @@ static void kernel_figure(struct refs *rf)
 		snprintf(rf->kmsg_why, sizeof(rf->kmsg_why), "the kernel log (%s): %s", how,
 			 strerror(-rc));
 	else if (!tscref_ktsc_parse(log, &rf->k))
-		snprintf(rf->kmsg_why, sizeof(rf->kmsg_why),
-			 "no \"tsc: Detected\" or \"Refined\" line left in the kernel log");
+		snprintf(rf->kmsg_why, sizeof(rf->kmsg_why), "%s", TSCREF_NO_KERNEL_FIGURE);
 	free(log);
 }
 

@@ -15,6 +15,7 @@
 #include "../emit.h"
 #include "../options.h"
 #include "../probe.h"
+#include "../hwid.h"
 #include "../sysinfo.h"
 #include "../timeutil.h"
 #include "hwlat_impl.h"
@@ -103,7 +104,7 @@ static void emit_row(const struct tp_hwlat_word *w, const struct cpu_row *c, int
 	snprintf(name, sizeof(name), "cpu%d", c->cpu);
 	emit_result_begin(&r, PROBE, name);
 	tp_rec_int(&r, "cpu", c->cpu);
-	tp_rec_int(&r, "apic", c->apic);
+	tp_rec_int(&r, HWID_KEY, c->apic);
 	tp_rec_uint(&r, "thresh_us", (uint64_t)thresh_us);
 	if (c->pre)
 		rec_pre(&r, w, c->pre);
@@ -171,7 +172,7 @@ static void trace_all(struct probe_ctx *ctx, struct cpu_row *rows, int n, int th
 static enum probe_status run(struct probe_ctx *ctx)
 {
 	static struct tp_hwlat_word w;
-	static struct cpu_map map;
+	static struct cpu_names names;
 	static struct cpu_row rows[CPU_MAP_MAX];
 	char why[320];
 	int have_pre, n = 0, traced = 0, thresh_us;
@@ -181,19 +182,20 @@ static enum probe_status run(struct probe_ctx *ctx)
 	if (!have_pre)
 		emit_skip(PROBE, "pre-os", why);
 	thresh_us = opt_thresh_us ? opt_thresh_us : have_pre ? (int)w.thresh_us : 1;
-	if (sysinfo_cpu_map_read(&map))
-		map.n = 0;
-	for (int i = 0; i < map.n; i++) {
-		rows[n] = (struct cpu_row){ .cpu = map.c[i].cpu, .apic = map.c[i].apic };
-		for (size_t k = 0; have_pre && k < w.n; k++)
-			if ((int64_t)w.cpu[k].apic == map.c[i].apic)
+	hwid_names_read(&names);
+	for (int i = 0; i < names.cpuinfo.n; i++) {
+		int cpu = names.cpuinfo.c[i].cpu;
+
+		rows[n] = (struct cpu_row){ .cpu = cpu, .apic = hwid_of_cpu(&names, cpu) };
+		for (size_t k = 0; have_pre && rows[n].apic >= 0 && k < w.n; k++)
+			if ((int64_t)w.cpu[k].apic == rows[n].apic)
 				rows[n].pre = &w.cpu[k];
 		n++;
 	}
 	trace_all(ctx, rows, n, thresh_us, &tracer_max, &traced);
 	if (!have_pre && !traced)
 		return PROBE_SKIPPED;
-	emit_human("  %4s %5s  %-28s | %s\n", "CPU", "APIC", "pre-OS: gaps    max ns  cov %",
+	emit_human("  %4s %5s  %-28s | %s\n", "CPU", HWID_NAME, "pre-OS: gaps    max ns  cov %",
 		   "tracer: gaps    max ns");
 	for (int i = 0; i < n; i++)
 		emit_row(&w, &rows[i], thresh_us);
@@ -233,7 +235,7 @@ static const struct probe_opt hwlat_opts[] = {
 
 static const struct probe_key hwlat_keys[] = {
 	PKEY_ID("cpu", 0, "the Linux CPU"),
-	PKEY_CTX("apic", 0, "its APIC ID, the stub's name for it"),
+	PKEY_CTX(HWID_KEY, 0, HWID_WHAT ": the stub's name for the CPU"),
 	PKEY_ID("thresh_us", "us", "the tracer's threshold (the stub's own is preos_thresh_us)"),
 	PKEY_CTX("preos_reported", 0, "the CPU's scan procedure returned within the time-out"),
 	PKEY_FIG("preos_gaps_n", "count", PK_LOWER, "pre-OS: gaps above the threshold"),

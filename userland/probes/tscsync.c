@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * Probe `tscsync`: the TSC offset of every online CPU relative to every
- * other, after boot, with bounds proven by round trips through one shared
- * cache line (method and its assumptions: tscsync.h, docs/probes/tscsync.md).
+ * Probe `tscsync`: the offset of the CPU's counter (timeutil.h: the TSC on
+ * x86, CNTVCT_EL0 on arm64) of every online CPU relative to every other,
+ * after boot, with bounds proven by round trips through one shared cache
+ * line (method and its assumptions: tscsync.h, docs/probes/tscsync.md).
  *
  * The kernel's check_tsc_warp() (arch/x86/kernel/tsc_sync.c) answers
  * "did a TSC read on one CPU ever come out before one on another" (probe
  * `tsc`); this answers "how far apart are they, give or take how much".
- * The stub's pre-OS offsets and each CPU's IA32_TSC_ADJUST, before and
- * after, are in tscsync_preos.c (tscsync_impl.h).
+ * The stub's pre-OS offsets and each CPU's IA32_TSC_ADJUST (x86), before
+ * and after, are in tscsync_preos.c (tscsync_impl.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -52,11 +53,15 @@ int tscsync_estimate(const struct tscsync_bounds *s, struct tscsync_estimate *e)
 
 /*
  * One cache line for both directions: A's call (seq odd, a0 beside it, as
- * the method says A writes its TSC) and B's answer (seq even, b). Each
- * TSC read is tp_counter_ordered() (lfence; rdtsc): it executes after the load
- * that saw the other side's store, and before this side's next store
- * retires (Intel SDM vol. 2B, RDTSC; vol. 3A 8.2.2, stores are not
- * reordered with older loads or made visible before they retire).
+ * the method says A writes its counter) and B's answer (seq even, b). Each
+ * counter read is tp_counter_ordered(): it executes after the load that saw
+ * the other side's store, and before this side's next store is visible.
+ * x86, lfence; rdtsc: Intel SDM vol. 2B, RDTSC; vol. 3A 8.2.2, stores are
+ * not reordered with older loads or made visible before they retire.
+ * arm64, isb; mrs cntvct_el0: an ISB after the load of a signal makes the
+ * counter read follow it (Arm ARM D12.1.2, "Reads of CNTVCT_EL0 can occur
+ * speculatively and out of order"); the value read is stored into the
+ * line before seq's store-release, which cannot be seen before it.
  */
 struct line {
 	uint64_t seq;
@@ -102,7 +107,7 @@ static int pin(int cpu)
 	return rc < 0 ? -rc : 0;
 }
 
-/* B: answers every call with its own TSC. */
+/* B: answers every call with its own counter. */
 static void *answer_main(void *arg)
 {
 	struct pair_job *j = arg;
@@ -196,8 +201,8 @@ static void pair_name(const struct pair_id *id, char *name, size_t len)
 	if (id->a >= 0 && id->b >= 0)
 		snprintf(name, len, "offset cpu%d cpu%d", id->a, id->b);
 	else
-		snprintf(name, len, "offset apic%lld apic%lld", (long long)id->apic_a,
-			 (long long)id->apic_b);
+		snprintf(name, len, "offset %s%lld %s%lld", HWID_KEY, (long long)id->hw_a,
+			 HWID_KEY, (long long)id->hw_b);
 }
 
 void tscsync_emit_pair(const struct pair_id *id, const struct cell *c, double hz, int64_t rejected)
@@ -210,10 +215,11 @@ void tscsync_emit_pair(const struct pair_id *id, const struct cell *c, double hz
 	tp_rec_str(&r, "when", id->when);
 	tp_rec_int(&r, "cpu_a", id->a);
 	tp_rec_int(&r, "cpu_b", id->b);
-	if (id->apic_a >= 0 && id->apic_b >= 0) {
-		tp_rec_int(&r, "apic_a", id->apic_a);
-		tp_rec_int(&r, "apic_b", id->apic_b);
+	if (id->hw_a >= 0 && id->hw_b >= 0) {
+		tp_rec_int(&r, HWID_KEY "_a", id->hw_a);
+		tp_rec_int(&r, HWID_KEY "_b", id->hw_b);
 	}
+	tp_rec_str(&r, "counter", TP_COUNTER_NAME);
 	emit_rec_double(&r, "offset_ns", tscsync_ns(c->e.offset_ticks, hz));
 	emit_rec_double(&r, "bound_ns", tscsync_ns(c->e.bound_ticks, hz));
 	emit_rec_double(&r, "round_trip_ns", tscsync_ns((double)c->s.min_rtt_ticks, hz));
@@ -244,7 +250,8 @@ void tscsync_emit_skip(const char *name, const char *when, const char *reason)
 static void human_matrix(const char *title, const int *cpus, int n, struct cell *m, double hz,
 			 int bound)
 {
-	emit_human("\n  %s (ns; row A, column B: TSC_B - TSC_A)\n  %6s", title, "A \\ B");
+	emit_human("\n  %s (ns; row A, column B: %s_B - %s_A)\n  %6s", title, TSCSYNC_COUNTER,
+		   TSCSYNC_COUNTER, "A \\ B");
 	for (int j = 0; j < n; j++)
 		emit_human(" %9d", cpus[j]);
 	emit_human("\n");
@@ -263,8 +270,8 @@ static void human_matrix(const char *title, const int *cpus, int n, struct cell 
 }
 
 /*
- * Pairs whose two directions contradict each other: TSC_B - TSC_A measured
- * from A and TSC_A - TSC_B measured from B must agree with opposite signs
+ * Pairs whose two directions contradict each other: B - A measured from A
+ * and A - B measured from B (counter values) must agree with opposite signs
  * within the two bounds; if not, the offset moved between the two
  * measurements or a round trip broke the method's assumptions.
  */
@@ -309,6 +316,7 @@ static void emit_summary(const int *cpus, int n, int online, const struct cell *
 				worst_bound = c->e.bound_ticks;
 		}
 	emit_result_begin(&r, P, "tscsync summary");
+	tp_rec_str(&r, "counter", TP_COUNTER_NAME);
 	tp_rec_int(&r, "cpus", online);
 	tp_rec_int(&r, "cpus_measured", n);
 	tp_rec_bool(&r, "sampled", n < online);
@@ -389,16 +397,16 @@ static int64_t hard_limit(const struct probe_ctx *ctx, int64_t duration_ns, int 
 }
 
 /* Every ordered pair of cpus[] after boot: a record or a skip each. */
-static void clocks_measure_all(const struct probe_ctx *ctx, const int *cpus, int n, int online,
+static void measure_all(const struct probe_ctx *ctx, const int *cpus, int n, int online,
 			struct cell *m, double hz)
 {
 	int64_t duration_ns = (ctx->quick ? 20 : 200) * NS_PER_MS;
 	uint64_t max_rounds = ctx->quick ? 20000 : 200000;
 	int left = n * (n - 1);
 
-	emit_human("  %d of %d CPUs, %lld ms or %llu round trips per ordered pair, TSC at %.0f Hz (%s)\n",
-	      n, online, (long long)(duration_ns / NS_PER_MS), (unsigned long long)max_rounds, hz,
-	      ctx->tsc.source ? ctx->tsc.source : "none");
+	emit_human("  %d of %d CPUs, %lld ms or %llu round trips per ordered pair, %s at %.0f Hz (%s)\n",
+	      n, online, (long long)(duration_ns / NS_PER_MS), (unsigned long long)max_rounds,
+	      TSCSYNC_COUNTER, hz, ctx->tsc.source ? ctx->tsc.source : "none");
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < n; j++) {
 			struct pair_id id = { TSCSYNC_POSTBOOT, cpus[i], cpus[j], -1, -1 };
@@ -424,24 +432,22 @@ static void clocks_measure_all(const struct probe_ctx *ctx, const int *cpus, int
 
 /*
  * One CPU has no pair to measure, but its IA32_TSC_ADJUST (pre-OS and now)
- * is still read and told: then the pairs are one skip, and no summary.
+ * is still read and told: then the pairs are one skip, and no summary. The
+ * counter's frequency for ns: the stub's or the user calibration's
+ * (tsccal_probe()), else what the counter claims (arm64's CNTFRQ_EL0).
  */
 static enum probe_status run(struct probe_ctx *ctx)
 {
 	static struct cell m[TSCSYNC_MAX_CPUS * TSCSYNC_MAX_CPUS];
-	static struct cpu_map map;
+	static struct cpu_names names;
 	static struct preos pre;
 	const struct preos *p;
 	struct adj now[TSCSYNC_MAX_CPUS];
 	int cpus[TSCSYNC_MAX_CPUS], online = 0, n, changed;
 	double hz;
 
-	if (!TP_HAVE_TSC) {
-		emit_skip(P, 0, "x86 only: the TSC and IA32_TSC_ADJUST (the arm64 counter's cross-CPU check is not built yet)");
-		return PROBE_SKIPPED;
-	}
-	if (!sysinfo_cpu_has_flag("tsc")) {
-		emit_skip(P, 0, "no TSC on this CPU");
+	if (tsccal_no_counter()) {
+		emit_skip(P, 0, tsccal_no_counter());
 		return PROBE_SKIPPED;
 	}
 	n = pick_cpus(cpus, &online);
@@ -449,16 +455,15 @@ static enum probe_status run(struct probe_ctx *ctx)
 		emit_skip(P, 0, "sched_getaffinity failed: cannot pin threads");
 		return PROBE_SKIPPED;
 	}
-	hz = tsccal_probe(ctx);
-	if (sysinfo_cpu_map_read(&map))
-		emit_human("  /proc/cpuinfo unreadable: APIC IDs and tsc_adjust flags unknown\n");
+	hz = tsccal_probe_or_claim(ctx);
+	hwid_names_read(&names);
 	if (n >= 2)
-		clocks_measure_all(ctx, cpus, n, online, m, hz);
+		measure_all(ctx, cpus, n, online, m, hz);
 	else
 		tscsync_emit_skip("offset", TSCSYNC_POSTBOOT,
 				  "one CPU online (or allowed to this process): no pair to compare");
-	p = tscsync_preos_records(ctx->opt, &map, &pre, hz);
-	tscsync_adjust_now(cpus, n, &map, now);
+	p = tscsync_preos_records(ctx->opt, &names, &pre, hz);
+	tscsync_adjust_now(cpus, n, &names.cpuinfo, now);
 	if (n >= 2) {
 		human_matrix("offset", cpus, n, m, hz, 0);
 		human_matrix("bound (half-width)", cpus, n, m, hz, 1);
@@ -480,22 +485,24 @@ static int64_t expect_ms(const struct probe_ctx *ctx)
 /*
  * Every key of a tscsync record (struct probe_key). An offset is the
  * centre of an interval each iteration proves (bound is its half-width):
- * iterations combine by intersecting them. ns is the primary unit.
+ * iterations combine by intersecting them. ns is the primary unit; ticks
+ * are the counter's (the TSC's, or CNTVCT_EL0's on arm64).
  */
 static const struct probe_key tscsync_keys[] = {
-	PKEY_ID("when", 0, "pre-os (the stub, through the firmware's MP services) or post-boot"),
+	PKEY_ID("when", 0, "pre-os (the stub: MP services on x86, PSCI CPU_ON on arm64) or post-boot"),
 	PKEY_ID("cpu_a", 0, "the CPU that calls (A)"),
 	PKEY_ID("cpu_b", 0, "the CPU that answers (B)"),
-	PKEY_FIG("offset_ns", "ns", PK_ZERO, "TSC_B - TSC_A, middle of the proven interval"),
-	PKEY_FIG("offset_ticks", "ticks", PK_ZERO, "the offset in TSC ticks", .same_as = "offset_ns"),
+	PKEY_CTX("counter", 0, "the counter compared: tsc (x86) or cntvct (arm64)"),
+	PKEY_FIG("offset_ns", "ns", PK_ZERO, "counter_B - counter_A, middle of the proven interval"),
+	PKEY_FIG("offset_ticks", "ticks", PK_ZERO, "the offset in counter ticks", .same_as = "offset_ns"),
 	PKEY_FIG("bound_ns", "ns", PK_LOWER, "half-width of the interval", .half_of = "offset_ns"),
-	PKEY_FIG("bound_ticks", "ticks", PK_LOWER, "the half-width in TSC ticks",
+	PKEY_FIG("bound_ticks", "ticks", PK_LOWER, "the half-width in counter ticks",
 		 .same_as = "bound_ns", .half_of = "offset_ticks"),
 	PKEY_FIG("round_trip_ns", "ns", PK_LOWER, "tightest round trip"),
-	PKEY_FIG("round_trip_ticks", "ticks", PK_LOWER, "tightest round trip in TSC ticks",
+	PKEY_FIG("round_trip_ticks", "ticks", PK_LOWER, "tightest round trip in counter ticks",
 		 .same_as = "round_trip_ns"),
 	PKEY_BUDGET("samples", "count", "round trips counted (as many as fit the time)"),
-	PKEY_FIG("rejected", "count", PK_LOWER, "round trips where A's TSC went back"),
+	PKEY_FIG("rejected", "count", PK_LOWER, "round trips where A's counter went back"),
 	PKEY_CTX("consistent", 0, "the round trips' intervals intersect"),
 	PKEY_CTX("excludes_zero", 0, "an offset is proven"),
 	PKEY_CTX("cpus", "count", "CPUs online"),
@@ -509,9 +516,10 @@ static const struct probe_key tscsync_keys[] = {
 	PKEY_CTX("any_excludes_zero", 0, "some pair has a proven offset"),
 	PKEY_FIG("pairs_inconsistent", "count", PK_LOWER, "pairs whose intervals did not intersect"),
 	PKEY_FIG("reverse_disagreements", "count", PK_LOWER, "pairs whose two directions contradict"),
-	PKEY_FIG("tsc_hz", "Hz", PK_NEITHER, "TSC frequency used for ns"),
-	PKEY_CTX("tsc_hz_source", 0, "whose figure: stub or user"),
-	PKEY_CTX("apic_*", 0, "the APIC IDs the stub named the pair by"),
+	PKEY_FIG("tsc_hz", "Hz", PK_NEITHER, "the counter's frequency used for ns"),
+	PKEY_CTX("tsc_hz_source", 0, "whose figure: stub, user, or cntfrq (CNTFRQ_EL0's claim)"),
+	PKEY_CTX("apic_*", 0, "x86: the APIC IDs the stub named the pair by"),
+	PKEY_CTX("mpidr_*", 0, "arm64: the MPIDRs the stub named the pair by (tp_mpidr_pack())"),
 	PKEY_ID("cpu", 0, "the CPU whose IA32_TSC_ADJUST this is"),
 	PKEY_CTX("apic", 0, "its APIC ID"),
 	PKEY_FIG("tsc_adjust", "ticks", PK_ZERO, "IA32_TSC_ADJUST (MSR 0x3b), signed ticks"),
@@ -523,7 +531,7 @@ static const struct probe_key tscsync_keys[] = {
 
 const struct probe tscsync_probe = {
 	.name = "tscsync",
-	.summary = "TSC offset of every CPU against every other, bounded by cache-line round trips",
+	.summary = "counter (TSC, CNTVCT_EL0) offset of every CPU against every other, bounded by round trips",
 	.run = run, .limit_quick_s = 30, .limit_full_s = 300, .expect_ms = expect_ms,
 	PROBE_FIGURES("max_abs_offset_ns", "offset_ns", "bound_ns", "round_trip_ns", "samples"),
 	PROBE_KEYS(tscsync_keys),

@@ -7,10 +7,12 @@
  *   tscsync_preos.c  before the OS and IA32_TSC_ADJUST: the stub's
  *                    timeprobe.tsc_preos (common/handoff.h) as records on
  *                    Linux CPU numbers, each CPU's IA32_TSC_ADJUST as the
- *                    stub found it and as it is now, the table of both
+ *                    stub found it and as it is now (x86), the table of both
  *
- * The pure part, tested alone, is in tscsync.h; the APIC IDs of the Linux
- * CPUs come from cpu_map (sysinfo.h).
+ * The counter is the CPU's own (timeutil.h): the TSC on x86, CNTVCT_EL0 on
+ * arm64. The pure part, tested alone, is in tscsync.h; the hardware IDs of
+ * the Linux CPUs come from cpu_map (sysinfo.h, APIC IDs) or mpidr_map
+ * (mpidr.h, arm64).
  */
 #ifndef TP_PROBES_TSCSYNC_IMPL_H
 #define TP_PROBES_TSCSYNC_IMPL_H
@@ -20,14 +22,28 @@
 
 #include "../../common/handoff.h"
 #include "../emit.h"
+#include "../hwid.h"
 #include "../options.h"
 #include "../sysinfo.h"
+#include "../timeutil.h"
 #include "tscsync.h"
 
 #define TSCSYNC_PROBE "tscsync"
 /* The `when` of a record: the stub's figures, or this probe's own. */
 #define TSCSYNC_PREOS "pre-os"
 #define TSCSYNC_POSTBOOT "post-boot"
+
+/*
+ * The counter in human text. (How the stub names CPUs, the prefix of the
+ * records' keys apic_a, mpidr_a and of a name when no Linux CPU has the
+ * ID: HWID_KEY, ../hwid.h.)
+ */
+#if TP_HAVE_TSC
+#define TSCSYNC_COUNTER "TSC"
+#else
+#define TSCSYNC_COUNTER "CNTVCT"
+#endif
+#define TSCSYNC_NO_ADJUST "x86 only: IA32_TSC_ADJUST"
 
 /* One ordered pair: measured (done) or not, its round trips and what they prove. */
 struct cell {
@@ -36,11 +52,11 @@ struct cell {
 	struct tscsync_estimate e;
 };
 
-/* Who a pair is: its CPUs (-1: no Linux CPU has that APIC ID) and APIC IDs (-1: unknown). */
+/* Who a pair is: its CPUs (-1: no Linux CPU has that ID) and hardware IDs (HWID_KEY; -1: unknown). */
 struct pair_id {
 	const char *when;
 	int a, b;
-	int64_t apic_a, apic_b;
+	int64_t hw_a, hw_b;
 };
 
 /* ticks in ns at hz; NAN when hz is not known. */
@@ -57,7 +73,7 @@ struct adj {
 	int64_t v;
 };
 
-/* The stub's figures, each AP mapped to a Linux CPU (-1: no CPU has its APIC ID). */
+/* The stub's figures, each AP mapped to a Linux CPU (-1: no CPU has its hardware ID). */
 struct preos {
 	struct tp_preos w;
 	int bsp_cpu;
@@ -70,17 +86,20 @@ struct preos {
  * emitted: its pairs and IA32_TSC_ADJUST values as `pre-os` records, or one
  * `pre-os` skip saying why there are none. Returns p, or NULL (the skip).
  */
-const struct preos *tscsync_preos_records(const struct options *o, const struct cpu_map *map,
+const struct preos *tscsync_preos_records(const struct options *o, const struct cpu_names *names,
 					  struct preos *p, double hz);
 
-/* IA32_TSC_ADJUST of each of cpus[] now (msr.h), into now[]: a `post-boot` record or skip each. */
+/*
+ * IA32_TSC_ADJUST of each of cpus[] now (msr.h), into now[]: a `post-boot`
+ * record or skip each; not on arm64 (one skip, now[] all ADJ_UNKNOWN).
+ */
 void tscsync_adjust_now(const int *cpus, int n, const struct cpu_map *map, struct adj *now);
 
 /*
  * The human table of the stub's pairs beside the same pairs after boot (m,
  * n x n over cpus[]; NULL when none were measured), then IA32_TSC_ADJUST
- * per CPU before and after. Returns how many CPUs' IA32_TSC_ADJUST differ
- * between the stub's read and now[].
+ * per CPU before and after (x86). Returns how many CPUs' IA32_TSC_ADJUST
+ * differ between the stub's read and now[].
  */
 int tscsync_human_preos(const struct preos *p, const int *cpus, int n, const struct cell *m,
 			const struct adj *now, double hz);

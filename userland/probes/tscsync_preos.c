@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * Probe `tscsync`, before the OS and IA32_TSC_ADJUST (tscsync_impl.h): the
- * offsets the UEFI stub measured through the firmware's MP services and
- * handed over in timeprobe.tsc_preos (docs/stub.md, "TSC offsets before
- * the OS"), as `pre-os` records on Linux CPU numbers, and each CPU's
+ * offsets the UEFI stub measured (x86: through the firmware's MP services;
+ * arm64: CPUs started with PSCI CPU_ON) and handed over in
+ * timeprobe.tsc_preos (docs/stub.md, "TSC offsets before the OS"), as
+ * `pre-os` records on Linux CPU numbers, and on x86 each CPU's
  * IA32_TSC_ADJUST as the stub found it and as it is now
  * (docs/probes/tscsync.md, "Before the OS").
  */
@@ -17,7 +18,7 @@
 #include "tscsync_impl.h"
 
 /* The word parsed and mapped: 0, or -1 with why (a skip's reason). */
-static int preos_load(const struct options *o, const struct cpu_map *map, struct preos *p,
+static int preos_load(const struct options *o, const struct cpu_names *names, struct preos *p,
 		      char *why, size_t len)
 {
 	const char *bad;
@@ -25,21 +26,22 @@ static int preos_load(const struct options *o, const struct cpu_map *map, struct
 	if (!o->tsc_preos[0]) {
 		snprintf(why, len, "%s", !o->bootpart[0] ?
 			 "no pre-OS figures: not booted by the timeprobe stub" :
-			 "no pre-OS figures: the stub handed over no timeprobe.tsc_preos (no MP "
-			 "services, left out for length, or refused: see its stub_tscsync and "
-			 "stub_warning records and the error records)");
+			 "no pre-OS figures: the stub handed over no timeprobe.tsc_preos (its "
+			 "per-CPU step measured nothing, the word was left out for length, or it "
+			 "was refused: see its stub_tscsync and stub_warning records and the error "
+			 "records)");
 		return -1;
 	}
 	if ((bad = tp_preos_parse(o->tsc_preos, strlen(o->tsc_preos), &p->w)) != NULL) {
 		snprintf(why, len, "timeprobe.tsc_preos refused: %s", bad);
 		return -1;
 	}
-	p->bsp_cpu = sysinfo_cpu_of_apic(map, p->w.bsp_apic);
+	p->bsp_cpu = hwid_cpu_of(names, p->w.bsp_apic);
 	for (size_t i = 0; i < p->w.n; i++) {
 		const struct tp_preos_pair *e = &p->w.pair[i];
 		struct cell *c = &p->c[i];
 
-		p->cpu[i] = sysinfo_cpu_of_apic(map, e->apic);
+		p->cpu[i] = hwid_cpu_of(names, e->apic);
 		*c = (struct cell){ .done = 1 };
 		c->s.min_rtt_ticks = (int64_t)e->rtt_ticks;
 		c->s.samples = e->samples;
@@ -98,6 +100,10 @@ static void preos_emit(const struct preos *p, double hz)
 
 		tscsync_emit_pair(&id, &p->c[i], hz, -1);
 	}
+	if (!TP_HAVE_TSC) {
+		tscsync_emit_skip("tsc_adjust", TSCSYNC_PREOS, TSCSYNC_NO_ADJUST);
+		return;
+	}
 	emit_adjust(TSCSYNC_PREOS, p->bsp_cpu, p->w.bsp_apic, &a, STUB_NO_ADJUST);
 	for (size_t i = 0; i < p->w.n; i++) {
 		a = preos_adj(&p->w.pair[i].adjust);
@@ -105,12 +111,12 @@ static void preos_emit(const struct preos *p, double hz)
 	}
 }
 
-const struct preos *tscsync_preos_records(const struct options *o, const struct cpu_map *map,
+const struct preos *tscsync_preos_records(const struct options *o, const struct cpu_names *names,
 					  struct preos *p, double hz)
 {
 	char why[256];
 
-	if (preos_load(o, map, p, why, sizeof(why))) {
+	if (preos_load(o, names, p, why, sizeof(why))) {
 		tscsync_emit_skip("pre-os", TSCSYNC_PREOS, why);
 		return NULL;
 	}
@@ -121,13 +127,18 @@ const struct preos *tscsync_preos_records(const struct options *o, const struct 
 /* IA32_TSC_ADJUST of each measured CPU now, through /dev/cpu/N/msr (msr.h). */
 void tscsync_adjust_now(const int *cpus, int n, const struct cpu_map *map, struct adj *out)
 {
+	for (int i = 0; i < n; i++)
+		out[i] = (struct adj){ ADJ_UNKNOWN, 0 };
+	if (!TP_HAVE_TSC) {
+		tscsync_emit_skip("tsc_adjust", TSCSYNC_POSTBOOT, TSCSYNC_NO_ADJUST);
+		return;
+	}
 	for (int i = 0; i < n; i++) {
 		const struct cpu_entry *c = sysinfo_cpu_map_find(map, cpus[i]);
 		char why[160] = "";
 		uint64_t v;
 		int rc;
 
-		out[i] = (struct adj){ ADJ_UNKNOWN, 0 };
 		if (c && c->tsc_adjust == 0) {
 			out[i].state = ADJ_NONE;
 			snprintf(why, sizeof(why), "the CPU has no IA32_TSC_ADJUST: no tsc_adjust flag "
@@ -147,6 +158,15 @@ static int index_of(const int *cpus, int n, int cpu)
 		if (cpus[i] == cpu)
 			return i;
 	return -1;
+}
+
+/* "cpuN", or the stub's name for it (HWID_KEY) when no Linux CPU has its ID. */
+static void cpu_text(char *s, size_t len, int cpu, int64_t hw)
+{
+	if (cpu >= 0)
+		snprintf(s, len, "cpu%d", cpu);
+	else
+		snprintf(s, len, "%s%lld", HWID_KEY, (long long)hw);
 }
 
 static void cell_text(char *s, size_t len, const struct cell *c, double hz)
@@ -186,12 +206,13 @@ static struct adj preos_adj_of(const struct preos *p, int cpu)
 int tscsync_human_preos(const struct preos *p, const int *cpus, int n, const struct cell *m,
 			const struct adj *now, double hz)
 {
-	char ab[40], pre[48], post[48];
+	char a[24], b[24], ab[56], pre[48], post[48];
 	int changed = 0;
 
 	if (p && p->w.n) {
 		emit_human("\n  before the OS (stub: BSP against each AP) and after boot "
-		      "(ns; TSC_B - TSC_A)\n  %-16s %24s %24s\n", "A -> B", "pre-OS", "post-boot");
+		      "(ns; %s_B - %s_A)\n  %-16s %24s %24s\n", TSCSYNC_COUNTER, TSCSYNC_COUNTER,
+		      "A -> B", "pre-OS", "post-boot");
 	} else if (p) {
 		emit_human("\n  before the OS: no pair (the stub measured no AP; its stub_tscsync records say why)\n");
 	} else {
@@ -200,10 +221,16 @@ int tscsync_human_preos(const struct preos *p, const int *cpus, int n, const str
 	for (size_t k = 0; p && k < p->w.n; k++) {
 		int i = index_of(cpus, n, p->bsp_cpu), j = index_of(cpus, n, p->cpu[k]);
 
-		snprintf(ab, sizeof(ab), "cpu%d -> cpu%d", p->bsp_cpu, p->cpu[k]);
+		cpu_text(a, sizeof(a), p->bsp_cpu, p->w.bsp_apic);
+		cpu_text(b, sizeof(b), p->cpu[k], p->w.pair[k].apic);
+		snprintf(ab, sizeof(ab), "%s -> %s", a, b);
 		cell_text(pre, sizeof(pre), &p->c[k], hz);
 		cell_text(post, sizeof(post), m && i >= 0 && j >= 0 ? &m[i * n + j] : NULL, hz);
 		emit_human("  %-16s %24s %24s\n", ab, pre, post);
+	}
+	if (!TP_HAVE_TSC) {
+		emit_human("\n  IA32_TSC_ADJUST: x86 only\n");
+		return 0;
 	}
 	emit_human("\n  IA32_TSC_ADJUST %15s %15s\n", "pre-OS", "post-boot");
 	for (int i = 0; i < n; i++) {
@@ -233,5 +260,6 @@ void tscsync_summary_preos(struct tp_rec *r, const struct preos *p, int changed,
 	tp_rec_int(r, "preos_pairs", (int64_t)p->w.n);
 	emit_rec_double(r, "preos_max_abs_offset_ns", tscsync_ns(worst, hz));
 	tp_rec_int(r, "preos_pairs_excluding_zero", proven);
-	tp_rec_int(r, "tsc_adjust_changed", changed);
+	if (TP_HAVE_TSC)
+		tp_rec_int(r, "tsc_adjust_changed", changed);
 }

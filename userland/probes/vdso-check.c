@@ -4,7 +4,8 @@
  * does the vDSO answer in user space on this kernel and clocksource, or fall
  * back to the system call? Seconds, exact, no timing involved.
  *
- * The vDSO's own entry points (__vdso_clock_gettime, ...) are found in the
+ * The vDSO's own entry points (__vdso_clock_gettime, ... on x86;
+ * __kernel_clock_gettime, ... on arm64: trace_entry.h) are found in the
  * ELF image the kernel maps into every process (getauxval(AT_SYSINFO_EHDR);
  * System V gABI, "Dynamic Section" and "Symbol Table") and called directly,
  * so libc's choices (musl refuses the vDSO for some clocks) are not in the
@@ -51,7 +52,7 @@ static long call(const struct entry *e, const void *fn)
 
 	if (e->clock_id >= 0)
 		return ((cgt_fn)fn)(e->clock_id, &ts);
-	if (!strcmp(e->symbol, "__vdso_gettimeofday"))
+	if (!strcmp(e->symbol, TRACE_VDSO_GETTIMEOFDAY))
 		return ((gtod_fn)fn)(&tv, 0);
 	return ((time_fn)fn)(0) < 0 ? -EINVAL : 0;
 }
@@ -114,10 +115,10 @@ static size_t entry_list(struct entry *list, char (*names)[48])
 		if (!trace_clock_name(id))
 			continue;
 		snprintf(names[id], sizeof(names[id]), "clock_gettime(%s)", trace_clock_name(id));
-		list[n++] = (struct entry){ names[id], "__vdso_clock_gettime", id };
+		list[n++] = (struct entry){ names[id], TRACE_VDSO_CLOCK_GETTIME, id };
 	}
-	list[n++] = (struct entry){ "gettimeofday()", "__vdso_gettimeofday", -1 };
-	list[n++] = (struct entry){ "time()", "__vdso_time", -1 };
+	list[n++] = (struct entry){ "gettimeofday()", TRACE_VDSO_GETTIMEOFDAY, -1 };
+	list[n++] = (struct entry){ "time()", TRACE_VDSO_TIME, -1 };
 	return n;
 }
 
@@ -140,12 +141,15 @@ static enum probe_status run(struct probe_ctx *ctx)
 		snprintf(cs, sizeof(cs), "unknown");
 	n = entry_list(list, names);
 	for (size_t i = 0; i < n; i++)
-		found += (fn[i] = trace_vdso_symbol(base, list[i].symbol)) != 0;
+		found += (fn[i] = list[i].symbol ? trace_vdso_symbol(base, list[i].symbol) : 0) != 0;
 	if (found)
 		rc = kernel_entries(list, fn, n, k);
 	emit_human("  %-44s %-8s %s   (clocksource %s)\n", "vDSO entry", "path", "status", cs);
 	for (size_t i = 0; i < n; i++) {
-		if (!fn[i])
+		if (!list[i].symbol)
+			emit_skip(PROBE, list[i].name, "this architecture's vDSO has no such entry "
+				  "(libc's time() reads clock_gettime)");
+		else if (!fn[i])
 			emit_skip(PROBE, list[i].name, "the vDSO does not export this entry");
 		else if (rc)
 			break;	/* as before the first traced entry */

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+/* The BSP's half of the round trips and a pair's keys; see mpshare.h. */
+#include "mpshare.h"
+
+int tp_rt_call(struct tp_rt *rt, uint64_t ticks_per_ms, struct tscsync_bounds *s)
+{
+	uint64_t start = tp_counter(), plan = MP_PLAN_MS * ticks_per_ms;
+	uint64_t hard = MP_HARD_MS * ticks_per_ms, answer = MP_ANSWER_MS * ticks_per_ms;
+	uint64_t k = 1;
+
+	tscsync_init(s);
+	for (uint64_t i = 0; i < MP_MAX_ROUNDS + MP_WARMUP; i++, k += 2) {
+		uint64_t a0 = tp_counter(), a1, ran;
+
+		__atomic_store_n(&rt->seq, k + tp_after(a0), __ATOMIC_RELEASE);
+		if (tp_rt_spin(&rt->seq, k + 1, answer))
+			return -1;
+		a1 = tp_counter();
+		if (i >= MP_WARMUP)
+			tscsync_add(s, a0, __atomic_load_n(&rt->b, __ATOMIC_RELAXED), a1);
+		ran = a1 - start;
+		if (ran > hard || (ran > plan && s->samples >= MP_MIN_ROUNDS))
+			break;
+	}
+	return 0;
+}
+
+void tp_rt_rec(struct tp_rec *r, const struct tscsync_bounds *s, const struct tscsync_interval *iv)
+{
+	tp_rec_int(r, "lo_ticks", iv->lo_ticks);
+	tp_rec_int(r, "hi_ticks", iv->hi_ticks);
+	tp_rec_int(r, "offset_ticks", tscsync_mid_ticks(iv));
+	tp_rec_uint(r, "bound_ticks", tscsync_half_ticks(iv));
+	tp_rec_int(r, "round_trip_ticks", s->min_rtt_ticks);
+	tp_rec_uint(r, "samples", s->samples);
+	tp_rec_uint(r, "rejected", s->rejected);
+	tp_rec_bool(r, "consistent", iv->consistent);
+	tp_rec_bool(r, "excludes_zero", iv->excludes_zero);
+}
+
+void tp_rt_word(struct tp_preos_pair *e, uint32_t id, const struct tscsync_bounds *s,
+		const struct tscsync_interval *iv)
+{
+	*e = (struct tp_preos_pair){
+		.apic = id,
+		.lo_ticks = iv->lo_ticks,
+		.hi_ticks = iv->hi_ticks,
+		.rtt_ticks = (uint64_t)s->min_rtt_ticks,
+		.samples = s->samples,
+		.consistent = iv->consistent,
+	};
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the per-CPU step of both architectures shares (mp.c on x86 through
+ * MP services, arm64/mp.c through PSCI): the round trip on one cache line
+ * between the BSP (A) and an AP (B), timed on the architecture's counter
+ * (arch.h: the TSC between LFENCEs, or CNTVCT_EL0 after an ISB), and the
+ * keys a measured pair gives its stub_tscsync record and its entry in
+ * timeprobe.tsc_preos=. The spins are inlined: the AP's procedure calls
+ * nothing of ours (on x86 the firmware calls it with the Microsoft ABI).
+ */
+#ifndef TP_BOOT_MPSHARE_H
+#define TP_BOOT_MPSHARE_H
+
+#include <stdint.h>
+
+#include "../common/handoff.h"
+#include "../common/record.h"
+#include "../common/tscsync.h"
+#include "arch.h"
+#include "mp.h"
+
+/* The round trip's two words, first in each architecture's line. */
+struct tp_rt {
+	uint64_t seq;		/* odd: A's call; even: B's answer; MP_STOP: done */
+	uint64_t b;		/* B's counter at its answer */
+};
+
+/* Spins until *p == want: 0; -1 at MP_STOP or after limit ticks of this CPU's counter. */
+static inline __attribute__((always_inline)) int tp_rt_spin(uint64_t *p, uint64_t want,
+							    uint64_t limit)
+{
+	uint64_t start = tp_counter();
+
+	for (unsigned int i = 1;; i++) {
+		uint64_t v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+
+		if (v == want)
+			return 0;
+		if (v == MP_STOP)
+			return -1;
+		tp_relax();
+		if (!(i & 255) && tp_counter() - start > limit)
+			return -1;
+	}
+}
+
+/*
+ * B: an answer to every call until MP_STOP or idle_ticks without one. The
+ * answer's seq is made to depend on the counter's value (tp_after), so it
+ * cannot be seen before that read was made.
+ */
+static inline __attribute__((always_inline)) void tp_rt_answer(struct tp_rt *rt, uint64_t idle_ticks)
+{
+	for (uint64_t k = 1;; k += 2) {
+		uint64_t b;
+
+		if (tp_rt_spin(&rt->seq, k, idle_ticks))
+			return;
+		b = tp_counter();
+		__atomic_store_n(&rt->b, b, __ATOMIC_RELAXED);
+		__atomic_store_n(&rt->seq, k + 1 + tp_after(b), __ATOMIC_RELEASE);
+	}
+}
+
+/* A: the round trips of mp.h's plan into s; 0, or -1 when an answer did not come. */
+int tp_rt_call(struct tp_rt *rt, uint64_t ticks_per_ms, struct tscsync_bounds *s);
+
+/*
+ * A measured pair's keys (lo_ticks .. excludes_zero) into r, and its
+ * timeprobe.tsc_preos entry into e (the CPU's ID, no IA32_TSC_ADJUST).
+ */
+void tp_rt_rec(struct tp_rec *r, const struct tscsync_bounds *s, const struct tscsync_interval *iv);
+void tp_rt_word(struct tp_preos_pair *e, uint32_t id, const struct tscsync_bounds *s,
+		const struct tscsync_interval *iv);
+
+#endif
