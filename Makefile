@@ -44,6 +44,31 @@ $(error ARCH=$(ARCH): x86 or arm64)
 endif
 BOOT_EFI := $(B)/boot/$(BOOT_EFI_NAME)
 
+# The targets that cannot serve an arm64 build stop here, before anything is
+# built or booted, with why and what to use (make -n too: docs/arm64.md has
+# the table of every target; tests/build/arm64-targets.t checks it).
+ifeq ($(ARCH),arm64)
+arm64_both := make test builds and boots both architectures (x86 in build/, arm64 in build/arm64: \
+	tests/boot/*arm64*.t); run it without ARCH=arm64
+arm64_host := it runs the suite on this host, and the arm64 build is cross-compiled for \
+	another CPU; run it without ARCH=arm64 (the appliance: make ARCH=arm64 run)
+ARM64_NOT.test := $(arm64_both)
+ARM64_NOT.test-all := $(arm64_both)
+ARM64_NOT.test-boot := $(arm64_both)
+ARM64_NOT.test-host := $(arm64_both)
+ARM64_NOT.test-unit := the unit tests run on this host against the x86 stub; run make test-unit
+ARM64_NOT.boot-tests := $(ARM64_NOT.test-unit)
+ARM64_NOT.test-lava := the LAVA jobs describe an x86 QEMU (q35, OVMF, arch amd64); run make test-lava
+ARM64_NOT.compare := $(arm64_host)
+ARM64_NOT.bench := $(arm64_host)
+ARM64_NOT.readme-options := $(arm64_host)
+ARM64_NOT.vm := the .vmx (guestOS other4xlinux-64) and its disks are for x86 hypervisors; \
+	use build/arm64/timeprobe.img as a raw disk (make ARCH=arm64 run; a cloud server: docs/arm64.md)
+arm64_refused := $(firstword $(filter $(patsubst ARM64_NOT.%,%,$(filter ARM64_NOT.%,$(.VARIABLES))), \
+	$(MAKECMDGOALS)))
+$(if $(arm64_refused),$(error make $(arm64_refused): not for ARCH=arm64: $(ARM64_NOT.$(arm64_refused))))
+endif
+
 CC ?= gcc
 # $(call sq,WORD): WORD quoted for the shell, as one word whatever it holds
 # (spaces, quotes): '...' with each ' written '\''.
@@ -189,16 +214,18 @@ $(B)/image-words: FORCE
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 $(B)/timeprobe.img: $(BOOT_EFI) $(B)/kernel/bzImage $(B)/initramfs.img \
-		$(CMDLINE_TXT) tools/mkimage.sh tools/cmdline-flatten.sh $(B)/image-words
+		$(CMDLINE_TXT) tools/mkimage.sh tools/efi-name.sh tools/cmdline-flatten.sh $(B)/image-words
 	sh tools/mkimage.sh $@ $(BOOT_EFI) $(B)/kernel/bzImage $(B)/initramfs.img $(CMDLINE_TXT) \
 		"$$(sh tools/kconfig-words.sh $(B)/kernel/bzImage.config '$(KVARIANT)' $(QEMU_CPUS)) $(APPEND)"
 image: deps
 	$(MAKE) $(B)/timeprobe.img report
 
-# The arm64 image beside the x86 one: make test boots it (tests/boot/25-arm64.t).
+# The arm64 image and single file beside the x86 ones: make test boots them
+# (tests/boot/25-arm64.t, 66-arm64-single-efi.t).
 # KERNEL_IMAGE names an x86 kernel here: KERNEL_IMAGE_ARM64 is the arm64 one.
 image-arm64: deps
-	$(MAKE) ARCH=arm64 KERNEL_IMAGE=$(call sq,$(KERNEL_IMAGE_ARM64)) build/arm64/timeprobe.img
+	$(MAKE) ARCH=arm64 KERNEL_IMAGE=$(call sq,$(KERNEL_IMAGE_ARM64)) build/arm64/timeprobe.img \
+		build/arm64/timeprobe.efi
 
 # The image's words depend on the accelerator (tools/run.sh), so the script
 # builds it, with the make that runs this one.

@@ -35,6 +35,7 @@ EFI_LIB := $(GNU_EFI_ARM64)/usr/lib
 EFI_CC := aarch64-linux-gnu-gcc
 EFI_LD := aarch64-linux-gnu-ld
 EFI_OBJCOPY := aarch64-linux-gnu-objcopy
+EFI_OBJDUMP := aarch64-linux-gnu-objdump
 EFI_CRT0 := $(EFI_LIB)/crt0-efi-aarch64.o
 EFI_LDS := $(EFI_LIB)/elf_aarch64_efi.lds
 # -mno-outline-atomics: atomics inline (LL/SC), not calls to libgcc's
@@ -54,6 +55,7 @@ EFI_LIB ?= /usr/lib
 EFI_CC := $(CC)
 EFI_LD ?= ld
 EFI_OBJCOPY ?= objcopy
+EFI_OBJDUMP ?= objdump
 EFI_CRT0 := $(EFI_LIB)/crt0-efi-x86_64.o
 EFI_LDS := $(EFI_LIB)/elf_x86_64_efi.lds
 # GNU_EFI_USE_MS_ABI: EFIAPI = __attribute__((ms_abi)), so firmware calls are
@@ -93,22 +95,23 @@ $(BOOT_EFI): $(B)/boot/stub.so
 	$(EFI_OBJCOPY) $(BOOT_EFI_SECTIONS) $(BOOT_EFI_FORMAT) $< $@
 
 # ---- the single file: stub + kernel + initramfs + command line ----
+# (ARCH=arm64: BOOTAA64.EFI with the arm64 kernel, boot/mkefi.sh.)
 # The embedded default command line is what the disk image's cmdline.txt
-# holds (tools/cmdline.txt, the kernel's words, APPEND) without initrd=: the
+# holds (CMDLINE_TXT, the kernel's words, APPEND) without initrd=: the
 # initramfs travels in .initrd and reaches Linux by LINUX_EFI_INITRD_MEDIA_GUID.
 # Rewritten only when it changes (KVARIANT and APPEND are not files).
-$(B)/timeprobe.cmdline: tools/cmdline.txt tools/kconfig-words.sh tools/cmdline-flatten.sh \
+$(B)/timeprobe.cmdline: $(CMDLINE_TXT) tools/kconfig-words.sh tools/cmdline-flatten.sh \
 		$(B)/kernel/bzImage FORCE
 	@mkdir -p $(@D)
-	sh tools/cmdline-flatten.sh --drop initrd tools/cmdline.txt \
+	sh tools/cmdline-flatten.sh --drop initrd $(CMDLINE_TXT) \
 		"$$(sh tools/kconfig-words.sh $(B)/kernel/bzImage.config '$(KVARIANT)' $(QEMU_CPUS))" \
 		'$(APPEND)' > $@.tmp
 	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-$(B)/timeprobe.efi: $(B)/boot/BOOTX64.EFI $(B)/boot/stub.so $(B)/kernel/bzImage $(B)/initramfs.img \
+$(B)/timeprobe.efi: $(BOOT_EFI) $(B)/boot/stub.so $(B)/kernel/bzImage $(B)/initramfs.img \
 		$(B)/timeprobe.cmdline boot/mkefi.sh
-	EFI_SECTIONS='$(BOOT_EFI_SECTIONS)' EFI_OBJCOPY=$(EFI_OBJCOPY) \
-		sh boot/mkefi.sh $@ $(B)/boot/stub.so $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage \
+	EFI_SECTIONS='$(BOOT_EFI_SECTIONS)' EFI_OBJCOPY=$(EFI_OBJCOPY) EFI_OBJDUMP=$(EFI_OBJDUMP) \
+		sh boot/mkefi.sh $@ $(B)/boot/stub.so $(BOOT_EFI) $(B)/kernel/bzImage \
 		$(B)/initramfs.img $(B)/timeprobe.cmdline
 FORCE:
 

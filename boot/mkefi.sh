@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Makes the single-file timeprobe.efi: the stub with the kernel, the
-# initramfs and a default command line as PE sections, laid out the way a
+# Makes the single-file timeprobe.efi: the stub (BOOTX64.EFI, or
+# BOOTAA64.EFI with ARCH=arm64) with the kernel, the initramfs and a
+# default command line as PE sections, laid out the way a
 # Unified Kernel Image carries them (systemd's ukify: .cmdline, .initrd,
 # .linux, each after the stub's last section at the next SectionAlignment
 # boundary, .linux last). See docs/stub.md, "Single file".
@@ -11,8 +12,8 @@
 # The sections are added while stub.so (the ELF that BOOTX64.EFI is made
 # from) is converted, with BOOTX64.EFI's own objcopy arguments: objcopy 2.40
 # stamps the build time into a PE it rewrites, but keeps an ELF
-# conversion's at 0, so the output stays reproducible. STUB.EFI gives the
-# layout: its last section's end and its SectionAlignment.
+# conversion's at 0, so the output stays reproducible (arm64: below).
+# STUB.EFI gives the layout: its last section's end and its SectionAlignment.
 set -eu
 
 out=$1 so=$2 efi=$3 kernel=$4 initrd=$5 cmdline=$6
@@ -48,7 +49,23 @@ done
 sections=${EFI_SECTIONS:-"-j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel -j .rela -j .rel.* -j .rela.* -j .reloc"}
 # shellcheck disable=SC2086 # section names split into words by design (no blanks in them)
 set -f
-$objcopy $sections "$@" --target efi-app-x86_64 --subsystem=10 "$so" "$out.tmp"
+case ${ARCH:-x86} in
+arm64|aarch64)
+	# BOOTAA64.EFI is not objcopy's conversion of stub.so (its PE header comes
+	# from gnu-efi's crt0, boot/boot.mk): the sections are added to that PE
+	# itself, its .text and .data kept as they are. objcopy stamps the time
+	# into the header it writes, and a checksum over it: both set back to 0,
+	# as in BOOTAA64.EFI (firmware checks neither). From the "PE\0\0" that
+	# 0x3c points at: TimeDateStamp at +8, the optional header's CheckSum at
+	# +24+64 (PE/COFF specification, 3.3 and 3.4.1).
+	$objcopy -I pei-aarch64-little -O pei-aarch64-little $sections "$@" "$efi" "$out.tmp"
+	pe=$(od -An -t u4 -j 60 -N 4 "$out.tmp" | tr -d ' ')
+	for at in $((pe + 8)) $((pe + 88)); do
+		printf '\000\000\000\000' | dd of="$out.tmp" bs=1 seek=$at conv=notrunc status=none
+	done ;;
+*)
+	$objcopy $sections "$@" --target efi-app-x86_64 --subsystem=10 "$so" "$out.tmp" ;;
+esac
 set +f
 # The stub inside must be BOOTX64.EFI byte for byte (same ELF, same objcopy).
 for sec in .text .data .reloc .rela .dynsym .dynamic; do

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Makes a disk image whose ESP holds only the single file: timeprobe.efi as
-# \EFI\BOOT\BOOTX64.EFI (the firmware's default path), optionally with a
+# \EFI\BOOT\BOOTX64.EFI (the firmware's default path; BOOTAA64.EFI with
+# ARCH=arm64: tools/efi-name.sh), optionally with a
 # \EFI\timeprobe\cmdline.txt beside it that overrides the embedded command
 # line. Same disk layout as tools/mkimage.sh (GPT, FAT32 ESP at 1 MiB, built
 # with mtools and sgdisk, no root). See docs/netboot.md.
@@ -36,7 +37,8 @@ sgdisk -p "$tmp" | grep -q " EF00 " || { echo "mkimage-single: sgdisk made no ES
 truncate -s $(( esp_sectors * 512 )) "$esp"
 mformat -i "$esp" -F -N "$fat_serial" -v TIMEPROBE -c 1 -T $esp_sectors -h 64 -s 32 ::
 mmd -i "$esp" ::/EFI ::/EFI/BOOT ::/timeprobe
-mcopy -i "$esp" "$efi" ::/EFI/BOOT/BOOTX64.EFI
+efi_name=$(sh "$(dirname "$0")/efi-name.sh")
+mcopy -i "$esp" "$efi" "::/EFI/BOOT/$efi_name"
 # the image's identity (tools/image-ids.sh): the appliance saves only here
 printf '%s\n' "$part_guid" > "$esp.id"
 mcopy -i "$esp" "$esp.id" ::/timeprobe/id
@@ -49,4 +51,4 @@ fi
 dd if="$esp" of="$tmp" bs=512 seek=$esp_start conv=notrunc status=none
 rm -f "$esp"
 mv "$tmp" "$out"
-echo "image: $out ($disk_mib MiB, GPT + FAT32 ESP holding only $(basename "$efi") as BOOTX64.EFI${cmdline:+ and cmdline.txt})"
+echo "image: $out ($disk_mib MiB, GPT + FAT32 ESP holding only $(basename "$efi") as $efi_name${cmdline:+ and cmdline.txt})"

@@ -43,10 +43,8 @@ sgdisk -p "$tmp" | grep -q " EF00 " || { echo "mkimage: sgdisk made no ESP" >&2;
 truncate -s $(( esp_sectors * 512 )) "$esp"
 mformat -i "$esp" -F -N "$fat_serial" -v TIMEPROBE -c 1 -T $esp_sectors -h 64 -s 32 ::
 mmd -i "$esp" ::/EFI ::/EFI/BOOT ::/EFI/timeprobe ::/timeprobe ::/timeprobe/results
-case ${ARCH:-x86} in
-arm64|aarch64) mcopy -i "$esp" "$efi" ::/EFI/BOOT/BOOTAA64.EFI ;;
-*) mcopy -i "$esp" "$efi" ::/EFI/BOOT/BOOTX64.EFI ;;
-esac
+efi_name=$(sh "$(dirname "$0")/efi-name.sh")
+mcopy -i "$esp" "$efi" "::/EFI/BOOT/$efi_name"
 # the image's identity (tools/image-ids.sh): the appliance saves only here
 printf '%s\n' "$part_guid" > "$esp.id"
 mcopy -i "$esp" "$esp.id" ::/timeprobe/id

@@ -9,7 +9,8 @@
 #
 # The FAT image (the firmware sees it as the boot volume; UEFI 2.10, 13.3.2
 # "ISO-9660 and El Torito") holds:
-#   \EFI\BOOT\BOOTX64.EFI          the stub
+#   \EFI\BOOT\BOOTX64.EFI          the stub (\EFI\BOOT\BOOTAA64.EFI with
+#                                  ARCH=arm64: tools/efi-name.sh)
 #   \EFI\timeprobe\vmlinuz         the kernel
 #   \EFI\timeprobe\initramfs.img   the probe suite
 #   \EFI\timeprobe\cmdline.txt     cmdline.txt plus APPEND, as tools/mkimage.sh
@@ -46,7 +47,8 @@ truncate -s $(( fat_sectors * 512 )) "$fat"
 # A fixed volume serial, so the same inputs make the same bytes.
 mformat -i "$fat" -N 7e5eb007 -v TIMEPROBE -T $fat_sectors -h 64 -s 32 ::
 mmd -i "$fat" ::/EFI ::/EFI/BOOT ::/EFI/timeprobe ::/timeprobe ::/timeprobe/results
-mcopy -i "$fat" "$efi" ::/EFI/BOOT/BOOTX64.EFI
+efi_name=$(sh "$(dirname "$0")/efi-name.sh")
+mcopy -i "$fat" "$efi" "::/EFI/BOOT/$efi_name"
 mcopy -i "$fat" "$kernel" ::/EFI/timeprobe/vmlinuz
 mcopy -i "$fat" "$initrd" ::/EFI/timeprobe/initramfs.img
 mcopy -i "$fat" "$stage/cmdline.txt" ::/EFI/timeprobe/cmdline.txt

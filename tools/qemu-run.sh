@@ -25,7 +25,8 @@
 # -no-reboot makes a reboot (or a panic=N reboot) end QEMU too instead of
 # looping. The image is used read-write (results are saved on it); --format
 # names its format (raw, vmdk, vdi, vhdx, qcow2; default raw); --cdrom attaches
-# it as a read-only CD-ROM instead (an ISO from tools/mkiso.sh).
+# it as a read-only CD-ROM instead (an ISO from tools/mkiso.sh): on q35's
+# AHCI, pc's IDE, or virt's virtio-scsi (AAVMF boots a CD from there).
 # OVMF_CODE and OVMF_VARS in the environment choose other firmware files,
 # e.g. Debian's Secure Boot "snakeoil" pair (docs/secureboot.md).
 # ARCH=arm64 in the environment boots an arm64 image instead:
@@ -63,8 +64,7 @@ arm64|aarch64)
 	qemu=qemu-system-aarch64 fw_pkg=qemu-efi-aarch64 disk_if=virtio
 	code=${OVMF_CODE:-/usr/share/AAVMF/AAVMF_CODE.fd}
 	vars_src=${OVMF_VARS:-/usr/share/AAVMF/AAVMF_VARS.fd}
-	case $machine in q35*|pc*) machine=virt ;; esac
-	[ -z "$cdrom" ] || { echo "qemu-run: --cdrom is for x86 images only" >&2; exit 2; } ;;
+	case $machine in q35*|pc*) machine=virt ;; esac ;;
 *)
 	qemu=qemu-system-x86_64 fw_pkg=ovmf disk_if=ide
 	code=${OVMF_CODE:-/usr/share/OVMF/OVMF_CODE_4M.fd}
@@ -97,6 +97,7 @@ else
 	cd="if=none,id=cd,format=raw,media=cdrom,readonly=on,file=$file"
 	case $machine in
 	q35*) set -- -drive "$cd" -device ahci,id=ahci0 -device ide-cd,drive=cd,bus=ahci0.0 "$@" ;;
+	virt*) set -- -drive "$cd" -device virtio-scsi-pci,id=scsi0 -device scsi-cd,drive=cd,bus=scsi0.0 "$@" ;;
 	*) set -- -drive "$cd" -device ide-cd,drive=cd "$@" ;;
 	esac
 fi

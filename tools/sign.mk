@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Secure Boot signing with sbsign (docs/secureboot.md). Included by the top
-# Makefile, which sets B, KVARIANT, QEMU_CPUS and APPEND.
+# Makefile, which sets B, KVARIANT, QEMU_CPUS, APPEND and the architecture's
+# BOOT_EFI, BOOT_EFI_NAME and CMDLINE_TXT (ARCH=arm64: BOOTAA64.EFI and the
+# arm64 kernel in build/arm64; sbsign signs either PE).
 #
 #   make sign KEY=db.key CERT=db.crt         the stub and the kernel
 #   make sign-image KEY=db.key CERT=db.crt   also timeprobe.signed.img
@@ -16,7 +18,7 @@ KEY ?=
 CERT ?=
 SBSIGN_ENGINE ?=
 
-SIGNED_STUB := $(B)/boot/BOOTX64.signed.efi
+SIGNED_STUB := $(B)/boot/$(BOOT_EFI_NAME:.EFI=.signed.efi)
 SIGNED_KERNEL := $(B)/kernel/bzImage.signed.efi
 SBSIGN = sbsign $(if $(SBSIGN_ENGINE),--engine $(SBSIGN_ENGINE)) --key '$(KEY)' --cert '$(CERT)'
 
@@ -29,8 +31,8 @@ sign-check-args:
 	@command -v sbsign >/dev/null || { echo "make sign: sbsign missing (apt-get install sbsigntool)" >&2; exit 1; }
 
 # Always re-signed: KEY and CERT are not prerequisites make could compare.
-sign: sign-check-args $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage
-	$(SBSIGN) --output $(SIGNED_STUB) $(B)/boot/BOOTX64.EFI
+sign: sign-check-args $(BOOT_EFI) $(B)/kernel/bzImage
+	$(SBSIGN) --output $(SIGNED_STUB) $(BOOT_EFI)
 	$(SBSIGN) --output $(SIGNED_KERNEL) $(B)/kernel/bzImage
 	sbverify --cert '$(CERT)' $(SIGNED_STUB)
 	sbverify --cert '$(CERT)' $(SIGNED_KERNEL)
@@ -38,10 +40,10 @@ sign: sign-check-args $(B)/boot/BOOTX64.EFI $(B)/kernel/bzImage
 # The same words as the unsigned image (see $(B)/timeprobe.img in Makefile).
 SIGN_WORDS = "$$(sh tools/kconfig-words.sh $(B)/kernel/bzImage.config '$(KVARIANT)' $(QEMU_CPUS)) $(APPEND)"
 
-sign-image: sign $(B)/initramfs.img tools/cmdline.txt
+sign-image: sign $(B)/initramfs.img $(CMDLINE_TXT)
 	sh tools/mkimage.sh $(B)/timeprobe.signed.img $(SIGNED_STUB) $(SIGNED_KERNEL) \
-		$(B)/initramfs.img tools/cmdline.txt $(SIGN_WORDS)
+		$(B)/initramfs.img $(CMDLINE_TXT) $(SIGN_WORDS)
 
-sign-iso: sign $(B)/initramfs.img tools/cmdline.txt
+sign-iso: sign $(B)/initramfs.img $(CMDLINE_TXT)
 	sh tools/mkiso.sh $(B)/timeprobe.signed.iso $(SIGNED_STUB) $(SIGNED_KERNEL) \
-		$(B)/initramfs.img tools/cmdline.txt $(SIGN_WORDS)
+		$(B)/initramfs.img $(CMDLINE_TXT) $(SIGN_WORDS)

@@ -21,7 +21,6 @@ for f in ("qemu-run.sh", "accel.sh", "qemu_watch.py"):
     shutil.copy(os.path.join(ROOT, "tools", f), tools)
 bindir = os.path.join(tmp, "bin")
 os.makedirs(bindir)
-fake = os.path.join(bindir, "qemu-system-x86_64")
 # Prints its arguments and the firmware's first line; asked for KVM, fails as
 # FAKE_KVM says: abort (at once, as a stale KVM verdict does), late (exit 3
 # after the firmware started).
@@ -36,9 +35,10 @@ case " $* " in
 esac
 echo "BdsDxe: loading Boot0001"
 """
-with open(fake, "w") as f:
-    f.write(FAKE)
-os.chmod(fake, os.stat(fake).st_mode | stat.S_IXUSR)
+for name in ("qemu-system-x86_64", "qemu-system-aarch64"):    # the same fake for ARCH=arm64
+    with open(os.path.join(bindir, name), "w") as f:
+        f.write(FAKE)
+    os.chmod(os.path.join(bindir, name), 0o755)
 data = os.path.join(tmp, "my disks, v2")
 os.makedirs(data)
 img = os.path.join(data, "time probe.img")
@@ -73,6 +73,13 @@ r = launch("--cdrom", img)
 a = qemu_args(r.stdout)
 ok(r.returncode == 0 and a[-4:] == ["-device", "ahci,id=ahci0", "-device", "ide-cd,drive=cd,bus=ahci0.0"],
    "--cdrom on q35: on its own AHCI controller", a[-4:])
+r = subprocess.run(["sh", os.path.join(tools, "qemu-run.sh"), "--cdrom", img], env=dict(env, ARCH="arm64"),
+                   capture_output=True, text=True, timeout=60)
+a = qemu_args(r.stdout)
+ok(r.returncode == 0 and a[:3] == ["-machine", "virt,accel=tcg", "-cpu"] and
+   "if=none,id=cd,format=raw,media=cdrom,readonly=on,file=" + img.replace(",", ",,") in a and
+   a[-4:] == ["-device", "virtio-scsi-pci,id=scsi0", "-device", "scsi-cd,drive=cd,bus=scsi0.0"],
+   "ARCH=arm64 --cdrom: virt (from q35), the CD on virtio-scsi, where AAVMF boots it", a)
 log = os.path.join(data, "serial log.txt")
 r = launch("--log", log, img)
 ok(r.returncode == 0 and "[if=ide,format=raw,file=%s]" % img.replace(",", ",,") in open(log).read(),

@@ -55,4 +55,31 @@ ok "the signed image's BOOTX64.EFI is the signed stub" sh -c \
 ok "the signed image's vmlinuz verifies" sh -c \
 	"MTOOLS_SKIP_CHECK=1 mcopy -i $b/timeprobe.signed.img@@1M ::/EFI/timeprobe/vmlinuz $tmp/vmlinuz && sbverify --cert $tmp/db.crt $tmp/vmlinuz"
 
+# ARCH=arm64 (make ARCH=arm64 sign): BOOTAA64.EFI and the arm64 kernel from
+# build/arm64, signed the same way; the signed image boots \EFI\BOOT\BOOTAA64.EFI.
+a=build/arm64
+if [ -f $a/boot/BOOTAA64.EFI ] && [ -f $a/kernel/bzImage ] && [ -f $a/initramfs.img ]; then
+	b=$tmp/arm64
+	mkdir -p $b/boot $b/kernel
+	cp $a/boot/BOOTAA64.EFI $b/boot/
+	cp $a/kernel/bzImage $b/kernel/
+	cp $a/initramfs.img $b/
+	[ -f $a/kernel/bzImage.config ] && cp $a/kernel/bzImage.config $b/kernel/
+	mka() { make --no-print-directory -s ARCH=arm64 B=$b -o $b/boot/BOOTAA64.EFI -o $b/kernel/bzImage \
+		-o $b/initramfs.img "$@"; }
+	ok "arm64: make ARCH=arm64 sign-image succeeds" mka sign-image KEY=$tmp/db.key CERT=$tmp/db.crt
+	ok "arm64: the signed stub verifies against its certificate" \
+		sbverify --cert $tmp/db.crt $b/boot/BOOTAA64.signed.efi
+	ok "arm64: the signed kernel verifies against its certificate" \
+		sbverify --cert $tmp/db.crt $b/kernel/bzImage.signed.efi
+	fails "arm64: the signed stub does not verify against another certificate" \
+		sbverify --cert $tmp/other.crt $b/boot/BOOTAA64.signed.efi
+	ok "arm64: the signed image's BOOTAA64.EFI is the signed stub" sh -c \
+		"MTOOLS_SKIP_CHECK=1 mcopy -i $b/timeprobe.signed.img@@1M ::/EFI/BOOT/BOOTAA64.EFI $tmp/esp-aa64.efi && cmp $tmp/esp-aa64.efi $b/boot/BOOTAA64.signed.efi"
+	ok "arm64: the signed image's command line is the arm64 one (console ttyAMA0)" sh -c \
+		"MTOOLS_SKIP_CHECK=1 mtype -i $b/timeprobe.signed.img@@1M ::/EFI/timeprobe/cmdline.txt | grep -q console=ttyAMA0"
+else
+	skip "arm64: make ARCH=arm64 sign-image" "no $a/boot/BOOTAA64.EFI, kernel or initramfs (make ARCH=arm64 image)"
+fi
+
 done_testing

@@ -16,6 +16,15 @@ IMAGE = os.path.join(BUILD, "timeprobe.img")
 # make ARCH=arm64 image's (build/arm64/, beside the x86 build)
 IMAGE_ARM64 = os.path.join(BUILD, "arm64", "timeprobe.img")
 ESP_OFFSET = "@@1M"     # tools/mkimage.sh puts the ESP at 1 MiB
+# Per architecture: its build folder, the stub's name, its cmdline.txt, the
+# binutils that read its PE files, and the make command that builds it.
+ARCHS = {
+    "x86": {"build": BUILD, "stub": "BOOTX64.EFI", "cmdline": "tools/cmdline.txt",
+            "objcopy": "objcopy", "objdump": "objdump", "make": "make"},
+    "arm64": {"build": os.path.join(BUILD, "arm64"), "stub": "BOOTAA64.EFI",
+              "cmdline": "tools/cmdline-arm64.txt", "objcopy": "aarch64-linux-gnu-objcopy",
+              "objdump": "aarch64-linux-gnu-objdump", "make": "make ARCH=arm64"},
+}
 
 def mtools_env():
     env = dict(os.environ)
@@ -270,49 +279,54 @@ def check_progress(text, suite, name=""):
 EFI = os.path.join(BUILD, "timeprobe.efi")
 
 
-def efi_section(efi, name):
+def efi_section(efi, name, arch="x86"):
     """The bytes of one PE section of a single-file efi (objcopy keeps a PE
     section's exact VirtualSize)."""
     out = os.path.join(BUILD, "tests", "section%s.bin" % name)
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    subprocess.run(["objcopy", "-O", "binary", "-j", name, efi, out], check=True)
+    subprocess.run([ARCHS[arch]["objcopy"], "-O", "binary", "-j", name, efi, out], check=True)
     with open(out, "rb") as f:
         data = f.read()
     os.unlink(out)
     return data
 
 
-def single_efi(name, cmdline):
-    """A copy of build/timeprobe.efi with another .cmdline: boot/mkefi.sh
-    again from its own .linux and .initrd (objcopy --update-section cannot
-    grow a PE section)."""
-    if not os.path.exists(EFI):
-        bail("no %s: run `make efi` first" % EFI)
+def single_efi(name, cmdline, arch="x86"):
+    """A copy of build/timeprobe.efi (arch "arm64": build/arm64/timeprobe.efi)
+    with another .cmdline: boot/mkefi.sh again from its own .linux and
+    .initrd (objcopy --update-section cannot grow a PE section)."""
+    a = ARCHS[arch]
+    efi = os.path.join(a["build"], "timeprobe.efi")
+    if not os.path.exists(efi):
+        bail("no %s: run `%s efi` first" % (efi, a["make"]))
     d = os.path.join(BUILD, "tests", name)
     os.makedirs(d, exist_ok=True)
     parts = {}
     for sec in ("linux", "initrd"):
         parts[sec] = os.path.join(d, sec + ".bin")
         with open(parts[sec], "wb") as f:
-            f.write(efi_section(EFI, "." + sec))
+            f.write(efi_section(efi, "." + sec, arch))
     cl = os.path.join(d, "cmdline.txt")
     with open(cl, "w") as f:
         f.write(cmdline.strip() + "\n")
     out = os.path.join(d, "timeprobe.efi")
+    env = dict(os.environ, ARCH=arch, EFI_OBJCOPY=a["objcopy"], EFI_OBJDUMP=a["objdump"])
     subprocess.run(["sh", os.path.join(ROOT, "boot/mkefi.sh"), out,
-                    os.path.join(BUILD, "boot/stub.so"), os.path.join(BUILD, "boot/BOOTX64.EFI"),
-                    parts["linux"], parts["initrd"], cl], check=True, stdout=subprocess.DEVNULL)
+                    os.path.join(a["build"], "boot/stub.so"), os.path.join(a["build"], "boot", a["stub"]),
+                    parts["linux"], parts["initrd"], cl], check=True, stdout=subprocess.DEVNULL, env=env)
     return out
 
 
-def efi_default_cmdline():
-    """The command line build/timeprobe.efi carries (its .cmdline section)."""
-    return efi_section(EFI, ".cmdline").decode().strip()
+def efi_default_cmdline(arch="x86"):
+    """The command line build/timeprobe.efi (or build/arm64's) carries (its .cmdline section)."""
+    return efi_section(os.path.join(ARCHS[arch]["build"], "timeprobe.efi"), ".cmdline",
+                       arch).decode().strip()
 
 
-def single_image(name, efi, cmdline_txt=None):
+def single_image(name, efi, cmdline_txt=None, arch="x86"):
     """A disk image whose ESP holds only efi as \\EFI\\BOOT\\BOOTX64.EFI
-    (tools/mkimage-single.sh), plus \\EFI\\timeprobe\\cmdline.txt when given."""
+    (BOOTAA64.EFI for arch "arm64"; tools/mkimage-single.sh), plus
+    \\EFI\\timeprobe\\cmdline.txt when given."""
     d = os.path.join(BUILD, "tests")
     img = os.path.join(d, name + ".img")
     cmd = ["sh", os.path.join(ROOT, "tools/mkimage-single.sh"), img, efi]
@@ -321,7 +335,7 @@ def single_image(name, efi, cmdline_txt=None):
         with open(cl, "w") as f:
             f.write(cmdline_txt.strip() + "\n")
         cmd.append(cl)
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=dict(os.environ, ARCH=arch))
     return img
 
 
@@ -356,22 +370,25 @@ def esp_files(img):
 
 # ---- ISO images (tools/mkiso.sh), for tests/boot/70-iso.t ----
 
-def iso_build(name, cmdline_extra=""):
+def iso_build(name, cmdline_extra="", arch="x86"):
     """build/tests/<name>.iso from the stub, kernel and initramfs `make image`
-    built, with the image's command line words plus cmdline_extra."""
-    parts = [os.path.join(BUILD, p) for p in ("boot/BOOTX64.EFI", "kernel/bzImage", "initramfs.img")]
+    (arch "arm64": `make ARCH=arm64 image`) built, with the image's command
+    line words plus cmdline_extra."""
+    a = ARCHS[arch]
+    build = a["build"]
+    parts = [os.path.join(build, p) for p in ("boot/" + a["stub"], "kernel/bzImage", "initramfs.img")]
     for p in parts:
         if not os.path.exists(p):
-            bail("no %s: run `make image` first" % p)
+            bail("no %s: run `%s image` first" % (p, a["make"]))
     words = subprocess.run(["sh", os.path.join(ROOT, "tools/kconfig-words.sh"),
-                            os.path.join(BUILD, "kernel/bzImage.config"), "", "2"],
+                            os.path.join(build, "kernel/bzImage.config"), "", "2"],
                            capture_output=True, text=True, check=True).stdout.strip()
     d = os.path.join(BUILD, "tests")
     os.makedirs(d, exist_ok=True)
     iso = os.path.join(d, name + ".iso")
     r = subprocess.run(["sh", os.path.join(ROOT, "tools/mkiso.sh"), iso] + parts +
-                       [os.path.join(ROOT, "tools/cmdline.txt"), (words + " " + cmdline_extra).strip()],
-                       capture_output=True, text=True)
+                       [os.path.join(ROOT, a["cmdline"]), (words + " " + cmdline_extra).strip()],
+                       capture_output=True, text=True, env=dict(os.environ, ARCH=arch))
     if r.returncode:
         bail("tools/mkiso.sh failed: " + (r.stderr or r.stdout).strip()[-500:])
     return iso
