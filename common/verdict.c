@@ -2,15 +2,18 @@
 /* The verdict's thresholds and words; see verdict.h and docs/verdict.md. Freestanding. */
 #include "verdict.h"
 
-/* docs/verdict.md gives each row's source; change both together. */
+/*
+ * docs/verdict.md gives each row's source; change both together. "counter":
+ * the TSC on x86, CNTVCT_EL0 on arm64 (the ids keep their x86 names).
+ */
 const struct verdict_limit verdict_limits[] = {
 	{ "tsc_invariant", "TSC invariant (CPUID 0x80000007)", 0, 0, 0,
 	  "a TSC that changes rate or stops is no clock (kernel tsc.c)" },
-	{ "tsc_stub_vs_kernel_ppm", "TSC: stub vs kernel frequency", "ppm", 15, 200,
+	{ "tsc_stub_vs_kernel_ppm", "counter: stub vs kernel frequency", "ppm", 15, 200,
 	  "RFC 5905 tolerance 15 ppm; watchdog skew 100 us per 0.5 s" },
-	{ "tsc_offset_ns", "TSC: cross-CPU offset, upper bound", "ns", 100, 1000,
+	{ "tsc_offset_ns", "counter: cross-CPU offset, upper bound", "ns", 100, 1000,
 	  "below a cache line's trip between CPUs no one sees it" },
-	{ "tsc_drift_ppm", "TSC: rate against an independent counter", "ppm", 15, 200,
+	{ "tsc_drift_ppm", "counter: rate against an independent counter", "ppm", 15, 200,
 	  "RFC 5905 tolerance 15 ppm; watchdog skew 100 us per 0.5 s" },
 	{ "clock_read_ns", "CLOCK_MONOTONIC read cost", "ns", 100, 1000,
 	  "vDSO on the TSC: tens of ns; a system call or port read: us" },

@@ -7,6 +7,7 @@
 #include "emit.h"
 #include "recread.h"
 #include "sink.h"
+#include "timeutil.h"
 #include "verdict.h"
 
 /*
@@ -282,7 +283,9 @@ static void why_not(struct verdict_item *it, const char *probe, const char *skip
 	if (it->why[0])
 		return;
 	if (!probe)
-		snprintf(it->why, sizeof(it->why), "the fingerprint did not say");
+		snprintf(it->why, sizeof(it->why), "%s", TP_HAVE_TSC ? "the fingerprint did not say" :
+			 "x86's CPUID bit: arm64's generic timer has none, the architecture "
+			 "requires its system counter to run at a constant rate");
 	else if (out < 0)
 		snprintf(it->why, sizeof(it->why), "probe %s not run (not selected)", probe);
 	else if (out == OUTCOME_SKIPPED || (out == OUTCOME_OK && skip[0]))
