@@ -268,7 +268,7 @@ static void tscsync_script(FILE *gp, const struct report *rp, const struct cpu_p
 {
 	struct sbuf b = { 0 };
 	size_t shown = 0;
-	char *title = plot_title(rp, "TSC offset between CPUs: TSC_B - TSC_A, error bars: the proven bound");
+	char *title = plot_title(rp, "Counter offset between CPUs (TSC, or CNTVCT on arm64): B - A, error bars: the proven bound");
 
 	gp_begin(gp, "tscsync", title, "ordered pair A>B", "offset (ns)", 0);
 	free(title);
@@ -322,8 +322,9 @@ static void plot_tscsync(struct plotter *p)
 	if (plot_close(p, dat, "tscsync.dat") || !(gp = plot_open(p, "tscsync.gp")))
 		goto out;
 	tscsync_script(gp, rp, pairs, npairs, has);
-	gp_end(p, gp, "tscsync", "The TSC offset of each ordered CPU pair (TSC of B minus TSC of A, "
-	       "in ns) with the bound the round trips prove as error bars; runs side by side.", 0, NULL);
+	gp_end(p, gp, "tscsync", "The counter offset of each ordered CPU pair (the TSC, or CNTVCT_EL0 "
+	       "on arm64, of B minus that of A, in ns) with the bound the round trips prove as "
+	       "error bars; runs side by side.", 0, NULL);
 	plot_close(p, gp, "tscsync.gp");
 out:
 	free(has);
