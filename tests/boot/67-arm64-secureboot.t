@@ -40,10 +40,12 @@ for rel in ("boot/" + A["stub"], "kernel/bzImage", "kernel/bzImage.config", "ini
 key = os.path.join(b, "db.key")
 subprocess.run(["openssl", "pkey", "-in", SNAKEOIL + ".key", "-passin", "pass:snakeoil", "-out", key],
                check=True)
-# -o: the copied inputs as they are (no stub, kernel or initramfs rebuild)
-r = subprocess.run(["make", "--no-print-directory", "-s", "ARCH=arm64", "B=" + b,
-                    "-o", os.path.join(b, "boot", A["stub"]), "-o", os.path.join(b, "kernel/bzImage"),
-                    "-o", os.path.join(b, "initramfs.img"), "sign-image", "KEY=" + key,
+# -o: the copied inputs as they are (no stub, kernel or initramfs rebuild);
+# paths relative to the tree, as make's targets cannot hold a blank
+rb, rkey = os.path.relpath(b, ROOT), os.path.relpath(key, ROOT)
+r = subprocess.run(["make", "--no-print-directory", "-s", "ARCH=arm64", "B=" + rb,
+                    "-o", os.path.join(rb, "boot", A["stub"]), "-o", os.path.join(rb, "kernel/bzImage"),
+                    "-o", os.path.join(rb, "initramfs.img"), "sign-image", "KEY=" + rkey,
                     "CERT=" + SNAKEOIL + ".pem",
                     "APPEND=timeprobe.profile=quick timeprobe.probes=clocks"],
                    cwd=ROOT, capture_output=True, text=True,
