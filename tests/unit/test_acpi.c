@@ -9,6 +9,7 @@
 
 #include "../../common/acpi.h"
 #include "../../common/x86clock.h"
+#include "putle.h"
 #include "tap.h"
 
 /* A fake physical memory: a few tables at made-up addresses. */
@@ -33,18 +34,6 @@ static const void *map(uint64_t phys, size_t len, void *ctx)
 		if (phys >= m->r[i].phys && phys + len <= m->r[i].phys + m->r[i].len)
 			return m->r[i].buf + (phys - m->r[i].phys);
 	return NULL;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
 }
 
 /* ACPI 6.5, 5.2.6: header with signature, length and a fixed checksum */

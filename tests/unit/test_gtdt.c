@@ -5,15 +5,10 @@
 #include <string.h>
 
 #include "../../common/gtdt.h"
+#include "putle.h"
 #include "tap.h"
 
 static uint8_t t[256];
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
 
 /* A GTDT with n platform timer structures at offset 104, the whole length returned. */
 static uint32_t table(int gt_block, int watchdog)

@@ -6,21 +6,10 @@
 #include <string.h>
 
 #include "../../common/madt.h"
+#include "putle.h"
 #include "tap.h"
 
 static uint8_t t[512];
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
-}
 
 /* One GICC of size bytes at t[off]; returns the next offset. */
 static uint32_t gicc(uint32_t off, uint8_t size, uint32_t uid, uint32_t flags, uint64_t mpidr)

@@ -10,19 +10,8 @@
 #include "../../common/acpi.h"
 #include "../../common/buf.h"
 #include "../../boot/spcr.h"
+#include "putle.h"
 #include "tap.h"
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
-}
 
 static void fix_sum(uint8_t *t, size_t len)
 {
