@@ -65,8 +65,12 @@ static uint32_t start_aps(struct hwlat_run *r, const struct tp_ap_cpus *c,
 	return started;
 }
 
-/* PSCI's word that every started AP is off again (x86: the firmware's that they returned). */
-static int all_off(const struct tp_ap_cpus *c, const struct tp_hwlat_report *rep)
+/*
+ * PSCI's word that every started AP is off again (x86: the firmware's that
+ * they returned); 1 when it is. A CPU still on cannot be started by Linux
+ * (CPU_ON answers ALREADY_ON), and nothing before the OS can stop it.
+ */
+static int all_off(const struct tp_ap_cpus *c, struct tp_hwlat_report *rep)
 {
 	uint64_t ticks_per_ms = rep->tsc_hz / 1000;
 	int off = 1;
@@ -75,6 +79,9 @@ static int all_off(const struct tp_ap_cpus *c, const struct tp_hwlat_report *rep
 		if (started_mpidr[i] != UINT64_MAX)
 			off &= tp_ap_wait_off(c->conduit.hvc, started_mpidr[i], ticks_per_ms,
 					      HWLAT_OFF_MS);
+	if (!off && !rep->why)
+		rep->why = "a CPU the scan started is still on (PSCI AFFINITY_INFO): "
+			   "Linux will not be able to start it";
 	return off;
 }
 
