@@ -20,7 +20,7 @@ _Static_assert(offsetof(struct tp_ap_boot, arg) == 80, "entry code offsets");
 
 /*
  * x0 = struct tp_ap_boot. At the boot CPU's level only (else straight to
- * CPU_OFF: its registers would mean nothing here): local caches and TLB
+ * CPU_OFF: its registers would mean nothing here): its instruction cache and TLB
  * invalidated, the boot CPU's regime loaded, the MMU and caches on as
  * SCTLR says, then the stack and fn(arg); after it, CPU_OFF, and if that
  * returns, wfe for ever.
