@@ -180,18 +180,15 @@ static void say_pair(struct tp_console *con, uint32_t bsp_apic, const struct mp_
 	tp_con_msg(con, m);
 }
 
-/* The pair in the hand-off word (only measured ones). */
+/* The pair in the hand-off word (only measured ones), with its IA32_TSC_ADJUST. */
 static void add_pair(struct tp_preos *w, const struct mp_pair *p)
 {
-	struct tscsync_interval iv;
-	struct tp_preos_pair *e = &w->pair[w->n];
+	struct tp_preos_pair *e = tp_rt_word(w, (uint32_t)p->info.processor_id, p->why, &p->s);
 
-	if (p->why || tscsync_interval(&p->s, &iv) || w->n >= TP_PREOS_MAX_APS)
+	if (!e)
 		return;
-	tp_rt_word(e, (uint32_t)p->info.processor_id, &p->s, &iv);
 	e->adjust.present = (int)p->ln->has_adjust;
 	e->adjust.value = (int64_t)p->ln->adjust;
-	w->n++;
 }
 
 struct mp_count {

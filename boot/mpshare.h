@@ -65,12 +65,14 @@ static inline __attribute__((always_inline)) void tp_rt_answer(struct tp_rt *rt,
 /* A: the round trips of mp.h's plan into s; 0, or -1 when an answer did not come. */
 int tp_rt_call(struct tp_rt *rt, uint64_t ticks_per_ms, struct tscsync_bounds *s);
 
-/*
- * A measured pair's keys (lo_ticks .. excludes_zero) into r, and its
- * timeprobe.tsc_preos entry into e (the CPU's ID, no IA32_TSC_ADJUST).
- */
+/* A measured pair's keys (lo_ticks .. excludes_zero) into r. */
 void tp_rt_rec(struct tp_rec *r, const struct tscsync_bounds *s, const struct tscsync_interval *iv);
-void tp_rt_word(struct tp_preos_pair *e, uint32_t id, const struct tscsync_bounds *s,
-		const struct tscsync_interval *iv);
+/*
+ * The pair of the AP named id in the hand-off word, when it was measured
+ * (why NULL, a usable round trip) and the word has room: its entry (no
+ * IA32_TSC_ADJUST yet), or NULL.
+ */
+struct tp_preos_pair *tp_rt_word(struct tp_preos *w, uint32_t id, const char *why,
+				 const struct tscsync_bounds *s);
 
 #endif

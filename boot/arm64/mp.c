@@ -176,18 +176,6 @@ static void tell_pair(struct tp_console *con, const struct arm_pair *p)
 	tp_con_msg(con, t);
 }
 
-/* The pair in the hand-off word (only measured ones). */
-static void add_pair(struct tp_preos *w, const struct arm_pair *p)
-{
-	struct tscsync_interval iv;
-	struct tp_preos_pair *e = &w->pair[w->n];
-
-	if (p->why || tscsync_interval(&p->s, &iv) || w->n >= TP_PREOS_MAX_APS)
-		return;
-	tp_rt_word(e, tp_mpidr_pack(p->cpu.mpidr), &p->s, &iv);
-	w->n++;
-}
-
 /* Every CPU of the MADT but the boot CPU, up to TP_PREOS_MAX_APS. */
 static void each_ap(struct tp_console *con, struct arm_mp *m, const struct tp_gicc *cpu,
 		    size_t n, struct tp_preos *w)
@@ -217,7 +205,7 @@ static void each_ap(struct tp_console *con, struct arm_mp *m, const struct tp_gi
 			continue;
 		}
 		m->measured++;
-		add_pair(w, &p);
+		tp_rt_word(w, tp_mpidr_pack(p.cpu.mpidr), p.why, &p.s);
 	}
 }
 
