@@ -195,6 +195,20 @@ $(B)/initramfs.img: initramfs/initramfs.list $(B)/timeprobe.stripped $(GEN_INIT_
 	mv $@.tmp $@
 initramfs: $(B)/initramfs.img
 
+# ---- the words an image carries, checked before it is made ----
+# tools/cmdline-flatten.sh runs `timeprobe check-words` on every image's line
+# (disk, ISO, single file, make compare's copy) with the suite's own option
+# table: the x86 host build runs here; an arm64 build checks with it when it
+# was built (make test builds it first), not otherwise.
+ifeq ($(ARCH),x86)
+WORDS_CHECK := build/timeprobe
+TIMEPROBE_CHECK := $(CURDIR)/build/timeprobe
+else
+WORDS_CHECK :=
+TIMEPROBE_CHECK := $(if $(wildcard build/timeprobe),$(CURDIR)/build/timeprobe)
+endif
+export TIMEPROBE_CHECK
+
 # ---- boot stub ----
 -include boot/boot.mk
 -include tools/report/report.mk
@@ -208,7 +222,7 @@ initramfs: $(B)/initramfs.img
 # ---- disk image ----
 # The words added to cmdline.txt, rewritten only when they change (cmp || mv),
 # so `make run APPEND=...` rebuilds the image and a plain `make` does not.
-$(B)/image-words: FORCE
+$(B)/image-words: FORCE | $(WORDS_CHECK)
 	@mkdir -p $(@D)
 	@echo '$(KVARIANT) $(QEMU_CPUS) $(APPEND)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@

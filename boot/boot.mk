@@ -101,7 +101,7 @@ $(BOOT_EFI): $(B)/boot/stub.so
 # initramfs travels in .initrd and reaches Linux by LINUX_EFI_INITRD_MEDIA_GUID.
 # Rewritten only when it changes (KVARIANT and APPEND are not files).
 $(B)/timeprobe.cmdline: $(CMDLINE_TXT) tools/kconfig-words.sh tools/cmdline-flatten.sh \
-		$(B)/kernel/bzImage FORCE
+		$(B)/kernel/bzImage FORCE | $(WORDS_CHECK)
 	@mkdir -p $(@D)
 	sh tools/cmdline-flatten.sh --drop initrd $(CMDLINE_TXT) \
 		"$$(sh tools/kconfig-words.sh $(B)/kernel/bzImage.config '$(KVARIANT)' $(QEMU_CPUS))" \

@@ -13,7 +13,8 @@
 # rewrites); without an IMAGE the serial log itself is kept there, as
 # iso-<date>-<time>.log (tp-report reads both). Either way its path is
 # printed. Exit status: STATUS when QEMU failed, else 1 when the log has no
-# end record (the run did not end) or a probe failed, else 0.
+# end record (the run did not end), a probe failed or an option was refused
+# (cmdline.txt edited on the stick after make checked it), else 0.
 set -eu
 
 [ $# -ge 2 ] || { echo "usage: tools/after-run.sh STATUS LOG [IMAGE]" >&2; exit 2; }
@@ -41,9 +42,14 @@ end=$(python3 "$here/tp1rec.py" last end "$log" 2>/dev/null) || {
 	echo "run: the run did not end (no end record in the serial log)" >&2
 	exit 1
 }
+refused=$(python3 "$here/tp1rec.py" last end options_refused "$log" 2>/dev/null) || refused=0
 failed=$(python3 "$here/tp1rec.py" last end probes_failed "$log" 2>/dev/null) || failed=
+case $refused in
+0|'') ;;
+*) echo "run: $refused option(s) on the command line were refused (repeated after the verdict in the log)" >&2 ;;
+esac
 case $failed in
-0) exit 0 ;;
+0) [ "${refused:-0}" = 0 ] || exit 1; exit 0 ;;
 '') echo "run: the end record says nothing of failed probes: $end" >&2; exit 1 ;;
 *) echo "run: $failed probe(s) failed (the error records in the log say why)" >&2; exit 1 ;;
 esac

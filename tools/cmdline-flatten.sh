@@ -11,6 +11,10 @@
 # --drop NAME removes every NAME=... (or bare NAME) word: the single file
 # leaves out initrd=, its initramfs travels in .initrd. Fails, saying why,
 # when nothing is left: an image must not carry an empty line.
+# With TIMEPROBE_CHECK naming a timeprobe that runs here (the Makefile sets
+# it), the line's words are checked as the appliance will read them
+# (`timeprobe check-words`): a refused word fails here, before any image is
+# made or booted, with the suite's own message.
 set -eu
 drop=
 if [ "${1:-}" = --drop ]; then
@@ -27,4 +31,8 @@ if [ -n "$drop" ]; then
 		sed 's/ $//')
 fi
 [ -n "$line" ] || { echo "cmdline-flatten: $file and the extra words give an empty line" >&2; exit 1; }
+if [ -n "${TIMEPROBE_CHECK:-}" ]; then
+	"$TIMEPROBE_CHECK" check-words "$line" ||
+		{ echo "cmdline-flatten: $file with APPEND: the words above would be refused by the appliance" >&2; exit 1; }
+fi
 printf '%s\n' "$line"

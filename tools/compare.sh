@@ -131,30 +131,65 @@ appliance_image() {
 	mv "$out/appliance.img.tmp" "$out/appliance.img"
 }
 
+# heartbeat SIDE LOG PID: while PID runs, one line every 10 s (tests set
+# COMPARE_HEARTBEAT_S shorter): how long the
+# side has run and the last progress line its log holds ("[3/10] drift 0:10
+# of ~0:12", userland/progress.c). A log is hostile text: printable
+# characters only, cut. It wakes once in 10 s, so it costs the measured
+# CPUs next to nothing.
+heartbeat() {
+	t=0 every=${COMPARE_HEARTBEAT_S:-10}
+	while sleep "$every" && kill -0 "$3" 2>/dev/null; do
+		t=$((t + every))
+		last=$(grep -a -E '^(\[[0-9]+/[0-9]+\] |timeprobe: [0-9]+ probes?, )' "$2" 2>/dev/null |
+			tail -n 1 | tr -cd '[:print:]' | cut -c1-100)
+		printf 'compare: %s: %d:%02d, %s\n' "$1" $((t / 60)) $((t % 60)) \
+			"${last:-starting (no progress line yet)}"
+	done
+}
+
 run_host() {
 	say "compare: host: $bin run$host_args > $out/host.log"
 	status=0
-	"$bin" run $host_args > "$out/host.log" 2>&1 || status=$?
-	if [ "$status" = 2 ]; then
-		say "compare: the host refused the options:" >&2
-		grep -v '^TP1 ' "$out/host.log" | tail -n 3 >&2
-		exit 2
-	fi
-	say "compare: host: exit $status (1: a probe failed, see the log)"
+	"$bin" run $host_args > "$out/host.log" 2>&1 &
+	pid=$!
+	heartbeat host "$out/host.log" "$pid" &
+	beat=$!
+	wait "$pid" || status=$?
+	kill "$beat" 2>/dev/null || :
+	case $status in
+	0) say "compare: host: the run ended, every probe ran to its end" ;;
+	1) say "compare: host: the run ended; a probe failed (the error records in $out/host.log say which)" ;;
+	2) say "compare: the host refused the options:" >&2
+	   grep -v '^TP1 ' "$out/host.log" | tail -n 3 >&2
+	   exit 2 ;;
+	*) say "compare: host: timeprobe exited with $status (see $out/host.log)" ;;
+	esac
 }
 
 run_appliance() {
 	say "compare: appliance: tools/qemu-run.sh ($machine, $cpus CPUs) with$appl_words, log $out/appliance.log"
-	status=0
-	sh "$here/qemu-run.sh" --machine "$machine" --cpus "$cpus" --timeout "$timeout" \
-		--log "$out/appliance.log" "$out/appliance.img" 2> "$out/launcher.txt" || status=$?
+	rm -f "$out/qemu-status"
 	# The launcher's own lines (its accelerator choice, why it ended a
-	# guest) go first in the log, so the log says how it was made.
-	cat "$out/launcher.txt" >&2
+	# guest) are shown as they come, and go first in the log afterwards,
+	# so the log says how it was made.
+	{ sh "$here/qemu-run.sh" --machine "$machine" --cpus "$cpus" --timeout "$timeout" \
+		--log "$out/appliance.log" "$out/appliance.img" 2>&1 || echo $? > "$out/qemu-status"; } |
+		tee "$out/launcher.txt" >&2 &
+	pid=$!
+	heartbeat appliance "$out/appliance.log" "$pid" &
+	beat=$!
+	wait "$pid" || :
+	kill "$beat" 2>/dev/null || :
+	status=$(cat "$out/qemu-status" 2>/dev/null || echo 0)
+	rm -f "$out/qemu-status"
 	cat "$out/launcher.txt" "$out/appliance.log" > "$out/appliance.log.tmp" 2>/dev/null &&
 		mv "$out/appliance.log.tmp" "$out/appliance.log"
 	rm -f "$out/launcher.txt"
-	say "compare: appliance: QEMU exited with $status"
+	case $status in
+	0) say "compare: appliance: QEMU ended by itself" ;;
+	*) say "compare: appliance: QEMU failed with status $status (see tools/qemu-run.sh)" ;;
+	esac
 	# its results file, kept in results/ (the end and failures are checked below)
 	sh "$here/after-run.sh" "$status" "$out/appliance.log" "$out/appliance.img" 2>/dev/null || :
 }

@@ -30,6 +30,10 @@ esp_sectors=$(( (disk_mib - 2) * 2048 ))	# leave 1 MiB at the end for the backup
 tmp=$out.tmp
 esp=$out.esp
 
+# one line, as tools/cmdline-flatten.sh makes (and checks) it for every
+# image: first, so that a refused word leaves nothing half made
+line=$(sh "$(dirname "$0")/cmdline-flatten.sh" "$cmdline" "$append")
+
 ids_from="$efi $kernel $initrd $cmdline $append"
 . "$(dirname "$0")/image-ids.sh"
 
@@ -51,8 +55,7 @@ mcopy -i "$esp" "$esp.id" ::/timeprobe/id
 rm -f "$esp.id"
 mcopy -i "$esp" "$kernel" ::/EFI/timeprobe/vmlinuz
 mcopy -i "$esp" "$initrd" ::/EFI/timeprobe/initramfs.img
-# one line, as tools/cmdline-flatten.sh makes it for every image
-sh "$(dirname "$0")/cmdline-flatten.sh" "$cmdline" "$append" > "$esp.cmdline"
+printf '%s\n' "$line" > "$esp.cmdline"
 mcopy -i "$esp" "$esp.cmdline" ::/EFI/timeprobe/cmdline.txt
 
 dd if="$esp" of="$tmp" bs=512 seek=$esp_start conv=notrunc status=none

@@ -28,13 +28,14 @@ for f in "$efi" "$kernel" "$initrd" "$cmdline"; do
 done
 command -v xorriso >/dev/null || { echo "mkiso: xorriso missing (apt-get install xorriso)" >&2; exit 1; }
 
+# the line first (tools/cmdline-flatten.sh checks it): a refused word leaves nothing half made
+line=$(sh "$(dirname "$0")/cmdline-flatten.sh" "$cmdline" "$append")
 tmp=$out.tmp
 stage=$out.d
 rm -rf "$tmp" "$stage"
 mkdir -p "$stage/tree"
 fat=$stage/efi.img
-
-sh "$(dirname "$0")/cmdline-flatten.sh" "$cmdline" "$append" > "$stage/cmdline.txt"
+printf '%s\n' "$line" > "$stage/cmdline.txt"
 
 # Size: the files, 1 MiB for FAT metadata and 4 MiB for the results a copy
 # on a USB stick can save (a quick run writes ~40 KiB), in whole MiB. mformat

@@ -44,7 +44,8 @@ elif [ "$accel" = tcg ]; then
 	esac
 fi
 
-"$make" --no-print-directory "$img" APPEND="$append${append:+${extra:+ }}$extra"
+# report too: README's next command after make run is `build/timeprobe report`
+"$make" --no-print-directory "$img" report APPEND="$append${append:+${extra:+ }}$extra"
 log=$(dirname "$img")/run-serial.log
 st=$(mktemp "${TMPDIR:-/tmp}/timeprobe-run.XXXXXX")
 trap 'rm -f "$st"' EXIT

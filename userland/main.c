@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "../common/announce.h"
+#include "../common/words.h"
 #include "boottime.h"
 #include "emit.h"
 #include "options.h"
@@ -41,6 +42,7 @@ static void usage(FILE *f)
 		"       timeprobe list [--figures|--compare]\n"
 		"       timeprobe report FILE... [--format=text|markdown|csv|json|kcidb|ktap|junit|pts]\n"
 		"                        [--plot=DIR] [--label=A,B]\n"
+		"       timeprobe check-words 'KERNEL LINE WORDS...'\n"
 		"       timeprobe help [markdown]\n\n"
 		"Output of run: on a terminal, tables and progress there and the records in a\n"
 		"new file (--records=FILE, or timeprobe-DATE-TIME.tp1 here, named at the end);\n"
@@ -219,9 +221,10 @@ static int cmd_run(int argc, char **argv)
 		}
 	}
 	if ((bad = selection_unknown(&o, &which))) {
-		fprintf(stderr, "timeprobe: run: --%s: no such %s '%s' (%s)\n", which,
-			!strcmp(which, "probes") ? "probe" : "fault injection", bad,
-			!strcmp(which, "probes") ? "see `timeprobe list`" : selection_inject_names());
+		char why[96];
+
+		fprintf(stderr, "timeprobe: run: --%s=%s: %s\n", which, bad,
+			selection_why(which, bad, why, sizeof(why)));
 		return 2;
 	}
 	options_resolve(&o, OPT_ENV_HOST);
@@ -235,6 +238,40 @@ static int cmd_run(int argc, char **argv)
 		fprintf(isatty(1) ? stdout : stderr,
 			"timeprobe: records in %s (read them with `timeprobe report %s`)\n", path, path);
 	return rc;
+}
+
+/*
+ * `timeprobe check-words LINE...`: the timeprobe.* words of a kernel command
+ * line (cmdline.txt and make's APPEND=) checked as the appliance will read
+ * them, before an image is made (tools/cmdline-flatten.sh). Each refused
+ * word in one line on stderr; 2 when any was refused, else 0 (an old
+ * spelling is said and taken).
+ */
+static int cmd_check_words(int argc, char **argv)
+{
+	struct options o;
+	struct opt_errors errs = { 0 };
+	const char *bad, *which;
+	int refused = 0;
+
+	options_defaults(&o);
+	for (int i = 0; i < argc; i++)
+		options_from_user_line(&o, argv[i], &errs);
+	for (size_t i = 0; i < errs.n; i++) {
+		const struct opt_error *e = &errs.e[i];
+
+		fprintf(stderr, "timeprobe: %s%s=%s: %s%s\n", TP_WORD_PREFIX, e->name, e->value,
+			e->reason, e->taken ? " (taken)" : "");
+		refused += !e->taken;
+	}
+	if ((bad = selection_unknown(&o, &which))) {
+		char why[96];
+
+		fprintf(stderr, "timeprobe: %s%s=%s: %s\n", TP_WORD_PREFIX, which, bad,
+			selection_why(which, bad, why, sizeof(why)));
+		refused++;
+	}
+	return refused ? 2 : 0;
 }
 
 /* ---- PID 1 ---- */
@@ -421,6 +458,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "list"))
 		return cmd_list(argc, argv);
+	if (!strcmp(argv[1], "check-words"))
+		return cmd_check_words(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argv + 1, argv[0]);
 	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {

@@ -12,6 +12,7 @@
 
 #include "options.h"
 #include "probe.h"
+#include "suggest.h"
 #include "sysinfo.h"
 #include "../common/buf.h"
 #include "../common/seal.h"
@@ -324,6 +325,25 @@ static int find_row(const char *name, struct opt_row *r)
 	return 0;
 }
 
+static const char *row_name(size_t i, const void *ctx)
+{
+	struct opt_row r;
+
+	return row_at(i, &r) ? r.w->name : 0;
+}
+
+/* "unknown option", with the near misses among the rows' names. */
+static void unknown(char *msg, size_t len, const char *name)
+{
+	size_t n = 0;
+	struct opt_row r;
+
+	while (row_at(n, &r))
+		n++;
+	snprintf(msg, len, "unknown option");
+	suggest_append(msg, len, name, row_name, n, 0);
+}
+
 /* Why a word from src is not taken (the contract's writer of its row), or NULL. */
 static const char *refused(const struct tp_word *w, enum opt_source src)
 {
@@ -343,7 +363,8 @@ int options_set_from(struct options *o, enum opt_source src, const char *name,
 	int found = find_row(name, r);
 
 	if (!found) {
-		fail(errs, name, value, "unknown option");
+		unknown(msg, sizeof(msg), name);
+		fail(errs, name, value, msg);
 		return -1;
 	}
 	if ((no = refused(r->w, src))) {
@@ -454,6 +475,17 @@ void options_from_kernel(struct options *o, const char *cmdline, struct opt_erro
 
 	while ((len = tp_line_word(cmdline, &pos, &w)) != 0)
 		apply_bare(o, OPT_FROM_USER, w, len, errs);
+}
+
+void options_from_user_line(struct options *o, const char *line, struct opt_errors *errs)
+{
+	size_t pos = 0, len;
+	const char *w;
+
+	while ((len = tp_line_word(line, &pos, &w)) != 0) {
+		apply_word(o, OPT_FROM_USER, w, len, errs);
+		apply_bare(o, OPT_FROM_USER, w, len, errs);
+	}
 }
 
 void options_from_launcher(struct options *o, const char *words, struct opt_errors *errs)

@@ -127,6 +127,10 @@ void options_from_cmdline(struct options *o, const char *cmdline, struct opt_err
  * /proc/cmdline, whose timeprobe.* words are not the run's. */
 void options_from_kernel(struct options *o, const char *cmdline, struct opt_errors *errs);
 
+/* A line of a person's words (cmdline.txt, make's APPEND=): every word as
+ * the user's, timeprobe.* and Linux's own words the suite reads. */
+void options_from_user_line(struct options *o, const char *line, struct opt_errors *errs);
+
 /* SMBIOS OEM strings (blank-separated words): only the launcher's rows are taken. */
 void options_from_launcher(struct options *o, const char *words, struct opt_errors *errs);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "selection.h"
+#include "suggest.h"
 #include "summary.h"
 
 static int named(const struct name_list *l, const char *name)
@@ -37,6 +38,22 @@ const char *selection_inject_names(void)
 	return buf;
 }
 
+static const char *probe_name(size_t i, const void *inject)
+{
+	return !probe_table[i]->inject == !*(const int *)inject ? probe_table[i]->name : 0;
+}
+
+const char *selection_why(const char *which, const char *bad, char *buf, size_t len)
+{
+	int inject = !strcmp(which, "inject");
+
+	snprintf(buf, len, "%s", inject ? selection_inject_names() : "no such probe");
+	suggest_append(buf, len, bad, probe_name, probe_count, &inject);
+	if (!inject)
+		snprintf(buf + strlen(buf), len - strlen(buf), " (see `timeprobe list`)");
+	return buf;
+}
+
 const char *selection_unknown(const struct options *o, const char **which)
 {
 	for (size_t i = 0; i < o->probes.n; i++)
@@ -56,9 +73,12 @@ size_t selection_probes(const struct options *o, const struct probe **list, size
 {
 	size_t n = 0;
 
+	char why[96];
+
 	for (size_t i = 0; i < o->probes.n; i++)
 		if (!probe_find(o->probes.v[i]))
-			report_unknown("probes", o->probes.v[i], "no such probe (see `timeprobe list`)");
+			report_unknown("probes", o->probes.v[i],
+				       selection_why("probes", o->probes.v[i], why, sizeof(why)));
 	for (size_t i = 0; i < probe_count && n < max; i++)
 		if (!probe_table[i]->inject && (!o->probes.n || named(&o->probes, probe_table[i]->name)))
 			list[n++] = probe_table[i];
@@ -73,7 +93,8 @@ size_t selection_probes(const struct options *o, const struct probe **list, size
 		if (p)
 			list[n++] = p;
 		else
-			report_unknown("inject", o->inject.v[i], selection_inject_names());
+			report_unknown("inject", o->inject.v[i],
+				       selection_why("inject", o->inject.v[i], why, sizeof(why)));
 	}
 	return n;
 }

@@ -18,6 +18,10 @@ size_t selection_probes(const struct options *o, const struct probe **list, size
 /* NULL when every name in o->probes and o->inject is known; else the first bad one. */
 const char *selection_unknown(const struct options *o, const char **which);
 
+/* Why bad is no probe (which "probes") or no fault injection ("inject"),
+ * with the near misses among the registry's names; in buf[len]. */
+const char *selection_why(const char *which, const char *bad, char *buf, size_t len);
+
 /* "not one of crash, hang, ...", from the registry. */
 const char *selection_inject_names(void);
 

@@ -342,6 +342,7 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	report_stop(o, res);
 	summary_table(sum, nsum, res);
 	verdict_emit(sum, nsum);
+	summary_option_recap();
 	progress_finish((mono_ns() - t0) / NS_PER_MS, total_ms);
 	summary_end_record(res, &start, ctx.ncpu);
 	return exit_status(res);

@@ -144,6 +144,10 @@ void summary_run_record(const struct options *o, const char *env, int ncpu,
 		   TP_VERSION, machine, env, u.release, ncpu, cs);
 }
 
+/* The refused options said so far, for their recap after the verdict. */
+static struct opt_error refused[OPT_ERRORS_MAX];
+static size_t n_refused, n_refused_all;
+
 void summary_option_error(const struct opt_error *e)
 {
 	struct tp_rec r;
@@ -156,6 +160,23 @@ void summary_option_error(const struct opt_error *e)
 	tp_rec_str(&r, "action", action);
 	sink_emit(&r);
 	sink_human("option %s=%s: %s; %s\n", e->name, e->value, e->reason, action);
+	if (e->taken)
+		return;
+	if (n_refused < OPT_ERRORS_MAX)
+		refused[n_refused++] = *e;
+	n_refused_all++;
+}
+
+void summary_option_recap(void)
+{
+	if (!n_refused_all)
+		return;
+	sink_human("\n== %zu option%s refused: this run went on without %s ==\n", n_refused_all,
+		   n_refused_all == 1 ? " was" : "s were", n_refused_all == 1 ? "it" : "them");
+	for (size_t i = 0; i < n_refused; i++)
+		sink_human("  %s=%s: %s\n", refused[i].name, refused[i].value, refused[i].reason);
+	if (n_refused < n_refused_all)
+		sink_human("  (and %zu more, in the error records)\n", n_refused_all - n_refused);
 }
 
 void summary_table(const struct summary_row *rows, size_t n, const struct suite_result *res)
@@ -204,6 +225,7 @@ void summary_end_record(const struct suite_result *res, const struct busy_mark *
 	tp_rec_int(&r, "probes_skipped", res->skipped);
 	tp_rec_int(&r, "probes_failed", res->failed);
 	tp_rec_bool(&r, "watchdog", res->watchdog_fired);
+	tp_rec_uint(&r, "options_refused", n_refused_all);
 	emit_other_work(&r, start, ncpu);
 	tp_rec_uint(&r, "records", sink_records());
 	if (sink_dropped())

@@ -34,6 +34,9 @@ void summary_run_record(const struct options *o, const char *env, int ncpu,
 void summary_keys_records(void);
 /* An option's error record (default kept), or its warning record (taken: an old spelling set it). */
 void summary_option_error(const struct opt_error *e);
+/* After the verdict: every option refused so far, again, where a person
+ * reading the end of the log sees it (the end record counts them). */
+void summary_option_recap(void);
 void summary_table(const struct summary_row *rows, size_t n, const struct suite_result *res);
 /* The end record, with the other work done on the machine since start. */
 void summary_end_record(const struct suite_result *res, const struct busy_mark *start, int ncpu);

@@ -36,6 +36,15 @@ for word in bad:
     if name == "probes":
         value = "nosuch"
     ok((name, value) in opt_errors, "bad option %s=%s reported" % (name, value), sorted(opt_errors))
+ok(end.get("options_refused") == sum(1 for r in errors if "option" in r),
+   "the end record counts the refused options", end.get("options_refused"))
+after_verdict = text[text.rfind('"type":"verdict"'):]
+for word in bad:
+    name, value = word[len("timeprobe."):].split("=", 1)
+    if name == "probes":
+        value = "nosuch"
+    ok("\n  %s=%s: " % (name, value) in after_verdict.replace("\r", ""),
+       "refused %s=%s repeated after the verdict" % (name, value))
 ok(any(r.get("probe") == "clocks" and r["type"] == "result" for r in suite),
    "the valid probe named beside the bad one still ran")
 ok(suite and suite[0].get("profile") == "quick", "profile=fast kept the earlier good value quick")

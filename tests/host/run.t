@@ -22,7 +22,7 @@ printf '#!/bin/sh\necho "make $*" >>"%s/log"\n' "$tmp" >"$tmp/bin/make"
 chmod +x "$tmp/bin/sh" "$tmp/bin/make"
 
 # The serial log the QEMU stand-in prints (a run that ended well) and its status.
-end_line() { python3 tools/tp1rec.py frame "{\"type\":\"end\",\"probes_ok\":1,\"probes_failed\":$1}"; }
+end_line() { python3 tools/tp1rec.py frame "{\"type\":\"end\",\"probes_ok\":1,\"probes_failed\":$1${2:+,\"options_refused\":$2}}"; }
 end_line 0 > "$tmp/serial"
 FAKE_SERIAL=$tmp/serial FAKE_QEMU_STATUS=0
 export FAKE_SERIAL FAKE_QEMU_STATUS
@@ -39,19 +39,19 @@ has() { case $1 in *"$2"*) return 0 ;; esac; return 1; }
 out=$(run "tcg max" "" "" 2>&1)
 ok "TCG, no profile: the quick one, said" has "$out" "so the quick profile"
 ok "TCG, no profile: the image gets timeprobe.profile=quick" \
-	logged "make --no-print-directory build/t.img APPEND=timeprobe.profile=quick"
+	logged "make --no-print-directory build/t.img report APPEND=timeprobe.profile=quick"
 ok "QEMU starts under TCG" logged "qemu ACCEL=tcg --machine q35 --cpus 2 build/t.img"
 
 run "tcg max" "" "timeprobe.probes=clocks timeprobe.profile=full" >/dev/null 2>&1
 ok "TCG, a profile in APPEND: the words as given" \
-	logged "make --no-print-directory build/t.img APPEND=timeprobe.probes=clocks timeprobe.profile=full"
+	logged "make --no-print-directory build/t.img report APPEND=timeprobe.probes=clocks timeprobe.profile=full"
 
 run "tcg max" full "a  'b" >/dev/null 2>&1
 ok "PROFILE=full: added after APPEND, quotes and blanks kept" \
-	logged "make --no-print-directory build/t.img APPEND=a  'b timeprobe.profile=full"
+	logged "make --no-print-directory build/t.img report APPEND=a  'b timeprobe.profile=full"
 
 run "kvm host" "" "" >/dev/null 2>&1
-ok "KVM, no profile: no words added" logged "make --no-print-directory build/t.img APPEND="
+ok "KVM, no profile: no words added" logged "make --no-print-directory build/t.img report APPEND="
 ok "QEMU starts under KVM" logged "qemu ACCEL=kvm --machine q35 --cpus 2 build/t.img"
 
 out=$(run "tcg max" fast "" 2>&1)
@@ -81,6 +81,15 @@ rc=$?
 [ "$rc" = 1 ]
 pass $? "no end record: exit 1 (got $rc)"
 ok "and says the run did not end" has "$out" "the run did not end"
+end_line 0 2 > "$tmp/serial"
+out=$(run "kvm host" "" "" 2>&1)
+rc=$?
+[ "$rc" = 1 ]
+pass $? "no probe failed but two options were refused: exit 1 (got $rc)"
+ok "and says so" has "$out" "2 option(s) on the command line were refused"
+end_line 0 0 > "$tmp/serial"
+run "kvm host" "" "" >/dev/null 2>&1
+pass $? "options_refused 0: exit 0"
 end_line 0 > "$tmp/serial"
 FAKE_QEMU_STATUS=125 run "kvm host" "" "" >/dev/null 2>&1
 rc=$?

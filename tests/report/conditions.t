@@ -15,16 +15,20 @@ TP_REPORT = tp_report()
 tmp = tempfile.mkdtemp(prefix="tp-conditions.")
 
 
-def log(name, accel=None, busy=None, drop=0, end=True):
-    """A two-result host run; drop removes that many results after the run record."""
+def log(name, accel=None, busy=None, drop=0, end=True, refused=None):
+    """A two-result host run; drop removes that many results after the run record;
+    refused, an (option, value) whose error record the run has."""
     recs = [{"type": "run", "env": "os", "machine": name, "accel": accel,
              "loadavg_start": [3.5, 3.0, 2.0]}]
+    if refused:
+        recs.append({"type": "error", "option": refused[0], "value": refused[1],
+                     "reason": "no such probe; did you mean wakeup?", "action": "default kept"})
     recs += [{"type": "result", "probe": "clocks", "name": "c%d" % i, "ns_per_call": 20 + i}
              for i in range(2)][drop:]
     if end:
         recs.append({"type": "end", "probes_ok": 1, "probes_skipped": 0, "probes_failed": 0,
                      "watchdog": False, "loadavg_end": [4.0, 3.1, 2.0], "other_cpu_s": 1.2,
-                     "other_busy_pct": busy, "records": 3})
+                     "other_busy_pct": busy, "records": 3 + bool(refused)})
     return write_log(os.path.join(tmp, name + ".log"), recs)
 
 
@@ -44,6 +48,8 @@ cases = [
     ("lost", log("lost", drop=1), "1 of the 3 records the suite wrote are not in this log"),
     ("noend", log("noend", end=False), "no end record: the run did not finish"),
     ("tcg", log("tcg", accel="tcg:max"), "ran under QEMU's TCG emulator"),
+    ("refused", log("refused", refused=("probes", "wakup\x1b[2J")),
+     "the option probes=wakup\\x1b[2J was refused (no such probe; did you mean wakeup?)"),
 ]
 for name, path, says in cases:
     r = report(path)

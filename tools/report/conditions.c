@@ -41,6 +41,34 @@ static size_t other_work(const struct run *run, struct sbuf *b)
 	return 1;
 }
 
+static const char *str_of(const json_t *rec, const char *key)
+{
+	json_t *v = json_object_get(rec, key);
+
+	return json_is_string(v) ? json_string_value(v) : "?";
+}
+
+/* Each word of the command line the suite refused: it ran with the default. */
+static size_t refused_words(const struct run *run, struct sbuf *b)
+{
+	size_t i, n = 0;
+	json_t *rec;
+
+	json_array_foreach(run->notes, i, rec) {
+		if (strcmp(str_of(rec, "type"), "error") || !json_is_string(json_object_get(rec, "option")))
+			continue;
+		sbuf_adds(b, "the option ");
+		sbuf_add_visible(b, str_of(rec, "option"));
+		sbuf_adds(b, "=");
+		sbuf_add_visible(b, str_of(rec, "value"));
+		sbuf_adds(b, " was refused (");
+		sbuf_add_visible(b, str_of(rec, "reason"));
+		sbuf_adds(b, "): the run went on without it\n");
+		n++;
+	}
+	return n;
+}
+
 static size_t emulated(const struct run *run, struct sbuf *b)
 {
 	json_t *accel = run->head ? json_object_get(run->head, "accel") : NULL;
@@ -57,7 +85,7 @@ size_t conditions_of(const struct run *run, struct sbuf *b)
 		sbuf_adds(b, "no end record: the run did not finish (crash, hang or cut capture)\n");
 		return 1 + emulated(run, b);
 	}
-	return lost_records(run, b) + other_work(run, b) + emulated(run, b);
+	return refused_words(run, b) + lost_records(run, b) + other_work(run, b) + emulated(run, b);
 }
 
 size_t conditions_count(const struct report *rp)

@@ -534,7 +534,7 @@ static const struct probe_opt itimer_opts[] = {
 	{ .w = {
 		.name = "itimer-load", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = -1, .hi = 1024,
 		.def = -1, .dflt = "0 and 2 × CPUs", .dflt_host = "0",
-		.help = "`itimer`: CPU-burning processes in the background",
+		.help = "`itimer`: CPU-burning processes in the background (-1: the default for where it runs)",
 	  }, .store = &burners, .was = "load", .by_env = 1, .env_def = { -1, 0 } },
 };
 

@@ -173,7 +173,7 @@ static const struct probe_opt tsc_opts[] = {
 		.name = "tsc-calib-rounds", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE,
 		.lo = 1, .hi = USER_CALIB_ROUNDS_MAX, .def = USER_CALIB_ROUNDS_DEFAULT, .dflt = "5",
 		.help = "rounds of the shared user-space TSC calibration (`tsc`, `clocks`, `noise`)",
-	  }, .store = &tsccal_rounds, .was = "calib-rounds" },
+	  }, .store = &tsccal_rounds },
 };
 
 /*

@@ -711,8 +711,8 @@ static const struct probe_opt wakeup_opts[] = {
 	  }, .store = &periods_us },
 	{ .w = {
 		.name = "wakeup-priority", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = -1,
-		.hi = 99, .def = -1, .dflt = "90", .dflt_host = "0 (none)", .bounds = "0..99",
-		.help = "`wakeup`: SCHED_FIFO priority",
+		.hi = 99, .def = -1, .dflt = "90", .dflt_host = "0 (none)",
+		.help = "`wakeup`: SCHED_FIFO priority (0: none; -1: the default for where it runs)",
 	  }, .store = &fifo_prio, .was = "priority", .by_env = 1, .env_def = { 90, 0 },
 	  .compare = wakeup_compare_priority },
 	{ .w = {
