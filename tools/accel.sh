@@ -151,7 +151,12 @@ kvm\ *) echo "$choice" ;;
 		say "ACCEL=kvm but KVM is unusable here ($reason)"
 		exit 1
 	fi
-	say "KVM present but unusable here ($reason); using TCG"
+	# the whole reason once, when it was found; a short line after that
+	if [ -n "${t0:-}" ]; then
+		say "KVM present but unusable here ($reason); using TCG"
+	else
+		say "KVM unusable here (found before: $(dirname "$verdict")); using TCG"
+	fi
 	echo "tcg max"
 	;;
 esac

@@ -26,7 +26,9 @@ DEV ?=
 USB_FORCE ?=
 usb:
 	@test -n '$(DEV)' || sh tools/usb-list.sh
-	$(MAKE) image $(B)/tp-usbwrite
+	$(MAKE) $(B)/tp-usbwrite
+	$(B)/tp-usbwrite $(if $(USB_FORCE),--force) --check '$(DEV)'
+	$(MAKE) image
 	$(B)/tp-usbwrite $(if $(USB_FORCE),--force) $(B)/timeprobe.img '$(DEV)'
 
 IMG ?=

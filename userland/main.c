@@ -84,13 +84,18 @@ static int cmd_list(int argc, char **argv)
 		fprintf(stderr, "timeprobe: list: unknown argument '%s' (--figures or --compare)\n", argv[2]);
 		return 2;
 	}
+	int width = 0;
+
+	for (size_t i = 0; i < probe_count; i++)
+		if (!probe_table[i]->inject && (int)strlen(probe_table[i]->name) > width)
+			width = (int)strlen(probe_table[i]->name);
 	for (size_t i = 0; i < probe_count; i++) {
 		const struct probe *p = probe_table[i];
 
 		if (p->inject)
 			continue;
 		if (!figures) {
-			printf("%-8s %s\n", p->name, p->summary);
+			printf("%-*s  %s\n", width, p->name, p->summary);
 			continue;
 		}
 		printf("%s", p->name);
@@ -179,7 +184,8 @@ static int route_output(const char *records, char *path, size_t n)
 	return 0;
 }
 
-static int cmd_run(int argc, char **argv)
+/* self: how this program was started (argv[0]), for the closing hint. */
+static int cmd_run(int argc, char **argv, const char *self)
 {
 	struct options o;
 	struct opt_errors errs = { 0 };
@@ -236,7 +242,7 @@ static int cmd_run(int argc, char **argv)
 	rc = suite_run(&o, &errs, 0, "os", &res);
 	if (path[0])
 		fprintf(isatty(1) ? stdout : stderr,
-			"timeprobe: records in %s (read them with `timeprobe report %s`)\n", path, path);
+			"timeprobe: records in %s (read them with `%s report %s`)\n", path, self, path);
 	return rc;
 }
 
@@ -455,7 +461,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (!strcmp(argv[1], "run"))
-		return cmd_run(argc - 2, argv + 2);
+		return cmd_run(argc - 2, argv + 2, argv[0]);
 	if (!strcmp(argv[1], "list"))
 		return cmd_list(argc, argv);
 	if (!strcmp(argv[1], "check-words"))

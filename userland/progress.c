@@ -58,9 +58,9 @@ int64_t progress_next_ns(int64_t start_ns, int64_t last_ns, int inplace)
 
 void progress_announce(int probes, int64_t total_ms, int scale, const char *profile)
 {
-	char line[200], t[24], suffix[64];
+	char line[200], t[24], suffix[96];
 
-	snprintf(suffix, sizeof(suffix), " (an emulated CPU: limits x%d)", scale);
+	snprintf(suffix, sizeof(suffix), " (an emulated CPU: each probe may take %d times its usual time limit)", scale);
 	snprintf(line, sizeof(line), "timeprobe: %d probe%s, profile %s, expected ~%s in all%s", probes,
 		 probes == 1 ? "" : "s", profile, progress_clock(t, sizeof(t), total_ms),
 		 scale > 1 ? suffix : "");

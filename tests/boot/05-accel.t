@@ -53,6 +53,8 @@ for mode, sign in (("abort", "QEMU exited with status"), ("internal-error", "KVM
     r2, _ = choose(env)
     ok(r2.stdout.strip() == "tcg max" and "self-check took" not in r2.stderr,
        "%s: the verdict is cached, not checked again" % mode, r2.stderr)
+    ok("KVM unusable here (found before" in r2.stderr and sign not in r2.stderr,
+       "%s: a cached verdict says so in one short line, not the whole reason again" % mode, r2.stderr)
     r3, secs3 = choose(fake_env(mode, cache, accel="kvm"))
     ok(r3.returncode == 1 and "ACCEL=kvm but KVM is unusable here" in r3.stderr and sign in r3.stderr,
        "%s: ACCEL=kvm fails with the reason" % mode, r3.stderr)

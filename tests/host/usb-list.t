@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # make usb without DEV= (tools/usb-list.sh): the removable and USB disks,
 # with size, transport and model, from a stand-in lsblk; fixed disks left
-# out, a model's escaped control characters shown escaped, exit 2.
+# out, a model's escaped control characters shown escaped, exit 2. And
+# make usb DEV=a-file refuses the device before it builds an image.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tap.sh
@@ -41,4 +42,13 @@ ok "not a disk (CD drive, loop) left out" lacks "$out" "sr0"
 printf '#!/bin/sh\nprintf "%%s\\n" "vda 256G  0 disk QEMU"\n' > "$tmp/bin/lsblk"
 out=$(PATH="$tmp/bin:$PATH" sh tools/usb-list.sh)
 ok "none: says so" has "$out" "No removable or USB disk found here"
+
+# make usb DEV=FILE: the device refused before any image is made for it.
+: > "$tmp/not-a-disk"
+out=$(make --no-print-directory usb DEV="$tmp/not-a-disk" 2>&1)
+rc=$?
+[ "$rc" != 0 ]
+pass $? "make usb DEV=a-file fails (status $rc)"
+ok "saying it is not a block device" has "$out" "not a block device"
+ok "before the image is made or checked" lacks "$out" "timeprobe.img"
 done_testing

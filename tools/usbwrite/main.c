@@ -54,6 +54,7 @@ struct job {
 	const char *img_path;
 	const char *dev_path;
 	int force;
+	int check;		/* --check: the device's checks only, no image, nothing written */
 	int img;
 	uint64_t img_bytes;
 	int dev;		/* the one descriptor of the device */
@@ -339,8 +340,21 @@ static void next_steps(const struct job *j)
 
 static void usage(void)
 {
-	fputs("usage: tp-usbwrite [--force] IMAGE DEVICE\n", stderr);
+	fputs("usage: tp-usbwrite [--force] IMAGE DEVICE\n"
+	      "       tp-usbwrite [--force] --check DEVICE\n", stderr);
 	exit(2);
+}
+
+/* --check: DEVICE refused or passed before make builds an image for it; the
+ * whole check is made again, with the image, before writing. */
+static int check_only(struct job *j)
+{
+	open_device(j);
+	check_what_it_is(j);
+	check_size(j);
+	check_stick(j);
+	note("%s may be written (checked again with the image before writing)", j->dev_path);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -348,13 +362,21 @@ int main(int argc, char **argv)
 	struct job j = { .img = -1, .dev = -1 };
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (strcmp(argv[i], "--force")) {
+		if (!strcmp(argv[i], "--force"))
+			j.force = 1;
+		else if (!strcmp(argv[i], "--check"))
+			j.check = 1;
+		else {
 			fprintf(stderr, "usbwrite: unknown option %s\n", argv[i]);
 			return 2;
 		}
-		j.force = 1;
 	}
-	if (argc - i != 2)
+	if (j.check && argc - i == 1) {
+		j.dev_path = argv[i];
+		the_job = &j;
+		return check_only(&j);
+	}
+	if (j.check || argc - i != 2)
 		usage();
 	j.img_path = argv[i];
 	j.dev_path = argv[i + 1];
