@@ -42,6 +42,8 @@ LOGS="tests/data/report-qemu.log tests/data/report-host.log tests/data/report-kv
 run "$TP_REPORT" --html="$TMP/page" $LOGS
 pass $rc "--html: exit 0"
 diag "$TMP/err"
+[ "$(cat "$TMP/out")" = "$TMP/page/index.html" ]
+pass $? "--html: stdout names the page, and nothing else"
 P="$TMP/page/index.html"
 [ -s "$P" ] && head -1 "$P" | grep -q "^<!DOCTYPE html>"
 pass $? "--html: DIR/index.html written"

@@ -156,7 +156,7 @@ static const struct {
 	  "text (default), markdown, csv, json; kcidb, ktap, junit, pts (docs/exporting.md)" },
 	{ "--label", 1, opt_label, "labels for the runs, in order, comma-separated" },
 	{ "--plot", 1, opt_plot, "write .dat/.gp files and SVG/PNG charts into DIR" },
-	{ "--html", 1, opt_html, "write DIR/index.html: the report and its plots on one page" },
+	{ "--html", 1, opt_html, "write DIR/index.html, the report and its plots on one page, and print its path (only)" },
 	{ "--tables", 0, opt_tables, "with several runs, also print each run's tables" },
 	{ "--full", 0, opt_full,
 	  "every column (budget and context keys too) and, in Markdown, every row" },
@@ -372,17 +372,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "report: --label: %zu labels for %zu runs; the rest are unused\n",
 			c.nlabels, rp.nruns);
 	report_finish(&rp, c.labels, c.nlabels);
-	print_report(stdout, &rp, src, c.nfiles, &c.out);
+	/* with --html the page is the report: stdout names it, and only it */
+	if (!c.html_dir)
+		print_report(stdout, &rp, src, c.nfiles, &c.out);
 	if (c.strict && !status && conditions_count(&rp))
 		status = 3;
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "report: writing the report: %s\n", strerror(errno));
-		status = 1;
-	}
 	if (c.plot_dir && plot_report(&rp, c.plot_dir, NULL))
 		status = 1;
 	if (c.html_dir && html_report(&rp, src, c.nfiles, c.html_dir, c.out.full))
 		status = 1;
+	else if (c.html_dir)
+		printf("%s/index.html\n", c.html_dir);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "report: writing the report: %s\n", strerror(errno));
+		status = 1;
+	}
 out_src:
 	free(src);
 out:
