@@ -66,11 +66,11 @@ sec = section(r.stdout)
 ok(r.returncode == 0 and sec, "a run with a verdict record: a Verdict section", r.stdout[:800])
 ok(sec and "under an emulator (QEMU tcg:max)" in sec[0], "the emulator first", sec[:1])
 row = [l for l in sec if "worst wake-up latency" in l]
-ok(row and "150 us fair (p99.9 120 us, n 1000)" in row[0] and "good <= 100 us, fair <= 1 ms" in row[0],
+ok(row and "150 us: fair (p99.9 120 us, n 1000)" in row[0] and "good <= 100 us, fair <= 1 ms" in row[0],
    "wake-up: figure, word, p99.9 with n, and the bounds of common/verdict.c", row)
 row = [l for l in sec if "time stolen" in l]
 ok(row and "not measured" in row[0] and "not selected" in row[0], "not measured with why", row)
-ok(any("future_item" in l and "7 ns good" in l for l in sec), "an item the table does not know: by its id")
+ok(any("future_item" in l and "7 ns: good" in l for l in sec), "an item the table does not know: by its id")
 rows = [l for l in sec if "TSC invariant" in l]
 ok(rows and rows[0].split()[-1] == "-", "an item the record lacks: '-'", rows)
 lines = r.stdout.splitlines()
