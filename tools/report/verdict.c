@@ -91,9 +91,53 @@ static const char *word_class(const json_t *it)
 	return NULL;
 }
 
-/* Several runs: each run's why, "label: why; label: why", for the runs that have one. */
+/* Several runs: "1.93 ms .. 15 ns over 3 runs", the item's values from least
+ * to most, so one boot's word is read beside the spread of the others. */
+static void spread(struct sbuf *b, const struct report *rp, const char *id)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	const char *unit = NULL;
+	size_t n = 0;
+
+	for (size_t r = 0; r < rp->nruns; r++) {
+		const json_t *it = json_object_get(json_object_get(rp->runs[r].verdict, "items"), id);
+		const json_t *v = json_object_get(it, "value");
+
+		if (!json_is_number(v) || !isfinite(json_num(v)))
+			continue;
+		lo = fmin(lo, json_num(v));
+		hi = fmax(hi, json_num(v));
+		unit = json_string_value(json_object_get(it, "unit"));
+		n++;
+	}
+	if (n < 2)
+		return;
+	show(b, lo, unit);
+	sbuf_adds(b, " .. ");
+	show(b, hi, unit);
+	sbuf_addf(b, " over %zu runs", n);
+}
+
+/* Several runs: each run's why, "label: why; label: why", for the runs that
+ * have one; one why when every run with the item says the same. */
 static void whys(struct sbuf *b, const struct report *rp, const char *id)
 {
+	const char *first = NULL;
+	int same = 1;
+
+	for (size_t r = 0; r < rp->nruns; r++) {
+		const json_t *it = json_object_get(json_object_get(rp->runs[r].verdict, "items"), id);
+
+		if (!it)
+			continue;
+		if (!first)
+			first = text_of(it, "why");
+		same &= !strcmp(first, text_of(it, "why"));
+	}
+	if (same && first) {
+		sbuf_adds(b, first);
+		return;
+	}
 	for (size_t r = 0; r < rp->nruns; r++) {
 		const json_t *it = json_object_get(json_object_get(rp->runs[r].verdict, "items"), id);
 
@@ -152,7 +196,7 @@ static void run_line(FILE *f, enum style style, const struct run *run)
 static void items_table(FILE *f, enum style style, const struct report *rp, size_t nwith)
 {
 	json_t *ids = item_ids(rp);
-	size_t ncol = 3 + nwith, c;
+	size_t ncol = 3 + nwith + (nwith > 1), c;
 	const char **titles = xcalloc(ncol, sizeof(*titles));
 	struct table *t;
 	struct sbuf b = { 0 };
@@ -163,6 +207,8 @@ static void items_table(FILE *f, enum style style, const struct report *rp, size
 	for (size_t r = 0; r < rp->nruns; r++)
 		if (rp->runs[r].verdict)
 			titles[c++] = rp->runs[r].label;
+	if (nwith > 1)
+		titles[c++] = "spread";
 	titles[c] = nwith == 1 ? "from, or why not" : "why not, by run";
 	t = table_new(ncol, titles);
 	for (size_t i = 0; i < json_array_size(ids); i++) {
@@ -191,6 +237,9 @@ static void items_table(FILE *f, enum style style, const struct report *rp, size
 								 : text_of(it, "from"));
 		}
 		if (nwith > 1) {
+			sbuf_reset(&b);
+			spread(&b, rp, id);
+			table_set(t, row, c++, b.s ? b.s : "");
 			sbuf_reset(&b);
 			whys(&b, rp, id);
 			table_set(t, row, c, b.s ? b.s : "");
