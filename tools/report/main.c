@@ -13,6 +13,7 @@
 
 #include "../../common/record.h"
 #include "conditions.h"
+#include "export.h"
 #include "format.h"
 #include "html.h"
 #include "model.h"
@@ -22,7 +23,8 @@
 #include "schema.h"
 #include "util.h"
 
-#define USAGE "usage: tp-report FILE... [--format=text|markdown|csv|json|kcidb|ktap|junit|pts] " \
+#define USAGE "usage: tp-report FILE... [--format=text|markdown|csv|json|kcidb|ktap|junit|pts|openmetrics] [--all] " \
+	"[--textfile=FILE] " \
 	"[--label=A,B,...] [--plot=DIR] [--html=DIR] [--tables] [--full] [--max-input=SIZE] [--check-keys] [--strict] | --schema | --keys"
 
 struct cli {
@@ -32,6 +34,7 @@ struct cli {
 	size_t nlabels;
 	const char *plot_dir;
 	const char *html_dir;
+	const char *textfile;	/* --textfile: OpenMetrics for node_exporter, nothing on stdout */
 	const char **files;
 	size_t nfiles;
 	int help;
@@ -97,6 +100,19 @@ static int opt_max_input(struct cli *c, const char *arg)
 	return 0;
 }
 
+static int opt_all(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->out.all = 1;
+	return 0;
+}
+
+static int opt_textfile(struct cli *c, const char *arg)
+{
+	c->textfile = arg;
+	return *arg ? 0 : -1;
+}
+
 static int opt_tables(struct cli *c, const char *arg)
 {
 	(void)arg;
@@ -153,7 +169,10 @@ static const struct {
 	const char *help;
 } options[] = {
 	{ "--format", 1, opt_format,
-	  "text (default), markdown, csv, json; kcidb, ktap, junit, pts (docs/exporting.md)" },
+	  "text (default), markdown, csv, json; kcidb, ktap, junit, pts, openmetrics (docs/exporting.md)" },
+	{ "--all", 0, opt_all, "openmetrics: every declared key, not only the headline figures" },
+	{ "--textfile", 1, opt_textfile,
+	  "write OpenMetrics for node_exporter's textfile collector to FILE (docs/fleet.md)" },
 	{ "--label", 1, opt_label, "labels for the runs, in order, comma-separated" },
 	{ "--plot", 1, opt_plot, "write .dat/.gp files and SVG/PNG charts into DIR" },
 	{ "--html", 1, opt_html, "write DIR/index.html: the report and its plots on one page" },
@@ -372,6 +391,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "report: --label: %zu labels for %zu runs; the rest are unused\n",
 			c.nlabels, rp.nruns);
 	report_finish(&rp, c.labels, c.nlabels);
+	if (c.textfile) {
+		status |= export_openmetrics_file(c.textfile, &rp, c.out.all);
+		goto out_src;
+	}
 	print_report(stdout, &rp, src, c.nfiles, &c.out);
 	if (c.strict && !status && conditions_count(&rp))
 		status = 3;
