@@ -4,11 +4,13 @@
 capture as 200 machines (tools/bench/fleet-data.py), node-137's clock reads
 10x: the outliers name node-137 (file and machine) and no other, with the
 ratio to the group's median; --place gives node-137 the top rank and an
-ordinary node the middle; captures of two environments make two groups; a
+ordinary node the middle; 16 runs of one configuration (A/A) name no
+outlier; captures of two environments make two groups; a
 file that cannot be read is said and the rest reported; a hostile machine
 name reaches the terminal with its control characters written out. The
 time and peak memory are TAP diagnostics (docs/benchmarks.md, "fleet"),
 never pass/fail."""
+import glob
 import os
 import re
 import resource
@@ -67,6 +69,12 @@ try:
 			r"path=vdso[^\n:]*: ns_per_call$", p.stdout, re.M)
 	ok(p.returncode == 0 and row and 45 < float(row.group(1)) < 55 and float(row.group(2)) == 1,
 	   "--place: node-001 ranks in the middle, at the median", p.stdout[:1200])
+
+	aa = sorted(glob.glob(os.path.join(DATA, "aa-host-*.log")))
+	p, _ = report("--fleet", *aa)
+	ok(p.returncode == 0 and len(aa) >= 10 and "Outliers" not in p.stdout,
+	   "A/A: %d runs of one configuration (aa-host-*) name no outlier" % len(aa),
+	   p.stdout.split("Outliers", 1)[-1][:800])
 
 	p, _ = report("--fleet", HOST, os.path.join(DATA, "aa-tcg-1-a.log"),
 		      os.path.join(tmp, "missing.log"))

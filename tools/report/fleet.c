@@ -11,7 +11,10 @@
 #include "export.h"
 #include "fleet.h"
 #include "keys.h"
+#include "lead.h"
 #include "model.h"
+#include "noise.h"
+#include "ratio.h"
 #include "util.h"
 
 const char *const fleet_env_names[4] = { "cpu_model", "env", "kernel", "accel" };
@@ -56,7 +59,9 @@ static size_t fig_of(struct fleet *fl, const char *id, const char *probe, const 
 	return fl->nfigs++;
 }
 
-static void series_add(struct fleet_group *g, size_t fig, double v, size_t run)
+/* v of run for figure fig in group g, judged by j when its series is new (fleet.h). */
+static void series_add(struct fleet_group *g, size_t fig, double v, size_t run,
+		       struct fleet_judge j)
 {
 	char k[32];
 	json_t *i;
@@ -66,7 +71,7 @@ static void series_add(struct fleet_group *g, size_t fig, double v, size_t run)
 	i = json_object_get(g->index, k);
 	if (!i) {
 		grow(&g->s, &g->scap, g->ns + 1, sizeof(*g->s));
-		g->s[g->ns] = (struct fleet_series){ .fig = fig };
+		g->s[g->ns] = (struct fleet_series){ .fig = fig, .j = j };
 		i = json_integer((json_int_t)g->ns++);
 		json_object_set_new(g->index, k, i);
 	}
@@ -94,8 +99,9 @@ static void add_verdict(struct fleet *fl, const struct run *run, size_t ri)
 		if (!json_is_number(v))
 			continue;
 		snprintf(id, sizeof(id), "verdict\x1f%s", l->id);
+		/* no pair of identical runs measured a verdict item's noise: the lead's least */
 		series_add(g, fig_of(fl, id, "verdict", l->what, l->id, l->unit),
-			   json_number_value(v), ri);
+			   json_number_value(v), ri, (struct fleet_judge){ LEAD_MIN_RATIO, 0, 0 });
 	}
 }
 
@@ -116,13 +122,16 @@ static void add_run(struct fleet *fl, const struct report *rp, size_t ri)
 		const struct agg *a = &fg->per_run[ri];
 		const struct key_decl *d;
 		struct sbuf id = { 0 }, res = { 0 };
+		struct fleet_judge j;
 
 		if (fg->as_booted || !a->n || !isfinite(a->mean) || !export_is_headline(fg, &d))
 			continue;
+		j = (struct fleet_judge){ noise_floor_of(rp, fg, ri, NULL), d->dir == KEY_DIR_ZERO,
+					  (unsigned char)ratio_is_count(d) };
 		sbuf_addf(&id, "%s\x1f%s", fg->id, fg->key);
 		sbuf_addf(&res, "%s%s%s", fg->name, *fg->ident ? " " : "", fg->ident);
 		series_add(&fl->groups[fl->runs[r].group],
-			   fig_of(fl, id.s, fg->probe, res.s, fg->key, d->unit), a->mean, r);
+			   fig_of(fl, id.s, fg->probe, res.s, fg->key, d->unit), a->mean, r, j);
 		sbuf_free(&id);
 		sbuf_free(&res);
 	}

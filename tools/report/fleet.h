@@ -33,8 +33,16 @@ struct fleet_fig {
 };
 
 /* One figure's values in one group, one per run that has it. */
+/* How a series' values are judged against its median, as the lead compares two runs. */
+struct fleet_judge {
+	double floor;		/* the ratio to the median an outlier exceeds (noise.h), >= 1 */
+	unsigned char is_signed;	/* a signed difference (direction "zero"): no ratio */
+	unsigned char is_count;		/* a count: 0 taken as 1 event for the ratio */
+};
+
 struct fleet_series {
 	size_t fig;
+	struct fleet_judge j;
 	double *v;
 	uint32_t *run;
 	size_t n, cap;
@@ -91,9 +99,16 @@ struct fleet_stats {
 
 void fleet_stats_of(const struct fleet_series *s, struct fleet_stats *st);
 
-/* Is v an outlier against st: |v - median| / (1.4826 MAD) > FLEET_OUTLIER_Z, or any
- * difference when MAD is 0 (all the others agree exactly)? */
-int fleet_is_outlier(const struct fleet_stats *st, double v);
+/*
+ * Is v an outlier of series s (statistics st)? Robustly far from the rest,
+ * |v - median| / (1.4826 MAD) > FLEET_OUTLIER_Z (when MAD is 0, any other
+ * value), and further from the median than identical runs ever are: a
+ * ratio beyond s->j.floor, the lead's noise floor (noise.h) for its probe,
+ * key and env. Value and median must both be above 0 (a count's 0 taken
+ * as 1): as in the lead, a signed difference or a 0 has no ratio and no
+ * outlier.
+ */
+int fleet_is_outlier(const struct fleet_series *s, const struct fleet_stats *st, double v);
 
 /* The percentile rank of v in s: 100 x (values below + half those equal) / n. */
 double fleet_rank(const struct fleet_series *s, double v);

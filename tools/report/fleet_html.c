@@ -36,7 +36,7 @@ static void put_block(FILE *dat, const struct fleet_series *s, const struct flee
 	qsort(v, s->n, sizeof(*v), dbl_cmp);
 	for (size_t i = 0; i < s->n; i++)
 		fprintf(dat, "%.17g\t%.17g\t%d\n", v[i], (double)(i + 1) / (double)s->n,
-			fleet_is_outlier(st, v[i]));
+			fleet_is_outlier(s, st, v[i]));
 	fputs("\n\n", dat);
 	free(v);
 }

@@ -86,7 +86,7 @@ static size_t count_outliers(const struct fleet_series *s, const struct fleet_st
 	size_t n = 0;
 
 	for (size_t i = 0; i < s->n; i++)
-		if (fleet_is_outlier(st, s->v[i])) {
+		if (fleet_is_outlier(s, st, s->v[i])) {
 			n++;
 			per_run[s->run[i]]++;
 		}
@@ -105,11 +105,12 @@ static void put_outliers(FILE *f, const struct fleet *fl, const struct fleet_gro
 		char *name = NULL;
 
 		for (size_t k = 0; k < s->n; k++) {
-			if (!fleet_is_outlier(&st[i], s->v[k]))
+			if (!fleet_is_outlier(s, &st[i], s->v[k]))
 				continue;
 			if (!any++)
-				fprintf(f, "\nOutliers (robust z over %.1f: |value - median| / (1.4826 MAD); "
-					"MAD 0: any other value):\n", FLEET_OUTLIER_Z);
+				fprintf(f, "\nOutliers (robust z over %.1f: |value - median| / (1.4826 MAD), "
+					"MAD 0: any other value; and a ratio to the median beyond what "
+					"identical runs show, noise.h):\n", FLEET_OUTLIER_Z);
 			if (!name) {
 				name = fleet_fig_name(fg);
 				fputs("  ", f);
@@ -191,7 +192,7 @@ static void put_place(FILE *f, const struct fleet *fl, size_t at)
 			put_ratio(f, s->v[k], st.median);
 			fprintf(f, "  %-6s  ", fl->figs[s->fig].unit ? fl->figs[s->fig].unit : "");
 			put_visible(f, name);
-			fputs(fleet_is_outlier(&st, s->v[k]) ? "  (outlier)\n" : "\n", f);
+			fputs(fleet_is_outlier(s, &st, s->v[k]) ? "  (outlier)\n" : "\n", f);
 			free(name);
 		}
 	}

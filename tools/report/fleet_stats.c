@@ -49,14 +49,25 @@ void fleet_stats_of(const struct fleet_series *s, struct fleet_stats *st)
 	free(v);
 }
 
-int fleet_is_outlier(const struct fleet_stats *st, double v)
+int fleet_is_outlier(const struct fleet_series *s, const struct fleet_stats *st, double v)
 {
-	/* 1.4826 MAD estimates a normal distribution's standard deviation */
-	if (st->n < 3)
+	double m = st->median;
+
+	if (st->n < 3 || v == m || s->j.is_signed)
 		return 0;
-	if (st->mad == 0)
-		return v != st->median;
-	return fabs(v - st->median) / (1.4826 * st->mad) > FLEET_OUTLIER_Z;
+	/* 1.4826 MAD estimates a normal distribution's standard deviation */
+	if (st->mad > 0 && fabs(v - m) / (1.4826 * st->mad) <= FLEET_OUTLIER_Z)
+		return 0;
+	/* the lead's count rule: none in one run is as if one event there */
+	if (s->j.is_count) {
+		v = fmax(v, 1);
+		m = fmax(m, 1);
+	}
+	/* no ratio (as in the lead: a sign, or 0 and not a count), no outlier */
+	if (!(v > 0 && m > 0))
+		return 0;
+	/* A/A: two runs of one machine differ this much, so machines may too */
+	return fmax(v / m, m / v) > s->j.floor;
 }
 
 double fleet_rank(const struct fleet_series *s, double v)
