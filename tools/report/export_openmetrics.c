@@ -299,7 +299,8 @@ static size_t put_samples(FILE *f, struct om_doc *d)
 {
 	size_t repeats = 0;
 
-	qsort(d->s, d->ns, sizeof(*d->s), sample_cmp);
+	if (d->ns)
+		qsort(d->s, d->ns, sizeof(*d->s), sample_cmp);
 	for (size_t i = 0; i < d->ns; i++) {
 		const struct om_sample *s = &d->s[i];
 
