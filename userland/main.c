@@ -53,7 +53,7 @@ static void usage(FILE *f)
 		"textfile collector (written by tp-report, renamed into place; docs/fleet.md).\n\n"
 		"How long (each run prints its estimate first; measured on 2 CPUs shared with\n"
 		"other work, `time timeprobe run --profile=P > x.log` and `make run PROFILE=P`):\n"
-		"  profile quick: host 0:22-0:24, appliance under QEMU TCG 0:40-0:57\n"
+		"  profile quick: host 0:22-0:28, appliance under QEMU TCG 0:36\n"
 		"  profile full:  host 8:45, appliance under QEMU TCG 19:51\n\n");
 	options_usage(f);
 }

@@ -332,7 +332,8 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 			count(res, out);
 			if (nsum < SUMMARY_MAX)
 				sum[nsum++] = (struct summary_row){ list[i]->name, iteration, out,
-					sink_records() - before, ran_ns / NS_PER_MS };
+					sink_records() - before, ran_ns / NS_PER_MS,
+					progress_expect_ms(list[i], &ctx) };
 			attribution_end(&attr, list[i]->name);	/* not one of the probe's records */
 			stop = out == OUTCOME_WATCHDOG || should_stop();
 		}

@@ -181,13 +181,14 @@ void summary_option_recap(void)
 
 void summary_table(const struct summary_row *rows, size_t n, const struct suite_result *res)
 {
-	sink_human("\n== summary ==\n%-10s %5s  %-11s %8s %9s\n", "probe", "iter", "outcome", "records", "seconds");
+	sink_human("\n== summary ==\n%-10s %5s  %-11s %8s %9s %9s\n", "probe", "iter", "outcome", "records",
+		   "seconds", "expected");
 	for (size_t i = 0; i < n; i++) {
 		const struct summary_row *s = &rows[i];
 
-		sink_human("%-10s %5d  %-11s %8lu %9.1f\n", s->name, s->iteration,
+		sink_human("%-10s %5d  %-11s %8lu %9.1f %9.1f\n", s->name, s->iteration,
 			   supervise_outcome_name(s->out),
-			   s->records, (double)s->ms / 1000);
+			   s->records, (double)s->ms / 1000, (double)s->expect_ms / 1000);
 	}
 	sink_human("\n== end: %d ok, %d skipped, %d failed ==\n", res->ok, res->skipped, res->failed);
 }

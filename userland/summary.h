@@ -20,6 +20,7 @@ struct summary_row {
 	enum outcome out;
 	unsigned long records;
 	int64_t ms;
+	int64_t expect_ms;	/* the probe's own estimate (progress.h), beside what it took */
 };
 
 struct busy_mark;

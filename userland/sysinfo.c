@@ -168,10 +168,15 @@ void sysinfo_machine_name(char *buf, size_t len)
 
 	sysinfo_read_text("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
 	sysinfo_read_text("/sys/class/dmi/id/product_name", product, sizeof(product));
-	if (!vendor[0] && !product[0])
-		snprintf(buf, len, "unknown");
-	else
+	if (vendor[0] || product[0]) {
 		snprintf(buf, len, "%s%s%s", vendor, vendor[0] && product[0] ? " " : "", product);
+		return;
+	}
+	/* no DMI (a board with a device tree, a VM without SMBIOS): the board's
+	 * model, else the CPU's, rather than "unknown" */
+	if (sysinfo_read_text("/sys/firmware/devicetree/base/model", buf, len) > 0 && buf[0])
+		return;
+	sysinfo_cpu_model(buf, len);
 }
 
 int sysinfo_running_in_qemu(void)

@@ -288,4 +288,35 @@ if KUNIT:
 	t = KUNIT.parse_run_tests(ktap.splitlines())
 	ok(t.counts.errors == 0 and t.counts.failed == 1 and len(t.subtests) == 4,
 	   "hostile: the kernel's kunit_parser sees one failure, no parse error (%s)" % t.counts)
+
+# The verdict travels to CI: the arm64 capture's verdict has one poor item
+# (itimer's error) among nine; each format says so as a failure CI gates on.
+ARM = os.path.join(DATA, "serial-arm64-virt-quick.log")
+with open(ARM, errors="replace") as f:
+	items = [json.loads(l.split("TP1 ", 1)[1].rsplit(" *", 1)[0])["items"]
+		 for l in f if '"type":"verdict"' in l][0]
+poor = sorted(k for k, v in items.items() if v["word"] == "poor")
+skipped = sorted(k for k, v in items.items() if v["word"] in ("not measured", "unknown"))
+ok(poor == ["itimer_error_pct"], "arm64: the capture's verdict has one poor item", poor)
+rc, junit, _ = export("junit", [ARM])
+m = re.search(r'<testsuite name="verdict" tests="(\d+)" failures="(\d+)" errors="0" skipped="(\d+)"', junit)
+ok(m and (int(m.group(1)), int(m.group(2)), int(m.group(3))) == (len(items), len(poor), len(skipped)),
+   "junit: a verdict suite, one case per item, poor ones failures, not measured skipped",
+   m.groups() if m else junit[:300])
+ok(re.search(r'name="itimer_error_pct">\s*<failure message="poor: 670.569 % \(itimer: ITIMER_REAL 100us\)"',
+	     junit), "junit: the poor item's failure says its value and where it came from")
+good, why = xmllint(junit, "junit/junit-10.xsd", "verdict-junit")
+ok(good, "junit with the verdict validates against junit-10.xsd", why)
+rc, kcidb, _ = export("kcidb", [ARM])
+doc = check_kcidb(kcidb, "verdict")
+if doc:
+	vt = {t["path"].split(".", 2)[2]: t["status"] for t in doc["tests"] if t["path"].startswith("timeprobe.verdict.")}
+	ok(vt == {k: "FAIL" if k in poor else "SKIP" if k in skipped else "PASS" for k in items},
+	   "kcidb: one test per verdict item, FAIL for poor, PASS for good or fair, SKIP otherwise", vt)
+rc, ktap, _ = export("ktap", [ARM])
+tests = parse_ktap(ktap)
+verdict = [t for t in tests if t[0] == "verdict"]
+ok(verdict and verdict[0][1] == "not ok" and
+   [s[0] for s in verdict[0][3] if s[1] == "not ok"] == poor,
+   "ktap: a verdict test, not ok, its poor item the one failing subtest", verdict[:1])
 done()

@@ -96,12 +96,14 @@ try:
 	small = os.path.join(tmp, "small")
 	subprocess.run([sys.executable, os.path.join(ROOT, "tools", "bench", "fleet-data.py"),
 			os.path.join(DATA, "serial-q35-lava.log"), small, "4"], check=True)
-	p, _ = report("--fleet", "--html=" + html, small, *files)
+	p, _ = report("--fleet", small, *files)
 	rows = len(re.findall(r"^ +\d+ .*: \S+$", p.stdout, re.M))
+	p, _ = report("--fleet", "--html=" + html, small, *files)
 	page = open(os.path.join(html, "index.html")).read() if os.path.exists(html) else ""
 	imgs = re.findall(r'<img alt="[^"]*" src="(fleet-\d+\.png)">', page)
-	ok(p.returncode == 0 and rows and len(imgs) == rows,
-	   "--html: one plot per figure of each group (%d)" % rows, p.stderr[-800:])
+	ok(p.returncode == 0 and rows and len(imgs) == rows and p.stdout == html + "/index.html\n",
+	   "--html: one plot per figure of each group (%d), the page's path on stdout" % rows,
+	   p.stdout[-300:] + p.stderr[-800:])
 	if shutil.which("gnuplot"):
 		ok(all(os.path.getsize(os.path.join(html, i)) > 1000 for i in imgs),
 		   "gnuplot drew every one from the one script (a hostile title quoted)", p.stderr[-800:])

@@ -42,6 +42,8 @@ LOGS="tests/data/report-qemu.log tests/data/report-host.log tests/data/report-kv
 run "$TP_REPORT" --html="$TMP/page" $LOGS
 pass $rc "--html: exit 0"
 diag "$TMP/err"
+[ "$(cat "$TMP/out")" = "$TMP/page/index.html" ]
+pass $? "--html: stdout names the page, and nothing else"
 P="$TMP/page/index.html"
 [ -s "$P" ] && head -1 "$P" | grep -q "^<!DOCTYPE html>"
 pass $? "--html: DIR/index.html written"
@@ -84,4 +86,24 @@ echo "# screenshot: $ink (inked pixels, total)"
 echo "$ink" | awk '{ exit !($2 > 0 && $1 > $2 / 50) }'
 pass $? "chromium screenshot is not blank (more than 2 % of it drawn)"
 [ -s "$TMP/shot.png" ] || diag "$TMP/chrome.err"
+
+# A two-run comparison at 1200 px with every <details> closed: how tall the
+# page is and how wide its widest table box, measured by the browser itself
+# (a script added to a copy of the page writes them into the title).
+run "$TP_REPORT" --label=host,arm64 --html="$TMP/two" tests/data/report-host.log tests/data/serial-arm64-virt-quick.log
+pass $rc "--html of two runs: exit 0"
+sed 's|</body>|<script>var w=0;document.querySelectorAll("table").forEach(function(t){w=Math.max(w,t.getBoundingClientRect().right)});document.title="H "+document.documentElement.scrollHeight+" W "+Math.ceil(w)+" P "+document.documentElement.clientWidth</script></body>|' \
+	"$TMP/two/index.html" > "$TMP/two/measure.html"
+chrome --window-size=1200,1000 --dump-dom "file://$TMP/two/measure.html" > "$TMP/two.dom"
+set -- $(sed -n 's|.*<title>H \([0-9]*\) W \([0-9]*\) P \([0-9]*\)</title>.*|\1 \2 \3|p' "$TMP/two.dom")
+echo "# two runs at 1200 px, every <details> closed: ${1:-?} px tall, widest table ends at ${2:-?} of ${3:-?} px"
+[ -n "${1:-}" ] && [ "$1" -le 12000 ]
+pass $? "a comparison's page is at most 12 000 px tall with its plots and tables folded (${1:-?} px)"
+[ -n "${2:-}" ] && [ "$2" -le "$3" ]
+pass $? "no table reaches past the page's right edge (${2:-?} <= ${3:-?} px)"
+grep -q '<td class="w-poor">[^<]*: poor' "$TMP/two/index.html" || grep -q '<td class="w-fair">' "$TMP/two/index.html"
+pass $? "verdict words carry their colour's class"
+run "$TP_REPORT" --html="$TMP/one" tests/data/report-host.log
+! grep -q 'id="lineup"\|id="differences"\|href="#lineup"' "$TMP/one/index.html"
+pass $? "one run: no line-up or differences section, nor a link to one"
 done_testing

@@ -78,14 +78,15 @@ ok(r.returncode == 0 and lineup is not None, "clocksources differ: a Line-up sec
 lineup = lineup or []
 # 3 results x 2 figures each side, none shared; the alarm clock and the
 # HPET read (a counter: no as-booted row) add 2 more each in the appliance
-want = ("clocks: 0 of 16 figures line up; clocksource differs: kvm-clock (host), hpet (appliance); "
-        "as booted: 3 of 4 rows, host lacks %s (skipped there)" % ALARM)
+want = ("clocks: 0 of 16 figures measured in every run; the runs differ in clocksource: kvm-clock on host, "
+        "hpet on appliance; by each run's own default clocksource: 3 of 4 rows, host has no %s "
+        "(it skipped them)" % ALARM)
 ok(lineup == [want], "it names clocks, its count, the key and each run's value, the as-booted rows "
    "and the one a run skipped", "\n".join(lineup))
 ok(out.find("Line-up") < out.find("Figures furthest") or "Figures furthest" not in out,
    "the Line-up section comes before the lead", out[:800])
-ok("clocks (0 of 16 figures line up; as booted: 3 of 4 rows)" in out and
-   "wakeup (4 of 4 figures line up)" in out, "each probe's heading says how many figures line up", out)
+ok("clocks (0 of 16 figures measured in every run; by each run's own default clocksource: 3 of 4 rows)"
+   in out and "wakeup (4 of 4 figures measured in every run)" in out, "each probe's heading says how many figures line up", out)
 ok("clock_gettime(CLOCK_MONOTONIC)  path=libc clocksource=as booted clock_id=1: host kvm-clock, appliance hpet"
    in out, "the as-booted row of the libc route names each run's booted clocksource", out)
 
@@ -116,11 +117,11 @@ ok(r.returncode == 0 and "as booted" not in r.stdout and "as booted" not in rows
 twin = log("twin", "kvm-clock")
 r = report("--label=host,twin", host, twin)
 ok(r.returncode == 0 and "Line-up" not in r.stdout and "as booted" not in r.stdout and
-   "clocks (6 of 6 figures line up)" in r.stdout,
+   "clocks (6 of 6 figures measured in every run)" in r.stdout,
    "a pair that lines up fully: no Line-up section, no as-booted rows", r.stdout[:800])
 
 bare = log("bare", "kvm-clock", clocks=False)
 r = report("--label=host,bare", host, bare)
-ok(section(r.stdout, "Line-up") == ["clocks: 0 of 6 figures line up; not in bare's records"],
+ok(section(r.stdout, "Line-up") == ["clocks: 0 of 6 figures measured in every run; bare has none of its results"],
    "a probe one run lacks is named with that run", r.stdout[:600])
 done()

@@ -6,6 +6,7 @@ common/verdict.c's bounds beside each; the emulator said first; an item
 the table does not know (a newer suite) shown under its id; a capture with
 no verdict record says so and nothing is computed; record text escaped in
 Markdown. Last, a real `timeprobe run` of this machine: its own verdict."""
+import json
 import os
 import re
 import subprocess
@@ -30,11 +31,16 @@ VERDICT = {"type": "verdict", "emulated": "tcg", "emulated_by": "QEMU tcg:max", 
 }}
 
 
-def log(name, verdict=True, accel=None):
+def log(name, verdict=True, accel=None, wakeup_ns=None, noise_why=None):
     recs = [{"type": "run", "env": "os", "machine": name, "accel": accel},
             {"type": "result", "probe": "clocks", "name": "c", "ns_per_call": 20}]
     if verdict:
-        recs.append(VERDICT)
+        v = json.loads(json.dumps(VERDICT))
+        if wakeup_ns is not None:
+            v["items"]["wakeup_max_ns"]["value"] = wakeup_ns
+        if noise_why is not None:
+            v["items"]["noise_stolen_pct"]["why"] = noise_why
+        recs.append(v)
     recs.append({"type": "end", "probes_ok": 1, "probes_skipped": 0, "probes_failed": 0,
                  "watchdog": False, "records": len(recs) - 1})
     return write_log(os.path.join(tmp, name + ".log"), recs)
@@ -66,11 +72,11 @@ sec = section(r.stdout)
 ok(r.returncode == 0 and sec, "a run with a verdict record: a Verdict section", r.stdout[:800])
 ok(sec and "under an emulator (QEMU tcg:max)" in sec[0], "the emulator first", sec[:1])
 row = [l for l in sec if "worst wake-up latency" in l]
-ok(row and "150 us fair (p99.9 120 us, n 1000)" in row[0] and "good <= 100 us, fair <= 1 ms" in row[0],
+ok(row and "150 us: fair (p99.9 120 us, n 1000)" in row[0] and "good <= 100 us, fair <= 1 ms" in row[0],
    "wake-up: figure, word, p99.9 with n, and the bounds of common/verdict.c", row)
 row = [l for l in sec if "time stolen" in l]
 ok(row and "not measured" in row[0] and "not selected" in row[0], "not measured with why", row)
-ok(any("future_item" in l and "7 ns good" in l for l in sec), "an item the table does not know: by its id")
+ok(any("future_item" in l and "7 ns: good" in l for l in sec), "an item the table does not know: by its id")
 rows = [l for l in sec if "TSC invariant" in l]
 ok(rows and rows[0].split()[-1] == "-", "an item the record lacks: '-'", rows)
 lines = r.stdout.splitlines()
@@ -122,4 +128,17 @@ else:
        "a real run: its cross-CPU offset has a word", sec)
     ok(any("probe wakeup not run (not selected)" in l for l in sec),
        "a real run: a probe not selected is not measured, and says why", sec)
+# several runs: the spread of each item beside the words, and the why
+# said once when every run gives the same, by run when they differ
+r = report("--label=a,b,c", log("s1", wakeup_ns=1930000), log("s2", wakeup_ns=20800),
+           log("s3", wakeup_ns=15000, noise_why="probe noise skipped: no CPU to spare"))
+sec = section(r.stdout)
+row = [l for l in sec if "worst wake-up latency" in l]
+ok(row and "15 us .. 1.93 ms over 3 runs" in row[0], "three runs: the wake-up item's spread", row)
+row = [l for l in sec if "time stolen" in l]
+ok(row and "a: probe noise not run (not selected); b: probe noise not run (not selected); "
+   "c: probe noise skipped: no CPU to spare" in row[0], "whys that differ: each run's", row)
+row = [l for l in sec if "future_item" in l]
+ok(row and "7 ns .. 7 ns over 3 runs" in row[0] and ": " not in row[0].split("over 3 runs")[1],
+   "no why: the column stays empty", row)
 done()

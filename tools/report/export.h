@@ -47,6 +47,22 @@ struct export_probe {
 size_t export_probes(const struct report *rp, size_t ri, struct export_probe **out);
 void export_probes_free(struct export_probe *p, size_t n);
 
+/*
+ * A run's verdict items (the verdict record, docs/verdict.md), each as a
+ * test CI can gate on: poor fails, good and fair pass, not measured and
+ * unknown are skips. export_verdict.c.
+ */
+enum export_verdict_status { EXPORT_VERDICT_PASS, EXPORT_VERDICT_FAIL, EXPORT_VERDICT_SKIP };
+struct export_verdict_item {
+	const char *name;	/* the item's name in the record (tsc_offset_ns) */
+	const char *word;	/* good, fair, poor, not measured, unknown */
+	enum export_verdict_status status;
+	char *detail;		/* "poor: 670.569 % (from)", "not measured: why" */
+};
+/* The items of run's verdict in the record's order; 0 (and NULL) without one. */
+size_t export_verdict(const struct run *run, struct export_verdict_item **out);
+void export_verdict_free(struct export_verdict_item *v, size_t n);
+
 /* Is fg a headline figure (declared a figure by its probe)? Sets *decl when it is. */
 int export_is_headline(const struct figure *fg, const struct key_decl **decl);
 

@@ -5,7 +5,10 @@
  * several) with its headline figures as <property> elements (value and
  * unit; that schema allows properties in a suite, not in a case), one
  * passing <testcase> per figure and one per skip or error record,
- * <skipped/> or <failure/> with the record's reason. docs/exporting.md.
+ * <skipped/> or <failure/> with the record's reason. First, per run, a
+ * suite "verdict": one test case per verdict item, a poor one a <failure/>,
+ * one not measured or unknown <skipped/>, so CI can gate on the verdict.
+ * docs/exporting.md.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +106,42 @@ static void junit_probe(FILE *f, const struct run *run, int several, const struc
 	free(name);
 }
 
+static void junit_verdict(FILE *f, const struct run *run, int several)
+{
+	struct export_verdict_item *v;
+	size_t n = export_verdict(run, &v), failed = 0, skipped = 0;
+	char *name = several ? xasprintf("%s.verdict", run->label) : xstrdup("verdict");
+
+	for (size_t i = 0; i < n; i++) {
+		failed += v[i].status == EXPORT_VERDICT_FAIL;
+		skipped += v[i].status == EXPORT_VERDICT_SKIP;
+	}
+	if (n) {
+		fputs("  <testsuite", f);
+		junit_attr(f, "name", name);
+		fprintf(f, " tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\"", n, failed,
+			skipped);
+		junit_attr(f, "timestamp", export_str(run->head, "start"));
+		fputs(">\n", f);
+	}
+	for (size_t i = 0; i < n; i++) {
+		fputs("    <testcase", f);
+		junit_attr(f, "classname", name);
+		junit_attr(f, "name", v[i].name);
+		if (v[i].status == EXPORT_VERDICT_PASS) {
+			fputs("/>\n", f);
+			continue;
+		}
+		fprintf(f, ">\n      <%s", v[i].status == EXPORT_VERDICT_FAIL ? "failure" : "skipped");
+		junit_attr(f, "message", v[i].detail);
+		fputs("/>\n    </testcase>\n", f);
+	}
+	if (n)
+		fputs("  </testsuite>\n", f);
+	export_verdict_free(v, n);
+	free(name);
+}
+
 void export_junit(FILE *f, const struct report *rp)
 {
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"timeprobe\">\n", f);
@@ -110,6 +149,7 @@ void export_junit(FILE *f, const struct report *rp)
 		struct export_probe *p;
 		size_t n = export_probes(rp, r, &p);
 
+		junit_verdict(f, &rp->runs[r], rp->nruns > 1);
 		for (size_t i = 0; i < n; i++)
 			junit_probe(f, &rp->runs[r], rp->nruns > 1, &p[i]);
 		export_probes_free(p, n);

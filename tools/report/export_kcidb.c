@@ -5,7 +5,9 @@
  * appliance (kernel release, config variant, timeprobe version, boot
  * partition), and per headline figure a test with status DONE and
  * `number` {value, unit}, per error record a test with status FAIL, per
- * skip record one with SKIP; the fingerprint goes into every test's
+ * skip record one with SKIP, and per verdict item a test
+ * timeprobe.verdict.ITEM with PASS (good, fair), FAIL (poor) or SKIP (not
+ * measured, unknown), so CI can gate on it; the fingerprint goes into every test's
  * environment.misc. Ids are "timeprobe:" and a hash of the run record, so
  * the same run gives the same ids. docs/exporting.md.
  */
@@ -98,13 +100,22 @@ static char *test_path(const char *probe, const char *name, const char *ident, c
 	return sbuf_take(&b);
 }
 
+/* The environment every test of a run carries: its label and fingerprint. */
+static json_t *kcidb_env(const struct run *run)
+{
+	json_t *env = json_pack("{s:s, s:{}}", "comment", run->label, "misc");
+
+	if (run->fingerprint)
+		json_object_set(json_object_get(env, "misc"), "fingerprint", run->fingerprint);
+	return env;
+}
+
 static json_t *kcidb_test(const struct run *run, const char *id, size_t n,
 			  const struct export_item *it, const char *probe)
 {
 	json_t *t = json_pack("{s:s, s:s, s:s}", "build_id", id, "origin", KCIDB_ORIGIN,
 			      "id", "");
 	char *tid = xasprintf("%s.%zu", id, n), *path;
-	json_t *env;
 
 	json_object_set_new(t, "id", json_string(tid));
 	free(tid);
@@ -128,11 +139,35 @@ static json_t *kcidb_test(const struct run *run, const char *id, size_t n,
 	free(path);
 	if (is_utc_time(export_str(run->head, "start")))
 		json_object_set(t, "start_time", json_object_get(run->head, "start"));
-	env = json_pack("{s:s, s:{}}", "comment", run->label, "misc");
-	if (run->fingerprint)
-		json_object_set(json_object_get(env, "misc"), "fingerprint", run->fingerprint);
-	json_object_set_new(t, "environment", env);
+	json_object_set_new(t, "environment", kcidb_env(run));
 	return t;
+}
+
+static const char *const kcidb_verdict_status[] = {
+	[EXPORT_VERDICT_PASS] = "PASS", [EXPORT_VERDICT_FAIL] = "FAIL", [EXPORT_VERDICT_SKIP] = "SKIP",
+};
+
+/* One test per verdict item, numbered on after the run's n tests. */
+static void kcidb_verdict(json_t *tests, const struct run *run, const char *id, size_t n)
+{
+	struct export_verdict_item *v;
+	size_t nv = export_verdict(run, &v);
+
+	for (size_t i = 0; i < nv; i++) {
+		char *tid = xasprintf("%s.%zu", id, n + i + 1), *path = test_path("verdict", v[i].name,
+										   NULL, NULL);
+		json_t *t = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o}", "build_id", id, "origin",
+				      KCIDB_ORIGIN, "id", tid, "path", path, "status",
+				      kcidb_verdict_status[v[i].status], "comment", v[i].detail,
+				      "environment", kcidb_env(run));
+
+		if (is_utc_time(export_str(run->head, "start")))
+			json_object_set(t, "start_time", json_object_get(run->head, "start"));
+		json_array_append_new(tests, t);
+		free(tid);
+		free(path);
+	}
+	export_verdict_free(v, nv);
 }
 
 void export_kcidb(FILE *f, const struct report *rp)
@@ -152,6 +187,7 @@ void export_kcidb(FILE *f, const struct report *rp)
 				json_array_append_new(json_object_get(doc, "tests"),
 						      kcidb_test(run, id, ++num, &p[i].items[k],
 								 p[i].probe));
+		kcidb_verdict(json_object_get(doc, "tests"), run, id, num);
 		export_probes_free(p, n);
 		free(id);
 	}

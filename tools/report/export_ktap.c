@@ -5,7 +5,9 @@
  * and per skip or error record, the value as a diagnostic line before its
  * subtest. A subtest's name is probe, result and key as one word; the
  * result's own name and identity go into the diagnostic, with no '#' or
- * newline. docs/exporting.md.
+ * newline. Each run with a verdict has one more test, "verdict", first:
+ * one subtest per item, not ok when poor, SKIP when not measured or
+ * unknown, so CI can gate on it. docs/exporting.md.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +83,52 @@ static void ktap_probe(FILE *f, const struct run *run, int several,
 	free(label);
 }
 
+/* The run's verdict as test num; 0 when it has none (no test). */
+static size_t ktap_verdict(FILE *f, const struct run *run, int several, size_t num)
+{
+	struct export_verdict_item *v;
+	size_t n = export_verdict(run, &v), failed = 0;
+	char *label = several ? export_word(run->label) : NULL;
+
+	if (n)
+		fprintf(f, KTAP_INDENT "KTAP version 1\n" KTAP_INDENT "# Subtest: %s%sverdict\n"
+			KTAP_INDENT "1..%zu\n", label ? label : "", label ? "." : "", n);
+	for (size_t i = 0; i < n; i++) {
+		char *name = export_word(v[i].name);
+
+		failed += v[i].status == EXPORT_VERDICT_FAIL;
+		fputs(KTAP_INDENT "# ", f);
+		export_line_text(f, v[i].detail);
+		fprintf(f, "\n" KTAP_INDENT "%s %zu %s", v[i].status == EXPORT_VERDICT_FAIL ? "not ok" : "ok",
+			i + 1, name);
+		if (v[i].status == EXPORT_VERDICT_SKIP)
+			fprintf(f, " # SKIP %s", v[i].word);
+		fputc('\n', f);
+		free(name);
+	}
+	if (n)
+		fprintf(f, "%s %zu %s%sverdict\n", failed ? "not ok" : "ok", num, label ? label : "",
+			label ? "." : "");
+	export_verdict_free(v, n);
+	free(label);
+	return n ? 1 : 0;
+}
+
+/* How many runs of rp have a verdict: each is one more top-level test. */
+static size_t ktap_verdicts(const struct report *rp)
+{
+	size_t k = 0;
+
+	for (size_t r = 0; r < rp->nruns; r++) {
+		struct export_verdict_item *v;
+		size_t n = export_verdict(&rp->runs[r], &v);
+
+		k += n > 0;
+		export_verdict_free(v, n);
+	}
+	return k;
+}
+
 void export_ktap(FILE *f, const struct report *rp)
 {
 	struct export_probe **per_run = xcalloc(rp->nruns, sizeof(*per_run));
@@ -88,13 +136,14 @@ void export_ktap(FILE *f, const struct report *rp)
 
 	for (size_t r = 0; r < rp->nruns; r++)
 		total += n[r] = export_probes(rp, r, &per_run[r]);
-	fprintf(f, "KTAP version 1\n1..%zu\n", total);
+	fprintf(f, "KTAP version 1\n1..%zu\n", total + ktap_verdicts(rp));
 	for (size_t r = 0; r < rp->nruns; r++) {
 		fputs("# run ", f);
 		export_line_text(f, rp->runs[r].label);
 		fputs(": ", f);
 		export_line_text(f, rp->runs[r].file);
 		fputc('\n', f);
+		num += ktap_verdict(f, &rp->runs[r], rp->nruns > 1, num + 1);
 		for (size_t i = 0; i < n[r]; i++)
 			ktap_probe(f, &rp->runs[r], rp->nruns > 1, &per_run[r][i], ++num);
 		export_probes_free(per_run[r], n[r]);

@@ -29,10 +29,15 @@ static const char css[] =
 	"h3{font-size:1.05em;margin:1em 0 .2em}h4{font-size:1em;margin:.8em 0 .2em}"
 	"p.legend{font-size:.8em;color:#555;margin:.1em 0 .6em}"
 	"section{white-space:pre-wrap}section table,section figure,section details{white-space:normal}"
-	"table{border-collapse:collapse;margin:.3em 0;font-size:.85em}"
+	/* a table wider than the page scrolls in its own box */
+	"table{border-collapse:collapse;margin:.3em 0;font-size:.85em;display:block;max-width:100%;"
+	"overflow-x:auto}"
 	"th,td{border:1px solid #ddd;padding:2px 6px;vertical-align:top}"
 	"th{background:#f2f2f2;text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}"
 	"tr.group th{background:#e8eef7}"
+	"td.w-good{background:#dff0d8}td.w-fair{background:#fcf8e3}"
+	"td.w-poor{background:#f2dede;font-weight:bold}td.w-none{color:#777}"
+	"details{margin:.4em 0}summary{cursor:pointer;font-weight:bold}"
 	"figure{margin:1em 0}figure img{max-width:100%;border:1px solid #ddd}"
 	"figcaption{font-size:.9em;color:#444}nav a{margin-right:1em}";
 
@@ -52,21 +57,23 @@ static void sec_verdict(FILE *f, struct page *pg)
 
 static void sec_lineup(FILE *f, struct page *pg)
 {
-	if (pg->rp->nruns > 1)
-		lineup_print(f, pg->rp, STYLE_HTML);
+	lineup_print(f, pg->rp, STYLE_HTML);
 }
 
 static void sec_lead(FILE *f, struct page *pg)
 {
-	if (pg->rp->nruns > 1)
-		print_lead_sided(f, pg->rp, STYLE_HTML);
+	print_lead_sided(f, pg->rp, STYLE_HTML);
 }
 
 static void sec_tables(FILE *f, struct page *pg)
 {
 	const struct report *rp = pg->rp;
 
+	/* one run: its tables are the page; a comparison's fold like its runs' */
+	fprintf(f, "<details%s><summary>Tables: every figure of %s</summary>\n",
+		rp->nruns == 1 ? " open" : "", rp->nruns == 1 ? "the run" : "every run, lined up");
 	print_tables(f, rp, STYLE_HTML, &pg->o);
+	fputs("</details>\n", f);
 	/* a comparison's runs, each folded: the page stays one to read */
 	for (size_t i = 0; rp->nruns > 1 && i < rp->nruns; i++) {
 		fputs("<details><summary>", f);
@@ -112,24 +119,48 @@ static int embed_png(FILE *f, const char *dir, const char *base)
 	return 0;
 }
 
+static void figure_html(FILE *f, struct page *pg, size_t i)
+{
+	const struct chart *c = &pg->charts.v[i];
+
+	fprintf(f, "<figure id=\"plot-%zu\">", i + 1);
+	fputs("<img alt=\"", f);
+	table_text(f, STYLE_HTML, c->caption);
+	fputs("\" src=\"", f);
+	/* without gnuplot no PNG: the file it would be, beside the page */
+	if (embed_png(f, pg->dir, c->base))
+		fprintf(f, "%s.png", c->base);
+	fprintf(f, "\"><figcaption>Figure %zu. ", i + 1);
+	table_text(f, STYLE_HTML, c->caption);
+	fprintf(f, " (%s.gp, %s.dat)</figcaption></figure>", c->base, c->base);
+}
+
+/* A chart's group: its probe, the last word of its file name (hist-01-wakeup: wakeup). */
+static const char *chart_group(const struct chart *c)
+{
+	const char *dash = strrchr(c->base, '-');
+
+	return dash ? dash + 1 : c->base;
+}
+
+/* The plots, folded by probe: each group a <details> with its count. */
 static void sec_plots(FILE *f, struct page *pg)
 {
 	fputs("<h2>Plots</h2>", f);
 	if (!pg->charts.n)
 		fputs("Nothing to plot in these runs.\n", f);
-	for (size_t i = 0; i < pg->charts.n; i++) {
-		const struct chart *c = &pg->charts.v[i];
+	for (size_t i = 0; i < pg->charts.n;) {
+		const char *g = chart_group(&pg->charts.v[i]);
+		size_t end = i;
 
-		fprintf(f, "<figure id=\"plot-%zu\">", i + 1);
-		fputs("<img alt=\"", f);
-		table_text(f, STYLE_HTML, c->caption);
-		fputs("\" src=\"", f);
-		/* without gnuplot no PNG: the file it would be, beside the page */
-		if (embed_png(f, pg->dir, c->base))
-			fprintf(f, "%s.png", c->base);
-		fprintf(f, "\"><figcaption>Figure %zu. ", i + 1);
-		table_text(f, STYLE_HTML, c->caption);
-		fprintf(f, " (%s.gp, %s.dat)</figcaption></figure>", c->base, c->base);
+		while (end < pg->charts.n && !strcmp(chart_group(&pg->charts.v[end]), g))
+			end++;
+		fputs("<details><summary>", f);
+		table_text(f, STYLE_HTML, g);
+		fprintf(f, ": %zu plot%s</summary>", end - i, end - i == 1 ? "" : "s");
+		for (; i < end; i++)
+			figure_html(f, pg, i);
+		fputs("</details>\n", f);
 	}
 }
 
@@ -137,17 +168,29 @@ static void sec_plots(FILE *f, struct page *pg)
  * The page's sections in order, each in a <section id=...>: a new one is
  * one row here. Each writes its own headings.
  */
+static int always(const struct page *pg)
+{
+	(void)pg;
+	return 1;
+}
+
+static int several(const struct page *pg)
+{
+	return pg->rp->nruns > 1;
+}
+
 static const struct {
 	const char *id;
 	void (*write)(FILE *f, struct page *pg);
+	int (*shown)(const struct page *pg);	/* a section with nothing to say is left out */
 } sections[] = {
-	{ "conditions", sec_conditions },
-	{ "verdict", sec_verdict },
-	{ "lineup", sec_lineup },
-	{ "differences", sec_lead },
-	/* the plots before the tables: those run to thousands of rows */
-	{ "plots", sec_plots },
-	{ "tables", sec_tables },
+	{ "conditions", sec_conditions, always },
+	{ "verdict", sec_verdict, always },
+	{ "lineup", sec_lineup, several },
+	{ "differences", sec_lead, several },
+	/* the summary first, then the plots and tables, each folded */
+	{ "plots", sec_plots, always },
+	{ "tables", sec_tables, always },
 };
 
 /* --- the page --------------------------------------------------------------- */
@@ -168,7 +211,8 @@ static void page_head(FILE *f, const struct page *pg)
 	}
 	fputs(".</p>\n<nav>", f);
 	for (size_t i = 0; i < ARRAY_SIZE(sections); i++)
-		fprintf(f, "<a href=\"#%s\">%s</a>", sections[i].id, sections[i].id);
+		if (sections[i].shown(pg))
+			fprintf(f, "<a href=\"#%s\">%s</a>", sections[i].id, sections[i].id);
 	fputs("</nav>\n", f);
 }
 
@@ -190,6 +234,8 @@ int html_report(const struct report *rp, const struct source *src, size_t nsrc, 
 	}
 	page_head(f, &pg);
 	for (size_t i = 0; i < ARRAY_SIZE(sections); i++) {
+		if (!sections[i].shown(&pg))
+			continue;
 		fprintf(f, "<section id=\"%s\">", sections[i].id);
 		sections[i].write(f, &pg);
 		fputs("</section>\n", f);

@@ -57,13 +57,14 @@ size_t lineup_of(const struct report *rp, size_t first, struct lineup *lu)
 
 void lineup_say(struct sbuf *b, const struct lineup *lu)
 {
-	sbuf_addf(b, "%zu of %zu figures line up", lu->lined, lu->total);
+	sbuf_addf(b, "%zu of %zu figures measured in every run", lu->lined, lu->total);
 }
 
 void lineup_say_booted(struct sbuf *b, const struct lineup *lu)
 {
 	if (lu->booted_total)
-		sbuf_addf(b, "; as booted: %zu of %zu rows", lu->booted_lined, lu->booted_total);
+		sbuf_addf(b, "; by each run's own default clocksource: %zu of %zu rows",
+			  lu->booted_lined, lu->booted_total);
 }
 
 void lineup_booted(struct sbuf *b, const struct report *rp)
@@ -137,7 +138,7 @@ static double shared_share(const json_t *per, const size_t *present, size_t nrun
 	return n ? (double)shared / (double)n : 1;
 }
 
-/* "kvm-clock (host), hpet (appliance)": each run's values of one key. */
+/* "kvm-clock on host, hpet on appliance": each run's values of one key. */
 static void say_values(struct sbuf *b, const struct report *rp, const json_t *per,
 		       const size_t *present)
 {
@@ -160,8 +161,8 @@ static void say_values(struct sbuf *b, const struct report *rp, const json_t *pe
 		if (!n)
 			sbuf_adds(b, "none");
 		if (n > LINEUP_VALUES_MAX)
-			sbuf_addf(b, " +%zu more", n - LINEUP_VALUES_MAX);
-		sbuf_addf(b, " (%s)", rp->runs[r].label);
+			sbuf_addf(b, " and %zu more", n - LINEUP_VALUES_MAX);
+		sbuf_addf(b, " on %s", rp->runs[r].label);
 	}
 }
 
@@ -179,12 +180,12 @@ static void say_why(struct sbuf *b, const struct report *rp, const char *probe)
 
 	for (size_t r = 0; r < rp->nruns; r++)
 		if (!present[r])
-			sbuf_addf(b, "; not in %s's records", rp->runs[r].label), named++;
+			sbuf_addf(b, "; %s has none of its results", rp->runs[r].label), named++;
 	json_object_foreach(keys, key, per) {
 		double share = shared_share(per, present, rp->nruns);
 
 		if (share == 0) {
-			sbuf_addf(b, "; %s differs: ", key);
+			sbuf_addf(b, "; the runs differ in %s: ", key);
 			say_values(b, rp, per, present);
 			named++;
 		} else if (share < least_share) {
@@ -194,7 +195,7 @@ static void say_why(struct sbuf *b, const struct report *rp, const char *probe)
 		}
 	}
 	if (!named && least) {
-		sbuf_addf(b, "; %s differs: ", least_key);
+		sbuf_addf(b, "; the runs differ most in %s: ", least_key);
 		say_values(b, rp, least, present);
 	} else if (!named) {
 		sbuf_adds(b, "; no identity key differs: the runs measured different results");
@@ -226,7 +227,7 @@ static int skipped(const struct run *run, const char *probe, const char *name)
 
 /*
  * The results whose as-booted rows among figures [first, next) a run lacks:
- * ", host lacks a, b (skipped there)".
+ * ", host has no a, b (it skipped them)".
  */
 static void say_booted_rest(struct sbuf *b, const struct report *rp, size_t first, size_t next)
 {
@@ -245,15 +246,15 @@ static void say_booted_rest(struct sbuf *b, const struct report *rp, size_t firs
 		}
 		json_object_foreach(names, name, t) {
 			if (!n)
-				sbuf_addf(b, ", %s lacks ", rp->runs[r].label);
+				sbuf_addf(b, ", %s has no ", rp->runs[r].label);
 			if (n++ < LINEUP_VALUES_MAX)
 				sbuf_addf(b, "%s%s", n > 1 ? ", " : "", name);
 			skips += (size_t)skipped(&rp->runs[r], rp->figs[first].probe, name);
 		}
 		if (n > LINEUP_VALUES_MAX)
-			sbuf_addf(b, " +%zu more", n - LINEUP_VALUES_MAX);
+			sbuf_addf(b, " and %zu more", n - LINEUP_VALUES_MAX);
 		if (n && skips == n)
-			sbuf_adds(b, " (skipped there)");
+			sbuf_adds(b, " (it skipped them)");
 	}
 	json_decref(names);
 }
@@ -269,7 +270,7 @@ size_t lineup_print(FILE *f, const struct report *rp, enum style style)
 		if (2 * lu.lined >= lu.total)
 			continue;
 		if (!named++)
-			fmt_heading(f, style, 2, "Line-up: probes with less than half their figures in every run");
+			fmt_heading(f, style, 2, "Line-up: probes whose runs measured mostly different things");
 		sbuf_reset(&line);
 		sbuf_addf(&line, "%s: ", rp->figs[i].probe);
 		lineup_say(&line, &lu);

@@ -195,7 +195,7 @@ static const struct {
 	{ "--place", 1, opt_place, "with --fleet: where run RUN stands, figure by figure" },
 	{ "--label", 1, opt_label, "labels for the runs, in order, comma-separated" },
 	{ "--plot", 1, opt_plot, "write .dat/.gp files and SVG/PNG charts into DIR" },
-	{ "--html", 1, opt_html, "write DIR/index.html: the report and its plots on one page" },
+	{ "--html", 1, opt_html, "write DIR/index.html, the report and its plots on one page, and print its path (only)" },
 	{ "--tables", 0, opt_tables, "with several runs, also print each run's tables" },
 	{ "--full", 0, opt_full,
 	  "every column (budget and context keys too) and, in Markdown, every row" },
@@ -385,11 +385,14 @@ static int run_fleet(const struct cli *c)
 	} else if (!fl.nruns) {
 		fprintf(stderr, "report: --fleet: no runs in any file\n");
 		status = 1;
-	} else {
+	} else if (!c->html_dir) {
 		fleet_print(stdout, &fl, at);
-	}
-	if (c->html_dir && fl.nruns && fleet_html(&fl, c->html_dir))
+	} else if (fleet_html(&fl, c->html_dir)) {
 		status = 1;
+	} else {
+		/* with --html the page is the report: stdout names it, and only it */
+		printf("%s/index.html\n", c->html_dir);
+	}
 	fleet_free(&fl);
 	return status;
 }
@@ -441,17 +444,21 @@ int main(int argc, char **argv)
 		status |= export_openmetrics_file(c.textfile, &rp, c.out.all);
 		goto out_src;
 	}
-	print_report(stdout, &rp, src, c.nfiles, &c.out);
+	/* with --html the page is the report: stdout names it, and only it */
+	if (!c.html_dir)
+		print_report(stdout, &rp, src, c.nfiles, &c.out);
 	if (c.strict && !status && conditions_count(&rp))
 		status = 3;
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "report: writing the report: %s\n", strerror(errno));
-		status = 1;
-	}
 	if (c.plot_dir && plot_report(&rp, c.plot_dir, NULL))
 		status = 1;
 	if (c.html_dir && html_report(&rp, src, c.nfiles, c.html_dir, c.out.full))
 		status = 1;
+	else if (c.html_dir)
+		printf("%s/index.html\n", c.html_dir);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "report: writing the report: %s\n", strerror(errno));
+		status = 1;
+	}
 out_src:
 	free(src);
 out:

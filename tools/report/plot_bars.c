@@ -55,6 +55,19 @@ static double panels_floor(const struct panel *pn, size_t npanels, size_t nruns)
 	return isfinite(lo) ? pow(10, floor(log10(lo))) : 1;
 }
 
+/* The decade above the largest value of any panel: the x axis ends there,
+ * so a panel with no bar of its own still has a range. */
+static double panels_ceiling(const struct panel *pn, size_t npanels, size_t nruns, double floor_v)
+{
+	double hi = 0;
+
+	for (size_t k = 0; k < npanels; k++)
+		for (size_t i = 0; i < pn[k].nrows * nruns; i++)
+			if (isfinite(pn[k].v[i]) && pn[k].v[i] > hi)
+				hi = pn[k].v[i];
+	return hi > 0 ? fmax(pow(10, ceil(log10(hi) + 1e-9)), floor_v * 10) : floor_v * 10;
+}
+
 /*
  * Panel k's bars: block k * nruns + r of dat holds run r's "y value ylo
  * yhi", the first row on top; its plot command goes to body.
@@ -88,6 +101,9 @@ static void panel_write(FILE *dat, struct sbuf *body, const char *file, const st
 		fputs("# ", dat);
 		dat_str(dat, rp->runs[r].label, SIZE_MAX);
 		fputs("\n# y\tvalue\tylo\tyhi\n", dat);
+		/* a block with no bar still holds a line (an invalid point): gnuplot
+		 * counts only blocks with data, and the next index would shift */
+		fputs("0\tNaN\t0\t0\n", dat);
 		for (size_t i = 0; i < pn->nrows; i++) {
 			double v = pn->v[i * nruns + r];
 			/* the runs side by side, the first on top */
@@ -133,8 +149,9 @@ static void bars_chart(struct plotter *p, const char *base, struct panel *pn, si
 	if (plot_close(p, dat, file) || !(gp = plot_open(p, gpf)))
 		goto out;
 	gp_begin(gp, base, title, xlabel, "", h);
-	fprintf(gp, "set logscale x 10\nset xrange [%.10g:*]\nunset grid\nset grid xtics\n"
-		"set key top right noenhanced\nset ytics nomirror noenhanced\n", floor_v);
+	fprintf(gp, "set logscale x 10\nset xrange [%.10g:%.10g]\nunset grid\nset grid xtics\n"
+		"set key top right noenhanced\nset ytics nomirror noenhanced\n", floor_v,
+		panels_ceiling(pn, npanels, rp->nruns, floor_v));
 	fputs(extra ? extra : "", gp);
 	fputs(body.s, gp);
 	gp_end(p, gp, base, caption, h, body.s);

@@ -47,11 +47,19 @@ size_t table_row(struct table *t)
 	if (t->nrows == t->rowcap) {
 		t->rowcap = t->rowcap ? 2 * t->rowcap : 16;
 		t->cell = xrealloc(t->cell, t->rowcap * t->ncol * sizeof(*t->cell));
+		t->cls = xrealloc(t->cls, t->rowcap * t->ncol * sizeof(*t->cls));
 		t->group = xrealloc(t->group, t->rowcap);
 	}
 	memset(t->cell + t->nrows * t->ncol, 0, t->ncol * sizeof(*t->cell));
+	memset(t->cls + t->nrows * t->ncol, 0, t->ncol * sizeof(*t->cls));
 	t->group[t->nrows] = 0;
 	return t->nrows++;
+}
+
+void table_class(struct table *t, size_t row, size_t col, const char *cls)
+{
+	if (row < t->nrows && col < t->ncol)
+		t->cls[row * t->ncol + col] = cls;
 }
 
 void table_group(struct table *t, const char *text)
@@ -403,7 +411,14 @@ static void print_html(const struct table *t, FILE *f)
 		for (size_t c = 0; c < t->ncol; c++) {
 			if (empty[c])
 				continue;
-			fputs(!r ? "<th>" : t->align[c] == 'r' ? "<td class=\"num\">" : "<td>", f);
+			const char *cls = t->cls[r * t->ncol + c];
+
+			if (!r)
+				fputs("<th>", f);
+			else
+				fprintf(f, "<td%s%s%s%s%s>", cls || t->align[c] == 'r' ? " class=\"" : "",
+					t->align[c] == 'r' ? "num" : "", cls && t->align[c] == 'r' ? " " : "",
+					cls ? cls : "", cls || t->align[c] == 'r' ? "\"" : "");
 			html_escape(f, cell(t, r, c));
 			fputs(!r ? "</th>" : "</td>", f);
 		}
@@ -450,6 +465,7 @@ void table_free(struct table *t)
 	for (size_t i = 0; i < t->nrows * t->ncol; i++)
 		free(t->cell[i]);
 	free(t->cell);
+	free(t->cls);
 	free(t->group);
 	free(t->align);
 	for (size_t c = 0; c < t->ncol; c++)

@@ -19,6 +19,7 @@ struct table {
 	size_t ncol;
 	size_t nrows, rowcap;	/* row 0 is the header */
 	char **cell;		/* nrows x ncol, NULL: empty */
+	const char **cls;	/* nrows x ncol: a cell's HTML class (a constant of the code), or NULL */
 	unsigned char *group;	/* per row: a heading for the rows below it */
 	char *align;		/* per column: 'l' or 'r' */
 	char **legend;		/* per column: what its title means, or NULL */
@@ -38,6 +39,9 @@ size_t table_row(struct table *t);
 /* Adds a heading row: one text over the whole row. */
 void table_group(struct table *t, const char *text);
 void table_set(struct table *t, size_t row, size_t col, const char *s);
+/* A cell's class on the HTML page (html.c's style sheet): cls is a string
+ * constant of the code, never a record's text. Text and Markdown ignore it. */
+void table_class(struct table *t, size_t row, size_t col, const char *cls);
 void table_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* A text table's width at most: the columns past it fold into further tables. */

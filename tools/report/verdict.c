@@ -54,7 +54,8 @@ static const char *text_of(const json_t *o, const char *key)
 	return s ? s : "";
 }
 
-/* One run's cell: the figure and its word, "(p99.9 x, n y)" for a latency. */
+/* One run's cell: the figure and its word ("150 us: fair", "no: poor"),
+ * "(p99.9 x, n y)" for a latency. */
 static void cell(struct sbuf *b, const json_t *it)
 {
 	const json_t *v = json_object_get(it, "value");
@@ -62,7 +63,7 @@ static void cell(struct sbuf *b, const json_t *it)
 
 	if (json_is_number(v)) {
 		show(b, json_num(v), json_string_value(unit));
-		sbuf_adds(b, " ");
+		sbuf_adds(b, ": ");
 	}
 	sbuf_adds(b, json_is_string(json_object_get(it, "word")) ? text_of(it, "word") : "?");
 	if (json_is_number(json_object_get(it, "n"))) {
@@ -72,6 +73,77 @@ static void cell(struct sbuf *b, const json_t *it)
 		sbuf_adds(b, " (p99.9 ");
 		show(b, json_num(json_object_get(it, "p999_ns")), "ns");
 		sbuf_addf(b, ", n %s)", n);
+	}
+}
+
+/* A word's class on the HTML page (html.c colours it); NULL for another word. */
+static const char *word_class(const json_t *it)
+{
+	static const char *const words[][2] = {
+		{ "good", "w-good" }, { "fair", "w-fair" }, { "poor", "w-poor" },
+		{ "unknown", "w-none" }, { "not measured", "w-none" },
+	};
+	const char *w = text_of(it, "word");
+
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (!strcmp(w, words[i][0]))
+			return words[i][1];
+	return NULL;
+}
+
+/* Several runs: "1.93 ms .. 15 ns over 3 runs", the item's values from least
+ * to most, so one boot's word is read beside the spread of the others. */
+static void spread(struct sbuf *b, const struct report *rp, const char *id)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	const char *unit = NULL;
+	size_t n = 0;
+
+	for (size_t r = 0; r < rp->nruns; r++) {
+		const json_t *it = json_object_get(json_object_get(rp->runs[r].verdict, "items"), id);
+		const json_t *v = json_object_get(it, "value");
+
+		if (!json_is_number(v) || !isfinite(json_num(v)))
+			continue;
+		lo = fmin(lo, json_num(v));
+		hi = fmax(hi, json_num(v));
+		unit = json_string_value(json_object_get(it, "unit"));
+		n++;
+	}
+	if (n < 2)
+		return;
+	show(b, lo, unit);
+	sbuf_adds(b, " .. ");
+	show(b, hi, unit);
+	sbuf_addf(b, " over %zu runs", n);
+}
+
+/* Several runs: each run's why, "label: why; label: why", for the runs that
+ * have one; one why when every run with the item says the same. */
+static void whys(struct sbuf *b, const struct report *rp, const char *id)
+{
+	const char *first = NULL;
+	int same = 1;
+
+	for (size_t r = 0; r < rp->nruns; r++) {
+		const json_t *it = json_object_get(json_object_get(rp->runs[r].verdict, "items"), id);
+
+		if (!it)
+			continue;
+		if (!first)
+			first = text_of(it, "why");
+		same &= !strcmp(first, text_of(it, "why"));
+	}
+	if (same && first) {
+		sbuf_adds(b, first);
+		return;
+	}
+	for (size_t r = 0; r < rp->nruns; r++) {
+		const json_t *it = json_object_get(json_object_get(rp->runs[r].verdict, "items"), id);
+
+		if (!text_of(it, "why")[0])
+			continue;
+		sbuf_addf(b, "%s%s: %s", b->len ? "; " : "", rp->runs[r].label, text_of(it, "why"));
 	}
 }
 
@@ -124,7 +196,7 @@ static void run_line(FILE *f, enum style style, const struct run *run)
 static void items_table(FILE *f, enum style style, const struct report *rp, size_t nwith)
 {
 	json_t *ids = item_ids(rp);
-	size_t ncol = 2 + nwith + (nwith == 1), c;
+	size_t ncol = 3 + nwith + (nwith > 1), c;
 	const char **titles = xcalloc(ncol, sizeof(*titles));
 	struct table *t;
 	struct sbuf b = { 0 };
@@ -135,8 +207,9 @@ static void items_table(FILE *f, enum style style, const struct report *rp, size
 	for (size_t r = 0; r < rp->nruns; r++)
 		if (rp->runs[r].verdict)
 			titles[c++] = rp->runs[r].label;
-	if (nwith == 1)
-		titles[c] = "from, or why not";
+	if (nwith > 1)
+		titles[c++] = "spread";
+	titles[c] = nwith == 1 ? "from, or why not" : "why not, by run";
 	t = table_new(ncol, titles);
 	for (size_t i = 0; i < json_array_size(ids); i++) {
 		const char *id = json_string_value(json_array_get(ids, i));
@@ -157,10 +230,19 @@ static void items_table(FILE *f, enum style style, const struct report *rp, size
 			sbuf_reset(&b);
 			if (it)
 				cell(&b, it);
+			table_class(t, row, c, word_class(it));
 			table_set(t, row, c++, it ? b.s : "-");
 			if (nwith == 1 && it)
 				table_set(t, row, c, text_of(it, "why")[0] ? text_of(it, "why")
 								 : text_of(it, "from"));
+		}
+		if (nwith > 1) {
+			sbuf_reset(&b);
+			spread(&b, rp, id);
+			table_set(t, row, c++, b.s ? b.s : "");
+			sbuf_reset(&b);
+			whys(&b, rp, id);
+			table_set(t, row, c, b.s ? b.s : "");
 		}
 	}
 	table_print(t, f, style, "  ");

@@ -584,10 +584,11 @@ static void human_us(int64_t ns)
 /* Percentile P of N samples in us, or "-" when too few samples lie beyond it. */
 static void human_pct(double ns, double p, size_t n)
 {
-	if (stats_percentile_shown(p, n))
-		emit_human(" %8.1f", ns / NS_PER_US);
-	else
-		emit_human(" %8s", "-");
+	char v[24];
+
+	/* bracketed: too few samples beyond it to stand apart from the max */
+	snprintf(v, sizeof(v), stats_percentile_shown(p, n) ? "%.1f" : "(%.1f)", ns / NS_PER_US);
+	emit_human(" %8s", v);
 }
 
 enum probe_status wakeup_probe_run(struct probe_ctx *ctx)
@@ -620,7 +621,8 @@ enum probe_status wakeup_probe_run(struct probe_ctx *ctx)
 	      s.prio_error[0] ? " (refused: " : "", s.prio_error, s.prio_error[0] ? ")" : "",
 	      s.mlocked ? "on" : "off", cpu, s.timerslack_ns);
 	emit_human("latency in us: wake-up - deadline (absolute) or - (call + period) (relative);\n"
-	      "a percentile with fewer than %d samples above it is not shown (-)\n", PCT_MIN_BEYOND);
+	      "a percentile with fewer than %d samples above it is in brackets: it is nearly the max\n",
+	      PCT_MIN_BEYOND);
 	emit_human("%-30s %7s %7s %8s %8s %8s %8s %8s %8s %8s\n", "mechanism", "period", "samples",
 	      "min", "avg", "p50", "p99", "p99.9", "max", "overruns");
 	for (size_t p = 0; p < np; p++) {
