@@ -12,6 +12,7 @@ stopped: one figure of one run must come back equal to its record's value,
 a hostile label value must come back as written, and docs/fleet.md's
 three PromQL queries must name the machines the records say. Skips with
 the reason when promtool or prometheus is missing or cannot start."""
+import calendar
 import json
 import os
 import shutil
@@ -226,9 +227,9 @@ def prometheus_tests(url):
 	host = log_records(CAPTURES["host"])
 	rec = next(r for r in host if r["type"] == "result" and r.get("probe") == "clocks"
 		   and r.get("name") == "clock_gettime(CLOCK_MONOTONIC)" and r.get("path") == "vdso")
-	t0 = int(time.mktime(time.strptime(start, "%Y-%m-%dT%H:%M:%SZ")) - time.timezone)
+	t0 = calendar.timegm(time.strptime(start, "%Y-%m-%dT%H:%M:%SZ"))
 	host_t = next(r for r in host if r["type"] == "run")["start"]
-	host_t = int(time.mktime(time.strptime(host_t, "%Y-%m-%dT%H:%M:%SZ")) - time.timezone)
+	host_t = calendar.timegm(time.strptime(host_t, "%Y-%m-%dT%H:%M:%SZ"))
 	res = query(url, 'timeprobe_clocks_per_call_seconds{cpu_model="AMD EPYC",'
 		    'result="clock_gettime(CLOCK_MONOTONIC)",path="vdso"}', host_t)
 	got = float(res[0]["value"][1]) if res and len(res) == 1 else None
