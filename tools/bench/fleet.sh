@@ -13,6 +13,9 @@ CAPTURE=${CAPTURE:-tests/data/aa-host-1-a.log}
 SIZES=${SIZES:-20 200 1000}
 
 [ -x "$BIN" ] || { echo "fleet.sh: $BIN not built (make report)" >&2; exit 1; }
+if [ ! -x /usr/bin/time ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+	apt-get install -y time >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y time >/dev/null; }
+fi
 [ -x /usr/bin/time ] || { echo "fleet.sh: needs GNU time (apt-get install time)" >&2; exit 1; }
 work=$(mktemp -d /tmp/tp-fleet-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
