@@ -100,6 +100,14 @@ ok(units and all(u[2].endswith("_" + u[3]) for u in units), "each # UNIT is its 
 ok("timeprobe_verdict_tsc_offset_seconds" in names and "timeprobe_hwlat_preos_max_seconds" in names,
    "the verdict's items and the probes' figures are there")
 
+nostart = write_log(os.path.join(tmp, "nostart.log"), [
+	{"type": "run", "version": "0.1.0", "records_version": 1, "env": "os", "machine": "m"},
+	{"type": "result", "probe": "clocks", "name": "x", "path": "vdso", "ns_per_call": 1.5}])
+rc, out, err = report("--format=openmetrics", nostart, os.path.join(DATA, CAPTURES["host"]))
+ok(rc == 1 and "nostart.log" in err and "no start time" in err and 'cpu_model="AMD EPYC"' in out
+   and 'machine="m"' not in out, "a run without a start time is left out, said, exit 1; the rest written",
+   err)
+
 # --- the textfile for node_exporter ----------------------------------------
 prom = os.path.join(tmp, "textfile", "timeprobe.prom")
 os.makedirs(os.path.dirname(prom))

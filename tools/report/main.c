@@ -444,8 +444,11 @@ int main(int argc, char **argv)
 		status |= export_openmetrics_file(c.textfile, &rp, c.out.all);
 		goto out_src;
 	}
+	/* a run left out of the OpenMetrics (no start time) is an exit status too */
+	if (c.out.format == FMT_OPENMETRICS && !c.html_dir)
+		status |= export_openmetrics(stdout, &rp, c.out.all, 1);
 	/* with --html the page is the report: stdout names it, and only it */
-	if (!c.html_dir)
+	else if (!c.html_dir)
 		print_report(stdout, &rp, src, c.nfiles, &c.out);
 	if (c.strict && !status && conditions_count(&rp))
 		status = 3;
