@@ -42,6 +42,11 @@ static void test_names(void)
 	/* a token only as a whole word: "ns" is not taken out of "transitions" */
 	name_is("x", "transitions_ns", "ns", "timeprobe_x_transitions_seconds");
 	name_is("A\"b}\n", "K{x=\"1\"}", NULL, "timeprobe_a_b_k_x_1");
+	/* a gauge never ends as a counter's, a histogram's or an info metric's sample */
+	name_is("hwlat", "gaps_total", "count", "timeprobe_hwlat_gaps_total_value");
+	name_is("x", "samples_count", "count", "timeprobe_x_samples_count_value");
+	name_is("x", "build_info", NULL, "timeprobe_x_build_info_value");
+	name_is("x", "totals", "count", "timeprobe_x_totals");
 }
 
 struct seen {

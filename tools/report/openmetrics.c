@@ -102,6 +102,28 @@ static void add_name_word(struct sbuf *b, const char *w, size_t n)
 	sbuf_add(b, w, n);
 }
 
+/*
+ * The suffixes OpenMetrics gives the samples of counters, histograms,
+ * summaries and info metrics (specification, "Metric types"): a gauge
+ * named with one would read as another type's sample, and `_total` says
+ * counter. Such a name gets "_value" after it.
+ */
+static const char *const reserved_suffixes[] = {
+	"_total", "_created", "_count", "_sum", "_bucket", "_gcount", "_gsum", "_info",
+};
+
+static void add_reserved_guard(struct sbuf *b)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(reserved_suffixes); i++) {
+		size_t n = strlen(reserved_suffixes[i]);
+
+		if (b->len >= n && !strcmp(b->s + b->len - n, reserved_suffixes[i])) {
+			sbuf_adds(b, "_value");
+			return;
+		}
+	}
+}
+
 char *om_metric_name(const char *probe, const char *key, const char *unit)
 {
 	const struct om_unit *u = om_unit_of(unit);
@@ -124,6 +146,7 @@ char *om_metric_name(const char *probe, const char *key, const char *unit)
 	}
 	if (u->suffix)
 		sbuf_addf(&b, "_%s", u->suffix);
+	add_reserved_guard(&b);
 	free(w);
 	return sbuf_take(&b);
 }

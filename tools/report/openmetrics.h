@@ -32,7 +32,9 @@ const struct om_unit *om_unit_of(const char *unit);
 /*
  * The metric name of probe's key with unit: OM_PREFIX, probe and key as
  * [a-z0-9_] words, the unit's token dropped from the key and its suffix
- * put at the end. Caller frees.
+ * put at the end; "_value" after a name that would end in a suffix
+ * OpenMetrics keeps for other types' samples (_total, _count, _sum...).
+ * Caller frees.
  */
 char *om_metric_name(const char *probe, const char *key, const char *unit);
 
