@@ -191,6 +191,8 @@ static void read_dir(struct fleet *fl, const char *dir, DIR *d)
 	char **names = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *e;
+	/* "DIR/" and "DIR" name its files alike, so --place finds them */
+	int dir_len = (int)strlen(dir) - (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/');
 
 	while ((e = readdir(d)) != NULL) {
 		struct stat sb;
@@ -198,8 +200,7 @@ static void read_dir(struct fleet *fl, const char *dir, DIR *d)
 
 		if (e->d_name[0] == '.')
 			continue;
-		p = xmalloc(strlen(dir) + strlen(e->d_name) + 2);
-		sprintf(p, "%s/%s", dir, e->d_name);
+		p = xasprintf("%.*s/%s", dir_len, dir, e->d_name);
 		if (stat(p, &sb) || !S_ISREG(sb.st_mode)) {
 			free(p);
 			continue;
