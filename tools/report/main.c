@@ -24,7 +24,8 @@
 #include "schema.h"
 #include "util.h"
 
-#define USAGE "usage: tp-report FILE... [--format=text|markdown|csv|json|kcidb|ktap|junit|pts|openmetrics] [--all] " \
+#define USAGE "usage: tp-report FILE... " \
+	"[--format=text|markdown|csv|json|kcidb|ktap|junit|pts|openmetrics] [--all] " \
 	"[--textfile=FILE] [--fleet [--place=RUN]] " \
 	"[--label=A,B,...] [--plot=DIR] [--html=DIR] [--tables] [--full] [--max-input=SIZE] [--check-keys] [--strict] | --schema | --keys"
 
@@ -186,7 +187,8 @@ static const struct {
 	const char *help;
 } options[] = {
 	{ "--format", 1, opt_format,
-	  "text (default), markdown, csv, json; kcidb, ktap, junit, pts, openmetrics (docs/exporting.md)" },
+	  "text (default), markdown, csv, json; kcidb, ktap, junit, pts, openmetrics "
+	  "(docs/exporting.md)" },
 	{ "--all", 0, opt_all, "openmetrics: every declared key, not only the headline figures" },
 	{ "--textfile", 1, opt_textfile,
 	  "write OpenMetrics for node_exporter's textfile collector to FILE (docs/fleet.md)" },
