@@ -30,6 +30,7 @@
 #include "sink.h"
 #include "suite.h"
 #include "sysinfo.h"
+#include "textfile.h"
 
 #ifndef SYSLOG_ACTION_CONSOLE_LEVEL
 #define SYSLOG_ACTION_CONSOLE_LEVEL 8	/* man 2 syslog */
@@ -38,15 +39,19 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: timeprobe run [--probes=a,b] [--profile=quick|full] [--records=FILE] [--OPTION=VALUE...]\n"
+		"usage: timeprobe run [--probes=a,b] [--profile=quick|full] [--records=FILE]\n"
+		"                     [--openmetrics=FILE] [--OPTION=VALUE...]\n"
 		"       timeprobe list [--figures|--compare]\n"
-		"       timeprobe report FILE... [--format=text|markdown|csv|json|kcidb|ktap|junit|pts]\n"
-		"                        [--plot=DIR] [--label=A,B]\n"
+		"       timeprobe report FILE...\n"
+		"                        [--format=text|markdown|csv|json|kcidb|ktap|junit|pts|openmetrics]\n"
+		"                        [--plot=DIR] [--label=A,B] | --fleet FILES|DIR [--place=RUN]\n"
 		"       timeprobe check-words 'KERNEL LINE WORDS...'\n"
 		"       timeprobe help [markdown]\n\n"
 		"Output of run: on a terminal, tables and progress there and the records in a\n"
 		"new file (--records=FILE, or timeprobe-DATE-TIME.tp1 here, named at the end);\n"
-		"redirected (> FILE, a pipe), tables and records on stdout, progress on stderr.\n\n"
+		"redirected (> FILE, a pipe), tables and records on stdout, progress on stderr.\n"
+		"--openmetrics=FILE: then the figures as OpenMetrics in FILE, for node_exporter's\n"
+		"textfile collector (written by tp-report, renamed into place; docs/fleet.md).\n\n"
 		"How long (each run prints its estimate first; measured on 2 CPUs shared with\n"
 		"other work, `time timeprobe run --profile=P > x.log` and `make run PROFILE=P`):\n"
 		"  profile quick: host 0:22-0:28, appliance under QEMU TCG 0:36\n"
@@ -110,12 +115,8 @@ static int cmd_list(int argc, char **argv)
 static int cmd_report(char **argv, const char *self)
 {
 	char path[4096];
-	const char *slash = strrchr(self, '/');
 
-	if (slash)
-		snprintf(path, sizeof(path), "%.*s/tp-report", (int)(slash - self), self);
-	else
-		snprintf(path, sizeof(path), "tp-report");
+	textfile_report_path(self, path, sizeof(path));
 	argv[0] = path;
 	execv(path, argv);
 	execvp("tp-report", argv);
@@ -191,8 +192,8 @@ static int cmd_run(int argc, char **argv, const char *self)
 	struct opt_errors errs = { 0 };
 	struct suite_result res = { 0 };
 	struct sigaction ign = { .sa_handler = SIG_IGN };
-	const char *bad, *which, *records = 0;
-	char cmdline[4096], path[4096];
+	const char *bad, *which, *records = 0, *openmetrics = 0;
+	char cmdline[4096], path[4096], scratch[4200] = "";
 	int rc;
 
 	options_defaults(&o);
@@ -218,6 +219,10 @@ static int cmd_run(int argc, char **argv, const char *self)
 			records = strchr(a, '=') + 1;
 			continue;
 		}
+		if (!strcmp(name, "openmetrics") && eq && eq[1]) {
+			openmetrics = strchr(a, '=') + 1;
+			continue;
+		}
 		if (options_set(&o, name, strchr(a, '=') ? strchr(a, '=') + 1 : 0, &errs)) {
 			const struct opt_error *e = &errs.e[errs.n - 1];
 
@@ -234,12 +239,21 @@ static int cmd_run(int argc, char **argv, const char *self)
 		return 2;
 	}
 	options_resolve(&o, OPT_ENV_HOST);
+	/* --openmetrics needs the records in a file: a scratch one unless --records */
+	if (openmetrics && !records) {
+		textfile_records_name(openmetrics, scratch, sizeof(scratch));
+		records = scratch;
+	}
 	/* stdout is the result: a write error there ends the run (exit 1) */
 	sigaction(SIGPIPE, &ign, 0);
 	if (route_output(records, path, sizeof(path)))
 		return 2;
 	suite_catch_signals();
 	rc = suite_run(&o, &errs, 0, "os", &res);
+	if (openmetrics && textfile_write(self, path, openmetrics))
+		return rc ? rc : 1;
+	if (scratch[0] && !unlink(path))
+		path[0] = 0;
 	if (path[0])
 		fprintf(isatty(1) ? stdout : stderr,
 			"timeprobe: records in %s (read them with `%s report %s`)\n", path, self, path);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../../common/record.h"
+#include "../../tools/report/export.h"
 #include "../../tools/report/format.h"
 #include "../../tools/report/html.h"
 #include "../../tools/report/model.h"
@@ -199,6 +200,57 @@ static int xml_text_ok(const char *s)
 	return 1;
 }
 
+/* The end of a label set at l ('{' first): past its '}', or NULL if a value is not closed. */
+static const char *om_labels_end(const char *l)
+{
+	for (l++; *l && *l != '}';) {
+		l += strspn(l, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+		if (strncmp(l, "=\"", 2))
+			return NULL;
+		for (l += 2; *l && *l != '"' && *l != '\n'; l++)
+			if (*l == '\\' && !*++l)
+				return NULL;
+		if (*l++ != '"')
+			return NULL;
+		l += *l == ',';
+	}
+	return *l == '}' ? l + 1 : NULL;
+}
+
+/* Is every line of s OpenMetrics: # TYPE, UNIT, HELP, EOF last, or name{labels} value time? */
+static int om_lines_ok(const char *s)
+{
+	const char *l = s, *e;
+
+	for (; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (!strncmp(l, "# TYPE ", 7) || !strncmp(l, "# UNIT ", 7) || !strncmp(l, "# HELP ", 7))
+			continue;
+		if (!strcmp(l, "# EOF\n"))
+			return 1;
+		if (strncmp(l, "timeprobe_", 10))
+			return 0;
+		l += strspn(l, "abcdefghijklmnopqrstuvwxyz0123456789_");
+		if (*l != '{' || !(e = om_labels_end(l)) || *e != ' ')
+			return 0;
+		strtod(e + 1, (char **)&l);
+		if (l == e + 1 || (*l != ' ' && *l != '\n'))
+			return 0;
+	}
+	return 0;
+}
+
+/* The textfile's OpenMetrics: these runs have no start, which timestamps would need. */
+static char *om_to_string(const struct report *rp)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	export_openmetrics(f, rp, 1, 0);
+	fclose(f);
+	return s;
+}
+
 /* The exports (export.h): hostile strings escaped, each document whole. */
 static void test_exports(const struct report *rp, const struct source *src)
 {
@@ -218,6 +270,10 @@ static void test_exports(const struct report *rp, const struct source *src)
 	}
 	s = format_to_string(rp, src, FMT_KTAP);
 	ok(s && visible_only(s) && ktap_lines_ok(s), "ktap: every line is KTAP, none injected");
+	free(s);
+	s = om_to_string(rp);
+	ok(s && om_lines_ok(s) && strstr(s, "\\\""),
+	   "openmetrics: every line a comment or a sample, every label value closed, EOF last");
 	free(s);
 	s = format_to_string(rp, src, FMT_KCIDB);
 	doc = json_loads(s, 0, &err);

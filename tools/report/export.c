@@ -164,17 +164,22 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
+const char *export_utf8_put(FILE *f, const char *s)
+{
+	size_t n = utf8_len((const unsigned char *)s);
+
+	fwrite(n ? s : "\xef\xbf\xbd", 1, n ? n : 3, f);
+	return s + (n ? n - 1 : 0);
+}
+
 void export_xml(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
-		size_t n;
 
 		/* a file name or label from the command line may be any bytes */
 		if (c >= 0x80) {
-			n = utf8_len((const unsigned char *)s);
-			fwrite(n ? s : "\xef\xbf\xbd", 1, n ? n : 3, f);
-			s += n ? n - 1 : 0;
+			s = export_utf8_put(f, s);
 			continue;
 		}
 		switch (c) {

@@ -76,6 +76,13 @@ const char *export_str(const json_t *rec, const char *key);
 char *export_word(const char *s);
 
 /*
+ * At a byte of s from 0x80 up: writes the well-formed UTF-8 sequence
+ * there (Unicode 15, table 3-7), or U+FFFD for a byte that begins none.
+ * Returns the sequence's last byte, for the caller's s++.
+ */
+const char *export_utf8_put(FILE *f, const char *s);
+
+/*
  * s for XML text or a quoted attribute: & < > " ' escaped; C0 controls and
  * bytes that are no well-formed UTF-8 as U+FFFD, so the document is XML 1.0.
  */
@@ -95,5 +102,18 @@ void export_kcidb(FILE *f, const struct report *rp);
 void export_ktap(FILE *f, const struct report *rp);
 void export_junit(FILE *f, const struct report *rp);
 void export_pts(FILE *f, const struct report *rp);
+/*
+ * OpenMetrics text (export_openmetrics.c): the headline figures, or with
+ * all every numeric figure; with stamped, each sample with its run's
+ * start as timestamp (backfill), else none (node_exporter's textfile
+ * collector refuses them). Returns 0, or 1 when a run was left out
+ * (said on stderr).
+ */
+int export_openmetrics(FILE *f, const struct report *rp, int all, int stamped);
+/*
+ * The same without timestamps into path, for node_exporter's textfile
+ * collector: written to a temporary file beside it and renamed. 0, or 1.
+ */
+int export_openmetrics_file(const char *path, const struct report *rp, int all);
 
 #endif

@@ -32,6 +32,7 @@ static const struct {
 	{ "ktap", FMT_KTAP },
 	{ "junit", FMT_JUNIT },
 	{ "pts", FMT_PTS },
+	{ "openmetrics", FMT_OPENMETRICS },
 };
 
 int format_from_name(const char *name, enum format *f)
@@ -1008,6 +1009,9 @@ void print_report(FILE *f, const struct report *rp, const struct source *src, si
 		break;
 	case FMT_PTS:
 		export_pts(f, rp);
+		break;
+	case FMT_OPENMETRICS:
+		export_openmetrics(f, rp, o->all, 1);
 		break;
 	}
 }

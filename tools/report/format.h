@@ -21,6 +21,7 @@ enum format {
 	FMT_KTAP,
 	FMT_JUNIT,
 	FMT_PTS,
+	FMT_OPENMETRICS,
 };
 
 /* One input file and what scanning it found. */
@@ -34,6 +35,7 @@ struct out_opts {
 	enum format format;
 	int tables;		/* with several runs, each run's tables too */
 	int full;		/* every column and row: no budget or context key left out, nothing cut */
+	int all;		/* openmetrics: every declared key, not only headline figures */
 };
 
 /* Returns 0 and sets *f, or -1 for a name that is not a format. */

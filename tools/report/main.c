@@ -13,6 +13,8 @@
 
 #include "../../common/record.h"
 #include "conditions.h"
+#include "export.h"
+#include "fleet.h"
 #include "format.h"
 #include "html.h"
 #include "model.h"
@@ -22,7 +24,9 @@
 #include "schema.h"
 #include "util.h"
 
-#define USAGE "usage: tp-report FILE... [--format=text|markdown|csv|json|kcidb|ktap|junit|pts] " \
+#define USAGE "usage: tp-report FILE... " \
+	"[--format=text|markdown|csv|json|kcidb|ktap|junit|pts|openmetrics] [--all] " \
+	"[--textfile=FILE] [--fleet [--place=RUN]] " \
 	"[--label=A,B,...] [--plot=DIR] [--html=DIR] [--tables] [--full] [--max-input=SIZE] [--check-keys] [--strict] | --schema | --keys"
 
 struct cli {
@@ -32,6 +36,9 @@ struct cli {
 	size_t nlabels;
 	const char *plot_dir;
 	const char *html_dir;
+	const char *textfile;	/* --textfile: OpenMetrics for node_exporter, nothing on stdout */
+	int fleet;		/* --fleet: FILES|DIR as a fleet (fleet.h) */
+	const char *place;	/* --place: one run's standing in the fleet */
 	const char **files;
 	size_t nfiles;
 	int help;
@@ -97,6 +104,33 @@ static int opt_max_input(struct cli *c, const char *arg)
 	return 0;
 }
 
+static int opt_all(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->out.all = 1;
+	return 0;
+}
+
+static int opt_textfile(struct cli *c, const char *arg)
+{
+	c->textfile = arg;
+	return *arg ? 0 : -1;
+}
+
+static int opt_fleet(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->fleet = 1;
+	return 0;
+}
+
+static int opt_place(struct cli *c, const char *arg)
+{
+	c->place = arg;
+	c->fleet = 1;
+	return *arg ? 0 : -1;
+}
+
 static int opt_tables(struct cli *c, const char *arg)
 {
 	(void)arg;
@@ -153,7 +187,14 @@ static const struct {
 	const char *help;
 } options[] = {
 	{ "--format", 1, opt_format,
-	  "text (default), markdown, csv, json; kcidb, ktap, junit, pts (docs/exporting.md)" },
+	  "text (default), markdown, csv, json; kcidb, ktap, junit, pts, openmetrics "
+	  "(docs/exporting.md)" },
+	{ "--all", 0, opt_all, "openmetrics: every declared key, not only the headline figures" },
+	{ "--textfile", 1, opt_textfile,
+	  "write OpenMetrics for node_exporter's textfile collector to FILE (docs/fleet.md)" },
+	{ "--fleet", 0, opt_fleet,
+	  "FILES or DIR as a fleet: by environment, per figure n, median, p5, p95, outliers" },
+	{ "--place", 1, opt_place, "with --fleet: where run RUN stands, figure by figure" },
 	{ "--label", 1, opt_label, "labels for the runs, in order, comma-separated" },
 	{ "--plot", 1, opt_plot, "write .dat/.gp files and SVG/PNG charts into DIR" },
 	{ "--html", 1, opt_html, "write DIR/index.html, the report and its plots on one page, and print its path (only)" },
@@ -333,6 +374,31 @@ static int print_unknown(const json_t *unknown)
 	return json_object_size(unknown) ? 1 : 0;
 }
 
+/* --fleet: the files as a fleet (fleet.h). 0, or 1 when a file could not be read. */
+static int run_fleet(const struct cli *c)
+{
+	struct fleet fl = { .max_input = c->max_input };
+	long at = fleet_read(&fl, c->files, c->nfiles, c->place);
+	int status = fl.unread ? 1 : 0;
+
+	if (c->place && at < 0) {
+		fprintf(stderr, "report: --place=%s: no run read from it\n", c->place);
+		status = 1;
+	} else if (!fl.nruns) {
+		fprintf(stderr, "report: --fleet: no runs in any file\n");
+		status = 1;
+	} else if (!c->html_dir) {
+		fleet_print(stdout, &fl, at);
+	} else if (fleet_html(&fl, c->html_dir)) {
+		status = 1;
+	} else {
+		/* with --html the page is the report: stdout names it, and only it */
+		printf("%s/index.html\n", c->html_dir);
+	}
+	fleet_free(&fl);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { .out.format = FMT_TEXT, .max_input = SCAN_INPUT_MAX };
@@ -349,6 +415,10 @@ int main(int argc, char **argv)
 			schema_print_markdown(stdout);
 		else if (c.keys)
 			keys_print_builtin(stdout);
+		goto out;
+	}
+	if (c.fleet) {
+		status = run_fleet(&c);
 		goto out;
 	}
 	if (c.check_keys)
@@ -372,8 +442,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "report: --label: %zu labels for %zu runs; the rest are unused\n",
 			c.nlabels, rp.nruns);
 	report_finish(&rp, c.labels, c.nlabels);
+	if (c.textfile) {
+		status |= export_openmetrics_file(c.textfile, &rp, c.out.all);
+		goto out_src;
+	}
+	/* a run left out of the OpenMetrics (no start time) is an exit status too */
+	if (c.out.format == FMT_OPENMETRICS && !c.html_dir)
+		status |= export_openmetrics(stdout, &rp, c.out.all, 1);
 	/* with --html the page is the report: stdout names it, and only it */
-	if (!c.html_dir)
+	else if (!c.html_dir)
 		print_report(stdout, &rp, src, c.nfiles, &c.out);
 	if (c.strict && !status && conditions_count(&rp))
 		status = 3;

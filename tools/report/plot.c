@@ -444,3 +444,19 @@ out:
 		charts_free(&c);
 	return failed ? -1 : 0;
 }
+
+/* For charts drawn outside plot_report (fleet_html.c): see plot.h. */
+int plot_mkdir(const char *dir)
+{
+	return mkdir_p(dir);
+}
+
+int plot_have_gnuplot(void)
+{
+	return in_path("gnuplot");
+}
+
+int plot_gnuplot(const char *dir, const char *script)
+{
+	return run_gnuplot(dir, script);
+}

@@ -37,4 +37,11 @@ int plot_report(const struct report *rp, const char *dir, struct charts *out);
  */
 int plot_write(const struct report *rp, const char *dir, struct charts *out);
 
+/* dir and its parents made; 0 or -errno. */
+int plot_mkdir(const char *dir);
+/* Is gnuplot in PATH? */
+int plot_have_gnuplot(void);
+/* Runs gnuplot on script in dir and waits: its exit status, or -errno. */
+int plot_gnuplot(const char *dir, const char *script);
+
 #endif
