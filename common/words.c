@@ -45,7 +45,7 @@ const struct tp_word tp_words[TPW_COUNT] = {
 	},
 	[TPW_INJECT] = {
 		.name = "inject", .type = TP_WT_NAMES, .by = USER, .reader = SUITE,
-		.dflt = "none", .bounds = "`crash`, `hang`, `exit`, `exit1`, `grandchild`, `flood`",
+		.dflt = "none", .bounds = "`crash`, `hang`, `exit`, `exit1`, `grandchild`, `flood`, `observers`",
 		.help = "add fault-injection probes that do exactly that",
 	},
 	[TPW_SAVE] = {

@@ -18,6 +18,7 @@
 #include "emit.h"
 #include "irqstat.h"
 #include "lavamon.h"
+#include "migrations.h"
 #include "fingerprint.h"
 #include "probe.h"
 #include "progress.h"
@@ -120,6 +121,7 @@ static int probe_child(void *arg)
 	struct probe_run *pr = arg;
 
 	pin_to(pr->pin);
+	migrations_close_inherited();	/* the suite's per-CPU counters: not in the probe's fd table */
 	return probe_exit_code(pr->p->run(pr->ctx));
 }
 

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * The migrations counter (userland/migrations.h) across the joint it
- * exists for: a child forked after migrations_open() that moves itself
- * between two CPUs (sched_setaffinity: each move is a migration) shows up
- * in the parent's count once it has exited. Skipped where the kernel or
- * its perf_event_paranoid refuses the counter, or with one CPU.
+ * The migrations counters (userland/migrations.h) across the joint they
+ * exist for: a child that moves itself between two CPUs
+ * (sched_setaffinity: each move is a migration) shows up in the machine's
+ * count the parent reads, and a child that called
+ * migrations_close_inherited() holds no perf event in its fd table (the
+ * counters are the CPUs', not its own). Skipped where the kernel or its
+ * perf_event_paranoid refuses the counters, or with one CPU.
  */
+#include <dirent.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,6 +50,29 @@ static void hop(int a, int b)
 	_exit(0);
 }
 
+/* How many of this process's descriptors are perf events. */
+static int perf_fds(void)
+{
+	char path[300], target[64];
+	struct dirent *e;
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	while (d && (e = readdir(d))) {
+		ssize_t l;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		l = readlink(path, target, sizeof(target) - 1);
+		if (l > 0) {
+			target[l] = 0;
+			n += !strcmp(target, "anon_inode:[perf_event]");
+		}
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
 int main(void)
 {
 	uint64_t before, after;
@@ -63,7 +91,17 @@ int main(void)
 	ok(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
 	   "a child moved itself between CPU %d and CPU %d %d times", a, b, MOVES);
 	ok(!migrations_read(&after), "the count reads after it exited");
-	ok(after - before >= MOVES - 1, "the child's migrations arrive in the parent's count: %llu",
+	ok(after - before >= MOVES - 1, "the child's migrations arrive in the machine's count: %llu",
 	   (unsigned long long)(after - before));
+	ok(perf_fds() > 0, "the parent holds the counters: %d perf event descriptors", perf_fds());
+	pid = fork();
+	if (pid == 0) {
+		migrations_close_inherited();
+		_exit(perf_fds());
+	}
+	ok(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
+	   "a forked child holds none after migrations_close_inherited(): %d",
+	   WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	ok(!migrations_read(&after), "the parent's count still reads");
 	return tap_done();
 }
