@@ -14,7 +14,10 @@
  * includes the cost of entering the call; overruns are counted the same way,
  * floor(latency / period).
  *
- * All times are CLOCK_MONOTONIC. The SCHED_FIFO priority, mlockall, CPU
+ * All times are CLOCK_MONOTONIC but for clock_nanosleep TIMER_ABSTIME's
+ * rows on CLOCK_REALTIME, CLOCK_BOOTTIME and CLOCK_TAI (the clocks the
+ * kernel's selftests sleep on too, nsleep-lat.c): their deadlines and
+ * wake-ups are read on the clock slept on. The SCHED_FIFO priority, mlockall, CPU
  * pinning and the timer slack in force are written into every record: a
  * normal (SCHED_OTHER) task's sleeps may end up to its timer slack late
  * (50 us by default, prctl(2) PR_SET_TIMERSLACK; kernel/time/hrtimer.c,
@@ -143,6 +146,7 @@ struct mech {
 	const char *name;
 	int absolute;
 	int (*run)(const struct wcfg *c, struct wout *o, char *why, size_t whylen);
+	const char *clock;	/* the clock waited on */
 };
 
 static int fail(char *why, size_t len, const char *call)
@@ -305,16 +309,29 @@ static int r_epoll_pwait2(const struct wcfg *c, struct wout *o, char *why, size_
 
 /* -- absolute: deadlines on the grid start + k x period -- */
 
-static int r_cns_abs(const struct wcfg *c, struct wout *o, char *why, size_t len)
+static int64_t clock_now_ns(clockid_t id)
 {
-	int64_t start = mono_ns(), next = start + c->period_ns;
+	struct timespec t;
+
+	clock_gettime(id, &t);
+	return ts_ns(&t);
+}
+
+static int cns_abs_on(clockid_t id, const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	int64_t start = clock_now_ns(id), next = start + c->period_ns;
 
 	for (size_t i = 0; i < c->samples; i++) {
 		struct timespec t = ns_ts(next);
-		int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, 0);
-		int64_t now = mono_ns(), lat = now - next;
+		int rc = clock_nanosleep(id, TIMER_ABSTIME, &t, 0);
+		int64_t now = clock_now_ns(id), lat = now - next;
 		uint64_t miss;
 
+		if (rc && i == 0 && (rc == EINVAL || rc == ENOTSUP)) {
+			snprintf(why, len, "clock_nanosleep: %s: the kernel takes no sleep on this clock",
+				 strerror(rc));
+			return 1;
+		}
 		if (rc) {
 			errno = rc;
 			return fail(why, len, "clock_nanosleep");
@@ -329,6 +346,28 @@ static int r_cns_abs(const struct wcfg *c, struct wout *o, char *why, size_t len
 		}
 	}
 	return 0;
+}
+
+static int r_cns_abs(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return cns_abs_on(CLOCK_MONOTONIC, c, o, why, len);
+}
+
+/* The other clocks' absolute sleeps: a step of CLOCK_REALTIME or CLOCK_TAI
+ * (settimeofday, an NTP leap) while one waits shows as a latency. */
+static int r_cns_abs_realtime(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return cns_abs_on(CLOCK_REALTIME, c, o, why, len);
+}
+
+static int r_cns_abs_boottime(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return cns_abs_on(CLOCK_BOOTTIME, c, o, why, len);
+}
+
+static int r_cns_abs_tai(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return cns_abs_on(CLOCK_TAI, c, o, why, len);
 }
 
 /* POSIX timer, periodic, first expiry absolute; the signal is blocked and
@@ -453,18 +492,21 @@ out:
 }
 
 static const struct mech mechs[] = {
-	{ "clock_nanosleep TIMER_ABSTIME", 1, r_cns_abs },
-	{ "clock_nanosleep relative", 0, r_cns_rel },
-	{ "nanosleep", 0, r_nanosleep },
-	{ "usleep", 0, r_usleep },
-	{ "timer_create SIGEV_SIGNAL", 1, r_timer_signal },
-	{ "timer_create SIGEV_THREAD_ID", 1, r_timer_tid },
-	{ "timerfd", 1, r_timerfd },
-	{ "select", 0, r_select },
-	{ "poll", 0, r_poll },
-	{ "ppoll", 0, r_ppoll },
-	{ "epoll_wait", 0, r_epoll_wait },
-	{ "epoll_pwait2", 0, r_epoll_pwait2 },
+	{ "clock_nanosleep TIMER_ABSTIME", 1, r_cns_abs, "CLOCK_MONOTONIC" },
+	{ "clock_nanosleep relative", 0, r_cns_rel, "CLOCK_MONOTONIC" },
+	{ "nanosleep", 0, r_nanosleep, "CLOCK_MONOTONIC" },
+	{ "usleep", 0, r_usleep, "CLOCK_MONOTONIC" },
+	{ "timer_create SIGEV_SIGNAL", 1, r_timer_signal, "CLOCK_MONOTONIC" },
+	{ "timer_create SIGEV_THREAD_ID", 1, r_timer_tid, "CLOCK_MONOTONIC" },
+	{ "timerfd", 1, r_timerfd, "CLOCK_MONOTONIC" },
+	{ "select", 0, r_select, "CLOCK_MONOTONIC" },
+	{ "poll", 0, r_poll, "CLOCK_MONOTONIC" },
+	{ "ppoll", 0, r_ppoll, "CLOCK_MONOTONIC" },
+	{ "epoll_wait", 0, r_epoll_wait, "CLOCK_MONOTONIC" },
+	{ "epoll_pwait2", 0, r_epoll_pwait2, "CLOCK_MONOTONIC" },
+	{ "clock_nanosleep TIMER_ABSTIME CLOCK_REALTIME", 1, r_cns_abs_realtime, "CLOCK_REALTIME" },
+	{ "clock_nanosleep TIMER_ABSTIME CLOCK_BOOTTIME", 1, r_cns_abs_boottime, "CLOCK_BOOTTIME" },
+	{ "clock_nanosleep TIMER_ABSTIME CLOCK_TAI", 1, r_cns_abs_tai, "CLOCK_TAI" },
 };
 
 /* ---- set-up: what cyclictest users ask for ---- */
@@ -550,7 +592,7 @@ static void emit_result(const struct mech *m, const struct wcfg *c, const struct
 		tp_rec_str(&r, "mechanism", m->name);
 		tp_rec_int(&r, "period_us", c->period_ns / NS_PER_US);
 		tp_rec_str(&r, "latency_from", m->absolute ? "deadline" : "call+interval");
-		tp_rec_str(&r, "clock", "CLOCK_MONOTONIC");
+		tp_rec_str(&r, "clock", m->clock);
 		tp_rec_uint(&r, "samples", ls->samples);
 		tp_rec_uint(&r, "n", ls->samples);	/* behind p50, p99, p99.9 (stats.h) */
 		tp_rec_int(&r, "min_ns", ls->min_ns);
@@ -621,7 +663,7 @@ enum probe_status wakeup_probe_run(struct probe_ctx *ctx)
 	      s.mlocked ? "on" : "off", cpu, s.timerslack_ns);
 	emit_human("latency in us: wake-up - deadline (absolute) or - (call + period) (relative);\n"
 	      "a percentile with fewer than %d samples above it is not shown (-)\n", PCT_MIN_BEYOND);
-	emit_human("%-30s %7s %7s %8s %8s %8s %8s %8s %8s %8s\n", "mechanism", "period", "samples",
+	emit_human("%-44s %7s %7s %8s %8s %8s %8s %8s %8s %8s\n", "mechanism", "period", "samples",
 	      "min", "avg", "p50", "p99", "p99.9", "max", "overruns");
 	for (size_t p = 0; p < np; p++) {
 		for (size_t m = 0; m < sizeof(mechs) / sizeof(*mechs); m++) {
@@ -652,7 +694,7 @@ enum probe_status wakeup_probe_run(struct probe_ctx *ctx)
 				stats_hist_add(&h, o.lat[i]);
 			wakeup_lat_summarize(o.lat, o.n, scratch, &ls);
 			emit_result(&mechs[m], &c, &s, &o, &ls, &h);
-			emit_human("%-30s %7lld %7zu", mechs[m].name, (long long)periods[p], ls.samples);
+			emit_human("%-44s %7lld %7zu", mechs[m].name, (long long)periods[p], ls.samples);
 			human_us(ls.min_ns);
 			emit_human(" %8.1f", ls.avg_ns / NS_PER_US);
 			human_pct(ls.p50_ns, 50, ls.samples);
