@@ -71,7 +71,7 @@ const char *dmalat_why(int rc)
 	case 0:
 		return "held";
 	case ENOENT:
-		return DMALAT_DEV " missing (a kernel without CONFIG_PM or CONFIG_CPU_IDLE's PM QoS device)";
+		return DMALAT_DEV " missing (a kernel without CONFIG_CPU_IDLE, whose PM QoS device it is)";
 	case EACCES:
 	case EPERM:
 		return DMALAT_DEV " refused: not root";
