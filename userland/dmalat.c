@@ -30,9 +30,9 @@ int dmalat_hold(int us)
 	return hold_rc;
 }
 
-/* The machine's limit: reading the device gives it (a 32-bit value, us).
- * Reading through our own descriptor adds no request of its own. */
-static int limit_us(int32_t *v)
+/* Reading through our own descriptor adds no request of its own; another
+ * open adds one at the default (no limit) until it closes. */
+int dmalat_limit_us(int32_t *v)
 {
 	int fd = held_fd >= 0 ? held_fd : open(DMALAT_DEV, O_RDONLY | O_CLOEXEC);
 	ssize_t got;
@@ -49,8 +49,6 @@ static int limit_us(int32_t *v)
 
 void dmalat_emit(struct tp_rec *r)
 {
-	int32_t lim;
-
 	if (held_fd >= 0)
 		tp_rec_int(r, "cpu_dma_latency_us", asked_us);
 	else
@@ -59,10 +57,6 @@ void dmalat_emit(struct tp_rec *r)
 		tp_rec_int(r, "cpu_dma_latency_asked_us", asked_us);
 		tp_rec_str(r, "cpu_dma_latency_error", dmalat_why(hold_rc));
 	}
-	if (!limit_us(&lim))
-		tp_rec_int(r, "cpu_dma_latency_limit_us", lim);
-	else
-		tp_rec_null(r, "cpu_dma_latency_limit_us");
 }
 
 const char *dmalat_why(int rc)

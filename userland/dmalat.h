@@ -11,6 +11,8 @@
 #ifndef TP_DMALAT_H
 #define TP_DMALAT_H
 
+#include <stdint.h>
+
 #include "../common/record.h"
 
 #define DMALAT_DEV "/dev/cpu_dma_latency"
@@ -22,10 +24,13 @@ int dmalat_hold(int us);
 /*
  * Into the run record: `cpu_dma_latency_us`, the limit held (null: none),
  * and when one was asked for but not held, `cpu_dma_latency_asked_us` and
- * `cpu_dma_latency_error` (why); `cpu_dma_latency_limit_us`, the machine's
- * limit as the device reads it (every request's, others' too; null: unread).
+ * `cpu_dma_latency_error` (why).
  */
 void dmalat_emit(struct tp_rec *r);
+
+/* The machine's limit in us as the device reads it: every process's
+ * requests together (2000000000: none). 0, or -errno (not root: EACCES). */
+int dmalat_limit_us(int32_t *v);
 
 /* Why rc (-errno from dmalat_hold) held nothing, in words. */
 const char *dmalat_why(int rc);

@@ -21,6 +21,7 @@
 #endif
 
 #include "cpuidle.h"
+#include "dmalat.h"
 #include "emit.h"
 #include "fingerprint.h"
 #include "kmsg.h"
@@ -646,10 +647,13 @@ static void fingerprint_kernel(struct tp_rec *r, struct missing *ms, const struc
 }
 
 /* What the launcher and the stub handed over on the command line. */
-/* The idle driver, governor and deepest state (cpuidle.h): wake-ups depend on them. */
+/* The idle driver, governor and deepest state (cpuidle.h), and the latency
+ * limit in force (dmalat.h, the run's request and others'): wake-ups depend on them. */
 static void fingerprint_idle(struct tp_rec *r, struct missing *ms)
 {
 	struct cpuidle_info ci;
+	int32_t lim;
+	int rc;
 
 	cpuidle_read(CPUIDLE_SYS, &ci);
 	if (!ci.driver_rc && ci.driver[0])
@@ -660,6 +664,10 @@ static void fingerprint_idle(struct tp_rec *r, struct missing *ms)
 		tp_rec_str(r, "cpuidle_governor", ci.governor);
 	else
 		miss(r, ms, "cpuidle_governor", ci.governor_rc, "no cpuidle in sysfs (CONFIG_CPU_IDLE)");
+	if ((rc = dmalat_limit_us(&lim)) == 0)
+		tp_rec_int(r, "cpu_dma_latency_limit_us", lim);
+	else
+		miss(r, ms, "cpu_dma_latency_limit_us", rc, "reading " DMALAT_DEV);
 	tp_rec_int(r, "cpuidle_states", ci.states);
 	if (ci.deepest[0]) {
 		tp_rec_str(r, "cpuidle_deepest", ci.deepest);
