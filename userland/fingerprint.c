@@ -673,9 +673,11 @@ static void fingerprint_idle(struct tp_rec *r, struct missing *ms)
 		tp_rec_str(r, "cpuidle_deepest", ci.deepest);
 		tp_rec_int(r, "cpuidle_deepest_exit_us", ci.deepest_exit_us);
 	} else {
-		miss(r, ms, "cpuidle_deepest", 0, ci.states ? "every idle state of CPU 0 disabled"
-			: "no idle states on CPU 0: the architecture's default idle (x86: hlt)");
-		tp_rec_null(r, "cpuidle_deepest_exit_us");
+		const char *why = ci.states ? "every idle state of CPU 0 disabled"
+					    : "no idle states on CPU 0: the architecture's default idle (x86: hlt)";
+
+		miss(r, ms, "cpuidle_deepest", 0, why);
+		miss(r, ms, "cpuidle_deepest_exit_us", 0, why);
 	}
 }
 

@@ -38,7 +38,8 @@ static void libc_name(struct libc_info *li)
 /*
  * rseq(2) allows one area per thread: registering one of our own succeeds
  * only when the libc registered none (then it is unregistered at once),
- * and fails with EINVAL or EBUSY when the libc holds one.
+ * and fails with EINVAL or EBUSY when the libc holds one; a kernel
+ * without it (ENOSYS) has none registered either.
  */
 static void rseq_state(struct libc_info *li)
 {
@@ -53,10 +54,12 @@ static void rseq_state(struct libc_info *li)
 	} else if (errno == EINVAL || errno == EBUSY || errno == EPERM) {
 		li->rseq = 1;
 		li->rseq_how = "rseq(2): an area of our own refused, as when the libc holds one";
+	} else if (errno == ENOSYS) {
+		li->rseq = 0;
+		li->rseq_how = "rseq(2) not in this kernel (CONFIG_RSEQ off): nothing can be registered";
 	} else {
 		li->rseq = -1;
-		li->rseq_how = errno == ENOSYS ? "rseq(2): not in this kernel (CONFIG_RSEQ)"
-					       : "rseq(2): an unexpected error";
+		li->rseq_how = "rseq(2): an unexpected error";
 	}
 #else
 	li->rseq = -1;

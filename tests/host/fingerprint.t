@@ -86,9 +86,8 @@ else:
 
 ok(str(fp.get("libc")).startswith("musl") and fp.get("libc_from"),
    "libc named: %s (%s)" % (fp.get("libc"), fp.get("libc_from")))
-ok(fp.get("rseq_registered") is False
-   or (fp.get("rseq_registered") is None and fp.get("missing", {}).get("rseq_registered")),
-   "musl registers no rseq: false (or null where the kernel has no rseq, with why)",
+ok(fp.get("rseq_registered") is False and fp.get("rseq_how"),
+   "musl registers no rseq: false, and how that was found",
    (fp.get("rseq_registered"), fp.get("rseq_how")))
 
 
