@@ -6,7 +6,8 @@
 # the samples, the set-up in force is recorded, and every record's CRC is
 # valid. A second run asks for SCHED_FIFO: it is in force, or the refusal is
 # in the record. clock_nanosleep TIMER_ABSTIME on CLOCK_REALTIME, BOOTTIME
-# and TAI says the clock it slept on.
+# and TAI, and mq_timedreceive (whose timeout is a REALTIME time), say the
+# clock they waited on.
 import os
 import sys
 
@@ -17,10 +18,11 @@ MECHS = ["clock_nanosleep TIMER_ABSTIME", "clock_nanosleep relative", "nanosleep
          "timer_create SIGEV_SIGNAL", "timer_create SIGEV_THREAD_ID", "timerfd", "select",
          "poll", "ppoll", "epoll_wait", "epoll_pwait2"]
 OTHER_CLOCKS = ["CLOCK_REALTIME", "CLOCK_BOOTTIME", "CLOCK_TAI"]
-MECHS += ["clock_nanosleep TIMER_ABSTIME " + c for c in OTHER_CLOCKS]
+MECHS += ["clock_nanosleep TIMER_ABSTIME " + c for c in OTHER_CLOCKS] + ["mq_timedreceive"]
 ABSOLUTE = {"clock_nanosleep TIMER_ABSTIME", "timer_create SIGEV_SIGNAL",
-            "timer_create SIGEV_THREAD_ID", "timerfd"} | {
+            "timer_create SIGEV_THREAD_ID", "timerfd", "mq_timedreceive"} | {
     "clock_nanosleep TIMER_ABSTIME " + c for c in OTHER_CLOCKS}
+CLOCK = {"mq_timedreceive": "CLOCK_REALTIME"}   # its timeout is a CLOCK_REALTIME time
 
 
 def mine(recs, kind):
@@ -71,8 +73,9 @@ ok(all(r["latency_from"] == ("deadline" if r["mechanism"] in ABSOLUTE else "call
 ok(all(r["priority"] == 0 and r["priority_requested"] == 0 and r["cpu"] == -1
        and isinstance(r["mlockall"], bool) and r["timerslack_ns"] >= 0 for r in res),
    "host default: priority 0, not pinned, mlockall and timer slack reported")
-ok(all(r["clock"] == (r["mechanism"].split()[-1] if r["mechanism"].split()[-1] in OTHER_CLOCKS
-                      else "CLOCK_MONOTONIC") for r in res),
+ok(all(r["clock"] == CLOCK.get(r["mechanism"], r["mechanism"].split()[-1]
+                               if r["mechanism"].split()[-1] in OTHER_CLOCKS else "CLOCK_MONOTONIC")
+       for r in res),
    "each record names the clock it slept on", [(r["name"], r["clock"]) for r in res])
 poll = [x for x in skips if x["name"] == "poll 100us"]
 ok(poll and "ms" in poll[0]["reason"], "poll at 100 us is skipped: its timeout is in ms", poll)

@@ -129,7 +129,8 @@ def nsleep_ref():
 CT_JSON = os.path.join(WORK, "cyclictest.json")
 PAIRS = [
     {"name": "switch", "figure": "pipe round trip, processes on one CPU (us)",
-     "ours": ours("switch"), "get": key("switch", "pipe-process-same-cpu", "us_per_round_trip"),
+     "ours": ["taskset", "-c", "0", *ours("switch")],
+     "get": key("switch", "pipe-process-same-cpu", "us_per_round_trip"),
      "need": "perf", "peer": ["taskset", "-c", "0", "perf", "bench", "sched", "pipe", "-l", "100000"],
      "peer_get": number(r"([\d.]+) usecs/op")},
     {"name": "clocks", "figure": "clock_gettime(CLOCK_MONOTONIC) through the vDSO (ns per call)",

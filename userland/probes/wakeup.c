@@ -27,7 +27,9 @@
  * reported, not changed: cyclictest runs SCHED_FIFO and leaves it alone too.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <mqueue.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -317,24 +319,29 @@ static int64_t clock_now_ns(clockid_t id)
 	return ts_ns(&t);
 }
 
-static int cns_abs_on(clockid_t id, const struct wcfg *c, struct wout *o, char *why, size_t len)
+/* Waits until DEADLINE on clock ID: 0 once it passed, else an errno. */
+typedef int (*abs_wait_fn)(void *arg, clockid_t id, const struct timespec *deadline);
+
+/* Deadlines on the grid start + k x period of clock ID, each waited for
+ * with WAIT; a first wait refused with EINVAL or ENOTSUP is a skip. */
+static int abs_loop(clockid_t id, const struct wcfg *c, struct wout *o, abs_wait_fn wait, void *arg,
+		    char *why, size_t len, const char *call)
 {
 	int64_t start = clock_now_ns(id), next = start + c->period_ns;
 
 	for (size_t i = 0; i < c->samples; i++) {
 		struct timespec t = ns_ts(next);
-		int rc = clock_nanosleep(id, TIMER_ABSTIME, &t, 0);
+		int rc = wait(arg, id, &t);
 		int64_t now = clock_now_ns(id), lat = now - next;
 		uint64_t miss;
 
 		if (rc && i == 0 && (rc == EINVAL || rc == ENOTSUP)) {
-			snprintf(why, len, "clock_nanosleep: %s: the kernel takes no sleep on this clock",
-				 strerror(rc));
+			snprintf(why, len, "%s: %s: the kernel takes no wait on this clock", call, strerror(rc));
 			return 1;
 		}
 		if (rc) {
 			errno = rc;
-			return fail(why, len, "clock_nanosleep");
+			return fail(why, len, call);
 		}
 		miss = wakeup_missed_periods(lat, c->period_ns);
 		o->lat[o->n++] = lat;
@@ -346,6 +353,17 @@ static int cns_abs_on(clockid_t id, const struct wcfg *c, struct wout *o, char *
 		}
 	}
 	return 0;
+}
+
+static int cns_wait(void *arg, clockid_t id, const struct timespec *deadline)
+{
+	(void)arg;
+	return clock_nanosleep(id, TIMER_ABSTIME, deadline, 0);
+}
+
+static int cns_abs_on(clockid_t id, const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return abs_loop(id, c, o, cns_wait, 0, why, len, "clock_nanosleep");
 }
 
 static int r_cns_abs(const struct wcfg *c, struct wout *o, char *why, size_t len)
@@ -368,6 +386,40 @@ static int r_cns_abs_boottime(const struct wcfg *c, struct wout *o, char *why, s
 static int r_cns_abs_tai(const struct wcfg *c, struct wout *o, char *why, size_t len)
 {
 	return cns_abs_on(CLOCK_TAI, c, o, why, len);
+}
+
+/* mq_timedreceive() on an empty queue of its own: the call's timeout is an
+ * absolute CLOCK_REALTIME time (mq_timedreceive(3)), so its grid is on
+ * CLOCK_REALTIME; the timeout ends each wait (ETIMEDOUT). */
+static int mq_wait(void *arg, clockid_t id, const struct timespec *deadline)
+{
+	char msg[8];
+
+	(void)id;
+	if (mq_timedreceive(*(mqd_t *)arg, msg, sizeof(msg), 0, deadline) >= 0)
+		return EAGAIN;	/* nobody sends: a message is a fault */
+	return errno == ETIMEDOUT ? 0 : errno;
+}
+
+static int r_mq_timedreceive(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	struct mq_attr attr = { .mq_maxmsg = 1, .mq_msgsize = 8 };
+	char name[48];
+	mqd_t q;
+	int rc;
+
+	snprintf(name, sizeof(name), "/timeprobe-wakeup-%d", (int)getpid());
+	q = mq_open(name, O_RDONLY | O_CREAT | O_EXCL, 0600, &attr);
+	if (q == (mqd_t)-1 && errno == ENOSYS) {
+		snprintf(why, len, "mq_open: %s: no POSIX message queues (CONFIG_POSIX_MQUEUE)", strerror(errno));
+		return 1;
+	}
+	if (q == (mqd_t)-1)
+		return fail(why, len, "mq_open");
+	mq_unlink(name);	/* gone with the descriptor, whatever happens */
+	rc = abs_loop(CLOCK_REALTIME, c, o, mq_wait, &q, why, len, "mq_timedreceive");
+	mq_close(q);
+	return rc;
 }
 
 /* POSIX timer, periodic, first expiry absolute; the signal is blocked and
@@ -507,6 +559,7 @@ static const struct mech mechs[] = {
 	{ "clock_nanosleep TIMER_ABSTIME CLOCK_REALTIME", 1, r_cns_abs_realtime, "CLOCK_REALTIME" },
 	{ "clock_nanosleep TIMER_ABSTIME CLOCK_BOOTTIME", 1, r_cns_abs_boottime, "CLOCK_BOOTTIME" },
 	{ "clock_nanosleep TIMER_ABSTIME CLOCK_TAI", 1, r_cns_abs_tai, "CLOCK_TAI" },
+	{ "mq_timedreceive", 1, r_mq_timedreceive, "CLOCK_REALTIME" },
 };
 
 /* ---- set-up: what cyclictest users ask for ---- */
