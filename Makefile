@@ -124,7 +124,16 @@ $(MUSL_UAPI)/.done:
 
 $(B)/musl/%.o: %.c | $(MUSL_UAPI)/.done
 	@mkdir -p $(@D)
-	$(MUSL_CC) $(CFLAGS_COMMON) -D_GNU_SOURCE -isystem $(MUSL_UAPI) -c $< -o $@
+	$(MUSL_CC) $(CFLAGS_COMMON) -D_GNU_SOURCE -isystem $(MUSL_UAPI) $(MUSL_EXTRA) -c $< -o $@
+
+# musl has no version API: the fingerprint's libc name is what the compiler
+# links, asked at build time (tools/libc-name.sh), rewritten only when it changes.
+$(B)/libc-name.h: tools/libc-name.sh
+	@mkdir -p $(@D)
+	sh tools/libc-name.sh '$(MUSL_CC)' > $@.tmp
+	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(B)/musl/userland/libcinfo.o: $(B)/libc-name.h
+$(B)/musl/userland/libcinfo.o: MUSL_EXTRA := -include $(B)/libc-name.h
 
 $(B)/timeprobe: $(USERLAND_OBJ)
 	$(MUSL_CC) -static -o $@ $^ -lm -lpthread

@@ -45,7 +45,7 @@ const struct tp_word tp_words[TPW_COUNT] = {
 	},
 	[TPW_INJECT] = {
 		.name = "inject", .type = TP_WT_NAMES, .by = USER, .reader = SUITE,
-		.dflt = "none", .bounds = "`crash`, `hang`, `exit`, `exit1`, `grandchild`, `flood`",
+		.dflt = "none", .bounds = "`crash`, `hang`, `exit`, `exit1`, `grandchild`, `flood`, `observers`",
 		.help = "add fault-injection probes that do exactly that",
 	},
 	[TPW_SAVE] = {
@@ -72,6 +72,14 @@ const struct tp_word tp_words[TPW_COUNT] = {
 		.dflt = "off",
 		.help = "also print `TPM CASE VALUE UNIT`, one line per headline figure, "
 			"for a LAVA test monitor (docs/lava.md)",
+	},
+	/* Linux's PM QoS CPU latency limit (Documentation/power/pm_qos_interface.rst) */
+	[TPW_CPU_DMA_LATENCY] = {
+		.name = "cpu_dma_latency", .type = TP_WT_INT, .by = USER, .reader = SUITE,
+		.lo = -1, .hi = 2000000000, .def = -1, .dflt = "-1 (none held)",
+		.bounds = "-1..2000000000 us",
+		.help = "hold `/dev/cpu_dma_latency` at this many us for the run, as cyclictest "
+			"does (0: no idle state slower to leave); the `run` record says what was held",
 	},
 
 	/* Read by the stub alone (docs/stub.md, "Calibration"); the suite accepts

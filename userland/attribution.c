@@ -9,9 +9,11 @@
  * probe reaps its own children or the supervisor reaps them as leftovers,
  * so every process of its tree that ended, and every thread of each, is
  * counted once. The suite's own process (its poll loop, these snapshots)
- * is not. Migrations are not counted: Linux keeps them per thread
- * (/proc/PID/sched, only with CONFIG_SCHED_DEBUG) and drops them when the
- * thread ends, so a tree's total cannot be had without perf events.
+ * is not. Migrations are the machine's (migrations.h: per-CPU counters the
+ * suite holds, none on the probe's tasks): Linux keeps a task's own per
+ * thread (/proc/PID/sched, only with CONFIG_SCHED_DEBUG) and drops them
+ * when the thread ends, and an inherited perf counter on the probe's tree
+ * would slow every one of its context switches.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -181,7 +183,7 @@ struct top {
 /* What the human line says, gathered while the record is written. */
 struct shown {
 	char smis[48], ctxt[32], cpus[64];
-	int have_irq, have_soft, have_own, have_cpus, have_migrations;
+	int have_irq, have_soft, have_own, have_cpus, have_migrations;	/* migrations: the machine's */
 	uint64_t irqs, softirqs, cpu_irqs, migrations;
 	struct attribution_own own;
 	struct top irq, soft;
@@ -283,6 +285,10 @@ static void human_line(const char *probe, const struct shown *sh)
 
 	line_table(line, sizeof(line), &len, sh->have_irq, sh->irqs, "interrupts", &sh->irq, "");
 	line_table(line, sizeof(line), &len, sh->have_soft, sh->softirqs, "softirqs", &sh->soft, "");
+	if (sh->have_migrations && len < sizeof(line)) {
+		attribution_group(sh->migrations, a, sizeof(a));
+		len += (size_t)snprintf(line + len, sizeof(line) - len, ", %s migrations", a);
+	}
 	if (len < sizeof(line))
 		len += (size_t)snprintf(line + len, sizeof(line) - len, ", %s; probe: ", sh->smis);
 	if (sh->have_own && len < sizeof(line)) {
@@ -293,10 +299,6 @@ static void human_line(const char *probe, const struct shown *sh)
 					"%s voluntary, %s involuntary switches, %s ms CPU", a, b, c);
 	} else if (len < sizeof(line)) {
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "switches and CPU time unknown");
-	}
-	if (sh->have_migrations && len < sizeof(line)) {
-		attribution_group(sh->migrations, a, sizeof(a));
-		len += (size_t)snprintf(line + len, sizeof(line) - len, ", %s migrations", a);
 	}
 	if (sh->have_cpus && len < sizeof(line)) {
 		attribution_group(sh->cpu_irqs, a, sizeof(a));
@@ -326,6 +328,10 @@ static void emit_machine(struct tp_rec *r, const struct attribution_snap *b, con
 		tp_rec_uint(r, "machine_irqs", sh->irqs);
 	if (sh->have_soft)
 		tp_rec_uint(r, "machine_softirqs", sh->softirqs);
+	if ((sh->have_migrations = !b->migrations_rc && !x->migrations_rc)) {
+		sh->migrations = x->migrations - b->migrations;
+		tp_rec_uint(r, "machine_migrations", sh->migrations);
+	}
 	if (!b->smi.why && !x->smi.why) {
 		uint64_t n = irqstat_smi_delta(&b->smi, &x->smi, &changed);
 
@@ -351,10 +357,6 @@ static void emit_own(struct tp_rec *r, const struct attribution *a, struct shown
 		tp_rec_uint(r, "own_vol_ctxsw", sh->own.vol_ctxsw);
 		tp_rec_uint(r, "own_invol_ctxsw", sh->own.invol_ctxsw);
 		tp_rec_fixed(r, "own_cpu_ms", sh->own.cpu_us, 3);
-	}
-	if ((sh->have_migrations = !b->migrations_rc && !x->migrations_rc)) {
-		sh->migrations = x->migrations - b->migrations;
-		tp_rec_uint(r, "own_migrations", sh->migrations);
 	}
 	if (!a->npinned || b->irq_rc || x->irq_rc)
 		return;
@@ -387,7 +389,7 @@ static void emit_missing(struct tp_rec *r, const struct attribution_snap *b, con
 	if (own)
 		tp_rec_str(r, "own", strerror(-own));
 	if (b->migrations_rc || x->migrations_rc)
-		tp_rec_str(r, "own_migrations", migrations_why(b->migrations_rc ? b->migrations_rc :
+		tp_rec_str(r, "machine_migrations", migrations_why(b->migrations_rc ? b->migrations_rc :
 									    x->migrations_rc));
 	tp_rec_obj_end(r);
 }

@@ -6,9 +6,10 @@
  * scopes, named apart in both: the machine's (interrupts per source from
  * /proc/interrupts, softirqs from /proc/softirqs and on Intel CPUs
  * MSR_SMI_COUNT per CPU, all three read by irqstat.h; every context switch
- * from /proc/stat) and the probe's own (its reaped process tree's switches
- * and CPU time, getrusage(RUSAGE_CHILDREN), and the interrupts on the CPUs
- * it was pinned to). The pure parts are tested on recorded text
+ * from /proc/stat; every CPU migration, migrations.h) and the probe's own
+ * (its reaped process tree's switches and CPU time,
+ * getrusage(RUSAGE_CHILDREN), and the interrupts on the CPUs it was
+ * pinned to). The pure parts are tested on recorded text
  * (tests/unit/test_attribution.c).
  */
 #ifndef TP_ATTRIBUTION_H
@@ -29,7 +30,7 @@ struct attribution_snap {
 	struct irqstat_smi smi;
 	struct rusage own;	/* RUSAGE_CHILDREN: the reaped probes' trees */
 	int own_rc;
-	uint64_t migrations;	/* migrations.h: the suite's and its exited children's */
+	uint64_t migrations;	/* migrations.h: the machine's, every CPU's */
 	int migrations_rc;
 	int64_t t_ns;
 };

@@ -20,9 +20,12 @@
 #include <cpuid.h>
 #endif
 
+#include "cpuidle.h"
+#include "dmalat.h"
 #include "emit.h"
 #include "fingerprint.h"
 #include "kmsg.h"
+#include "libcinfo.h"
 #include "../common/x86clock.h"
 #include "sink.h"
 #include "supervise.h"
@@ -644,6 +647,58 @@ static void fingerprint_kernel(struct tp_rec *r, struct missing *ms, const struc
 }
 
 /* What the launcher and the stub handed over on the command line. */
+/* The idle driver, governor and deepest state (cpuidle.h), and the latency
+ * limit in force (dmalat.h, the run's request and others'): wake-ups depend on them. */
+static void fingerprint_idle(struct tp_rec *r, struct missing *ms)
+{
+	struct cpuidle_info ci;
+	int32_t lim;
+	int rc;
+
+	cpuidle_read(CPUIDLE_SYS, &ci);
+	if (!ci.driver_rc && ci.driver[0])
+		tp_rec_str(r, "cpuidle_driver", ci.driver);
+	else
+		miss(r, ms, "cpuidle_driver", ci.driver_rc, "no cpuidle in sysfs (CONFIG_CPU_IDLE)");
+	if (!ci.governor_rc && ci.governor[0])
+		tp_rec_str(r, "cpuidle_governor", ci.governor);
+	else
+		miss(r, ms, "cpuidle_governor", ci.governor_rc, "no cpuidle in sysfs (CONFIG_CPU_IDLE)");
+	if ((rc = dmalat_limit_us(&lim)) == 0)
+		tp_rec_int(r, "cpu_dma_latency_limit_us", lim);
+	else
+		miss(r, ms, "cpu_dma_latency_limit_us", rc, "reading " DMALAT_DEV);
+	tp_rec_int(r, "cpuidle_states", ci.states);
+	if (ci.deepest[0]) {
+		tp_rec_str(r, "cpuidle_deepest", ci.deepest);
+		tp_rec_int(r, "cpuidle_deepest_exit_us", ci.deepest_exit_us);
+	} else {
+		const char *why = ci.states ? "every idle state of CPU 0 disabled"
+					    : "no idle states on CPU 0: the architecture's default idle (x86: hlt)";
+
+		miss(r, ms, "cpuidle_deepest", 0, why);
+		miss(r, ms, "cpuidle_deepest_exit_us", 0, why);
+	}
+}
+
+/* The C library and its rseq registration (libcinfo.h). */
+static void fingerprint_libc(struct tp_rec *r, struct missing *ms)
+{
+	struct libc_info li;
+
+	libcinfo_read(&li);
+	if (li.name) {
+		tp_rec_str(r, "libc", li.name);
+		tp_rec_str(r, "libc_from", li.from);
+	} else
+		miss(r, ms, "libc", 0, li.from);
+	if (li.rseq >= 0)
+		tp_rec_bool(r, "rseq_registered", li.rseq);
+	else
+		miss(r, ms, "rseq_registered", 0, li.rseq_how);
+	tp_rec_str(r, "rseq_how", li.rseq_how);
+}
+
 static void fingerprint_handed_over(struct tp_rec *r, struct missing *ms, const struct options *o)
 {
 	if (o->accel[0])
@@ -712,6 +767,8 @@ static int fingerprint_child(void *arg)
 	fingerprint_counter(&r, &ms);
 	fingerprint_firmware(&r, &ms, j->o);
 	fingerprint_kernel(&r, &ms, j->o);
+	fingerprint_idle(&r, &ms);
+	fingerprint_libc(&r, &ms);
 	fingerprint_handed_over(&r, &ms, j->o);
 	emit_missing(&r, &ms);
 	emit_end(&r);

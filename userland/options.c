@@ -42,6 +42,7 @@ static const struct opt_row suite_rows[] = {
 	{ W(TPW_SAVE_TO), AT(save_to) },
 	{ W(TPW_HOLD), AT(hold_s) },
 	{ W(TPW_LAVA), AT(lava) },
+	{ W(TPW_CPU_DMA_LATENCY), AT(cpu_dma_latency_us) },
 };
 
 /* After the probes' rows: the words of the stub, the build and the launcher. */
@@ -314,10 +315,21 @@ static int set_one(const struct opt_row *r, struct options *o, const char *value
 }
 
 /* The row called name (1), or whose old spelling it is (2); 0: none. */
+/* A contract word (underscores) in its dashed spelling too, as a host's
+ * options are written: --cpu-dma-latency is cpu_dma_latency. A probe's own
+ * names (dashes) are matched as written. */
+static int same_word(const char *word, const char *name)
+{
+	for (; *word && *name; word++, name++)
+		if (*word != *name && !(*word == '_' && *name == '-'))
+			return 0;
+	return *word == *name;
+}
+
 static int find_row(const char *name, struct opt_row *r)
 {
 	for (size_t i = 0; row_at(i, r); i++) {
-		if (!strcmp(r->w->name, name))
+		if (r->po ? !strcmp(r->w->name, name) : same_word(r->w->name, name))
 			return 1;
 		if (r->po && r->po->was && !strcmp(r->po->was, name))
 			return 2;

@@ -47,6 +47,7 @@ struct options {
 	char save_to[80];		/* a partition the user named (bootpart's format) */
 	int hold_s;			/* -1: default for the machine */
 	int lava;			/* 1: LAVA monitor lines too (lavamon.h) */
+	int cpu_dma_latency_us;		/* held for the run (dmalat.h); -1: none */
 
 	/* Handed over by the stub on the kernel command line. */
 	int64_t tsc_hz;			/* 0: none */

@@ -15,9 +15,11 @@
 
 #include "../common/announce.h"
 #include "attribution.h"
+#include "dmalat.h"
 #include "emit.h"
 #include "irqstat.h"
 #include "lavamon.h"
+#include "migrations.h"
 #include "fingerprint.h"
 #include "probe.h"
 #include "progress.h"
@@ -120,6 +122,7 @@ static int probe_child(void *arg)
 	struct probe_run *pr = arg;
 
 	pin_to(pr->pin);
+	migrations_close_inherited();	/* the suite's per-CPU counters: not in the probe's fd table */
 	return probe_exit_code(pr->p->run(pr->ctx));
 }
 
@@ -194,9 +197,13 @@ static void announce_probe(const struct probe *p, int64_t limit_s)
 	sink_human("timeprobe: %s\n", line);
 }
 
-static void tick(void *arg, int64_t now_ns)
+/* The supervisor's tick: a progress line when due, and when the next is. */
+static int64_t tick(void *arg, int64_t now_ns)
 {
-	progress_tick(arg, now_ns);
+	struct progress *pg = arg;
+
+	progress_tick(pg, now_ns);
+	return pg->next_ns;
 }
 
 /* timeprobe.lava: each line of a probe to the consoles, then its LAVA monitor lines. */
@@ -269,6 +276,17 @@ static void report_stop(const struct options *o, const struct suite_result *res)
 	sink_emit(&r);
 }
 
+/* --cpu-dma-latency: held for the run, or a line says why not (the run
+ * record too: dmalat_emit()) and the run goes on. */
+static void hold_latency(int us)
+{
+	int rc = dmalat_hold(us);
+
+	if (rc)
+		sink_human("timeprobe: cpu_dma_latency=%d not held: %s; the run goes on without it\n", us,
+			   dmalat_why(rc));
+}
+
 static int exit_status(const struct suite_result *res)
 {
 	if (res->stop_signal) {
@@ -304,6 +322,7 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	supervise_init();
 	emit_set_context(0);
 	busy_mark(&start);
+	hold_latency(o->cpu_dma_latency_us);
 	summary_run_record(o, env, ctx.ncpu, &start);
 	fingerprint_emit(o, env);
 	summary_keys_records();

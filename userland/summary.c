@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "busy.h"
+#include "dmalat.h"
 #include "emit.h"
 #include "keydecl.h"
 #include "probe.h"
@@ -136,6 +137,7 @@ void summary_run_record(const struct options *o, const char *env, int ncpu,
 	emit_stub_words(&r, o);
 	tp_rec_str(&r, "profile", o->quick ? "quick" : "full");
 	tp_rec_int(&r, "repeat", o->repeat);
+	dmalat_emit(&r);
 	tp_rec_str(&r, "start", when);
 	emit_load(&r, "loadavg_start", start);
 	emit_figures(&r);

@@ -12,12 +12,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,7 +28,7 @@
 #include "supervise.h"
 #include "timeutil.h"
 
-#define TICK_MS 50		/* how often the deadline and stop() are looked at */
+#define FALLBACK_POLL_MS 50	/* without pidfd_open(): how often the child is looked at */
 #define DRAIN_GRACE_MS 500	/* output still in flight after every writer died */
 
 /* Complete lines from the child's pipe; a partial line waits for the rest. */
@@ -91,7 +93,7 @@ static void finish_output(int fd, struct linebuf *lb, void (*line)(const char *,
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
 	while (!drain(fd, lb, line) && mono_ns() < end)
-		poll(&pfd, 1, TICK_MS);
+		poll(&pfd, 1, FALLBACK_POLL_MS);
 	if (lb->len) {
 		/* A cut line (the child died mid-write) is ended, so the next
 		 * record starts on a line of its own; its CRC will not match. */
@@ -189,41 +191,75 @@ static enum outcome over_time(const struct sup_job *job, int64_t now)
 	return OUTCOME_OK;
 }
 
-/* Waits for the child while forwarding its output; OUTCOME_OK once it exited. */
+/* A descriptor that polls readable once the child has exited (Linux 5.3,
+ * pidfd_open(2)); -1 on an older kernel. */
+static int pidfd_of(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/*
+ * How long poll() may sleep: until the deadline, the watchdog or the next
+ * tick, whichever comes first; -1 (for ever) when none is set. Without a
+ * pidfd the child's exit wakes nothing, so then at most FALLBACK_POLL_MS.
+ */
+static int sleep_ms(const struct sup_job *job, int64_t now, int64_t next_tick, int pidfd)
+{
+	int64_t until = INT64_MAX, ms;
+
+	if (job->deadline_ns)
+		until = job->deadline_ns;
+	if (job->watchdog_ns && job->watchdog_ns < until)
+		until = job->watchdog_ns;
+	if (next_tick && next_tick < until)
+		until = next_tick;
+	if (pidfd < 0 && until - now > FALLBACK_POLL_MS * NS_PER_MS)
+		until = now + FALLBACK_POLL_MS * NS_PER_MS;
+	if (until == INT64_MAX)
+		return -1;
+	ms = until > now ? (until - now + NS_PER_MS - 1) / NS_PER_MS : 0;
+	return ms > INT_MAX ? INT_MAX : (int)ms;
+}
+
+/*
+ * Waits for the child while forwarding its output; OUTCOME_OK once it
+ * exited. It sleeps in poll() on the child's output and its pidfd, so it
+ * wakes only when the child writes a line or exits, at the deadline, the
+ * watchdog or a tick the callback asked for, or on a signal (stop() is
+ * looked at on every wake-up: a stop signal interrupts the poll).
+ */
 static enum outcome wait_child(const struct sup_job *job, pid_t pid, int fd,
 			       struct linebuf *lb, int *status)
 {
-	int eof = fd < 0;
+	int eof = fd < 0, pidfd = pidfd_of(pid);
+	int64_t next_tick = job->tick ? mono_ns() : 0;
+	enum outcome o = OUTCOME_OK;
 
 	for (;;) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		int64_t now = mono_ns(), left = INT64_MAX;
-		enum outcome o;
+		struct pollfd pfd[2] = { { .fd = eof ? -1 : fd, .events = POLLIN },
+					 { .fd = pidfd, .events = POLLIN } };
+		int64_t now = mono_ns();
 
 		if (waitpid(pid, status, WNOHANG) == pid)
-			return OUTCOME_OK;
-		if (job->tick)
-			job->tick(job->tick_arg, now);
+			break;
+		if (next_tick && now >= next_tick)
+			next_tick = job->tick(job->tick_arg, now);
 		if ((o = over_time(job, now)) != OUTCOME_OK) {
 			kill(-pid, SIGKILL);
 			waitpid(pid, status, 0);
-			return o;
+			break;
 		}
-		if (job->deadline_ns)
-			left = job->deadline_ns - now;
-		if (job->watchdog_ns && job->watchdog_ns - now < left)
-			left = job->watchdog_ns - now;
-		left = left / NS_PER_MS + 1;
-		if (left > TICK_MS)
-			left = TICK_MS;
-		if (!eof && poll(&pfd, 1, (int)left) > 0)
+		if (poll(pfd, 2, sleep_ms(job, now, next_tick, pidfd)) > 0 && pfd[0].revents)
 			eof = drain(fd, lb, job->line);
-		else if (eof) {
-			struct timespec ts = ns_ts(left * NS_PER_MS);
-
-			nanosleep(&ts, 0);
-		}
 	}
+	if (pidfd >= 0)
+		close(pidfd);
+	return o;
 }
 
 static void classify(struct sup_result *res, int st)

@@ -3,7 +3,9 @@
  * The one supervisor: runs a function in a child process in its own process
  * group with a deadline, hands each line the child writes to a callback,
  * waits for the child (not for its output to close), kills whatever the
- * child left behind, and says how it ended. Used by the suite for each probe
+ * child left behind, and says how it ended. While the child runs it
+ * sleeps until the child writes or exits (a pidfd), or a deadline or a
+ * tick is due: no periodic wake-up on a CPU the child measures. Used by the suite for each probe
  * and for the fingerprint, and by the clocks probe for each clocksource of
  * its sweep.
  */
@@ -36,10 +38,12 @@ struct sup_job {
 	int64_t watchdog_ns;	/* the run's deadline; 0: none */
 	/* Each line of the child's stdout (with '\n'); NULL: the child inherits stdout. */
 	void (*line)(const char *line, size_t len);
-	/* Polled while the child runs: nonzero stops it (e.g. SIGINT seen). */
+	/* Looked at whenever the supervisor wakes (a line, a tick, a signal,
+	 * which interrupts its wait): nonzero stops the child (e.g. SIGINT seen). */
 	int (*stop)(void);
-	/* Called as often while the child runs (progress lines); NULL: none. */
-	void (*tick)(void *arg, int64_t now_ns);
+	/* Called at once and then when due (progress lines): returns when it is
+	 * next due (CLOCK_MONOTONIC ns), 0: never again. NULL: none. */
+	int64_t (*tick)(void *arg, int64_t now_ns);
 	void *tick_arg;
 };
 

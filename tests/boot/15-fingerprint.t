@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 """A short q35 boot (clocks and yield): the fingerprint record comes right
 after the run record, carries every field (a null one with its reason), and
-agrees with what the run record and the stub say; every probe run is
+agrees with what the run record and the stub say; the C library is musl
+(no rseq registered); timeprobe.cpu_dma_latency=0 on the command line is
+held, the run record says 0 and the fingerprint reads the limit 0; every probe run is
 followed by an attribution record, the SMI count a reasoned null under
 QEMU. With 4 CPUs: the stub's pre-OS latency scan has a record for each.
 Timing values are never conditions here."""
@@ -19,9 +21,12 @@ FIELDS = ("cpu_vendor cpu_family cpu_model cpu_stepping cpu_model_name microcode
           "available_clocksources enters_kernel acpi_hpet_table hpet_clocksource firmware_vendor firmware_revision uefi_revision "
           "efi_platform_bits dmi_sys_vendor dmi_product_name dmi_board_vendor dmi_board_name "
           "dmi_bios_vendor dmi_bios_version kernel_release kernel_variant kernel_hz "
-          "kernel_preempt accel stub_tsc_ref stub_tsc_calib stub_tsc_hz missing needs_root").split()
+          "kernel_preempt accel stub_tsc_ref stub_tsc_calib stub_tsc_hz cpuidle_driver "
+          "cpuidle_governor cpuidle_states cpuidle_deepest cpuidle_deepest_exit_us "
+          "cpu_dma_latency_limit_us libc libc_from rseq_registered missing needs_root").split()
 
-img = image_copy("fingerprint", "timeprobe.profile=quick timeprobe.probes=clocks,yield")
+img = image_copy("fingerprint", "timeprobe.profile=quick timeprobe.probes=clocks,yield "
+                 "timeprobe.cpu_dma_latency=0")
 status, secs, text = boot(img, "q35", timeout=900, cpus=4)
 ok(status == 0, "QEMU exited by itself with status 0", text[-3000:])
 suite = check_suite(text)
@@ -52,6 +57,12 @@ ok(fp.get("acpi_hpet_table") is True and fp.get("hpet_clocksource") is True,
 ok(fp.get("efi_platform_bits") == "64", "started through 64-bit UEFI", fp.get("efi_platform_bits"))
 ok(fp.get("cpuid_hypervisor_bit") is True and isinstance(fp.get("hypervisor_vendor"), str),
    "QEMU sets the hypervisor bit and signs leaf 0x40000000", fp.get("hypervisor_vendor"))
+ok(str(fp.get("libc")).startswith("musl ") and fp.get("rseq_registered") is False,
+   "the appliance's libc is musl, named with its version, and registers no rseq",
+   (fp.get("libc"), fp.get("libc_from"), fp.get("rseq_registered")))
+ok(run.get("cpu_dma_latency_us") == 0 and fp.get("cpu_dma_latency_limit_us") == 0,
+   "timeprobe.cpu_dma_latency=0 arrives: held, the run record says 0, the fingerprint reads 0",
+   (run.get("cpu_dma_latency_us"), run.get("cpu_dma_latency_error"), fp.get("cpu_dma_latency_limit_us")))
 ek = fp.get("enters_kernel") if isinstance(fp.get("enters_kernel"), dict) else {}
 ok(isinstance(ek.get("CLOCK_MONOTONIC"), bool) and ek.get("CLOCK_PROCESS_CPUTIME_ID") is True,
    "enters_kernel: CLOCK_MONOTONIC checked, the CPU-time clocks always enter", ek)

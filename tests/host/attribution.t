@@ -5,6 +5,9 @@
 # its console line name the machine's counts and the probe's own apart, and
 # the probe's own fit inside the machine's (structural, not timing): its CPU
 # time within its window on every CPU, its switches among the machine's.
+# The injection `observers` runs after it as a probe runs and says what
+# watches its task: no perf event in its fd table (the suite's migration
+# counters are per CPU, not inherited by the probe) and no tracer.
 import os
 import re
 import sys
@@ -16,11 +19,18 @@ if not os.access(BIN, os.X_OK):
     print("1..0 # SKIP %s not built" % BIN)
     sys.exit(0)
 
-run = run_probe("switch")
-att = [r for r in run.recs if r["type"] == "attribution"]
-ok(run.p.returncode == 0 and not run.bad and len(att) == 1 and att[0].get("for_probe") == "switch",
+run = run_probe("switch", "--inject=observers")
+att = [r for r in run.recs if r["type"] == "attribution" and r.get("for_probe") == "switch"]
+ok(run.p.returncode == 0 and not run.bad and len(att) == 1,
    "one attribution record, for switch", run.p.stdout[-1500:])
 a = att[0] if att else {}
+seen = [r for r in run.recs if r["type"] == "result" and r.get("probe") == "observers"]
+ok(len(seen) == 1 and seen[0].get("perf_event_fds") == 0 and seen[0].get("tracer_pid") == 0,
+   "a probe's task holds no perf event and has no tracer while it runs", seen)
+mig = a.get("machine_migrations")
+ok("own_migrations" not in a and (isinstance(mig, int) or
+                                  isinstance(a.get("missing", {}).get("machine_migrations"), str)),
+   "migrations are the machine's (per-CPU counters), or missing says why", a)
 own = {k: a.get(k) for k in ("own_vol_ctxsw", "own_invol_ctxsw", "own_cpu_ms")}
 ok(all(isinstance(v, int) for k, v in own.items() if k != "own_cpu_ms")
    and isinstance(own["own_cpu_ms"], (int, float)), "the probe's own switches and CPU time", a)

@@ -73,6 +73,14 @@ ok(cost and cost["ns_per_read"] > 0 and cost["reads"] > 0, "read cost of CLOCK_M
 ok(all(r["counter"] in refs or r["counter"] == "pit" for r in res.values() if r["name"].startswith("read cost")),
    "read costs name their counter")
 ok("read cost pit" in res or "read cost pit" in skips, "the PIT's read cost, or why not")
+mono = res.get("CLOCK_MONOTONIC vs CLOCK_MONOTONIC_RAW")
+ok(mono and isinstance(mono.get("mono_raw_ppm"), (int, float)) and mono["mono_raw_bound_ppm"] >= 0
+   and 2.5 <= mono["duration_s"] <= 30 and isinstance(mono.get("ntp_freq_ppm"), (int, float))
+   and isinstance(mono.get("ntp_synced"), bool),
+   "CLOCK_MONOTONIC against CLOCK_MONOTONIC_RAW over the run, with what adjtimex() says", mono)
+if mono:
+    diag("MONOTONIC vs RAW: %+.4f ppm (+/- %.4f); adjtimex freq %+.4f ppm, synced %s"
+         % (mono["mono_raw_ppm"], mono["mono_raw_bound_ppm"], mono["ntp_freq_ppm"], mono["ntp_synced"]))
 
 bad = run_probe("drift", "--drift-s=-5", timeout=60)
 ok("--drift-s=-5: out of range 0..86400" in bad.p.stdout, "--drift-s=-5: one line naming it and the range",

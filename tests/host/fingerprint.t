@@ -5,7 +5,9 @@
 # from CLOCK_REALTIME_COARSE's resolution, and said so, when no configuration
 # is readable (gzip taken off PATH); the ALARM clocks the kernel refuses are
 # null in enters_kernel with the reason in missing; the kernel's TSC figure
-# with its line and derivation, or why not (TAP).
+# with its line and derivation, or why not; the C library by name (musl, from
+# the build) and its rseq registration (musl registers none); the idle
+# driver, governor and deepest state as sysfs says them (TAP).
 import os
 import shutil
 import sys
@@ -81,4 +83,35 @@ if fp.get("kernel_tsc_khz") is not None:
                                                            fp["kernel_tsc_from"]), fp)
 else:
     ok(fp.get("missing", {}).get("kernel_tsc_khz"), "no kernel TSC figure: missing says why", fp.get("missing"))
+
+ok(str(fp.get("libc")).startswith("musl") and fp.get("libc_from"),
+   "libc named: %s (%s)" % (fp.get("libc"), fp.get("libc_from")))
+ok(fp.get("rseq_registered") is False and fp.get("rseq_how"),
+   "musl registers no rseq: false, and how that was found",
+   (fp.get("rseq_registered"), fp.get("rseq_how")))
+
+
+def sysfs(path):
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+CPUIDLE = "/sys/devices/system/cpu/cpuidle/"
+driver = sysfs(CPUIDLE + "current_driver")
+ok(fp.get("cpuidle_driver") == driver if driver else
+   fp.get("cpuidle_driver") is None and fp.get("missing", {}).get("cpuidle_driver"),
+   "cpuidle_driver as sysfs says: %s" % fp.get("cpuidle_driver"))
+gov = sysfs(CPUIDLE + "current_governor_ro") or sysfs(CPUIDLE + "current_governor")
+ok(fp.get("cpuidle_governor") == gov if gov else fp.get("missing", {}).get("cpuidle_governor"),
+   "cpuidle_governor as sysfs says: %s" % fp.get("cpuidle_governor"))
+states = 0
+while sysfs("/sys/devices/system/cpu/cpu0/cpuidle/state%d/name" % states) is not None:
+    states += 1
+ok(fp.get("cpuidle_states") == states and (fp.get("cpuidle_deepest") is not None
+                                          or fp.get("missing", {}).get("cpuidle_deepest")),
+   "CPU 0's %d idle states; the deepest enabled: %s, exit %s us, or why none"
+   % (states, fp.get("cpuidle_deepest"), fp.get("cpuidle_deepest_exit_us")))
 done()

@@ -5,7 +5,9 @@
 # <= max), nothing wakes before its time, the histogram's counts add up to
 # the samples, the set-up in force is recorded, and every record's CRC is
 # valid. A second run asks for SCHED_FIFO: it is in force, or the refusal is
-# in the record.
+# in the record. clock_nanosleep TIMER_ABSTIME on CLOCK_REALTIME, BOOTTIME
+# and TAI, and mq_timedreceive (whose timeout is a REALTIME time), say the
+# clock they waited on.
 import os
 import sys
 
@@ -15,8 +17,12 @@ from tp1 import done, ok, run_probe  # noqa: E402
 MECHS = ["clock_nanosleep TIMER_ABSTIME", "clock_nanosleep relative", "nanosleep", "usleep",
          "timer_create SIGEV_SIGNAL", "timer_create SIGEV_THREAD_ID", "timerfd", "select",
          "poll", "ppoll", "epoll_wait", "epoll_pwait2"]
+OTHER_CLOCKS = ["CLOCK_REALTIME", "CLOCK_BOOTTIME", "CLOCK_TAI"]
+MECHS += ["clock_nanosleep TIMER_ABSTIME " + c for c in OTHER_CLOCKS] + ["mq_timedreceive"]
 ABSOLUTE = {"clock_nanosleep TIMER_ABSTIME", "timer_create SIGEV_SIGNAL",
-            "timer_create SIGEV_THREAD_ID", "timerfd"}
+            "timer_create SIGEV_THREAD_ID", "timerfd", "mq_timedreceive"} | {
+    "clock_nanosleep TIMER_ABSTIME " + c for c in OTHER_CLOCKS}
+CLOCK = {"mq_timedreceive": "CLOCK_REALTIME"}   # its timeout is a CLOCK_REALTIME time
 
 
 def mine(recs, kind):
@@ -67,6 +73,10 @@ ok(all(r["latency_from"] == ("deadline" if r["mechanism"] in ABSOLUTE else "call
 ok(all(r["priority"] == 0 and r["priority_requested"] == 0 and r["cpu"] == -1
        and isinstance(r["mlockall"], bool) and r["timerslack_ns"] >= 0 for r in res),
    "host default: priority 0, not pinned, mlockall and timer slack reported")
+ok(all(r["clock"] == CLOCK.get(r["mechanism"], r["mechanism"].split()[-1]
+                               if r["mechanism"].split()[-1] in OTHER_CLOCKS else "CLOCK_MONOTONIC")
+       for r in res),
+   "each record names the clock it slept on", [(r["name"], r["clock"]) for r in res])
 poll = [x for x in skips if x["name"] == "poll 100us"]
 ok(poll and "ms" in poll[0]["reason"], "poll at 100 us is skipped: its timeout is in ms", poll)
 ok(any(l.startswith("clock_nanosleep TIMER_ABSTIME") and l.split()[2] == "1000" for l in human),

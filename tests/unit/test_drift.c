@@ -93,5 +93,12 @@ int main(void)
 	is_int(drift_taus(30001, m), 4, "300 s: 4 taus");
 	ok(m[2] == 1000 && m[3] == 10000, "... 10 s and 100 s");
 	is_int(drift_taus(3, m), 0, "3 samples: none");
+
+	/* CLOCK_MONOTONIC against CLOCK_MONOTONIC_RAW (drift_mono.c) */
+	is_near(drift_mono_ppm(1000000050, 1000000000), 0.05, 1e-9, "MONOTONIC 50 ns ahead in 1 s: +0.05 ppm");
+	is_near(drift_mono_ppm(999990000, 1000000000), -10, 1e-9, "10 us behind in 1 s: -10 ppm");
+	ok(isnan(drift_mono_ppm(5, 0)), "RAW did not move: NaN");
+	is_near(drift_mono_bound_ppm(100, 300, 1000000000), 0.2, 1e-12,
+		"brackets of 100 and 300 ns over 1 s: +/- 0.2 ppm (half of each)");
 	return tap_done();
 }

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * The migrations counter (userland/migrations.h) across the joint it
- * exists for: a child forked after migrations_open() that moves itself
- * between two CPUs (sched_setaffinity: each move is a migration) shows up
- * in the parent's count once it has exited. Skipped where the kernel or
- * its perf_event_paranoid refuses the counter, or with one CPU.
+ * The migrations counters (userland/migrations.h) across the joint they
+ * exist for: a child that moves itself between two CPUs
+ * (sched_setaffinity: each move is a migration) shows up in the machine's
+ * count the parent reads, and a child that called
+ * migrations_close_inherited() reads none (its copies closed) while the
+ * parent's go on. Skipped where the kernel or its
+ * perf_event_paranoid refuses the counters, or with one CPU.
  */
+#include <errno.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -63,7 +66,18 @@ int main(void)
 	ok(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
 	   "a child moved itself between CPU %d and CPU %d %d times", a, b, MOVES);
 	ok(!migrations_read(&after), "the count reads after it exited");
-	ok(after - before >= MOVES - 1, "the child's migrations arrive in the parent's count: %llu",
+	ok(after - before >= MOVES - 1, "the child's migrations arrive in the machine's count: %llu",
 	   (unsigned long long)(after - before));
+	pid = fork();
+	if (pid == 0) {
+		uint64_t n;
+
+		migrations_close_inherited();
+		_exit(migrations_read(&n) == -EBADF ? 0 : 1);
+	}
+	ok(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st),
+	   "a forked child's copies are closed by migrations_close_inherited() "
+	   "(tests/host/attribution.t reads a probe's fd table)");
+	ok(!migrations_read(&after), "the parent's count still reads");
 	return tap_done();
 }

@@ -53,6 +53,8 @@ static const struct bad_case bad[] = {
 	{ "calib_rounds", "33", "out of range 1..32" },
 	{ "calib_ms", "0", "out of range 1..1000" },
 	{ "tsc_early", "maybe", "not one of on|off" },
+	{ "cpu_dma_latency", "-2", "out of range" },
+	{ "cpu-dma-latency", "2000000001", "out of range" },
 	/* the kernel's own words are not timeprobe.* options */
 	{ "panic", "10", "unknown option" },
 	{ "tsc_early_khz", "2000000", "unknown option" },
@@ -314,6 +316,15 @@ int main(void)
 	options_resolve(&o, OPT_ENV_APPLIANCE);
 	ok(pint("wakeup-priority") == 50 && pint("clocks-sweep") == 0 && o.hold_s == 7,
 	   "values people set are kept");
+	options_defaults(&o);
+	is_int(o.cpu_dma_latency_us, -1, "cpu_dma_latency: none held unless asked for");
+	errs.n = 0;
+	ok(!options_set(&o, "cpu-dma-latency", "0", &errs) && o.cpu_dma_latency_us == 0,
+	   "--cpu-dma-latency=0 (a host's dashed spelling of a contract word) sets it");
+	options_defaults(&o);
+	options_from_cmdline(&o, "quiet timeprobe.cpu_dma_latency=25", &errs);
+	ok(errs.n == 0 && o.cpu_dma_latency_us == 25,
+	   "timeprobe.cpu_dma_latency=25 on the kernel command line arrives in the suite's options");
 
 	/* more errors than fit are counted up to the cap, never overflow */
 	o = d;

@@ -2,12 +2,16 @@
 /*
  * The supervisor against children that end every way a probe can: each
  * outcome is an enum, output lines arrive whole, a setsid() grandchild that
- * holds the pipe neither delays the result nor survives it.
+ * holds the pipe neither delays the result nor survives it; while a silent
+ * child runs the supervisor does not wake (its voluntary context switches,
+ * RUSAGE_THREAD: each wait it blocks in is one), and a tick that asks for no
+ * more is called once.
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -39,6 +43,32 @@ static int c_exit1(void *a) { exit(1); }
 static int c_segv(void *a) { raise(SIGSEGV); return 0; }
 static int c_hang(void *a) { while (1) pause(); return 0; }
 static int c_partial(void *a) { printf("cut"); fflush(stdout); raise(SIGKILL); return 0; }
+static int c_quiet(void *a) { struct timespec t = { 0, 500000000 }; nanosleep(&t, 0); return 0; }
+
+static int ticks;
+
+static int64_t tick_once(void *arg, int64_t now_ns)
+{
+	ticks++;
+	return 0;
+}
+
+/* The supervisor's voluntary switches while a child sleeps 500 ms silently:
+ * a wait woken every 50 ms would block 10 times; one on the child's exit
+ * (its pidfd, and its pipe's hang-up) twice at most. */
+static long quiet_wakeups(void)
+{
+	struct sup_job job = { .fn = c_quiet, .line = collect, .stop = stop, .tick = tick_once,
+			       .deadline_ns = mono_ns() + 20 * NS_PER_S,
+			       .watchdog_ns = mono_ns() + 30 * NS_PER_S };
+	struct rusage before, after;
+	struct sup_result r;
+
+	getrusage(RUSAGE_THREAD, &before);
+	supervise_run(&job, &r);
+	getrusage(RUSAGE_THREAD, &after);
+	return r.out == OUTCOME_OK ? after.ru_nvcsw - before.ru_nvcsw : -1;
+}
 
 /* Leaves a grandchild in a session of its own that holds stdout, and ends well. */
 static int c_grandchild(void *a)
@@ -108,6 +138,13 @@ int main(void)
 
 		supervise_run(&job, &r);
 		is_int(r.out, OUTCOME_SKIPPED, "without a line callback the child inherits stdout");
+	}
+	{
+		long w = quiet_wakeups();
+
+		ok(w >= 0 && w <= 4, "a silent child: the supervisor blocked %ld times in 500 ms "
+		   "(no periodic wake-up)", w);
+		is_int(ticks, 1, "a tick that returns 0 is called once");
 	}
 	is_str(supervise_outcome_name(OUTCOME_WATCHDOG), "watchdog", "outcome names");
 	return tap_done();

@@ -77,7 +77,7 @@ static const struct schema_row schema[] = {
 	{ "attribution", "own_cpus", C, "the CPUs the probe was pinned to (isolcpus=)" },
 	{ "attribution", "own_*ctxsw", F, "the probe's own (voluntary, involuntary) context switches: its process tree (getrusage RUSAGE_CHILDREN)" },
 	{ "attribution", "own_cpu_ms", F, "the probe's own CPU time, user + system: its process tree (getrusage RUSAGE_CHILDREN)" },
-	{ "attribution", "own_migrations", F, "the probe's own moves between CPUs: its process tree and the suite waiting on it (an inherited perf software counter)" },
+	{ "attribution", "own_migrations", F, "older captures: the probe's tree's moves between CPUs (an inherited perf counter; now machine_migrations)" },
 	{ "attribution", "own_cpus_*", F, "interrupts, softirqs on the CPUs the probe was pinned to" },
 	{ "attribution", "machine_*", B, "the whole machine's context switches (/proc/stat ctxt), interrupts, softirqs: never leads" },
 	{ "attribution", "irq:*", B, "the whole machine's interrupts from one source (/proc/interrupts): never leads" },

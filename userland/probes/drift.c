@@ -28,6 +28,7 @@
 #include "../timeutil.h"
 #include "../tscref.h"
 #include "drift.h"
+#include "drift_impl.h"
 
 #define P "drift"
 #define QUICK_S 10
@@ -545,6 +546,7 @@ static enum probe_status run(struct probe_ctx *ctx)
 	struct drift_fit fit[NREFS];
 	int fitted[NREFS] = { 0 };
 	uint64_t missed = 0;
+	struct drift_mono_mark mono0, mono1;
 	size_t max, n;
 	double hz;
 	int cut;
@@ -567,13 +569,16 @@ static enum probe_status run(struct probe_ctx *ctx)
 	kernel_figure(&rf);
 	if (!rf.k.khz)
 		emit_skip(P, "drift vs kernel", rf.kmsg_why);
+	drift_mono_mark(&mono0);
 	n = sample(s, max, hz, &missed);
+	drift_mono_mark(&mono1);
 	clocksource_after(&rf);
 	emit_human("\n  %-20s %17s %14s %18s\n", "TSC against", "tsc_hz", "vs nominal",
 	      "trend");
 	for (int k = 0; k < NREFS; k++)
 		fitted[k] = s[k].open && n >= 3 && !analyse(&s[k], n, ctx, &rf, missed, &fit[k]);
 	between_all(s, fit, fitted);
+	drift_mono_emit(&mono0, &mono1);
 	costs(s, hz);
 	for (int k = 0; k < NREFS; k++) {
 		free(s[k].tsc);
@@ -624,6 +629,10 @@ static const struct probe_key drift_keys[] = {
 		 "ref's rate against the second counter, through the TSC's rate against each"),
 	PKEY_CTX("counter_spread_ppm", "ppm", "half the windows' ranges of both rates, added"),
 	PKEY_FIG("freq_ppm", "ppm", PK_ZERO, "TSC rate against the stub's figure"),
+	PKEY_FIG("mono_raw_ppm", "ppm", PK_ZERO,
+		 "CLOCK_MONOTONIC's rate against CLOCK_MONOTONIC_RAW: the adjustment in force (NTP)"),
+	PKEY_CTX("mono_raw_bound_ppm", "ppm", "the bound of mono_raw_ppm from the reads' brackets"),
+	PKEY_CTX("ntp_*", 0, "what adjtimex() says the kernel was told: frequency, tick (ppm), synced"),
 	PKEY_FIG("trend_ppm_per_min", "ppm/min", PK_ZERO, "slope of the windows' rates"),
 	PKEY_FIG("window_ppm_*", "ppm", PK_ZERO, "slowest and fastest window"),
 	PKEY_CTX("windows", "count", "windows behind the trend"),

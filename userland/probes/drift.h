@@ -23,6 +23,19 @@ static inline uint64_t drift_unwrap(uint64_t acc, uint64_t last, uint64_t v, uns
 	return acc + ((v - last) & mask);
 }
 
+/* CLOCK_MONOTONIC's rate against CLOCK_MONOTONIC_RAW in ppm, from their
+ * advances over one span; NaN when RAW did not move. */
+static inline double drift_mono_ppm(int64_t d_mono_ns, int64_t d_raw_ns)
+{
+	return d_raw_ns > 0 ? ((double)d_mono_ns / (double)d_raw_ns - 1.0) * 1e6 : 0.0 / 0.0;
+}
+
+/* Its bound: each end's MONOTONIC read lies within half its RAW bracket. */
+static inline double drift_mono_bound_ppm(int64_t width_a_ns, int64_t width_b_ns, int64_t d_raw_ns)
+{
+	return d_raw_ns > 0 ? (double)(width_a_ns + width_b_ns) / 2.0 / (double)d_raw_ns * 1e6 : 0.0 / 0.0;
+}
+
 struct drift_fit {
 	double tsc_hz;		/* least-squares TSC ticks per reference second */
 	double ppm;		/* against stub_hz */

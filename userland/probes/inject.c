@@ -4,7 +4,9 @@
  * its name says, so a user or a test can see the suite survive it. Their
  * rows are marked inject: they run only when asked for.
  */
+#include <dirent.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -80,6 +82,60 @@ static enum probe_status inject_flood(struct probe_ctx *ctx)
 	return PROBE_OK;
 }
 
+/* How many of this task's descriptors are perf events (fork copies a
+ * parent's, and a counter opened with inherit comes with one). */
+static int perf_event_fds(void)
+{
+	char path[300], target[64];
+	struct dirent *e;
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		ssize_t l;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		l = readlink(path, target, sizeof(target) - 1);
+		if (l > 0) {
+			target[l] = 0;
+			n += !strcmp(target, "anon_inode:[perf_event]");
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/* /proc/self/status's TracerPid: a ptrace()r, or 0; -1 unread. */
+static long tracer_pid(void)
+{
+	char line[256];
+	long pid = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "TracerPid:", 10))
+			pid = strtol(line + 10, 0, 10);
+	if (f)
+		fclose(f);
+	return pid;
+}
+
+/* What watches a probe's task while it runs, as a probe sees it: the
+ * suite's tests read the record (tests/host/attribution.t). */
+static enum probe_status inject_observers(struct probe_ctx *ctx)
+{
+	struct tp_rec r;
+
+	(void)ctx;
+	emit_result_begin(&r, "observers", "self");
+	tp_rec_int(&r, "perf_event_fds", perf_event_fds());
+	tp_rec_int(&r, "tracer_pid", tracer_pid());
+	emit_end(&r);
+	return PROBE_OK;
+}
+
 /* ---- the registry's rows (probes/registry.c) ---- */
 
 /* The run's estimate (probe.h): a moment, or the whole limit for hang. */
@@ -105,3 +161,4 @@ INJECT(exit, "exits with status 3", 10, expect_moment);
 INJECT(exit1, "exits with status 1", 10, expect_moment);
 INJECT(grandchild, "ends well, leaving a setsid() grandchild that holds stdout", 10, expect_moment);
 INJECT(flood, "writes records far past the suite's cap", 60, expect_moment);
+INJECT(observers, "says what watches its task: perf event descriptors, a tracer", 10, expect_moment);

@@ -3,8 +3,9 @@
  * Probe `itimer`: what interval setitimer() really delivers (seed 000,
  * Marc Feeley's timer-perf.c, 2008).
  *
- * For ITIMER_REAL, ITIMER_VIRTUAL and ITIMER_PROF and each requested
- * interval: the interval getitimer() reads back ("claimed"), the seed's
+ * For ITIMER_REAL, ITIMER_VIRTUAL and ITIMER_PROF, and a POSIX timer on
+ * the thread's CPU-time clock, and each requested interval: the interval
+ * getitimer() (timer_gettime()) reads back ("claimed"), the seed's
  * "actual" = the process's CPU time per signal (the CPU time of the probe's
  * one thread between the first and the last signal / intervals) and
  * accuracy = actual / claimed x 100, the seed's definition; beside them the
@@ -21,7 +22,8 @@
  * that went by; ITIMER_VIRTUAL and ITIMER_PROF are process CPU timers
  * checked only from the scheduler tick (kernel/time/posix-cpu-timers.c,
  * check_cpu_itimer), which sends one signal per tick at most, so below one
- * jiffy (1/CONFIG_HZ) they deliver one signal per tick.
+ * jiffy (1/CONFIG_HZ) they deliver one signal per tick; a CPU-time POSIX
+ * timer is checked the same way (run_posix_cpu_timers()).
  */
 #include <errno.h>
 #include <math.h>
@@ -60,17 +62,76 @@ static int burners = -1;		/* --itimer-load=; -1: 0, and 2 x CPUs in the applianc
  */
 struct timer_kind {
 	const char *name;
-	int which;
+	int which;		/* setitimer()'s; TIMER_POSIX: timer_create() on clock */
 	int signo;
 	clockid_t clock;	/* what the timer counts: when to stop, and min/max */
 	const char *clock_name;
 };
 
+#define TIMER_POSIX -1
+
+/*
+ * The last row is a POSIX timer on the thread's own CPU-time clock
+ * (timer_create(CLOCK_THREAD_CPUTIME_ID), as the kernel selftests'
+ * posix_timers.c arms one): it fires on the thread's CPU time, user and
+ * system, like ITIMER_PROF does on the process's. Its own signal, so a
+ * late one of another row is never taken for one of its.
+ */
 static const struct timer_kind timers[] = {
 	{ "ITIMER_REAL", ITIMER_REAL, SIGALRM, CLOCK_MONOTONIC, "CLOCK_MONOTONIC" },
 	{ "ITIMER_VIRTUAL", ITIMER_VIRTUAL, SIGVTALRM, CLOCK_THREAD_CPUTIME_ID, "CLOCK_THREAD_CPUTIME_ID" },
 	{ "ITIMER_PROF", ITIMER_PROF, SIGPROF, CLOCK_THREAD_CPUTIME_ID, "CLOCK_THREAD_CPUTIME_ID" },
+	{ "timer_create CLOCK_THREAD_CPUTIME_ID", TIMER_POSIX, SIGUSR1, CLOCK_THREAD_CPUTIME_ID,
+	  "CLOCK_THREAD_CPUTIME_ID" },
 };
+
+static timer_t posix_timer;
+
+/* Arms the row's timer with ON and reads its interval back into GOT;
+ * 0, or -errno with *what the call that failed (nothing left armed). */
+static int arm(const struct timer_kind *t, const struct itimerval *on, struct itimerval *got,
+	       const char **what)
+{
+	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = t->signo };
+	struct itimerspec its = { { on->it_interval.tv_sec, on->it_interval.tv_usec * 1000 },
+				  { on->it_value.tv_sec, on->it_value.tv_usec * 1000 } }, back;
+	int err;
+
+	if (t->which != TIMER_POSIX) {
+		*what = "setitimer";
+		if (setitimer(t->which, on, 0) < 0)
+			return -errno;
+		*what = "getitimer";
+		if (getitimer(t->which, got) == 0)
+			return 0;
+		err = -errno;
+		setitimer(t->which, &(struct itimerval){ 0 }, 0);
+		return err;
+	}
+	*what = "timer_create";
+	if (timer_create(t->clock, &sev, &posix_timer) < 0)
+		return -errno;
+	*what = "timer_settime";
+	if (timer_settime(posix_timer, 0, &its, 0) == 0) {
+		*what = "timer_gettime";
+		if (timer_gettime(posix_timer, &back) == 0) {
+			got->it_interval.tv_sec = back.it_interval.tv_sec;
+			got->it_interval.tv_usec = back.it_interval.tv_nsec / 1000;
+			return 0;
+		}
+	}
+	err = -errno;
+	timer_delete(posix_timer);
+	return err;
+}
+
+static void disarm(const struct timer_kind *t)
+{
+	if (t->which == TIMER_POSIX)
+		timer_delete(posix_timer);
+	else
+		setitimer(t->which, &(struct itimerval){ 0 }, 0);
+}
 
 /* ---- arithmetic (itimer.h) ---- */
 
@@ -288,7 +349,7 @@ static void spin_until_closed(const struct itimer_cfg *c, const int64_t *stamp, 
 static void measure(const struct itimer_cfg *c, int64_t *cpu, int64_t *wall, size_t cap,
 		    struct itimer_out *o)
 {
-	struct itimerval on = { 0 }, got = { 0 }, off = { 0 };
+	struct itimerval on = { 0 }, got = { 0 };
 	struct rusage ru0, ru1;
 	int real = c->t->clock == CLOCK_MONOTONIC;
 	int64_t t0, cpu0;
@@ -309,20 +370,11 @@ static void measure(const struct itimer_cfg *c, int64_t *cpu, int64_t *wall, siz
 	getrusage(RUSAGE_THREAD, &ru0);
 	cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
 	t0 = mono_ns();
-	if (setitimer(c->t->which, &on, 0) < 0) {
-		o->err = -errno;
-		o->what = "setitimer";
+	if ((o->err = arm(c->t, &on, &got, &o->what)))
 		return;
-	}
-	if (getitimer(c->t->which, &got) < 0) {
-		o->err = -errno;
-		o->what = "getitimer";
-		setitimer(c->t->which, &off, 0);
-		return;
-	}
 	/* stop on the clock the timer counts */
 	spin_until_closed(c, real ? wall : cpu, cap, t0);
-	setitimer(c->t->which, &off, 0);
+	disarm(c->t);
 	o->wall_ns = mono_ns() - t0;
 	o->cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 	getrusage(RUSAGE_THREAD, &ru1);
@@ -540,7 +592,7 @@ static const struct probe_opt itimer_opts[] = {
 
 /* Every key of an itimer record (struct probe_key). */
 static const struct probe_key itimer_keys[] = {
-	PKEY_ID("timer", 0, "ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF"),
+	PKEY_ID("timer", 0, "ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF, timer_create CLOCK_THREAD_CPUTIME_ID"),
 	PKEY_ID("load", "count", "CPU-burning processes in the background"),
 	PKEY_ID("requested_us", "us", "the interval asked for"),
 	PKEY_FIG("claimed_us", "us", PK_NEITHER, "the interval getitimer() gave back"),

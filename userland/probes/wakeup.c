@@ -14,7 +14,10 @@
  * includes the cost of entering the call; overruns are counted the same way,
  * floor(latency / period).
  *
- * All times are CLOCK_MONOTONIC. The SCHED_FIFO priority, mlockall, CPU
+ * All times are CLOCK_MONOTONIC but for clock_nanosleep TIMER_ABSTIME's
+ * rows on CLOCK_REALTIME, CLOCK_BOOTTIME and CLOCK_TAI (the clocks the
+ * kernel's selftests sleep on too, nsleep-lat.c): their deadlines and
+ * wake-ups are read on the clock slept on. The SCHED_FIFO priority, mlockall, CPU
  * pinning and the timer slack in force are written into every record: a
  * normal (SCHED_OTHER) task's sleeps may end up to its timer slack late
  * (50 us by default, prctl(2) PR_SET_TIMERSLACK; kernel/time/hrtimer.c,
@@ -24,7 +27,9 @@
  * reported, not changed: cyclictest runs SCHED_FIFO and leaves it alone too.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <mqueue.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -143,6 +148,7 @@ struct mech {
 	const char *name;
 	int absolute;
 	int (*run)(const struct wcfg *c, struct wout *o, char *why, size_t whylen);
+	const char *clock;	/* the clock waited on */
 };
 
 static int fail(char *why, size_t len, const char *call)
@@ -305,19 +311,37 @@ static int r_epoll_pwait2(const struct wcfg *c, struct wout *o, char *why, size_
 
 /* -- absolute: deadlines on the grid start + k x period -- */
 
-static int r_cns_abs(const struct wcfg *c, struct wout *o, char *why, size_t len)
+static int64_t clock_now_ns(clockid_t id)
 {
-	int64_t start = mono_ns(), next = start + c->period_ns;
+	struct timespec t;
+
+	clock_gettime(id, &t);
+	return ts_ns(&t);
+}
+
+/* Waits until DEADLINE on clock ID: 0 once it passed, else an errno. */
+typedef int (*abs_wait_fn)(void *arg, clockid_t id, const struct timespec *deadline);
+
+/* Deadlines on the grid start + k x period of clock ID, each waited for
+ * with WAIT; a first wait refused with EINVAL or ENOTSUP is a skip. */
+static int abs_loop(clockid_t id, const struct wcfg *c, struct wout *o, abs_wait_fn wait, void *arg,
+		    char *why, size_t len, const char *call)
+{
+	int64_t start = clock_now_ns(id), next = start + c->period_ns;
 
 	for (size_t i = 0; i < c->samples; i++) {
 		struct timespec t = ns_ts(next);
-		int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, 0);
-		int64_t now = mono_ns(), lat = now - next;
+		int rc = wait(arg, id, &t);
+		int64_t now = clock_now_ns(id), lat = now - next;
 		uint64_t miss;
 
+		if (rc && i == 0 && (rc == EINVAL || rc == ENOTSUP)) {
+			snprintf(why, len, "%s: %s: the kernel takes no wait on this clock", call, strerror(rc));
+			return 1;
+		}
 		if (rc) {
 			errno = rc;
-			return fail(why, len, "clock_nanosleep");
+			return fail(why, len, call);
 		}
 		miss = wakeup_missed_periods(lat, c->period_ns);
 		o->lat[o->n++] = lat;
@@ -329,6 +353,73 @@ static int r_cns_abs(const struct wcfg *c, struct wout *o, char *why, size_t len
 		}
 	}
 	return 0;
+}
+
+static int cns_wait(void *arg, clockid_t id, const struct timespec *deadline)
+{
+	(void)arg;
+	return clock_nanosleep(id, TIMER_ABSTIME, deadline, 0);
+}
+
+static int cns_abs_on(clockid_t id, const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return abs_loop(id, c, o, cns_wait, 0, why, len, "clock_nanosleep");
+}
+
+static int r_cns_abs(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return cns_abs_on(CLOCK_MONOTONIC, c, o, why, len);
+}
+
+/* The other clocks' absolute sleeps: a step of CLOCK_REALTIME or CLOCK_TAI
+ * (settimeofday, an NTP leap) while one waits shows as a latency. */
+static int r_cns_abs_realtime(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return cns_abs_on(CLOCK_REALTIME, c, o, why, len);
+}
+
+static int r_cns_abs_boottime(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return cns_abs_on(CLOCK_BOOTTIME, c, o, why, len);
+}
+
+static int r_cns_abs_tai(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	return cns_abs_on(CLOCK_TAI, c, o, why, len);
+}
+
+/* mq_timedreceive() on an empty queue of its own: the call's timeout is an
+ * absolute CLOCK_REALTIME time (mq_timedreceive(3)), so its grid is on
+ * CLOCK_REALTIME; the timeout ends each wait (ETIMEDOUT). */
+static int mq_wait(void *arg, clockid_t id, const struct timespec *deadline)
+{
+	char msg[8];
+
+	(void)id;
+	if (mq_timedreceive(*(mqd_t *)arg, msg, sizeof(msg), 0, deadline) >= 0)
+		return EAGAIN;	/* nobody sends: a message is a fault */
+	return errno == ETIMEDOUT ? 0 : errno;
+}
+
+static int r_mq_timedreceive(const struct wcfg *c, struct wout *o, char *why, size_t len)
+{
+	struct mq_attr attr = { .mq_maxmsg = 1, .mq_msgsize = 8 };
+	char name[48];
+	mqd_t q;
+	int rc;
+
+	snprintf(name, sizeof(name), "/timeprobe-wakeup-%d", (int)getpid());
+	q = mq_open(name, O_RDONLY | O_CREAT | O_EXCL, 0600, &attr);
+	if (q == (mqd_t)-1 && errno == ENOSYS) {
+		snprintf(why, len, "mq_open: %s: no POSIX message queues (CONFIG_POSIX_MQUEUE)", strerror(errno));
+		return 1;
+	}
+	if (q == (mqd_t)-1)
+		return fail(why, len, "mq_open");
+	mq_unlink(name);	/* gone with the descriptor, whatever happens */
+	rc = abs_loop(CLOCK_REALTIME, c, o, mq_wait, &q, why, len, "mq_timedreceive");
+	mq_close(q);
+	return rc;
 }
 
 /* POSIX timer, periodic, first expiry absolute; the signal is blocked and
@@ -453,18 +544,22 @@ out:
 }
 
 static const struct mech mechs[] = {
-	{ "clock_nanosleep TIMER_ABSTIME", 1, r_cns_abs },
-	{ "clock_nanosleep relative", 0, r_cns_rel },
-	{ "nanosleep", 0, r_nanosleep },
-	{ "usleep", 0, r_usleep },
-	{ "timer_create SIGEV_SIGNAL", 1, r_timer_signal },
-	{ "timer_create SIGEV_THREAD_ID", 1, r_timer_tid },
-	{ "timerfd", 1, r_timerfd },
-	{ "select", 0, r_select },
-	{ "poll", 0, r_poll },
-	{ "ppoll", 0, r_ppoll },
-	{ "epoll_wait", 0, r_epoll_wait },
-	{ "epoll_pwait2", 0, r_epoll_pwait2 },
+	{ "clock_nanosleep TIMER_ABSTIME", 1, r_cns_abs, "CLOCK_MONOTONIC" },
+	{ "clock_nanosleep relative", 0, r_cns_rel, "CLOCK_MONOTONIC" },
+	{ "nanosleep", 0, r_nanosleep, "CLOCK_MONOTONIC" },
+	{ "usleep", 0, r_usleep, "CLOCK_MONOTONIC" },
+	{ "timer_create SIGEV_SIGNAL", 1, r_timer_signal, "CLOCK_MONOTONIC" },
+	{ "timer_create SIGEV_THREAD_ID", 1, r_timer_tid, "CLOCK_MONOTONIC" },
+	{ "timerfd", 1, r_timerfd, "CLOCK_MONOTONIC" },
+	{ "select", 0, r_select, "CLOCK_MONOTONIC" },
+	{ "poll", 0, r_poll, "CLOCK_MONOTONIC" },
+	{ "ppoll", 0, r_ppoll, "CLOCK_MONOTONIC" },
+	{ "epoll_wait", 0, r_epoll_wait, "CLOCK_MONOTONIC" },
+	{ "epoll_pwait2", 0, r_epoll_pwait2, "CLOCK_MONOTONIC" },
+	{ "clock_nanosleep TIMER_ABSTIME CLOCK_REALTIME", 1, r_cns_abs_realtime, "CLOCK_REALTIME" },
+	{ "clock_nanosleep TIMER_ABSTIME CLOCK_BOOTTIME", 1, r_cns_abs_boottime, "CLOCK_BOOTTIME" },
+	{ "clock_nanosleep TIMER_ABSTIME CLOCK_TAI", 1, r_cns_abs_tai, "CLOCK_TAI" },
+	{ "mq_timedreceive", 1, r_mq_timedreceive, "CLOCK_REALTIME" },
 };
 
 /* ---- set-up: what cyclictest users ask for ---- */
@@ -550,7 +645,7 @@ static void emit_result(const struct mech *m, const struct wcfg *c, const struct
 		tp_rec_str(&r, "mechanism", m->name);
 		tp_rec_int(&r, "period_us", c->period_ns / NS_PER_US);
 		tp_rec_str(&r, "latency_from", m->absolute ? "deadline" : "call+interval");
-		tp_rec_str(&r, "clock", "CLOCK_MONOTONIC");
+		tp_rec_str(&r, "clock", m->clock);
 		tp_rec_uint(&r, "samples", ls->samples);
 		tp_rec_uint(&r, "n", ls->samples);	/* behind p50, p99, p99.9 (stats.h) */
 		tp_rec_int(&r, "min_ns", ls->min_ns);
@@ -623,7 +718,7 @@ enum probe_status wakeup_probe_run(struct probe_ctx *ctx)
 	emit_human("latency in us: wake-up - deadline (absolute) or - (call + period) (relative);\n"
 	      "a percentile with fewer than %d samples above it is in brackets: it is nearly the max\n",
 	      PCT_MIN_BEYOND);
-	emit_human("%-30s %7s %7s %8s %8s %8s %8s %8s %8s %8s\n", "mechanism", "period", "samples",
+	emit_human("%-44s %7s %7s %8s %8s %8s %8s %8s %8s %8s\n", "mechanism", "period", "samples",
 	      "min", "avg", "p50", "p99", "p99.9", "max", "overruns");
 	for (size_t p = 0; p < np; p++) {
 		for (size_t m = 0; m < sizeof(mechs) / sizeof(*mechs); m++) {
@@ -654,7 +749,7 @@ enum probe_status wakeup_probe_run(struct probe_ctx *ctx)
 				stats_hist_add(&h, o.lat[i]);
 			wakeup_lat_summarize(o.lat, o.n, scratch, &ls);
 			emit_result(&mechs[m], &c, &s, &o, &ls, &h);
-			emit_human("%-30s %7lld %7zu", mechs[m].name, (long long)periods[p], ls.samples);
+			emit_human("%-44s %7lld %7zu", mechs[m].name, (long long)periods[p], ls.samples);
 			human_us(ls.min_ns);
 			emit_human(" %8.1f", ls.avg_ns / NS_PER_US);
 			human_pct(ls.p50_ns, 50, ls.samples);

@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Peer agreement: each probe figure next to the same figure from a tool
+people already trust, run interleaved (ours, peer, peer, ours, ...) for
+ROUNDS rounds each, so both share the machine's load. Prints per pair the
+median of the per-round ratios ours / peer, their min and max, and each
+side's median, and writes the table with the commands into
+docs/benchmarks.md between its "peers" markers (tools/bench/peers.sh;
+`make bench`). A pair whose peer is not installed gives a skip line.
+Benchmarks, not tests: nothing here passes or fails.
+
+Environment: TIMEPROBE=build/timeprobe ROUNDS=5 PAIRS="switch clocks ..."
+DOC=docs/benchmarks.md (DOC=none: print only)."""
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+from tp1rec import records  # noqa: E402  tools/tp1rec.py, the one TP1 reader
+
+BIN = os.environ.get("TIMEPROBE", "build/timeprobe")
+ROUNDS = max(1, int(os.environ.get("ROUNDS", "5")))
+DOC = os.environ.get("DOC", "docs/benchmarks.md")
+WORK = tempfile.mkdtemp(prefix="tp-peers.")
+BEGIN, END = "<!-- peers: written by tools/bench/peers.sh -->", "<!-- peers end -->"
+NSLEEP_SRC = os.path.join(HERE, "nsleep_lat_ref.c")
+# The wake-up pair: cyclictest's settings, taken by ours too.
+WAKE_US, WAKE_PRIO, WAKE_SAMPLES = 1000, 80, 200
+
+
+def run(cmd, timeout=300):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       errors="replace", timeout=timeout)
+    return p.stdout
+
+
+def ours(probe, *opts):
+    return [BIN, "run", "--probes=" + probe, "--profile=quick", "--save=off", *opts]
+
+
+def result(out, probe, name):
+    for r in records(out)[0]:
+        if r.get("type") == "result" and r.get("probe") == probe and r.get("name") == name:
+            return r
+    return {}
+
+
+def number(pattern):
+    def get(out):
+        m = re.search(pattern, out)
+        return float(m.group(1)) if m else None
+    return get
+
+
+def key(probe, name, k, scale=1.0):
+    def get(out):
+        v = result(out, probe, name).get(k)
+        return v * scale if isinstance(v, (int, float)) else None
+    return get
+
+
+def noise_ours(out):
+    """Interruptions per second, mean over the CPUs (gaps >= 2 us, as oslat's buckets below)."""
+    v = [r["per_s"] for r in records(out)[0]
+         if r.get("probe") == "noise" and r.get("type") == "result" and "cpu" in r
+         and isinstance(r.get("per_s"), (int, float))]
+    return statistics.mean(v) if v else None
+
+
+def noise_oslat(out):
+    """oslat's loops of 2 us or more per second, mean over its cores."""
+    cores, buckets, dur = [], {}, []
+    for line in out.splitlines():
+        m = re.match(r"\s*Core:\s*(.*)", line)
+        if m:
+            cores = m.group(1).split()
+        m = re.match(r"\s*(\d+) \(us\):\s*([\d ]+)", line)
+        if m:
+            buckets[int(m.group(1))] = [int(x) for x in m.group(2).split()]
+        m = re.match(r"\s*Duration:\s*([\d. ]+)", line)
+        if m:
+            dur = [float(x) for x in m.group(1).split()]
+    rates = [sum(v[i] for k, v in buckets.items() if k >= 2) / dur[i]
+             for i in range(len(cores)) if i < len(dur) and dur[i]]
+    return statistics.mean(rates) if rates else None
+
+
+def cyclictest_p50(path):
+    """The median of cyclictest's 1 us histogram (its --json), in us."""
+    def get(out):
+        try:
+            threads = json.load(open(path))["thread"]
+        except (OSError, ValueError, KeyError):
+            return None
+        hist = {}
+        for t in threads.values():
+            for us, n in t["histogram"].items():
+                hist[int(us)] = hist.get(int(us), 0) + n
+        total, seen = sum(hist.values()), 0
+        for us in sorted(hist):
+            seen += hist[us]
+            if 2 * seen >= total:
+                return float(us)
+        return None
+    return get
+
+
+def yield_peer(out):
+    """stress-ng's yield bogo ops per CPU second, as CPU ns per call."""
+    m = re.search(r"yield\s+\d+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+([\d.]+)", out)
+    return 1e9 / float(m.group(1)) if m and float(m.group(1)) > 0 else None
+
+
+def nsleep_ref():
+    """The selftests' sleep loop, built in the work folder; None without a compiler."""
+    cc = shutil.which(os.environ.get("CC", "cc"))
+    exe = os.path.join(WORK, "nsleep_lat_ref")
+    if not cc or subprocess.run([cc, "-O2", "-o", exe, NSLEEP_SRC]).returncode:
+        return None
+    return exe
+
+
+CT_JSON = os.path.join(WORK, "cyclictest.json")
+PAIRS = [
+    {"name": "switch", "figure": "pipe round trip, processes on one CPU (us)",
+     "ours": ["taskset", "-c", "0", *ours("switch")],
+     "get": key("switch", "pipe-process-same-cpu", "us_per_round_trip"),
+     "need": "perf", "peer": ["taskset", "-c", "0", "perf", "bench", "sched", "pipe", "-l", "100000"],
+     "peer_get": number(r"([\d.]+) usecs/op")},
+    {"name": "clocks", "figure": "clock_gettime(CLOCK_MONOTONIC) through the vDSO (ns per call)",
+     "ours": ["taskset", "-c", "0", *ours("clocks")],
+     "get": key("clocks", "clock_gettime(CLOCK_MONOTONIC)", "ns_per_call"),
+     "need": "stress-ng", "peer": ["taskset", "-c", "0", "stress-ng", "--vdso", "1", "--vdso-func",
+                                   "clock_gettime", "--metrics", "-t", "3"],
+     "peer_get": number(r"vdso:? *([\d.]+) nanosec\S* per call")},
+    {"name": "wakeup", "figure": "clock_nanosleep TIMER_ABSTIME %d us, SCHED_FIFO %d, "
+                                 "cpu_dma_latency 0: p50 (us)" % (WAKE_US, WAKE_PRIO),
+     "ours": ours("wakeup", "--wakeup-us=%d" % WAKE_US, "--wakeup-priority=%d" % WAKE_PRIO,
+                  "--cpu-dma-latency=0"),
+     "get": key("wakeup", "clock_nanosleep TIMER_ABSTIME %dus" % WAKE_US, "p50_ns", 1e-3),
+     "need": "cyclictest", "peer": ["cyclictest", "-q", "-m", "-p", str(WAKE_PRIO), "-i", str(WAKE_US),
+                                    "-l", str(WAKE_SAMPLES), "-h", "10000", "--json=" + CT_JSON],
+     "peer_get": cyclictest_p50(CT_JSON)},
+    {"name": "noise", "figure": "interruptions of 2 us or more per second, mean over CPUs",
+     "ours": ours("noise", "--noise-ms=3000", "--noise-threshold-ns=2000"), "get": noise_ours,
+     "need": "oslat", "peer": ["oslat", "-D", "3"], "peer_get": noise_oslat},
+    {"name": "yield", "figure": "CPU time per sched_yield() call, 2 threads / 2 stress-ng workers (ns)",
+     "ours": ours("yield"), "get": key("yield", "2 threads", "ns_per_yield"),
+     "need": "stress-ng", "peer": ["stress-ng", "--yield", "2", "--metrics", "-t", "3"],
+     "peer_get": yield_peer},
+    {"name": "sleep", "figure": "clock_nanosleep relative 1000 us: mean latency (us)",
+     "ours": ours("wakeup", "--wakeup-us=1000"),
+     "get": key("wakeup", "clock_nanosleep relative 1000us", "avg_ns", 1e-3),
+     "need": "cc", "peer": None, "peer_get": number(r"mean_latency_us ([\d.]+)")},
+]
+
+
+def measure(pair):
+    """ROUNDS interleaved rounds: (ours list, peer list) of numbers or None."""
+    a, b = [], []
+    for r in range(ROUNDS):
+        order = ("ours", "peer") if r % 2 == 0 else ("peer", "ours")
+        for side in order:
+            if side == "ours":
+                a.append(pair["get"](run(pair["ours"])))
+            else:
+                b.append(pair["peer_get"](run(pair["peer"])))
+    return a, b
+
+
+def loadavg():
+    try:
+        return " ".join(open("/proc/loadavg").read().split()[:3])
+    except OSError:
+        return "?"
+
+
+def fmt(v):
+    return "%.3g" % v if v is not None else "-"
+
+
+def main():
+    wanted = os.environ.get("PAIRS", " ".join(p["name"] for p in PAIRS)).split()
+    if not os.access(BIN, os.X_OK):
+        sys.exit("peers: %s not built (make build/timeprobe)" % BIN)
+    load0 = loadavg()
+    rows, lines = [], []
+    for pair in PAIRS:
+        if pair["name"] not in wanted:
+            continue
+        if pair["name"] == "sleep":
+            pair["peer"] = [nsleep_ref(), "1000", str(WAKE_SAMPLES)] if shutil.which("cc") else [None]
+        if not shutil.which(pair["need"]) or pair["peer"][0] is None:
+            line = "peers: SKIP %s: %s not installed" % (pair["name"], pair["need"])
+            print(line, flush=True)
+            lines.append(line)
+            continue
+        print("peers: %s, %d rounds ..." % (pair["name"], ROUNDS), flush=True)
+        a, b = measure(pair)
+        ratios = [x / y for x, y in zip(a, b) if x is not None and y and y > 0]
+        got_a = [x for x in a if x is not None]
+        got_b = [y for y in b if y is not None]
+        row = (pair["name"], pair["figure"], fmt(statistics.median(got_a)) if got_a else "-",
+               fmt(statistics.median(got_b)) if got_b else "-",
+               "%.2f" % statistics.median(ratios) if ratios else "-",
+               "%.2f" % min(ratios) if ratios else "-", "%.2f" % max(ratios) if ratios else "-",
+               len(ratios), " ".join(pair["ours"]).replace(BIN, "timeprobe"),
+               " ".join(pair["peer"]).replace(WORK + "/", ""))
+        rows.append(row)
+        print("  %-7s ours %s, peer %s, ratio %s (min %s, max %s, %d rounds)" % (row[:1] + row[2:8]),
+              flush=True)
+    load1 = loadavg()
+    head = ("| pair | figure | timeprobe | peer | ratio | min | max | rounds |\n"
+            "|---|---|---|---|---|---|---|---|\n")
+    table = head + "".join("| %s | %s | %s | %s | **%s** | %s | %s | %d |\n" % r[:8] for r in rows)
+    cmds = "".join("- %s: `%s` against `%s`\n" % (r[0], r[8], r[9]) for r in rows)
+    skips = "".join("- %s\n" % s for s in lines)
+    text = ("%s\n`sh tools/bench/peers.sh` (`ROUNDS=%d`), %s, %d CPUs, kernel %s, "
+            "load average %s at the start and %s at the end. Ratio: the median of the "
+            "per-round ratios timeprobe / peer, rounds interleaved; min and max of those ratios; "
+            "timeprobe and peer: each side's median.\n\n%s\nCommands:\n\n%s%s%s\n"
+            % (BEGIN, ROUNDS, os.uname().machine, os.cpu_count(), os.uname().release, load0,
+               load1, table, cmds, ("\nSkipped:\n\n" + skips) if skips else "", END))
+    print(table)
+    if DOC != "none":
+        write_doc(text)
+    shutil.rmtree(WORK, ignore_errors=True)
+
+
+def write_doc(text):
+    try:
+        doc = open(DOC).read()
+    except OSError:
+        print("peers: %s not found; the table is above" % DOC)
+        return
+    if BEGIN in doc and END in doc:
+        doc = doc[:doc.index(BEGIN)] + text.rstrip("\n") + doc[doc.index(END) + len(END):]
+    else:
+        doc = doc.rstrip("\n") + "\n\n## Peer agreement\n\n" + text
+    with open(DOC + ".tmp", "w") as f:
+        f.write(doc)
+    os.replace(DOC + ".tmp", DOC)
+    print("peers: table written to %s" % DOC)
+
+
+if __name__ == "__main__":
+    main()
