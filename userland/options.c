@@ -314,7 +314,6 @@ static int set_one(const struct opt_row *r, struct options *o, const char *value
 	return -1;
 }
 
-/* The row called name (1), or whose old spelling it is (2); 0: none. */
 /* A contract word (underscores) in its dashed spelling too, as a host's
  * options are written: --cpu-dma-latency is cpu_dma_latency. A probe's own
  * names (dashes) are matched as written. */
@@ -326,6 +325,7 @@ static int same_word(const char *word, const char *name)
 	return *word == *name;
 }
 
+/* The row called name (1), or whose old spelling it is (2); 0: none. */
 static int find_row(const char *name, struct opt_row *r)
 {
 	for (size_t i = 0; row_at(i, r); i++) {

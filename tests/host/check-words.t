@@ -20,15 +20,15 @@ pass $? "a good line: exit 0"
 ok "and nothing said" test ! -s "$tmp/out"
 
 "$tp" check-words "quiet timeprobe.probes=wakup timeprobe.wakeup-priority=120 timeprobe.wakup-cpu=0" \
-	"timeprobe.calib-rounds=3 timeprobe.priority=20" >"$tmp/out" 2>&1
+	"timeprobe.tsc-calib-round=3 timeprobe.priority=20" >"$tmp/out" 2>&1
 exits "four refused words: exit 2" 2 sh -c 'exit '$?
 ok "the unknown probe named, with the probe meant" has "$tmp/out" \
 	"timeprobe.probes=wakup: no such probe; did you mean wakeup? (see \`timeprobe list\`)"
 ok "a value out of range says the range" has "$tmp/out" "timeprobe.wakeup-priority=120: out of range -1..99"
 ok "an unknown option, with the option meant" has "$tmp/out" \
 	"timeprobe.wakup-cpu=0: unknown option; did you mean wakeup-cpu?"
-ok "the retired calib-rounds names both near words" has "$tmp/out" \
-	"timeprobe.calib-rounds=3: unknown option; did you mean calib_rounds or tsc-calib-rounds?"
+ok "a letter left out names the option meant" has "$tmp/out" \
+	"timeprobe.tsc-calib-round=3: unknown option; did you mean tsc-calib-rounds?"
 ok "an old spelling is said and taken" has "$tmp/out" "timeprobe.priority=20: priority is now wakeup-priority (taken)"
 ok "one line a word" test "$(wc -l < "$tmp/out")" -eq 5
 
