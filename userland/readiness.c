@@ -91,30 +91,34 @@ static void from_tscsync(struct readiness_facts *f, const struct rec_view *r)
 		f->adjust_changed = x;
 }
 
-/* The TSC's rate against each counter independent of it (drift's `independent`), not A vs B. */
-static void from_drift(struct readiness_facts *f, const struct rec_view *r, const char *name)
+/*
+ * The TSC's rate against each platform counter (whatever the stub chose:
+ * the vote compares each with the others, not with the stub's figure) and
+ * against any other counter drift finds independent of the TSC; not A vs B.
+ */
+static void from_drift(struct readiness_facts *f, const struct rec_view *r)
 {
 	char ref[24];
 	double hz, lo = 0, hi = 0, stub;
 	int indep = 0;
 	size_t n;
 
-	if (!recread_bool(r, "independent", &indep) || !indep ||
-	    !recread_str(r, "ref", ref, sizeof(ref)) || !recread_num(r, "tsc_hz", &hz) ||
+	if (!recread_str(r, "ref", ref, sizeof(ref)) || !recread_num(r, "tsc_hz", &hz) ||
 	    !recread_raw(r, "freq_ppm", &n))
+		return;
+	recread_bool(r, "independent", &indep);
+	if (!is_hw(ref) && indep != 1)
 		return;
 	recread_num(r, "window_ppm_min", &lo);
 	recread_num(r, "window_ppm_max", &hi);
 	if (recread_num(r, "stub_hz", &stub) && !isfinite(f->stub_hz))
 		f->stub_hz = stub;
 	add_clock(f->post, &f->npost, ref, hz, (hi - lo) / 2);
-	if (!f->post_from[0])
-		snprintf(f->post_from, sizeof(f->post_from), "drift: %s", name);
 }
 
 static void read_one(struct readiness_facts *f, int *inv, const struct rec_view *r)
 {
-	char type[32], probe[32], name[80] = "";
+	char type[32], probe[32];
 
 	if (!recread_str(r, "type", type, sizeof(type)))
 		return;
@@ -122,7 +126,6 @@ static void read_one(struct readiness_facts *f, int *inv, const struct rec_view 
 		return;
 	if (!recread_str(r, "probe", probe, sizeof(probe)))
 		return;
-	recread_str(r, "name", name, sizeof(name));
 	if (!strcmp(type, "calib") && !strcmp(probe, "tsc"))
 		from_calib(f, r);
 	if (strcmp(type, "result"))
@@ -132,7 +135,7 @@ static void read_one(struct readiness_facts *f, int *inv, const struct rec_view 
 	else if (!strcmp(probe, "tscsync"))
 		from_tscsync(f, r);
 	else if (!strcmp(probe, "drift"))
-		from_drift(f, r, name);
+		from_drift(f, r);
 }
 
 /* ---- the votes ---- */
@@ -204,12 +207,19 @@ static void vote_post(struct readiness *rd, double base)
 	for (size_t i = 0; i < rd->f.npre; i++)
 		if (is_hw(rd->f.pre[i].name))
 			unc = fmax(unc, rd->f.pre[i].unc_ppm);
+	const struct readiness_clock *who[RD_VOTE_MAX] = { 0 };
+
 	in[n++] = (struct rd_vote_in){ "tsc", 0, unc };
 	for (size_t i = 0; i < rd->f.npost && n < RD_VOTE_MAX; i++)
-		in[n++] = voter(&rd->f.post[i], base);
+		if (is_hw(rd->f.post[i].name)) {	/* the clocksource's clock is no clock of its own */
+			who[n] = &rd->f.post[i];
+			in[n++] = voter(&rd->f.post[i], base);
+		}
 	rd_vote(in, n, &rd->vote_post);
-	if (rd->vote_post.named >= 0 && !rd->wrong) {
-		rd->wrong = rd->vote_post.named ? rd->f.post[rd->vote_post.named - 1].name : "tsc";
+	if (rd->vote_post.named >= 0)
+		rd->post_named = rd->vote_post.named ? who[rd->vote_post.named]->name : "tsc";
+	if (rd->post_named && !rd->wrong) {
+		rd->wrong = rd->post_named;
 		rd->wrong_ppm = rd->vote_post.ppm;
 		rd->wrong_when = "post-boot";
 	}
@@ -452,9 +462,10 @@ static void print_block(const struct readiness *rd)
 		const struct readiness_reason *it = &rd->reason[i];
 		char val[32] = "-";
 
-		if (isfinite(it->value))
-			snprintf(val, sizeof(val), "%.4g %s", it->value,
-				 it->rule->unit ? it->rule->unit : "");
+		if (isfinite(it->value) && !it->rule->unit)
+			snprintf(val, sizeof(val), "%s", it->value == 1 ? "yes" : "no");
+		else if (isfinite(it->value))
+			snprintf(val, sizeof(val), "%.4g %s", it->value, it->rule->unit);
 		sink_human("  %-4s %-52s %14s  %s\n", pass_word(it->pass), it->rule->what, val,
 			   it->why[0] ? it->why : it->from);
 	}

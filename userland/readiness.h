@@ -43,7 +43,6 @@ struct readiness_facts {
 	double offset_ns, bound_ns, preos_offset_ns, adjust_changed;
 	struct readiness_clock pre[READINESS_CLOCKS], post[READINESS_CLOCKS];
 	size_t npre, npost;
-	char post_from[READINESS_TEXT];
 };
 
 struct readiness {
@@ -51,6 +50,7 @@ struct readiness {
 	struct readiness_reason reason[READINESS_REASONS];
 	size_t n;
 	struct rd_vote_out vote_pre, vote_post;
+	const char *post_named;	/* the clock the vote after boot named, NULL when none */
 	const char *wrong;	/* the named clock, NULL when none */
 	double wrong_ppm;
 	const char *wrong_when;	/* "pre-os" or "post-boot" */

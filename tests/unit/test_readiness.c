@@ -171,7 +171,8 @@ static void tcg_run(double hpet_ppm, double tsc_moved_ppm)
 	    "\"max_abs_offset_ns\":17,\"max_bound_ns\":50,\"preos_max_abs_offset_ns\":30,"
 	    "\"tsc_adjust_changed\":0}");
 	drift("CLOCK_MONOTONIC_RAW", moved * 1.001, 0);	/* not independent: no vote */
-	drift("hpet", moved / (1 + hpet_ppm / 1e6), 1);
+	/* circular against a stub figure from the HPET, yet a clock of its own: it votes */
+	drift("hpet", moved / (1 + hpet_ppm / 1e6), 0);
 	drift("pmtimer", moved, 1);
 	rec("{\"type\":\"result\",\"probe\":\"drift\",\"name\":\"drift hpet vs pmtimer\","
 	    "\"ref\":\"hpet\",\"against\":\"pmtimer\",\"counter_ppm\":500,\"independent\":null}");
@@ -207,8 +208,7 @@ static void gathered(void)
 	ok(rd.wrong && !strcmp(rd.wrong, "hpet") && !strcmp(rd.wrong_when, "pre-os"),
 	   "+500 ppm HPET named by the pre-OS vote");
 	is_near(rd.wrong_ppm, 500, 20, "about +500 ppm");
-	ok(rd.vote_post.res == RD_VOTE_NAMED &&
-	   !strcmp(rd.f.post[rd.vote_post.named - 1].name, "hpet"), "and after boot");
+	ok(rd.post_named && !strcmp(rd.post_named, "hpet"), "and after boot");
 	it = reason_of(&rd, "drift_ppm", "vs hpet");
 	ok(it && it->pass == RD_NOT_MEASURED && strstr(it->why, "names hpet"),
 	   "the TSC's drift against it not held against the TSC");
