@@ -45,8 +45,10 @@ const struct tp_word tp_words[TPW_COUNT] = {
 	},
 	[TPW_INJECT] = {
 		.name = "inject", .type = TP_WT_NAMES, .by = USER, .reader = SUITE,
-		.dflt = "none", .bounds = "`crash`, `hang`, `exit`, `exit1`, `grandchild`, `flood`",
-		.help = "add fault-injection probes that do exactly that",
+		.dflt = "none", .bounds = "`crash`, `hang`, `exit`, `exit1`, `grandchild`, `flood`, "
+		"`skew:REF:PPM` (REF hpet, pmtimer, pit, stall)",
+		.help = "add fault-injection probes that do exactly that; skew: read REF PPM fast "
+			"in the stub's calibration and drift (docs/readiness.md)",
 	},
 	[TPW_SAVE] = {
 		.name = "save", .type = TP_WT_CHOICE, .by = USER, .reader = SUITE,

@@ -116,6 +116,19 @@ static void from_drift(struct readiness_facts *f, const struct rec_view *r)
 	add_clock(f->post, &f->npost, ref, hz, (hi - lo) / 2);
 }
 
+/* Why drift has no platform counter: its skips' reasons, "hpet: ...; pmtimer: ...". */
+static void drift_skip(struct readiness_facts *f, const struct rec_view *r)
+{
+	char name[48], why[96];
+	size_t len = strlen(f->drift_why);
+
+	if (!recread_str(r, "name", name, sizeof(name)) || strncmp(name, "drift vs ", 9) ||
+	    !is_hw(name + 9) || !recread_str(r, "reason", why, sizeof(why)))
+		return;
+	snprintf(f->drift_why + len, sizeof(f->drift_why) - len, "%s%s: %s", len ? "; " : "",
+		 name + 9, why);
+}
+
 static void read_one(struct readiness_facts *f, int *inv, const struct rec_view *r)
 {
 	char type[32], probe[32];
@@ -126,6 +139,8 @@ static void read_one(struct readiness_facts *f, int *inv, const struct rec_view 
 		return;
 	if (!recread_str(r, "probe", probe, sizeof(probe)))
 		return;
+	if (!strcmp(type, "skip") && !strcmp(probe, "drift"))
+		drift_skip(f, r);
 	if (!strcmp(type, "calib") && !strcmp(probe, "tsc"))
 		from_calib(f, r);
 	if (strcmp(type, "result"))
@@ -191,7 +206,7 @@ static void vote_pre(struct readiness *rd, double base)
 		in[i] = voter(v[i], base);
 	rd_vote(in, n, &rd->vote_pre);
 	if (rd->vote_pre.named >= 0) {
-		rd->wrong = v[rd->vote_pre.named]->name;
+		rd->pre_named = rd->wrong = v[rd->vote_pre.named]->name;
 		rd->wrong_ppm = rd->vote_pre.ppm;
 		rd->wrong_when = "pre-os";
 	}
@@ -306,8 +321,8 @@ static void reasons_drift(struct readiness *rd, double base)
 		}
 	}
 	if (!rd->f.npost)
-		judge(reason(rd, "drift_ppm", "drift"), NAN,
-		      "no independent reference (probe drift: HPET, PM timer need root)");
+		judge(reason(rd, "drift_ppm", "drift"), NAN, rd->f.drift_why[0] ? rd->f.drift_why :
+		      "no counter independent of the TSC (probe drift not run, or none open)");
 }
 
 static void reason_vote(struct readiness *rd)
@@ -401,10 +416,13 @@ static void record_reason(struct tp_rec *r, const struct readiness_reason *it)
 	tp_rec_obj_end(r);
 }
 
-static void record_vote(struct tp_rec *r, const char *key, const struct rd_vote_out *v)
+static void record_vote(struct tp_rec *r, const char *key, const struct rd_vote_out *v,
+			const char *named)
 {
 	tp_rec_obj_begin(r, key);
 	tp_rec_str(r, "result", rd_vote_res_name(v->res));
+	if (named)
+		tp_rec_str(r, "named", named);
 	emit_rec_double(r, "floor_ppm", RD_VOTE_FLOOR_PPM);
 	tp_rec_obj_end(r);
 }
@@ -427,8 +445,8 @@ void readiness_record(struct tp_rec *r, const struct readiness *rd)
 	} else {
 		tp_rec_null(r, "wrong_reference");
 	}
-	record_vote(r, "vote_preos", &rd->vote_pre);
-	record_vote(r, "vote_postboot", &rd->vote_post);
+	record_vote(r, "vote_preos", &rd->vote_pre, rd->pre_named);
+	record_vote(r, "vote_postboot", &rd->vote_post, rd->post_named);
 	if (rd->skew.ref[0]) {
 		tp_rec_obj_begin(r, "injected");
 		tp_rec_str(r, "ref", rd->skew.ref);

@@ -18,7 +18,7 @@
 
 #define READINESS_REASONS 16
 #define READINESS_CLOCKS 6
-#define READINESS_TEXT 112
+#define READINESS_TEXT 160
 
 struct readiness_reason {
 	const struct rd_rule *rule;
@@ -43,6 +43,7 @@ struct readiness_facts {
 	double offset_ns, bound_ns, preos_offset_ns, adjust_changed;
 	struct readiness_clock pre[READINESS_CLOCKS], post[READINESS_CLOCKS];
 	size_t npre, npost;
+	char drift_why[READINESS_TEXT];	/* drift's skips of the platform counters */
 };
 
 struct readiness {
@@ -50,6 +51,7 @@ struct readiness {
 	struct readiness_reason reason[READINESS_REASONS];
 	size_t n;
 	struct rd_vote_out vote_pre, vote_post;
+	const char *pre_named;	/* the clock the vote before the OS named, NULL when none */
 	const char *post_named;	/* the clock the vote after boot named, NULL when none */
 	const char *wrong;	/* the named clock, NULL when none */
 	double wrong_ppm;

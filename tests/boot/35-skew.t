@@ -8,7 +8,9 @@ pre-OS scan). The word crosses cmdline.txt -> stub (its calib record says
 the skew) -> kernel line -> PID 1 (the record says it). Under TCG there is
 no invariant TSC: the answer is `not safe`, naming the bit. The ppm the vote
 measured is a diagnostic, never a pass/fail."""
+import json
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
@@ -38,12 +40,33 @@ def one(ref):
        "says what was injected", rd.get("injected"))
     wr = rd.get("wrong_reference") or {}
     ok(wr.get("name") == ref, name + "the vote names %s as wrong_reference" % ref, rd)
-    diag("%s: named %s, %s ppm off by the %s vote (injected +%d); %.0f s" %
-         (ref, wr.get("name"), wr.get("ppm"), wr.get("when"), PPM, secs))
+    diag("%s: named %s, %s ppm off by the %s vote (injected +%d), after boot: %s; %.0f s" %
+         (ref, wr.get("name"), wr.get("ppm"), wr.get("when"), PPM, rd.get("vote_postboot"), secs))
     return rd, text
 
 
+def datasheet(text):
+    """tp-report --datasheet on the boot's serial log, and the stub's chosen frequency."""
+    d = os.path.join(BUILD, "tests")
+    log, out = os.path.join(d, "skew-datasheet.log"), os.path.join(d, "skew-datasheet.json")
+    with open(log, "w") as f:
+        f.write(text)
+    if os.path.exists(out):
+        os.unlink(out)
+    p = subprocess.run([os.path.join(BUILD, "tp-report"), "--datasheet=" + out, log],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    summ = [r for r in records(text)[0] if r["type"] == "calib_summary"]
+    return p, (json.load(open(out)) if os.path.exists(out) else {}), \
+        (summ[-1].get("tsc_hz", 0) if summ else 0)
+
+
 rd, text = one("hpet")
+p, ds, stub_hz = datasheet(text)
+ok(p.returncode == 0 and stub_hz and abs(ds.get("tsc_freq_khz", 0) * 1000 - stub_hz) <= 1000,
+   "tp-report --datasheet: tsc_freq_khz within 1 kHz of the stub's chosen frequency",
+   (p.stderr, ds, stub_hz))
+ok("calib_summary" in ds.get("from", {}).get("tsc_freq_khz", "") and "tsc_freq_ppm" in ds["from"],
+   "tsc_freq_khz and tsc_freq_ppm name their records", ds.get("from"))
 reasons = {r["item"]: r for r in rd.get("reasons", [])}
 ok(rd.get("tsc_reliable") == "not safe", "TCG: tsc=reliable is not safe", rd.get("tsc_reliable"))
 ok(reasons.get("invariant_tsc", {}).get("passed") is False,

@@ -225,7 +225,12 @@ static void gathered(void)
 
 	nrecs = 0;
 	rec("{\"type\":\"fingerprint\",\"invariant_tsc\":true}");
+	rec("{\"type\":\"skip\",\"probe\":\"drift\",\"name\":\"drift vs hpet\","
+	    "\"reason\":\"/dev/hpet: No such file or directory\"}");
 	readiness_gather(&rd, recs, nrecs, 1, NULL);
+	it = reason_of(&rd, "drift_ppm", 0);
+	ok(it && it->pass == RD_NOT_MEASURED && strstr(it->why, "hpet: /dev/hpet: No such"),
+	   "no drift: drift's own reason said");
 	is_str(rd_answer_name(rd.answer), "unknown", "a host with no offsets nor drift: unknown");
 	is_str(rd.kernel_args, "", "and no words");
 	ok(rd.vote_pre.res == RD_VOTE_TOO_FEW, "its pre-OS vote: too few");
@@ -275,6 +280,8 @@ static void record_back(void)
 	ok(o != NULL, "it parses");
 	is_str(json_string_value(json_object_get(o, "type")), "tsc_readiness", "its type");
 	is_str(json_string_value(json_object_get(o, "tsc_reliable")), "not safe", "the answer");
+	is_str(json_string_value(json_object_get(json_object_get(o, "vote_postboot"), "named")),
+	       "hpet", "the vote after boot named it too");
 	wr = json_object_get(o, "wrong_reference");
 	is_str(json_string_value(json_object_get(wr, "name")), "hpet", "wrong_reference hpet");
 	is_str(json_string_value(json_array_get(json_object_get(o, "kernel_args"), 0)),
