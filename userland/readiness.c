@@ -289,14 +289,15 @@ static void reasons_clock(struct readiness *rd)
 static void reasons_cpus(struct readiness *rd)
 {
 	const struct readiness_facts *f = &rd->f;
+	const char *none = isfinite(f->offset_ns) ? 0 : "no tscsync summary (probe tscsync)";
 
 	judge(reason(rd, "offset_ns", "tscsync: tscsync summary"), f->offset_ns + f->bound_ns,
 	      "no tscsync summary (probe tscsync)");
 	judge(reason(rd, "preos_offset_ns", "tscsync: tscsync summary"), f->preos_offset_ns,
-	      "no pre-OS pairs (not booted through the stub, or one CPU)");
+	      none ? none : "no pre-OS pairs (not booted through the stub, or one CPU)");
 	judge(reason(rd, "warps", "tsc: tsc sync"), f->warps, "no tsc sync record (probe tsc)");
 	judge(reason(rd, "tsc_adjust_changed", "tscsync: tscsync summary"), f->adjust_changed,
-	      TP_HAVE_TSC ? "no stub figures to compare with" : "x86 only");
+	      !TP_HAVE_TSC ? "x86 only" : none ? none : "no stub figures to compare with");
 	judge(reason(rd, "hidden_gaps", "hwlat: pre-OS scan"), NAN,
 	      "the pre-OS scan reads the TSC alone: no reference to see a gap it did not count");
 	judge(reason(rd, "sockets", "sysfs: physical_package_id"),
