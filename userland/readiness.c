@@ -30,6 +30,7 @@ static void facts_init(struct readiness_facts *f)
 	f->invariant = -1;
 	f->stub_vs_kernel_ppm = f->cpuid15_hz = f->stub_hz = f->warps = NAN;
 	f->offset_ns = f->bound_ns = f->preos_offset_ns = f->adjust_changed = NAN;
+	f->counter_bad = NAN;
 }
 
 static void add_clock(struct readiness_clock *c, size_t *n, const char *name, double hz,
@@ -75,6 +76,17 @@ static void from_tsc(struct readiness_facts *f, const struct rec_view *r)
 		f->cpuid15_hz = x;
 	if (recread_num(r, "pairs_with_warps", &x))
 		f->warps = x;
+}
+
+/* Probe counter's scan of each CPU: steps that went back or bore an erratum's signature. */
+static void from_counter(struct readiness_facts *f, const struct rec_view *r)
+{
+	double sig = 0, back = 0;
+	int any = recread_num(r, "signatures", &sig);
+
+	any |= recread_num(r, "backwards", &back);
+	if (any)
+		f->counter_bad = (isfinite(f->counter_bad) ? f->counter_bad : 0) + sig + back;
 }
 
 static void from_tscsync(struct readiness_facts *f, const struct rec_view *r)
@@ -151,6 +163,8 @@ static void read_one(struct readiness_facts *f, int *inv, const struct rec_view 
 		from_tscsync(f, r);
 	else if (!strcmp(probe, "drift"))
 		from_drift(f, r);
+	else if (!strcmp(probe, "counter"))
+		from_counter(f, r);
 }
 
 /* ---- the votes ---- */
@@ -296,6 +310,8 @@ static void reasons_cpus(struct readiness *rd)
 	judge(reason(rd, "preos_offset_ns", "tscsync: tscsync summary"), f->preos_offset_ns,
 	      none ? none : "no pre-OS pairs (not booted through the stub, or one CPU)");
 	judge(reason(rd, "warps", "tsc: tsc sync"), f->warps, "no tsc sync record (probe tsc)");
+	judge(reason(rd, "counter_errata", "counter: each CPU's scan"), f->counter_bad,
+	      "no counter scan (probe counter)");
 	judge(reason(rd, "tsc_adjust_changed", "tscsync: tscsync summary"), f->adjust_changed,
 	      !TP_HAVE_TSC ? "x86 only" : none ? none : "no stub figures to compare with");
 	judge(reason(rd, "hidden_gaps", "hwlat: pre-OS scan"), NAN,

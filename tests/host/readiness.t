@@ -69,6 +69,10 @@ with tempfile.TemporaryDirectory() as d:
     log = os.path.join(d, "host.log")
     write_log(log, run.recs)
     p, ds = datasheet(log)
+    rep = subprocess.run([REPORT, log], capture_output=True, text=True).stdout
+verdict = rep[rep.find("Verdict"):]
+ok(rep.find("Verdict") >= 0 and verdict.find("tsc=reliable %s; kernel line: " % rd["tsc_reliable"])
+   in range(0, 200), "tp-report: the answer first under Verdict", verdict[:600])
 ok(p.returncode == 0 and isinstance(ds.get("tsc_freq_khz"), int), "host run: a datasheet with "
    "an integer tsc_freq_khz", (p.stderr, ds))
 missing = [k for k in ds if k not in ("format", "version", "from", "drift_ppm", "read_cost_ns")

@@ -216,6 +216,15 @@ static void gathered(void)
 	ok(it && it->pass == RD_PASSED, "against the PM timer: passed");
 	is_str(rd.kernel_args, "clocksource=acpi_pm", "the PM timer, not the HPET named");
 
+	rec("{\"type\":\"result\",\"probe\":\"counter\",\"name\":\"cpu0\",\"signatures\":0,"
+	    "\"backwards\":0}");
+	rec("{\"type\":\"result\",\"probe\":\"counter\",\"name\":\"cpu1\",\"signatures\":2,"
+	    "\"backwards\":1}");
+	readiness_gather(&rd, recs, nrecs, 1, NULL);
+	it = reason_of(&rd, "counter_errata", 0);
+	ok(it && it->pass == RD_FAILED && it->value == 3, "counter: errata signatures and backward "
+	   "reads summed over the CPUs fail");
+
 	tcg_run(0, 800);
 	readiness_gather(&rd, recs, nrecs, 1, NULL);
 	ok(rd.wrong && !strcmp(rd.wrong, "tsc") && !strcmp(rd.wrong_when, "post-boot"),
@@ -255,6 +264,7 @@ static void keys_declared(void)
 		{ "tscsync", "preos_max_abs_offset_ns" }, { "tscsync", "tsc_adjust_changed" },
 		{ "drift", "independent" }, { "drift", "tsc_hz" }, { "drift", "freq_ppm" },
 		{ "drift", "window_ppm_min" }, { "drift", "window_ppm_max" }, { "drift", "stub_hz" },
+		{ "counter", "signatures" }, { "counter", "backwards" },
 	};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
