@@ -17,7 +17,7 @@ const struct rd_rule rd_rules[] = {
 	{ "preos_offset_ns", "cross-CPU offset before the OS, largest |offset|", "ns", 1000,
 	  RD_CHECKED, "any time going back between CPUs is a fault (arch/x86/kernel/tsc_sync.c)" },
 	{ "warps", "CPU pairs where the TSC went back (the kernel's own test)", "count", 0,
-	  RD_CHECKED, "check_tsc_warp() marks the TSC unstable on one (arch/x86/kernel/tsc_sync.c)" },
+	  RD_CHECKED, "check_tsc_warp() marks the TSC unstable on one (x86 tsc_sync.c)" },
 	{ "counter_errata", "reads that went back or bore a counter erratum's signature", "count",
 	  0, RD_CHECKED, "Linux works around each (arm_arch_timer errata; tsc_sync.c on x86)" },
 	{ "tsc_adjust_changed", "CPUs whose IA32_TSC_ADJUST moved after the stub", "count", 0,

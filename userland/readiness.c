@@ -240,7 +240,8 @@ static void vote_post(struct readiness *rd, double base)
 
 	in[n++] = (struct rd_vote_in){ "tsc", 0, unc };
 	for (size_t i = 0; i < rd->f.npost && n < RD_VOTE_MAX; i++)
-		if (is_hw(rd->f.post[i].name)) {	/* the clocksource's clock is no clock of its own */
+		/* the platform counters: the clocksource's clock is no clock of its own */
+		if (is_hw(rd->f.post[i].name)) {
 			who[n] = &rd->f.post[i];
 			in[n++] = voter(&rd->f.post[i], base);
 		}
@@ -333,8 +334,8 @@ static void reasons_drift(struct readiness *rd, double base)
 		judge(it, (c->tsc_hz / base - 1) * 1e6, "");
 		if (rd->wrong && !strcmp(rd->wrong, c->name)) {
 			it->pass = RD_NOT_MEASURED;
-			snprintf(it->why, sizeof(it->why), "the vote names %s off: not held against "
-				 "the TSC", c->name);
+			snprintf(it->why, sizeof(it->why),
+				 "the vote names %s off: not held against the TSC", c->name);
 		}
 	}
 	if (!rd->f.npost)

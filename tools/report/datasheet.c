@@ -30,6 +30,11 @@ static const char *str(const json_t *o, const char *key)
 	return s ? s : "";
 }
 
+static double num(const json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
 static void put(struct sheet *s, const char *key, json_t *v, const char *from)
 {
 	json_object_set_new(s->out, key, v);
@@ -56,7 +61,7 @@ static void put_in(struct sheet *s, const char *group, const char *key, double v
 static void on_stub(struct sheet *s, const json_t *r)
 {
 	const char *type = str(r, "type");
-	double hz = json_number_value(json_object_get(r, "tsc_hz"));
+	double hz = num(r, "tsc_hz");
 	char from[96];
 
 	if (!strcmp(type, "calib") && json_is_number(json_object_get(r, "spread_ppm")))
@@ -66,22 +71,23 @@ static void on_stub(struct sheet *s, const json_t *r)
 	snprintf(s->chosen, sizeof(s->chosen), "%s", str(r, "chosen"));
 	snprintf(from, sizeof(from), "calib_summary (stub): tsc_hz, against %s", s->chosen);
 	put(s, "tsc_freq_khz", json_integer((json_int_t)llround(hz / 1000)), from);
-	put(s, "tsc_freq_ppm", json_real(json_number_value(json_object_get(r, "max_disagreement_ppm"))),
+	put(s, "tsc_freq_ppm", json_real(num(r, "max_disagreement_ppm")),
 	    "calib_summary (stub): max_disagreement_ppm of the platform references");
 }
 
 /* A host run: the suite's own calibration against CLOCK_MONOTONIC_RAW (not independent). */
 static void on_user_calib(struct sheet *s, const json_t *r)
 {
-	double hz = json_number_value(json_object_get(r, "tsc_hz"));
+	double hz = num(r, "tsc_hz");
 	char from[128];
 
-	if (json_object_get(s->out, "tsc_freq_khz") || strcmp(str(r, "source"), "user") || !(hz > 0))
+	if (json_object_get(s->out, "tsc_freq_khz") || strcmp(str(r, "source"), "user") ||
+	    !(hz > 0))
 		return;
 	snprintf(from, sizeof(from), "calib (tsc, user): tsc_hz against %s, derived from the "
 		 "kernel's clock", str(r, "ref"));
 	put(s, "tsc_freq_khz", json_integer((json_int_t)llround(hz / 1000)), from);
-	put(s, "tsc_freq_ppm", json_real(json_number_value(json_object_get(r, "spread_ppm"))),
+	put(s, "tsc_freq_ppm", json_real(num(r, "spread_ppm")),
 	    "calib (tsc, user): spread_ppm");
 }
 
@@ -104,15 +110,15 @@ static void on_result(struct sheet *s, const json_t *r)
 	snprintf(rec, sizeof(rec), "result %s: %s", probe, name);
 	if (!strcmp(probe, "tscsync") && !strcmp(name, "tscsync summary") &&
 	    json_is_number(json_object_get(r, "max_abs_offset_ns")))
-		put(s, "ordering_bound_ns", json_real(json_number_value(json_object_get(r,
-		    "max_abs_offset_ns")) + json_number_value(json_object_get(r, "max_bound_ns"))),
+		put(s, "ordering_bound_ns",
+		    json_real(num(r, "max_abs_offset_ns") + num(r, "max_bound_ns")),
 		    "result tscsync: tscsync summary, max_abs_offset_ns + max_bound_ns");
 	else if (!strcmp(probe, "drift") && json_is_number(json_object_get(r, "freq_ppm")))
-		put_in(s, "drift_ppm", str(r, "ref"), json_number_value(json_object_get(r, "freq_ppm")),
+		put_in(s, "drift_ppm", str(r, "ref"), num(r, "freq_ppm"),
 		       independence(rec, sizeof(rec), r));
 	else if (!strcmp(probe, "drift") && json_is_number(json_object_get(r, "ns_per_read")))
 		put_in(s, "read_cost_ns", str(r, "counter"),
-		       json_number_value(json_object_get(r, "ns_per_read")), rec);
+		       num(r, "ns_per_read"), rec);
 }
 
 static void on_record(void *ctx, const struct rec *rc)
@@ -140,7 +146,7 @@ out:
 static void finish(struct sheet *s)
 {
 	json_t *ppm = json_object_get(s->out, "tsc_freq_ppm");
-	double spread = json_number_value(json_object_get(s->spread, s->chosen));
+	double spread = num(s->spread, s->chosen);
 
 	if (s->chosen[0] && ppm && spread > json_number_value(ppm)) {
 		json_object_set_new(s->out, "tsc_freq_ppm", json_real(spread));
@@ -160,7 +166,8 @@ static int save(const char *out, const json_t *sheet)
 	int rc = 0;
 
 	snprintf(tmp, n, "%s.tmp", out);
-	if (json_dump_file(sheet, tmp, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10)) || rename(tmp, out)) {
+	if (json_dump_file(sheet, tmp, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10)) ||
+	    rename(tmp, out)) {
 		fprintf(stderr, "report: --datasheet=%s: %s\n", out, strerror(errno));
 		unlink(tmp);
 		rc = 1;

@@ -24,12 +24,16 @@ static void put_line(FILE *f, enum style style, const char *indent, const char *
 /* "tsc=reliable: not safe; kernel line: clocksource=hpet; wrong reference: hpet, +500 ppm". */
 static void answer_line(struct sbuf *b, const struct run *run, const json_t *rd)
 {
-	const json_t *args = json_object_get(rd, "kernel_args"), *wr = json_object_get(rd, "wrong_reference");
+	const json_t *args = json_object_get(rd, "kernel_args");
+	const json_t *wr = json_object_get(rd, "wrong_reference");
 	char num[NUM_MAX];
 
 	sbuf_addf(b, "%s: tsc=reliable %s; kernel line: ", run->label, str_of(rd, "tsc_reliable"));
-	for (size_t i = 0; i < json_array_size(args); i++)
-		sbuf_addf(b, "%s%s", i ? " " : "", json_string_value(json_array_get(args, i)) ?: "?");
+	for (size_t i = 0; i < json_array_size(args); i++) {
+		const char *w = json_string_value(json_array_get(args, i));
+
+		sbuf_addf(b, "%s%s", i ? " " : "", w ? w : "?");
+	}
 	if (!json_array_size(args))
 		sbuf_adds(b, "(nothing)");
 	if (json_is_object(wr)) {
