@@ -28,6 +28,7 @@ struct rd_rule {
 	double bound;		/* |figure| at most this passes */
 	enum rd_kind kind;
 	const char *source;	/* where the bound comes from (docs/readiness.md) */
+	int x86_only;		/* REQUIRED only of a TSC: arm64 has no platform counter to drift */
 };
 
 extern const struct rd_rule rd_rules[];
@@ -53,8 +54,9 @@ enum rd_answer { RD_UNKNOWN, RD_NOT_SAFE, RD_SAFE };
 const char *rd_answer_name(enum rd_answer a);
 
 /* The answer from the reasons: any failed REQUIRED or CHECKED one is not safe; else a
- * REQUIRED rule with no measured reason is unknown; else safe. */
-enum rd_answer rd_decide(const struct rd_reason_state *s, size_t n);
+ * REQUIRED rule with no measured reason is unknown (x86_only rules only where have_tsc);
+ * else safe. */
+enum rd_answer rd_decide(const struct rd_reason_state *s, size_t n, int have_tsc);
 
 /*
  * The reference vote. Every entry is one clock's own rate error in ppm

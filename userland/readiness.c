@@ -383,7 +383,7 @@ static void decide(struct readiness *rd)
 		advice_failed |= rd->reason[i].rule->kind == RD_ADVICE &&
 				 rd->reason[i].pass == RD_FAILED;
 	}
-	rd->answer = rd_decide(s, rd->n);
+	rd->answer = rd_decide(s, rd->n, TP_HAVE_TSC);
 	tp_buf_init(&b, rd->kernel_args, sizeof(rd->kernel_args));
 	if (TP_HAVE_TSC)
 		rd_kernel_args(&b, rd->answer, advice_failed, fallback_clock(rd));

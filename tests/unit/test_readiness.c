@@ -105,11 +105,14 @@ static void decisions(void)
 	ok(rd_rule_passes(drift, 200) && rd_rule_passes(drift, -200) &&
 	   !rd_rule_passes(drift, 200.01), "the watchdog's bound, either sign");
 	ok(rd_rule_passes(inv, 1) && !rd_rule_passes(inv, 0), "a yes/no");
-	is_int(rd_decide(s, 4), RD_SAFE, "all passed, sockets advice only: safe");
+	is_int(rd_decide(s, 4, 1), RD_SAFE, "all passed, sockets advice only: safe");
 	s[1].pass = RD_NOT_MEASURED;
-	is_int(rd_decide(s, 4), RD_UNKNOWN, "a required figure missing: unknown");
+	is_int(rd_decide(s, 4, 1), RD_UNKNOWN, "a required figure missing: unknown");
+	is_int(rd_decide(s, 4, 0), RD_SAFE, "arm64: no drift needed, errata and offsets answer");
+	s[2].pass = RD_NOT_MEASURED;
+	is_int(rd_decide(s, 4, 0), RD_UNKNOWN, "arm64 without offsets: unknown");
 	s[0].pass = RD_FAILED;
-	is_int(rd_decide(s, 4), RD_NOT_SAFE, "the invariant bit failed: not safe");
+	is_int(rd_decide(s, 4, 1), RD_NOT_SAFE, "the invariant bit failed: not safe");
 	is_str(rd_answer_name(RD_NOT_SAFE), "not safe", "its name");
 	tp_buf_init(&b, w, sizeof(w));
 	rd_kernel_args(&b, RD_SAFE, 0, "hpet");
