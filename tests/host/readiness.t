@@ -15,7 +15,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tp1 import BIN, BUILD, ROOT, diag, done, ok, run_probe, write_log  # noqa: E402
+from tp1 import BIN, BUILD, ROOT, diag, done, ok, parse_line, run_probe, write_log  # noqa: E402
 
 REPORT = os.path.join(BUILD, "tp-report")
 if not os.access(BIN, os.X_OK) or not os.access(REPORT, os.X_OK):
@@ -57,6 +57,11 @@ ok(bad_run.p.returncode != 0 and "skew:REF:PPM" in bad_run.p.stdout,
    "a malformed skew is refused, saying the form", bad_run.p.stdout[-1500:])
 
 
+def read_log(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return [r for line in f for r in parse_line(line)[0]]
+
+
 def datasheet(log):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "ds.json")
@@ -90,6 +95,16 @@ ok(p.returncode == 0 and abs(ds.get("tsc_freq_khz", 0) * 1000 - stub_hz) <= 1000
 ok("calib_summary" in ds.get("from", {}).get("tsc_freq_khz", "") and
    isinstance(ds.get("tsc_freq_ppm"), (int, float)) and ds["from"].get("tsc_freq_ppm"),
    "with its record, and tsc_freq_ppm with its own", ds.get("from"))
+with tempfile.TemporaryDirectory() as d:
+    # a results file holds the suite's records only: the stub's figure from probe tsc's calib
+    log = os.path.join(d, "saved.log")
+    write_log(log, [r for r in read_log(os.path.join(ROOT, "tests/data/serial-pc-quick.log"))
+                    if r["type"] not in ("calib", "calib_summary") or "probe" in r])
+    p, ds = datasheet(log)
+ok(p.returncode == 0 and abs(ds.get("tsc_freq_khz", 0) * 1000 - stub_hz) <= 1000 and
+   "chosen hpet" in ds.get("from", {}).get("tsc_freq_khz", ""),
+   "suite records only: tsc_freq_khz the stub's chosen figure as probe tsc received it", ds)
+
 with tempfile.TemporaryDirectory() as d:
     log = os.path.join(d, "nofreq.log")
     write_log(log, [r for r in run.recs if r["type"] in ("run", "fingerprint", "end")])

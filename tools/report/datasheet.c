@@ -75,20 +75,30 @@ static void on_stub(struct sheet *s, const json_t *r)
 	    "calib_summary (stub): max_disagreement_ppm of the platform references");
 }
 
-/* A host run: the suite's own calibration against CLOCK_MONOTONIC_RAW (not independent). */
-static void on_user_calib(struct sheet *s, const json_t *r)
+/*
+ * Probe tsc's calib records, where no calib_summary came first (a results
+ * file holds only the suite's records): the stub's chosen figure as the
+ * suite received it, with that reference's spread; or on a host the
+ * suite's own calibration against CLOCK_MONOTONIC_RAW (not independent).
+ */
+static void on_probe_calib(struct sheet *s, const json_t *r)
 {
 	double hz = num(r, "tsc_hz");
+	int stub = !strcmp(str(r, "source"), "stub") && json_is_true(json_object_get(r, "chosen"));
 	char from[128];
 
-	if (json_object_get(s->out, "tsc_freq_khz") || strcmp(str(r, "source"), "user") ||
-	    !(hz > 0))
+	if (json_object_get(s->out, "tsc_freq_khz") || !(hz > 0) ||
+	    (!stub && strcmp(str(r, "source"), "user")))
 		return;
-	snprintf(from, sizeof(from), "calib (tsc, user): tsc_hz against %s, derived from the "
-		 "kernel's clock", str(r, "ref"));
+	if (stub)
+		snprintf(from, sizeof(from), "calib (tsc, stub): tsc_hz of the chosen %s",
+			 str(r, "ref"));
+	else
+		snprintf(from, sizeof(from), "calib (tsc, user): tsc_hz against %s, derived from "
+			 "the kernel's clock", str(r, "ref"));
 	put(s, "tsc_freq_khz", json_integer((json_int_t)llround(hz / 1000)), from);
-	put(s, "tsc_freq_ppm", json_real(num(r, "spread_ppm")),
-	    "calib (tsc, user): spread_ppm");
+	put(s, "tsc_freq_ppm", json_real(num(r, "spread_ppm")), stub ?
+	    "calib (tsc, stub): spread_ppm of the chosen reference" : "calib (tsc, user): spread_ppm");
 }
 
 /* rec with ", independent of the TSC: yes|no|not known". */
@@ -130,7 +140,7 @@ static void on_record(void *ctx, const struct rec *rc)
 	if (s->runs > 1)
 		goto out;
 	if (!strcmp(type, "calib") && !strcmp(str(rc->obj, "probe"), "tsc"))
-		on_user_calib(s, rc->obj);
+		on_probe_calib(s, rc->obj);
 	else if (!strcmp(type, "calib") || !strcmp(type, "calib_summary"))
 		on_stub(s, rc->obj);
 	else if (!strcmp(type, "result"))
