@@ -29,7 +29,8 @@ types = [r["type"] for r in run.recs]
 rd = next((r for r in run.recs if r["type"] == "tsc_readiness"), {})
 ok(bool(rd) and types.index("tsc_readiness") + 1 == types.index("verdict"),
    "a tsc_readiness record just before the verdict", types[-4:])
-ok(rd.get("tsc_reliable") in ANSWERS, "its answer is one of %s" % (ANSWERS,), rd.get("tsc_reliable"))
+ok(rd.get("tsc_reliable") in ANSWERS, "its answer is one of %s" % (ANSWERS,),
+   rd.get("tsc_reliable"))
 ok(isinstance(rd.get("kernel_args"), list) and all(isinstance(w, str) for w in rd["kernel_args"]),
    "kernel_args is a list of words", rd.get("kernel_args"))
 ok("wrong_reference" in rd and (rd["wrong_reference"] is None or rd["wrong_reference"].get("name")),

@@ -97,8 +97,9 @@ static void on_probe_calib(struct sheet *s, const json_t *r)
 		snprintf(from, sizeof(from), "calib (tsc, user): tsc_hz against %s, derived from "
 			 "the kernel's clock", str(r, "ref"));
 	put(s, "tsc_freq_khz", json_integer((json_int_t)llround(hz / 1000)), from);
-	put(s, "tsc_freq_ppm", json_real(num(r, "spread_ppm")), stub ?
-	    "calib (tsc, stub): spread_ppm of the chosen reference" : "calib (tsc, user): spread_ppm");
+	put(s, "tsc_freq_ppm", json_real(num(r, "spread_ppm")),
+	    stub ? "calib (tsc, stub): spread_ppm of the chosen reference"
+		 : "calib (tsc, user): spread_ppm");
 }
 
 /* rec with ", independent of the TSC: yes|no|not known". */
