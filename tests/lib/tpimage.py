@@ -216,7 +216,8 @@ def check_readiness(suite, name=""):
     if rd.get("counter") == "tsc" and str(suite[0].get("accel", "")).startswith("tcg"):
         inv = [r for r in reasons if r["item"] == "invariant_tsc"]
         ok(rd.get("tsc_reliable") == "not safe" and inv and inv[0]["passed"] is False,
-           "%sTCG: tsc=reliable not safe, naming the invariant bit" % name, (rd.get("tsc_reliable"), inv))
+           "%sTCG: tsc=reliable not safe, naming the invariant bit" % name,
+           (rd.get("tsc_reliable"), inv))
 
 
 def check_suite(text, name=""):
