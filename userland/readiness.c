@@ -1,173 +1,15 @@
 // SPDX-License-Identifier: MIT
-/* The `tsc_readiness` record from a run's own records; see readiness.h and docs/readiness.md. */
-#include <dirent.h>
+/* The reference votes and the reasons of the tsc_readiness record; see readiness.h. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
 #include "readiness.h"
-#include "recread.h"
-#include "sink.h"
 #include "timeutil.h"
 
-/* The three platform references; UEFI Stall() only where fewer answered. */
-static const char *const hw_refs[] = { "hpet", "pmtimer", "pit" };
+/* UEFI Stall(): it votes only where fewer than three platform references answered. */
 #define LAST_RESORT "stall"
-
-static int is_hw(const char *ref)
-{
-	for (size_t i = 0; i < sizeof(hw_refs) / sizeof(hw_refs[0]); i++)
-		if (!strcmp(ref, hw_refs[i]))
-			return 1;
-	return 0;
-}
-
-static void facts_init(struct readiness_facts *f)
-{
-	memset(f, 0, sizeof(*f));
-	f->invariant = -1;
-	f->stub_vs_kernel_ppm = f->cpuid15_hz = f->stub_hz = f->warps = NAN;
-	f->offset_ns = f->bound_ns = f->preos_offset_ns = f->adjust_changed = NAN;
-	f->counter_bad = NAN;
-}
-
-static void add_clock(struct readiness_clock *c, size_t *n, const char *name, double hz,
-		      double unc)
-{
-	if (*n >= READINESS_CLOCKS || !(hz > 0))
-		return;
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp(c[i].name, name))
-			return;	/* a repeat of the suite: the first iteration's */
-	snprintf(c[*n].name, sizeof(c[*n].name), "%s", name);
-	c[*n].tsc_hz = hz;
-	c[*n].unc_ppm = isfinite(unc) ? fabs(unc) : 0;
-	(*n)++;
-}
-
-/* The stub's calibration as the tsc probe hands it on: one calib record per reference. */
-static void from_calib(struct readiness_facts *f, const struct rec_view *r)
-{
-	char ref[24];
-	double hz, spread = 0;
-
-	if (!recread_is(r, "source", "stub") || !recread_str(r, "ref", ref, sizeof(ref)) ||
-	    !recread_num(r, "tsc_hz", &hz))
-		return;
-	recread_num(r, "spread_ppm", &spread);
-	add_clock(f->pre, &f->npre, ref, hz, spread);
-}
-
-static void from_tsc(struct readiness_facts *f, const struct rec_view *r)
-{
-	size_t n;
-	const char *bc = recread_raw(r, "by_construction", &n);
-	double x;
-
-	if (recread_num(r, "stub_vs_kernel_ppm", &x)) {
-		f->stub_vs_kernel_ppm = x;
-		f->stub_kernel_one_origin = bc && memmem(bc, n, "stub_vs_kernel_ppm", 18);
-	}
-	if (recread_num(r, "stub_hz", &x))
-		f->stub_hz = x;
-	if (recread_num(r, "cpuid15_tsc_hz", &x))
-		f->cpuid15_hz = x;
-	if (recread_num(r, "pairs_with_warps", &x))
-		f->warps = x;
-}
-
-/* Probe counter's scan of each CPU: steps that went back or bore an erratum's signature. */
-static void from_counter(struct readiness_facts *f, const struct rec_view *r)
-{
-	double sig = 0, back = 0;
-	int any = recread_num(r, "signatures", &sig);
-
-	any |= recread_num(r, "backwards", &back);
-	if (any)
-		f->counter_bad = (isfinite(f->counter_bad) ? f->counter_bad : 0) + sig + back;
-}
-
-static void from_tscsync(struct readiness_facts *f, const struct rec_view *r)
-{
-	double x;
-
-	if (recread_num(r, "max_abs_offset_ns", &x))
-		f->offset_ns = x;
-	if (recread_num(r, "max_bound_ns", &x))
-		f->bound_ns = x;
-	if (recread_num(r, "preos_max_abs_offset_ns", &x))
-		f->preos_offset_ns = x;
-	if (recread_num(r, "tsc_adjust_changed", &x))
-		f->adjust_changed = x;
-}
-
-/*
- * The TSC's rate against each platform counter (whatever the stub chose:
- * the vote compares each with the others, not with the stub's figure) and
- * against any other counter drift finds independent of the TSC; not A vs B.
- */
-static void from_drift(struct readiness_facts *f, const struct rec_view *r)
-{
-	char ref[24];
-	double hz, lo = 0, hi = 0, stub;
-	int indep = 0;
-	size_t n;
-
-	if (!recread_str(r, "ref", ref, sizeof(ref)) || !recread_num(r, "tsc_hz", &hz) ||
-	    !recread_raw(r, "freq_ppm", &n))
-		return;
-	recread_bool(r, "independent", &indep);
-	if (!is_hw(ref) && indep != 1)
-		return;
-	recread_num(r, "window_ppm_min", &lo);
-	recread_num(r, "window_ppm_max", &hi);
-	if (recread_num(r, "stub_hz", &stub) && !isfinite(f->stub_hz))
-		f->stub_hz = stub;
-	add_clock(f->post, &f->npost, ref, hz, (hi - lo) / 2);
-}
-
-/* Why drift has no platform counter: its skips' reasons, "hpet: ...; pmtimer: ...". */
-static void drift_skip(struct readiness_facts *f, const struct rec_view *r)
-{
-	char name[48], why[96];
-	size_t len = strlen(f->drift_why);
-
-	if (!recread_str(r, "name", name, sizeof(name)) || strncmp(name, "drift vs ", 9) ||
-	    !is_hw(name + 9) || !recread_str(r, "reason", why, sizeof(why)))
-		return;
-	snprintf(f->drift_why + len, sizeof(f->drift_why) - len, "%s%s: %s", len ? "; " : "",
-		 name + 9, why);
-}
-
-static void read_one(struct readiness_facts *f, int *inv, const struct rec_view *r)
-{
-	char type[32], probe[32];
-
-	if (!recread_str(r, "type", type, sizeof(type)))
-		return;
-	if (!strcmp(type, "fingerprint") && recread_bool(r, "invariant_tsc", inv))
-		return;
-	if (!recread_str(r, "probe", probe, sizeof(probe)))
-		return;
-	if (!strcmp(type, "skip") && !strcmp(probe, "drift"))
-		drift_skip(f, r);
-	if (!strcmp(type, "calib") && !strcmp(probe, "tsc"))
-		from_calib(f, r);
-	if (strcmp(type, "result"))
-		return;
-	if (!strcmp(probe, "tsc"))
-		from_tsc(f, r);
-	else if (!strcmp(probe, "tscsync"))
-		from_tscsync(f, r);
-	else if (!strcmp(probe, "drift"))
-		from_drift(f, r);
-	else if (!strcmp(probe, "counter"))
-		from_counter(f, r);
-}
-
-/* ---- the votes ---- */
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -182,9 +24,9 @@ static size_t pre_voters(const struct readiness_facts *f, const struct readiness
 	size_t n = 0, hw = 0;
 
 	for (size_t i = 0; i < f->npre; i++)
-		hw += is_hw(f->pre[i].name);
+		hw += readiness_is_platform(f->pre[i].name);
 	for (size_t i = 0; i < f->npre; i++)
-		if (is_hw(f->pre[i].name) || (hw < 3 && !strcmp(f->pre[i].name, LAST_RESORT)))
+		if (readiness_is_platform(f->pre[i].name) || (hw < 3 && !strcmp(f->pre[i].name, LAST_RESORT)))
 			v[n++] = &f->pre[i];
 	return n;
 }
@@ -234,14 +76,14 @@ static void vote_post(struct readiness *rd, double base)
 	size_t n = 0;
 
 	for (size_t i = 0; i < rd->f.npre; i++)
-		if (is_hw(rd->f.pre[i].name))
+		if (readiness_is_platform(rd->f.pre[i].name))
 			unc = fmax(unc, rd->f.pre[i].unc_ppm);
 	const struct readiness_clock *who[RD_VOTE_MAX] = { 0 };
 
 	in[n++] = (struct rd_vote_in){ "tsc", 0, unc };
 	for (size_t i = 0; i < rd->f.npost && n < RD_VOTE_MAX; i++)
 		/* the platform counters: the clocksource's clock is no clock of its own */
-		if (is_hw(rd->f.post[i].name)) {
+		if (readiness_is_platform(rd->f.post[i].name)) {
 			who[n] = &rd->f.post[i];
 			in[n++] = voter(&rd->f.post[i], base);
 		}
@@ -392,17 +234,13 @@ static void decide(struct readiness *rd)
 void readiness_gather(struct readiness *rd, const char *recs, size_t len, int sockets,
 		      const struct tp_skew *skew)
 {
-	const char *pos = recs;
-	struct rec_view r;
 	double base;
 
 	memset(rd, 0, sizeof(*rd));
-	facts_init(&rd->f);
+	readiness_read_facts(&rd->f, recs, len);
 	rd->sockets = sockets;
 	if (skew)
 		rd->skew = *skew;
-	while (recread_next(&pos, recs + len, &r))
-		read_one(&rd->f, &rd->f.invariant, &r);
 	base = consensus_hz(&rd->f);
 	vote_pre(rd, base);
 	vote_post(rd, base);
@@ -413,143 +251,3 @@ void readiness_gather(struct readiness *rd, const char *recs, size_t len, int so
 	decide(rd);
 }
 
-/* ---- the record and the block ---- */
-
-static void record_reason(struct tp_rec *r, const struct readiness_reason *it)
-{
-	tp_rec_obj_begin(r, 0);
-	tp_rec_str(r, "item", it->rule->id);
-	emit_rec_double(r, "value", it->value);
-	if (it->rule->unit) {
-		tp_rec_str(r, "unit", it->rule->unit);
-		emit_rec_double(r, "bound", it->rule->bound);
-	}
-	tp_rec_str(r, "from", it->from);
-	if (it->pass == RD_NOT_MEASURED)
-		tp_rec_null(r, "passed");
-	else
-		tp_rec_bool(r, "passed", it->pass == RD_PASSED);
-	if (it->why[0])
-		tp_rec_str(r, "why", it->why);
-	tp_rec_obj_end(r);
-}
-
-static void record_vote(struct tp_rec *r, const char *key, const struct rd_vote_out *v,
-			const char *named)
-{
-	tp_rec_obj_begin(r, key);
-	tp_rec_str(r, "result", rd_vote_res_name(v->res));
-	if (named)
-		tp_rec_str(r, "named", named);
-	emit_rec_double(r, "floor_ppm", RD_VOTE_FLOOR_PPM);
-	tp_rec_obj_end(r);
-}
-
-void readiness_record(struct tp_rec *r, const struct readiness *rd)
-{
-	emit_begin(r, "tsc_readiness");
-	tp_rec_str(r, "counter", TP_HAVE_TSC ? "tsc" : "cntvct");
-	tp_rec_str(r, "tsc_reliable", rd_answer_name(rd->answer));
-	tp_rec_arr_begin(r, "kernel_args");
-	if (rd->kernel_args[0])
-		tp_rec_str(r, 0, rd->kernel_args);
-	tp_rec_arr_end(r);
-	if (rd->wrong) {
-		tp_rec_obj_begin(r, "wrong_reference");
-		tp_rec_str(r, "name", rd->wrong);
-		emit_rec_double(r, "ppm", rd->wrong_ppm);
-		tp_rec_str(r, "when", rd->wrong_when);
-		tp_rec_obj_end(r);
-	} else {
-		tp_rec_null(r, "wrong_reference");
-	}
-	record_vote(r, "vote_preos", &rd->vote_pre, rd->pre_named);
-	record_vote(r, "vote_postboot", &rd->vote_post, rd->post_named);
-	if (rd->skew.ref[0]) {
-		tp_rec_obj_begin(r, "injected");
-		tp_rec_str(r, "ref", rd->skew.ref);
-		tp_rec_int(r, "ppm", rd->skew.ppm);
-		tp_rec_obj_end(r);
-	}
-	tp_rec_arr_begin(r, "reasons");
-	for (size_t i = 0; i < rd->n; i++)
-		record_reason(r, &rd->reason[i]);
-	tp_rec_arr_end(r);
-}
-
-static const char *pass_word(enum rd_pass p)
-{
-	return p == RD_PASSED ? "pass" : p == RD_FAILED ? "FAIL" : "-";
-}
-
-static void print_block(const struct readiness *rd)
-{
-	sink_human("\n== tsc=reliable? ==\n");
-	sink_human("%s: %s; kernel line: %s\n", TP_HAVE_TSC ? "tsc=reliable" : "CNTVCT_EL0",
-		   rd_answer_name(rd->answer), rd->kernel_args[0] ? rd->kernel_args :
-		   TP_HAVE_TSC ? "(nothing)" : "(no such word on arm64)");
-	if (rd->wrong)
-		sink_human("wrong reference: %s, %+.0f ppm off the others (%s vote)\n", rd->wrong,
-			   rd->wrong_ppm, rd->wrong_when);
-	if (rd->skew.ref[0])
-		sink_human("injected: %s read %+d ppm fast (timeprobe.inject=skew:...)\n",
-			   rd->skew.ref, (int)rd->skew.ppm);
-	for (size_t i = 0; i < rd->n; i++) {
-		const struct readiness_reason *it = &rd->reason[i];
-		char val[32] = "-";
-
-		if (isfinite(it->value) && !it->rule->unit)
-			snprintf(val, sizeof(val), "%s", it->value == 1 ? "yes" : "no");
-		else if (isfinite(it->value))
-			snprintf(val, sizeof(val), "%.4g %s", it->value, it->rule->unit);
-		sink_human("  %-4s %-52s %14s  %s\n", pass_word(it->pass), it->rule->what, val,
-			   it->why[0] ? it->why : it->from);
-	}
-	sink_human("(bounds and their sources: docs/readiness.md)\n");
-}
-
-int readiness_sockets(void)
-{
-	DIR *d = opendir("/sys/devices/system/cpu");
-	long seen[64];
-	int n = 0;
-	struct dirent *e;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)) != NULL) {
-		char path[320];
-		long id;
-		FILE *fp;
-		int dup = 0;
-
-		if (strncmp(e->d_name, "cpu", 3) || e->d_name[3] < '0' || e->d_name[3] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/%.200s/topology/"
-			 "physical_package_id", e->d_name);
-		if (!(fp = fopen(path, "r")))
-			continue;
-		if (fscanf(fp, "%ld", &id) == 1) {
-			for (int i = 0; i < n; i++)
-				dup |= seen[i] == id;
-			if (!dup && n < 64)
-				seen[n++] = id;
-		}
-		fclose(fp);
-	}
-	closedir(d);
-	return n ? n : -1;
-}
-
-void readiness_emit(const struct tp_skew *skew)
-{
-	static struct readiness rd;
-	struct tp_rec r;
-	size_t len;
-	const char *recs = sink_saved(&len);
-
-	readiness_gather(&rd, recs, len, readiness_sockets(), skew);
-	print_block(&rd);
-	readiness_record(&r, &rd);
-	sink_emit(&r);
-}

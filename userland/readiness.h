@@ -5,7 +5,9 @@
  * bound from common/readiness.c, the record it came from, passed or not),
  * the kernel words to use, and the reference the vote finds off. Read from
  * the run's kept records (sink_saved(), through recread.c), as verdict.c
- * does; docs/readiness.md. Tested by tests/unit/test_readiness.c.
+ * does; docs/readiness.md. Three files: readiness_facts.c reads the
+ * records, readiness.c votes and judges, readiness_out.c writes the record
+ * and the block. Tested by tests/unit/test_readiness.c.
  */
 #ifndef TP_READINESS_H
 #define TP_READINESS_H
@@ -61,6 +63,12 @@ struct readiness {
 	int sockets;		/* -1: not known */
 	struct tp_skew skew;	/* what timeprobe.inject= injected, ref "" when nothing */
 };
+
+/* 1 when ref is one of the platform references (hpet, pmtimer, pit). */
+int readiness_is_platform(const char *ref);
+
+/* What the kept records recs[0..len) say (readiness_facts.c). */
+void readiness_read_facts(struct readiness_facts *f, const char *recs, size_t len);
 
 /* Reads the kept records recs[0..len) and judges; sockets and skew as the caller found them. */
 void readiness_gather(struct readiness *rd, const char *recs, size_t len, int sockets,
