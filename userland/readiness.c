@@ -26,7 +26,8 @@ static size_t pre_voters(const struct readiness_facts *f, const struct readiness
 	for (size_t i = 0; i < f->npre; i++)
 		hw += readiness_is_platform(f->pre[i].name);
 	for (size_t i = 0; i < f->npre; i++)
-		if (readiness_is_platform(f->pre[i].name) || (hw < 3 && !strcmp(f->pre[i].name, LAST_RESORT)))
+		if (readiness_is_platform(f->pre[i].name) ||
+		    (hw < 3 && !strcmp(f->pre[i].name, LAST_RESORT)))
 			v[n++] = &f->pre[i];
 	return n;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* What a run's records say for the tsc_readiness record; see readiness.h. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,22 +55,38 @@ static void from_calib(struct readiness_facts *f, const struct rec_view *r)
 	add_clock(f->pre, &f->npre, ref, hz, spread);
 }
 
-static void from_tsc(struct readiness_facts *f, const struct rec_view *r)
+/* The figures taken as they are: the last result of its probe that has the key wins. */
+static const struct {
+	const char *probe, *key;
+	size_t at;	/* the double in struct readiness_facts */
+} plain[] = {
+	{ "tsc", "stub_vs_kernel_ppm", offsetof(struct readiness_facts, stub_vs_kernel_ppm) },
+	{ "tsc", "stub_hz", offsetof(struct readiness_facts, stub_hz) },
+	{ "tsc", "cpuid15_tsc_hz", offsetof(struct readiness_facts, cpuid15_hz) },
+	{ "tsc", "pairs_with_warps", offsetof(struct readiness_facts, warps) },
+	{ "tscsync", "max_abs_offset_ns", offsetof(struct readiness_facts, offset_ns) },
+	{ "tscsync", "max_bound_ns", offsetof(struct readiness_facts, bound_ns) },
+	{ "tscsync", "preos_max_abs_offset_ns", offsetof(struct readiness_facts, preos_offset_ns) },
+	{ "tscsync", "tsc_adjust_changed", offsetof(struct readiness_facts, adjust_changed) },
+};
+
+static void from_plain(struct readiness_facts *f, const struct rec_view *r, const char *probe)
 {
-	size_t n;
-	const char *bc = recread_raw(r, "by_construction", &n);
 	double x;
 
-	if (recread_num(r, "stub_vs_kernel_ppm", &x)) {
-		f->stub_vs_kernel_ppm = x;
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+		if (!strcmp(plain[i].probe, probe) && recread_num(r, plain[i].key, &x))
+			*(double *)((char *)f + plain[i].at) = x;
+}
+
+/* The stub's and the kernel's figures are one when the kernel took the stub's. */
+static void from_tsc(struct readiness_facts *f, const struct rec_view *r)
+{
+	size_t n, m;
+	const char *bc = recread_raw(r, "by_construction", &n);
+
+	if (recread_raw(r, "stub_vs_kernel_ppm", &m))
 		f->stub_kernel_one_origin = bc && memmem(bc, n, "stub_vs_kernel_ppm", 18);
-	}
-	if (recread_num(r, "stub_hz", &x))
-		f->stub_hz = x;
-	if (recread_num(r, "cpuid15_tsc_hz", &x))
-		f->cpuid15_hz = x;
-	if (recread_num(r, "pairs_with_warps", &x))
-		f->warps = x;
 }
 
 /* Probe counter's scan of each CPU: steps that went back or bore an erratum's signature. */
@@ -81,20 +98,6 @@ static void from_counter(struct readiness_facts *f, const struct rec_view *r)
 	any |= recread_num(r, "backwards", &back);
 	if (any)
 		f->counter_bad = (isfinite(f->counter_bad) ? f->counter_bad : 0) + sig + back;
-}
-
-static void from_tscsync(struct readiness_facts *f, const struct rec_view *r)
-{
-	double x;
-
-	if (recread_num(r, "max_abs_offset_ns", &x))
-		f->offset_ns = x;
-	if (recread_num(r, "max_bound_ns", &x))
-		f->bound_ns = x;
-	if (recread_num(r, "preos_max_abs_offset_ns", &x))
-		f->preos_offset_ns = x;
-	if (recread_num(r, "tsc_adjust_changed", &x))
-		f->adjust_changed = x;
 }
 
 /*
@@ -151,10 +154,9 @@ static void read_one(struct readiness_facts *f, int *inv, const struct rec_view 
 		from_calib(f, r);
 	if (strcmp(type, "result"))
 		return;
+	from_plain(f, r, probe);
 	if (!strcmp(probe, "tsc"))
 		from_tsc(f, r);
-	else if (!strcmp(probe, "tscsync"))
-		from_tscsync(f, r);
 	else if (!strcmp(probe, "drift"))
 		from_drift(f, r);
 	else if (!strcmp(probe, "counter"))
