@@ -149,8 +149,11 @@ static void reasons_cpus(struct readiness *rd)
 	const struct readiness_facts *f = &rd->f;
 	const char *none = isfinite(f->offset_ns) ? 0 : "no tscsync summary (probe tscsync)";
 
-	judge(reason(rd, "offset_ns", "tscsync: tscsync summary"), f->offset_ns + f->bound_ns,
-	      "no tscsync summary (probe tscsync)");
+	if (f->cpus == 1 && !isfinite(f->offset_ns))	/* the kernel checks no pair either */
+		judge(reason(rd, "offset_ns", "run: one CPU, no pair"), 0, "");
+	else
+		judge(reason(rd, "offset_ns", "tscsync: tscsync summary"),
+		      f->offset_ns + f->bound_ns, "no tscsync summary (probe tscsync)");
 	judge(reason(rd, "preos_offset_ns", "tscsync: tscsync summary"), f->preos_offset_ns,
 	      none ? none : "no pre-OS pairs (not booted through the stub, or one CPU)");
 	judge(reason(rd, "warps", "tsc: tsc sync"), f->warps, "no tsc sync record (probe tsc)");

@@ -43,6 +43,7 @@ struct readiness_facts {
 	double stub_vs_kernel_ppm, cpuid15_hz, stub_hz, warps;
 	int stub_kernel_one_origin;
 	double offset_ns, bound_ns, preos_offset_ns, adjust_changed, counter_bad;
+	double cpus;		/* the run record's: one CPU has no pair to disagree */
 	struct readiness_clock pre[READINESS_CLOCKS], post[READINESS_CLOCKS];
 	size_t npre, npost;
 	char drift_why[READINESS_TEXT];	/* drift's skips of the platform counters */

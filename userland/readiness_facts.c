@@ -25,7 +25,7 @@ static void facts_init(struct readiness_facts *f)
 	f->invariant = -1;
 	f->stub_vs_kernel_ppm = f->cpuid15_hz = f->stub_hz = f->warps = NAN;
 	f->offset_ns = f->bound_ns = f->preos_offset_ns = f->adjust_changed = NAN;
-	f->counter_bad = NAN;
+	f->counter_bad = f->cpus = NAN;
 }
 
 static void add_clock(struct readiness_clock *c, size_t *n, const char *name, double hz,
@@ -145,6 +145,8 @@ static void read_one(struct readiness_facts *f, int *inv, const struct rec_view 
 	if (!recread_str(r, "type", type, sizeof(type)))
 		return;
 	if (!strcmp(type, "fingerprint") && recread_bool(r, "invariant_tsc", inv))
+		return;
+	if (!strcmp(type, "run") && recread_num(r, "cpus", &f->cpus))
 		return;
 	if (!recread_str(r, "probe", probe, sizeof(probe)))
 		return;

@@ -250,6 +250,12 @@ static void gathered(void)
 	ok(it && it->pass == RD_NOT_MEASURED && strstr(it->why, "hpet: /dev/hpet: No such"),
 	   "no drift: drift's own reason said");
 	is_str(rd_answer_name(rd.answer), "unknown", "a host with no offsets nor drift: unknown");
+	it = reason_of(&rd, "offset_ns", 0);
+	ok(it && it->pass == RD_NOT_MEASURED, "no offsets: not measured");
+	rec("{\"type\":\"run\",\"cpus\":1}");
+	readiness_gather(&rd, recs, nrecs, 1, NULL);
+	it = reason_of(&rd, "offset_ns", 0);
+	ok(it && it->pass == RD_PASSED && strstr(it->from, "one CPU"), "one CPU: no pair, passed");
 	is_str(rd.kernel_args, "", "and no words");
 	ok(rd.vote_pre.res == RD_VOTE_TOO_FEW, "its pre-OS vote: too few");
 }
