@@ -530,6 +530,31 @@ static uint32_t stub_option(struct tp_stub *s, enum tp_word_id id)
 }
 
 /*
+ * The stub's one reader of timeprobe.inject=: a skew:REF:PPM item of the
+ * user's line (the last word's, common/skew.h) skews REF in the
+ * calibration (tsc.c). Nothing but the line sets it; it is said.
+ */
+static void inject_skew(struct tp_stub *s)
+{
+	char m[80];
+	struct tp_buf b;
+	size_t n, pos = 0;
+	const char *v;
+
+	while ((v = tp_cmdline_next(s->user, TP_WORD_PREFIX "inject", &pos, &n)) != NULL)
+		tp_skew_from_list(v, n, &s->tsc.skew);
+	if (!s->tsc.skew.ref[0])
+		return;
+	tp_buf_init(&b, m, sizeof(m));
+	tp_buf_puts(&b, "fault injection: ");
+	tp_buf_puts(&b, s->tsc.skew.ref);
+	tp_buf_puts(&b, " read ");
+	tp_buf_puti(&b, s->tsc.skew.ppm);
+	tp_buf_puts(&b, " ppm fast in the calibration");
+	tp_con_msg(&s->con, m);
+}
+
+/*
  * The TSC offsets of the APs against the BSP before the OS (mp.c), after
  * the calibration (its figure sizes the time-outs); pairs that do not fit
  * timeprobe.tsc_preos= are said here.
@@ -1076,6 +1101,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	spcr_console(s);
 	if (check_user(s))
 		spcr_console(s);
+	inject_skew(s);
 	rounds = stub_option(s, TPW_CALIB_ROUNDS);
 	ms = stub_option(s, TPW_CALIB_MS);
 	s->boot_tsc.calib_start = tp_counter();

@@ -23,6 +23,7 @@ struct ref_ctx {
 	struct tp_hpet_state hpet;
 	uint32_t ms;
 	struct tp_measure_limits lim;
+	const struct tp_skew *skew;	/* the injected skew, common/skew.h */
 };
 
 struct ref_ops {
@@ -196,6 +197,8 @@ static int measure_round(struct ref_ctx *x, const struct ref_ops *op, uint64_t *
 		if (op->raise_tpl)
 			old = uefi_call_wrapper(x->st->BootServices->RaiseTPL, 1, TPL_HIGH_LEVEL);
 		ret = op->round(x, &rd, hz);
+		if (!ret)	/* the one place a skew is injected: REF read that much fast */
+			*hz = tp_skew_tsc_hz(x->skew, op->name, *hz);
 		if (op->raise_tpl)
 			uefi_call_wrapper(x->st->BootServices->RestoreTPL, 1, old);
 		*tsc_total += rd.tsc_ticks;
@@ -243,6 +246,8 @@ static void ref_record(struct tp_console *con, struct ref_ctx *x, const struct r
 		tp_rec_uint(r, "window_ms", x->ms);
 		if (op->describe)
 			op->describe(x, r);
+		if (tp_skew_applies(x->skew, op->name))
+			tp_rec_int(r, "injected_skew_ppm", x->skew->ppm);
 	} else {
 		rec_absent(r, out->reason);
 	}
@@ -443,6 +448,7 @@ void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rou
 
 	x.st = st;
 	x.ms = ms;
+	x.skew = &rep->skew;
 	announce_limit(con, rounds, ms);
 	find_acpi(&x);
 	/* Limits only, at the rough rate (calib.h): a slow round is still a

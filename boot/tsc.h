@@ -10,6 +10,7 @@
 #include <efi.h>
 
 #include "../common/acpi.h"
+#include "../common/skew.h"
 #include "../common/x86clock.h"
 #include "calib.h"
 #include "console.h"
@@ -33,6 +34,7 @@ struct tp_tsc_report {
 	uint32_t max_disagreement_ppm;	/* among HPET, PM timer, PIT */
 	int invariant_tsc;
 	char calib_list[256];		/* "hpet:hz:ppm,pmtimer:hz:ppm,..." */
+	struct tp_skew skew;		/* set by the caller: timeprobe.inject=skew:REF:PPM */
 };
 
 void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rounds,

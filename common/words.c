@@ -44,9 +44,11 @@ const struct tp_word tp_words[TPW_COUNT] = {
 		.help = "whole-run limit; then an `error` record and `after`",
 	},
 	[TPW_INJECT] = {
-		.name = "inject", .type = TP_WT_NAMES, .by = USER, .reader = SUITE,
-		.dflt = "none", .bounds = "`crash`, `hang`, `exit`, `exit1`, `grandchild`, `flood`, `observers`",
-		.help = "add fault-injection probes that do exactly that",
+		.name = "inject", .type = TP_WT_NAMES, .by = USER, .reader = TP_FOR_STUB | SUITE,
+		.dflt = "none", .bounds = "`crash`, `hang`, `exit`, `exit1`, `grandchild`, `flood`, "
+		"`observers`, `skew:REF:PPM` (REF hpet, pmtimer, pit, stall)",
+		.help = "add fault-injection probes that do exactly that; skew: read REF PPM fast "
+			"in the stub's calibration and drift (docs/readiness.md)",
 	},
 	[TPW_SAVE] = {
 		.name = "save", .type = TP_WT_CHOICE, .by = USER, .reader = SUITE,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "selection.h"
+#include "skewopt.h"
 #include "suggest.h"
 #include "summary.h"
 
@@ -35,6 +36,8 @@ const char *selection_inject_names(void)
 		if (probe_table[i]->inject)
 			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s %s",
 						len > 10 ? "," : "", probe_table[i]->name);
+	if (len < sizeof(buf))
+		snprintf(buf + len, sizeof(buf) - len, ", nor skew:REF:PPM");
 	return buf;
 }
 
@@ -62,7 +65,7 @@ const char *selection_unknown(const struct options *o, const char **which)
 			return o->probes.v[i];
 		}
 	for (size_t i = 0; i < o->inject.n; i++)
-		if (!probe_inject_find(o->inject.v[i])) {
+		if (!probe_inject_find(o->inject.v[i]) && !skewopt_is_item(o->inject.v[i])) {
 			*which = "inject";
 			return o->inject.v[i];
 		}
@@ -92,7 +95,7 @@ size_t selection_probes(const struct options *o, const struct probe **list, size
 
 		if (p)
 			list[n++] = p;
-		else
+		else if (!skewopt_is_item(o->inject.v[i]))	/* skew:REF:PPM, not a probe */
 			report_unknown("inject", o->inject.v[i],
 				       selection_why("inject", o->inject.v[i], why, sizeof(why)));
 	}

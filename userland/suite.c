@@ -31,6 +31,8 @@
 #include "supervise.h"
 #include "sysinfo.h"
 #include "timeutil.h"
+#include "readiness.h"
+#include "skewopt.h"
 #include "verdict.h"
 
 #define MAX_SELECTED 64
@@ -314,6 +316,7 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	struct summary_row sum[SUMMARY_MAX];
 	static struct attribution attr;	/* two snapshots of 256 CPUs' SMI counts: not on the stack */
 	static struct pinning pin;
+	struct tp_skew skew;
 	struct busy_mark start;
 	size_t n, nsum = 0;
 	int stop = 0;
@@ -361,6 +364,7 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	res->write_error = sink_write_error();
 	report_stop(o, res);
 	summary_table(sum, nsum, res);
+	readiness_emit(skewopt_get(o, &skew) ? &skew : NULL);
 	verdict_emit(sum, nsum);
 	summary_option_recap();
 	progress_finish((mono_ns() - t0) / NS_PER_MS, total_ms);

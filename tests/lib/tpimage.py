@@ -199,6 +199,27 @@ def check_verdict(text, suite, name=""):
            "%s / %s" % (v.get("emulated"), first))
 
 
+READINESS_ANSWERS = ("safe", "not safe", "unknown")
+
+
+def check_readiness(suite, name=""):
+    """The tsc_readiness record (userland/readiness.c) just before the
+    verdict, an answer and a complete list of reasons; on x86 under TCG,
+    which has no invariant TSC, `not safe` naming the bit."""
+    types = [r["type"] for r in suite]
+    rd = suite[-3] if len(suite) > 2 and suite[-3]["type"] == "tsc_readiness" else {}
+    ok(bool(rd), "%sthe tsc_readiness record comes just before the verdict" % name, types[-4:])
+    reasons = rd.get("reasons", [])
+    ok(rd.get("tsc_reliable") in READINESS_ANSWERS and isinstance(rd.get("kernel_args"), list)
+       and reasons and all("item" in r and "from" in r and "passed" in r for r in reasons),
+       "%sits answer, kernel_args and reasons with their records" % name, rd)
+    if rd.get("counter") == "tsc" and str(suite[0].get("accel", "")).startswith("tcg"):
+        inv = [r for r in reasons if r["item"] == "invariant_tsc"]
+        ok(rd.get("tsc_reliable") == "not safe" and inv and inv[0]["passed"] is False,
+           "%sTCG: tsc=reliable not safe, naming the invariant bit" % name,
+           (rd.get("tsc_reliable"), inv))
+
+
 def check_suite(text, name=""):
     """The common assertions on one appliance run. Returns the suite's records."""
     recs, corrupt = records(text)
@@ -229,6 +250,7 @@ def check_suite(text, name=""):
 
 
     check_verdict(text, suite, name)
+    check_readiness(suite, name)
     keys = check_keys(text)
     ok(keys == "", "%severy key of every record is in the report's identity schema" % name, keys)
     accel, cpu = launch(text)

@@ -13,6 +13,7 @@
 
 #include "../../common/record.h"
 #include "conditions.h"
+#include "datasheet.h"
 #include "export.h"
 #include "fleet.h"
 #include "format.h"
@@ -27,7 +28,7 @@
 #define USAGE "usage: tp-report FILE... " \
 	"[--format=text|markdown|csv|json|kcidb|ktap|junit|pts|openmetrics] [--all] " \
 	"[--textfile=FILE] [--fleet [--place=RUN]] " \
-	"[--label=A,B,...] [--plot=DIR] [--html=DIR] [--tables] [--full] [--max-input=SIZE] [--check-keys] [--strict] | --schema | --keys"
+	"[--label=A,B,...] [--plot=DIR] [--html=DIR] [--tables] [--full] [--max-input=SIZE] [--check-keys] [--strict] [--datasheet=FILE] | --schema | --keys"
 
 struct cli {
 	struct out_opts out;
@@ -46,6 +47,7 @@ struct cli {
 	int keys;
 	int check_keys;
 	int strict;		/* --strict: exit 3 on a run's conditions (conditions.h) */
+	const char *datasheet;	/* --datasheet=FILE (datasheet.h) */
 };
 
 static int opt_format(struct cli *c, const char *arg)
@@ -173,6 +175,12 @@ static int opt_strict(struct cli *c, const char *arg)
 	return 0;
 }
 
+static int opt_datasheet(struct cli *c, const char *arg)
+{
+	c->datasheet = arg;
+	return 0;
+}
+
 static int opt_help(struct cli *c, const char *arg)
 {
 	(void)arg;
@@ -208,6 +216,8 @@ static const struct {
 	{ "--check-keys", 0, opt_check_keys, "list keys the schema does not know; exit 1 if any" },
 	{ "--strict", 0, opt_strict,
 	  "exit 3 when a run has a condition (records lost, no end, busy CPUs, an emulator)" },
+	{ "--datasheet", 1, opt_datasheet,
+	  "write FILE: the first run's timing datasheet, JSON (docs/datasheet.md)" },
 	{ "--help", 0, opt_help, "this text" },
 	{ "-h", 0, opt_help, NULL },
 };
@@ -457,6 +467,8 @@ int main(int argc, char **argv)
 	if (c.plot_dir && plot_report(&rp, c.plot_dir, NULL))
 		status = 1;
 	if (c.html_dir && html_report(&rp, src, c.nfiles, c.html_dir, c.out.full))
+		status = 1;
+	if (c.datasheet && datasheet_write(c.datasheet, c.files[0], c.max_input))
 		status = 1;
 	else if (c.html_dir)
 		printf("%s/index.html\n", c.html_dir);

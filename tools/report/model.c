@@ -163,14 +163,30 @@ static void on_fingerprint(struct splitter *s, json_t *rec)
 	run->fingerprint = json_incref(rec);
 }
 
-static void on_verdict(struct splitter *s, json_t *rec)
+/* The run a record of the suite belongs to, the record counted. */
+static struct run *counted(struct splitter *s)
 {
 	struct run *run = open_run(s);
 
 	run->nrecs++;
 	run->nsuite++;
+	return run;
+}
+
+static void on_verdict(struct splitter *s, json_t *rec)
+{
+	struct run *run = counted(s);
+
 	json_decref(run->verdict);
 	run->verdict = json_incref(rec);
+}
+
+static void on_readiness(struct splitter *s, json_t *rec)
+{
+	struct run *run = counted(s);
+
+	json_decref(run->readiness);
+	run->readiness = json_incref(rec);
 }
 
 /*
@@ -232,6 +248,7 @@ static const struct {
 	{ "attribution", on_attribution },
 	{ "keys", on_keys },
 	{ "verdict", on_verdict },
+	{ "tsc_readiness", on_readiness },
 	{ "boot", on_boot },
 };
 
@@ -589,6 +606,7 @@ void report_free(struct report *rp)
 		json_decref(r->end);
 		json_decref(r->fingerprint);
 		json_decref(r->verdict);
+		json_decref(r->readiness);
 		json_decref(r->boot);
 		json_decref(r->notes);
 		json_decref(r->res_index);

@@ -30,6 +30,7 @@ struct run {
 	json_t *end;		/* the end record; NULL if the run did not finish */
 	json_t *fingerprint;	/* the fingerprint record; NULL before they existed */
 	json_t *verdict;	/* the verdict record; NULL before they existed or with no end */
+	json_t *readiness;	/* the tsc_readiness record; NULL before they existed */
 	json_t *boot;		/* stub, calib and calib_summary records */
 	json_t *notes;		/* skip and error records */
 	struct result *res;

@@ -89,6 +89,7 @@ static const struct schema_row schema[] = {
 	{ "end", "*", C, "probe counts and records written" },
 	{ "verdict", "emulated*", C, "tcg or hypervisor, and which: the figures are the emulator's (null: neither)" },
 	{ "verdict", "items", C, "each figure people act on: its value, unit, word (docs/verdict.md), where it came from or why not" },
+	{ "tsc_readiness", "*", C, "is tsc=reliable safe: the answer, its reasons, the kernel words, the reference the vote named (docs/readiness.md)" },
 	{ "stub*", "*", C, "what the firmware stub found and did" },
 	{ "boot", "*_us", F, "a boot phase or span in us (TSC over the stub's frequency)" },
 	{ "boot", "*", C, "the boot timeline: the clock, its frequency, how to read it" },

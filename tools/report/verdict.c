@@ -6,6 +6,7 @@
 
 #include "../../common/verdict.h"
 #include "cells.h"
+#include "readiness.h"
 #include "verdict.h"
 
 /* A figure in its unit for people: ns scaled to us or ms; a yes/no as yes or no. */
@@ -259,6 +260,7 @@ void verdict_print(FILE *f, const struct report *rp, enum style style)
 	if (!rp->nruns)
 		return;
 	fmt_heading(f, style, 2, "Verdict");
+	readiness_print(f, rp, style);
 	for (size_t r = 0; r < rp->nruns; r++) {
 		run_line(f, style, &rp->runs[r]);
 		nwith += !!rp->runs[r].verdict;

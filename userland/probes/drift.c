@@ -23,6 +23,7 @@
 #include "../kmsg.h"
 #include "../platclock.h"
 #include "../probe.h"
+#include "../skewopt.h"
 #include "../stats.h"
 #include "../sysinfo.h"
 #include "../timeutil.h"
@@ -391,8 +392,10 @@ static int analyse(const struct series *s, size_t n, const struct probe_ctx *ctx
 {
 	double *x = calloc(n, sizeof(double));
 	int rc = -1;
+	struct tp_skew k;	/* timeprobe.inject=skew:REF:PPM reads REF that much fast */
+	double ref_hz = skewopt_get(ctx->opt, &k) ? tp_skew_ref_hz(&k, s->c.name, s->c.hz) : s->c.hz;
 
-	if (x && !drift_analyse(s->tsc, s->ticks, n, s->c.hz, ctx->tsc.hz, f, x)) {
+	if (x && !drift_analyse(s->tsc, s->ticks, n, ref_hz, ctx->tsc.hz, f, x)) {
 		emit_fit(s, n, f, ctx, rf, missed);
 		if (rf->k.khz)
 			emit_kernel(s, f, rf, ctx);

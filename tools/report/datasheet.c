@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+/* The timing datasheet of one run; see datasheet.h and docs/datasheet.md. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "datasheet.h"
+#include "scan.h"
+#include "util.h"
+
+#define DATASHEET_FORMAT "timeprobe-datasheet"
+#define DATASHEET_VERSION 1
+
+/* What the first run's records give, in the order they come. */
+struct sheet {
+	json_t *out;		/* the datasheet */
+	json_t *from;		/* key -> the record it came from */
+	int runs;		/* run records seen: the second ends the first run */
+	json_t *spread;		/* the stub's references: ref -> spread_ppm */
+	char chosen[24];	/* the reference the stub chose */
+};
+
+static const char *str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static double num(const json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+static void put(struct sheet *s, const char *key, json_t *v, const char *from)
+{
+	json_object_set_new(s->out, key, v);
+	json_object_set_new(s->from, key, json_string(from));
+}
+
+/* One value of a group (drift_ppm.hpet), with its record. */
+static void put_in(struct sheet *s, const char *group, const char *key, double v, const char *rec)
+{
+	json_t *g = json_object_get(s->out, group);
+	char id[96];
+
+	if (!g) {
+		g = json_object();
+		json_object_set_new(s->out, group, g);
+	}
+	json_object_set_new(g, key, json_real(v));
+	snprintf(id, sizeof(id), "%s.%s", group, key);
+	json_object_set_new(s->from, id, json_string(rec));
+}
+
+/* The stub's chosen frequency and its uncertainty: the larger of the chosen
+ * reference's spread and the platform references' disagreement. */
+static void on_stub(struct sheet *s, const json_t *r)
+{
+	const char *type = str(r, "type");
+	double hz = num(r, "tsc_hz");
+	char from[96];
+
+	if (!strcmp(type, "calib") && json_is_number(json_object_get(r, "spread_ppm")))
+		json_object_set(s->spread, str(r, "ref"), json_object_get(r, "spread_ppm"));
+	if (strcmp(type, "calib_summary") || !(hz > 0) || json_object_get(s->out, "tsc_freq_khz"))
+		return;
+	snprintf(s->chosen, sizeof(s->chosen), "%s", str(r, "chosen"));
+	snprintf(from, sizeof(from), "calib_summary (stub): tsc_hz, against %s", s->chosen);
+	put(s, "tsc_freq_khz", json_integer((json_int_t)llround(hz / 1000)), from);
+	put(s, "tsc_freq_ppm", json_real(num(r, "max_disagreement_ppm")),
+	    "calib_summary (stub): max_disagreement_ppm of the platform references");
+}
+
+/*
+ * Probe tsc's calib records, where no calib_summary came first (a results
+ * file holds only the suite's records): the stub's chosen figure as the
+ * suite received it, with that reference's spread; or on a host the
+ * suite's own calibration against CLOCK_MONOTONIC_RAW (not independent).
+ */
+static void on_probe_calib(struct sheet *s, const json_t *r)
+{
+	double hz = num(r, "tsc_hz");
+	int stub = !strcmp(str(r, "source"), "stub") && json_is_true(json_object_get(r, "chosen"));
+	char from[128];
+
+	if (json_object_get(s->out, "tsc_freq_khz") || !(hz > 0) ||
+	    (!stub && strcmp(str(r, "source"), "user")))
+		return;
+	if (stub)
+		snprintf(from, sizeof(from), "calib (tsc, stub): tsc_hz of the chosen %s",
+			 str(r, "ref"));
+	else
+		snprintf(from, sizeof(from), "calib (tsc, user): tsc_hz against %s, derived from "
+			 "the kernel's clock", str(r, "ref"));
+	put(s, "tsc_freq_khz", json_integer((json_int_t)llround(hz / 1000)), from);
+	put(s, "tsc_freq_ppm", json_real(num(r, "spread_ppm")),
+	    stub ? "calib (tsc, stub): spread_ppm of the chosen reference"
+		 : "calib (tsc, user): spread_ppm");
+}
+
+/* rec with ", independent of the TSC: yes|no|not known". */
+static const char *independence(char *rec, size_t n, const json_t *r)
+{
+	const json_t *ind = json_object_get(r, "independent");
+	size_t len = strlen(rec);
+
+	snprintf(rec + len, n - len, ", independent of the TSC: %s",
+		 json_is_true(ind) ? "yes" : json_is_false(ind) ? "no" : "not known");
+	return rec;
+}
+
+static void on_result(struct sheet *s, const json_t *r)
+{
+	const char *probe = str(r, "probe"), *name = str(r, "name");
+	char rec[192];
+
+	snprintf(rec, sizeof(rec), "result %s: %s", probe, name);
+	if (!strcmp(probe, "tscsync") && !strcmp(name, "tscsync summary") &&
+	    json_is_number(json_object_get(r, "max_abs_offset_ns")))
+		put(s, "ordering_bound_ns",
+		    json_real(num(r, "max_abs_offset_ns") + num(r, "max_bound_ns")),
+		    "result tscsync: tscsync summary, max_abs_offset_ns + max_bound_ns");
+	else if (!strcmp(probe, "drift") && json_is_number(json_object_get(r, "freq_ppm")))
+		put_in(s, "drift_ppm", str(r, "ref"), num(r, "freq_ppm"),
+		       independence(rec, sizeof(rec), r));
+	else if (!strcmp(probe, "drift") && json_is_number(json_object_get(r, "ns_per_read")))
+		put_in(s, "read_cost_ns", str(r, "counter"),
+		       num(r, "ns_per_read"), rec);
+}
+
+static void on_record(void *ctx, const struct rec *rc)
+{
+	struct sheet *s = ctx;
+	const char *type = rc->type;
+
+	s->runs += !strcmp(type, "run");
+	if (s->runs > 1)
+		goto out;
+	if (!strcmp(type, "calib") && !strcmp(str(rc->obj, "probe"), "tsc"))
+		on_probe_calib(s, rc->obj);
+	else if (!strcmp(type, "calib") || !strcmp(type, "calib_summary"))
+		on_stub(s, rc->obj);
+	else if (!strcmp(type, "result"))
+		on_result(s, rc->obj);
+	else if (!strcmp(type, "tsc_readiness"))
+		put(s, "tsc_reliable", json_string(str(rc->obj, "tsc_reliable")),
+		    "tsc_readiness: tsc_reliable");
+out:
+	json_decref(rc->obj);
+}
+
+/* The stub's uncertainty is at least its chosen reference's own spread. */
+static void finish(struct sheet *s)
+{
+	json_t *ppm = json_object_get(s->out, "tsc_freq_ppm");
+	double spread = num(s->spread, s->chosen);
+
+	if (s->chosen[0] && ppm && spread > json_number_value(ppm)) {
+		json_object_set_new(s->out, "tsc_freq_ppm", json_real(spread));
+		json_object_set_new(s->from, "tsc_freq_ppm", json_string(
+			"calib (stub): spread_ppm of the chosen reference, above the references' "
+			"disagreement"));
+	}
+	json_object_set_new(s->out, "format", json_string(DATASHEET_FORMAT));
+	json_object_set_new(s->out, "version", json_integer(DATASHEET_VERSION));
+	json_object_set(s->out, "from", s->from);
+}
+
+static int save(const char *out, const json_t *sheet)
+{
+	size_t n = strlen(out) + 8;
+	char *tmp = xmalloc(n);
+	int rc = 0;
+
+	snprintf(tmp, n, "%s.tmp", out);
+	if (json_dump_file(sheet, tmp, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10)) ||
+	    rename(tmp, out)) {
+		fprintf(stderr, "report: --datasheet=%s: %s\n", out, strerror(errno));
+		unlink(tmp);
+		rc = 1;
+	}
+	free(tmp);
+	return rc;
+}
+
+int datasheet_write(const char *out, const char *log, unsigned long long max_input)
+{
+	struct sheet s = { json_object(), json_object(), 0, json_object(), "" };
+	struct scan_stats st = { 0 };
+	int err = scan_file(log, max_input, on_record, &s, &st), rc = 1;
+
+	if (err)
+		fprintf(stderr, "report: --datasheet: %s: %s\n", log, strerror(-err));
+	else if (!json_object_get(s.out, "tsc_freq_khz"))
+		fprintf(stderr, "report: --datasheet: %s: no TSC frequency in its first run "
+			"(no stub calibration, no probe tsc)\n", log);
+	else {
+		finish(&s);
+		rc = save(out, s.out);
+	}
+	json_decref(s.out);
+	json_decref(s.from);
+	json_decref(s.spread);
+	return rc;
+}
