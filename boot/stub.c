@@ -270,6 +270,31 @@ static struct tp_rec *warn(struct tp_stub *s, const char *key, const char *what,
 	return r;
 }
 
+/*
+ * Each refused character the cleaner names: a message and a stub_warning
+ * (cmdline_bad_char) with its byte offset in the file; its word was dropped.
+ */
+static void say_refused(struct tp_stub *s, const struct tp_clean_report *rep, const char *what)
+{
+	for (unsigned int i = 0; i < rep->n_bad; i++) {
+		char m[160];
+		struct tp_buf b;
+		struct tp_rec *r;
+
+		tp_buf_init(&b, m, sizeof(m));
+		tp_buf_puts(&b, rep->bad[i].why);
+		tp_buf_puts(&b, " at byte ");
+		tp_buf_putu(&b, rep->bad[i].offset);
+		tp_buf_puts(&b, ": that word dropped, the others kept");
+		r = warn(s, "cmdline_bad_char", what, m);
+		tp_rec_uint(r, "offset", rep->bad[i].offset);
+		tp_rec_str(r, "reason", rep->bad[i].why);
+		tp_rec_uint(r, "words_dropped", rep->bad_words);
+		tp_rec_uint(r, "refused", rep->refused);
+		tp_con_emit(&s->con);
+	}
+}
+
 /* Cleans a command line source into s->user and says what it dropped. */
 static void clean_user(struct tp_stub *s, const void *text, size_t size, const char *what)
 {
@@ -306,6 +331,7 @@ static void clean_user(struct tp_stub *s, const void *text, size_t size, const c
 		tp_rec_uint(r, "words_dropped", rep.cut_words);
 		tp_con_emit(&s->con);
 	}
+	say_refused(s, &rep, what);
 	if (rep.closed_quotes) {
 		r = warn(s, "cmdline_quote_closed", what, "a line ended inside double quotes: "
 			 "closed there, so the stub's words stay words of their own");
@@ -671,7 +697,7 @@ static void say_truncated(struct tp_stub *s, const struct tp_cmdline_report *rep
 	tp_con_emit(&s->con);
 }
 
-static void build_cmdline(struct tp_stub *s)
+static EFI_STATUS build_cmdline(struct tp_stub *s)
 {
 	struct tp_cmdline_extras x = {
 		.tsc_hz = s->tsc.tsc_hz,
@@ -707,6 +733,13 @@ static void build_cmdline(struct tp_stub *s)
 	tp_rec_str(r, "encoding", tp_encoding_name(s->encoding));
 	tp_rec_uint(r, "initrd_dropped", s->initrd_dropped);
 	tp_con_emit(&s->con);
+	/* the LoadOptions must say the line above, no more and no less */
+	if (!tp_ucs2_is_line((const uint16_t *)s->cmdline16, s->cmdline)) {
+		msg_status(s, "cmdline_handover", "the UCS-2 LoadOptions are not the line assembled for",
+			   TP_KERNEL_PATH, EFI_INVALID_PARAMETER);
+		return EFI_INVALID_PARAMETER;
+	}
+	return EFI_SUCCESS;
 }
 
 /*
@@ -1085,8 +1118,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	s->boot_tsc.scan_start = tp_counter();
 	preos_hwlat(s);
 	s->boot_tsc.scanned = tp_counter();
-	build_cmdline(s);
-	status = s->embedded ? boot_embedded(s) : boot_file(s);
+	status = build_cmdline(s);
+	if (!EFI_ERROR(status))
+		status = s->embedded ? boot_embedded(s) : boot_file(s);
 fail:
 	tp_con_msg(&s->con, "returning to the firmware in 5 s");
 	uefi_call_wrapper(BS->Stall, 1, TP_ERROR_PAUSE_US);

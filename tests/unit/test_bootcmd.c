@@ -3,6 +3,7 @@
  * efitext.c, ucs2.c and the kernel check in pe.c. TAP. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../boot/cmdfile.h"
 #include "../../boot/cmdline.h"
@@ -53,7 +54,9 @@ static void test_clean(void)
 	is_str(CLEAN("# only\n# comments\n"), "", "only comments");
 	is_str(CLEAN("   \n\n  \r\n"), "", "only blanks");
 	is_str(CLEAN("a=1\0b=2"), "a=1", "stops at a NUL byte");
-	is_str(CLEAN("a=\x01x\x7f"), "a= x", "control characters become blanks");
+	is_str(CLEAN("a=\x01x\x7f b=2"), "b=2", "a control character drops its word");
+	ok(rep.refused == 2 && rep.bad_words == 1 && rep.bad[0].offset == 2 &&
+	   rep.bad[1].offset == 4, "both named by byte offset, one word dropped");
 	is_str(CLEAN("\xff\xfe" "a\0=\0\xe9\0 \0b\0\n\0#\0c\0"), "a=\xc3\xa9 b",
 	       "UTF-16LE with BOM decoded to UTF-8, comment line skipped");
 	is_str(clean("a=1", 3), "a=1", "no cut");
@@ -378,6 +381,16 @@ static void test_text(void)
 	   "2-, 3-, 4-byte and invalid UTF-8");
 	is_int(tp_utf8_to_ucs2(u, 3, "abcdef"), 2, "truncated at cap - 1");
 	ok(u[2] == 0, "truncated string terminated");
+	tp_utf8_to_ucs2(u, 8, "a=\xc3\xa9");
+	ok(tp_ucs2_is_line(u, "a=\xc3\xa9"), "the hand-over check: the same line back");
+	tp_utf8_to_ucs2(u, 8, "a\xc0\x80" "b");
+	ok(!tp_ucs2_is_line(u, "a\xc0\x80" "b"), "an overlong form does not come back: refused");
+	tp_utf8_to_ucs2(u, 8, "a\xed\xa0\x80");
+	ok(!tp_ucs2_is_line(u, "a\xed\xa0\x80"), "a surrogate: refused");
+	tp_utf8_to_ucs2(u, 8, "a\nb");
+	ok(!tp_ucs2_is_line(u, "a\nb"), "a newline: refused");
+	tp_utf8_to_ucs2(u, 3, "abcdef");
+	ok(!tp_ucs2_is_line(u, "abcdef"), "a line cut short: refused");
 
 	const struct {
 		uint32_t rev;
@@ -398,9 +411,58 @@ static void test_text(void)
 	is_str(tp_efi_status_str(4), "Warning", "a warning");
 }
 
+/*
+ * The forgeries of issue 37: an overlong U+0000, newline or quote ended the
+ * kernel's line early (Linux's EFI stub stops at U+0000 or a newline), so
+ * forged words before it were the line's last. Each is refused with its
+ * byte offset, its word dropped and the others kept.
+ */
+static void test_refused(void)
+{
+	static const struct {
+		const char *in;
+		size_t n;
+		const char *out, *why;
+		size_t at;
+	} t[] = {
+#define T(in, out, why, at) { in, sizeof(in) - 1, out, why, at }
+		T("quiet timeprobe.tsc_hz=1234567 x\xc0\x80", "quiet timeprobe.tsc_hz=1234567",
+		  "overlong form", 32),
+		T("a foo=\xc0\xa2" "bar b", "a b", "overlong form", 6),
+		T("a b\xc0\x8a" "TPM c", "a c", "overlong form", 3),
+		T("a \xe0\x80\x80 b", "a b", "overlong form", 2),
+		T("a \xf0\x80\x80\x80 b", "a b", "overlong form", 2),
+		T("a \xed\xa0\x80 b", "a b", "surrogate", 2),
+		T("a \xf0\x9f\x98\x80 b", "a b", "outside the BMP (LoadOptions are UCS-2)", 2),
+		T("a \xf4\x90\x80\x80 b", "a b", "beyond U+10FFFF", 2),
+		T("a \x80 b", "a b", "stray continuation byte", 2),
+		T("a \xc3 b", "a b", "truncated sequence", 2),
+		T("a \xff b", "a b", "not a UTF-8 byte", 2),
+		T("a \xc2\x85 b", "a b", "control character", 2),
+		T("a \x1b[2J b", "a b", "control character", 2),
+		T("\xef\xbb\xbf" "a\xc0\x80 b", "b", "overlong form", 4),
+		T("\xff\xfe" "a\0\0\xd8 \0b\0", "b", "lone surrogate", 4),
+		T("\xff\xfe" "a\0\x0a\0b\0\x1b\0 \0c\0", "a c", "control character", 8),
+#undef T
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		tp_cmdline_clean(out, sizeof(out), t[i].in, t[i].n, &rep);
+		is_str(out, t[i].out, t[i].why);
+		ok(rep.n_bad >= 1 && rep.bad[0].offset == t[i].at && !strcmp(rep.bad[0].why, t[i].why),
+		   "  named at its byte offset");
+	}
+	is_str(CLEAN("a=\xc3\xa9 b=\xe2\x82\xac"), "a=\xc3\xa9 b=\xe2\x82\xac",
+	       "well-formed 2- and 3-byte characters kept");
+	ok(rep.refused == 0 && rep.bad_words == 0, "nothing refused");
+	CLEAN("# a comment \xc0\x80\nq");
+	ok(!strcmp(out, "q") && rep.refused == 0, "a comment line is dropped anyway");
+}
+
 int main(void)
 {
 	test_clean();
+	test_refused();
 	test_encodings();
 	test_find();
 	test_assemble();
