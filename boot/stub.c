@@ -701,7 +701,7 @@ static void say_truncated(struct tp_stub *s, const struct tp_cmdline_report *rep
 }
 
 /*
- * The stub_handoff record: the values PID 1 takes from the stub's file
+ * The stub_handoff records: the values PID 1 takes from the stub's file
  * alone (common/stubfile.h), under the contract's names.
  */
 static void say_handoff(struct tp_stub *s)
@@ -717,8 +717,9 @@ static void say_handoff(struct tp_stub *s)
 		.boot_tsc = s->boot_tsc_word,
 	};
 
-	tp_stub_handoff(tp_con_rec(&s->con, TP_STUB_HANDOFF), &v);
-	tp_con_emit(&s->con);
+	for (int part = 0; part < TP_STUB_HANDOFF_PARTS; part++)
+		if (tp_stub_handoff(tp_con_rec(&s->con, TP_STUB_HANDOFF), &v, part))
+			tp_con_emit(&s->con);
 }
 
 static EFI_STATUS build_cmdline(struct tp_stub *s)

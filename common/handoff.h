@@ -18,6 +18,14 @@
 
 #include "buf.h"
 
+/*
+ * The longest per-CPU value (tsc_preos, hwlat_preos): each travels alone in
+ * a stub_handoff record of the stub's file (common/stubfile.h), whose line
+ * holds at most TP_REC_LINE_MAX (8 190) bytes; no longer on the kernel's
+ * 2 048-byte line.
+ */
+#define TP_HANDOFF_VALUE_MAX 7167
+
 /* ---- timeprobe.tsc_calib ---- */
 
 #define TP_CALIB_REF_MAX 15	/* bytes of a reference name, [a-z0-9_] */
@@ -120,8 +128,8 @@ void tp_fmt_uefi_revision(struct tp_buf *b, uint32_t revision);
  * and TP_PREOS_WORD_MAX bytes: the formatter leaves out the entries past
  * the limit and says how many, the parser refuses a longer value.
  */
-#define TP_PREOS_MAX_APS 15
-#define TP_PREOS_WORD_MAX 767
+#define TP_PREOS_MAX_APS 63		/* the pre-OS scan's slots less the BSP (boot/hwlat.h) */
+#define TP_PREOS_WORD_MAX TP_HANDOFF_VALUE_MAX
 
 struct tp_preos_adjust {
 	int present;		/* the CPU has IA32_TSC_ADJUST */
@@ -179,8 +187,8 @@ const char *tp_preos_check(const char *s, size_t n);
  * leaves out the entries past the limit and says how many, the parser
  * refuses a longer value.
  */
-#define TP_HWLAT_WORD_CPUS 32
-#define TP_HWLAT_WORD_MAX 767
+#define TP_HWLAT_WORD_CPUS 64		/* the pre-OS scan's slots (boot/hwlat.h) */
+#define TP_HWLAT_WORD_MAX TP_HANDOFF_VALUE_MAX
 
 struct tp_hwlat_word_cpu {
 	uint32_t apic;

@@ -5,13 +5,14 @@
  * LINUX_EFI_INITRD_MEDIA_GUID and appends one newc cpio archive of its own
  * (Linux, Documentation/driver-api/early-userspace/buffer-format.rst:
  * concatenated archives unpack in order) holding TP_STUB_FILE: every TP1
- * record the stub printed, verbatim, each with its CRC, the last of them
- * the TP_STUB_HANDOFF record whose keys are the contract's rows the stub
+ * record the stub printed, verbatim, each with its CRC. Among the last are
+ * the TP_STUB_HANDOFF records, whose keys are the contract's rows the stub
  * alone writes (common/words.c: tsc_hz, tsc_ref, tsc_calib, bootpart,
- * firmware, tsc_preos, hwlat_preos, boot_tsc) in the formats of
- * common/handoff.h. Nothing on the kernel command line can write that
+ * firmware, tsc_preos, hwlat_preos, boot_tsc), each once, in the formats
+ * of common/handoff.h. Nothing on the kernel command line can write that
  * file: PID 1 takes the stub's values from it alone. Freestanding C, built
- * by the stub and the suite; tests/unit/test_stubfile.c sends values across.
+ * by the stub and the suite; tests/unit/test_stubread.c and
+ * test_handoff.c send values across.
  */
 #ifndef TP_COMMON_STUBFILE_H
 #define TP_COMMON_STUBFILE_H
@@ -26,7 +27,7 @@
 #define TP_STUB_FILE TP_STUB_DIR "/stub.tp1"
 #define TP_STUB_FILE_PATH "/" TP_STUB_FILE
 
-/* The record that carries the stub's values, by the contract's row names. */
+/* The records that carry the stub's values, by the contract's row names. */
 #define TP_STUB_HANDOFF "stub_handoff"
 
 /* The stub's values; NULL (0 for tsc_hz) leaves a key out. */
@@ -36,8 +37,14 @@ struct tp_stub_values {
 		*boot_tsc;
 };
 
-/* The TP_STUB_HANDOFF record's members into r (begun by the caller). */
-void tp_stub_handoff(struct tp_rec *r, const struct tp_stub_values *v);
+/*
+ * The TP_STUB_HANDOFF records' members into r (begun by the caller): part
+ * 0 the short values, part 1 tsc_preos, part 2 hwlat_preos (each up to
+ * TP_HANDOFF_VALUE_MAX bytes, so each has a record of its own). Returns 0
+ * when the part has no member (no record is needed).
+ */
+#define TP_STUB_HANDOFF_PARTS 3
+int tp_stub_handoff(struct tp_rec *r, const struct tp_stub_values *v, int part);
 
 /* ---- newc cpio (the kernel's usr/gen_init_cpio.c writes the same) ---- */
 

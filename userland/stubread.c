@@ -31,11 +31,15 @@ static void problem(struct opt_errors *errs, const char *value, const char *reas
 	e->taken = 0;
 }
 
-/* One member of the stub_handoff record: a row only the stub writes, from the stub. */
+/*
+ * One member of a stub_handoff record: a row only the stub writes, from the
+ * stub, once (seen[] marks the rows taken).
+ */
 static int take_member(struct options *o, const struct rec_view *r, const struct rec_member *m,
-		       struct opt_errors *errs)
+		       struct opt_errors *errs, unsigned char *seen)
 {
-	char key[48], val[2048];
+	static char val[TP_REC_MAX];
+	char key[48];
 	const struct tp_word *w;
 
 	snprintf(key, sizeof(key), "%.*s", (int)(m->klen < 47 ? m->klen : 47), m->key);
@@ -46,23 +50,27 @@ static int take_member(struct options *o, const struct rec_view *r, const struct
 		problem(errs, key, "stub_handoff: not a value the stub hands over; ignored");
 		return 0;
 	}
+	if (seen[w - tp_words]++) {
+		problem(errs, key, "stub_handoff: a value given twice; the first kept");
+		return 0;
+	}
 	if (m->vlen && m->val[0] == '"') {
 		if (!recread_str(r, key, val, sizeof(val)))
 			return 0;
 	} else {
-		snprintf(val, sizeof(val), "%.*s", (int)(m->vlen < 2047 ? m->vlen : 2047), m->val);
+		snprintf(val, sizeof(val), "%.*s", (int)(m->vlen < 64 ? m->vlen : 64), m->val);
 	}
 	return options_set_from(o, OPT_FROM_STUB, key, val, errs) == 0;
 }
 
 static void take_handoff(struct options *o, const struct rec_view *r, struct opt_errors *errs,
-			 struct stubfile_report *rep)
+			 struct stubfile_report *rep, unsigned char *seen)
 {
 	struct rec_member m[TPW_COUNT + 2];
 	size_t n = recread_members(r, m, sizeof(m) / sizeof(m[0]));
 
 	for (size_t i = 0; i < n; i++)
-		rep->values += (unsigned int)take_member(o, r, &m[i], errs);
+		rep->values += (unsigned int)take_member(o, r, &m[i], errs, seen);
 }
 
 void stubfile_apply(struct options *o, const char *text, size_t len, struct opt_errors *errs,
@@ -70,6 +78,7 @@ void stubfile_apply(struct options *o, const char *text, size_t len, struct opt_
 {
 	const char *p = text, *end = text + len;
 	unsigned int handoffs = 0;
+	unsigned char seen[TPW_COUNT] = { 0 };
 
 	*rep = (struct stubfile_report){ .found = 1 };
 	while (p < end) {
@@ -89,10 +98,10 @@ void stubfile_apply(struct options *o, const char *text, size_t len, struct opt_
 			rep->records++;
 			if (keep)
 				keep(p, nl ? n + 1 : n);
-			if (recread_is(&r, "type", TP_STUB_HANDOFF) && !handoffs++)
-				take_handoff(o, &r, errs, rep);
-			else if (recread_is(&r, "type", TP_STUB_HANDOFF))
-				problem(errs, "stub_handoff", "a second stub_handoff record: ignored");
+			if (recread_is(&r, "type", TP_STUB_HANDOFF)) {
+				handoffs++;
+				take_handoff(o, &r, errs, rep, seen);
+			}
 		}
 		p = nl ? nl + 1 : end;
 	}

@@ -9,23 +9,31 @@
 #define TP_TEST_STUBJOINT_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "../../common/record.h"
 #include "../../common/stubfile.h"
 #include "../../userland/stubread.h"
 
-/* The stub's archive holding its file with v's stub_handoff record; its length. */
+/* The stub's archive holding its file with v's stub_handoff records; its length. */
 static __attribute__((unused)) size_t stub_archive(const struct tp_stub_values *v, uint8_t *out, size_t cap)
 {
 	static struct tp_rec r;
+	static char text[4 * TP_REC_MAX];
+	size_t n = 0;
 	struct tp_cpio c;
-	const char *line;
 
-	tp_rec_begin(&r, TP_STUB_HANDOFF);
-	tp_stub_handoff(&r, v);
-	line = tp_rec_finish(&r);
+	for (int part = 0; part < TP_STUB_HANDOFF_PARTS; part++) {
+		const char *line;
+
+		tp_rec_begin(&r, TP_STUB_HANDOFF);
+		if (!tp_stub_handoff(&r, v, part) || !(line = tp_rec_finish(&r)))
+			continue;
+		memcpy(text + n, line, r.len);
+		n += r.len;
+	}
 	tp_cpio_init(&c, out, cap);
-	tp_cpio_stub(&c, line, line ? r.len : 0);
+	tp_cpio_stub(&c, text, n);
 	return c.overflow ? 0 : c.len;
 }
 

@@ -41,7 +41,7 @@ static size_t stub_records(char *out, size_t cap)
 	n += (size_t)snprintf(out + n, cap - n, "%s", l);
 	tp_rec_begin(&r, TP_STUB_HANDOFF);
 	tp_stub_handoff(&r, &(struct tp_stub_values){ .tsc_hz = 2096019976, .tsc_ref = "hpet",
-		.boot_tsc = "1:2:3:4:5:6", .firmware = "00010000:00020046:EDK%20II" });
+		.boot_tsc = "1:2:3:4:5:6", .firmware = "00010000:00020046:EDK%20II" }, 0);
 	l = tp_rec_finish(&r);
 	n += (size_t)snprintf(out + n, cap - n, "%s", l);
 	return n;
@@ -122,7 +122,7 @@ static void test_reader(const char *recs, size_t n)
 	ok(o.tsc_hz == 2096019976 && !strcmp(o.tsc_ref, "hpet") && !strcmp(o.boot_tsc, "1:2:3:4:5:6") &&
 	   !strcmp(o.firmware, "00010000:00020046:EDK%20II"), "the values arrive equal");
 
-	/* a record cut short, a forged line, and a second stub_handoff */
+	/* a forged record (its CRC wrong) and a record cut short */
 	memcpy(text, recs, n);
 	memcpy(text + n, "TP1 {\"type\":\"stub_handoff\",\"tsc_hz\":1234567} *00000000\n", 55);
 	memcpy(text + n + 55, recs + n - 40, 40);
