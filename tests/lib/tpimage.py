@@ -207,6 +207,15 @@ STUB_WORD = re.compile(r"(?:^| )(?:timeprobe\.(?:tsc_hz|tsc_ref|tsc_calib|bootpa
                        r"hwlat_preos|boot_tsc|seal)=|\S*initrd=)")
 
 
+def stub_values(recs):
+    """The values of the stub's stub_handoff records (its file's, as printed)."""
+    v = {}
+    for r in recs:
+        if r["type"] == "stub_handoff":
+            v.update({k: x for k, x in r.items() if k != "type"})
+    return v
+
+
 def check_stub_file(text, recs, name="", forged=False):
     """The stub's file reached PID 1 whole (docs/stub.md, "The stub's file"):
     as many records as the stub printed from its first to stub_start, none
