@@ -16,7 +16,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import *  # noqa
 from tpimage import *  # noqa
 
-PROBES = "timeprobe.profile=quick timeprobe.probes=tscsync,hwlat"
+# tscsync samples every pair after boot too: 20 vCPUs on a loaded TCG host need
+# more than its own limit
+PROBES = "timeprobe.profile=quick timeprobe.probes=tscsync,hwlat timeprobe.timeout=1200"
 
 
 def every_cpu(name, machine, cpus, source, env=None):
