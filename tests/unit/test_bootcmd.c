@@ -186,6 +186,15 @@ static void test_assemble(void)
 	is_int(tp_cmdline_assemble(line, 100, "a", &extras, &rep), -1, "small output buffer refused");
 }
 
+/* Linux's EFI stub finds initrd= anywhere in its line (file.c, find_file_option). */
+static void test_drop_substr(void)
+{
+	char line[] = "xinitrd=\\a b initrd=\\c d=\"x initrd=e\" initrd f=1";
+
+	is_int(tp_cmdline_drop_substr(line, "initrd="), 3, "three words hold initrd=");
+	is_str(line, "b initrd f=1", "each dropped whole, the bare word and the others kept");
+}
+
 /* Linux's 31 arguments and 30 environment entries for init (init/main.c). */
 static void test_cap_init(void)
 {
@@ -467,6 +476,7 @@ int main(void)
 	test_find();
 	test_assemble();
 	test_cap_init();
+	test_drop_substr();
 	test_record();
 	test_list();
 	test_devpath();
