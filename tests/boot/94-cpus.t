@@ -41,7 +41,7 @@ def every_cpu(name, machine, cpus, source, env=None):
     m = re.search(r"timeprobe: measuring the counter offsets of (\d+) other CPUs, limit (\d+) s", text)
     ok(m and int(m.group(1)) == cpus - 1 and int(m.group(2)) >= 2 * (cpus - 1),
        "%s: the per-CPU step announced a limit for %s CPUs" % (name, m.group(1) if m else None))
-    boot_rec = first(suite, "boot")
+    boot_rec = first(recs, "boot")	# after the end record: not one of suite_records()
     if boot_rec.get("stub_tscsync_us"):
         diag("%s: the stub's time per CPU: offsets %.0f ms an AP, scan %.0f ms for %d CPUs "
              "(window %s ms)" % (name, boot_rec["stub_tscsync_us"] / 1000.0 / (cpus - 1),
