@@ -19,6 +19,7 @@
 #include "arch.h"
 #include "cmdfile.h"
 #include "hwlat.h"
+#include "initrd.h"
 #include "cmdline.h"
 #include "devpath.h"
 #include "efitext.h"
@@ -40,40 +41,6 @@
 #define TP_KERNEL_MAX (256u << 20)
 /* How the single-file stub names its kernel in messages and records. */
 #define TP_EMBEDDED_KERNEL ".linux section"
-
-/*
- * Linux's EFI stub asks for its initramfs through this vendor media device
- * path before it looks at initrd= (Linux 6.1,
- * drivers/firmware/efi/libstub/efi-stub-helper.c, efi_load_initrd_dev_path;
- * include/linux/efi.h LINUX_EFI_INITRD_MEDIA_GUID).
- */
-#define TP_LINUX_INITRD_MEDIA_GUID \
-	{ 0x5568e427, 0x68fc, 0x4f3d, { 0xac, 0x74, 0xca, 0x55, 0x52, 0x31, 0xcc, 0x68 } }
-/* UEFI 2.10, 13.2 EFI Load File 2 Protocol */
-#define TP_LOAD_FILE2_PROTOCOL_GUID \
-	{ 0x4006c0c1, 0xfcb3, 0x403e, { 0x99, 0x6d, 0x4a, 0x6c, 0x87, 0x24, 0xe0, 0x6d } }
-
-/* UEFI 2.10, 10.3.5.6 Vendor-Defined Media Device Path, then the end node */
-struct tp_initrd_path {
-	VENDOR_DEVICE_PATH vendor;
-	EFI_DEVICE_PATH end;
-} __attribute__((packed));
-
-/*
- * The initramfs handed to Linux: EFI_LOAD_FILE2_PROTOCOL has the same shape
- * as EFI_LOAD_FILE_PROTOCOL (one LoadFile member), so gnu-efi's type serves.
- * lf2 comes first: the protocol pointer Linux passes back is this struct.
- */
-struct tp_initrd {
-	EFI_LOAD_FILE_PROTOCOL lf2;
-	const void *data;	/* what LoadFile2 serves: base, padding, the stub's cpio */
-	UINTN size;
-	const void *base;	/* the initramfs: .initrd or the initrd= files read */
-	UINTN base_size;
-	void *composed;		/* data, when the stub allocated it */
-	struct tp_initrd_path path;
-	EFI_HANDLE handle;
-};
 
 struct tp_stub {
 	EFI_HANDLE image;
@@ -885,113 +852,24 @@ static EFI_STATUS read_kernel(struct tp_stub *s, void **buf, UINTN *size,
 }
 
 /*
- * UEFI 2.10, 13.2 EFI_LOAD_FILE2_PROTOCOL.LoadFile(): the size first (Linux
- * calls with no buffer and expects EFI_BUFFER_TOO_SMALL), then the bytes.
- */
-static EFI_STATUS EFIAPI initrd_load_file(EFI_LOAD_FILE_PROTOCOL *this, EFI_DEVICE_PATH *path,
-					  BOOLEAN boot_policy, UINTN *size, VOID *buf)
-{
-	struct tp_initrd *rd = (struct tp_initrd *)this;
-
-	(void)path;
-	if (!this || !size)
-		return EFI_INVALID_PARAMETER;
-	/* LoadFile2 "does not support BootPolicy": TRUE is Unsupported */
-	if (boot_policy)
-		return EFI_UNSUPPORTED;
-	if (!buf || *size < rd->size) {
-		*size = rd->size;
-		return EFI_BUFFER_TOO_SMALL;
-	}
-	CopyMem(buf, (void *)rd->data, rd->size);
-	*size = rd->size;
-	return EFI_SUCCESS;
-}
-
-static EFI_GUID initrd_media_guid = TP_LINUX_INITRD_MEDIA_GUID;
-static EFI_GUID load_file2_guid = TP_LOAD_FILE2_PROTOCOL_GUID;
-
-/*
- * What LoadFile2 serves: the initramfs, NULs to a 4-byte boundary, and a
- * newc cpio of the stub's records (common/stubfile.h). Concatenated newc
- * archives unpack in order, and the kernel skips the NULs between them
- * but wants each to start 4-byte aligned (Linux, init/initramfs.c;
- * Documentation/driver-api/early-userspace/buffer-format.rst).
- */
-static EFI_STATUS initrd_compose(struct tp_stub *s)
-{
-	struct tp_initrd *rd = &s->initrd;
-	UINTN base = (rd->base_size + 3) & ~(UINTN)3;
-	UINTN n = base + tp_cpio_stub_size(s->con.kept_len);
-	struct tp_cpio c;
-	uint8_t *p = AllocatePool(n);
-
-	if (!p)
-		return EFI_OUT_OF_RESOURCES;
-	if (rd->base_size)
-		CopyMem(p, (void *)rd->base, rd->base_size);
-	for (UINTN i = rd->base_size; i < base; i++)
-		p[i] = 0;
-	tp_cpio_init(&c, p + base, n - base);
-	tp_cpio_stub(&c, s->con.kept, s->con.kept_len);
-	if (c.overflow) {
-		FreePool(p);
-		return EFI_BUFFER_TOO_SMALL;
-	}
-	rd->composed = p;
-	rd->data = p;
-	rd->size = base + c.len;
-	return EFI_SUCCESS;
-}
-
-/*
- * Installs a handle with the device path VenMedia(LINUX_EFI_INITRD_MEDIA_GUID)
- * and EFI_LOAD_FILE2_PROTOCOL serving the composed initramfs. Fails with
- * EFI_ALREADY_STARTED when a loader before us registered an initrd the same
- * way (UEFI 2.10, 7.3 InstallMultipleProtocolInterfaces: a device path
- * already present on another handle).
+ * The initramfs with the stub's file appended, served to Linux through
+ * LINUX_EFI_INITRD_MEDIA_GUID (initrd.c); what fails is said, naming what.
  */
 static EFI_STATUS initrd_register(struct tp_stub *s, const char *what)
 {
-	struct tp_initrd *rd = &s->initrd;
-	EFI_STATUS status = initrd_compose(s);
+	EFI_STATUS status = tp_initrd_compose(&s->initrd, s->con.kept, s->con.kept_len);
 
 	if (EFI_ERROR(status)) {
 		msg_status(s, "initrd_register", "cannot add the stub's records to the initramfs for",
 			   what, status);
 		return status;
 	}
-	rd->lf2.LoadFile = initrd_load_file;
-	rd->path.vendor.Header.Type = MEDIA_DEVICE_PATH;
-	rd->path.vendor.Header.SubType = MEDIA_VENDOR_DP;
-	SetDevicePathNodeLength(&rd->path.vendor.Header, sizeof(rd->path.vendor));
-	rd->path.vendor.Guid = initrd_media_guid;
-	SetDevicePathEndNode(&rd->path.end);
-	rd->handle = NULL;
-	status = uefi_call_wrapper(BS->InstallMultipleProtocolInterfaces, 5, &rd->handle,
-				   &DevicePathProtocol, &rd->path, &load_file2_guid, &rd->lf2,
-				   NULL);
-	if (EFI_ERROR(status)) {
+	status = tp_initrd_install(&s->initrd);
+	if (EFI_ERROR(status))
 		msg_status(s, "initrd_register",
 			   "cannot register the initramfs as LINUX_EFI_INITRD_MEDIA_GUID for",
 			   what, status);
-		rd->handle = NULL;
-	}
 	return status;
-}
-
-static void initrd_unregister(struct tp_stub *s)
-{
-	struct tp_initrd *rd = &s->initrd;
-
-	if (!rd->handle)
-		return;
-	uefi_call_wrapper(BS->UninstallMultipleProtocolInterfaces, 5, rd->handle,
-			  &DevicePathProtocol, &rd->path, &load_file2_guid, &rd->lf2, NULL);
-	rd->handle = NULL;
-	if (rd->composed)
-		FreePool(rd->composed);
-	rd->composed = NULL;
 }
 
 /*
@@ -1157,7 +1035,7 @@ static EFI_STATUS boot_file(struct tp_stub *s)
 	 * volume (Linux's EFI stub opens initrd= files on that volume) */
 	kpath = FileDevicePath(s->li->DeviceHandle, L"" TP_KERNEL_PATH);
 	status = start_kernel(s, kpath, TP_KERNEL_PATH, kbuf, ksize, &ki);
-	initrd_unregister(s);
+	tp_initrd_remove(&s->initrd);
 	FreePool(kbuf);
 	if (ibuf)
 		FreePool(ibuf);
@@ -1217,7 +1095,7 @@ static EFI_STATUS boot_embedded(struct tp_stub *s)
 		   "(LINUX_EFI_INITRD_MEDIA_GUID)" : "starting the embedded kernel");
 	status = start_kernel(s, kpath, TP_EMBEDDED_KERNEL, (void *)s->pl.kernel.data,
 			      s->pl.kernel.size, &ki);
-	initrd_unregister(s);
+	tp_initrd_remove(&s->initrd);
 	if (ibuf)
 		FreePool(ibuf);
 	if (kpath)
