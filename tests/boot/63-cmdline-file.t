@@ -4,10 +4,10 @@
 one saved as UTF-16LE without a byte-order mark, and one holding a
 3000-byte word (with timeprobe.calib_rounds=7 timeprobe.calib_ms=20, the
 stub's own options); a stick with neither initrd= nor the initramfs, which
-the stub must refuse to boot; last, an empty file on a machine whose ACPI
-SPCR names COM2: the built-in line gets that port's console= too; and a
+the stub must refuse to boot; an empty file on a machine whose ACPI
+SPCR names COM2: the built-in line gets that port's console= too; a
 file that forges the stub's tsc_hz (an SMBIOS string does too) and ends
-inside a quote. Each must reach the suite's end record, and the serial
+inside a quote; last, a kernel whose init is missing, which panics. Each must reach the suite's end record, and the serial
 log must say what the stub did about the file (docs/stub.md, "Command line
 hand-off"). One file holds every hostile line of issue 37 at once
 (overlong forms, "--", 40 unknown words, forged figures and seal). The
@@ -180,4 +180,15 @@ cl = first(recs, "stub_cmdline")
 ok(cl.get("source") == "fallback" and cl.get("cmdline", "").startswith(
    "console=tty0 console=ttyS0,115200 console=ttyS1,115200 panic=0"),
    "empty file + SPCR COM2: the built-in line, then the SPCR port's console=", cl.get("cmdline"))
+
+# 7. A kernel that panics (its init missing): the stub's panic=0 keeps the
+# machine there instead of rebooting into it, and the launcher's watcher
+# ends QEMU at the panic with status 122, not 0.
+img = image_copy("cmdline-panic")
+put_cmdline(img, (default + " rdinit=/nonexistent init=/nonexistent").encode())
+status, secs, text = boot(img, "q35", timeout=300)
+kcl = kernel_cmdline(text) or ""
+ok(" panic=0" in kcl and "Kernel panic - not syncing" in text,
+   "a missing init: the kernel panics with the stub's panic=0", kcl)
+ok(status == 122, "the launcher ends QEMU at the panic with status 122 (%s, %.0f s)" % (status, secs))
 done()
