@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The formats of the values the stub hands to the suite, each with its one
- * formatter and its one parser (docs/stub.md, "What the stub adds"):
- *   timeprobe.tsc_calib=<ref>:<Hz>:<spread_ppm>,...
- *   timeprobe.bootpart=gpt:<guid> | mbr:<8 hex>:<n> | unknown
- *   timeprobe.firmware=<FirmwareRevision, 8 hex>:<UEFI revision, 8 hex>:<vendor>
- *   timeprobe.tsc_preos=<bsp apic>:<adj>,<ap apic>:<lo>:<hi>:<rtt>:<samples>:<c>:<adj>,...
- *   GUID text, 8-4-4-4-12 lowercase hex (UEFI 2.10, Appendix A)
+ * The formats of the values the stub hands to the suite in its file
+ * (common/stubfile.h), each with its one formatter and its one parser
+ * (docs/stub.md, "What the stub adds"):
+ *   tsc_calib   <ref>:<Hz>:<spread_ppm>,...
+ *   bootpart    gpt:<guid> | mbr:<8 hex>:<n> | unknown
+ *   firmware    <FirmwareRevision, 8 hex>:<UEFI revision, 8 hex>:<vendor>
+ *   tsc_preos   <bsp apic>:<adj>,<ap apic>:<lo>:<hi>:<rtt>:<samples>:<c>:<adj>,...
+ *   hwlat_preos, boot_tsc (below); GUID text, 8-4-4-4-12 lowercase hex
+ *   (UEFI 2.10, Appendix A)
  * Freestanding C (no libc), built by the stub and the suite; the parsers
- * take text from the command line, which is hostile until checked.
+ * take text from a file or a command line, hostile until checked.
  */
 #ifndef TP_COMMON_HANDOFF_H
 #define TP_COMMON_HANDOFF_H
