@@ -105,7 +105,7 @@ deps:
 
 # ---- userland: the static probe suite ----
 # common/: what the stub compiles too (the TP1 record builder, the command-line
-# contract, its hand-off formats and seal, the x86 clock arithmetic, the ACPI
+# contract, its hand-off formats and the stub's file, the x86 clock arithmetic, the ACPI
 # parsers, the TSC offset bounds). Nothing of boot/:
 # tests/build/layers.t checks it.
 COMMON_SRC := $(wildcard common/*.c)

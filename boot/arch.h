@@ -25,8 +25,6 @@
 #define TP_ARCH_TSC_EARLY 0
 /* how the per-CPU step reaches the other CPUs (arm64/mp.c) */
 #define TP_ARCH_MP_VIA " (PSCI CPU_ON)"
-/* file mode hands the initrd= file over through LoadFile2 (stub.c) */
-#define TP_ARCH_INITRD_LF2 1
 #else
 #define TP_ARCH_NAME "x86-64"
 /* PE/COFF IMAGE_FILE_MACHINE_AMD64 */
@@ -36,7 +34,6 @@
 #define TP_ARCH_COUNTER "TSC"
 #define TP_ARCH_TSC_EARLY 1
 #define TP_ARCH_MP_VIA " (MP services)"
-#define TP_ARCH_INITRD_LF2 0
 #endif
 
 /*

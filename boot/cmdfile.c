@@ -56,6 +56,7 @@ struct cleaner {
 	size_t word_start;	/* out.len before the current word's separator */
 	size_t word_len;	/* bytes of the current word, stored or not */
 	int in_word;
+	int bad;		/* the current word holds a refused character: dropped */
 	int skipping;		/* the current word does not fit: not stored */
 	int full;		/* a word that fits alone did not: the line ends */
 	int at_line_start;	/* nothing but blanks seen on this line */
@@ -69,6 +70,16 @@ static void end_word(struct cleaner *c)
 	if (!c->in_word)
 		return;
 	c->in_word = 0;
+	if (c->bad) {
+		/* take the word back out, separator and all */
+		c->bad = 0;
+		c->rep->bad_words++;
+		if (!c->skipping) {
+			c->out.len = c->word_start;
+			c->out.s[c->out.len] = 0;
+		}
+		return;
+	}
 	if (!c->skipping)
 		return;
 	if (c->word_len > c->out.cap - 1) {
@@ -80,17 +91,22 @@ static void end_word(struct cleaner *c)
 	}
 }
 
+static void begin_word(struct cleaner *c)
+{
+	if (c->in_word)
+		return;
+	c->in_word = 1;
+	c->word_len = 0;
+	c->word_start = c->out.len;
+	c->skipping = c->full;
+	if (!c->skipping && c->pending_space)
+		tp_buf_putc(&c->out, ' ');
+	c->pending_space = 0;
+}
+
 static void word_byte(struct cleaner *c, unsigned char ch)
 {
-	if (!c->in_word) {
-		c->in_word = 1;
-		c->word_len = 0;
-		c->word_start = c->out.len;
-		c->skipping = c->full;
-		if (!c->skipping && c->pending_space)
-			tp_buf_putc(&c->out, ' ');
-		c->pending_space = 0;
-	}
+	begin_word(c);
 	c->word_len++;
 	if (ch == '"')
 		c->in_quotes = !c->in_quotes;
@@ -120,10 +136,38 @@ static void close_quote(struct cleaner *c)
 		c->rep->closed_quotes++;
 }
 
+/*
+ * A refused character at byte offset at of the file: the word it is part of
+ * (or starts) is dropped at its end; a comment line drops it anyway.
+ */
+static void refuse(struct cleaner *c, size_t at, const char *why)
+{
+	struct tp_clean_report *r = c->rep;
+
+	if (c->in_comment)
+		return;
+	c->at_line_start = 0;
+	begin_word(c);
+	c->bad = 1;
+	r->refused++;
+	if (r->n_bad < TP_CLEAN_BAD_MAX) {
+		r->bad[r->n_bad].offset = at;
+		r->bad[r->n_bad].why = why;
+		r->n_bad++;
+	}
+}
+
+/* Controls a line may hold: tab, newline, VT, FF, CR (blanks to the cleaner). */
+static int refused_control(uint32_t cp)
+{
+	if (cp == '\t' || cp == '\n' || cp == '\v' || cp == '\f' || cp == '\r')
+		return 0;
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
+}
+
 static void clean_byte(struct cleaner *c, unsigned char ch)
 {
-	/* controls count as blanks: collapsed outside quotes, kept as ' ' inside */
-	int blank = is_blank(ch) || ch < 0x20 || ch == 0x7f;
+	int blank = is_blank(ch);
 
 	if (ch == '\n') {
 		close_quote(c);
@@ -163,15 +207,91 @@ static void clean_cp(struct cleaner *c, uint32_t cp)
 	}
 }
 
+static uint32_t unit16(const uint8_t *p, int be)
+{
+	return be ? (uint32_t)(p[0] << 8 | p[1]) : (uint32_t)(p[0] | p[1] << 8);
+}
+
 static void clean_utf16(struct cleaner *c, const uint8_t *p, size_t n, int be, size_t start)
 {
 	for (size_t i = start; i + 1 < n; i += 2) {
-		uint32_t u = be ? (uint32_t)(p[i] << 8 | p[i + 1]) : (uint32_t)(p[i] | p[i + 1] << 8);
+		uint32_t u = unit16(p + i, be);
 
 		if (u == 0)
 			break;
-		/* a kernel parameter has no use for characters outside the BMP */
-		clean_cp(c, u >= 0xd800 && u < 0xe000 ? 0xfffd : u);
+		if (u >= 0xd800 && u < 0xdc00 && i + 3 < n &&
+		    unit16(p + i + 2, be) >= 0xdc00 && unit16(p + i + 2, be) < 0xe000) {
+			refuse(c, i, "outside the BMP (LoadOptions are UCS-2)");
+			i += 2;
+		} else if (u >= 0xd800 && u < 0xe000) {
+			refuse(c, i, "lone surrogate");
+		} else if (refused_control(u)) {
+			refuse(c, i, "control character");
+		} else {
+			clean_cp(c, u);
+		}
+	}
+}
+
+/*
+ * Length of the well-formed UTF-8 sequence at p[0..n) (Unicode 15, Table
+ * 3-7), or 0 with *why; *skip is how many bytes a refused one spans.
+ */
+static size_t utf8_seq(const uint8_t *p, size_t n, const char **why, size_t *skip)
+{
+	uint8_t b = p[0], lo = 0x80, hi = 0xbf;
+	size_t len, i;
+
+	*why = 0;
+	len = b < 0xc0 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : b < 0xf8 ? 4 : 1;
+	if (b >= 0x80 && b < 0xc0)
+		*why = "stray continuation byte";
+	else if (b == 0xc0 || b == 0xc1)
+		*why = "overlong form";
+	else if (b >= 0xf5)
+		*why = "not a UTF-8 byte";
+	if (b == 0xe0)
+		lo = 0xa0;		/* below: overlong */
+	else if (b == 0xed)
+		hi = 0x9f;		/* above: a surrogate */
+	else if (b == 0xf0)
+		lo = 0x90;
+	else if (b == 0xf4)
+		hi = 0x8f;		/* above: beyond U+10FFFF */
+	for (i = 1; i < len && i < n && p[i] >= 0x80 && p[i] < 0xc0; i++)
+		if (!*why && i == 1 && (p[i] < lo || p[i] > hi))
+			*why = b == 0xed ? "surrogate" : b == 0xf4 ? "beyond U+10FFFF" : "overlong form";
+	*skip = i;
+	if (!*why && i < len)
+		*why = "truncated sequence";
+	if (!*why && len == 4)
+		*why = "outside the BMP (LoadOptions are UCS-2)";
+	return *why ? 0 : len;
+}
+
+static void clean_utf8(struct cleaner *c, const uint8_t *p, size_t n, size_t start)
+{
+	for (size_t i = start; i < n;) {
+		const char *why = 0;
+		size_t skip, len = utf8_seq(p + i, n - i, &why, &skip);
+
+		if (!len) {
+			refuse(c, i, why);
+			i += skip;
+			continue;
+		}
+		if (p[i] == 0)
+			break;		/* a NUL ends the text, as it always did */
+		if (refused_control(p[i]) ||
+			 (len == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0))
+			why = "control character";
+		if (why) {
+			refuse(c, i, why);
+		} else {
+			for (size_t k = 0; k < len; k++)
+				clean_byte(c, p[i + k]);
+		}
+		i += len;
 	}
 }
 
@@ -191,8 +311,7 @@ size_t tp_cmdline_clean(char *out, size_t cap, const void *in, size_t in_len,
 	if (c.rep->encoding != TP_ENC_UTF8) {
 		clean_utf16(&c, p, in_len, c.rep->encoding == TP_ENC_UTF16BE, c.rep->bom ? 2 : 0);
 	} else {
-		for (size_t i = c.rep->bom ? 3 : 0; i < in_len && p[i]; i++)
-			clean_byte(&c, p[i]);
+		clean_utf8(&c, p, in_len, c.rep->bom ? 3 : 0);
 	}
 	close_quote(&c);
 	end_word(&c);

@@ -15,6 +15,9 @@
 
 enum tp_encoding { TP_ENC_UTF8, TP_ENC_UTF16LE, TP_ENC_UTF16BE };
 
+/* Refused sequences the report names by offset; more are only counted. */
+#define TP_CLEAN_BAD_MAX 8
+
 struct tp_clean_report {
 	enum tp_encoding encoding;
 	int bom;			/* the file began with a byte-order mark */
@@ -22,6 +25,13 @@ struct tp_clean_report {
 	unsigned int cut_words;		/* words past the end of the line: dropped */
 	size_t long_word_bytes;		/* the first long word's length */
 	unsigned int closed_quotes;	/* lines that ended inside quotes: closed */
+	unsigned int bad_words;		/* words holding a refused character: dropped */
+	unsigned int refused;		/* refused sequences in all */
+	unsigned int n_bad;		/* entries of bad[] used */
+	struct {
+		size_t offset;		/* byte offset in the file of the refused sequence */
+		const char *why;	/* "overlong form", "surrogate", ... */
+	} bad[TP_CLEAN_BAD_MAX];	/* the first refused sequences */
 	size_t len;			/* of the clean line */
 };
 
@@ -35,8 +45,15 @@ const char *tp_encoding_name(enum tp_encoding e);
  * Cleans cmdline.txt: decodes UTF-16LE/BE (with or without a BOM, see
  * tp_cmdfile_encoding) to UTF-8, drops a UTF-8 BOM, skips lines whose first
  * non-blank character is '#', turns newlines and runs of blanks outside
- * double quotes into one space, drops other control characters, trims both
- * ends, stops at a NUL. A line that ends inside double quotes gets its
+ * double quotes into one space, trims both ends, stops at a NUL. Text is
+ * checked as Unicode (RFC 3629, 3; Unicode 15, Table 3-7): an ill-formed
+ * UTF-8 sequence (overlong forms such as C0 80 for U+0000 or C0 8A for a
+ * newline, surrogates, stray or missing continuation bytes), a lone UTF-16
+ * surrogate, a character outside the BMP (LoadOptions are UCS-2) and a
+ * control character other than tab, newline, CR, VT and FF (U+0001-U+001F,
+ * U+007F-U+009F) are refused: the word holding it is dropped whole, the
+ * other words kept, and rep->bad[] names where (Linux's EFI stub would end
+ * the line at a U+0000 or newline, so that a forged word would be last). A line that ends inside double quotes gets its
  * closing quote there (the kernel would otherwise take the rest of the
  * command line into that word). Writes a NUL-terminated line of at most cap - 1
  * bytes and returns its length. A word longer than cap - 1 bytes alone is

@@ -5,7 +5,6 @@
  */
 #include "cmdline.h"
 #include "../common/buf.h"
-#include "../common/seal.h"
 #include "../common/words.h"
 
 /* ---- parameter lookup (words split by tp_line_word, common/words.c) ---- */
@@ -77,36 +76,53 @@ unsigned int tp_cmdline_drop(char *line, const char *name)
 	return dropped;
 }
 
+/*
+ * Removes every word that holds `sub` anywhere (Linux's EFI stub finds
+ * initrd= as a substring of its line: drivers/firmware/efi/libstub/file.c,
+ * find_file_option). Returns how many were removed.
+ */
+unsigned int tp_cmdline_drop_substr(char *line, const char *sub)
+{
+	size_t sl = tp_strlen(sub), pos = 0, out = 0, wl;
+	unsigned int dropped = 0;
+	const char *w;
+
+	if (!line)
+		return 0;
+	while ((wl = tp_line_word(line, &pos, &w)) != 0) {
+		size_t i, k = 0;
+
+		for (i = 0; i + sl <= wl && !k; i++)
+			k = tp_streqn(w + i, sl, sub) ? 1 : 0;
+		if (k) {
+			dropped++;
+			continue;
+		}
+		if (out)
+			line[out++] = ' ';
+		for (i = 0; i < wl; i++)
+			line[out++] = w[i];
+	}
+	line[out] = 0;
+	return dropped;
+}
+
 /* ---- assembly ---- */
 
-/* The longest " timeprobe.seal=<words>:<crc32>" (common/seal.h). */
-#define SEAL_ROOM (sizeof(" " TP_SEAL_WORD "64:00000000") - 1)
-
-/* " timeprobe.NAME=" (or " NAME=" for the kernel's own words) of a contract row. */
+/* " NAME=" of a bare contract row (the kernel's own words). */
 static void put_key(struct tp_buf *b, enum tp_word_id id)
 {
-	const struct tp_word *w = &tp_words[id];
-
 	tp_buf_putc(b, ' ');
-	if (!(w->flags & TP_WF_BARE))
-		tp_buf_puts(b, TP_WORD_PREFIX);
-	tp_buf_puts(b, w->name);
+	tp_buf_puts(b, tp_words[id].name);
 	tp_buf_putc(b, '=');
 }
 
-/* 1 when line has the contract row's word (prefixed unless bare). */
 static int has_word(const char *line, enum tp_word_id id, size_t *vlen)
 {
-	char key[48];
-	struct tp_buf k;
-
-	tp_buf_init(&k, key, sizeof(key));
-	put_key(&k, id);
-	key[k.len - 1] = 0;	/* without the '=' */
-	return tp_cmdline_find(line, key + 1, vlen) != 0;
+	return tp_cmdline_find(line, tp_words[id].name, vlen) != 0;
 }
 
-/* The stub's essential words, each preceded by a space (docs/stub.md). */
+/* The stub's words for the kernel, each preceded by a space (docs/stub.md). */
 static void stub_words(struct tp_buf *e, const char *user, const struct tp_cmdline_extras *x,
 		       struct tp_cmdline_report *rep)
 {
@@ -115,55 +131,45 @@ static void stub_words(struct tp_buf *e, const char *user, const struct tp_cmdli
 	const char *v;
 
 	if (!has_word(user, TPW_PANIC, &vlen)) {
-		/* reboot 10 s after a panic instead of hanging the appliance */
 		put_key(e, TPW_PANIC);
 		tp_buf_puti(e, tp_words[TPW_PANIC].def);
 		rep->added_panic = 1;
 	}
-	if (x->tsc_hz) {
-		v = tp_cmdline_find(user, TP_WORD_PREFIX "tsc_early", &vlen);
-		if (v)
-			tp_word_choice(&tp_words[TPW_TSC_EARLY], v, vlen, &off);
-		if (TP_ARCH_TSC_EARLY && !has_word(user, TPW_TSC_EARLY_KHZ, &vlen) && off != 1) {
-			put_key(e, TPW_TSC_EARLY_KHZ);
-			tp_buf_putu(e, (x->tsc_hz + 500) / 1000);
-			rep->added_tsc_early = 1;
-		}
-		put_key(e, TPW_TSC_HZ);
-		tp_buf_putu(e, x->tsc_hz);
-		put_key(e, TPW_TSC_REF);
-		tp_buf_puts(e, x->tsc_ref ? x->tsc_ref : "none");
+	if (!x->tsc_hz)
+		return;
+	v = tp_cmdline_find(user, TP_WORD_PREFIX "tsc_early", &vlen);
+	if (v)
+		tp_word_choice(&tp_words[TPW_TSC_EARLY], v, vlen, &off);
+	if (TP_ARCH_TSC_EARLY && !has_word(user, TPW_TSC_EARLY_KHZ, &vlen) && off != 1) {
+		put_key(e, TPW_TSC_EARLY_KHZ);
+		tp_buf_putu(e, (x->tsc_hz + 500) / 1000);
+		rep->added_tsc_early = 1;
 	}
-	put_key(e, TPW_BOOTPART);
-	tp_buf_puts(e, x->bootpart ? x->bootpart : "unknown");
 }
 
-/*
- * Appends " timeprobe.<id>=<v>" to o when v is within the contract's bound
- * and the whole fits in room bytes; else sets *dropped and leaves o as it was.
- */
-static void optional_word(struct tp_buf *o, enum tp_word_id id, const char *v, size_t room,
-			  int *dropped)
+/* Offset of the first word "--" of line[0..n) (blanks before it kept out), or n. */
+static size_t dashes_at(const char *line, size_t n)
 {
-	size_t before = o->len;
+	size_t pos = 0, wl;
+	const char *w;
 
-	if (!v || !v[0])
-		return;
-	put_key(o, id);
-	tp_buf_puts(o, v);
-	if (o->overflow || o->len > room || (int64_t)tp_strlen(v) > tp_words[id].hi) {
-		o->len = before;
-		o->overflow = 0;
-		*dropped = 1;
-	}
+	while ((wl = tp_line_word(line, &pos, &w)) != 0 && (size_t)(w - line) < n)
+		if (wl == 2 && w[0] == '-' && w[1] == '-') {
+			size_t at = (size_t)(w - line);
+
+			while (at > 0 && tp_line_blank(line[at - 1]))
+				at--;
+			return at;
+		}
+	return n;
 }
 
 int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 			const struct tp_cmdline_extras *x, struct tp_cmdline_report *rep)
 {
-	char ess[512], opt[TP_CMDLINE_MAX + 1];
-	struct tp_buf e, o, b;
-	size_t ul = tp_strlen(user), keep, pos, room, from, need;
+	char ess[128];
+	struct tp_buf e, b;
+	size_t ul = tp_strlen(user), keep, pos, dd;
 	int dropped = 0;
 
 	*rep = (struct tp_cmdline_report){ 0 };
@@ -171,22 +177,11 @@ int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 		return -1;
 	tp_buf_init(&e, ess, sizeof(ess));
 	stub_words(&e, user, x, rep);
-	need = e.len + SEAL_ROOM;	/* the stub's words and their seal, always kept */
 
-	/* the optional words take what the user's line and the essential leave */
-	room = ul + need < TP_CMDLINE_MAX ? TP_CMDLINE_MAX - ul - need : 0;
-	tp_buf_init(&o, opt, sizeof(opt));
-	optional_word(&o, TPW_BOOT_TSC, x->boot_tsc, room, &rep->dropped_boot_tsc);
-	optional_word(&o, TPW_TSC_CALIB, x->tsc_calib, room, &rep->dropped_tsc_calib);
-	optional_word(&o, TPW_FIRMWARE, x->firmware, room, &rep->dropped_firmware);
-	optional_word(&o, TPW_TSC_PREOS, x->tsc_preos, room, &rep->dropped_tsc_preos);
-	optional_word(&o, TPW_HWLAT_PREOS, x->hwlat_preos, room, &rep->dropped_hwlat_preos);
-	dropped = rep->dropped_tsc_calib | rep->dropped_firmware | rep->dropped_tsc_preos |
-		  rep->dropped_boot_tsc | rep->dropped_hwlat_preos;
-	/* What fits of the user's line, cut at a word boundary. */
+	/* What fits of the user's line, cut at a word boundary; the stub's words always. */
 	keep = ul;
-	if (keep + need > TP_CMDLINE_MAX) {
-		size_t room = TP_CMDLINE_MAX > need ? TP_CMDLINE_MAX - need : 0;
+	if (keep + e.len > TP_CMDLINE_MAX) {
+		size_t room = TP_CMDLINE_MAX - e.len;
 		const char *w;
 		size_t wl;
 
@@ -200,25 +195,148 @@ int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 		}
 		dropped = 1;
 	}
-
+	/* Linux reads no parameter after "--" (init/main.c): the stub's go before it */
+	dd = dashes_at(user ? user : "", keep);
+	rep->before_dashes = dd < keep;
 	tp_buf_init(&b, out, cap);
-	tp_buf_putn(&b, user ? user : "", keep);
-	from = b.len;
-	/* no leading space when cmdline.txt was empty */
-	tp_buf_putn(&b, ess + (b.len ? 0 : 1), e.len - (b.len ? 0 : 1));
-	tp_buf_putn(&b, opt, o.len);
-	tp_seal_add(&b, from);
+	tp_buf_putn(&b, user ? user : "", dd);
+	/* no leading space when cmdline.txt was empty (or began with "--") */
+	if (e.len)
+		tp_buf_putn(&b, ess + (b.len ? 0 : 1), e.len - (b.len ? 0 : 1));
+	if (dd < keep) {
+		size_t from = dd;
+
+		while (from < keep && tp_line_blank(user[from]))
+			from++;
+		if (b.len)
+			tp_buf_putc(&b, ' ');
+		tp_buf_putn(&b, user + from, keep - from);
+	}
 	rep->len = b.len;
 	return dropped;
 }
 
+/* ---- what Linux takes from the line for init ---- */
+
+/*
+ * Kernel parameters Linux consumes itself (__setup, early_param,
+ * core_param), so they never become init's arguments or environment. A
+ * word not listed counts, which can only make the cap drop early.
+ */
+static const char *const kernel_words[] = {
+	"console", "earlycon", "earlyprintk", "initrd", "noinitrd", "panic", "tsc_early_khz",
+	"tsc", "notsc", "clocksource", "quiet", "debug", "loglevel", "ignore_loglevel",
+	"nokaslr", "root", "rootfstype", "rdinit", "init", "mem", "memmap", "maxcpus",
+	"nr_cpus", "nosmp", "isolcpus", "nohz", "nohz_full", "rcu_nocbs", "irqaffinity",
+	"idle", "mitigations", "noapic", "nolapic", "acpi", "hpet", "nmi_watchdog",
+	"nowatchdog", "threadirqs", "lpj", "efi", "noefi", "apic", "lapic", "hugepages",
+};
+
+static int kernel_word(const char *w, size_t n)
+{
+	for (size_t i = 0; i < sizeof(kernel_words) / sizeof(kernel_words[0]); i++)
+		if (tp_streqn(w, n, kernel_words[i]))
+			return 1;
+	return 0;
+}
+
+/* The name of word w[0..wl) (up to '='); its length. */
+static size_t name_len(const char *w, size_t wl)
+{
+	size_t n = 0;
+
+	while (n < wl && w[n] != '=')
+		n++;
+	return n;
+}
+
+/* 1 when a kept env word of kept[0..n) had w's name (Linux replaces the entry). */
+static int env_seen(const char *kept, size_t n, const char *w, size_t nl)
+{
+	size_t pos = 0, wl;
+	const char *v;
+
+	while (pos < n && (wl = tp_line_word(kept, &pos, &v)) != 0)
+		if (name_len(v, wl) == nl && nl < wl) {
+			size_t i;
+
+			for (i = 0; i < nl && v[i] == w[i]; i++)
+				;
+			if (i == nl)
+				return 1;
+		}
+	return 0;
+}
+
+/* What one word becomes in init/main.c: 0 nothing, 1 an argument, 2 an environment entry. */
+static int init_kind(const char *kept, size_t n, const char *w, size_t wl)
+{
+	size_t nl = name_len(w, wl);
+
+	for (size_t i = 0; i < nl; i++)
+		if (w[i] == '.')
+			return 0;	/* a module's parameter */
+	if (kernel_word(w, nl))
+		return 0;
+	if (nl == wl)
+		return 1;
+	if (tp_streqn(w, nl, "HOME") || tp_streqn(w, nl, "TERM") || env_seen(kept, n, w, nl))
+		return 0;	/* replaces an entry */
+	return 2;
+}
+
+static int is_dashes(const char *w, size_t wl)
+{
+	return wl == 2 && w[0] == '-' && w[1] == '-';
+}
+
+unsigned int tp_cmdline_cap_init(char *line, struct tp_init_cap *cap)
+{
+	char kept[TP_CMDLINE_MAX + 1];
+	struct tp_buf b;
+	size_t pos = 0, wl;
+	const char *w;
+	int after = 0;
+
+	*cap = (struct tp_init_cap){ 0 };
+	if (!line)
+		return 0;
+	tp_buf_init(&b, kept, sizeof(kept));
+	while ((wl = tp_line_word(line, &pos, &w)) != 0) {
+		/* after "--" every word is init's argument (init/main.c, set_init_arg) */
+		int kind = after ? 1 : is_dashes(w, wl) ? 0 : init_kind(kept, b.len, w, wl);
+		unsigned int *n = kind == 1 ? &cap->args : &cap->envs;
+
+		after |= is_dashes(w, wl);
+		if (kind && ++*n > (kind == 1 ? TP_INIT_ARGS_MAX : TP_INIT_ENVS_MAX)) {
+			if (!cap->args_dropped && !cap->envs_dropped)
+				cap->first_dropped = (size_t)(w - line);
+			if (kind == 1)
+				cap->args_dropped++;
+			else
+				cap->envs_dropped++;
+			continue;
+		}
+		if (b.len)
+			tp_buf_putc(&b, ' ');
+		tp_buf_putn(&b, w, wl);
+	}
+	for (size_t i = 0; i <= b.len; i++)
+		line[i] = kept[i];
+	return cap->args_dropped + cap->envs_dropped;
+}
+
 /* ---- checks before the kernel starts ---- */
 
+/* 1 when line has name=<something> (a bare name, or an empty value, names nothing). */
 static int has(const char *line, const char *name)
 {
-	size_t vlen;
+	size_t pos = 0, vlen;
 
-	return tp_cmdline_find(line, name, &vlen) != 0;
+	while (tp_cmdline_next(line, name, &pos, &vlen))
+		if (vlen)
+			return 1;
+	return 0;
 }
 
 unsigned int tp_cmdline_faults(const char *line, const struct tp_cmdline_env *env)
@@ -255,22 +373,9 @@ void tp_cmdline_report_text(struct tp_buf *b, const struct tp_cmdline_report *re
 {
 	tp_buf_puts(b, "WARNING: kernel command line over ");
 	tp_buf_putu(b, TP_CMDLINE_MAX);
-	tp_buf_puts(b, " bytes:");
-	if (rep->dropped_tsc_calib)
-		tp_buf_puts(b, " dropped timeprobe.tsc_calib=;");
-	if (rep->dropped_firmware)
-		tp_buf_puts(b, " dropped timeprobe.firmware=;");
-	if (rep->dropped_tsc_preos)
-		tp_buf_puts(b, " dropped timeprobe.tsc_preos=;");
-	if (rep->dropped_boot_tsc)
-		tp_buf_puts(b, " dropped timeprobe.boot_tsc=;");
-	if (rep->dropped_hwlat_preos)
-		tp_buf_puts(b, " dropped timeprobe.hwlat_preos=;");
-	if (rep->user_words_dropped) {
-		tp_buf_puts(b, " dropped the last ");
-		tp_buf_putu(b, rep->user_words_dropped);
-		tp_buf_puts(b, " word(s) of cmdline.txt;");
-	}
+	tp_buf_puts(b, " bytes: dropped the last ");
+	tp_buf_putu(b, rep->user_words_dropped);
+	tp_buf_puts(b, " word(s) of cmdline.txt");
 }
 
 /* A timeprobe.* word a person may write, with a value the contract accepts. */

@@ -50,46 +50,56 @@ const char *tp_cmdline_next(const char *line, const char *name, size_t *pos, siz
  */
 unsigned int tp_cmdline_drop(char *line, const char *name);
 
+/* Removes every word holding sub anywhere (Linux finds initrd= so); how many. */
+unsigned int tp_cmdline_drop_substr(char *line, const char *sub);
+
+/* What the stub knows when it adds its words for the kernel. */
 struct tp_cmdline_extras {
-	uint64_t tsc_hz;	/* 0: calibration failed, no TSC parameters */
-	const char *tsc_ref;	/* "hpet", "pmtimer", ... */
-	const char *tsc_calib;	/* "hpet:2893012345:12,pmtimer:..." or NULL */
-	const char *bootpart;	/* "gpt:<guid>", "mbr:<sig>:<n>" or NULL */
-	const char *firmware;	/* tp_firmware_fmt()'s text, or NULL */
-	const char *tsc_preos;	/* tp_preos_fmt()'s text, or NULL */
-	const char *boot_tsc;	/* tp_boot_tsc_fmt()'s text, or NULL */
-	const char *hwlat_preos;	/* tp_hwlat_word_fmt()'s text, or NULL */
+	uint64_t tsc_hz;	/* 0: calibration failed, no tsc_early_khz= */
 };
 
 struct tp_cmdline_report {
 	int added_panic;
 	int added_tsc_early;
-	int dropped_tsc_calib;	/* timeprobe.tsc_calib= left out for length */
-	int dropped_firmware;	/* timeprobe.firmware= left out for length */
-	int dropped_tsc_preos;	/* timeprobe.tsc_preos= left out for length */
-	int dropped_boot_tsc;	/* timeprobe.boot_tsc= left out for length */
-	int dropped_hwlat_preos;	/* timeprobe.hwlat_preos= left out for length */
+	int before_dashes;	/* the line has "--": the stub's words went before it */
 	unsigned int user_words_dropped;	/* cmdline.txt words cut from the end */
 	size_t len;
 };
 
 /*
  * Assembles the kernel command line into out (cap >= TP_CMDLINE_MAX + 1):
- *   <user> [panic=10] [tsc_early_khz=K] timeprobe.tsc_hz=H timeprobe.tsc_ref=R
- *   timeprobe.bootpart=P timeprobe.tsc_calib=LIST timeprobe.firmware=F
- *   timeprobe.boot_tsc=T timeprobe.tsc_preos=O timeprobe.hwlat_preos=L
- *   timeprobe.seal=N:CRC
- * (the seal, common/seal.h, covers every word after <user>).
- * panic=10 unless user has panic=; tsc_early_khz unless user has it or says
- * timeprobe.tsc_early=off. When the whole does not fit in TP_CMDLINE_MAX,
- * timeprobe.hwlat_preos=, timeprobe.tsc_preos=, timeprobe.firmware=,
- * timeprobe.tsc_calib=, timeprobe.boot_tsc= are left out (whichever does
- * not fit in what is left, the later ones first), then cmdline.txt's last words; the
- * stub's other parameters always stay (they are short and the suite needs
- * them). Returns 0, 1 when something was dropped, -1 when cap is too small.
+ *   <user> [panic=0] [tsc_early_khz=K]
+ * or, when the user's words hold "--" (after which Linux reads no
+ * parameter, init/main.c), <user before --> [panic=0] [tsc_early_khz=K]
+ * -- <rest>. panic= unless user has panic=; tsc_early_khz unless user has
+ * it or says timeprobe.tsc_early=off. The stub's other results go to PID 1
+ * in its file (common/stubfile.h), not on this line. When the whole does
+ * not fit in TP_CMDLINE_MAX, cmdline.txt's last words are cut. Returns 0,
+ * 1 when something was dropped, -1 when cap is too small.
  */
 int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 			const struct tp_cmdline_extras *x, struct tp_cmdline_report *rep);
+
+/*
+ * Linux hands init at most MAX_INIT_ARGS (32) arguments and MAX_INIT_ENVS
+ * (32) environment entries from its command line and panics on one more
+ * ("Too many boot env vars", init/main.c, unknown_bootoption): argv_init
+ * already holds "init", envp_init HOME=/ and TERM=linux. A word whose name
+ * holds a '.' is a module's; a few kernel parameters are known; any other
+ * name=value is an entry (the same name again replaces it), any other bare
+ * word and every word after "--" an argument.
+ */
+#define TP_INIT_ARGS_MAX 31
+#define TP_INIT_ENVS_MAX 30
+
+struct tp_init_cap {
+	unsigned int args, envs;		/* taken, up to the limits */
+	unsigned int args_dropped, envs_dropped;
+	size_t first_dropped;			/* offset of the first dropped word */
+};
+
+/* Drops the words past the limits from line, in place; returns how many. */
+unsigned int tp_cmdline_cap_init(char *line, struct tp_init_cap *cap);
 
 /* The stub's warning for a line tp_cmdline_assemble() cut: what was dropped. */
 struct tp_buf;

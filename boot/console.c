@@ -258,6 +258,31 @@ void tp_con_hex(struct tp_rec *r, const char *key, uint64_t v)
 	tp_rec_str(r, key, s);
 }
 
+/* A copy of each record for the stub's file; the pool grows by doubling. */
+static void keep(struct tp_console *c, const char *line, UINTN n)
+{
+	if (c->kept_len + n > c->kept_cap) {
+		UINTN cap = c->kept_cap ? c->kept_cap : 64 * 1024;
+		char *p;
+
+		while (cap < c->kept_len + n)
+			cap *= 2;
+		p = AllocatePool(cap);
+		if (!p) {
+			c->kept_lost++;
+			return;
+		}
+		if (c->kept) {
+			CopyMem(p, c->kept, c->kept_len);
+			FreePool(c->kept);
+		}
+		c->kept = p;
+		c->kept_cap = cap;
+	}
+	CopyMem(c->kept + c->kept_len, (void *)line, n);
+	c->kept_len += n;
+}
+
 void tp_con_emit(struct tp_console *c)
 {
 	const char *line = tp_rec_finish(&c->rec);
@@ -266,6 +291,7 @@ void tp_con_emit(struct tp_console *c)
 		tp_con_msg(c, "internal error: a record overflowed and was dropped");
 		return;
 	}
+	keep(c, line, c->rec.len);
 	if (c->rec_serial) {
 		write_serial(c->rec_serial, line, c->rec.len);
 		for (int i = 0; i < c->n_text_out; i++)

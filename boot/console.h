@@ -28,6 +28,10 @@ struct tp_console {
 	int n_text_out;
 	unsigned int columns;		/* ConOut's current mode */
 	struct tp_rec rec;		/* scratch record, 8 KiB: not on the stack */
+	/* every record emitted, for the stub's file (common/stubfile.h) */
+	char *kept;
+	UINTN kept_len, kept_cap;
+	UINTN kept_lost;		/* records not kept: no memory */
 };
 
 void tp_con_init(struct tp_console *c, EFI_SYSTEM_TABLE *st);
@@ -41,6 +45,7 @@ struct tp_rec *tp_con_calib(struct tp_console *c, const char *ref);
 struct tp_rec *tp_con_calib_summary(struct tp_console *c, const char *chosen, uint64_t hz);
 /* key = "0x<hex>" in r. */
 void tp_con_hex(struct tp_rec *r, const char *key, uint64_t v);
+/* Prints the record and keeps a copy in c->kept. */
 void tp_con_emit(struct tp_console *c);
 
 #endif

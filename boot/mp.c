@@ -304,6 +304,7 @@ void tp_mp_tscsync(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint64_t tsc_hz
 		say_summary(con, "MP services: cannot enumerate the processors", status, &c, tsc_hz);
 		return;
 	}
+	tp_mp_announce(con, c.processors ? c.processors - 1 : 0);
 	each_ap(con, mp, ticks_per_ms, &c, &rep->preos);
 	say_summary(con, NULL, EFI_SUCCESS, &c, tsc_hz);
 	tp_buf_init(&b, rep->word, sizeof(rep->word));

@@ -1,6 +1,22 @@
 // SPDX-License-Identifier: MIT
 /* The BSP's half of the round trips and a pair's keys; see mpshare.h. */
 #include "mpshare.h"
+#include "../common/announce.h"
+#include "../common/buf.h"
+
+void tp_mp_announce(struct tp_console *con, uint64_t cpus)
+{
+	char what[64], line[128];
+	struct tp_buf w, b;
+
+	tp_buf_init(&w, what, sizeof(what));
+	tp_buf_puts(&w, "measuring the counter offsets of ");
+	tp_buf_putu(&w, cpus);
+	tp_buf_puts(&w, " other CPUs");
+	tp_buf_init(&b, line, sizeof(line));
+	tp_announce(&b, what, 2 + TP_MP_CPU_LIMIT_S * cpus);
+	tp_con_msg(con, line);
+}
 
 int tp_rt_call(struct tp_rt *rt, uint64_t ticks_per_ms, struct tscsync_bounds *s)
 {

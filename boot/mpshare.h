@@ -19,6 +19,17 @@
 #include "arch.h"
 #include "mp.h"
 
+/*
+ * One CPU's share of the per-CPU step at its worst, rounded up: its start
+ * (1 s), the round trips (0.5 s), the firmware's or PSCI's word that it is
+ * done (3 s). The step announces CPUs x this (common/announce.h), so the
+ * launcher's watcher allows a big machine's step its time.
+ */
+#define TP_MP_CPU_LIMIT_S 5
+
+/* "timeprobe: measuring the counter offsets of N other CPUs, limit M s". */
+void tp_mp_announce(struct tp_console *con, uint64_t cpus);
+
 /* The round trip's two words, first in each architecture's line. */
 struct tp_rt {
 	uint64_t seq;		/* odd: A's call; even: B's answer; MP_STOP: done */

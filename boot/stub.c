@@ -14,10 +14,12 @@
 #include "../common/announce.h"
 #include "../common/record.h"
 #include "../common/handoff.h"
+#include "../common/stubfile.h"
 #include "../common/words.h"
 #include "arch.h"
 #include "cmdfile.h"
 #include "hwlat.h"
+#include "initrd.h"
 #include "cmdline.h"
 #include "devpath.h"
 #include "efitext.h"
@@ -40,37 +42,6 @@
 /* How the single-file stub names its kernel in messages and records. */
 #define TP_EMBEDDED_KERNEL ".linux section"
 
-/*
- * Linux's EFI stub asks for its initramfs through this vendor media device
- * path before it looks at initrd= (Linux 6.1,
- * drivers/firmware/efi/libstub/efi-stub-helper.c, efi_load_initrd_dev_path;
- * include/linux/efi.h LINUX_EFI_INITRD_MEDIA_GUID).
- */
-#define TP_LINUX_INITRD_MEDIA_GUID \
-	{ 0x5568e427, 0x68fc, 0x4f3d, { 0xac, 0x74, 0xca, 0x55, 0x52, 0x31, 0xcc, 0x68 } }
-/* UEFI 2.10, 13.2 EFI Load File 2 Protocol */
-#define TP_LOAD_FILE2_PROTOCOL_GUID \
-	{ 0x4006c0c1, 0xfcb3, 0x403e, { 0x99, 0x6d, 0x4a, 0x6c, 0x87, 0x24, 0xe0, 0x6d } }
-
-/* UEFI 2.10, 10.3.5.6 Vendor-Defined Media Device Path, then the end node */
-struct tp_initrd_path {
-	VENDOR_DEVICE_PATH vendor;
-	EFI_DEVICE_PATH end;
-} __attribute__((packed));
-
-/*
- * The initramfs handed to Linux: EFI_LOAD_FILE2_PROTOCOL has the same shape
- * as EFI_LOAD_FILE_PROTOCOL (one LoadFile member), so gnu-efi's type serves.
- * lf2 comes first: the protocol pointer Linux passes back is this struct.
- */
-struct tp_initrd {
-	EFI_LOAD_FILE_PROTOCOL lf2;
-	const void *data;
-	UINTN size;
-	struct tp_initrd_path path;
-	EFI_HANDLE handle;
-};
-
 struct tp_stub {
 	EFI_HANDLE image;
 	EFI_SYSTEM_TABLE *st;
@@ -90,7 +61,9 @@ struct tp_stub {
 	const char *cmdline_from;		/* the file or section, for messages */
 	int user_empty;				/* decoding left no word */
 	enum tp_encoding encoding;		/* of the source, for stub_cmdline */
-	unsigned int initrd_dropped;		/* initrd= words removed */
+	unsigned int initrd_dropped;		/* words holding initrd= removed */
+	int initrd_taken;			/* the initrd= files are the stub's to read */
+	char initrd_words[TP_CMDLINE_MAX + 1];	/* the user's initrd= words, taken */
 	struct tp_initrd initrd;
 	char user[TP_CMDLINE_MAX + 1];		/* cleaned cmdline.txt */
 	char cmdline[TP_CMDLINE_MAX + 1];	/* what the kernel gets */
@@ -270,6 +243,31 @@ static struct tp_rec *warn(struct tp_stub *s, const char *key, const char *what,
 	return r;
 }
 
+/*
+ * Each refused character the cleaner names: a message and a stub_warning
+ * (cmdline_bad_char) with its byte offset in the file; its word was dropped.
+ */
+static void say_refused(struct tp_stub *s, const struct tp_clean_report *rep, const char *what)
+{
+	for (unsigned int i = 0; i < rep->n_bad; i++) {
+		char m[160];
+		struct tp_buf b;
+		struct tp_rec *r;
+
+		tp_buf_init(&b, m, sizeof(m));
+		tp_buf_puts(&b, rep->bad[i].why);
+		tp_buf_puts(&b, " at byte ");
+		tp_buf_putu(&b, rep->bad[i].offset);
+		tp_buf_puts(&b, ": that word dropped, the others kept");
+		r = warn(s, "cmdline_bad_char", what, m);
+		tp_rec_uint(r, "offset", rep->bad[i].offset);
+		tp_rec_str(r, "reason", rep->bad[i].why);
+		tp_rec_uint(r, "words_dropped", rep->bad_words);
+		tp_rec_uint(r, "refused", rep->refused);
+		tp_con_emit(&s->con);
+	}
+}
+
 /* Cleans a command line source into s->user and says what it dropped. */
 static void clean_user(struct tp_stub *s, const void *text, size_t size, const char *what)
 {
@@ -306,6 +304,7 @@ static void clean_user(struct tp_stub *s, const void *text, size_t size, const c
 		tp_rec_uint(r, "words_dropped", rep.cut_words);
 		tp_con_emit(&s->con);
 	}
+	say_refused(s, &rep, what);
 	if (rep.closed_quotes) {
 		r = warn(s, "cmdline_quote_closed", what, "a line ended inside double quotes: "
 			 "closed there, so the stub's words stay words of their own");
@@ -628,10 +627,10 @@ static void cmdline_env(struct tp_stub *s, struct tp_cmdline_env *env)
 	int embedded_initrd = s->embedded && s->pl.initrd.data;
 
 	env->user_empty = s->user_empty && s->cmdline_source[0] != 'b';
-	env->initrd_file = !embedded_initrd && s->root &&
+	env->initrd_file = !embedded_initrd && !s->initrd_taken && s->root &&
 			   !EFI_ERROR(file_exists(s, TP_INITRD_PATH, sizeof(TP_INITRD_PATH) - 1));
 	env->serial = s->con.serial || s->con.rec_serial || s->con.conout_serial;
-	env->drop_initrd = embedded_initrd;
+	env->drop_initrd = embedded_initrd || s->initrd_taken;
 }
 
 static void say_fallback(struct tp_stub *s, const struct tp_cmdline_final *f)
@@ -663,7 +662,7 @@ static void say_fallback(struct tp_stub *s, const struct tp_cmdline_final *f)
  */
 static int check_user(struct tp_stub *s)
 {
-	static const struct tp_cmdline_extras none = { .bootpart = "unknown" };
+	static const struct tp_cmdline_extras none = { 0 };
 	struct tp_cmdline_env env;
 	struct tp_cmdline_final f;
 
@@ -688,26 +687,36 @@ static void say_truncated(struct tp_stub *s, const struct tp_cmdline_report *rep
 	tp_con_msg(&s->con, m);
 	r = tp_con_rec(&s->con, "stub_warning");
 	tp_rec_str(r, "what", "cmdline_truncated");
-	tp_rec_bool(r, "dropped_tsc_calib", rep->dropped_tsc_calib);
-	tp_rec_bool(r, "dropped_firmware", rep->dropped_firmware);
-	tp_rec_bool(r, "dropped_tsc_preos", rep->dropped_tsc_preos);
 	tp_rec_uint(r, "user_words_dropped", rep->user_words_dropped);
 	tp_rec_uint(r, "limit", TP_CMDLINE_MAX);
 	tp_con_emit(&s->con);
 }
 
-static void build_cmdline(struct tp_stub *s)
+/*
+ * The stub_handoff records: the values PID 1 takes from the stub's file
+ * alone (common/stubfile.h), under the contract's names.
+ */
+static void say_handoff(struct tp_stub *s)
 {
-	struct tp_cmdline_extras x = {
+	struct tp_stub_values v = {
 		.tsc_hz = s->tsc.tsc_hz,
-		.tsc_ref = s->tsc.chosen,
+		.tsc_ref = s->tsc.tsc_hz ? s->tsc.chosen : NULL,
 		.tsc_calib = s->tsc.calib_list,
 		.bootpart = s->bootpart,
 		.firmware = s->firmware,
 		.tsc_preos = s->mp.measured ? s->mp.word : NULL,
-		.boot_tsc = s->boot_tsc_word,
 		.hwlat_preos = s->hwlat.word,
+		.boot_tsc = s->boot_tsc_word,
 	};
+
+	for (int part = 0; part < TP_STUB_HANDOFF_PARTS; part++)
+		if (tp_stub_handoff(tp_con_rec(&s->con, TP_STUB_HANDOFF), &v, part))
+			tp_con_emit(&s->con);
+}
+
+static EFI_STATUS build_cmdline(struct tp_stub *s)
+{
+	struct tp_cmdline_extras x = { .tsc_hz = s->tsc.tsc_hz };
 	struct tp_cmdline_env env;
 	struct tp_cmdline_final f;
 	struct tp_rec *r;
@@ -717,6 +726,7 @@ static void build_cmdline(struct tp_stub *s)
 	s->boot_tsc.handover = tp_counter();
 	tp_buf_init(&tb, s->boot_tsc_word, sizeof(s->boot_tsc_word));
 	tp_boot_tsc_fmt(&tb, &s->boot_tsc);
+	say_handoff(s);
 	if (tp_cmdline_final(s->cmdline, sizeof(s->cmdline), s->user, &x, &env, &f) > 0)
 		say_truncated(s, &f.rep);
 	if (f.faults)
@@ -731,14 +741,21 @@ static void build_cmdline(struct tp_stub *s)
 	tp_rec_str(r, "source", s->cmdline_source);
 	tp_rec_str(r, "encoding", tp_encoding_name(s->encoding));
 	tp_rec_uint(r, "initrd_dropped", s->initrd_dropped);
+	tp_rec_bool(r, "before_dashes", f.rep.before_dashes);
 	tp_con_emit(&s->con);
+	/* the LoadOptions must say the line above, no more and no less */
+	if (!tp_ucs2_is_line((const uint16_t *)s->cmdline16, s->cmdline)) {
+		msg_status(s, "cmdline_handover", "the UCS-2 LoadOptions are not the line assembled for",
+			   TP_KERNEL_PATH, EFI_INVALID_PARAMETER);
+		return EFI_INVALID_PARAMETER;
+	}
+	return EFI_SUCCESS;
 }
 
 /*
- * Every initrd= must exist: Linux's EFI stub would otherwise stop with a
- * message of its own, or, were the file later missing, the kernel would
- * panic without an init and reboot (panic=10) into the same failure. We
- * return to the firmware instead, whose boot manager can try the next entry.
+ * Every initrd= file must exist: the kernel would otherwise find no init,
+ * panic and stay there. We return to the firmware instead, whose boot
+ * manager can try the next entry.
  */
 static EFI_STATUS check_initrds(struct tp_stub *s)
 {
@@ -746,7 +763,7 @@ static EFI_STATUS check_initrds(struct tp_stub *s)
 	const char *v;
 	unsigned int n = 0;
 
-	while ((v = tp_cmdline_next(s->cmdline, tp_words[TPW_INITRD].name, &pos, &vlen)) != NULL) {
+	while ((v = tp_cmdline_next(s->initrd_words, tp_words[TPW_INITRD].name, &pos, &vlen))) {
 		EFI_STATUS status = file_exists(s, v, vlen);
 
 		n++;
@@ -767,6 +784,68 @@ static EFI_STATUS check_initrds(struct tp_stub *s)
 		return EFI_NOT_FOUND;
 	}
 	return EFI_SUCCESS;
+}
+
+/*
+ * The initramfs is the stub's to serve (LINUX_EFI_INITRD_MEDIA_GUID), so
+ * no word of the kernel's line may name one: Linux's EFI stub finds
+ * initrd= anywhere in its line (drivers/firmware/efi/libstub/file.c,
+ * find_file_option). The user's initrd= words are kept in
+ * s->initrd_words for the stub to read (none when .initrd is embedded);
+ * every word holding initrd= leaves the line, and one that holds it
+ * inside (xinitrd=, a="initrd=...") is said.
+ */
+static void take_initrds(struct tp_stub *s)
+{
+	size_t pos = 0, vlen;
+	const char *v;
+	unsigned int named = 0;
+	struct tp_buf b;
+
+	tp_buf_init(&b, s->initrd_words, sizeof(s->initrd_words));
+	while ((v = tp_cmdline_next(s->user, tp_words[TPW_INITRD].name, &pos, &vlen))) {
+		named += vlen != 0;
+		if (!vlen || (s->embedded && s->pl.initrd.data))
+			continue;
+		tp_buf_puts(&b, b.len ? " initrd=" : "initrd=");
+		tp_buf_putn(&b, v, vlen);
+	}
+	s->initrd_dropped = tp_cmdline_drop_substr(s->user, "initrd=");
+	s->initrd_taken = 1;
+	if (s->initrd_dropped > named) {
+		struct tp_rec *r = warn(s, "cmdline_initrd_inside", s->cmdline_from,
+					"a word holds initrd= inside it (Linux's EFI stub would "
+					"load that as a file): dropped");
+
+		tp_rec_uint(r, "words", s->initrd_dropped - named);
+		tp_con_emit(&s->con);
+	}
+}
+
+/*
+ * Linux hands init at most 31 arguments and 30 environment entries of
+ * the user's and panics on one more (cmdline.h, TP_INIT_*): the words
+ * past them are dropped, and said.
+ */
+static void cap_init_words(struct tp_stub *s)
+{
+	struct tp_init_cap cap;
+	struct tp_rec *r;
+	char m[160];
+	struct tp_buf b;
+
+	if (!tp_cmdline_cap_init(s->user, &cap))
+		return;
+	tp_buf_init(&b, m, sizeof(m));
+	tp_buf_putu(&b, cap.args_dropped + cap.envs_dropped);
+	tp_buf_puts(&b, " word(s) past what Linux hands init (31 arguments, 30 environment "
+		    "entries) dropped, so the kernel does not panic");
+	r = warn(s, "cmdline_init_words", s->cmdline_from, m);
+	tp_rec_uint(r, "args_dropped", cap.args_dropped);
+	tp_rec_uint(r, "envs_dropped", cap.envs_dropped);
+	tp_rec_uint(r, "args_limit", TP_INIT_ARGS_MAX);
+	tp_rec_uint(r, "envs_limit", TP_INIT_ENVS_MAX);
+	tp_con_emit(&s->con);
 }
 
 /* Reads the kernel and checks its header before the firmware sees it. */
@@ -798,74 +877,24 @@ static EFI_STATUS read_kernel(struct tp_stub *s, void **buf, UINTN *size,
 }
 
 /*
- * UEFI 2.10, 13.2 EFI_LOAD_FILE2_PROTOCOL.LoadFile(): the size first (Linux
- * calls with no buffer and expects EFI_BUFFER_TOO_SMALL), then the bytes.
+ * The initramfs with the stub's file appended, served to Linux through
+ * LINUX_EFI_INITRD_MEDIA_GUID (initrd.c); what fails is said, naming what.
  */
-static EFI_STATUS EFIAPI initrd_load_file(EFI_LOAD_FILE_PROTOCOL *this, EFI_DEVICE_PATH *path,
-					  BOOLEAN boot_policy, UINTN *size, VOID *buf)
+static EFI_STATUS initrd_register(struct tp_stub *s, const char *what)
 {
-	struct tp_initrd *rd = (struct tp_initrd *)this;
+	EFI_STATUS status = tp_initrd_compose(&s->initrd, s->con.kept, s->con.kept_len);
 
-	(void)path;
-	if (!this || !size)
-		return EFI_INVALID_PARAMETER;
-	/* LoadFile2 "does not support BootPolicy": TRUE is Unsupported */
-	if (boot_policy)
-		return EFI_UNSUPPORTED;
-	if (!buf || *size < rd->size) {
-		*size = rd->size;
-		return EFI_BUFFER_TOO_SMALL;
-	}
-	CopyMem(buf, (void *)rd->data, rd->size);
-	*size = rd->size;
-	return EFI_SUCCESS;
-}
-
-static EFI_GUID initrd_media_guid = TP_LINUX_INITRD_MEDIA_GUID;
-static EFI_GUID load_file2_guid = TP_LOAD_FILE2_PROTOCOL_GUID;
-
-/*
- * Installs a handle with the device path VenMedia(LINUX_EFI_INITRD_MEDIA_GUID)
- * and EFI_LOAD_FILE2_PROTOCOL serving the embedded .initrd. Fails with
- * EFI_ALREADY_STARTED when a loader before us registered an initrd the same
- * way (UEFI 2.10, 7.3 InstallMultipleProtocolInterfaces: a device path
- * already present on another handle).
- */
-static EFI_STATUS initrd_register(struct tp_stub *s, const void *data, UINTN size, const char *what)
-{
-	struct tp_initrd *rd = &s->initrd;
-	EFI_STATUS status;
-
-	rd->lf2.LoadFile = initrd_load_file;
-	rd->data = data;
-	rd->size = size;
-	rd->path.vendor.Header.Type = MEDIA_DEVICE_PATH;
-	rd->path.vendor.Header.SubType = MEDIA_VENDOR_DP;
-	SetDevicePathNodeLength(&rd->path.vendor.Header, sizeof(rd->path.vendor));
-	rd->path.vendor.Guid = initrd_media_guid;
-	SetDevicePathEndNode(&rd->path.end);
-	rd->handle = NULL;
-	status = uefi_call_wrapper(BS->InstallMultipleProtocolInterfaces, 5, &rd->handle,
-				   &DevicePathProtocol, &rd->path, &load_file2_guid, &rd->lf2,
-				   NULL);
 	if (EFI_ERROR(status)) {
+		msg_status(s, "initrd_register", "cannot add the stub's records to the initramfs for",
+			   what, status);
+		return status;
+	}
+	status = tp_initrd_install(&s->initrd);
+	if (EFI_ERROR(status))
 		msg_status(s, "initrd_register",
 			   "cannot register the initramfs as LINUX_EFI_INITRD_MEDIA_GUID for",
 			   what, status);
-		rd->handle = NULL;
-	}
 	return status;
-}
-
-static void initrd_unregister(struct tp_stub *s)
-{
-	struct tp_initrd *rd = &s->initrd;
-
-	if (!rd->handle)
-		return;
-	uefi_call_wrapper(BS->UninstallMultipleProtocolInterfaces, 5, rd->handle,
-			  &DevicePathProtocol, &rd->path, &load_file2_guid, &rd->lf2, NULL);
-	rd->handle = NULL;
 }
 
 /*
@@ -909,9 +938,11 @@ static void say_start(struct tp_stub *s, const char *name, UINTN size,
 	tp_rec_bool(r, "linux", ki->is_linux);
 	tp_rec_str(r, "kernel_version", ki->version);
 	tp_rec_str(r, "mode", s->embedded ? "single-file" : "file");
-	tp_rec_str(r, "initrd", s->initrd.handle ? "initrd_media_guid" : "cmdline");
-	if (s->initrd.handle)
-		tp_rec_uint(r, "initrd_size", s->initrd.size);
+	tp_rec_str(r, "initrd", "initrd_media_guid");
+	tp_rec_uint(r, "initrd_size", s->initrd.base_size);
+	tp_rec_str(r, "stub_file", TP_STUB_FILE_PATH);
+	if (s->con.kept_lost)
+		tp_rec_uint(r, "stub_file_records_lost", s->con.kept_lost);
 	tp_con_emit(&s->con);
 }
 
@@ -932,6 +963,10 @@ static EFI_STATUS start_kernel(struct tp_stub *s, EFI_DEVICE_PATH *kpath, const 
 	if (EFI_ERROR(status))
 		goto fail;
 	say_start(s, name, size, ki);
+	/* last: the file holds every record, stub_start too */
+	status = initrd_register(s, name);
+	if (EFI_ERROR(status))
+		goto fail;
 
 	/* UEFI 2.10, 7.4 StartImage: returns only if the kernel exits */
 	status = uefi_call_wrapper(BS->StartImage, 3, kimage, &exit_size, &exit_data);
@@ -948,29 +983,52 @@ fail:
 }
 
 /*
- * The first initrd= file, read and served through LINUX_EFI_INITRD_MEDIA_GUID
- * (arch.h, TP_ARCH_INITRD_LF2): the arm64 kernel's EFI stub loads initrd=
- * files only with EFI_GENERIC_STUB_INITRD_CMDLINE_LOADER, which the minimal
- * kernel leaves out; LoadFile2 is what it tries first anyway. *buf is freed
- * by the caller.
+ * Every initrd= file, read and joined (each from a 4-byte boundary, as
+ * newc wants) into s->initrd.base; the stub serves them itself
+ * (initrd_register), on both architectures. *buf is freed by the caller.
  */
-static EFI_STATUS initrd_from_file(struct tp_stub *s, void **buf)
+static EFI_STATUS initrd_read(struct tp_stub *s, void **buf)
 {
 	size_t pos = 0, vlen;
-	const char *v = tp_cmdline_next(s->cmdline, tp_words[TPW_INITRD].name, &pos, &vlen);
-	char path[128];
-	struct tp_buf b;
-	UINTN size = 0;
-	EFI_STATUS status;
+	const char *v;
+	UINTN total = 0;
+	EFI_STATUS status = EFI_SUCCESS;
 
-	tp_buf_init(&b, path, sizeof(path));
-	tp_buf_putn(&b, v, v ? vlen : 0);
-	status = read_file(s, path, TP_KERNEL_MAX, buf, &size);
-	if (EFI_ERROR(status)) {
-		msg_status(s, "initrd_read", "cannot read initramfs", path, status);
-		return status;
+	*buf = NULL;
+	while ((v = tp_cmdline_next(s->initrd_words, tp_words[TPW_INITRD].name, &pos, &vlen))) {
+		char path[128];
+		struct tp_buf b;
+		void *one, *all;
+		UINTN size = 0, at = (total + 3) & ~(UINTN)3;
+
+		tp_buf_init(&b, path, sizeof(path));
+		tp_buf_putn(&b, v, vlen);
+		status = read_file(s, path, TP_KERNEL_MAX, &one, &size);
+		if (EFI_ERROR(status)) {
+			msg_status(s, "initrd_read", "cannot read initramfs", path, status);
+			break;
+		}
+		all = AllocatePool(at + size + 1);
+		if (!all) {
+			FreePool(one);
+			status = EFI_OUT_OF_RESOURCES;
+			msg_status(s, "initrd_read", "no memory for initramfs", path, status);
+			break;
+		}
+		if (*buf) {
+			CopyMem(all, *buf, total);
+			FreePool(*buf);
+		}
+		for (UINTN i = total; i < at; i++)
+			((uint8_t *)all)[i] = 0;
+		CopyMem((uint8_t *)all + at, one, size);
+		FreePool(one);
+		*buf = all;
+		total = at + size;
 	}
-	return initrd_register(s, *buf, size, path);
+	s->initrd.base = *buf;
+	s->initrd.base_size = total;
+	return status;
 }
 
 /* File mode: \EFI\timeprobe\vmlinuz, initrd= files on the same volume. */
@@ -990,19 +1048,19 @@ static EFI_STATUS boot_file(struct tp_stub *s)
 		FreePool(kbuf);
 		return status;
 	}
-	if (TP_ARCH_INITRD_LF2) {
-		status = initrd_from_file(s, &ibuf);
-		if (EFI_ERROR(status)) {
-			FreePool(kbuf);
-			return status;
-		}
+	status = initrd_read(s, &ibuf);
+	if (EFI_ERROR(status)) {
+		FreePool(kbuf);
+		if (ibuf)
+			FreePool(ibuf);
+		return status;
 	}
 	tp_con_msg(&s->con, "starting " TP_KERNEL_PATH);
 	/* the file's device path, so that the kernel's LoadedImage names our
 	 * volume (Linux's EFI stub opens initrd= files on that volume) */
 	kpath = FileDevicePath(s->li->DeviceHandle, L"" TP_KERNEL_PATH);
 	status = start_kernel(s, kpath, TP_KERNEL_PATH, kbuf, ksize, &ki);
-	initrd_unregister(s);
+	tp_initrd_remove(&s->initrd);
 	FreePool(kbuf);
 	if (ibuf)
 		FreePool(ibuf);
@@ -1021,6 +1079,7 @@ static EFI_STATUS boot_embedded(struct tp_stub *s)
 	struct tp_kernel_info ki;
 	EFI_DEVICE_PATH *dev, *kpath = NULL;
 	const char *why;
+	void *ibuf = NULL;
 	EFI_STATUS status;
 
 	if (tp_kernel_check(s->pl.kernel.data, s->pl.kernel.size, &ki, &why)) {
@@ -1036,13 +1095,17 @@ static EFI_STATUS boot_embedded(struct tp_stub *s)
 		return status;
 	}
 	if (s->pl.initrd.data) {
-		status = initrd_register(s, s->pl.initrd.data, s->pl.initrd.size, TP_EMBEDDED_KERNEL);
-		if (EFI_ERROR(status))
-			return status;
+		s->initrd.base = s->pl.initrd.data;
+		s->initrd.base_size = s->pl.initrd.size;
 	} else if (s->root) {
 		status = check_initrds(s);
-		if (EFI_ERROR(status))
+		if (!EFI_ERROR(status))
+			status = initrd_read(s, &ibuf);
+		if (EFI_ERROR(status)) {
+			if (ibuf)
+				FreePool(ibuf);
 			return status;
+		}
 	}
 	/*
 	 * The kernel's device path is ours (device + \EFI\BOOT\BOOTX64.EFI or
@@ -1052,12 +1115,14 @@ static EFI_STATUS boot_embedded(struct tp_stub *s)
 	dev = DevicePathFromHandle(s->li->DeviceHandle);
 	if (dev && s->li->FilePath)
 		kpath = AppendDevicePath(dev, s->li->FilePath);
-	tp_con_msg(&s->con, s->initrd.handle ?
+	tp_con_msg(&s->con, s->pl.initrd.data ?
 		   "starting the embedded kernel with the embedded initramfs "
 		   "(LINUX_EFI_INITRD_MEDIA_GUID)" : "starting the embedded kernel");
 	status = start_kernel(s, kpath, TP_EMBEDDED_KERNEL, (void *)s->pl.kernel.data,
 			      s->pl.kernel.size, &ki);
-	initrd_unregister(s);
+	tp_initrd_remove(&s->initrd);
+	if (ibuf)
+		FreePool(ibuf);
 	if (kpath)
 		FreePool(kpath);
 	return status;
@@ -1096,11 +1161,11 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 		tp_con_msg(&s->con, "no file system on the boot device (network boot?): "
 				    "no " TP_CMDLINE_PATH " can override the embedded line");
 	load_cmdline(s);
-	if (s->embedded && s->pl.initrd.data)
-		s->initrd_dropped = tp_cmdline_drop(s->user, tp_words[TPW_INITRD].name);
 	spcr_console(s);
 	if (check_user(s))
 		spcr_console(s);
+	take_initrds(s);
+	cap_init_words(s);
 	inject_skew(s);
 	rounds = stub_option(s, TPW_CALIB_ROUNDS);
 	ms = stub_option(s, TPW_CALIB_MS);
@@ -1111,8 +1176,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	s->boot_tsc.scan_start = tp_counter();
 	preos_hwlat(s);
 	s->boot_tsc.scanned = tp_counter();
-	build_cmdline(s);
-	status = s->embedded ? boot_embedded(s) : boot_file(s);
+	status = build_cmdline(s);
+	if (!EFI_ERROR(status))
+		status = s->embedded ? boot_embedded(s) : boot_file(s);
 fail:
 	tp_con_msg(&s->con, "returning to the firmware in 5 s");
 	uefi_call_wrapper(BS->Stall, 1, TP_ERROR_PAUSE_US);

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The formats of the values the stub hands to the suite, each with its one
- * formatter and its one parser (docs/stub.md, "What the stub adds"):
- *   timeprobe.tsc_calib=<ref>:<Hz>:<spread_ppm>,...
- *   timeprobe.bootpart=gpt:<guid> | mbr:<8 hex>:<n> | unknown
- *   timeprobe.firmware=<FirmwareRevision, 8 hex>:<UEFI revision, 8 hex>:<vendor>
- *   timeprobe.tsc_preos=<bsp apic>:<adj>,<ap apic>:<lo>:<hi>:<rtt>:<samples>:<c>:<adj>,...
- *   GUID text, 8-4-4-4-12 lowercase hex (UEFI 2.10, Appendix A)
+ * The formats of the values the stub hands to the suite in its file
+ * (common/stubfile.h), each with its one formatter and its one parser
+ * (docs/stub.md, "What the stub adds"):
+ *   tsc_calib   <ref>:<Hz>:<spread_ppm>,...
+ *   bootpart    gpt:<guid> | mbr:<8 hex>:<n> | unknown
+ *   firmware    <FirmwareRevision, 8 hex>:<UEFI revision, 8 hex>:<vendor>
+ *   tsc_preos   <bsp apic>:<adj>,<ap apic>:<lo>:<hi>:<rtt>:<samples>:<c>:<adj>,...
+ *   hwlat_preos, boot_tsc (below); GUID text, 8-4-4-4-12 lowercase hex
+ *   (UEFI 2.10, Appendix A)
  * Freestanding C (no libc), built by the stub and the suite; the parsers
- * take text from the command line, which is hostile until checked.
+ * take text from a file or a command line, hostile until checked.
  */
 #ifndef TP_COMMON_HANDOFF_H
 #define TP_COMMON_HANDOFF_H
@@ -17,6 +19,14 @@
 #include <stdint.h>
 
 #include "buf.h"
+
+/*
+ * The longest per-CPU value (tsc_preos, hwlat_preos): each travels alone in
+ * a stub_handoff record of the stub's file (common/stubfile.h), whose line
+ * holds at most TP_REC_LINE_MAX (8 190) bytes; no longer on the kernel's
+ * 2 048-byte line.
+ */
+#define TP_HANDOFF_VALUE_MAX 7167
 
 /* ---- timeprobe.tsc_calib ---- */
 
@@ -120,8 +130,8 @@ void tp_fmt_uefi_revision(struct tp_buf *b, uint32_t revision);
  * and TP_PREOS_WORD_MAX bytes: the formatter leaves out the entries past
  * the limit and says how many, the parser refuses a longer value.
  */
-#define TP_PREOS_MAX_APS 15
-#define TP_PREOS_WORD_MAX 767
+#define TP_PREOS_MAX_APS 63		/* the pre-OS scan's slots less the BSP (boot/hwlat.h) */
+#define TP_PREOS_WORD_MAX TP_HANDOFF_VALUE_MAX
 
 struct tp_preos_adjust {
 	int present;		/* the CPU has IA32_TSC_ADJUST */
@@ -179,8 +189,8 @@ const char *tp_preos_check(const char *s, size_t n);
  * leaves out the entries past the limit and says how many, the parser
  * refuses a longer value.
  */
-#define TP_HWLAT_WORD_CPUS 32
-#define TP_HWLAT_WORD_MAX 767
+#define TP_HWLAT_WORD_CPUS 64		/* the pre-OS scan's slots (boot/hwlat.h) */
+#define TP_HWLAT_WORD_MAX TP_HANDOFF_VALUE_MAX
 
 struct tp_hwlat_word_cpu {
 	uint32_t apic;

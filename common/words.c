@@ -4,7 +4,6 @@
 #include "buf.h"
 #include "handoff.h"
 #include "hwlat.h"
-#include "seal.h"
 
 #define USER TP_BY_USER
 #define STUB TP_BY_STUB
@@ -122,7 +121,10 @@ const struct tp_word tp_words[TPW_COUNT] = {
 			"end at its time-out and name it",
 	},
 
-	/* Written by the stub after its calibration (docs/stub.md, "What the stub adds"). */
+	/*
+	 * Written by the stub, never on the command line: the keys of its
+	 * stub_handoff record in its file (common/stubfile.h, docs/stub.md).
+	 */
 	[TPW_TSC_HZ] = {
 		.name = "tsc_hz", .type = TP_WT_INT, .by = STUB, .reader = SUITE,
 		.lo = TP_CALIB_HZ_MIN, .hi = TP_CALIB_HZ_MAX, .dflt = "none",
@@ -175,13 +177,6 @@ const struct tp_word tp_words[TPW_COUNT] = {
 		.help = "the stub's TSC at its entry, around its calibration and scan, and at hand-over",
 		.check = tp_boot_tsc_check,
 	},
-	/* the last word of the line: which words before it the stub wrote */
-	[TPW_SEAL] = {
-		.name = "seal", .type = TP_WT_STR, .by = STUB, .reader = SUITE, .hi = 12,
-		.dflt = "none", .bounds = "`<words>:<crc32, 8 hex>`",
-		.help = "the stub's seal: how many words before it are the stub's, and their CRC-32",
-		.check = tp_seal_check,
-	},
 	[TPW_TSC_EARLY_KHZ] = {
 		.name = "tsc_early_khz", .type = TP_WT_INT, .by = USER | STUB,
 		.reader = TP_FOR_KERNEL | SUITE, .flags = TP_WF_BARE, .lo = 1000,
@@ -190,9 +185,10 @@ const struct tp_word tp_words[TPW_COUNT] = {
 	},
 	[TPW_PANIC] = {
 		.name = "panic", .type = TP_WT_INT, .by = USER | STUB, .reader = TP_FOR_KERNEL,
-		.flags = TP_WF_BARE, .lo = -2147483647 - 1, .hi = 2147483647, .def = 10,
-		.dflt = "10 (the stub's)",
-		.help = "Linux: seconds until a reboot after a panic",
+		.flags = TP_WF_BARE, .lo = -2147483647 - 1, .hi = 2147483647, .def = 0,
+		.dflt = "0 (the stub's: no reboot)",
+		.help = "Linux: seconds until a reboot after a panic; 0 stays with the panic on screen, "
+			"so a machine that panics does not reboot into it again",
 	},
 
 	/* Linux's own words that the stub checks (docs/stub.md, "Checked before use"). */
@@ -205,9 +201,10 @@ const struct tp_word tp_words[TPW_COUNT] = {
 	},
 	[TPW_INITRD] = {
 		.name = "initrd", .type = TP_WT_STR, .by = USER,
-		.reader = TP_FOR_KERNEL | TP_FOR_STUB, .flags = TP_WF_BARE, .hi = 255,
+		.reader = TP_FOR_STUB, .flags = TP_WF_BARE, .hi = 255,
 		.dflt = "\\EFI\\timeprobe\\initramfs.img", .bounds = "a file on the boot volume",
-		.help = "Linux's EFI stub: the initramfs; the stub checks the file is there",
+		.help = "the initramfs: the stub reads it and serves it to Linux with its own records "
+			"appended (LINUX_EFI_INITRD_MEDIA_GUID); the word leaves the kernel's line",
 	},
 
 	/* Written by the image build (tools/kconfig-words.sh) and the launcher. */

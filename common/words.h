@@ -41,6 +41,9 @@
 #define TP_FOR_SUITE 0x2
 #define TP_FOR_KERNEL 0x4
 
+/* The stub's seal on the command line before its file (common/stubfile.h): retired. */
+#define TP_WORD_RETIRED_SEAL "seal"
+
 /* Flags. */
 #define TP_WF_BARE 0x1		/* the kernel's own word: no "timeprobe." prefix */
 
@@ -94,7 +97,6 @@ enum tp_word_id {
 	/* written by the stub */
 	TPW_TSC_HZ, TPW_TSC_REF, TPW_TSC_CALIB, TPW_BOOTPART, TPW_FIRMWARE, TPW_TSC_PREOS,
 	TPW_HWLAT_PREOS, TPW_BOOT_TSC,
-	TPW_SEAL,
 	TPW_TSC_EARLY_KHZ,
 	TPW_PANIC,
 	/* Linux's own, which the stub checks before it starts the kernel */

@@ -15,7 +15,10 @@
 # tools/qemu_watch.py watches the serial output: a guest that prints nothing
 # for --silence S seconds (default 60 under KVM, 180 under TCG; longer while
 # a phase it announced runs: common/announce.h), or that QEMU reports as stopped by a KVM
-# internal error, is ended with its last lines on stderr (exit 125); --timeout
+# internal error, is ended with its last lines on stderr (exit 125); a guest
+# whose kernel panics is ended at once the same way (exit 122: the stub's
+# panic=0 keeps hardware from rebooting into the panic, and a user's panic=N
+# reboot would otherwise end QEMU with status 0); --timeout
 # S bounds the whole boot (exit 124). Under KVM, a QEMU that fails before
 # the firmware's first line makes tools/accel.sh check again (its cached
 # verdict may be stale) and the boot is made once more with the new one;

@@ -9,6 +9,10 @@ noticed in minutes rather than at the overall time limit.
 Everything COMMAND prints (QEMU's serial console on stdio and its own
 messages) is copied to stdout, or to FILE with --log. COMMAND is ended when:
   - it prints "KVM internal error" (QEMU then pauses the guest for ever),
+  - the guest's kernel prints "Kernel panic - not syncing" (the stub's
+    panic=0 keeps a panicked machine there, so that hardware does not
+    reboot into the same panic for ever; a panic=N reboot would end QEMU
+    under -no-reboot with status 0): exit 122, after its backtrace,
   - nothing new arrives for --silence S, unless a phase announced with
     ANNOUNCE below is still within its limit plus LIMIT_MARGIN_S,
   - the overall --timeout S passes.
@@ -38,6 +42,8 @@ ANNOUNCE = re.compile(rb"(?m)(?:^|(?<=\r))timeprobe: ([ -~]{1,120}?), limit ([0-
 # The suite has finished its probes: the last probe's limit no longer holds.
 SUITE_END = re.compile(rb'TP1 \{"type":"end"')
 INTERNAL_ERROR = b"KVM internal error"
+# Linux's panic() (kernel/panic.c): the guest will do nothing more.
+KERNEL_PANIC = b"Kernel panic - not syncing"
 # Seconds of silence allowed past an announced limit (the suite's error
 # record after an over-long probe, a slow guest clock under TCG) and after
 # an internal error (the register dump QEMU prints).
@@ -46,6 +52,7 @@ DUMP_GRACE_S = 2
 EXIT_NOT_STARTED = 123
 EXIT_TIMEOUT = 124
 EXIT_STOPPED = 125
+EXIT_PANIC = 122
 
 
 class Watch:
@@ -60,6 +67,7 @@ class Watch:
         self.phase_until = None  # when its limit and margin run out
         self.tail = b""
         self.error_at = None
+        self.panic_at = None
 
     def feed(self, data, now):
         """Reads new output; a line split across two reads is seen whole
@@ -79,6 +87,8 @@ class Watch:
             self.phase_until = now + limit + LIMIT_MARGIN_S
         if self.error_at is None and INTERNAL_ERROR in text:
             self.error_at = now
+        if self.panic_at is None and KERNEL_PANIC in text:
+            self.panic_at = now
         if not self.started and self.start_mark in text:
             self.started = True
         self.tail = text[-4096:]
@@ -86,6 +96,8 @@ class Watch:
     def verdict(self, now, last_output):
         if self.error_at is not None and now - self.error_at >= DUMP_GRACE_S:
             return "QEMU reported a KVM internal error; the guest is paused"
+        if self.panic_at is not None and now - self.panic_at >= DUMP_GRACE_S:
+            return "the guest's kernel panicked"
         silent = now - last_output
         if silent <= self.base or (self.phase_until is not None and now <= self.phase_until):
             return None
@@ -148,13 +160,17 @@ def watch_output(proc, out, silence_s, timeout_s, started=None):
             why = "overall limit of %d s reached" % timeout_s
             status = EXIT_TIMEOUT
     secs = time.monotonic() - start
-    if why is None:
+    if why is None and watch.panic_at is not None:
+        why, status = "the guest's kernel panicked (and QEMU exited)", EXIT_PANIC
+    elif why is None:
         status = 128 - status if status < 0 else status
         if status == 0 or watch.started:
             return status
         why = "QEMU exited with status %d" % status
     else:
         stop(proc)
+        if watch.panic_at is not None and status is None:
+            status = EXIT_PANIC
     if not watch.started and status != EXIT_TIMEOUT:
         tell("QEMU failed after %d s, before printing '%s': %s"
              % (secs, watch.start_mark.decode(), why), watch)

@@ -3,7 +3,7 @@
  * The boot timeline (docs/stub.md, "Boot timeline"): the `boot` record of
  * an appliance run, the phases from reset to power-off in us, each with the
  * clock it was derived from. The stub's six counter values (the TSC, or
- * CNTVCT_EL0 on arm64) come sealed in timeprobe.boot_tsc= (common/handoff.h);
+ * CNTVCT_EL0 on arm64) come in the stub's file as boot_tsc (common/stubfile.h, handoff.h);
  * PID 1 reads the same counter first thing (boottime_mark_pid1()), the sink
  * notes its first probe result, and the record's own moment is the
  * power-off's (saving the results file and timeprobe.hold come after it).

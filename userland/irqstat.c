@@ -112,7 +112,8 @@ static void irq_describe(struct irqstat_row *row, const char *p, const char *eol
 	for (const char *q = p; q < eol; q++)
 		if (!isspace((unsigned char)*q) && (q == p || isspace((unsigned char)q[-1])))
 			last = q;
-	if (!last)
+	/* no room for ':', one byte and the NUL: the number alone names it */
+	if (!last || l + 2 >= sizeof(row->name))
 		return;
 	n = (size_t)(eol - last);
 	n = strcspn(last, " \t\n") < n ? strcspn(last, " \t\n") : n;

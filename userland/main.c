@@ -24,6 +24,8 @@
 #include "emit.h"
 #include "options.h"
 #include "smbios.h"
+#include "stubread.h"
+#include "../common/stubfile.h"
 #include "probe.h"
 #include "save.h"
 #include "selection.h"
@@ -400,6 +402,7 @@ static int pid1(void)
 	struct options o;
 	struct opt_errors errs = { 0 };
 	struct suite_result res = { 0 };
+	struct stubfile_report stub;
 	char cmdline[4096];
 	struct sigaction sa = { .sa_handler = SIG_IGN };
 
@@ -427,6 +430,10 @@ static int pid1(void)
 	options_defaults(&o);
 	sysinfo_read_text("/proc/cmdline", cmdline, sizeof(cmdline));
 	options_from_cmdline(&o, cmdline, &errs);
+	stubfile_read(&o, &errs, &stub);
+	if (stub.found)
+		sink_human("timeprobe: %u records of the stub taken from " TP_STUB_FILE_PATH
+			   " (%u lines refused, %u values)\n", stub.records, stub.refused, stub.values);
 	options_from_smbios(&o, &errs);
 	options_resolve(&o, OPT_ENV_APPLIANCE);
 

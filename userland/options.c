@@ -15,7 +15,7 @@
 #include "suggest.h"
 #include "sysinfo.h"
 #include "../common/buf.h"
-#include "../common/seal.h"
+#include "../common/stubfile.h"
 #include "../common/words.h"
 
 struct opt_row {
@@ -362,7 +362,7 @@ static const char *refused(const struct tp_word *w, enum opt_source src)
 	if (src == OPT_FROM_LAUNCHER && !(w->by & TP_BY_LAUNCHER))
 		return "not a launcher's word: SMBIOS OEM strings carry only those; ignored";
 	if (src == OPT_FROM_USER && w->by == TP_BY_STUB)
-		return "written by the stub alone, and not among its sealed words; ignored";
+		return "the stub's alone: taken from its file " TP_STUB_FILE_PATH " only; ignored";
 	return 0;
 }
 
@@ -461,22 +461,19 @@ static void from_line(struct options *o, const char *line, enum opt_source src,
 
 void options_from_cmdline(struct options *o, const char *cmdline, struct opt_errors *errs)
 {
-	size_t start = 0, end = 0, pos = 0, len;
-	enum tp_seal_err seal = tp_seal_span(cmdline, &start, &end);
+	size_t pos = 0, len;
 	const char *w;
+	static const char seal[] = TP_WORD_PREFIX TP_WORD_RETIRED_SEAL "=";
 
-	if (seal != TP_SEAL_OK && seal != TP_SEAL_NONE)
-		fail(errs, tp_words[TPW_SEAL].name, "", tp_seal_why(seal));
-	/* words as the kernel splits them (common/words.c); seals were read above */
+	/* words as the kernel splits them (common/words.c); none is the stub's */
 	while ((len = tp_line_word(cmdline, &pos, &w)) != 0) {
-		size_t at = (size_t)(w - cmdline);
-
-		if (len >= sizeof(TP_SEAL_WORD) - 1 && !strncmp(w, TP_SEAL_WORD, sizeof(TP_SEAL_WORD) - 1))
+		if (len >= sizeof(seal) - 1 && !strncmp(w, seal, sizeof(seal) - 1)) {
+			fail(errs, TP_WORD_RETIRED_SEAL, "", "retired: the stub hands its figures "
+			     "over in " TP_STUB_FILE_PATH ", not on the command line; ignored");
 			continue;
-		enum opt_source src = seal == TP_SEAL_OK && at >= start ? OPT_FROM_STUB : OPT_FROM_USER;
-
-		apply_word(o, src, w, len, errs);
-		apply_bare(o, src, w, len, errs);
+		}
+		apply_word(o, OPT_FROM_USER, w, len, errs);
+		apply_bare(o, OPT_FROM_USER, w, len, errs);
 	}
 }
 

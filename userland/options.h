@@ -49,7 +49,7 @@ struct options {
 	int lava;			/* 1: LAVA monitor lines too (lavamon.h) */
 	int cpu_dma_latency_us;		/* held for the run (dmalat.h); -1: none */
 
-	/* Handed over by the stub on the kernel command line. */
+	/* Handed over by the stub in its file (common/stubfile.h). */
 	int64_t tsc_hz;			/* 0: none */
 	char tsc_ref[16];
 	char tsc_calib[512];		/* compact per-reference results */
@@ -97,7 +97,7 @@ void options_resolve(struct options *o, enum opt_env env);
 /* Who put a word where the suite read it; each row's writer (tp_word.by) says who may. */
 enum opt_source {
 	OPT_FROM_USER,		/* cmdline.txt's words, a host's --NAME=VALUE: not the stub's rows */
-	OPT_FROM_STUB,		/* the stub's sealed words (common/seal.h): every row */
+	OPT_FROM_STUB,		/* the stub's file (common/stubfile.h, stubfile.c): every row */
 	OPT_FROM_LAUNCHER,	/* SMBIOS OEM strings: the rows a launcher writes */
 };
 
@@ -118,10 +118,10 @@ int options_set(struct options *o, const char *name, const char *value,
 /*
  * Parses a kernel command line: every "timeprobe.NAME=VALUE" word is applied,
  * and the kernel's own words that the suite reads (options_from_kernel());
- * other words are the kernel's and are ignored. The words the stub's seal
- * covers (common/seal.h) come from the stub; the others from the user, so a
- * word only the stub writes is refused there. A seal that does not check is
- * an error; no seal means no stub started this kernel.
+ * other words are the kernel's and are ignored. Every word is the user's:
+ * a word only the stub writes is refused by name (the stub's values come
+ * from its file, userland/stubfile.c), and the retired
+ * timeprobe.seal= is one error record.
  */
 void options_from_cmdline(struct options *o, const char *cmdline, struct opt_errors *errs);
 /* Only Linux's own words that the suite reads (tsc_early_khz=): a host's

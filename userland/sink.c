@@ -156,6 +156,12 @@ void sink_line(const char *line, size_t len)
 	put(line, len, 1);
 }
 
+void sink_keep(const char *line, size_t len)
+{
+	if (keep(line, len, 0))
+		s.dropped++;
+}
+
 void sink_emit(struct tp_rec *r)
 {
 	const char *line = tp_rec_finish(r);

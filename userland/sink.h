@@ -52,6 +52,8 @@ void sink_set_caps(size_t probe_bytes, size_t run_bytes);
 
 /* One line with its '\n' to every output; a record is counted and kept within the caps. */
 void sink_line(const char *line, size_t len);
+/* A record line kept for the results file but written to no output (the stub's own). */
+void sink_keep(const char *line, size_t len);
 /* The parent's own records (kept whatever the caps) and human lines. */
 void sink_emit(struct tp_rec *r);
 void sink_human(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -276,6 +276,7 @@ void tp_mp_tscsync(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint64_t tsc_hz
 	version = tp_psci_call(m.hvc, PSCI_VERSION, 0, 0, 0);
 	say_bsp(con, &m, (uint64_t)version);
 	rep->preos.bsp_apic = m.bsp;
+	tp_mp_announce(con, m.cpus ? m.cpus - 1 : 0);
 	each_ap(con, &m, c.cpu, c.n, &rep->preos);
 	say_summary(con, NULL, &m);
 	tp_buf_init(&b, rep->word, sizeof(rep->word));

@@ -42,6 +42,10 @@ if files:
        "saved %d records, serial %d" % (len(saved), len(suite)))
     ok([r for r in saved if r["type"] == "boot"] == [r for r in records(text)[0] if r["type"] == "boot"],
        "the saved file holds the boot record too")
+    serial = records(text)[0]
+    stub = serial[:next((k + 1 for k, r in enumerate(serial) if r["type"] == "stub_start"), 0)]
+    ok(stub and saved[:len(stub)] == stub, "the saved file begins with the stub's %d records, whole "
+       "(from its file)" % len(stub), [r["type"] for r in saved[:len(stub) + 1]])
 
 # a second boot adds a second file, never overwriting
 set_cmdline(img, "timeprobe.profile=quick timeprobe.probes=clocks")

@@ -6,7 +6,8 @@ probe with a function here gets that check too, one without is named."""
 import re
 import subprocess
 
-from tp1 import BIN, diag, ok, timing
+from tp1 import BIN, diag, ok, records, timing
+from tpimage import stub_values
 
 
 def results(suite, probe):
@@ -250,10 +251,10 @@ def check_tscsync(suite, text, arch="x86"):
        "tscsync: the pairs and the summary name the counter, %s" % counter,
        [r.get("counter") for r in pairs + summ])
     ok(summ and summ[-1].get("pairs") == len(pairs), "tscsync: a summary over the pairs", summ)
-    stub_hz = re.findall(r"(?:^| )timeprobe\.tsc_hz=(\d+)(?= |$)", suite[0].get("cmdline", ""))
+    stub_hz = stub_values(records(text)[0]).get("tsc_hz")
     ok(summ and stub_hz and summ[-1].get("tsc_hz_source") == "stub" and
-       summ[-1].get("tsc_hz") == int(stub_hz[-1]),
-       "tscsync: ns from the stub's timeprobe.tsc_hz, as it arrived", (summ[-1:], stub_hz))
+       summ[-1].get("tsc_hz") == stub_hz,
+       "tscsync: ns from the stub's tsc_hz, as its file carried it", (summ[-1:], stub_hz))
     for r in pairs:
         diag("tscsync %s: %+.1f ns +- %.1f, round trip %.1f ns, %d samples" % (
             r["name"], r["offset_ns"], r["bound_ns"], r["round_trip_ns"], r["samples"]))

@@ -91,6 +91,13 @@ ok(r.returncode == 0 and r.stdout.endswith(b"bye\n"),
 r = watch("echo KVM internal error. Suberror: 1; sleep 600", "--silence", "300")
 ok(r.returncode == qw.EXIT_STOPPED and "KVM internal error" in r.stderr.decode(),
    "a KVM internal error ends the command long before the silence allowance", r.stderr)
+r = watch("echo '[ 9.1] Kernel panic - not syncing: Too many boot env vars at k30'; "
+          "echo '---[ end Kernel panic'; sleep 600", "--silence", "300")
+ok(r.returncode == qw.EXIT_PANIC and "kernel panicked" in r.stderr.decode(),
+   "a kernel panic ends the command at once with status 122", r.stderr)
+r = watch("echo 'Kernel panic - not syncing: Attempted to kill init!'; exit 0")
+ok(r.returncode == qw.EXIT_PANIC, "a panic then a reboot that ends QEMU (-no-reboot, status 0): "
+   "still 122", r.returncode)
 r = watch("while :; do echo tick; sleep 0.2; done", "--silence", "60", "--timeout", "2")
 ok(r.returncode == qw.EXIT_TIMEOUT and "overall limit of 2 s" in r.stderr.decode(),
    "a chatty command past the overall limit: status 124", r.stderr)

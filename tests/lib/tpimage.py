@@ -220,8 +220,51 @@ def check_readiness(suite, name=""):
            (rd.get("tsc_reliable"), inv))
 
 
-def check_suite(text, name=""):
-    """The common assertions on one appliance run. Returns the suite's records."""
+# PID 1's line after reading the stub's file (userland/main.c, stubread.c).
+STUB_FILE_LINE = re.compile(r"timeprobe: (\d+) records of the stub taken from /run/timeprobe/stub\.tp1 "
+                            r"\((\d+) lines refused, (\d+) values\)")
+# A value only the stub writes, or the retired seal, or any initrd=, as a word of a line.
+STUB_WORD = re.compile(r"(?:^| )(?:timeprobe\.(?:tsc_hz|tsc_ref|tsc_calib|bootpart|firmware|tsc_preos|"
+                       r"hwlat_preos|boot_tsc|seal)=|\S*initrd=)")
+
+
+def stub_values(recs):
+    """The values of the stub's stub_handoff records (its file's, as printed)."""
+    v = {}
+    for r in recs:
+        if r["type"] == "stub_handoff":
+            v.update({k: x for k, x in r.items() if k != "type"})
+    return v
+
+
+def check_stub_file(text, recs, name="", forged=False):
+    """The stub's file reached PID 1 whole (docs/stub.md, "The stub's file"):
+    as many records as the stub printed from its first to stub_start, none
+    refused, its values taken; the kernel got the initramfs through
+    LINUX_EFI_INITRD_MEDIA_GUID and no stub value or initrd= on its line
+    (forged: cmdline.txt itself holds such words, which the suite refuses)."""
+    firsts = [k for k, r in enumerate(recs) if r["type"] == "stub"]
+    starts = [k for k, r in enumerate(recs) if r["type"] == "stub_start"]
+    printed = starts[-1] - firsts[-1] + 1 if firsts and starts else None
+    m = STUB_FILE_LINE.search(text)
+    got = (int(m.group(1)), int(m.group(2)), int(m.group(3))) if m else None
+    ok(got is not None and printed is not None and got[0] == printed and got[1] == 0 and got[2] >= 3,
+       "%sPID 1 took the stub's %s records from its file, none refused" % (name, printed),
+       "PID 1: %s" % (got,))
+    start = recs[starts[-1]] if starts else {}
+    ok(start.get("initrd") == "initrd_media_guid" and start.get("stub_file") == "/run/timeprobe/stub.tp1"
+       and "Loaded initrd from LINUX_EFI_INITRD_MEDIA_GUID" in text,
+       "%sthe stub served the initramfs and its file through LINUX_EFI_INITRD_MEDIA_GUID" % name, start)
+    kcl = kernel_cmdline(text) or ""
+    ok(kcl and not (STUB_WORD.findall(kcl) if not forged else
+                    [w for w in STUB_WORD.findall(kcl) if "initrd=" in w]),
+       "%sno %sinitrd= on the kernel's line" % (name, "value of the stub's and no " if not forged else ""),
+       kcl)
+
+
+def check_suite(text, name="", forged=False):
+    """The common assertions on one appliance run (forged: cmdline.txt holds
+    the stub's words, check_stub_file()). Returns the suite's records."""
     recs, corrupt = records(text)
     suite = suite_records(recs)
     ok(corrupt == 0, "%sno corrupt records in the serial log" % name, "%d corrupt" % corrupt)
@@ -237,6 +280,7 @@ def check_suite(text, name=""):
     ok(bool(stub_cl) and kcl is not None and kcl == stub_cl[-1]["cmdline"].strip(),
        "%sthe kernel received the command line the stub built" % name,
        "stub:   %s\nkernel: %s" % (stub_cl[-1]["cmdline"] if stub_cl else None, kcl))
+    check_stub_file(text, recs, name, forged)
     run = suite[0] if suite else {}
     ok(run.get("env") == "appliance", "%srun record says env appliance" % name)
     # the suite's announcement before each probe: "probe NAME started, limit N s"

@@ -3,6 +3,7 @@
  * efitext.c, ucs2.c and the kernel check in pe.c. TAP. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../boot/cmdfile.h"
 #include "../../boot/cmdline.h"
@@ -53,7 +54,9 @@ static void test_clean(void)
 	is_str(CLEAN("# only\n# comments\n"), "", "only comments");
 	is_str(CLEAN("   \n\n  \r\n"), "", "only blanks");
 	is_str(CLEAN("a=1\0b=2"), "a=1", "stops at a NUL byte");
-	is_str(CLEAN("a=\x01x\x7f"), "a= x", "control characters become blanks");
+	is_str(CLEAN("a=\x01x\x7f b=2"), "b=2", "a control character drops its word");
+	ok(rep.refused == 2 && rep.bad_words == 1 && rep.bad[0].offset == 2 &&
+	   rep.bad[1].offset == 4, "both named by byte offset, one word dropped");
 	is_str(CLEAN("\xff\xfe" "a\0=\0\xe9\0 \0b\0\n\0#\0c\0"), "a=\xc3\xa9 b",
 	       "UTF-16LE with BOM decoded to UTF-8, comment line skipped");
 	is_str(clean("a=1", 3), "a=1", "no cut");
@@ -117,35 +120,19 @@ static void test_find(void)
 	is_int(count, 3, "tp_cmdline_next visits every initrd=");
 }
 
-static const struct tp_cmdline_extras extras = {
-	.tsc_hz = 2096020030,
-	.tsc_ref = "hpet",
-	.tsc_calib = "hpet:2096020030:0,pmtimer:2096019477:4,pit:2096021073:2,stall:2096458980:249",
-	.bootpart = "gpt:4e2c1a7b-3f5d-4c6e-9a8b-0123456789ab",
-	.firmware = "00010000:00020046:EDK%20II",
-};
+static const struct tp_cmdline_extras extras = { .tsc_hz = 2096020030 };
 
 /* The stub's warning text for a cut line; rep is a real one that cut user words. */
 static void test_report_text(const struct tp_cmdline_report *cut)
 {
-	struct tp_cmdline_report rep = { .dropped_tsc_calib = 1, .dropped_tsc_preos = 1 };
 	char m[200], want[120];
 	struct tp_buf b;
 
-	tp_buf_init(&b, m, sizeof(m));
-	tp_cmdline_report_text(&b, &rep);
-	is_str(m, "WARNING: kernel command line over 2047 bytes: dropped timeprobe.tsc_calib=;"
-	       " dropped timeprobe.tsc_preos=;", "warning names each dropped word");
-	rep = (struct tp_cmdline_report){ .dropped_firmware = 1, .user_words_dropped = 3 };
-	tp_buf_init(&b, m, sizeof(m));
-	tp_cmdline_report_text(&b, &rep);
-	is_str(m, "WARNING: kernel command line over 2047 bytes: dropped timeprobe.firmware=;"
-	       " dropped the last 3 word(s) of cmdline.txt;", "and the user's words cut");
-	snprintf(want, sizeof(want), " dropped the last %u word(s) of cmdline.txt;",
-		 cut->user_words_dropped);
+	snprintf(want, sizeof(want), "WARNING: kernel command line over 2047 bytes: dropped the "
+		 "last %u word(s) of cmdline.txt", cut->user_words_dropped);
 	tp_buf_init(&b, m, sizeof(m));
 	tp_cmdline_report_text(&b, cut);
-	ok(strstr(m, want) != NULL, "an assembled line's report: %s", m);
+	is_str(m, want, "an assembled line's report names the words cut");
 }
 
 static void test_assemble(void)
@@ -156,66 +143,91 @@ static void test_assemble(void)
 
 	is_int(tp_cmdline_assemble(line, sizeof(line), "console=ttyS0,115200", &extras, &rep), 0,
 	       "fits");
-	is_str(line,
-	       "console=ttyS0,115200 panic=10 tsc_early_khz=2096020 timeprobe.tsc_hz=2096020030 "
-	       "timeprobe.tsc_ref=hpet timeprobe.bootpart=gpt:4e2c1a7b-3f5d-4c6e-9a8b-0123456789ab "
-	       "timeprobe.tsc_calib=hpet:2096020030:0,pmtimer:2096019477:4,pit:2096021073:2,"
-	       "stall:2096458980:249 timeprobe.firmware=00010000:00020046:EDK%20II "
-	       "timeprobe.seal=7:165b39cb",
-	       "full line, the stub's 7 words sealed");
+	is_str(line, "console=ttyS0,115200 panic=0 tsc_early_khz=2096020",
+	       "the kernel's words alone: the stub's figures go in its file");
 	ok(rep.added_panic && rep.added_tsc_early && rep.len == strlen(line), "report");
 
-	tp_cmdline_assemble(line, sizeof(line), "panic=0 tsc_early_khz=1000", &extras, &rep);
-	ok(!strstr(line, "panic=10") && !strstr(line, "tsc_early_khz=2096020"),
-	   "user's panic= and tsc_early_khz= are left alone");
+	tp_cmdline_assemble(line, sizeof(line), "panic=5 tsc_early_khz=1000", &extras, &rep);
+	is_str(line, "panic=5 tsc_early_khz=1000", "user's panic= and tsc_early_khz= are left alone");
 	ok(!rep.added_panic && !rep.added_tsc_early, "report says nothing added");
 
 	tp_cmdline_assemble(line, sizeof(line), "timeprobe.tsc_early=off", &extras, &rep);
-	ok(!strstr(line, "tsc_early_khz") && strstr(line, "timeprobe.tsc_hz=2096020030"),
-	   "timeprobe.tsc_early=off: no tsc_early_khz, still tsc_hz");
+	is_str(line, "timeprobe.tsc_early=off panic=0", "timeprobe.tsc_early=off: no tsc_early_khz");
 
 	tp_cmdline_assemble(line, sizeof(line), "", &extras, &rep);
-	ok(line[0] == 'p', "empty cmdline.txt: no leading space (%.12s)", line);
+	is_str(line, "panic=0 tsc_early_khz=2096020", "empty cmdline.txt: no leading space");
 
 	x.tsc_hz = 0;
-	x.tsc_ref = NULL;
-	x.tsc_calib = "";
-	x.bootpart = NULL;
-	x.firmware = NULL;
 	tp_cmdline_assemble(line, sizeof(line), "quiet", &x, &rep);
-	is_str(line, "quiet panic=10 timeprobe.bootpart=unknown timeprobe.seal=2:dbffe78b",
-	       "no calibration, no partition");
+	is_str(line, "quiet panic=0", "no calibration: no tsc_early_khz");
 
-	/* 1900 bytes of user line: the extras do not all fit */
-	memset(user, 0, sizeof(user));
-	for (int i = 0; i < 190; i++)
-		memcpy(user + i * 10, "word=1234 ", 10);
-	user[1899] = 0;
-	is_int(tp_cmdline_assemble(line, sizeof(line), user, &extras, &rep), 1, "overlong: reported");
-	is_int(rep.dropped_tsc_calib, 1, "tsc_calib dropped first");
-	is_int(rep.dropped_firmware, 1, "and firmware: neither fits beside 1899 bytes");
-	user[1819] = 0;
-	tp_cmdline_assemble(line, sizeof(line), user, &extras, &rep);
-	ok(rep.dropped_tsc_calib && !rep.dropped_firmware &&
-		   strstr(line, "timeprobe.firmware=00010000:00020046:EDK%20II") != NULL,
-	   "1819 bytes: tsc_calib dropped, firmware, shorter, still fits (%zu bytes)", strlen(line));
-	user[1819] = ' ';
-	is_int(rep.user_words_dropped, 0, "no user word dropped");
-	ok(strlen(line) <= TP_CMDLINE_MAX && strstr(line, "timeprobe.tsc_hz=2096020030"),
-	   "essentials kept (%zu bytes)", strlen(line));
+	/* "--": Linux reads no parameter after it (init/main.c) */
+	tp_cmdline_assemble(line, sizeof(line), "console=ttyS0 -- a b=1", &extras, &rep);
+	is_str(line, "console=ttyS0 panic=0 tsc_early_khz=2096020 -- a b=1",
+	       "--: the stub's words go before it");
+	ok(rep.before_dashes, "and the report says so");
+	tp_cmdline_assemble(line, sizeof(line), "-- a", &extras, &rep);
+	is_str(line, "panic=0 tsc_early_khz=2096020 -- a", "-- first");
+	tp_cmdline_assemble(line, sizeof(line), "a=\"x -- y\" b", &extras, &rep);
+	is_str(line, "a=\"x -- y\" b panic=0 tsc_early_khz=2096020", "a quoted -- is no --");
+	ok(!rep.before_dashes, "no --");
 
 	/* 3000 bytes: user words are cut at a word boundary */
 	for (int i = 0; i < 300; i++)
 		memcpy(user + i * 10, "word=1234 ", 10);
 	user[2999] = 0;
-	tp_cmdline_assemble(line, sizeof(line), user, &extras, &rep);
+	is_int(tp_cmdline_assemble(line, sizeof(line), user, &extras, &rep), 1, "overlong: reported");
 	ok(strlen(line) <= TP_CMDLINE_MAX, "within the limit (%zu)", strlen(line));
-	ok(rep.user_words_dropped > 100, "user words dropped (%u)", rep.user_words_dropped);
-	ok(strstr(line, "word=1234 panic=10 ") != NULL, "cut between words");
-	ok(strstr(line, "timeprobe.bootpart=gpt:") != NULL, "bootpart kept");
+	ok(rep.user_words_dropped > 90, "user words dropped (%u)", rep.user_words_dropped);
+	ok(strstr(line, "word=1234 panic=0 tsc_early_khz=2096020") != NULL &&
+	   line[strlen(line) - 1] == '0', "cut between words, the stub's words last");
 	test_report_text(&rep);
 
 	is_int(tp_cmdline_assemble(line, 100, "a", &extras, &rep), -1, "small output buffer refused");
+}
+
+/* Linux's EFI stub finds initrd= anywhere in its line (file.c, find_file_option). */
+static void test_drop_substr(void)
+{
+	char line[] = "xinitrd=\\a b initrd=\\c d=\"x initrd=e\" initrd f=1";
+
+	is_int(tp_cmdline_drop_substr(line, "initrd="), 3, "three words hold initrd=");
+	is_str(line, "b initrd f=1", "each dropped whole, the bare word and the others kept");
+}
+
+/* Linux's 31 arguments and 30 environment entries for init (init/main.c). */
+static void test_cap_init(void)
+{
+	char line[TP_CMDLINE_MAX + 1];
+	struct tp_buf b;
+	struct tp_init_cap cap;
+
+	tp_buf_init(&b, line, sizeof(line));
+	tp_buf_puts(&b, "console=ttyS0 panic=5 timeprobe.profile=quick");
+	for (int i = 0; i < 40; i++) {
+		tp_buf_puts(&b, " k");
+		tp_buf_putu(&b, (uint64_t)i);
+		tp_buf_puts(&b, "=v");
+	}
+	tp_buf_puts(&b, " k0=again HOME=/x");
+	is_int(tp_cmdline_cap_init(line, &cap), 10, "40 unknown k=v: 10 dropped");
+	ok(cap.envs == 40 && cap.envs_dropped == 10 && cap.args_dropped == 0,
+	   "counted as environment entries (%u, %u dropped)", cap.envs, cap.envs_dropped);
+	ok(strstr(line, " k29=v ") && !strstr(line, " k30=v") && strstr(line, "k39") == NULL,
+	   "the first 30 kept, the rest dropped");
+	ok(strstr(line, "console=ttyS0 panic=5 timeprobe.profile=quick k0=v") == line &&
+	   strstr(line, " k0=again HOME=/x"), "kernel words, module words and replacements kept");
+	ok(cap.first_dropped > 0, "the first dropped word's offset");
+
+	tp_buf_init(&b, line, sizeof(line));
+	for (int i = 0; i < 35; i++)
+		tp_buf_puts(&b, i ? " w" : "w");
+	tp_buf_puts(&b, " -- x y=1");
+	tp_cmdline_cap_init(line, &cap);
+	ok(cap.args_dropped == 6 && cap.args == 37, "bare words are arguments, so are those "
+	   "after -- (%u, %u dropped)", cap.args, cap.args_dropped);
+	is_int(strlen(line), 31 * 2 - 1 + 3, "31 words and -- kept, the others dropped");
+	ok(!strcmp(line + strlen(line) - 6, "w w --"), "-- itself stays (%s)", line + strlen(line) - 6);
 }
 
 static void test_record(void)
@@ -378,6 +390,16 @@ static void test_text(void)
 	   "2-, 3-, 4-byte and invalid UTF-8");
 	is_int(tp_utf8_to_ucs2(u, 3, "abcdef"), 2, "truncated at cap - 1");
 	ok(u[2] == 0, "truncated string terminated");
+	tp_utf8_to_ucs2(u, 8, "a=\xc3\xa9");
+	ok(tp_ucs2_is_line(u, "a=\xc3\xa9"), "the hand-over check: the same line back");
+	tp_utf8_to_ucs2(u, 8, "a\xc0\x80" "b");
+	ok(!tp_ucs2_is_line(u, "a\xc0\x80" "b"), "an overlong form does not come back: refused");
+	tp_utf8_to_ucs2(u, 8, "a\xed\xa0\x80");
+	ok(!tp_ucs2_is_line(u, "a\xed\xa0\x80"), "a surrogate: refused");
+	tp_utf8_to_ucs2(u, 8, "a\nb");
+	ok(!tp_ucs2_is_line(u, "a\nb"), "a newline: refused");
+	tp_utf8_to_ucs2(u, 3, "abcdef");
+	ok(!tp_ucs2_is_line(u, "abcdef"), "a line cut short: refused");
 
 	const struct {
 		uint32_t rev;
@@ -398,12 +420,63 @@ static void test_text(void)
 	is_str(tp_efi_status_str(4), "Warning", "a warning");
 }
 
+/*
+ * The forgeries of issue 37: an overlong U+0000, newline or quote ended the
+ * kernel's line early (Linux's EFI stub stops at U+0000 or a newline), so
+ * forged words before it were the line's last. Each is refused with its
+ * byte offset, its word dropped and the others kept.
+ */
+static void test_refused(void)
+{
+	static const struct {
+		const char *in;
+		size_t n;
+		const char *out, *why;
+		size_t at;
+	} t[] = {
+#define T(in, out, why, at) { in, sizeof(in) - 1, out, why, at }
+		T("quiet timeprobe.tsc_hz=1234567 x\xc0\x80", "quiet timeprobe.tsc_hz=1234567",
+		  "overlong form", 32),
+		T("a foo=\xc0\xa2" "bar b", "a b", "overlong form", 6),
+		T("a b\xc0\x8a" "TPM c", "a c", "overlong form", 3),
+		T("a \xe0\x80\x80 b", "a b", "overlong form", 2),
+		T("a \xf0\x80\x80\x80 b", "a b", "overlong form", 2),
+		T("a \xed\xa0\x80 b", "a b", "surrogate", 2),
+		T("a \xf0\x9f\x98\x80 b", "a b", "outside the BMP (LoadOptions are UCS-2)", 2),
+		T("a \xf4\x90\x80\x80 b", "a b", "beyond U+10FFFF", 2),
+		T("a \x80 b", "a b", "stray continuation byte", 2),
+		T("a \xc3 b", "a b", "truncated sequence", 2),
+		T("a \xff b", "a b", "not a UTF-8 byte", 2),
+		T("a \xc2\x85 b", "a b", "control character", 2),
+		T("a \x1b[2J b", "a b", "control character", 2),
+		T("\xef\xbb\xbf" "a\xc0\x80 b", "b", "overlong form", 4),
+		T("\xff\xfe" "a\0\0\xd8 \0b\0", "b", "lone surrogate", 4),
+		T("\xff\xfe" "a\0\x0a\0b\0\x1b\0 \0c\0", "a c", "control character", 8),
+#undef T
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		tp_cmdline_clean(out, sizeof(out), t[i].in, t[i].n, &rep);
+		is_str(out, t[i].out, t[i].why);
+		ok(rep.n_bad >= 1 && rep.bad[0].offset == t[i].at && !strcmp(rep.bad[0].why, t[i].why),
+		   "  named at its byte offset");
+	}
+	is_str(CLEAN("a=\xc3\xa9 b=\xe2\x82\xac"), "a=\xc3\xa9 b=\xe2\x82\xac",
+	       "well-formed 2- and 3-byte characters kept");
+	ok(rep.refused == 0 && rep.bad_words == 0, "nothing refused");
+	CLEAN("# a comment \xc0\x80\nq");
+	ok(!strcmp(out, "q") && rep.refused == 0, "a comment line is dropped anyway");
+}
+
 int main(void)
 {
 	test_clean();
+	test_refused();
 	test_encodings();
 	test_find();
 	test_assemble();
+	test_cap_init();
+	test_drop_substr();
 	test_record();
 	test_list();
 	test_devpath();

@@ -2,8 +2,9 @@
 /*
  * The whole hand-off on the host: a cmdline.txt and a set of calibration
  * results go through the stub's code (boot/cmdfile.c, boot/cmdline.c,
- * boot/devpath.c) to a kernel line, which the suite's code
- * (userland/options.c, bootpart.c, probes/tsc.c) reads back. Every row of
+ * boot/devpath.c, common/stubfile.c) to a kernel line and the stub's file,
+ * which the suite's code (userland/options.c, stubread.c, bootpart.c,
+ * probes/tsc.c) reads back. Every row of
  * the contract (common/words.c) and the examples in docs/stub.md are sent
  * across; broken files must still give a line that boots. TAP.
  */
@@ -11,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sealed.h"
+#include "stubjoint.h"
 #include "tap.h"
 #include "../../boot/cmdfile.h"
 #include "../../boot/cmdline.h"
@@ -19,6 +20,7 @@
 #include "../../common/handoff.h"
 #include "../../common/words.h"
 #include "../../userland/options.h"
+#include "../../userland/recread.h"
 #include "../../userland/probes/tsc.h"
 #include "../../userland/save.h"
 
@@ -58,10 +60,11 @@ static char boot_tsc_word[TP_BOOT_TSC_WORD_MAX + 1];
 /* OVMF's FirmwareVendor; test_firmware() sends harder ones */
 static const uint16_t fw_vendor[] = { 'E', 'D', 'K', ' ', 'I', 'I', 0 };
 static const char fw_vendor_utf8[] = "EDK II";
-static struct tp_cmdline_extras extras = { .tsc_hz = 2096019976, .tsc_ref = "hpet" };
+static const struct tp_cmdline_extras extras = { .tsc_hz = 2096019976 };
+static struct tp_stub_values vals = { .tsc_hz = 2096019976, .tsc_ref = "hpet" };
 static const struct tp_cmdline_env disk = { .initrd_file = 1, .serial = 1 };
 
-/* The extras as the stub makes them: its list formatter, its device path node. */
+/* The values as the stub makes them: its list formatter, its device path node. */
 static void make_extras(void)
 {
 	struct tp_hd_node hd = { .part_number = 1, .sig_type = 2 };
@@ -75,18 +78,18 @@ static void make_extras(void)
 	tp_bootpart_format(&b, &hd);
 	tp_buf_init(&b, firmware, sizeof(firmware));
 	tp_firmware_fmt(&b, fw_vendor, 0x10000, 0x20046);
-	extras.tsc_calib = calib_list;
-	extras.bootpart = bootpart;
-	extras.firmware = firmware;
+	vals.tsc_calib = calib_list;
+	vals.bootpart = bootpart;
+	vals.firmware = firmware;
 	tp_buf_init(&b, preos_word, sizeof(preos_word));
 	ok(tp_preos_fmt(&b, &preos_example) == 0, "the example's pre-OS offsets fit");
-	extras.tsc_preos = preos_word;
+	vals.tsc_preos = preos_word;
 	tp_buf_init(&b, hwlat_word, sizeof(hwlat_word));
 	ok(tp_hwlat_word_fmt(&b, &hwlat_example) == 0, "the example's pre-OS scan fits");
-	extras.hwlat_preos = hwlat_word;
+	vals.hwlat_preos = hwlat_word;
 	tp_buf_init(&b, boot_tsc_word, sizeof(boot_tsc_word));
 	tp_boot_tsc_fmt(&b, &boot_tsc_example);
-	extras.boot_tsc = boot_tsc_word;
+	vals.boot_tsc = boot_tsc_word;
 }
 
 /* The scan's word arrives with every field of every CPU. */
@@ -144,29 +147,55 @@ static void check_preos(const char *word, const struct tp_preos *want, const cha
 	   bad ? bad : word);
 }
 
-/* The stub's path: cmdline.txt bytes to the kernel's line. */
+/* The initrd= words the stub took from the last line stub_line() made. */
+static char taken[TP_CMDLINE_MAX + 1];
+
+/*
+ * The stub's path: cmdline.txt bytes to the kernel's line (stub.c: the
+ * check, the initrd= words taken and dropped, Linux's init limits, the
+ * final line).
+ */
 static const char *stub_line(const void *file, size_t n, const struct tp_cmdline_env *env,
 			     struct tp_cmdline_final *f)
 {
 	static char user[TP_CMDLINE_MAX + 1], line[TP_CMDLINE_MAX + 1];
 	struct tp_clean_report rep;
 	struct tp_cmdline_env e = *env;
+	struct tp_cmdline_final first;
+	struct tp_init_cap cap;
+	size_t pos = 0, vlen;
+	const char *v;
+	struct tp_buf b;
 
 	tp_cmdline_clean(user, sizeof(user), file, n, &rep);
 	e.user_empty = rep.len == 0;
-	if (e.drop_initrd)
-		tp_cmdline_drop(user, "initrd");
+	tp_cmdline_final(line, sizeof(line), user, &extras, &e, &first);
+	tp_buf_init(&b, taken, sizeof(taken));
+	while ((v = tp_cmdline_next(user, "initrd", &pos, &vlen)) && !e.drop_initrd) {
+		if (!vlen)
+			continue;
+		tp_buf_puts(&b, b.len ? " initrd=" : "initrd=");
+		tp_buf_putn(&b, v, vlen);
+	}
+	tp_cmdline_drop_substr(user, "initrd=");
+	tp_cmdline_cap_init(user, &cap);
+	e.initrd_file = 0;
+	e.drop_initrd = 1;
+	e.user_empty = 0;
 	tp_cmdline_final(line, sizeof(line), user, &extras, &e, f);
+	f->faults |= first.faults;
+	f->fallback_kept = first.fallback_kept;
 	return line;
 }
 
-/* The suite's path: the line to options; errors counted. */
+/* The suite's path: the line and the stub's file to options; errors counted. */
 static size_t suite_read(const char *line, struct options *o)
 {
 	struct opt_errors errs = { 0 };
 
 	options_defaults(o);
 	options_from_cmdline(o, line, &errs);
+	through_stub_file(&vals, o, &errs);
 	for (size_t i = 0; i < errs.n; i++)
 		printf("# error: %s=%s: %s\n", errs.e[i].name, errs.e[i].value, errs.e[i].reason);
 	return errs.n;
@@ -223,7 +252,7 @@ static void check_figures(const struct options *o, const char *what)
 		good += !e[i].error[0] && !strcmp(e[i].ref, figures[i].ref) &&
 			e[i].hz == (int64_t)figures[i].hz && e[i].spread_ppm == figures[i].spread_ppm;
 	ok(n == 4 && good == 4, "%s: every tsc_calib entry arrives equal (%zu of 4)", what, good);
-	is_int(o->tsc_hz, extras.tsc_hz, "tsc_hz arrives equal");
+	is_int(o->tsc_hz, vals.tsc_hz, "tsc_hz arrives equal");
 	is_str(o->tsc_ref, "hpet", "tsc_ref arrives equal");
 	ok(!bootpart_to_partuuid(o->bootpart, partuuid, sizeof(partuuid)) &&
 		   !strcmp(partuuid, example_guid), "bootpart arrives as the partition's PARTUUID (%s)",
@@ -241,11 +270,25 @@ static void test_docs_example(void)
 	struct options o;
 	const char *line;
 
+	static uint8_t a[65536];
+	char rec[4096];
+	size_t n, len;
+	const char *t;
+
 	ok(doc_block("Example: this cmdline.txt", file, sizeof(file), "\n") &&
-		   doc_block("HPET chosen at", want, sizeof(want), " "),
-	   "docs/stub.md has the example's two blocks");
+		   doc_block("HPET chosen at", want, sizeof(want), " ") &&
+		   doc_block("(its `initrd=` served by the stub)", rec, sizeof(rec), ""),
+	   "docs/stub.md has the example's three blocks");
 	line = stub_line(file, strlen(file), &disk, &f);
 	is_str(line, want, "docs/stub.md: the stub makes the documented line from the documented file");
+	n = stub_archive(&vals, a, sizeof(a));
+	t = tp_cpio_find(a, n, TP_STUB_FILE, &len);
+	n = 0;
+	for (size_t i = 0; t && i < len; i++)
+		if (t[i] != '\n' && n + 1 < sizeof(file))
+			file[n++] = t[i];
+	file[n] = 0;
+	is_str(file, rec, "docs/stub.md: the stub makes the documented stub_handoff records");
 	is_int(f.faults, 0, "docs example: nothing wrong with it");
 	is_int(suite_read(line, &o), 0, "docs example: the suite reads it without an error record");
 	check_figures(&o, "docs example");
@@ -343,55 +386,92 @@ static void test_every_row(void)
 	   arrived, checked);
 }
 
-/* Each word the stub writes is on the line, and the suite reads it back. */
+/*
+ * Each value the stub writes: the kernel's words on the line, the others in
+ * its file and nowhere on the line; the suite reads them back.
+ */
 static void test_stub_rows(void)
 {
+	static uint8_t a[65536];
 	struct tp_cmdline_final f;
 	struct options o;
+	struct rec_view r;
+	size_t n = stub_archive(&vals, a, sizeof(a)), len = 0;
+	const char *t = tp_cpio_find(a, n, TP_STUB_FILE, &len), *pos = t;
 	const char *line = stub_line("console=ttyS0 initrd=\\x", 23, &disk, &f);
 
+	ok(t && recread_next(&pos, t + len, &r) && recread_is(&r, "type", TP_STUB_HANDOFF),
+	   "the stub's file holds its stub_handoff records, CRC and all");
 	for (size_t i = 0; i < TPW_COUNT; i++) {
 		const struct tp_word *w = &tp_words[i];
-		char key[48];
-		const char *v;
-		const char *reason;
+		char key[48], val[1024];
+		const char *v, *reason;
 		size_t vlen = 0;
 
 		if (!(w->by & TP_BY_STUB))
 			continue;
 		snprintf(key, sizeof(key), "%s%s", w->flags & TP_WF_BARE ? "" : TP_WORD_PREFIX, w->name);
 		v = tp_cmdline_find(line, key, &vlen);
-		ok(v && tp_word_check(w, v, vlen, &reason) == TP_WE_OK,
-		   "the stub writes %s within the contract's bounds", key);
+		if (w->flags & TP_WF_BARE) {
+			ok(v && tp_word_check(w, v, vlen, &reason) == TP_WE_OK,
+			   "the stub writes %s on the line within the contract's bounds", key);
+			continue;
+		}
+		val[0] = 0;
+		for (pos = t; t && !val[0] && recread_next(&pos, t + len, &r);) {
+			const char *raw = recread_raw(&r, w->name, &vlen);
+
+			if (!recread_str(&r, w->name, val, sizeof(val)) && raw)
+				snprintf(val, sizeof(val), "%.*s", (int)vlen, raw);
+		}
+		ok(!v && val[0] && tp_word_check(w, val, strlen(val), &reason) == TP_WE_OK,
+		   "the stub writes %s in its file, within the contract's bounds, not on the line",
+		   w->name);
 	}
-	is_int(suite_read(line, &o), 0, "the suite reads the stub's words without an error record");
-	check_figures(&o, "stub's words");
+	is_int(suite_read(line, &o), 0, "the suite reads the stub's file without an error record");
+	check_figures(&o, "stub's file");
 }
 
 /*
- * A cmdline.txt that forges a stub figure and ends inside a quote, from the
- * file's bytes through the stub's line to the suite: the stub's figures
- * arrive, the forged one is refused by name, the kernel sees panic=10.
+ * A cmdline.txt that forges the stub's figures, with and without an
+ * overlong form that would end the kernel's line after them (issue 37):
+ * the stub's own figures arrive from its file, each forged word is refused
+ * by name, the word with the overlong form is gone, the kernel gets panic=.
  */
 static void test_hostile_file(void)
 {
 	static const char file[] = "console=ttyS0 initrd=\\x timeprobe.tsc_hz=1234567\n"
 				   "timeprobe.bootpart=unknown foo=\"bar";
+	static const char overlong[] = "console=ttyS0 initrd=\\x timeprobe.tsc_hz=1234567 "
+				       "timeprobe.firmware=0:0:SpoofBIOS timeprobe.seal=3:12345678 "
+				       "x\xc0\x80";
 	struct tp_cmdline_final f;
 	struct opt_errors errs = { 0 };
 	struct options o;
 	const char *line = stub_line(file, sizeof(file) - 1, &disk, &f);
-	size_t vlen, start, end;
+	size_t vlen;
 
 	ok(tp_cmdline_find(line, "panic", &vlen) && tp_cmdline_find(line, "foo", &vlen) &&
-		   vlen == 5, "a stray quote closed: foo=\"bar\" and panic=10 are words of their own");
-	ok(tp_seal_span(line, &start, &end) == TP_SEAL_OK, "the stub's words are sealed");
+		   vlen == 5, "a stray quote closed: foo=\"bar\" and panic= are words of their own");
 	options_defaults(&o);
 	options_from_cmdline(&o, line, &errs);
+	through_stub_file(&vals, &o, &errs);
 	check_figures(&o, "forged cmdline.txt");
 	ok(errs.n == 2 && !strcmp(errs.e[0].name, "tsc_hz") && !strcmp(errs.e[0].value, "1234567") &&
 		   !strcmp(errs.e[1].name, "bootpart"),
 	   "the file's tsc_hz=1234567 and bootpart=unknown refused by name (%zu errors)", errs.n);
+
+	line = stub_line(overlong, sizeof(overlong) - 1, &disk, &f);
+	ok(!strstr(line, "x\xc0") && strstr(line, "panic=") && !strchr(line, '\n'),
+	   "an overlong U+0000: its word dropped, the stub's words still on the line (%s)", line);
+	errs.n = 0;
+	options_defaults(&o);
+	options_from_cmdline(&o, line, &errs);
+	through_stub_file(&vals, &o, &errs);
+	check_figures(&o, "forged seal");
+	ok(errs.n == 3 && !strcmp(errs.e[0].name, "tsc_hz") && !strcmp(errs.e[1].name, "firmware") &&
+		   !strcmp(errs.e[2].name, "seal"),
+	   "the forged tsc_hz, firmware and seal each one error record (%zu)", errs.n);
 }
 
 /* Each format's formatter and parser agree, and the parser refuses junk. */
@@ -508,7 +588,7 @@ static void test_preos(void)
 	tp_buf_init(&b, big, sizeof(big));
 	left = tp_preos_fmt(&b, &p);
 	ok(left > 0 && b.len <= TP_PREOS_WORD_MAX && !b.overflow && !tp_preos_parse(big, b.len, &back),
-	   "15 extreme entries: %zu left out, %zu bytes, within %d, the rest parses", left, b.len,
+	   "63 extreme entries in 1200 bytes: %zu left out, %zu bytes, within %d, the rest parses", left, b.len,
 	   TP_PREOS_WORD_MAX);
 	ok(back.n + left == TP_PREOS_MAX_APS && preos_same(&p, &back, back.n),
 	   "the entries kept are the first ones, equal (%zu)", back.n);
@@ -524,39 +604,22 @@ static void test_preos(void)
 	ok(tp_preos_check(big, TP_PREOS_WORD_MAX + 1) != 0, "refused: 768 bytes");
 }
 
-/* A hostile tsc_preos on the kernel's line: an error record, nothing kept. */
+/* A hostile tsc_preos in the stub's file: an error record, nothing kept. */
 static void test_preos_suite(void)
 {
 	struct options o;
 	struct opt_errors errs = { 0 };
 
 	options_defaults(&o);
-	options_from_cmdline(&o, sealed("console=ttyS0", "timeprobe.tsc_preos=0:x,1:5:-5:9:1:1:x"), &errs);
+	through_stub_file(&(struct tp_stub_values){ .tsc_preos = "0:x,1:5:-5:9:1:1:x" }, &o, &errs);
 	ok(errs.n == 1 && !strcmp(errs.e[0].name, "tsc_preos") && !o.tsc_preos[0] &&
 		   strstr(errs.e[0].reason, "lo <= hi"),
 	   "the suite refuses an interval with lo > hi, says why, keeps nothing (%s)",
 	   errs.n ? errs.e[0].reason : "no error");
 	errs.n = 0;
-	options_from_cmdline(&o, sealed("", "timeprobe.tsc_preos=0:-7,1:-5:5:10:3:0:12"), &errs);
+	through_stub_file(&(struct tp_stub_values){ .tsc_preos = "0:-7,1:-5:5:10:3:0:12" }, &o,
+			  &errs);
 	ok(!errs.n && !strcmp(o.tsc_preos, "0:-7,1:-5:5:10:3:0:12"), "and keeps a good one");
-}
-
-/* A line full of the user's words: tsc_preos goes before the user's words are cut. */
-static void test_preos_room(void)
-{
-	static char file[TP_CMDLINE_MAX + 1];
-	struct tp_cmdline_final f;
-	const char *line;
-	size_t n, vlen, room = 1900 - strlen(preos_word);
-
-	n = (size_t)snprintf(file, sizeof(file), "console=ttyS0 initrd=\\a");
-	while (n + 6 < room)
-		n += (size_t)snprintf(file + n, sizeof(file) - n, " quiet");
-	line = stub_line(file, n, &disk, &f);
-	ok(f.rep.dropped_tsc_preos && !f.rep.user_words_dropped && strlen(line) <= TP_CMDLINE_MAX &&
-		   !tp_cmdline_find(line, "timeprobe.tsc_preos", &vlen),
-	   "a long cmdline.txt: timeprobe.tsc_preos= left out, the user's words kept (%zu bytes)",
-	   strlen(line));
 }
 
 /* 1 when a row's default in words (its help text) is its default number. */
@@ -591,20 +654,25 @@ static void test_table(void)
 	is_int(bad, 0, "every row has a unique name, help, default, writer and reader");
 }
 
-/* A line the kernel can boot: console=, initrd= (on a disk), within the limit. */
-/* Within the limit, a console and initrd as wanted, and the stub's words sealed. */
+/*
+ * A line the kernel can boot: console=, within the limit, panic= a word of
+ * its own, no initrd= anywhere (the stub serves the initramfs), and an
+ * initrd= file taken by the stub when one is wanted (on a disk).
+ */
 static int bootable(const char *line, int want_initrd)
 {
-	size_t n, start, end;
+	size_t n;
 
 	return tp_cmdline_find(line, "console", &n) && strlen(line) <= TP_CMDLINE_MAX &&
-	       !!tp_cmdline_find(line, "initrd", &n) == want_initrd &&
-	       tp_seal_span(line, &start, &end) == TP_SEAL_OK && tp_cmdline_find(line, "panic", &n);
+	       !strstr(line, "initrd=") && !!taken[0] == want_initrd &&
+	       tp_cmdline_find(line, "panic", &n);
 }
 
+/* The built-in line, its initrd= taken by the stub. */
 static int starts_with_default(const char *line)
 {
-	return !strncmp(line, TP_CMDLINE_DEFAULT " ", sizeof(TP_CMDLINE_DEFAULT));
+	return !strncmp(line, TP_ARCH_CONSOLE " ", sizeof(TP_ARCH_CONSOLE)) &&
+	       !strcmp(taken, "initrd=\\EFI\\timeprobe\\initramfs.img");
 }
 
 /* UTF-16 of an ASCII text, LE or BE, no BOM. */
@@ -638,6 +706,7 @@ static void test_broken_files(void)
 	line = stub_line(file, n, &disk, &f);
 	ok(!f.faults && bootable(line, 1) && strstr(line, "timeprobe.profile=quick "),
 	   "UTF-16LE without BOM: decoded, the user's line used");
+	is_str(taken, "initrd=\\EFI\\timeprobe\\initramfs.img", "its initrd= taken by the stub");
 	n = utf16(file, good, 1);
 	line = stub_line(file, n, &disk, &f);
 	ok(!f.faults && bootable(line, 1) && strstr(line, "timeprobe.profile=quick "),
@@ -664,14 +733,14 @@ static void test_broken_files(void)
 			     "timeprobe.calib_ms=20 quiet");
 	line = stub_line(file, n, &disk, &f);
 	ok(f.faults == TP_CF_NO_INITRD && f.fallback_kept == 2 && bootable(line, 1) &&
-		   !strncmp(line, TP_CMDLINE_DEFAULT " timeprobe.profile=quick timeprobe.calib_ms=20 panic=10",
-			    sizeof(TP_CMDLINE_DEFAULT) + 53),
+		   !strcmp(line, TP_ARCH_CONSOLE " timeprobe.profile=quick timeprobe.calib_ms=20 "
+			   "panic=0 tsc_early_khz=2096020"),
 	   "no initrd=: built-in line, the user's valid timeprobe.* words kept (%.110s)", line);
 
 	line = stub_line("initrd=\\a quiet", 15, &disk, &f);
 	is_int(f.faults, TP_CF_NO_CONSOLE, "no console= with a serial port: fallback");
 	line = stub_line("initrd=\\a quiet", 15, &(struct tp_cmdline_env){ .initrd_file = 1 }, &f);
-	ok(!f.faults && !strncmp(line, "initrd=\\a quiet panic=10", 24),
+	ok(!f.faults && !strncmp(line, "quiet panic=0", 13) && !strcmp(taken, "initrd=\\a"),
 	   "no console= without a serial port: the user's line");
 	line = stub_line("", 0, &(struct tp_cmdline_env){ .serial = 1, .drop_initrd = 1 }, &f);
 	ok((f.faults & TP_CF_EMPTY) && bootable(line, 0),
@@ -710,7 +779,7 @@ static void test_any_file(void)
 		bad += !bootable(line, 1);
 	}
 	is_int(bad, 0, "3000 random files: every line within the limit, no control byte, bootable, "
-	       "the stub's words sealed and panic= a word");
+	       "no initrd=, panic= a word");
 	printf("# %u of them fell back to the built-in line\n", fell_back);
 }
 
@@ -735,9 +804,13 @@ static void test_hwlat_words(void)
 			.total_ns = 999999999999ull, .smi_read = 1, .smi = 4294967295ull };
 	tp_buf_init(&b, word, sizeof(word));
 	left = tp_hwlat_word_fmt(&b, &w);
-	ok(left > 0 && strlen(word) <= TP_HWLAT_WORD_MAX && !tp_hwlat_word_parse(word, strlen(word), &got) &&
-		   got.n == w.n - left, "32 CPUs of the longest figures: %zu left out, the rest within "
-	   "767 bytes and parsed back", left);
+	ok(left == 0 && strlen(word) <= TP_HWLAT_WORD_MAX && !tp_hwlat_word_parse(word, strlen(word), &got) &&
+		   got.n == w.n, "%d CPUs of the longest figures: none left out, %zu bytes within %d, parsed "
+	   "back", TP_HWLAT_WORD_CPUS, strlen(word), TP_HWLAT_WORD_MAX);
+	tp_buf_init(&b, word, 400);
+	left = tp_hwlat_word_fmt(&b, &w);
+	ok(left > 0 && !tp_hwlat_word_parse(word, strlen(word), &got) && got.n == w.n - left,
+	   "in 400 bytes: %zu left out, the rest parsed back", left);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		ok(tp_hwlat_word_parse(bad[i], strlen(bad[i]), &got) != NULL, "hwlat_preos refuses '%s'",
 		   bad[i]);
@@ -765,7 +838,6 @@ int main(void)
 	test_formats();
 	test_firmware();
 	test_preos();
-	test_preos_room();
 	test_preos_suite();
 	test_hwlat_words();
 	test_docs_example();

@@ -160,6 +160,25 @@ static uint64_t row(const struct irqstat_table *t, const uint64_t *d, const char
 	return (uint64_t)-1;
 }
 
+/* A row name that fills the name alone (a harness may feed any text): no overflow. */
+static void test_long_name(void)
+{
+	static const char text[] =
+		"           CPU0       CPU1\n"
+		"123456789012345678901234567890123456789012:  1  2  IR-PCI-MSI  dev-with-a-name\n"
+		"12345678901234567890123456789012345678:  3  4  IR-PCI-MSI  devname\n"
+		"1234567890123456789012345678901234567:  5  6  IR-PCI-MSI  devname\n";
+	struct irqstat_table t;
+
+	ok(irqstat_parse_interrupts(text, &t) == 0 && t.nrows == 3, "irq: long row names parse");
+	is_str(row_name(&t, 0), "123456789012345678901234567890123456789", "a 42-byte number: cut to 39");
+	is_str(row_name(&t, 1), "12345678901234567890123456789012345678",
+	       "38 bytes: no room for a device after it");
+	is_str(row_name(&t, 2), "1234567890123456789012345678901234567:d",
+	       "37 bytes: one byte of the device");
+	irqstat_table_free(&t);
+}
+
 static void test_row_delta(void)
 {
 	struct irqstat_table b, a, o, sb, sa;
@@ -223,6 +242,7 @@ static void test_smi(void)
 
 int main(void)
 {
+	test_long_name();
 	test_parse();
 	test_row_delta();
 	test_cpulist();

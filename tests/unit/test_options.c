@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "sealed.h"
+#include "stubjoint.h"
 #include "tap.h"
 #include "../../userland/options.h"
 #include "../../userland/probe.h"
@@ -150,44 +150,49 @@ static void test_old_spellings(void)
 	   "a word near nothing: no suggestion (%s)", errs.n ? errs.e[0].reason : "-");
 }
 
-/* Words only the stub writes: taken from its sealed words alone (issue: a
- * user's or an SMBIOS string's tsc_hz was reported as the stub's). */
+/* Words only the stub writes: taken from its file alone (issue 37: a forged
+ * seal, a user's or an SMBIOS string's tsc_hz was reported as the stub's). */
 static void test_stub_owned(const struct options *d)
 {
 	struct options o = *d;
 	struct opt_errors errs = { 0 };
-	char line[4096];
+	static uint8_t a[65536];
+	size_t n;
 
-	options_from_cmdline(&o, sealed("timeprobe.tsc_hz=1234567 quiet",
-					"timeprobe.tsc_hz=2596139133 timeprobe.bootpart=unknown"), &errs);
+	options_from_cmdline(&o, "timeprobe.tsc_hz=1234567 quiet", &errs);
+	through_stub_file(&(struct tp_stub_values){ .tsc_hz = 2596139133, .bootpart = "unknown" },
+			  &o, &errs);
 	ok(o.tsc_hz == 2596139133LL && !strcmp(o.bootpart, "unknown"),
-	   "sealed: the stub's tsc_hz and bootpart, not the user's");
+	   "the stub's tsc_hz and bootpart from its file, not the user's");
 	ok(errs.n == 1 && !strcmp(errs.e[0].name, "tsc_hz") && !strcmp(errs.e[0].value, "1234567") &&
-		   strstr(errs.e[0].reason, "stub alone"),
-	   "sealed: the user's tsc_hz=1234567 refused by name (%s)", errs.n ? errs.e[0].reason : "-");
+		   strstr(errs.e[0].reason, "stub.tp1"),
+	   "the user's tsc_hz=1234567 refused by name (%s)", errs.n ? errs.e[0].reason : "-");
 
 	o = *d;
 	errs.n = 0;
 	options_from_cmdline(&o, "quiet timeprobe.tsc_hz=1234567 timeprobe.bootpart=gpt:0fc63daf-8483-"
-				 "4772-8e79-3d69d8477de4 timeprobe.profile=quick", &errs);
-	ok(!o.tsc_hz && !o.bootpart[0] && o.quick == 1 && errs.n == 2,
-	   "no seal (no stub): stub words refused (%zu errors), the user's kept", errs.n);
+				 "4772-8e79-3d69d8477de4 timeprobe.profile=quick "
+				 "timeprobe.seal=2:0badf00d", &errs);
+	ok(!o.tsc_hz && !o.bootpart[0] && o.quick == 1 && errs.n == 3 &&
+		   !strcmp(errs.e[2].name, "seal") && strstr(errs.e[2].reason, "retired"),
+	   "no file: stub words and the retired seal refused (%zu errors), the user's kept", errs.n);
 
 	o = *d;
 	errs.n = 0;
-	snprintf(line, sizeof(line), "%s", sealed("quiet", "timeprobe.tsc_hz=2596139133"));
-	line[strlen("quiet timeprobe.tsc_hz=2")] = '9';	/* a changed figure */
-	options_from_cmdline(&o, line, &errs);
-	ok(!o.tsc_hz && errs.n == 2 && !strcmp(errs.e[0].name, "seal") &&
-		   strstr(errs.e[0].reason, "not the ones"),
-	   "a sealed figure changed afterwards: the seal says so, the figure refused (%s)",
+	n = stub_archive(&(struct tp_stub_values){ .tsc_hz = 2596139133 }, a, sizeof(a));
+	for (size_t i = 0; i + 10 < n; i++)
+		if (!memcmp(a + i, "2596139133", 10))
+			a[i] = '9';	/* a changed figure: its record's CRC no longer checks */
+	suite_archive(a, n, &o, &errs);
+	ok(!o.tsc_hz && errs.n == 2 && strstr(errs.e[0].reason, "CRC") &&
+		   strstr(errs.e[1].reason, "no stub_handoff"),
+	   "a figure changed in the file: its record refused, nothing taken (%s)",
 	   errs.n ? errs.e[0].reason : "-");
 
 	o = *d;
 	errs.n = 0;
-	options_from_cmdline(&o, "timeprobe.tsc_hz=2596139133 timeprobe.seal=5:00000000", &errs);
-	ok(!o.tsc_hz && errs.n == 2 && strstr(errs.e[0].reason, "more words"),
-	   "a seal counting more words than the line: refused (%s)", errs.n ? errs.e[0].reason : "-");
+	stubfile_apply(&o, "junk\n", 5, &errs, 0, &(struct stubfile_report){ 0 });
+	ok(!o.tsc_hz && errs.n == 2, "a file of junk: an error for the line, one for no record");
 
 	o = *d;
 	errs.n = 0;
@@ -253,11 +258,12 @@ int main(void)
 	/* The kernel command line: only timeprobe.* words, quotes, bad ones listed */
 	options_defaults(&o);
 	errs.n = 0;
-	options_from_cmdline(&o, sealed(
+	options_from_cmdline(&o,
 			     "console=ttyS0,115200 timeprobe.profile=quick  initrd=\\EFI\\x timeprobe.repeat=3 "
 			     "timeprobe.profile=fast timeprobe.bogus=1 \"timeprobe.probes=clocks,yield\" "
-			     "quiet timeprobe.yield-gnuplot", "timeprobe.bootpart=gpt:0fc63daf-8483-4772-8e79-3d69d8477de4"),
-			     &errs);
+			     "quiet timeprobe.yield-gnuplot", &errs);
+	through_stub_file(&(struct tp_stub_values){
+			  .bootpart = "gpt:0fc63daf-8483-4772-8e79-3d69d8477de4" }, &o, &errs);
 	ok(o.quick == 1, "cmdline: profile=quick applied, later bad value did not undo it");
 	is_int(o.repeat, 3, "cmdline: repeat");
 	is_int(o.probes.n, 2, "cmdline: quoted word");

@@ -123,6 +123,10 @@ static void __attribute__((noreturn)) refuse_open(const struct job *j, dev_t rde
 		busy_reason(&d, why, sizeof(why));
 		refuse("it is in use: %s", why);
 	}
+	/* root refused too: a lockdown, an LSM or a container's device rules, not sudo */
+	if ((err == EACCES || err == EPERM) && geteuid() == 0)
+		refuse("root may not open it for writing either (%s): a kernel lockdown, a "
+		       "security module or a container's device rules forbid it", strerror(err));
 	if (err == EACCES || err == EPERM)
 		refuse("no permission to open it for writing (run as root: sudo make usb DEV=%s)",
 		       j->dev_path);

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+/* The stub's records as a file in a newc cpio; see stubfile.h. Freestanding. */
+#include "stubfile.h"
+#include "buf.h"
+#include "words.h"
+
+static void str_key(struct tp_rec *r, enum tp_word_id id, const char *v)
+{
+	if (v && v[0])
+		tp_rec_str(r, tp_words[id].name, v);
+}
+
+int tp_stub_handoff(struct tp_rec *r, const struct tp_stub_values *v, int part)
+{
+	if (part == 1) {
+		str_key(r, TPW_TSC_PREOS, v->tsc_preos);
+		return v->tsc_preos && v->tsc_preos[0];
+	}
+	if (part == 2) {
+		str_key(r, TPW_HWLAT_PREOS, v->hwlat_preos);
+		return v->hwlat_preos && v->hwlat_preos[0];
+	}
+	if (v->tsc_hz)
+		tp_rec_uint(r, tp_words[TPW_TSC_HZ].name, v->tsc_hz);
+	str_key(r, TPW_TSC_REF, v->tsc_ref);
+	str_key(r, TPW_TSC_CALIB, v->tsc_calib);
+	str_key(r, TPW_BOOTPART, v->bootpart);
+	str_key(r, TPW_FIRMWARE, v->firmware);
+	str_key(r, TPW_BOOT_TSC, v->boot_tsc);
+	return 1;
+}
+
+static size_t align4(size_t n)
+{
+	return (n + 3) & ~(size_t)3;
+}
+
+size_t tp_cpio_entry_size(const char *name, size_t data_len)
+{
+	return align4(TP_CPIO_HEADER + tp_strlen(name) + 1) + align4(data_len);
+}
+
+size_t tp_cpio_stub_size(size_t data_len)
+{
+	return tp_cpio_entry_size("run", 0) + tp_cpio_entry_size(TP_STUB_DIR, 0) +
+	       tp_cpio_entry_size(TP_STUB_FILE, data_len) + tp_cpio_entry_size("TRAILER!!!", 0);
+}
+
+void tp_cpio_init(struct tp_cpio *c, void *buf, size_t cap)
+{
+	c->p = buf;
+	c->cap = cap;
+	c->len = 0;
+	c->ino = 0x7470;	/* any: the kernel links only entries with nlink > 1 */
+	c->overflow = 0;
+}
+
+static void put(struct tp_cpio *c, const void *data, size_t n)
+{
+	const uint8_t *d = data;
+
+	for (size_t i = 0; i < n; i++)
+		c->p[c->len++] = d[i];
+	while (c->len & 3)
+		c->p[c->len++] = 0;
+}
+
+static void hex8(uint8_t *out, uint32_t v)
+{
+	for (int i = 7; i >= 0; i--, v >>= 4)
+		out[i] = (uint8_t)"0123456789abcdef"[v & 15];
+}
+
+/* One entry: the header's 13 fields (buffer-format.rst), name, data. */
+static void entry(struct tp_cpio *c, const char *name, uint32_t mode, uint32_t nlink,
+		  const void *data, size_t n)
+{
+	uint8_t h[TP_CPIO_HEADER + 1];
+	uint32_t f[13] = { 0 };
+	size_t namesize = tp_strlen(name) + 1;
+
+	if (c->overflow || c->len + tp_cpio_entry_size(name, n) > c->cap || n > 0xffffffffu) {
+		c->overflow = 1;
+		return;
+	}
+	f[0] = c->ino++;	/* ino; then mode, uid, gid, nlink, mtime, filesize, */
+	f[1] = mode;		/* devmajor, devminor, rdevmajor, rdevminor, namesize, */
+	f[4] = nlink;		/* check (0 for newc) */
+	f[6] = (uint32_t)n;
+	f[11] = (uint32_t)namesize;
+	for (size_t i = 0; i < 6; i++)
+		h[i] = (uint8_t)"070701"[i];
+	for (int i = 0; i < 13; i++)
+		hex8(h + 6 + 8 * i, f[i]);
+	for (size_t i = 0; i < TP_CPIO_HEADER; i++)
+		c->p[c->len++] = h[i];
+	put(c, name, namesize);
+	put(c, data, n);
+}
+
+void tp_cpio_dir(struct tp_cpio *c, const char *name)
+{
+	entry(c, name, 0040755, 2, 0, 0);
+}
+
+void tp_cpio_file(struct tp_cpio *c, const char *name, const void *data, size_t n)
+{
+	entry(c, name, 0100444, 1, data, n);
+}
+
+void tp_cpio_end(struct tp_cpio *c)
+{
+	c->ino = 0;
+	entry(c, "TRAILER!!!", 0, 1, 0, 0);
+}
+
+void tp_cpio_stub(struct tp_cpio *c, const void *data, size_t n)
+{
+	tp_cpio_dir(c, "run");
+	tp_cpio_dir(c, TP_STUB_DIR);
+	tp_cpio_file(c, TP_STUB_FILE, data, n);
+	tp_cpio_end(c);
+}
+
+/* A header field: 8 hex digits, either case; -1 when not. */
+static long field(const uint8_t *h, int i)
+{
+	uint32_t v = 0;
+
+	for (int k = 0; k < 8; k++) {
+		uint8_t d = h[6 + 8 * i + k];
+		int x = d >= '0' && d <= '9' ? d - '0' : d >= 'a' && d <= 'f' ? d - 'a' + 10 :
+			d >= 'A' && d <= 'F' ? d - 'A' + 10 : -1;
+
+		if (x < 0)
+			return -1;
+		v = v << 4 | (uint32_t)x;
+	}
+	return (long)v;
+}
+
+const void *tp_cpio_find(const void *p, size_t n, const char *name, size_t *len)
+{
+	const uint8_t *b = p;
+	size_t at = 0, want = tp_strlen(name);
+
+	while (at + TP_CPIO_HEADER <= n) {
+		const uint8_t *h = b + at;
+		long mode = field(h, 1), size = field(h, 6), nsz = field(h, 11);
+		size_t data;
+
+		if (!tp_streqn((const char *)h, 6, "070701") || mode < 0 || size < 0 || nsz < 1)
+			return 0;
+		data = align4(at + TP_CPIO_HEADER + (size_t)nsz);
+		if (data > n || (size_t)size > n - data)
+			return 0;
+		if ((size_t)nsz == want + 1 && tp_streqn((const char *)h + TP_CPIO_HEADER, want, name) &&
+		    (mode & 0170000) == 0100000) {
+			*len = (size_t)size;
+			return b + data;
+		}
+		if (nsz == 11 && tp_streqn((const char *)h + TP_CPIO_HEADER, 10, "TRAILER!!!"))
+			return 0;
+		at = align4(data + (size_t)size);
+	}
+	return 0;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The stub's records, handed to PID 1 as a file (docs/stub.md, "The
+ * stub's file"). The stub serves the initramfs itself through
+ * LINUX_EFI_INITRD_MEDIA_GUID and appends one newc cpio archive of its own
+ * (Linux, Documentation/driver-api/early-userspace/buffer-format.rst:
+ * concatenated archives unpack in order) holding TP_STUB_FILE: every TP1
+ * record the stub printed, verbatim, each with its CRC. Among the last are
+ * the TP_STUB_HANDOFF records, whose keys are the contract's rows the stub
+ * alone writes (common/words.c: tsc_hz, tsc_ref, tsc_calib, bootpart,
+ * firmware, tsc_preos, hwlat_preos, boot_tsc), each once, in the formats
+ * of common/handoff.h. Nothing on the kernel command line can write that
+ * file: PID 1 takes the stub's values from it alone. Freestanding C, built
+ * by the stub and the suite; tests/unit/test_stubread.c and
+ * test_handoff.c send values across.
+ */
+#ifndef TP_COMMON_STUBFILE_H
+#define TP_COMMON_STUBFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "record.h"
+
+/* Where the file is, as the cpio names it (no leading '/') and as PID 1 opens it. */
+#define TP_STUB_DIR "run/timeprobe"
+#define TP_STUB_FILE TP_STUB_DIR "/stub.tp1"
+#define TP_STUB_FILE_PATH "/" TP_STUB_FILE
+
+/* The records that carry the stub's values, by the contract's row names. */
+#define TP_STUB_HANDOFF "stub_handoff"
+
+/* The stub's values; NULL (0 for tsc_hz) leaves a key out. */
+struct tp_stub_values {
+	uint64_t tsc_hz;
+	const char *tsc_ref, *tsc_calib, *bootpart, *firmware, *tsc_preos, *hwlat_preos,
+		*boot_tsc;
+};
+
+/*
+ * The TP_STUB_HANDOFF records' members into r (begun by the caller): part
+ * 0 the short values, part 1 tsc_preos, part 2 hwlat_preos (each up to
+ * TP_HANDOFF_VALUE_MAX bytes, so each has a record of its own). Returns 0
+ * when the part has no member (no record is needed).
+ */
+#define TP_STUB_HANDOFF_PARTS 3
+int tp_stub_handoff(struct tp_rec *r, const struct tp_stub_values *v, int part);
+
+/* ---- newc cpio (the kernel's usr/gen_init_cpio.c writes the same) ---- */
+
+#define TP_CPIO_HEADER 110	/* "070701" and 13 fields of 8 hex digits */
+
+/* Bytes one entry takes: header and name padded to 4, data padded to 4. */
+size_t tp_cpio_entry_size(const char *name, size_t data_len);
+/* Bytes of the stub's archive holding a file of data_len bytes (its dirs, trailer). */
+size_t tp_cpio_stub_size(size_t data_len);
+
+struct tp_cpio {
+	uint8_t *p;
+	size_t cap, len;
+	uint32_t ino;
+	int overflow;		/* an entry did not fit: the archive is unusable */
+};
+
+void tp_cpio_init(struct tp_cpio *c, void *buf, size_t cap);
+/* A directory (mode 0755) or a regular file (0444), owner 0, time 0. */
+void tp_cpio_dir(struct tp_cpio *c, const char *name);
+void tp_cpio_file(struct tp_cpio *c, const char *name, const void *data, size_t n);
+/* The TRAILER!!! entry that ends the archive. */
+void tp_cpio_end(struct tp_cpio *c);
+/* The stub's whole archive: TP_STUB_DIR's two levels, TP_STUB_FILE with data, trailer. */
+void tp_cpio_stub(struct tp_cpio *c, const void *data, size_t n);
+
+/*
+ * The data of the regular file called name in the newc archive p[0..n),
+ * or NULL when there is none or the archive is malformed before it.
+ */
+const void *tp_cpio_find(const void *p, size_t n, const char *name, size_t *len);
+
+#endif

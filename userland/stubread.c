@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+/* The stub's file, read by PID 1; see stubread.h and docs/stub.md. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "recread.h"
+#include "sink.h"
+#include "stubread.h"
+#include "../common/record.h"
+#include "../common/stubfile.h"
+#include "../common/words.h"
+
+/* Largest file read: 1 024 CPUs' records with room to spare. */
+#define STUBFILE_MAX (8u << 20)
+#define STUBFILE_NAME "stub.tp1"
+
+static void problem(struct opt_errors *errs, const char *value, const char *reason)
+{
+	struct opt_error *e;
+
+	if (!errs || errs->n >= OPT_ERRORS_MAX)
+		return;
+	e = &errs->e[errs->n++];
+	snprintf(e->name, sizeof(e->name), "%s", STUBFILE_NAME);
+	snprintf(e->value, sizeof(e->value), "%s", value);
+	snprintf(e->reason, sizeof(e->reason), "%s", reason);
+	e->taken = 0;
+}
+
+/*
+ * One member of a stub_handoff record: a row only the stub writes, from the
+ * stub, once (seen[] marks the rows taken).
+ */
+static int take_member(struct options *o, const struct rec_view *r, const struct rec_member *m,
+		       struct opt_errors *errs, unsigned char *seen)
+{
+	static char val[TP_REC_MAX];
+	char key[48];
+	const struct tp_word *w;
+
+	snprintf(key, sizeof(key), "%.*s", (int)(m->klen < 47 ? m->klen : 47), m->key);
+	if (!strcmp(key, "type"))
+		return 0;
+	w = tp_word_find(key, strlen(key));
+	if (!w || w->by != TP_BY_STUB) {
+		problem(errs, key, "stub_handoff: not a value the stub hands over; ignored");
+		return 0;
+	}
+	if (seen[w - tp_words]++) {
+		problem(errs, key, "stub_handoff: a value given twice; the first kept");
+		return 0;
+	}
+	if (m->vlen && m->val[0] == '"') {
+		if (!recread_str(r, key, val, sizeof(val)))
+			return 0;
+	} else {
+		snprintf(val, sizeof(val), "%.*s", (int)(m->vlen < 64 ? m->vlen : 64), m->val);
+	}
+	return options_set_from(o, OPT_FROM_STUB, key, val, errs) == 0;
+}
+
+static void take_handoff(struct options *o, const struct rec_view *r, struct opt_errors *errs,
+			 struct stubfile_report *rep, unsigned char *seen)
+{
+	struct rec_member m[TPW_COUNT + 2];
+	size_t n = recread_members(r, m, sizeof(m) / sizeof(m[0]));
+
+	for (size_t i = 0; i < n; i++)
+		rep->values += (unsigned int)take_member(o, r, &m[i], errs, seen);
+}
+
+void stubfile_apply(struct options *o, const char *text, size_t len, struct opt_errors *errs,
+		    void (*keep)(const char *line, size_t len), struct stubfile_report *rep)
+{
+	const char *p = text, *end = text + len;
+	unsigned int handoffs = 0;
+	unsigned char seen[TPW_COUNT] = { 0 };
+
+	*rep = (struct stubfile_report){ .found = 1 };
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		struct rec_view r;
+		long k = tp_rec_check(p, n, &r.json);
+
+		if (k <= 0) {
+			char at[32];
+
+			snprintf(at, sizeof(at), "line %u", rep->records + rep->refused + 1);
+			problem(errs, at, "not a whole TP1 record (its CRC, or cut): ignored");
+			rep->refused++;
+		} else {
+			r.len = (size_t)k;
+			rep->records++;
+			if (keep)
+				keep(p, nl ? n + 1 : n);
+			if (recread_is(&r, "type", TP_STUB_HANDOFF)) {
+				handoffs++;
+				take_handoff(o, &r, errs, rep, seen);
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (!handoffs)
+		problem(errs, "stub_handoff", "the stub's file holds no stub_handoff record");
+}
+
+void stubfile_read(struct options *o, struct opt_errors *errs, struct stubfile_report *rep)
+{
+	char *buf;
+	ssize_t n;
+	size_t len = 0;
+	int fd = open(TP_STUB_FILE_PATH, O_RDONLY | O_CLOEXEC);
+
+	*rep = (struct stubfile_report){ 0 };
+	if (fd < 0) {
+		if (errno != ENOENT)
+			problem(errs, TP_STUB_FILE_PATH, strerror(errno));
+		return;
+	}
+	buf = malloc(STUBFILE_MAX);
+	while (buf && len < STUBFILE_MAX && (n = read(fd, buf + len, STUBFILE_MAX - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	if (!buf) {
+		problem(errs, TP_STUB_FILE_PATH, "out of memory");
+		return;
+	}
+	stubfile_apply(o, buf, len, errs, sink_keep, rep);
+	free(buf);
+}
