@@ -278,7 +278,7 @@ static int cmd_check_words(int argc, char **argv)
 
 	options_defaults(&o);
 	for (int i = 0; i < argc; i++)
-		options_from_user_line(&o, argv[i], &errs);
+		options_from_cmdline(&o, argv[i], &errs);
 	for (size_t i = 0; i < errs.n; i++) {
 		const struct opt_error *e = &errs.e[i];
 

@@ -486,17 +486,6 @@ void options_from_kernel(struct options *o, const char *cmdline, struct opt_erro
 		apply_bare(o, OPT_FROM_USER, w, len, errs);
 }
 
-void options_from_user_line(struct options *o, const char *line, struct opt_errors *errs)
-{
-	size_t pos = 0, len;
-	const char *w;
-
-	while ((len = tp_line_word(line, &pos, &w)) != 0) {
-		apply_word(o, OPT_FROM_USER, w, len, errs);
-		apply_bare(o, OPT_FROM_USER, w, len, errs);
-	}
-}
-
 void options_from_launcher(struct options *o, const char *words, struct opt_errors *errs)
 {
 	from_line(o, words, OPT_FROM_LAUNCHER, errs);

@@ -76,7 +76,7 @@ struct options {
 struct opt_error {
 	char name[48];
 	char value[80];
-	char reason[96];
+	char reason[160];
 	int taken;		/* 1: the value was set all the same (an old spelling): a warning */
 };
 
@@ -120,17 +120,14 @@ int options_set(struct options *o, const char *name, const char *value,
  * and the kernel's own words that the suite reads (options_from_kernel());
  * other words are the kernel's and are ignored. Every word is the user's:
  * a word only the stub writes is refused by name (the stub's values come
- * from its file, userland/stubfile.c), and the retired
- * timeprobe.seal= is one error record.
+ * from its file, userland/stubread.c), and the retired
+ * timeprobe.seal= is one error record. `timeprobe check-words` reads an
+ * image's line through it before the image is made.
  */
 void options_from_cmdline(struct options *o, const char *cmdline, struct opt_errors *errs);
 /* Only Linux's own words that the suite reads (tsc_early_khz=): a host's
  * /proc/cmdline, whose timeprobe.* words are not the run's. */
 void options_from_kernel(struct options *o, const char *cmdline, struct opt_errors *errs);
-
-/* A line of a person's words (cmdline.txt, make's APPEND=): every word as
- * the user's, timeprobe.* and Linux's own words the suite reads. */
-void options_from_user_line(struct options *o, const char *line, struct opt_errors *errs);
 
 /* SMBIOS OEM strings (blank-separated words): only the launcher's rows are taken. */
 void options_from_launcher(struct options *o, const char *words, struct opt_errors *errs);
