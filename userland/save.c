@@ -19,7 +19,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../common/record.h"
 #include "save.h"
 #include "sink.h"
 #include "sysinfo.h"
@@ -225,18 +224,6 @@ static int write_file(const char *tmp, const char *id, char *name, size_t namele
 	return 0;
 }
 
-/* A short machine id: stable across runs on one machine, differs between machines. */
-static void machine_id(char *id, size_t len)
-{
-	char machine[256], uuid[128] = "", model[256];
-
-	sysinfo_machine_name(machine, sizeof(machine));
-	sysinfo_cpu_model(model, sizeof(model));
-	sysinfo_read_text("/sys/class/dmi/id/product_uuid", uuid, sizeof(uuid));
-	snprintf(id, len, "%08x", tp_crc32(tp_crc32(tp_crc32(0, machine, strlen(machine)), model,
-						    strlen(model)), uuid, strlen(uuid)));
-}
-
 void save_results(const struct options *o)
 {
 	char dev[300] = "", id[64], name[128] = "";
@@ -263,7 +250,7 @@ void save_results(const struct options *o)
 	}
 	mkdir(MNT "/timeprobe", 0755);
 	mkdir(RESULTS_DIR, 0755);
-	machine_id(id, sizeof(id));
+	sysinfo_machine_id(id, sizeof(id));
 	rc = write_file(RESULTS_DIR "/writing.tmp", id, name, sizeof(name), saved, len);
 	if (rc)
 		say("timeprobe: results not saved: writing %s on %s: %s", RESULTS_DIR + strlen(MNT),

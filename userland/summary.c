@@ -102,7 +102,7 @@ void summary_run_record(const struct options *o, const char *env, int ncpu,
 {
 	struct tp_rec r;
 	struct utsname u;
-	char cmdline[4096], model[256], machine[256], cs[64], avail[256], when[32];
+	char cmdline[4096], model[256], machine[256], cs[64], avail[256], when[32], id[16];
 	time_t t = time(0);
 	struct tm tm;
 
@@ -125,6 +125,8 @@ void summary_run_record(const struct options *o, const char *env, int ncpu,
 	tp_rec_str(&r, "cpu_model", model);
 	tp_rec_int(&r, "cpus", ncpu);
 	tp_rec_str(&r, "machine", machine);
+	sysinfo_machine_id(id, sizeof(id));
+	tp_rec_str(&r, "machine_id", id);
 	tp_rec_bool(&r, "hypervisor", sysinfo_cpu_has_flag("hypervisor"));
 	tp_rec_str(&r, "clocksource", cs);
 	tp_rec_str(&r, "available_clocksources", avail);

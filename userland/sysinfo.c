@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/record.h"
 #include "sysinfo.h"
 
 int sysinfo_read_text(const char *path, char *buf, size_t len)
@@ -177,6 +178,19 @@ void sysinfo_machine_name(char *buf, size_t len)
 	if (sysinfo_read_text("/sys/firmware/devicetree/base/model", buf, len) > 0 && buf[0])
 		return;
 	sysinfo_cpu_model(buf, len);
+}
+
+void sysinfo_machine_id(char *id, size_t len)
+{
+	char machine[256], uuid[128] = "", model[256], etc_id[64] = "";
+
+	sysinfo_machine_name(machine, sizeof(machine));
+	sysinfo_cpu_model(model, sizeof(model));
+	sysinfo_read_text("/sys/class/dmi/id/product_uuid", uuid, sizeof(uuid));
+	/* a host's own id (systemd's); the appliance has none, its SMBIOS UUID names it */
+	sysinfo_read_text("/etc/machine-id", etc_id, sizeof(etc_id));
+	snprintf(id, len, "%08x", tp_crc32(tp_crc32(tp_crc32(tp_crc32(0, machine, strlen(machine)), model,
+						  strlen(model)), uuid, strlen(uuid)), etc_id, strlen(etc_id)));
 }
 
 int sysinfo_running_in_qemu(void)

@@ -12,6 +12,12 @@ int sysinfo_read_text(const char *path, char *buf, size_t len);
 int sysinfo_write_text(const char *path, const char *s);
 
 int sysinfo_cpu_count(void);
+/*
+ * A short machine id, 8 hex digits: stable across runs on one machine,
+ * different between machines (name, CPU model, SMBIOS UUID, /etc/machine-id
+ * hashed). The results file's name and the run record's machine_id.
+ */
+void sysinfo_machine_id(char *id, size_t len);
 void sysinfo_cpu_model(char *buf, size_t len);
 /* The value of the first "key<tabs>: value" line of /proc/cpuinfo text,
  * the key matched whole ("model" is not "model name"); 1 found, 0 not. */

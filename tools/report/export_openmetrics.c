@@ -21,7 +21,7 @@
 #include "util.h"
 
 /* The run's labels, in this order; an identity key of the same name gets "key_". */
-static const char *const run_labels[] = { "machine", "env", "kernel", "cpu_model", "accel" };
+static const char *const run_labels[] = { "machine_id", "machine", "env", "kernel", "cpu_model", "accel" };
 
 struct om_family {
 	char *name;

@@ -105,6 +105,16 @@ static void add_verdict(struct fleet *fl, const struct run *run, size_t ri)
 	}
 }
 
+/* "AMD EPYC 7B13 (7edbd761)": the run's machine and, where the run record
+ * has it, its machine id (two machines of one model differ there). */
+static char *machine_of(const struct run *run)
+{
+	const char *id = export_str(run->head, "machine_id");
+
+	return *id ? xasprintf("%s (%s)", export_str(run->head, "machine"), id)
+		   : xstrdup(export_str(run->head, "machine"));
+}
+
 /* Run ri of rp (read from one file) into the fleet: its group and headline values. */
 static void add_run(struct fleet *fl, const struct report *rp, size_t ri)
 {
@@ -112,8 +122,7 @@ static void add_run(struct fleet *fl, const struct report *rp, size_t ri)
 	size_t r = fl->nruns;
 
 	grow(&fl->runs, &fl->runcap, fl->nruns + 1, sizeof(*fl->runs));
-	fl->runs[r] = (struct fleet_run){ xstrdup(run->file), run->seq,
-					  xstrdup(export_str(run->head, "machine")), group_of(fl, run) };
+	fl->runs[r] = (struct fleet_run){ xstrdup(run->file), run->seq, machine_of(run), group_of(fl, run) };
 	fl->nruns++;
 	fl->groups[fl->runs[r].group].nruns++;
 	add_verdict(fl, run, r);
