@@ -34,6 +34,16 @@ static const char *const dir_names[] = {
 	[KEY_DIR_ZERO] = "zero",
 };
 
+static const char *const ci_names[] = {
+	[KEY_CI_UNSAID] = NULL, [KEY_CI_INTERVAL] = "interval", [KEY_CI_NONE] = "none",
+	[KEY_CI_UNSTABLE] = "unstable",
+};
+
+const char *keys_ci_name(enum key_ci c)
+{
+	return (size_t)c < ARRAY_SIZE(ci_names) ? ci_names[c] : NULL;
+}
+
 const char *keys_dir_name(enum key_dir d)
 {
 	return (size_t)d < ARRAY_SIZE(dir_names) ? dir_names[d] : NULL;
@@ -52,9 +62,12 @@ static int opt_string(const json_t *v, char **out)
 	return 0;
 }
 
-/* The rules object, the fifth element: same_below_n, max_of, half_of. */
+static int find_name(const char *const *names, size_t n, const char *s);
+
+/* The rules object, the fifth element: same_below_n, max_of, half_of, ci. */
 static const char *parse_rules(const json_t *rules, struct key_decl *d)
 {
+	const json_t *ci = json_object_get(rules, "ci");
 	const json_t *below = json_object_get(rules, "same_below_n");
 	const json_t *max = json_object_get(rules, "max_of");
 	const json_t *half = json_object_get(rules, "half_of");
@@ -68,6 +81,13 @@ static const char *parse_rules(const json_t *rules, struct key_decl *d)
 		return "max_of is not a key";
 	if (half && (!json_is_string(half) || opt_string(half, &d->half_of)))
 		return "half_of is not a key";
+	if (ci) {
+		int c = find_name(ci_names, ARRAY_SIZE(ci_names), json_string_value(ci));
+
+		if (c < 0)
+			return "ci is not interval, none or unstable";
+		d->ci = (enum key_ci)c;
+	}
 	return NULL;
 }
 
@@ -283,6 +303,21 @@ const struct key_decl *keys_find(const char *probe, const char *key)
 		if (p->v[i].pattern && !fnmatch(p->v[i].name, key, 0))
 			return &p->v[i];
 	return NULL;
+}
+
+const struct key_decl *keys_ci_of(const char *probe, const char *key)
+{
+	size_t n = strlen(key), sn = strlen(KEYS_CI_SUFFIX);
+	const struct key_decl *d;
+	char *base;
+
+	if (n <= sn || strcmp(key + n - sn, KEYS_CI_SUFFIX))
+		return NULL;
+	base = xstrdup(key);
+	base[n - sn] = 0;
+	d = keys_find(probe, base);
+	free(base);
+	return d && d->cls == KEY_FIGURE ? d : NULL;
 }
 
 const struct key_decl *keys_half_of(const char *probe, const char *centre)

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "result.h"
+#include "keys.h"
 #include "scan.h"
 #include "schema.h"
 
@@ -40,7 +41,14 @@ struct run {
 	size_t nsuite;		/* of those, the suite's before its end record (what end counts) */
 };
 
+/* A run's own 95 % interval of a figure (keys.h, KEYS_CI_SUFFIX). */
+struct fig_ci {
+	double lo, hi;
+	size_t n;		/* samples behind it; 0: the run gives none */
+};
+
 struct figure {
+	const struct key_decl *decl;	/* its probe's declaration of key, found once; NULL: none */
 	const char *id;		/* the result's id */
 	const char *probe;
 	const char *name;
@@ -50,6 +58,7 @@ struct figure {
 	/* sorted by probe, then result, then key, each in the order first seen */
 	size_t probe_rank, result_rank, seq;
 	struct agg *per_run;	/* one per run */
+	struct fig_ci *ci;	/* one per run: the interval its record carries (one iteration) */
 };
 
 struct report {

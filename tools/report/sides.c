@@ -62,6 +62,7 @@ int sides_build(const struct report *rp, struct report *out)
 		for (size_t i = 0; i < rp->nfigs; i++) {
 			out->figs[i] = rp->figs[i];
 			out->figs[i].per_run = xcalloc(g.n, sizeof(struct agg));
+			out->figs[i].ci = xcalloc(g.n, sizeof(struct fig_ci));	/* sides: their runs' spread */
 			for (size_t s = 0; s < g.n; s++)
 				side_agg(rp, i, g.idx + g.start[s], g.start[s + 1] - g.start[s],
 					 &out->figs[i].per_run[s]);
@@ -74,8 +75,10 @@ int sides_build(const struct report *rp, struct report *out)
 
 void sides_free(struct report *out)
 {
-	for (size_t i = 0; i < out->nfigs; i++)
+	for (size_t i = 0; i < out->nfigs; i++) {
 		free(out->figs[i].per_run);
+		free(out->figs[i].ci);
+	}
 	free(out->figs);
 	free(out->runs);
 	memset(out, 0, sizeof(*out));
