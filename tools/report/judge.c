@@ -92,22 +92,31 @@ static double band_of(const struct figure *fg)
 		     JUDGE_BAND_COUNT : JUDGE_BAND);
 }
 
-/* Both sides repeated: Welch's t on log means (delta method), its p and interval. */
+/*
+ * Both sides repeated: Welch's t on the means (as ministat and compare.py
+ * test the repetitions themselves), its p; the ratio's interval in log
+ * space by the delta method, with Welch's degrees of freedom.
+ */
 static void welch(const struct agg *a, const struct agg *b, struct judgement *j)
 {
-	double va = pow(a->stddev / a->mean, 2) / (double)a->n;
-	double vb = pow(b->stddev / b->mean, 2) / (double)b->n;
-	double v = va + vb, df;
+	double va = a->stddev * a->stddev / (double)a->n, vb = b->stddev * b->stddev / (double)b->n;
+	double la = va / (a->mean * a->mean), lb = vb / (b->mean * b->mean), df;
 
 	j->how = JUDGE_WELCH;
-	if (!(v > 0)) {		/* the iterations agree exactly on both sides */
+	if (!(va + vb > 0)) {	/* the iterations agree exactly on both sides */
 		j->p = j->lr != 0 ? 0 : 1;
 		j->half = 0;
 		return;
 	}
-	df = v * v / (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
-	j->p = judge_t_p(j->lr / sqrt(v), df);
-	j->half = t975(df) * sqrt(v);
+	df = (va + vb) * (va + vb) / (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
+	j->p = judge_t_p((a->mean - b->mean) / sqrt(va + vb), df);
+	j->half = t975(df) * sqrt(la + lb);
+}
+
+int judge_both_busy(const struct report *rp, const struct figure *fg, size_t r)
+{
+	return fg->per_run[r].n <= 1 && fg->per_run[0].n <= 1 && !rp->runs[0].members &&
+	       noise_run_busy(&rp->runs[0]) && noise_run_busy(&rp->runs[r]);
 }
 
 /* One run a side (at least one): own intervals and the floor. */
@@ -123,7 +132,12 @@ static void single(const struct report *rp, const struct figure *fg, size_t r,
 	if (b->n > 1 && b->mean > 0)
 		sb = b->stddev / b->mean / sqrt((double)b->n) * t975((double)b->n - 1) / Z975;
 	j->floor = noise_floor_of(rp, fg, r, &j->floor_measured);
+	/* both on a busy machine: their neighbours set the noise, which no floor measures */
 	if ((!sa || !sb) && !j->floor_measured) {
+		j->how = JUDGE_CANNOT;
+		return;
+	}
+	if (judge_both_busy(rp, fg, r)) {
 		j->how = JUDGE_CANNOT;
 		return;
 	}
@@ -145,7 +159,7 @@ int judge(const struct report *rp, const struct figure *fg, size_t r, struct jud
 	    schema_signed(fg->probe, fg->key))
 		return 0;
 	j->lr = log(a->mean / b->mean);
-	if (fg->decl && fg->decl->ci == KEY_CI_UNSTABLE) {
+	if (fg->uncert == KEY_CI_UNSTABLE) {
 		j->how = JUDGE_UNSTABLE;
 		return 0;
 	}

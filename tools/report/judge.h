@@ -10,7 +10,9 @@
  *   in their env (noise.h), not squared, combined in quadrature.
  * A figure declared unstable (bimodal, quantized) is never judged by ratio;
  * one with neither an interval nor a floor, or a floor too wide to say
- * anything, cannot be compared from single runs (said, not dropped).
+ * anything, or of two single runs both on a busy machine (their neighbours
+ * set its noise, and no floor is learnt from a loaded machine), cannot be
+ * compared from single runs (said, not dropped).
  */
 #ifndef TP_REPORT_JUDGE_H
 #define TP_REPORT_JUDGE_H
@@ -43,6 +45,12 @@ struct judgement {
 	int floor_measured;
 	double band;		/* the practical band, log(1 + band) */
 };
+
+/*
+ * Are run 0 and run r single runs of fg (one iteration each) both on a busy
+ * machine (noise_run_busy())? Then no floor says what their neighbours did.
+ */
+int judge_both_busy(const struct report *rp, const struct figure *fg, size_t r);
 
 /* Judges fg between run r and run 0; 1 when it leads. */
 int judge(const struct report *rp, const struct figure *fg, size_t r, struct judgement *j);

@@ -289,9 +289,9 @@ static const struct probe_decl *active(const char *probe)
 	return p ? p : find_probe(&builtin, probe);
 }
 
-const struct key_decl *keys_find(const char *probe, const char *key)
+/* probe's declaration of key (exact names first, then patterns in order), or NULL. */
+static const struct key_decl *find_in(const struct probe_decl *p, const char *key)
 {
-	const struct probe_decl *p = active(probe);
 	json_t *at;
 
 	if (!p)
@@ -303,6 +303,21 @@ const struct key_decl *keys_find(const char *probe, const char *key)
 		if (p->v[i].pattern && !fnmatch(p->v[i].name, key, 0))
 			return &p->v[i];
 	return NULL;
+}
+
+const struct key_decl *keys_find(const char *probe, const char *key)
+{
+	return find_in(active(probe), key);
+}
+
+enum key_ci keys_ci(const char *probe, const char *key)
+{
+	const struct key_decl *d = keys_find(probe, key);
+
+	if (d && d->ci != KEY_CI_UNSAID)
+		return d->ci;
+	d = find_in(find_probe(&builtin, probe), key);
+	return d ? d->ci : KEY_CI_UNSAID;
 }
 
 const struct key_decl *keys_ci_of(const char *probe, const char *key)

@@ -65,6 +65,13 @@ const struct key_decl *keys_find(const char *probe, const char *key);
  */
 const struct key_decl *keys_ci_of(const char *probe, const char *key);
 
+/*
+ * How sure a run is of probe's key: its declaration's, or where that
+ * (an older capture's) says nothing, the built-in one's: whether a figure
+ * is bimodal or quantized is the probe's nature, not its version's.
+ */
+enum key_ci keys_ci(const char *probe, const char *key);
+
 /* The uncertainty as the records name it: "interval", "none", "unstable"; NULL: unsaid. */
 const char *keys_ci_name(enum key_ci c);
 

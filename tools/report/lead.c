@@ -279,7 +279,8 @@ static double attribution_score(const struct report *rp, const struct figure *fg
 	for (size_t r = 1; r < rp->nruns; r++) {
 		double lr;
 
-		if (!ratio_attribution_rate(rp, fg, r, &rate, &n) || n < 0 || (!n && !base_n))
+		if (!ratio_attribution_rate(rp, fg, r, &rate, &n) || n < 0 || (!n && !base_n) ||
+		    judge_both_busy(rp, fg, r))
 			continue;
 		lr = ratio_attribution_log(rp, fg, r, &n, &base_n);
 		if (!n || !base_n) {
@@ -314,6 +315,8 @@ double lead_figure_score(const struct report *rp, const struct figure *fg)
 
 		if (a->n && base->n && isfinite(a->mean) && isfinite(base->mean) && a->mean >= 0 &&
 		    base->mean >= 0 && (a->mean == 0) != (base->mean == 0)) {
+			if (judge_both_busy(rp, fg, r))
+				continue;
 			/* a count from 0 also beyond what identical runs showed so */
 			if (!ratio_is_count(fg->decl) || ratio_log(rp, fg, r) > log(count_floor(rp, fg, r)))
 				best = fmax(best, zero_score(a, base, fg->decl));

@@ -49,6 +49,7 @@ struct fig_ci {
 
 struct figure {
 	const struct key_decl *decl;	/* its probe's declaration of key, found once; NULL: none */
+	enum key_ci uncert;	/* how sure a run is of it (keys_ci()) */
 	const char *id;		/* the result's id */
 	const char *probe;
 	const char *name;

@@ -60,3 +60,10 @@ int noise_run_loaded(const struct run *run)
 
 	return !json_is_number(pct) || json_number_value(pct) >= CONDITIONS_BUSY_PCT;
 }
+
+int noise_run_busy(const struct run *run)
+{
+	json_t *pct = run->end ? json_object_get(run->end, "other_busy_pct") : NULL;
+
+	return json_is_number(pct) && json_number_value(pct) >= CONDITIONS_BUSY_PCT;
+}

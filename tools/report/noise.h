@@ -57,4 +57,7 @@ double noise_floor_of(const struct report *rp, const struct figure *fg, size_t r
  */
 int noise_run_loaded(const struct run *run);
 
+/* Did other work use CONDITIONS_BUSY_PCT of run's CPUs or more, by its end record? */
+int noise_run_busy(const struct run *run);
+
 #endif

@@ -25,7 +25,9 @@ double power_detectable(const struct report *rp, const char *probe, size_t r, do
 	for (size_t i = 0; i < rp->nfigs; i++) {
 		struct judgement j;
 
-		if (strcmp(rp->figs[i].probe, probe))
+		/* the figures whose runs say how sure they are: the probe's headline ones */
+		if (strcmp(rp->figs[i].probe, probe) || !rp->figs[i].decl ||
+		    rp->figs[i].decl->ci != KEY_CI_INTERVAL)
 			continue;
 		judge(rp, &rp->figs[i], r, &j);
 		if (j.how == JUDGE_INTERVALS || j.how == JUDGE_WELCH)
@@ -67,8 +69,9 @@ static void print_power(const struct report *rp, const char *probe, void *arg)
 
 	if (!n)
 		return;
-	fputs(pl->any++ ? ", " : "  detectable here (the smallest ratio each probe's figures could "
-		"show, run 0 against the last; the median over its figures): ", pl->f);
+	fputs(pl->any++ ? ", " : "  (detectable here: the smallest ratio each probe's figures with "
+		"an interval could show, the last run against the first, and the median over them: ",
+	      pl->f);
 	table_text(pl->f, pl->style, probe);
 	fprintf(pl->f, " >= %.3gx (median %.3gx of %zu)", least, median, n);
 }
@@ -113,7 +116,7 @@ static void print_list(FILE *f, const struct report *rp, enum style style, enum 
 	if (more)
 		fprintf(f, " +%zu more", more);
 	if (probe)
-		fputs("\n", f);
+		fputs(")\n", f);
 	json_decref(seen);
 }
 
@@ -135,7 +138,7 @@ void lead_print_note(FILE *f, const struct report *rp, enum style style)
 {
 	struct power_line pl = { f, style, 0 };
 
-	fprintf(f, "  (a figure leads when the 95 %% interval of its ratio excludes 1 -/+ %.0f %% "
+	fprintf(f, "  (how: a figure leads when the 95 %% interval of its ratio excludes 1 -/+ %.0f %% "
 		"(counts %.0f %%), ranked by the ratio; repeated on both sides: Welch's t on the "
 		"means, p shown; else each run's own interval with the floor of %u pairs of "
 		"identical unloaded runs (%u runs), as measured)\n", JUDGE_BAND * 100,
@@ -145,9 +148,9 @@ void lead_print_note(FILE *f, const struct report *rp, enum style style)
 			"their own intervals alone, which do not see between-run noise)\n");
 	each_probe(rp, print_power, &pl);
 	if (pl.any)
-		fputs("\n", f);
-	print_list(f, rp, style, JUDGE_CANNOT, "  cannot compare from single runs (no interval, "
-		   "no floor, or a floor beyond 4x): ");
-	print_list(f, rp, style, JUDGE_UNSTABLE, "  not comparable, bimodal or quantized by "
+		fputs(")\n", f);
+	print_list(f, rp, style, JUDGE_CANNOT, "  (cannot compare from single runs, no interval "
+		   "and no floor or one too wide: ");
+	print_list(f, rp, style, JUDGE_UNSTABLE, "  (not comparable, bimodal or quantized by "
 		   "declaration: ");
 }

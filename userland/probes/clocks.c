@@ -375,8 +375,8 @@ static const struct probe_key clocks_keys[] = {
 		 .ci = PK_CI_INTERVAL),
 	PKEY_FIG("ticks_per_call", "ticks", PK_LOWER, "cost of one read in TSC ticks",
 		 .same_as = "ns_per_call"),
-	PKEY_FIG("overhead_ns_per_call", "ns", PK_LOWER, "loop overhead, reported, not subtracted",
-		 .ci = PK_CI_NONE),
+	PKEY_FIG("overhead_ns_per_call", "ns", PK_LOWER, "loop overhead, reported, not subtracted; a few ticks of "
+		 "the batch timer, so quantized", .ci = PK_CI_UNSTABLE),
 	PKEY_FIG("kernel_entries_per_call", "count", PK_LOWER, "0 through the vDSO",
 		 .ci = PK_CI_NONE),
 	PKEY_FIG("resolution_ns", "ns", PK_LOWER, "clock_getres()", .ci = PK_CI_UNSTABLE),

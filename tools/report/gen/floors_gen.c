@@ -177,8 +177,9 @@ int main(int argc, char **argv)
 				"plain printable text\n", i);
 			return 1;
 		}
+		/* rounded up: a pair of the set itself stays within its floor */
 		printf("\t{ \"%s\", \"%s\", \"%s\", %.4f, %u },\n", nf->env, nf->probe, nf->key,
-		       nf->ratio, nf->figures);
+		       ceil(nf->ratio * 1e4) / 1e4, nf->figures);
 	}
 	printf("\t{ 0, 0, 0, 0, 0 },\n};\n");
 	return ferror(stdout) ? 1 : 0;
