@@ -260,17 +260,17 @@ int keys_note_record(const json_t *rec, const char *file)
 		return 0;
 	why = parse_record(rec, &p, &bad_key);
 	if (why) {
-		fprintf(stderr, "report: %s: keys record of %s%s%s: %s; not taken\n", file,
-			p.probe ? p.probe : "no probe", bad_key ? ", key " : "", bad_key ? bad_key : "",
-			why);
+		warn_visible("report: %s: keys record of %s%s%s: %s; not taken\n", file,
+			     p.probe ? p.probe : "no probe", bad_key ? ", key " : "", bad_key ? bad_key : "",
+			     why);
 		probe_decl_free(&p);
 		return -1;
 	}
 	earlier = find_probe(&from_logs, p.probe);
 	if (earlier) {
 		if (!json_equal(earlier->raw, p.raw))
-			fprintf(stderr, "report: %s: declares the keys of %s differently from %s; "
-				"the first is kept\n", file, p.probe, earlier->file);
+			warn_visible("report: %s: declares the keys of %s differently from %s; "
+				     "the first is kept\n", file, p.probe, earlier->file);
 		probe_decl_free(&p);
 		return 0;
 	}

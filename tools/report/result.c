@@ -214,6 +214,13 @@ static int is_scalar(const json_t *v)
 	return v && !json_is_object(v) && !json_is_array(v) && !json_is_null(v);
 }
 
+/* a + b, both >= 0, held at COUNT_MAX: a crafted record's counts cannot wrap. */
+#define COUNT_MAX ((json_int_t)INT64_MAX)
+static json_int_t count_sum(json_int_t a, json_int_t b)
+{
+	return a > COUNT_MAX - b ? COUNT_MAX : a + b;
+}
+
 /*
  * Adds the buckets of one iteration's "hist" to r's: the first with a valid
  * width sets it, iterations with another width cannot be added up.
@@ -243,8 +250,8 @@ static void hist_add(struct hist *hs, const json_t *h)
 		    !json_is_integer(val) || json_integer_value(val) <= 0)
 			continue;
 		c = json_object_get(hs->counts, key);
-		json_object_set_new(hs->counts, key, json_integer(json_integer_value(val) +
-			(c ? json_integer_value(c) : 0)));
+		json_object_set_new(hs->counts, key, json_integer(count_sum(json_integer_value(val),
+			c ? json_integer_value(c) : 0)));
 	}
 }
 

@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The report's rough edges a hostile review found (issue 36), one case each:
+# what a record holds cannot pass for a KTAP directive, reach a terminal raw
+# through a warning, or wrap a histogram's count.
+. "$(dirname "$0")/lib.sh"
+
+run_rec='{"type":"run","schema":1,"env":"os","machine":"x"}'
+
+# An error whose reason begins with "SKIP": a KTAP reader must see a failure.
+tp1 "$run_rec" '{"type":"error","probe":"clocks","name":"clocks","reason":"SKIP this: it broke"}' \
+	'{"type":"end","records":3}' >"$TMP/err.log"
+run "$TP_REPORT" --format=ktap "$TMP/err.log"
+grep -q '^ *not ok [0-9]* clocks # failed: SKIP this: it broke$' "$TMP/out" &&
+	! grep -q '# SKIP this' "$TMP/out"
+pass $? "KTAP: an error whose reason begins with SKIP stays a failure, no directive"
+diag "$TMP/out"
+
+# A keys record whose probe and key names hold ESC, BEL and a newline: the warning names
+# them written out, so the terminal sees no control character and one line.
+tp1 "$run_rec" '{"type":"keys","for_probe":"p\u001b[2J\u0007","keys":{"k\nx":["bogus",null,null,null]}}' \
+	>"$TMP/esc.log"
+run "$TP_REPORT" "$TMP/esc.log"
+! grep -q "$(printf '[\033\007]')" "$TMP/err" && grep -q 'keys record of p\\x1b\[2J\\x07, key k\\nx' "$TMP/err" &&
+	[ "$(grep -c 'keys record of' "$TMP/err")" = 1 ] && [ "$(grep -c . "$TMP/err")" = "$(wc -l <"$TMP/err")" ]
+pass $? "stderr: a record's ESC, BEL and newline are written out in a warning"
+diag "$TMP/err"
+
+# Two iterations whose one bucket holds INT64_MAX each: the sum holds there, never wraps
+# negative (a signed overflow before).
+big=9223372036854775807
+for i in 1 2; do
+	printf '{"type":"result","probe":"wakeup","name":"w","iteration":%s,"mechanism":"m","latency_ns_p50":1,"hist":{"width_ns":1000,"buckets":{"3":%s},"overflow":0}}\n' "$i" "$big"
+done >"$TMP/hist.json"
+tp1 "$run_rec" "$(sed -n 1p "$TMP/hist.json")" "$(sed -n 2p "$TMP/hist.json")" '{"type":"end","records":4}' \
+	>"$TMP/hist.log"
+run "$TP_REPORT" --plot="$TMP/plots" "$TMP/hist.log"
+dat=$(ls "$TMP"/plots/hist-*.dat 2>/dev/null | head -1)
+[ -n "$dat" ] && ! grep -q -- ' -[0-9]' "$dat" && grep -q "$big" "$dat"
+pass $? "histogram: two buckets of INT64_MAX add up to INT64_MAX, not a negative count"
+[ -n "$dat" ] && diag "$dat"
+diag "$TMP/err"
+
+done_testing
