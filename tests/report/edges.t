@@ -41,4 +41,35 @@ pass $? "histogram: two buckets of INT64_MAX add up to INT64_MAX, not a negative
 [ -n "$dat" ] && diag "$dat"
 diag "$TMP/err"
 
+# A clock read of 0 ns (a crafted or broken record) has no place on the chart's log axis:
+# its row is left out, and the page is written, rc 0 (gnuplot stopped it, rc 1, before).
+tp1 "$run_rec" '{"type":"result","probe":"clocks","name":"c","path":"vdso","clocksource":"tsc","ns_per_call":0}' \
+	'{"type":"end","records":3}' >"$TMP/zero.log"
+run "$TP_REPORT" --html="$TMP/html" "$TMP/zero.log"
+[ $rc -eq 0 ] && [ -s "$TMP/html/index.html" ] && ! grep -q "gnuplot .*exit" "$TMP/err"
+pass $? "HTML: a zero clocks figure leaves the chart's row out, the page is written, rc 0"
+diag "$TMP/err"
+
+# 10 000 clock rows: the chart holds as many as a PNG canvas can (a 0-byte PNG before).
+if command -v gnuplot >/dev/null; then
+	python3 - "$TMP/bars.log" <<'PY'
+import json, sys
+sys.path.insert(0, "tools")
+from tp1rec import record_line
+recs = [{"type": "run", "schema": 1, "env": "os", "machine": "x"}]
+recs += [{"type": "result", "probe": "clocks", "name": "c%d" % i, "path": "vdso",
+          "clocksource": "tsc", "ns_per_call": 10 + i} for i in range(10000)]
+recs.append({"type": "end", "records": 10002})
+with open(sys.argv[1], "w") as f:
+    f.write("\n".join(record_line(r) for r in recs) + "\n")
+PY
+	run "$TP_REPORT" --plot="$TMP/bars" "$TMP/bars.log"
+	rows=$(grep -c '^[0-9]' "$TMP/bars/clocks.dat")
+	[ $rc -eq 0 ] && [ -s "$TMP/bars/clocks.png" ] && [ "$rows" -gt 1000 ] && [ "$rows" -lt 10000 ]
+	pass $? "10 000 bars: a PNG that is not empty, of the $rows rows one chart can hold"
+	diag "$TMP/err"
+else
+	skip "gnuplot not installed"
+fi
+
 done_testing
