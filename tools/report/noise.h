@@ -41,6 +41,18 @@ extern const unsigned noise_pairs;	/* how many pairs of runs they came from */
 extern const unsigned noise_runs;	/* of how many runs */
 
 /*
+ * Floors measured on the user's own machine (`make noise-floor`:
+ * floors_gen --tsv, lines "env TAB probe TAB key TAB ratio TAB figures",
+ * '#' comments): for every env they name they take the place of the
+ * built-in ones. Hostile input: a name of plain printable text, a ratio
+ * from 1 to NOISE_RATIO_MAX, a count. Returns 0, or -1 after one line on
+ * stderr naming the file, the line and what is wrong (nothing taken).
+ */
+#define NOISE_RATIO_MAX 1e9
+int noise_load_floors(const char *path);
+void noise_free_floors(void);
+
+/*
  * The between-run floor of fg for run 0 against run r (judge.h): the
  * larger of the two runs' envs' measured floors for its probe and key,
  * or, for a key never measured and for every attribution count (interrupt
