@@ -6,18 +6,6 @@
 #include "sides.h"
 #include "util.h"
 
-double sides_apart_p(size_t m, size_t n)
-{
-	double c = 1;
-
-	if (!m || !n)
-		return 1;
-	/* C(m + n, m) as a product: exact in a double well past any run count */
-	for (size_t k = 1; k <= m; k++)
-		c = c * (double)(n + k) / (double)k;
-	return fmin(1, 2 / c);
-}
-
 /* One side's agg of figure i: its runs' means (those runs that have it). */
 static void side_agg(const struct report *rp, size_t i, const size_t *runs, size_t n,
 		     struct agg *a)
