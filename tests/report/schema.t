@@ -39,7 +39,8 @@ run "$TP_REPORT" --check-keys "$TMP/all.log"
 pass $rc "every key a quick host run of every probe emits is classified"
 diag "$TMP/out"
 
-# each result's keys are in its own probe's keys record of the same run
+# each result's keys are in its own probe's keys record of the same run; a figure's
+# interval, KEY_ci95 (docs/records.md), is declared by its figure's row
 python3 - "$TMP/all.log" >"$TMP/undeclared" <<'PY'
 import fnmatch, sys
 sys.path.insert(0, "tools")
@@ -52,8 +53,15 @@ frame = {"type", "probe", "name", "iteration"}
 results = [r for r in recs if r["type"] == "result"]
 for r in results:
     keys = decl.get(r["probe"], {})
+    def declared(k):
+        return k in keys or any(fnmatch.fnmatchcase(k, p) for p in keys)
     for k in set(r) - frame:
-        if k not in keys and not any(fnmatch.fnmatchcase(k, p) for p in keys):
+        if k.endswith("_ci95") and declared(k[:-5]) and keys.get(k[:-5], [None])[0] == "figure":
+            v = r[k]
+            if not (isinstance(v, list) and len(v) == 3 and v[0] <= v[1] and v[2] >= 1):
+                print("%s: %s is not [lo, hi, n]" % (r["probe"], k))
+            continue
+        if not declared(k):
             print("%s: %s" % (r["probe"], k))
 print("checked %d results of %d probes" % (len(results), len({r["probe"] for r in results})))
 PY
