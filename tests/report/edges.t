@@ -72,4 +72,24 @@ else
 	skip "gnuplot not installed"
 fi
 
+# 2000 records of 200 keys each, every key new (5 MB): the report keeps at most
+# RESULT_KEYS_MAX keys of a result, so it reads them within 256 MiB of address space
+# (it grew about 83x its input before, past 400 MiB), says so once, and ends.
+python3 - "$TMP/keys.log" <<'PY'
+import sys
+sys.path.insert(0, "tools")
+from tp1rec import record_line
+with open(sys.argv[1], "w") as f:
+    f.write(record_line({"type": "run", "schema": 1, "env": "os", "machine": "x"}) + "\n")
+    for i in range(2000):
+        r = {"type": "result", "probe": "clocks", "name": "c", "path": "vdso"}
+        r.update(("k%d_%d" % (i, k), 1) for k in range(200))
+        f.write(record_line(r) + "\n")
+PY
+(ulimit -v 262144; exec timeout 300 "$TP_REPORT" "$TMP/keys.log") >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c 'more than 4096 different keys; the rest are left out' "$TMP/err")" = 1 ]
+pass $? "5 MB of records with 400 000 different keys: read within 256 MiB, said once (rc $rc)"
+diag "$TMP/err"
+
 done_testing

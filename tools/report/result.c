@@ -169,6 +169,12 @@ static struct rkey *add_key(struct result *r, const char *key, int key_kept)
 
 	if (i >= 0)
 		return &r->keys[i];
+	if (r->nkeys >= RESULT_KEYS_MAX) {
+		if (!r->keys_dropped++)
+			warn_visible("report: %s %s: more than " RESULT_KEYS_MAX_TEXT " different keys; "
+				     "the rest are left out\n", r->probe, r->name);
+		return NULL;
+	}
 	grow(&r->keys, &r->keycap, r->nkeys + 1, sizeof(*r->keys));
 	k = &r->keys[r->nkeys++];
 	memset(k, 0, sizeof(*k));
@@ -264,8 +270,11 @@ void result_add_record(struct result *r, json_t *rec)
 		/* the first record is kept: its keys need no copy */
 		struct rkey *k = add_key(r, key, rec == r->first);
 		size_t seq = r->seq++;
-		int figure = key_is_figure(rec, key, val);
+		int figure;
 
+		if (!k)
+			continue;
+		figure = key_is_figure(rec, key, val);
 		if (!k->first) {
 			k->first = json_incref(val);
 			k->first_is_figure = figure;
