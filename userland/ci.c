@@ -60,7 +60,7 @@ void ci_emit(struct tp_rec *r, const char *key, double lo, double hi, uint64_t n
 
 	if (!n || !isfinite(lo) || !isfinite(hi))
 		return;
-	snprintf(name, sizeof(name), "%s%s", key, CI_SUFFIX);
+	snprintf(name, sizeof(name), "%s%s", key, TP_REC_CI_SUFFIX);
 	tp_rec_arr_begin(r, name);
 	emit_rec_double(r, 0, lo);
 	emit_rec_double(r, 0, hi);

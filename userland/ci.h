@@ -12,10 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common/record.h"
+
 struct tp_rec;
 
-/* The suffix a figure's interval key adds to its name. */
-#define CI_SUFFIX "_ci95"
 
 /*
  * Distribution-free 95 % interval of the p-th percentile (0..100) of n

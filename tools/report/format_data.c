@@ -131,8 +131,13 @@ void print_json(FILE *f, const struct report *rp, const struct source *src, size
 
 		for (size_t r = 0; r < rp->nruns; r++) {
 			const struct agg *a = &fg->per_run[r], *base = &fg->per_run[0];
+			json_t *v = json_agg(a);
 
-			json_array_append_new(vals, json_agg(a));
+			/* the run's own 95 % interval, as its record carried it (keys.h) */
+			if (fg->ci && fg->ci[r].n)
+				json_object_set_new(v, "ci95", json_pack("[f, f, I]", fg->ci[r].lo,
+					fg->ci[r].hi, (json_int_t)fg->ci[r].n));
+			json_array_append_new(vals, v);
 			json_array_append_new(ratios, a->n && base->n && base->mean != 0 ?
 					      jnum(a->mean / base->mean) : json_null());
 		}

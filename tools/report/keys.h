@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "../../common/record.h"
+
 #include "schema.h"
 
 enum key_dir {
@@ -30,7 +32,7 @@ enum key_dir {
  * quantized by nature: never compared by ratio).
  */
 enum key_ci { KEY_CI_UNSAID, KEY_CI_INTERVAL, KEY_CI_NONE, KEY_CI_UNSTABLE };
-#define KEYS_CI_SUFFIX "_ci95"
+#define KEYS_CI_SUFFIX TP_REC_CI_SUFFIX
 
 struct key_decl {
 	char *name;		/* the key, or an fnmatch() pattern when pattern */
