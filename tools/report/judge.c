@@ -115,8 +115,9 @@ static void welch(const struct agg *a, const struct agg *b, struct judgement *j)
 
 int judge_both_busy(const struct report *rp, const struct figure *fg, size_t r)
 {
-	return fg->per_run[r].n <= 1 && fg->per_run[0].n <= 1 && !rp->runs[0].members &&
-	       noise_run_busy(&rp->runs[0]) && noise_run_busy(&rp->runs[r]);
+	(void)fg;
+	return !rp->runs[0].members && !rp->runs[r].members && noise_run_busy(&rp->runs[0]) &&
+	       noise_run_busy(&rp->runs[r]);
 }
 
 /* One run a side (at least one): own intervals and the floor. */
@@ -132,12 +133,7 @@ static void single(const struct report *rp, const struct figure *fg, size_t r,
 	if (b->n > 1 && b->mean > 0)
 		sb = b->stddev / b->mean / sqrt((double)b->n) * t975((double)b->n - 1) / Z975;
 	j->floor = noise_floor_of(rp, fg, r, &j->floor_measured);
-	/* both on a busy machine: their neighbours set the noise, which no floor measures */
 	if ((!sa || !sb) && !j->floor_measured) {
-		j->how = JUDGE_CANNOT;
-		return;
-	}
-	if (judge_both_busy(rp, fg, r)) {
 		j->how = JUDGE_CANNOT;
 		return;
 	}
@@ -163,7 +159,9 @@ int judge(const struct report *rp, const struct figure *fg, size_t r, struct jud
 		j->how = JUDGE_UNSTABLE;
 		return 0;
 	}
-	if (a->n > 1 && b->n > 1)
+	if (judge_both_busy(rp, fg, r))
+		j->how = JUDGE_CANNOT;	/* iterations of one run share its neighbours: no evidence */
+	else if (a->n > 1 && b->n > 1)
 		welch(a, b, j);
 	else
 		single(rp, fg, r, j);

@@ -10,9 +10,10 @@
  *   in their env (noise.h), not squared, combined in quadrature.
  * A figure declared unstable (bimodal, quantized) is never judged by ratio;
  * one with neither an interval nor a floor, or a floor too wide to say
- * anything, or of two single runs both on a busy machine (their neighbours
- * set its noise, and no floor is learnt from a loaded machine), cannot be
- * compared from single runs (said, not dropped).
+ * anything, or of two runs both on a busy machine (their neighbours set its
+ * noise, no floor is learnt from a loaded machine, and a run's iterations
+ * share its neighbours), cannot be compared (said, not dropped); several
+ * runs a side can (their spread is measured).
  */
 #ifndef TP_REPORT_JUDGE_H
 #define TP_REPORT_JUDGE_H
@@ -47,8 +48,9 @@ struct judgement {
 };
 
 /*
- * Are run 0 and run r single runs of fg (one iteration each) both on a busy
- * machine (noise_run_busy())? Then no floor says what their neighbours did.
+ * Are run 0 and run r both runs on a busy machine (noise_run_busy()), not
+ * sides of several runs? Then neither a floor nor their iterations (which
+ * share one run's neighbours) say what the neighbours did between them.
  */
 int judge_both_busy(const struct report *rp, const struct figure *fg, size_t r);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conditions.h"
 #include "judge.h"
 #include "noise.h"
 #include "power.h"
@@ -149,8 +150,13 @@ void lead_print_note(FILE *f, const struct report *rp, enum style style)
 	each_probe(rp, print_power, &pl);
 	if (pl.any)
 		fputs(")\n", f);
-	print_list(f, rp, style, JUDGE_CANNOT, "  (cannot compare from single runs, no interval "
-		   "and no floor or one too wide: ");
+	if (rp->nruns == 2 && judge_both_busy(rp, rp->nfigs ? &rp->figs[0] : NULL, 1))
+		fprintf(f, "  (both runs ran beside other work using %.0f %% of the CPUs or more: no "
+			"floor is learnt from a busy machine and a run's iterations share its "
+			"neighbours, so no figure compares by ratio; run several a side (--label) or on "
+			"an idle machine)\n", CONDITIONS_BUSY_PCT);
+	print_list(f, rp, style, JUDGE_CANNOT, "  (cannot compare: no interval and no floor, a "
+		   "floor beyond 4x, or both runs busy: ");
 	print_list(f, rp, style, JUDGE_UNSTABLE, "  (not comparable, bimodal or quantized by "
 		   "declaration: ");
 }
