@@ -69,7 +69,7 @@ PY
 	pass $? "10 000 bars: a PNG that is not empty, of the $rows rows one chart can hold"
 	diag "$TMP/err"
 else
-	skip "gnuplot not installed"
+	skip "10 000 bars: a PNG" "gnuplot not installed"
 fi
 
 # 2000 records of 200 keys each, every key new (5 MB): the report keeps at most

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 /* The lead's rule; see judge.h. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "judge.h"
+#include "keys.h"
 #include "noise.h"
 #include "ratio.h"
 #include "schema.h"
+#include "util.h"
 
 #define Z975 1.959964
 
@@ -93,24 +96,33 @@ static double band_of(const struct figure *fg)
 }
 
 /*
- * Both sides repeated: Welch's t on the means (as ministat and compare.py
- * test the repetitions themselves), its p; the ratio's interval in log
- * space by the delta method, with Welch's degrees of freedom.
+ * Both sides repeated: Welch's t on the logs of the iterations' (or runs')
+ * values, as ministat tests the repetitions themselves, in log space so that
+ * a change by a factor is what is tested; its p, and the ratio's interval
+ * with Welch's degrees of freedom. Where a value is not above 0: on the
+ * values themselves, the interval by the delta method.
  */
 static void welch(const struct agg *a, const struct agg *b, struct judgement *j)
 {
-	double va = a->stddev * a->stddev / (double)a->n, vb = b->stddev * b->stddev / (double)b->n;
-	double la = va / (a->mean * a->mean), lb = vb / (b->mean * b->mean), df;
+	int logs = isfinite(a->log_mean) && isfinite(b->log_mean);
+	double va = logs ? a->log_stddev * a->log_stddev / (double)a->n :
+		    a->stddev * a->stddev / (double)a->n;
+	double vb = logs ? b->log_stddev * b->log_stddev / (double)b->n :
+		    b->stddev * b->stddev / (double)b->n;
+	double diff = logs ? a->log_mean - b->log_mean : a->mean - b->mean, df, lv;
 
 	j->how = JUDGE_WELCH;
 	if (!(va + vb > 0)) {	/* the iterations agree exactly on both sides */
-		j->p = j->lr != 0 ? 0 : 1;
+		j->p = diff != 0 ? 0 : 1;
 		j->half = 0;
 		return;
 	}
 	df = (va + vb) * (va + vb) / (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
-	j->p = judge_t_p((a->mean - b->mean) / sqrt(va + vb), df);
-	j->half = t975(df) * sqrt(la + lb);
+	j->p = judge_t_p(diff / sqrt(va + vb), df);
+	lv = logs ? va + vb : va / (a->mean * a->mean) + vb / (b->mean * b->mean);
+	j->half = t975(df) * sqrt(lv);
+	if (logs)
+		j->lr = diff;	/* the ratio of geometric means: what was tested */
 }
 
 int judge_both_busy(const struct report *rp, const struct figure *fg, size_t r)
@@ -145,7 +157,67 @@ static void single(const struct report *rp, const struct figure *fg, size_t r,
 	j->half = sqrt(Z975 * Z975 * (sa * sa + sb * sb) + pow(log(j->floor), 2));
 }
 
+static int by_p(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+static int judge_one(const struct report *rp, const struct figure *fg, size_t r,
+		     struct judgement *j);
+
+/*
+ * Many figures are tested at once, so a p below 0.05 comes up by chance in
+ * about one test of twenty: Benjamini and Hochberg's step-up rule keeps the
+ * expected share of false leads among the leads at JUDGE_ALPHA. The
+ * largest p_(k) <= k / m JUDGE_ALPHA over the m Welch tests between run 0
+ * and run r; -1 when none passes. Cached per report and run.
+ */
+static double fdr_threshold(const struct report *rp, size_t r)
+{
+	static const struct report *c_rp;
+	static size_t c_r, c_nfigs;
+	static unsigned c_gen;
+	static double c_thr;
+	double *p = xcalloc(rp->nfigs + 1, sizeof(*p)), thr = -1;
+	size_t m = 0;
+
+	if (c_rp == rp && c_r == r && c_nfigs == rp->nfigs && c_gen == keys_generation()) {
+		free(p);
+		return c_thr;
+	}
+	for (size_t i = 0; i < rp->nfigs; i++) {
+		struct judgement j;
+
+		judge_one(rp, &rp->figs[i], r, &j);
+		if (j.how == JUDGE_WELCH)
+			p[m++] = j.p;
+	}
+	qsort(p, m, sizeof(*p), by_p);
+	for (size_t k = 0; k < m; k++)
+		if (p[k] <= (double)(k + 1) / (double)m * JUDGE_ALPHA)
+			thr = p[k];
+	free(p);
+	c_rp = rp;
+	c_r = r;
+	c_nfigs = rp->nfigs;
+	c_gen = keys_generation();
+	c_thr = thr;
+	return thr;
+}
+
 int judge(const struct report *rp, const struct figure *fg, size_t r, struct judgement *j)
+{
+	int leads = judge_one(rp, fg, r, j);
+
+	if (j->how == JUDGE_WELCH)
+		return leads && j->p <= fdr_threshold(rp, r);
+	return leads;
+}
+
+static int judge_one(const struct report *rp, const struct figure *fg, size_t r,
+		     struct judgement *j)
 {
 	const struct agg *a = &fg->per_run[r], *b = &fg->per_run[0];
 

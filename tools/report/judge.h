@@ -4,7 +4,8 @@
  * leads when the 95 % interval of its ratio to the first run excludes a
  * practical band around 1. The interval comes from what was measured:
  * - both sides repeated (--repeat, or several runs a side): Welch's t on
- *   the iterations' (or runs') means, in log space, its p-value shown;
+ *   the logs of the iterations' (or runs') values, its p-value shown, and
+ *   Benjamini-Hochberg's rule over all the figures tested so;
  * - else each run's own interval (the figure's KEY_ci95, keys.h) and the
  *   between-run floor identical unloaded runs showed for its probe and key
  *   in their env (noise.h), not squared, combined in quadrature.

@@ -346,6 +346,23 @@ void result_free(struct result *r)
 
 /* --- figures over the iterations ------------------------------------------ */
 
+/* The mean and sample stddev of log(v) into a, when every v is above 0; else NAN. */
+static void log_spread(const double *v, size_t n, struct agg *a)
+{
+	double sum = 0, ss = 0;
+
+	a->log_mean = a->log_stddev = NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (!(v[i] > 0) || !isfinite(v[i]))
+			return;
+		sum += log(v[i]);
+	}
+	a->log_mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (log(v[i]) - a->log_mean) * (log(v[i]) - a->log_mean);
+	a->log_stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+}
+
 void agg_of(const double *v, size_t n, struct agg *a)
 {
 	double sum = 0, ss = 0;
@@ -363,6 +380,7 @@ void agg_of(const double *v, size_t n, struct agg *a)
 			a->max = v[i];
 	}
 	a->mean = sum / (double)n;
+	log_spread(v, n, a);
 	if (n < 2)
 		return;
 	for (size_t i = 0; i < n; i++)

@@ -37,6 +37,7 @@ struct agg {
 	double mean;		/* the combined value: mean, or the intersection's */
 	double min, max;	/* over the iterations */
 	double stddev;		/* sample (n - 1); 0 when n < 2 */
+	double log_mean, log_stddev;	/* of log(value), every value above 0; else NAN */
 	enum combine combine;
 	int disjoint;		/* intervals that do not intersect: mean is NAN */
 };
