@@ -119,7 +119,7 @@ R=$D/serial-pc-drift-repeat.log
 scaled 3 $R drift ns_per_read >"$TMP/r3.log"
 lead --label=a,b $R "$TMP/r3.log"
 grep -q "read cost hpet: ns_per_read .* 3.00x, p 0.00[0-9]* (TCG)$" "$TMP/lead" &&
-	grep -q "^  (how: .* repeated on both sides: Welch's t on the means, p shown" "$TMP/lead-note"
+	grep -q "^  (how: .* repeated on both sides: Welch's t on the repetitions, p shown" "$TMP/lead-note"
 pass $? "both repeated, read costs 3x: Welch's p said in the row and the note"
 diag "$TMP/lead-all"
 

@@ -170,26 +170,31 @@ static int judge_one(const struct report *rp, const struct figure *fg, size_t r,
 /*
  * Many figures are tested at once, so a p below 0.05 comes up by chance in
  * about one test of twenty: Benjamini and Hochberg's step-up rule keeps the
- * expected share of false leads among the leads at JUDGE_ALPHA. The
- * largest p_(k) <= k / m JUDGE_ALPHA over the m Welch tests between run 0
- * and run r; -1 when none passes. Cached per report and run.
+ * expected share of false leads among a probe's leads at JUDGE_ALPHA (each
+ * probe a family: its figures measure one thing). The largest
+ * p_(k) <= k / m JUDGE_ALPHA over the m Welch tests of probe's figures
+ * between run 0 and run r; -1 when none passes. Cached per report, run
+ * and probe (figures are sorted by probe).
  */
-static double fdr_threshold(const struct report *rp, size_t r)
+static double fdr_threshold(const struct report *rp, size_t r, const char *probe)
 {
 	static const struct report *c_rp;
 	static size_t c_r, c_nfigs;
 	static unsigned c_gen;
+	static char *c_probe;
 	static double c_thr;
-	double *p = xcalloc(rp->nfigs + 1, sizeof(*p)), thr = -1;
+	double *p, thr = -1;
 	size_t m = 0;
 
-	if (c_rp == rp && c_r == r && c_nfigs == rp->nfigs && c_gen == keys_generation()) {
-		free(p);
+	if (c_rp == rp && c_r == r && c_nfigs == rp->nfigs && c_gen == keys_generation() &&
+	    c_probe && !strcmp(c_probe, probe))
 		return c_thr;
-	}
+	p = xcalloc(rp->nfigs + 1, sizeof(*p));
 	for (size_t i = 0; i < rp->nfigs; i++) {
 		struct judgement j;
 
+		if (strcmp(rp->figs[i].probe, probe))
+			continue;
 		judge_one(rp, &rp->figs[i], r, &j);
 		if (j.how == JUDGE_WELCH)
 			p[m++] = j.p;
@@ -203,6 +208,8 @@ static double fdr_threshold(const struct report *rp, size_t r)
 	c_r = r;
 	c_nfigs = rp->nfigs;
 	c_gen = keys_generation();
+	free(c_probe);
+	c_probe = xstrdup(probe);
 	c_thr = thr;
 	return thr;
 }
@@ -212,7 +219,7 @@ int judge(const struct report *rp, const struct figure *fg, size_t r, struct jud
 	int leads = judge_one(rp, fg, r, j);
 
 	if (j->how == JUDGE_WELCH)
-		return leads && j->p <= fdr_threshold(rp, r);
+		return leads && j->p <= fdr_threshold(rp, r, fg->probe);
 	return leads;
 }
 

@@ -141,8 +141,9 @@ void lead_print_note(FILE *f, const struct report *rp, enum style style)
 
 	fprintf(f, "  (how: a figure leads when the 95 %% interval of its ratio excludes 1 -/+ %.0f %% "
 		"(counts %.0f %%), ranked by the ratio; repeated on both sides: Welch's t on the "
-		"means, p shown; else each run's own interval with the floor of %u pairs of "
-		"identical unloaded runs (%u runs), as measured)\n", JUDGE_BAND * 100,
+		"repetitions, p shown, Benjamini-Hochberg over each probe's; else each run's own "
+		"interval with the floor of %u pairs of identical unloaded runs (%u runs), as "
+		"measured)\n", JUDGE_BAND * 100,
 		JUDGE_BAND_COUNT * 100, noise_pairs, noise_runs);
 	if (floorless(rp))
 		fprintf(f, "  (no floor measured for these runs' env: some figures are judged by "
