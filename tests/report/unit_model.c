@@ -283,7 +283,7 @@ static void test_lead(void)
 	   "lead: a TSC offset is a signed difference, never ranked by ratio");
 	f = find_fig(&rp, "offset cpu0 cpu1", "bound_ns");
 	ok(f && f->per_run[1].mean == 30 && lead_figure_score(&rp, f) == 0,
-	   "lead: a bound of 40 against the intersection's 30, once without a floor: no difference");
+	   "lead: a bound of 40 against the intersection's 30, once, no floor: no difference");
 	f = find_fig(&rp, "offset cpu0 cpu1", "round_trip_ns");
 	ok(f && lead_figure_score(&rp, f) == 0,
 	   "lead: 100 once, without an interval or a floor, against 305 ±2.3%%: cannot compare");
@@ -471,7 +471,7 @@ static void test_lead_noise(void)
 {
 	is_near(score_of("10", "10"), 0, 0, "lead: a figure equal to itself does not lead");
 	is_near(score_of("10", "16"), 0, 0,
-		"lead: single runs with no interval and no floor (no env) cannot compare: 1.6x does not lead");
+		"lead: single runs, no interval, no floor (no env): 1.6x cannot compare");
 	is_near(score_ci(100, 98, 102, 110, 108, 112), log(1.1), 1e-12,
 		"lead: 1.10x whose intervals (±2 %%) leave the ±5 %% band leads, by its ratio");
 	is_near(score_ci(110, 108, 112, 100, 98, 102), log(1.1), 1e-12, "lead: ... either way");
@@ -479,11 +479,12 @@ static void test_lead_noise(void)
 		"lead: 1.04x, however sure, is within the practical band");
 	is_near(score_ci(100, 50, 200, 150, 75, 300), 0, 0,
 		"lead: 1.5x within intervals of a factor 2 either way does not lead");
-	is_near(score_ci(100, 99, 101, 100, 99, 101), 0, 0, "lead: equal with intervals does not lead");
+	is_near(score_ci(100, 99, 101, 100, 99, 101), 0, 0,
+		"lead: equal with intervals does not lead");
 	is_near(score_of("100 100", "101 101"), 0, 0,
 		"lead: iterations all equal on both sides: 1.01x is within the band");
 	is_near(score_of("100 101", "110 111"), 0.5 * log(110.0 * 111 / (100.0 * 101)), 1e-12,
-		"lead: both repeated, 1.10x with Welch's p far below 0.05 leads, by its geometric means");
+		"lead: both repeated, 1.10x at Welch's p far below 0.05 leads, by geometric means");
 	is_near(score_of("100 130", "120 260"), 0, 0,
 		"lead: both repeated, 1.65x whose spreads make Welch's p large does not lead");
 	is_near(score_of("100", "110 111"), 0, 0,
@@ -539,7 +540,8 @@ static void test_noise_floors(void)
 	is_near(floor_in(nf->env, nf->probe, nf->key, &measured), fmax(1, nf->ratio), 1e-9,
 		"floor: a measured key's is its largest ratio, as measured, not raised");
 	is_int(measured, 1, "floor: ... and says it was measured");
-	is_near(floor_in(nf->env, nf->probe, "never_measured_ns", &measured), fmax(1, probe_max), 1e-9,
+	is_near(floor_in(nf->env, nf->probe, "never_measured_ns", &measured), fmax(1, probe_max),
+		1e-9,
 		"floor: a key never measured gets its probe's largest");
 	ok(noise_pairs > 0 && nf->figures > 0, "floor: %u pairs, %s %s from %u figure pairs",
 	   noise_pairs, nf->probe, nf->key, nf->figures);

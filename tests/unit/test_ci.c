@@ -16,11 +16,11 @@ static void test_quantile(void)
 
 	for (int i = 0; i < 100; i++)
 		v[i] = i + 1;
-	/* p50 of 100: 1.96 sqrt(100 x 0.25) = 9.8; ranks floor(50 - 9.8) = 40, ceil(59.8) + 1 = 61 */
+	/* p50 of 100: 1.96 sqrt(100 x 0.25) = 9.8; ranks floor(40.2) = 40, ceil(59.8) + 1 = 61 */
 	ci_quantile(v, 100, 50, &lo, &hi);
 	is_near(lo, 40, 0, "median of 1..100: the interval opens at rank 40");
 	is_near(hi, 61, 0, "... and closes at rank 61");
-	/* p99 of 100: 1.96 sqrt(0.99) = 1.95; ranks floor(97.05) = 97, ceil(100.95) + 1 = 102 -> 100 */
+	/* p99 of 100: 1.96 sqrt(0.99) = 1.95; ranks floor(97.05) = 97, ceil(100.95) + 1 -> 100 */
 	ci_quantile(v, 100, 99, &lo, &hi);
 	is_near(lo, 97, 0, "p99 of 1..100: rank 97");
 	is_near(hi, 100, 0, "... to the largest sample, kept within them");

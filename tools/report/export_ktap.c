@@ -50,7 +50,7 @@ static void ktap_note(FILE *f, const json_t *rec, size_t num)
 	char *name = export_word(*export_str(rec, "name") ? export_str(rec, "name")
 				 : export_str(rec, "option"));
 
-	/* an error's reason after a word of ours: one that begins "SKIP" or "TODO" is no directive */
+	/* an error's reason after a word of ours: beginning "SKIP" or "TODO" it is no directive */
 	fprintf(f, KTAP_INDENT "%s %zu %s # %s", skip ? "ok" : "not ok", num, name,
 		skip ? "SKIP " : "failed: ");
 	export_line_text(f, export_str(rec, "reason"));

@@ -231,7 +231,7 @@ static int judge_one(const struct report *rp, const struct figure *fg, size_t r,
 	*j = (struct judgement){ .how = JUDGE_NOT, .p = NAN, .floor = 1, .band = band_of(fg) };
 	if (!r || r >= rp->nruns || !a->n || !b->n || !(a->mean > 0) || !(b->mean > 0) ||
 	    !isfinite(a->mean) || !isfinite(b->mean) || !ratio_may_lead(rp, fg) ||
-	    schema_signed(fg->probe, fg->key))
+	    (fg->decl && fg->decl->dir == KEY_DIR_ZERO))
 		return 0;
 	j->lr = log(a->mean / b->mean);
 	if (fg->uncert == KEY_CI_UNSTABLE) {

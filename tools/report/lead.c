@@ -307,7 +307,7 @@ double lead_figure_score(const struct report *rp, const struct figure *fg)
 		return 0;
 	if (!strcmp(fg->probe, ATTRIBUTION))
 		return attribution_score(rp, fg);
-	if (schema_signed(fg->probe, fg->key))
+	if ((fg->decl && fg->decl->dir == KEY_DIR_ZERO))
 		return 0;
 	for (size_t r = 1; r < rp->nruns; r++) {
 		const struct agg *a = &fg->per_run[r];

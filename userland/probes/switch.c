@@ -637,9 +637,9 @@ static const struct probe_key switch_keys[] = {
 	PKEY_ID("peer", 0, "process or thread"),
 	PKEY_ID("placement", 0, "same-cpu or cross-cpu"),
 	PKEY_BUDGET("round_trips*", "count", "round trips timed (in all, per repetition)"),
-	PKEY_FIG("us_per_round_trip", "us", PK_LOWER, "cost of a round trip: median; across CPUs bimodal, so compared through "
-		 "ns_per_half_round_trip and lat_ctx_ns",
-		 .ci = PK_CI_UNSTABLE),
+	PKEY_FIG("us_per_round_trip", "us", PK_LOWER,
+		 "cost of a round trip: median; across CPUs bimodal, so compared through "
+		 "ns_per_half_round_trip and lat_ctx_ns", .ci = PK_CI_UNSTABLE),
 	PKEY_FIG("us_per_round_trip_min", "us", PK_LOWER, "cost of a round trip: the cheapest repetition",
 		 .ci = PK_CI_NONE),
 	PKEY_FIG("us_per_round_trip_max", "us", PK_LOWER, "cost of a round trip: the dearest repetition",
@@ -662,8 +662,9 @@ static const struct probe_key switch_keys[] = {
 	PKEY_CTX("lat_ctx_formula", 0, "how lat_ctx_ns is computed"),
 	PKEY_FIG("ns_per_switch", "ns", PK_LOWER, "older records: half a round trip on one CPU",
 		 .ci = PK_CI_NONE),
-	PKEY_FIG("ns_per_handoff", "ns", PK_LOWER, "two CPUs: half a round trip (IPI, idle exit, wake-up); bimodal: "
-		 "the waiting side spins or sleeps", .ci = PK_CI_UNSTABLE),
+	PKEY_FIG("ns_per_handoff", "ns", PK_LOWER,
+		 "two CPUs: half a round trip (IPI, idle exit, wake-up); bimodal: the waiting side "
+		 "spins or sleeps", .ci = PK_CI_UNSTABLE),
 	PKEY_FIG("vol_ctxsw*", "count", PK_NEITHER, "voluntary context switches", .ci = PK_CI_NONE),
 	PKEY_FIG("invol_ctxsw", "count", PK_LOWER, "involuntary context switches",
 		 .ci = PK_CI_NONE),
