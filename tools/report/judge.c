@@ -173,21 +173,20 @@ static int judge_one(const struct report *rp, const struct figure *fg, size_t r,
  * expected share of false leads among a probe's leads at JUDGE_ALPHA (each
  * probe a family: its figures measure one thing). The largest
  * p_(k) <= k / m JUDGE_ALPHA over the m Welch tests of probe's figures
- * between run 0 and run r; -1 when none passes. Cached per report, run
- * and probe (figures are sorted by probe).
+ * between run 0 and run r; -1 when none passes. Cached per report (its
+ * id), run and probe (figures are sorted by probe).
  */
 static double fdr_threshold(const struct report *rp, size_t r, const char *probe)
 {
-	static const struct report *c_rp;
-	static size_t c_r, c_nfigs;
-	static unsigned c_gen;
+	static unsigned c_id, c_gen;
+	static size_t c_r;
 	static char *c_probe;
 	static double c_thr;
 	double *p, thr = -1;
 	size_t m = 0;
 
-	if (c_rp == rp && c_r == r && c_nfigs == rp->nfigs && c_gen == keys_generation() &&
-	    c_probe && !strcmp(c_probe, probe))
+	if (rp->id && c_id == rp->id && c_r == r && c_gen == keys_generation() && c_probe &&
+	    !strcmp(c_probe, probe))
 		return c_thr;
 	p = xcalloc(rp->nfigs + 1, sizeof(*p));
 	for (size_t i = 0; i < rp->nfigs; i++) {
@@ -204,9 +203,8 @@ static double fdr_threshold(const struct report *rp, size_t r, const char *probe
 		if (p[k] <= (double)(k + 1) / (double)m * JUDGE_ALPHA)
 			thr = p[k];
 	free(p);
-	c_rp = rp;
+	c_id = rp->id;
 	c_r = r;
-	c_nfigs = rp->nfigs;
 	c_gen = keys_generation();
 	free(c_probe);
 	c_probe = xstrdup(probe);

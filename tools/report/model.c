@@ -577,6 +577,13 @@ static void mark_as_booted(struct report *rp)
 	}
 }
 
+unsigned report_new_id(void)
+{
+	static unsigned last;
+
+	return ++last;
+}
+
 void report_finish(struct report *rp, char *const *labels, size_t nlabels)
 {
 	struct ranks rk = { json_object(), json_object() };
@@ -590,6 +597,7 @@ void report_finish(struct report *rp, char *const *labels, size_t nlabels)
 	}
 	dedupe_labels(rp);
 	mark_as_booted(rp);
+	rp->id = report_new_id();
 	for (size_t i = 0; i < rp->nruns; i++)
 		add_figures(rp, i, index, &rk);
 	if (rp->nfigs)

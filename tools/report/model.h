@@ -63,6 +63,7 @@ struct figure {
 };
 
 struct report {
+	unsigned id;		/* new for every finished report (report_new_id()): caches key on it */
 	struct run *runs;
 	size_t nruns, cap;
 	struct figure *figs;
@@ -93,6 +94,9 @@ void report_add_file(struct report *rp, const char *file, const struct rec_list 
 void report_finish(struct report *rp, char *const *labels, size_t nlabels);
 
 void report_free(struct report *rp);
+
+/* An id no report of this process had before (1, 2, ...). */
+unsigned report_new_id(void);
 
 /* The clocksource r booted with, from its run record; NULL if unknown. */
 const char *run_booted_clocksource(const struct run *r);

@@ -36,6 +36,7 @@ int sides_build(const struct report *rp, struct report *out)
 		grouped |= g.start[s + 1] - g.start[s] > 1;
 	if (grouped) {
 		memset(out, 0, sizeof(*out));
+		out->id = report_new_id();
 		out->nruns = out->cap = g.n;
 		out->runs = xcalloc(g.n, sizeof(*out->runs));
 		for (size_t s = 0; s < g.n; s++) {
