@@ -132,7 +132,7 @@ int judge_both_busy(const struct report *rp, const struct figure *fg, size_t r)
 	       noise_run_busy(&rp->runs[r]);
 }
 
-/* One run a side (at least one): own intervals and the floor. */
+/* One run a side (at least one): own intervals (where given) and the floor. */
 static void single(const struct report *rp, const struct figure *fg, size_t r,
 		   struct judgement *j)
 {
@@ -145,7 +145,8 @@ static void single(const struct report *rp, const struct figure *fg, size_t r,
 	if (b->n > 1 && b->mean > 0)
 		sb = b->stddev / b->mean / sqrt((double)b->n) * t975((double)b->n - 1) / Z975;
 	j->floor = noise_floor_of(rp, fg, r, &j->floor_measured);
-	if ((!sa || !sb) && !j->floor_measured) {
+	/* a run's own interval does not see the next run's neighbours: a floor must */
+	if (!j->floor_measured) {
 		j->how = JUDGE_CANNOT;
 		return;
 	}

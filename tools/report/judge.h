@@ -10,7 +10,8 @@
  *   between-run floor identical unloaded runs showed for its probe and key
  *   in their env (noise.h), not squared, combined in quadrature.
  * A figure declared unstable (bimodal, quantized) is never judged by ratio;
- * one with neither an interval nor a floor, or a floor too wide to say
+ * one of single runs without a floor for its env (a run's own interval
+ * does not see between-run noise), or a floor too wide to say
  * anything, or of two runs both on a busy machine (their neighbours set its
  * noise, no floor is learnt from a loaded machine, and a run's iterations
  * share its neighbours), cannot be compared (said, not dropped); several

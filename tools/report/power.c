@@ -121,20 +121,6 @@ static void print_list(FILE *f, const struct report *rp, enum style style, enum 
 	json_decref(seen);
 }
 
-/* Did any figure judged by intervals go without a measured floor? */
-static int floorless(const struct report *rp)
-{
-	for (size_t i = 0; i < rp->nfigs; i++) {
-		struct judgement j;
-
-		for (size_t r = 1; r < rp->nruns; r++)
-			if (judge(rp, &rp->figs[i], r, &j) >= 0 && j.how == JUDGE_INTERVALS &&
-			    !j.floor_measured)
-				return 1;
-	}
-	return 0;
-}
-
 void lead_print_note(FILE *f, const struct report *rp, enum style style)
 {
 	struct power_line pl = { f, style, 0 };
@@ -145,9 +131,6 @@ void lead_print_note(FILE *f, const struct report *rp, enum style style)
 		"interval with the floor of %u pairs of identical unloaded runs (%u runs), as "
 		"measured)\n", JUDGE_BAND * 100,
 		JUDGE_BAND_COUNT * 100, noise_pairs, noise_runs);
-	if (floorless(rp))
-		fprintf(f, "  (no floor measured for these runs' env: some figures are judged by "
-			"their own intervals alone, which do not see between-run noise)\n");
 	each_probe(rp, print_power, &pl);
 	if (pl.any)
 		fputs(")\n", f);
@@ -156,8 +139,9 @@ void lead_print_note(FILE *f, const struct report *rp, enum style style)
 			"floor is learnt from a busy machine and a run's iterations share its "
 			"neighbours, so no figure compares by ratio; run several a side (--label) or on "
 			"an idle machine)\n", CONDITIONS_BUSY_PCT);
-	print_list(f, rp, style, JUDGE_CANNOT, "  (cannot compare: no interval and no floor, a "
-		   "floor beyond 4x, or both runs busy: ");
+	print_list(f, rp, style, JUDGE_CANNOT, "  (cannot compare: single runs without a floor "
+		   "for their env (make noise-floor, then --floors) or with one beyond 4x, or both "
+		   "runs busy: ");
 	print_list(f, rp, style, JUDGE_UNSTABLE, "  (not comparable, bimodal or quantized by "
 		   "declaration: ");
 }
