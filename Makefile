@@ -62,6 +62,7 @@ ARM64_NOT.test-lava := the LAVA jobs describe an x86 QEMU (q35, OVMF, arch amd64
 ARM64_NOT.compare := $(arm64_host)
 ARM64_NOT.bench := $(arm64_host)
 ARM64_NOT.readme-options := $(arm64_host)
+ARM64_NOT.noise-floor := $(arm64_host)
 ARM64_NOT.vm := the .vmx (guestOS other4xlinux-64) and its disks are for x86 hypervisors; \
 	use build/arm64/timeprobe.img as a raw disk (make ARCH=arm64 run; a cloud server: docs/arm64.md)
 arm64_refused := $(firstword $(filter $(patsubst ARM64_NOT.%,%,$(filter ARM64_NOT.%,$(.VARIABLES))), \

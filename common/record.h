@@ -21,6 +21,11 @@
 #define TP_REC_TAIL_LEN 10	/* " *" and the CRC's eight hex digits */
 #define TP_REC_MAX (TP_REC_LINE_MAX + 2)	/* the builder's buffer: line, newline, NUL */
 #define TP_REC_DEPTH 8		/* nesting of objects and arrays */
+/*
+ * A figure's 95 % interval rides beside it as KEY TP_REC_CI_SUFFIX:
+ * [lo, hi, n] (userland/ci.h writes it, tools/report/model.c reads it).
+ */
+#define TP_REC_CI_SUFFIX "_ci95"
 
 struct tp_rec {
 	char buf[TP_REC_MAX];

@@ -21,6 +21,16 @@ const char *keydecl_dir_name(enum probe_key_dir d)
 	return (unsigned)d < sizeof(names) / sizeof(names[0]) ? names[d] : 0;
 }
 
+const char *keydecl_ci_name(enum probe_key_ci c)
+{
+	static const char *const names[] = {
+		[PK_CI_UNSAID] = 0, [PK_CI_INTERVAL] = "interval", [PK_CI_NONE] = "none",
+		[PK_CI_UNSTABLE] = "unstable",
+	};
+
+	return (unsigned)c < sizeof(names) / sizeof(names[0]) ? names[c] : 0;
+}
+
 static void str_or_null(struct tp_rec *r, const char *s)
 {
 	if (s)
@@ -36,7 +46,7 @@ static void key_entry(struct tp_rec *r, const struct probe_key *k)
 	str_or_null(r, k->unit);
 	str_or_null(r, keydecl_dir_name(k->dir));
 	str_or_null(r, k->same_as);
-	if (k->same_below_n || k->max_of || k->half_of) {
+	if (k->same_below_n || k->max_of || k->half_of || k->ci) {
 		tp_rec_obj_begin(r, 0);
 		if (k->same_below_n)
 			tp_rec_int(r, "same_below_n", k->same_below_n);
@@ -44,6 +54,8 @@ static void key_entry(struct tp_rec *r, const struct probe_key *k)
 			tp_rec_str(r, "max_of", k->max_of);
 		if (k->half_of)
 			tp_rec_str(r, "half_of", k->half_of);
+		if (k->ci)
+			tp_rec_str(r, "ci", keydecl_ci_name(k->ci));
 		tp_rec_obj_end(r);
 	}
 	tp_rec_arr_end(r);

@@ -24,5 +24,7 @@ void keydecl_record(struct tp_rec *r, const struct probe *p);
 /* "id", "figure", "budget", "context"; "higher", "lower", "zero", NULL. */
 const char *keydecl_class_name(enum probe_key_class c);
 const char *keydecl_dir_name(enum probe_key_dir d);
+/* A figure's uncertainty as the records name it: "interval", "none", "unstable"; NULL: unsaid. */
+const char *keydecl_ci_name(enum probe_key_ci c);
 
 #endif

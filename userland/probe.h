@@ -93,6 +93,17 @@ enum probe_key_class { PK_ID, PK_FIGURE, PK_BUDGET, PK_CONTEXT };
 enum probe_key_dir { PK_NEITHER, PK_HIGHER, PK_LOWER, PK_ZERO };
 
 /*
+ * How sure a run is of a figure (docs/records.md, "Uncertainty"): unsaid
+ * (older tables: the report judges it by its between-run floor alone);
+ * an interval, the record carrying "NAME_ci95": [lo, hi, n] (userland/ci.h),
+ * a 95 % interval of the figure from the n samples behind it; none, one
+ * value with no samples behind it (a count, a setting: its floor alone);
+ * unstable, bimodal or quantized by nature (a hand-off that spins or
+ * sleeps, a timer's granularity), never compared by ratio.
+ */
+enum probe_key_ci { PK_CI_UNSAID, PK_CI_INTERVAL, PK_CI_NONE, PK_CI_UNSTABLE };
+
+/*
  * One row of a probe's key table. name is the record key, or an fnmatch()
  * pattern for keys named at run time (an interrupt's count). same_as names
  * the key that holds the same fact in its primary unit (bound_ticks:
@@ -116,6 +127,7 @@ struct probe_key {
 	int same_below_n;	/* 0: same_as always holds */
 	const char *max_of;
 	const char *half_of;
+	enum probe_key_ci ci;
 };
 
 /* Key table rows: a figure, then the other classes (direction neither). */

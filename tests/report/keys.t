@@ -54,10 +54,15 @@ diag "$TMP/bad"
 pass $? "no budget and no ticks twin of an ns figure leads"
 diag "$TMP/lead"
 
+# These single runs carry no interval; a floor of 1 (as if identical runs had always
+# agreed, tp-report --floors) lets the rules of which keys may lead be seen alone.
+printf 'os\twakeup\tp50_ns\t1\t1\nos\ttscsync\tbound_ns\t1\t1\n' >"$TMP/floors.tsv"
+F=--floors=$TMP/floors.tsv
+
 # a budget: a histogram 10x as wide does not lead, a latency 2x does
 wakeup 5000 90000 100000 1000000 >"$TMP/w1.log"
 wakeup 5000 180000 200000 10000000 >"$TMP/w2.log"
-lead --label=a,b "$TMP/w1.log" "$TMP/w2.log"
+lead "$F" --label=a,b "$TMP/w1.log" "$TMP/w2.log"
 grep -q ': p999_ns ' "$TMP/lead" && grep -q ': max_ns ' "$TMP/lead" && ! grep -q ': hist_range_ns ' "$TMP/lead"
 pass $? "n=5000: p999_ns and max_ns both lead at 2x, the budget hist_range_ns at 10x does not"
 diag "$TMP/lead"
@@ -65,7 +70,7 @@ diag "$TMP/lead"
 # p999 of fewer than 1000 samples is the maximum: one fact, one row
 wakeup 200 100000 100000 1000000 >"$TMP/w1.log"
 wakeup 200 200000 200000 1000000 >"$TMP/w2.log"
-lead --label=a,b "$TMP/w1.log" "$TMP/w2.log"
+lead "$F" --label=a,b "$TMP/w1.log" "$TMP/w2.log"
 grep -q ': max_ns ' "$TMP/lead" && ! grep -q ': p999_ns ' "$TMP/lead"
 pass $? "n=200: p999_ns is max_ns, only max_ns leads"
 diag "$TMP/lead"
@@ -82,7 +87,7 @@ EOF2
 }
 tscsync 40 >"$TMP/t1.log"
 tscsync 80 >"$TMP/t2.log"
-lead --label=a,b "$TMP/t1.log" "$TMP/t2.log"
+lead "$F" --label=a,b "$TMP/t1.log" "$TMP/t2.log"
 grep -q '0-1 .*: bound_ns ' "$TMP/lead" && ! grep -q ': max_bound_ns ' "$TMP/lead"
 pass $? "tscsync: the pair's bound_ns leads at 2x, max_bound_ns (the largest of them) does not"
 diag "$TMP/lead"
@@ -92,7 +97,7 @@ diag "$TMP/lead"
 wakeup 200 100000 100000 1000000 \
 	'{"type":"keys","for_probe":"wakeup","keys":{"max_ns":["budget","ns",null,null],"p999_ns":["budget","ns",null,null]}}' \
 	>"$TMP/w1-decl.log"
-lead --label=a,b "$TMP/w1-decl.log" "$TMP/w2.log"
+lead "$F" --label=a,b "$TMP/w1-decl.log" "$TMP/w2.log"
 # (not "no figure compares": the keys record is in the run, the runs line up)
 grep -q "^  (no figure differs from a" "$TMP/lead"
 pass $? "a log's keys record is the probe's declaration: max_ns declared a budget there does not lead"

@@ -39,7 +39,8 @@ run "$TP_REPORT" --check-keys "$TMP/all.log"
 pass $rc "every key a quick host run of every probe emits is classified"
 diag "$TMP/out"
 
-# each result's keys are in its own probe's keys record of the same run
+# each result's keys are in its own probe's keys record of the same run; a figure's
+# interval, KEY_ci95 (docs/records.md), is declared by its figure's row
 python3 - "$TMP/all.log" >"$TMP/undeclared" <<'PY'
 import fnmatch, sys
 sys.path.insert(0, "tools")
@@ -52,13 +53,50 @@ frame = {"type", "probe", "name", "iteration"}
 results = [r for r in recs if r["type"] == "result"]
 for r in results:
     keys = decl.get(r["probe"], {})
+    def declared(k):
+        return k in keys or any(fnmatch.fnmatchcase(k, p) for p in keys)
     for k in set(r) - frame:
-        if k not in keys and not any(fnmatch.fnmatchcase(k, p) for p in keys):
+        if k.endswith("_ci95") and declared(k[:-5]) and keys.get(k[:-5], [None])[0] == "figure":
+            v = r[k]
+            if not (isinstance(v, list) and len(v) == 3 and v[0] <= v[1] and v[2] >= 1):
+                print("%s: %s is not [lo, hi, n]" % (r["probe"], k))
+            continue
+        if not declared(k):
             print("%s: %s" % (r["probe"], k))
 print("checked %d results of %d probes" % (len(results), len({r["probe"] for r in results})))
 PY
 [ "$(grep -vc '^checked' "$TMP/undeclared")" = 0 ] && grep -Eq '^checked [1-9][0-9]* results of ([5-9]|[1-9][0-9]) probes' "$TMP/undeclared"
 pass $? "every key of every result of that run is declared by its probe in the run's keys records"
+
+# The joint of a figure's interval (common/record.h, TP_REC_CI_SUFFIX): what the
+# suite wrote beside each figure arrives in the report's model (--format=json) as is
+run "$TP_REPORT" --format=json "$TMP/all.log"
+python3 - "$TMP/all.log" "$TMP/out" >"$TMP/ci" <<'PY'
+import json, sys
+sys.path.insert(0, "tools")
+from tp1rec import records
+recs, _ = records(open(sys.argv[1]).read())
+sent = {}
+for r in recs:
+    if r["type"] == "result":
+        for k, v in r.items():
+            if k.endswith("_ci95"):
+                sent[(r["probe"], r["name"], k[:-5])] = v
+got = {}
+for f in json.load(open(sys.argv[2]))["figures"]:
+    run = f["runs"][0]
+    if run and "ci95" in run and not f["as_booted"]:
+        got[(f["probe"], f["result"], f["figure"])] = run["ci95"]
+bad = [k for k in sent if k in got and
+       any(abs(a - b) > 1e-6 * max(1, abs(a)) for a, b in zip(sent[k], got[k]))]
+missing = [k for k in sent if k not in got]
+print("sent %d, arrived %d, differ %d" % (len(sent), len(got), len(bad)))
+for k in (bad + missing)[:5]:
+    print("  %s: sent %s, got %s" % (k, sent[k], got.get(k)))
+sys.exit(1 if bad or missing or not sent or {p for p, _, _ in sent} < {"clocks", "switch", "yield"} else 0)
+PY
+pass $? "every figure's interval the suite wrote arrives in the report as written (clocks, switch, yield)"
+diag "$TMP/ci"
 diag "$TMP/undeclared"
 
 # the report's built-in declaration (older captures) is what this binary ships

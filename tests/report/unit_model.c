@@ -7,8 +7,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../tools/report/cells.h"
+#include "../../tools/report/judge.h"
 #include "../../tools/report/lead.h"
 #include "../../tools/report/schema.h"
 #include "../../tools/report/sides.h"
@@ -282,10 +284,10 @@ static void test_lead(void)
 	   "lead: a TSC offset is a signed difference, never ranked by ratio");
 	f = find_fig(&rp, "offset cpu0 cpu1", "bound_ns");
 	ok(f && f->per_run[1].mean == 30 && lead_figure_score(&rp, f) == 0,
-	   "lead: a bound of 40 against the intersection's 30 is within 1.5x: no difference");
+	   "lead: a bound of 40 against the intersection's 30, once, no floor: no difference");
 	f = find_fig(&rp, "offset cpu0 cpu1", "round_trip_ns");
-	ok(f && fabs(lead_figure_score(&rp, f) - log(3.05)) < 1e-9,
-	   "lead: 100 against 305 ±2.3%% ranks by its ratio");
+	ok(f && lead_figure_score(&rp, f) == 0,
+	   "lead: 100 once, without an interval or a floor, against 305 ±2.3%%: cannot compare");
 	ok(schema_signed("drift", "freq_ppm") && schema_signed("tscsync", "offset_ticks") &&
 		   schema_signed("tscsync", "tsc_adjust") && schema_signed("tsc", "stub_vs_kernel_ppm") &&
 		   !schema_signed("tscsync", "max_abs_offset_ns") && !schema_signed("tsc", "spread_ppm") &&
@@ -444,24 +446,69 @@ static double score_of(const char *a, const char *b)
 	return score;
 }
 
+/*
+ * The lead's score of c's ns_per_call, single runs a [alo, ahi] and b [blo, bhi] (95 %) of
+ * env "unit", whose floor for it is 1.0001 (noise_load_floors()): their intervals decide.
+ */
+static double score_ci(double a, double alo, double ahi, double b, double blo, double bhi)
+{
+	static const char run[] = "{\"type\":\"run\",\"env\":\"unit\"}";
+	static const char floors[] = "unit\tclocks\tns_per_call\t1.0001\t1\n";
+	char path[] = "/tmp/unit-floors-XXXXXX";
+	char *ja = xasprintf("{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"c\","
+			     "\"ns_per_call\":%g,\"ns_per_call_ci95\":[%g,%g,100]}", a, alo, ahi);
+	char *jb = xasprintf("{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"c\","
+			     "\"ns_per_call\":%g,\"ns_per_call_ci95\":[%g,%g,100]}", b, blo, bhi);
+	const char *ra[] = { run, ja }, *rb[] = { run, jb };
+	struct report rp = { 0 };
+	const struct figure *f;
+	double score = -1;
+	int fd = mkstemp(path);
+
+	if (fd < 0 || write(fd, floors, sizeof(floors) - 1) != (ssize_t)sizeof(floors) - 1 ||
+	    noise_load_floors(path))
+		goto out;
+	add_run(&rp, "a.log", ra, 2);
+	add_run(&rp, "b.log", rb, 2);
+	report_finish(&rp, NULL, 0);
+	f = find_fig(&rp, "c", "ns_per_call");
+	score = f ? lead_figure_score(&rp, f) : -1;
+	report_free(&rp);
+out:
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+	noise_free_floors();
+	free(ja);
+	free(jb);
+	return score;
+}
+
 static void test_lead_noise(void)
 {
 	is_near(score_of("10", "10"), 0, 0, "lead: a figure equal to itself does not lead");
-	is_near(score_of("100", "101"), 0, 0, "lead: 1.01x without a spread does not lead");
-	is_near(score_of("10", "14.9"), 0, 0, "lead: 1.49x without a spread does not lead");
-	is_near(score_of("10", "16"), log(1.6), 1e-12, "lead: 1.6x without a spread leads");
-	is_near(score_of("16", "10"), log(1.6), 1e-12, "lead: ... either way");
+	is_near(score_of("10", "16"), 0, 0,
+		"lead: single runs, no interval, no floor (no env): 1.6x cannot compare");
+	is_near(score_ci(100, 98, 102, 110, 108, 112), log(1.1), 1e-12,
+		"lead: 1.10x whose intervals (±2 %%) leave the ±5 %% band leads, by its ratio");
+	is_near(score_ci(110, 108, 112, 100, 98, 102), log(1.1), 1e-12, "lead: ... either way");
+	is_near(score_ci(100, 98, 102, 104, 102, 106), 0, 0,
+		"lead: 1.04x, however sure, is within the practical band");
+	is_near(score_ci(100, 50, 200, 150, 75, 300), 0, 0,
+		"lead: 1.5x within intervals of a factor 2 either way does not lead");
+	is_near(score_ci(100, 99, 101, 100, 99, 101), 0, 0,
+		"lead: equal with intervals does not lead");
 	is_near(score_of("100 100", "101 101"), 0, 0,
-		"lead: iterations all equal (fixed per boot) are no spread: the minimum ratio applies");
-	is_near(score_of("100 101", "110 111"), 0, 0,
-		"lead: 1.10x with every iteration apart is still within 1.5x (iterations share a run)");
-	is_near(score_of("100 101", "160 161"), log(160.5 / 100.5), 1e-12,
-		"lead: 1.6x with every iteration of one beyond every one of the other leads");
+		"lead: iterations all equal on both sides: 1.01x is within the band");
+	is_near(score_of("100 101", "110 111"), 0.5 * log(110.0 * 111 / (100.0 * 101)), 1e-12,
+		"lead: both repeated, 1.10x at Welch's p far below 0.05 leads, by geometric means");
 	is_near(score_of("100 130", "120 260"), 0, 0,
-		"lead: 1.65x whose iterations overlap (120 < 130) does not lead");
-	is_near(score_of("100 120", "110 130"), 0, 0, "lead: overlapping spreads do not lead");
+		"lead: both repeated, 1.65x whose spreads make Welch's p large does not lead");
 	is_near(score_of("100", "110 111"), 0, 0,
-		"lead: one run without a spread: beyond the other's spread is not enough under 1.5x");
+		"lead: one side once, without an interval or a floor: cannot compare");
+	is_near(judge_t_p(2.776, 4), 0.05, 2e-4, "Welch: Student's t 2.776 at 4 df is p 0.05");
+	is_near(judge_t_p(1.96, 1e6), 0.05, 2e-4, "Welch: at many df t is the normal's 1.96");
 }
 
 /* noise_floor_of() of probe's key between two runs of env. */
@@ -496,8 +543,8 @@ static void test_noise_floors(void)
 	double probe_max = 0;
 	int measured = -1;
 
-	is_near(floor_in("nowhere", "clocks", "ns_per_call", &measured), LEAD_MIN_RATIO, 0,
-		"floor: an env without identical pairs gets LEAD_MIN_RATIO");
+	is_near(floor_in("nowhere", "clocks", "ns_per_call", &measured), 1, 0,
+		"floor: an env without identical pairs gets none, 1");
 	is_int(measured, 0, "floor: ... and says none was measured");
 	for (; nf->env && !strcmp(nf->probe, ATTRIBUTION); nf++)
 		;
@@ -508,12 +555,11 @@ static void test_noise_floors(void)
 	for (const struct noise_floor *o = noise_floors; o->env; o++)
 		if (!strcmp(o->env, nf->env) && !strcmp(o->probe, nf->probe))
 			probe_max = fmax(probe_max, o->ratio);
-	is_near(floor_in(nf->env, nf->probe, nf->key, &measured),
-		fmax(LEAD_MIN_RATIO, pow(nf->ratio, NOISE_MARGIN)), 1e-9,
-		"floor: a measured key's is its largest ratio ^ NOISE_MARGIN, at least 1.5x");
+	is_near(floor_in(nf->env, nf->probe, nf->key, &measured), fmax(1, nf->ratio), 1e-9,
+		"floor: a measured key's is its largest ratio, as measured, not raised");
 	is_int(measured, 1, "floor: ... and says it was measured");
-	is_near(floor_in(nf->env, nf->probe, "never_measured_ns", &measured),
-		fmax(LEAD_MIN_RATIO, pow(probe_max, NOISE_MARGIN)), 1e-9,
+	is_near(floor_in(nf->env, nf->probe, "never_measured_ns", &measured), fmax(1, probe_max),
+		1e-9,
 		"floor: a key never measured gets its probe's largest");
 	ok(noise_pairs > 0 && nf->figures > 0, "floor: %u pairs, %s %s from %u figure pairs",
 	   noise_pairs, nf->probe, nf->key, nf->figures);
@@ -593,10 +639,6 @@ static void test_sides(void)
 	ok(!sides_build(&rp, &sides), "sides: every label names one run: no sides");
 	report_free(&rp);
 
-	is_near(sides_apart_p(3, 3), 0.1, 1e-12, "p: 3 against 3 all apart, 2/20");
-	is_near(sides_apart_p(5, 5), 2.0 / 252, 1e-12, "p: 5 against 5, 2/252");
-	is_near(sides_apart_p(1, 1), 1, 0, "p: one run a side says nothing");
-	is_near(sides_apart_p(0, 4), 1, 0, "p: an empty side says nothing");
 }
 
 static void test_fmt_num(void)

@@ -146,7 +146,7 @@ void fmt_figure_cells(struct table *t, size_t row, size_t c, const struct report
 		table_set(t, row, c++, cell);
 		if (!r)
 			continue;
-		if (a->n && base->n && !schema_signed(fg->probe, fg->key))
+		if (a->n && base->n && !(fg->decl && fg->decl->dir == KEY_DIR_ZERO))
 			fmt_ratio(cell, sizeof(cell), a->mean, base->mean);
 		else
 			snprintf(cell, sizeof(cell), "-");

@@ -88,6 +88,23 @@ size_t conditions_of(const struct run *run, struct sbuf *b)
 	return refused_words(run, b) + lost_records(run, b) + other_work(run, b) + emulated(run, b);
 }
 
+size_t conditions_brief(const struct run *run, struct sbuf *b)
+{
+	json_t *accel = run->head ? json_object_get(run->head, "accel") : NULL;
+	double pct = num_of(run->end, "other_busy_pct"), written = num_of(run->end, "records");
+	size_t n = 0;
+
+	if (!run->end)
+		sbuf_addf(b, "%sunfinished", n++ ? "; " : "");
+	if (pct >= CONDITIONS_BUSY_PCT)
+		sbuf_addf(b, "%shogs: other work %.0f %% of CPUs", n++ ? "; " : "", pct);
+	if (isfinite(written) && written > (double)run->nsuite)
+		sbuf_addf(b, "%srecords lost", n++ ? "; " : "");
+	if (json_is_string(accel) && !strncmp(json_string_value(accel), "tcg", 3))
+		sbuf_addf(b, "%sTCG", n++ ? "; " : "");
+	return n;
+}
+
 size_t conditions_count(const struct report *rp)
 {
 	struct sbuf b = { 0 };

@@ -24,6 +24,12 @@ size_t conditions_of(const struct run *run, struct sbuf *b);
  * returns how many conditions there were in all. */
 size_t conditions_print(FILE *f, const struct report *rp, enum style style);
 
+/*
+ * The conditions of run in a few words, for beside a figure it touches
+ * ("hogs: other work 83 % of CPUs; TCG"), into b; returns how many.
+ */
+size_t conditions_brief(const struct run *run, struct sbuf *b);
+
 /* How many conditions the runs have, for --strict. */
 size_t conditions_count(const struct report *rp);
 

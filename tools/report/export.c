@@ -9,7 +9,7 @@
 
 int export_is_headline(const struct figure *fg, const struct key_decl **decl)
 {
-	const struct key_decl *d = keys_find(fg->probe, fg->key);
+	const struct key_decl *d = fg->decl;
 
 	if (!d || d->cls != KEY_FIGURE)
 		return 0;

@@ -52,8 +52,9 @@ static void ktap_note(FILE *f, const json_t *rec, size_t num)
 	char *name = export_word(*export_str(rec, "name") ? export_str(rec, "name")
 				 : export_str(rec, "option"));
 
+	/* an error's reason after a word of ours: beginning "SKIP" or "TODO" it is no directive */
 	fprintf(f, KTAP_INDENT "%s %zu %s # %s", skip ? "ok" : "not ok", num, name,
-		skip ? "SKIP " : "");
+		skip ? "SKIP " : "failed: ");
 	export_line_text(f, export_str(rec, "reason"));
 	fputc('\n', f);
 	free(name);
@@ -75,7 +76,7 @@ static void ktap_probe(FILE *f, const struct run *run, int several,
 	fprintf(f, "%s %zu %s%s%s", ep->status == EXPORT_FAIL ? "not ok" : "ok", num,
 		label ? label : "", label ? "." : "", name);
 	if (ep->status != EXPORT_OK) {
-		fputs(ep->status == EXPORT_SKIP ? " # SKIP " : " # ", f);
+		fputs(ep->status == EXPORT_SKIP ? " # SKIP " : " # failed: ", f);
 		export_line_text(f, ep->reason ? ep->reason : "");
 	}
 	fputc('\n', f);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Output: one run as the human tables the appliance prints, several runs as
- * a side-by-side comparison, and the same model as CSV or JSON for programs.
+ * Output: one run as the human tables the appliance prints (format_run.h),
+ * several runs as a side-by-side comparison (format_compare.h), and the
+ * same model as CSV or JSON for programs (format_data.h); this file picks.
  */
 #ifndef TP_REPORT_FORMAT_H
 #define TP_REPORT_FORMAT_H
@@ -42,19 +43,9 @@ struct out_opts {
 int format_from_name(const char *name, enum format *f);
 
 /*
- * The tables after the lead: one run's own tables, or the runs, their skips
- * and the figures side by side (and with tables, each run's own).
+ * The report in the format o asks for: the human one (format_run.c,
+ * format_compare.c), the data for programs (format_data.c), or an export.
  */
-void print_tables(FILE *f, const struct report *rp, enum style style, const struct out_opts *o);
-
-/* The lead (lead.h), between sides where --label pools runs (sides.h). */
-void print_lead_sided(FILE *f, const struct report *rp, enum style style);
-/*
- * Run ri's own tables: its header, a table per probe, its spread, skips
- * and end; the probes' budget and context keys only when full.
- */
-void print_run(FILE *f, const struct report *rp, size_t ri, enum style style, int full);
-
 void print_report(FILE *f, const struct report *rp, const struct source *src, size_t nsrc,
 		  const struct out_opts *o);
 

@@ -7,6 +7,8 @@
 #include "cells.h"
 #include "conditions.h"
 #include "format.h"
+#include "format_compare.h"
+#include "format_run.h"
 #include "html.h"
 #include "lead.h"
 #include "lineup.h"

@@ -34,6 +34,16 @@ static const char *const dir_names[] = {
 	[KEY_DIR_ZERO] = "zero",
 };
 
+static const char *const ci_names[] = {
+	[KEY_CI_UNSAID] = NULL, [KEY_CI_INTERVAL] = "interval", [KEY_CI_NONE] = "none",
+	[KEY_CI_UNSTABLE] = "unstable",
+};
+
+const char *keys_ci_name(enum key_ci c)
+{
+	return (size_t)c < ARRAY_SIZE(ci_names) ? ci_names[c] : NULL;
+}
+
 const char *keys_dir_name(enum key_dir d)
 {
 	return (size_t)d < ARRAY_SIZE(dir_names) ? dir_names[d] : NULL;
@@ -52,9 +62,12 @@ static int opt_string(const json_t *v, char **out)
 	return 0;
 }
 
-/* The rules object, the fifth element: same_below_n, max_of, half_of. */
+static int find_name(const char *const *names, size_t n, const char *s);
+
+/* The rules object, the fifth element: same_below_n, max_of, half_of, ci. */
 static const char *parse_rules(const json_t *rules, struct key_decl *d)
 {
+	const json_t *ci = json_object_get(rules, "ci");
 	const json_t *below = json_object_get(rules, "same_below_n");
 	const json_t *max = json_object_get(rules, "max_of");
 	const json_t *half = json_object_get(rules, "half_of");
@@ -68,6 +81,13 @@ static const char *parse_rules(const json_t *rules, struct key_decl *d)
 		return "max_of is not a key";
 	if (half && (!json_is_string(half) || opt_string(half, &d->half_of)))
 		return "half_of is not a key";
+	if (ci) {
+		int c = find_name(ci_names, ARRAY_SIZE(ci_names), json_string_value(ci));
+
+		if (c < 0)
+			return "ci is not interval, none or unstable";
+		d->ci = (enum key_ci)c;
+	}
 	return NULL;
 }
 
@@ -240,17 +260,17 @@ int keys_note_record(const json_t *rec, const char *file)
 		return 0;
 	why = parse_record(rec, &p, &bad_key);
 	if (why) {
-		fprintf(stderr, "report: %s: keys record of %s%s%s: %s; not taken\n", file,
-			p.probe ? p.probe : "no probe", bad_key ? ", key " : "", bad_key ? bad_key : "",
-			why);
+		warn_visible("report: %s: keys record of %s%s%s: %s; not taken\n", file,
+			     p.probe ? p.probe : "no probe", bad_key ? ", key " : "", bad_key ? bad_key : "",
+			     why);
 		probe_decl_free(&p);
 		return -1;
 	}
 	earlier = find_probe(&from_logs, p.probe);
 	if (earlier) {
 		if (!json_equal(earlier->raw, p.raw))
-			fprintf(stderr, "report: %s: declares the keys of %s differently from %s; "
-				"the first is kept\n", file, p.probe, earlier->file);
+			warn_visible("report: %s: declares the keys of %s differently from %s; "
+				     "the first is kept\n", file, p.probe, earlier->file);
 		probe_decl_free(&p);
 		return 0;
 	}
@@ -269,9 +289,9 @@ static const struct probe_decl *active(const char *probe)
 	return p ? p : find_probe(&builtin, probe);
 }
 
-const struct key_decl *keys_find(const char *probe, const char *key)
+/* probe's declaration of key (exact names first, then patterns in order), or NULL. */
+static const struct key_decl *find_in(const struct probe_decl *p, const char *key)
 {
-	const struct probe_decl *p = active(probe);
 	json_t *at;
 
 	if (!p)
@@ -283,6 +303,36 @@ const struct key_decl *keys_find(const char *probe, const char *key)
 		if (p->v[i].pattern && !fnmatch(p->v[i].name, key, 0))
 			return &p->v[i];
 	return NULL;
+}
+
+const struct key_decl *keys_find(const char *probe, const char *key)
+{
+	return find_in(active(probe), key);
+}
+
+enum key_ci keys_ci(const char *probe, const char *key)
+{
+	const struct key_decl *d = keys_find(probe, key);
+
+	if (d && d->ci != KEY_CI_UNSAID)
+		return d->ci;
+	d = find_in(find_probe(&builtin, probe), key);
+	return d ? d->ci : KEY_CI_UNSAID;
+}
+
+const struct key_decl *keys_ci_of(const char *probe, const char *key)
+{
+	size_t n = strlen(key), sn = strlen(KEYS_CI_SUFFIX);
+	const struct key_decl *d;
+	char *base;
+
+	if (n <= sn || strcmp(key + n - sn, KEYS_CI_SUFFIX))
+		return NULL;
+	base = xstrdup(key);
+	base[n - sn] = 0;
+	d = keys_find(probe, base);
+	free(base);
+	return d && d->cls == KEY_FIGURE ? d : NULL;
 }
 
 const struct key_decl *keys_half_of(const char *probe, const char *centre)

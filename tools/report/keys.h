@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "../../common/record.h"
+
 #include "schema.h"
 
 enum key_dir {
@@ -22,6 +24,15 @@ enum key_dir {
 	KEY_DIR_LOWER,	/* lower is better: a cost, a latency, a count of faults */
 	KEY_DIR_ZERO,	/* nearer zero is better: a signed difference, no ratio */
 };
+
+/*
+ * How sure a run is of a figure (userland/probe.h, enum probe_key_ci):
+ * unsaid, an interval carried as KEY_ci95 [lo, hi, n] (KEYS_CI_SUFFIX),
+ * none (one value, its between-run floor alone), or unstable (bimodal or
+ * quantized by nature: never compared by ratio).
+ */
+enum key_ci { KEY_CI_UNSAID, KEY_CI_INTERVAL, KEY_CI_NONE, KEY_CI_UNSTABLE };
+#define KEYS_CI_SUFFIX TP_REC_CI_SUFFIX
 
 struct key_decl {
 	char *name;		/* the key, or an fnmatch() pattern when pattern */
@@ -33,6 +44,7 @@ struct key_decl {
 	long same_below_n;	/* same_as only when the record's n is below this; 0: always */
 	char *max_of;		/* the key whose largest value over the probe's other results this is */
 	char *half_of;		/* the interval centre this is the half-width of */
+	enum key_ci ci;
 	const char *what;	/* built-in only: the probe's one line; else NULL */
 };
 
@@ -48,6 +60,22 @@ int keys_note_record(const json_t *rec, const char *file);
 
 /* The declaration of probe's key (exact names first, then patterns in order), or NULL. */
 const struct key_decl *keys_find(const char *probe, const char *key);
+
+/*
+ * The figure whose 95 % interval key is (KEY_ci95 of a declared figure),
+ * or NULL.
+ */
+const struct key_decl *keys_ci_of(const char *probe, const char *key);
+
+/*
+ * How sure a run is of probe's key: its declaration's, or where that
+ * (an older capture's) says nothing, the built-in one's: whether a figure
+ * is bimodal or quantized is the probe's nature, not its version's.
+ */
+enum key_ci keys_ci(const char *probe, const char *key);
+
+/* The uncertainty as the records name it: "interval", "none", "unstable"; NULL: unsaid. */
+const char *keys_ci_name(enum key_ci c);
 
 /* The figure of probe declared as the half-width of centre's interval, or NULL. */
 const struct key_decl *keys_half_of(const char *probe, const char *centre);

@@ -6,12 +6,14 @@
 #include <string.h>
 
 #include "cells.h"
+#include "conditions.h"
+#include "judge.h"
 #include "keys.h"
 #include "lead.h"
 #include "noise.h"
 #include "ratio.h"
 #include "schema.h"
-#include "sides.h"
+#include "power.h"
 #include "util.h"
 
 /* Bookkeeping, or measured on every boot anew: not what the machine is. */
@@ -259,6 +261,15 @@ static int poisson_beyond(double log_ratio, double nx, double ny)
  * of about sqrt(1/x + 1/y)), the same way, and beyond the floor identical
  * runs set (noise.h); by the smaller of the two.
  */
+/* An attribution count's floor: measured on identical unloaded runs, else LEAD_MIN_RATIO. */
+static double count_floor(const struct report *rp, const struct figure *fg, size_t r)
+{
+	int measured;
+	double fl = noise_floor_of(rp, fg, r, &measured);
+
+	return measured ? fmax(fl, 1) : LEAD_MIN_RATIO;
+}
+
 static double attribution_score(const struct report *rp, const struct figure *fg)
 {
 	double base_rate, base_n, rate, n, best = 0;
@@ -268,40 +279,23 @@ static double attribution_score(const struct report *rp, const struct figure *fg
 	for (size_t r = 1; r < rp->nruns; r++) {
 		double lr;
 
-		if (!ratio_attribution_rate(rp, fg, r, &rate, &n) || n < 0 || (!n && !base_n))
+		if (!ratio_attribution_rate(rp, fg, r, &rate, &n) || n < 0 || (!n && !base_n) ||
+		    judge_both_busy(rp, fg, r))
 			continue;
 		lr = ratio_attribution_log(rp, fg, r, &n, &base_n);
 		if (!n || !base_n) {
 			/* from 0: by the counts alone, and above every ratio */
-			if (poisson_apart(n, base_n) && lr > log(noise_floor_of(rp, fg, r, NULL)) &&
+			if (poisson_apart(n, base_n) && lr > log(count_floor(rp, fg, r)) &&
 			    zero_score_of(n - base_n, 1) > best)
 				best = zero_score_of(n - base_n, 1);
 			continue;
 		}
 		if (isnan(lr) || !poisson_beyond(lr, n, base_n) ||
-		    lr <= log(noise_floor_of(rp, fg, r, NULL)))
+		    lr <= log(count_floor(rp, fg, r)))
 			continue;
 		best = fmax(best, lr);
 	}
 	return best;
-}
-
-/*
- * Does run a differ from base beyond noise (lead.h), by log ratio lr
- * against floor? Both means positive.
- */
-static int beyond_noise(const struct agg *a, const struct agg *base, double lr, double floor)
-{
-	int spread_a = agg_has_spread(a) && a->stddev > 0;
-	int spread_b = agg_has_spread(base) && base->stddev > 0;
-
-	if (fabs(lr) <= log(floor))
-		return 0;
-	/* repeated on both sides: every iteration of one beyond every one of the other */
-	if (spread_a && spread_b)
-		return a->min > base->max || a->max < base->min;
-	return !((spread_a || spread_b) &&
-		 fabs(a->mean - base->mean) <= (spread_a ? a->stddev : 0) + (spread_b ? base->stddev : 0));
 }
 
 double lead_figure_score(const struct report *rp, const struct figure *fg)
@@ -313,25 +307,23 @@ double lead_figure_score(const struct report *rp, const struct figure *fg)
 		return 0;
 	if (!strcmp(fg->probe, ATTRIBUTION))
 		return attribution_score(rp, fg);
-	if (schema_signed(fg->probe, fg->key))
+	if ((fg->decl && fg->decl->dir == KEY_DIR_ZERO))
 		return 0;
 	for (size_t r = 1; r < rp->nruns; r++) {
 		const struct agg *a = &fg->per_run[r];
-		double lr;
+		struct judgement j;
 
 		if (a->n && base->n && isfinite(a->mean) && isfinite(base->mean) && a->mean >= 0 &&
 		    base->mean >= 0 && (a->mean == 0) != (base->mean == 0)) {
-			const struct key_decl *d = keys_find(fg->probe, fg->key);
-
+			if (judge_both_busy(rp, fg, r))
+				continue;
 			/* a count from 0 also beyond what identical runs showed so */
-			if (!ratio_is_count(d) ||
-			    ratio_log(rp, fg, r) > log(noise_floor_of(rp, fg, r, NULL)))
-				best = fmax(best, zero_score(a, base, d));
+			if (!ratio_is_count(fg->decl) || ratio_log(rp, fg, r) > log(count_floor(rp, fg, r)))
+				best = fmax(best, zero_score(a, base, fg->decl));
 			continue;
 		}
-		lr = ratio_log(rp, fg, r);
-		if (!isnan(lr) && beyond_noise(a, base, lr, noise_floor_of(rp, fg, r, NULL)))
-			best = fmax(best, lr);
+		if (judge(rp, fg, r, &j))
+			best = fmax(best, fabs(j.lr));	/* ranked by effect size */
 	}
 	return best;
 }
@@ -358,30 +350,35 @@ static void attribution_cells(struct table *t, size_t row, size_t c, const struc
 }
 
 /*
- * Where both runs repeated, the lead said every iteration of one is beyond
- * every one of the other: the ratio cell says so ("2.00x, all 3 > all 2");
- * between sides of several runs with its p-value (sides.h).
+ * The ratio cell of a leading figure says how it was judged: Welch's p
+ * where both sides repeated ("2.00x, p 0.003"), and the conditions of the
+ * runs it touches ("0.09x (hogs: other work 83 % of CPUs)").
  */
-static void mark_apart(struct table *t, size_t row, const struct report *rp,
-		       const struct figure *fg)
+static void mark_judged(struct table *t, size_t row, const struct report *rp,
+			const struct figure *fg)
 {
-	const struct agg *base = &fg->per_run[0];
 	char ratio[64];
 
 	for (size_t r = 1; r < rp->nruns; r++) {
-		const struct agg *a = &fg->per_run[r];
+		const struct agg *a = &fg->per_run[r], *base = &fg->per_run[0];
+		struct judgement j;
+		struct sbuf cond = { 0 };
+		size_t nc;
 
-		if (!agg_has_spread(a) || !agg_has_spread(base) || !(a->stddev > 0) ||
-		    !(base->stddev > 0) || !(a->min > base->max || a->max < base->min) ||
-		    strcmp(fg->probe, ATTRIBUTION) == 0 || !(a->mean > 0) || !(base->mean > 0))
+		if (!a->n || !base->n || !(a->mean > 0) || !(base->mean > 0) ||
+		    !strcmp(fg->probe, ATTRIBUTION))
 			continue;
+		nc = conditions_brief(&rp->runs[r], &cond);
+		if (!nc)
+			nc = conditions_brief(&rp->runs[0], &cond);
+		judge(rp, fg, r, &j);
 		fmt_ratio(ratio, sizeof(ratio), a->mean, base->mean);
-		if (rp->runs[r].members && rp->runs[0].members)	/* runs, not iterations */
-			table_setf(t, row, 2 + 2 * r, "%s, all %zu %c all %zu, p %.2g", ratio, a->n,
-				   a->min > base->max ? '>' : '<', base->n, sides_apart_p(a->n, base->n));
-		else
-			table_setf(t, row, 2 + 2 * r, "%s, all %zu %c all %zu", ratio, a->n,
-				   a->min > base->max ? '>' : '<', base->n);
+		if (j.how == JUDGE_WELCH)
+			table_setf(t, row, 2 + 2 * r, "%s, p %.2g%s%s%s", ratio, j.p, nc ? " (" : "",
+				   nc ? cond.s : "", nc ? ")" : "");
+		else if (nc)
+			table_setf(t, row, 2 + 2 * r, "%s (%s)", ratio, cond.s);
+		sbuf_free(&cond);
 	}
 }
 
@@ -449,12 +446,12 @@ static void print_top_figures(FILE *f, const struct report *rp, enum style style
 		}
 		table_setf(t, row, 1, "%s%s%s: %s", fg->name, *fg->ident ? "  " : "", fg->ident, fg->key);
 		fmt_figure_cells(t, row, 2, rp, fg);
-		mark_apart(t, row, rp, fg);
+		mark_judged(t, row, rp, fg);
 	}
 	h = xasprintf("Figures furthest from %s, largest ratio first", rp->runs[0].label);
 	fmt_heading(f, style, 2, h);
 	if (shares_figure(rp))
-		noise_print_note(f, rp);
+		lead_print_note(f, rp, style);
 	if (n)
 		table_print(t, f, style, "  ");
 	else if (shares_figure(rp))

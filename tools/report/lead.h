@@ -18,27 +18,26 @@
 /* Attribution rates lead only when they differ by more standard errors than this. */
 #define LEAD_POISSON_SE 3
 /*
- * A figure without a spread to judge it by (a run that did not repeat, or
- * one whose iterations all agree: a figure fixed per boot) leads only when
- * its ratio is beyond this, either way. Iterations of one TCG boot
+ * A count from 0, or an attribution count, whose probe has no floor
+ * measured in its env (noise.h) leads only beyond this ratio (0 read as one
+ * event), either way: Poisson noise alone leaves out what a busier or
+ * quieter neighbour changes. Iterations of one TCG boot
  * (tests/data/serial-pc-drift-repeat.log) already differ by a median of
- * 1.10x; docs/comparing.md says why 1.5.
+ * 1.10x. Every other figure is judged by judge.h's rule.
  */
 #define LEAD_MIN_RATIO 1.5
 void print_lead(FILE *f, const struct report *rp, enum style style);
 
 /*
  * How far a figure is from the first run: max |log(ratio)| over the runs
- * where both are positive and the difference is beyond noise: the ratio
- * is beyond its floor (noise_floor_of(), noise.h), and where both runs repeated
- * every iteration of one is beyond every iteration of the other, where
- * only one did the spreads (mean ± stddev) do not overlap. A figure that is 0 in one of the two runs is judged by
+ * where it leads by judge() (judge.h: its ratio's interval excludes the
+ * practical band). A figure that is 0 in one of the two runs is judged by
  * its absolute difference (a count by Poisson noise, others by their
  * spreads or their unit's floor) and ranks above every ratio. 0 when
- * nothing differs so, and for signed differences
- * (offsets, ppm). Attribution counts compare by rate per second of the
- * probe's run and by count, each beyond Poisson noise and the floor, by
- * the smaller ratio.
+ * nothing differs so, and for signed differences (offsets, ppm), and for
+ * two runs both on a busy machine. Attribution counts compare by rate per
+ * second of the probe's run and by count, each beyond Poisson noise and
+ * the floor, by the smaller ratio.
  */
 double lead_figure_score(const struct report *rp, const struct figure *fg);
 

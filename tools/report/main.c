@@ -19,6 +19,7 @@
 #include "format.h"
 #include "html.h"
 #include "model.h"
+#include "noise.h"
 #include "keys.h"
 #include "plot.h"
 #include "scan.h"
@@ -168,6 +169,12 @@ static int opt_check_keys(struct cli *c, const char *arg)
 	return 0;
 }
 
+static int opt_floors(struct cli *c, const char *arg)
+{
+	(void)c;
+	return noise_load_floors(arg);
+}
+
 static int opt_strict(struct cli *c, const char *arg)
 {
 	(void)arg;
@@ -214,6 +221,8 @@ static const struct {
 	{ "--schema", 0, opt_schema, "print which keys identify a result (docs/records.md)" },
 	{ "--keys", 0, opt_keys, "print the built-in key declaration: the keys records a run ships" },
 	{ "--check-keys", 0, opt_check_keys, "list keys the schema does not know; exit 1 if any" },
+	{ "--floors", 1, opt_floors,
+	  "between-run floors measured on this machine (make noise-floor), in place of the built-in" },
 	{ "--strict", 0, opt_strict,
 	  "exit 3 when a run has a condition (records lost, no end, busy CPUs, an emulator)" },
 	{ "--datasheet", 1, opt_datasheet,
@@ -486,5 +495,6 @@ out:
 	free(c.files);
 	schema_cache_free();
 	keys_free();
+	noise_free_floors();
 	return status;
 }

@@ -481,6 +481,26 @@ static int cmp_fig(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
+/*
+ * The interval key's record carries beside it, "KEY_ci95": [lo, hi, n]
+ * (keys.h), when it is one: lo <= hi, both finite, n a positive integer.
+ */
+static void fig_ci_of(const struct result *r, const char *key, struct fig_ci *ci)
+{
+	char *name = xasprintf("%s%s", key, KEYS_CI_SUFFIX);
+	const struct rkey *k = result_key(r, name);
+	const json_t *v = k ? k->first : NULL;
+	const json_t *n = json_array_get(v, 2);
+	double lo = json_number_value(json_array_get(v, 0)), hi = json_number_value(json_array_get(v, 1));
+
+	free(name);
+	if (!json_is_array(v) || json_array_size(v) != 3 || !json_is_number(json_array_get(v, 0)) ||
+	    !json_is_number(json_array_get(v, 1)) || !json_is_integer(n) || json_integer_value(n) < 1 ||
+	    !isfinite(lo) || !isfinite(hi) || lo > hi)
+		return;
+	*ci = (struct fig_ci){ lo, hi, (size_t)json_integer_value(n) };
+}
+
 /* One result's figures in run ri under this id (r->id or r->booted_id). */
 static void add_result_figures(struct report *rp, size_t ri, const struct result *r,
 			       int as_booted, json_t *index, struct ranks *rk)
@@ -509,6 +529,9 @@ static void add_result_figures(struct report *rp, size_t ri, const struct result
 			f->result_rank = rr;
 			f->seq = rp->nfigs;
 			f->per_run = xcalloc(rp->nruns, sizeof(*f->per_run));
+			f->ci = xcalloc(rp->nruns, sizeof(*f->ci));
+			f->decl = keys_find(r->probe, key);
+			f->uncert = keys_ci(r->probe, key);
 			json_object_set_new(index, fid, json_integer((json_int_t)rp->nfigs));
 			rp->nfigs++;
 		} else {
@@ -516,6 +539,8 @@ static void add_result_figures(struct report *rp, size_t ri, const struct result
 		}
 		free(fid);
 		result_agg(r, key, &f->per_run[ri]);
+		if (f->per_run[ri].n == 1)
+			fig_ci_of(r, key, &f->ci[ri]);
 	}
 	free(keys);
 }
@@ -569,6 +594,13 @@ static void mark_as_booted(struct report *rp)
 	}
 }
 
+unsigned report_new_id(void)
+{
+	static unsigned last;
+
+	return ++last;
+}
+
 void report_finish(struct report *rp, char *const *labels, size_t nlabels)
 {
 	struct ranks rk = { json_object(), json_object() };
@@ -582,6 +614,7 @@ void report_finish(struct report *rp, char *const *labels, size_t nlabels)
 	}
 	dedupe_labels(rp);
 	mark_as_booted(rp);
+	rp->id = report_new_id();
 	for (size_t i = 0; i < rp->nruns; i++)
 		add_figures(rp, i, index, &rk);
 	if (rp->nfigs)
@@ -611,8 +644,10 @@ void report_free(struct report *rp)
 		json_decref(r->notes);
 		json_decref(r->res_index);
 	}
-	for (size_t i = 0; i < rp->nfigs; i++)
+	for (size_t i = 0; i < rp->nfigs; i++) {
 		free(rp->figs[i].per_run);
+		free(rp->figs[i].ci);
+	}
 	free(rp->runs);
 	free(rp->figs);
 	memset(rp, 0, sizeof(*rp));

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "result.h"
+#include "keys.h"
 #include "scan.h"
 #include "schema.h"
 
@@ -41,7 +42,15 @@ struct run {
 	size_t nsuite;		/* of those, the suite's before its end record (what end counts) */
 };
 
+/* A run's own 95 % interval of a figure (keys.h, KEYS_CI_SUFFIX). */
+struct fig_ci {
+	double lo, hi;
+	size_t n;		/* samples behind it; 0: the run gives none */
+};
+
 struct figure {
+	const struct key_decl *decl;	/* its probe's declaration of key, found once; NULL: none */
+	enum key_ci uncert;	/* how sure a run is of it (keys_ci()) */
 	const char *id;		/* the result's id */
 	const char *probe;
 	const char *name;
@@ -51,9 +60,11 @@ struct figure {
 	/* sorted by probe, then result, then key, each in the order first seen */
 	size_t probe_rank, result_rank, seq;
 	struct agg *per_run;	/* one per run */
+	struct fig_ci *ci;	/* one per run: the interval its record carries (one iteration) */
 };
 
 struct report {
+	unsigned id;		/* new for every finished report (report_new_id()): caches key on it */
 	struct run *runs;
 	size_t nruns, cap;
 	struct figure *figs;
@@ -84,6 +95,9 @@ void report_add_file(struct report *rp, const char *file, const struct rec_list 
 void report_finish(struct report *rp, char *const *labels, size_t nlabels);
 
 void report_free(struct report *rp);
+
+/* An id no report of this process had before (1, 2, ...). */
+unsigned report_new_id(void);
 
 /* The clocksource r booted with, from its run record; NULL if unknown. */
 const char *run_booted_clocksource(const struct run *r);

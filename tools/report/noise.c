@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* The lead's noise model; see noise.h. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "lead.h"
-#include "ratio.h"
+#include "conditions.h"
 #include "noise.h"
-#include "sides.h"
 #include "util.h"
 
 const char *noise_env(const json_t *head, char *buf, size_t len)
@@ -22,19 +22,33 @@ const char *noise_env(const json_t *head, char *buf, size_t len)
 	return buf;
 }
 
+/* The user's floors (noise_load_floors()), NULL-env terminated; NULL: none. */
+static struct noise_floor *user_floors;
+static size_t nuser;
+
+/* The table that holds env's floors: the user's when it names env, else the built-in. */
+static const struct noise_floor *table_for(const char *env)
+{
+	for (size_t i = 0; env && i < nuser; i++)
+		if (!strcmp(user_floors[i].env, env))
+			return user_floors;
+	return noise_floors;
+}
+
 /*
  * The measured floor of probe's key in env, else (and for attribution) the
  * largest of probe's there; 0: none.
  */
 static double measured_in(const char *env, const char *probe, const char *key)
 {
+	const struct noise_floor *t = table_for(env);
 	double probe_max = 0;
 
 	if (!strcmp(probe, ATTRIBUTION))
 		key = "";
 
-	for (size_t i = 0; env && noise_floors[i].env; i++) {
-		const struct noise_floor *nf = &noise_floors[i];
+	for (size_t i = 0; env && t[i].env; i++) {
+		const struct noise_floor *nf = &t[i];
 
 		if (strcmp(nf->env, env) || strcmp(nf->probe, probe))
 			continue;
@@ -45,13 +59,6 @@ static double measured_in(const char *env, const char *probe, const char *key)
 	return probe_max;
 }
 
-/* The margin over the measured ratio between run 0 and run r (noise.h). */
-static double margin_of(const struct report *rp, size_t r)
-{
-	return rp->runs[0].members >= NOISE_SIDE_RUNS && rp->runs[r].members >= NOISE_SIDE_RUNS ?
-		       NOISE_SIDE_MARGIN : NOISE_MARGIN;
-}
-
 double noise_floor_of(const struct report *rp, const struct figure *fg, size_t r, int *measured)
 {
 	char b0[NOISE_ENV_MAX], br[NOISE_ENV_MAX];
@@ -60,81 +67,107 @@ double noise_floor_of(const struct report *rp, const struct figure *fg, size_t r
 
 	if (measured)
 		*measured = m > 0;
-	return m > 0 ? fmax(LEAD_MIN_RATIO, pow(m, margin_of(rp, r))) : LEAD_MIN_RATIO;
+	return m > 0 ? fmax(1, m) : 1;
 }
 
-/* The sides' run counts, "3 and 3", when the runs are sides (sides.h); else 0. */
-static int print_sides(FILE *f, const struct report *rp)
+int noise_run_loaded(const struct run *run)
 {
-	if (!rp->runs[0].members)
+	json_t *pct = run->end ? json_object_get(run->end, "other_busy_pct") : NULL;
+
+	return !json_is_number(pct) || json_number_value(pct) >= CONDITIONS_BUSY_PCT;
+}
+
+int noise_run_busy(const struct run *run)
+{
+	json_t *pct = run->end ? json_object_get(run->end, "other_busy_pct") : NULL;
+
+	return json_is_number(pct) && json_number_value(pct) >= CONDITIONS_BUSY_PCT;
+}
+
+void noise_free_floors(void)
+{
+	for (size_t i = 0; i < nuser; i++) {
+		free((char *)user_floors[i].env);
+		free((char *)user_floors[i].probe);
+		free((char *)user_floors[i].key);
+	}
+	free(user_floors);
+	user_floors = NULL;
+	nuser = 0;
+}
+
+/* A name: 1 to 200 bytes of printable ASCII. */
+static int plain_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > 200)
 		return 0;
-	fprintf(f, "runs pooled by label, ");
-	for (size_t r = 0; r < rp->nruns; r++)
-		fprintf(f, "%s%zu", r ? (r + 1 < rp->nruns ? ", " : " and ") : "", rp->runs[r].members);
-	fprintf(f, " runs a side: a figure leads when every run of one side is beyond every run of "
-		"the other (p shown: exact, two-sided, %.2g for 3 against 3) and beyond its floor, "
-		"max(%.1fx, the largest ratio of %u pairs of %u identical runs ^ %.1f, ^ %.1f with "
-		"fewer than %d runs a side); attribution compares run by run, not here",
-		sides_apart_p(3, 3), LEAD_MIN_RATIO, noise_pairs, noise_runs, NOISE_SIDE_MARGIN,
-		NOISE_MARGIN, NOISE_SIDE_RUNS);
-	return 1;
-}
-
-/* Did every run run its probes once? */
-static int each_ran_once(const struct report *rp)
-{
-	for (size_t r = 0; r < rp->nruns; r++)
-		if (rp->runs[r].iterations > 1)
+	for (; *s; s++)
+		if (*s < 0x20 || *s >= 0x7f)
 			return 0;
 	return 1;
 }
 
-/* The range of measured floors that applied, by probe in figure order, after "; floors ". */
-static void print_floors(FILE *f, const struct report *rp)
+/* One line into *nf; NULL, or what is wrong with it. */
+static const char *parse_floor(char *line, struct noise_floor *nf)
 {
-	const char *probe = NULL;
-	double lo = 0, hi = 0;
-	int any = 0;
+	char *f[5], *end, *save = NULL;
+	size_t n = 0;
+	double ratio;
+	unsigned long figures;
 
-	for (size_t i = 0; i <= rp->nfigs; i++) {
-		const struct figure *fg = i < rp->nfigs ? &rp->figs[i] : NULL;
-		double fl = 0;
-		int measured = 0;
-
-		for (size_t r = 1; fg && r < rp->nruns; r++)
-			if (!isnan(ratio_log(rp, fg, r)))
-				fl = fmax(fl, noise_floor_of(rp, fg, r, &measured) * (measured ? 1 : 0));
-		if (probe && (!fg || strcmp(fg->probe, probe))) {
-			fprintf(f, "%s %s %.3gx", any++ ? "," : "; measured floors:", probe, lo);
-			if (hi > lo * 1.05)
-				fprintf(f, " to %.3gx", hi);
-			probe = NULL;
-		}
-		if (!(fl > 0))
-			continue;
-		if (!probe || strcmp(fg->probe, probe)) {
-			probe = fg->probe;
-			lo = hi = fl;
-		}
-		lo = fmin(lo, fl);
-		hi = fmax(hi, fl);
-	}
-	if (!any)
-		fprintf(f, "; no floor measured for these runs' figures: %.1fx for all", LEAD_MIN_RATIO);
+	for (char *t = strtok_r(line, "\t", &save); t && n < 5; t = strtok_r(NULL, "\t", &save))
+		f[n++] = t;
+	if (n != 5 || strtok_r(NULL, "\t", &save))
+		return "not five fields separated by tabs";
+	if (!plain_name(f[0]) || !plain_name(f[1]) || !plain_name(f[2]))
+		return "an env, probe or key that is not plain printable text";
+	ratio = strtod(f[3], &end);
+	if (*end || end == f[3] || !(ratio >= 1) || !(ratio <= NOISE_RATIO_MAX))
+		return "a ratio that is not a number from 1 to 1e9";
+	errno = 0;
+	figures = strtoul(f[4], &end, 10);
+	if (*end || end == f[4] || errno || f[4][0] == '-' || figures > 0xffffffffUL)
+		return "a count of figures that is not a whole number";
+	*nf = (struct noise_floor){ xstrdup(f[0]), xstrdup(f[1]), xstrdup(f[2]), ratio,
+				    (unsigned)figures };
+	return NULL;
 }
 
-void noise_print_note(FILE *f, const struct report *rp)
+int noise_load_floors(const char *path)
 {
-	fprintf(f, "  (noise: ");
-	if (print_sides(f, rp)) {
-		print_floors(f, rp);
-		fprintf(f, ")\n");
-		return;
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	size_t lineno = 0, cap = 0;
+
+	if (!f) {
+		warn_visible("report: --floors=%s: %s\n", path, strerror(errno));
+		return -1;
 	}
-	fprintf(f, "%s; a figure leads beyond max(%.1fx, the largest ratio of %u pairs of "
-		"%u identical runs ^ %.1f)", each_ran_once(rp) ? "each run ran its probes once" :
-		"runs repeated: every iteration beyond every one of the other, where both did",
-		LEAD_MIN_RATIO, noise_pairs, noise_runs, NOISE_MARGIN);
-	print_floors(f, rp);
-	fprintf(f, ")\n");
+	noise_free_floors();
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line);
+		const char *why;
+
+		lineno++;
+		if (n && line[n - 1] == '\n')
+			line[--n] = 0;
+		if (!n || line[0] == '#')
+			continue;
+		grow(&user_floors, &cap, nuser + 2, sizeof(*user_floors));
+		why = n + 1 >= sizeof(line) ? "longer than 1022 bytes" : parse_floor(line, &user_floors[nuser]);
+		if (why) {
+			char num[32];
+
+			snprintf(num, sizeof(num), "%zu", lineno);
+			warn_visible("report: --floors=%s: line %s: %s; no floor taken\n", path, num, why);
+			fclose(f);
+			noise_free_floors();
+			return -1;
+		}
+		user_floors[++nuser] = (struct noise_floor){ 0 };
+	}
+	fclose(f);
+	return 0;
 }

@@ -15,22 +15,6 @@
 #include "model.h"
 
 /*
- * A figure leads only beyond the largest ratio identical pairs showed for
- * its probe and key raised to this power: a margin in log space for pairs
- * not yet seen (docs/comparing.md says why 2). The floor is never below
- * LEAD_MIN_RATIO (lead.h).
- */
-#define NOISE_MARGIN 2.0
-/*
- * With at least NOISE_SIDE_RUNS runs on both sides (sides.h), every run of
- * one beyond every run of the other is evidence of its own (p = 0.1 for 3
- * against 3), and the margin drops to NOISE_SIDE_MARGIN: the measured
- * ratio itself.
- */
-#define NOISE_SIDE_RUNS 3
-#define NOISE_SIDE_MARGIN 1.0
-
-/*
  * The env a run's floors are measured and looked up under, from its run
  * record (head; NULL: none): its "env" ("os" on a host, "appliance"), and
  * where it ran accelerated or emulated, "/" and the accelerator's name
@@ -57,21 +41,35 @@ extern const unsigned noise_pairs;	/* how many pairs of runs they came from */
 extern const unsigned noise_runs;	/* of how many runs */
 
 /*
- * The ratio fg must pass to lead between run 0 and run r:
- * max(LEAD_MIN_RATIO, measured ^ NOISE_MARGIN (NOISE_SIDE_MARGIN between
- * sides of NOISE_SIDE_RUNS runs or more)), measured the larger of the
- * two runs' envs' floors for its probe and key, or, for a key never
- * measured and for every attribution count (interrupt sources are named
- * per machine), the largest of its probe's there. *measured (when not NULL):
- * 1 when some floor was measured for it.
+ * Floors measured on the user's own machine (`make noise-floor`:
+ * floors_gen --tsv, lines "env TAB probe TAB key TAB ratio TAB figures",
+ * '#' comments): for every env they name they take the place of the
+ * built-in ones. Hostile input: a name of plain printable text, a ratio
+ * from 1 to NOISE_RATIO_MAX, a count. Returns 0, or -1 after one line on
+ * stderr naming the file, the line and what is wrong (nothing taken).
+ */
+#define NOISE_RATIO_MAX 1e9
+int noise_load_floors(const char *path);
+void noise_free_floors(void);
+
+/*
+ * The between-run floor of fg for run 0 against run r (judge.h): the
+ * larger of the two runs' envs' measured floors for its probe and key,
+ * or, for a key never measured and for every attribution count (interrupt
+ * sources are named per machine), the largest of its probe's there; as
+ * measured, not raised. 1 when none was measured (*measured, when not
+ * NULL, says which).
  */
 double noise_floor_of(const struct report *rp, const struct figure *fg, size_t r, int *measured);
 
 /*
- * The lead's note on its thresholds, one line "  (noise: ...)": whether
- * each run ran once, and the floors that applied to the figures compared
- * (by probe, the range).
+ * Is run loaded, so that no floor may be learnt from it: other work used
+ * CONDITIONS_BUSY_PCT of its CPUs or more (its end record), or it has no
+ * end record to say?
  */
-void noise_print_note(FILE *f, const struct report *rp);
+int noise_run_loaded(const struct run *run);
+
+/* Did other work use CONDITIONS_BUSY_PCT of run's CPUs or more, by its end record? */
+int noise_run_busy(const struct run *run);
 
 #endif

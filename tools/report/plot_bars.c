@@ -122,6 +122,24 @@ static void panel_write(FILE *dat, struct sbuf *body, const char *file, const st
 	sbuf_adds(body, "\n");
 }
 
+/*
+ * A chart's height in pixels: a title, each panel's frame and a row per bar
+ * group. Held within BARS_MAX_PX, what a PNG canvas (cairo) can hold: more
+ * rows than fit are not drawn (bars_max_rows()).
+ */
+#define BARS_MAX_PX 30000
+static int bars_row_px(size_t nruns)
+{
+	return nruns > 2 ? 10 * (int)nruns : 22;
+}
+
+static size_t bars_max_rows(size_t nruns, size_t npanels)
+{
+	long room = BARS_MAX_PX - 140 - 90 * (long)npanels;
+
+	return room > 0 ? (size_t)(room / bars_row_px(nruns)) : 0;
+}
+
 /* The chart of npanels panels, one above the other, each bar from floor_v on a log x axis. */
 static void bars_chart(struct plotter *p, const char *base, struct panel *pn, size_t npanels,
 		       const char *title, const char *xlabel, const char *caption,
@@ -137,7 +155,7 @@ static void bars_chart(struct plotter *p, const char *base, struct panel *pn, si
 
 	for (size_t k = 0; k < npanels; k++)
 		rows += pn[k].nrows;
-	h = (int)(140 + 90 * npanels + rows * (rp->nruns > 2 ? 10 * rp->nruns : 22));
+	h = (int)(140 + 90 * npanels + rows * (size_t)bars_row_px(rp->nruns));
 	if (!dat)
 		goto out;
 	sbuf_addf(&body, "set multiplot layout %zu,1 title ", npanels);
@@ -204,12 +222,13 @@ static size_t group_of(const struct groups *g, size_t k)
 	return grp;
 }
 
+/* A row every run measured above 0: a log axis has no place for 0 (nor gnuplot a range). */
 static int clock_row(const struct report *rp, const struct figure *fg)
 {
 	if (strcmp(fg->probe, "clocks") || strcmp(fg->key, "ns_per_call"))
 		return 0;
 	for (size_t r = 0; r < rp->nruns; r++)
-		if (!fg->per_run[r].n)
+		if (!fg->per_run[r].n || !(fg->per_run[r].mean > 0) || !isfinite(fg->per_run[r].mean))
 			return 0;
 	return 1;
 }
@@ -219,6 +238,7 @@ void plot_clocks(struct plotter *p)
 	const struct report *rp = p->rp;
 	const char **names = xcalloc(rp->nfigs + 1, sizeof(*names));
 	size_t *at = xcalloc(rp->nfigs + 1, sizeof(*at)), n = 0, all = 0;
+	size_t max_rows = bars_max_rows(rp->nruns, 1);
 	struct panel pn = { 0 };
 	struct groups g;
 	struct sbuf b = { 0 };
@@ -226,7 +246,7 @@ void plot_clocks(struct plotter *p)
 
 	for (size_t i = 0; i < rp->nfigs; i++) {
 		all += !strcmp(rp->figs[i].probe, "clocks") && !strcmp(rp->figs[i].key, "ns_per_call");
-		if (clock_row(rp, &rp->figs[i])) {
+		if (n < max_rows && clock_row(rp, &rp->figs[i])) {
 			names[n] = rp->figs[i].name;
 			at[n++] = i;
 		}
@@ -247,7 +267,8 @@ void plot_clocks(struct plotter *p)
 		title = plot_title(rp, "Clock read cost (ns per call, log scale)");
 		caption = xasprintf("Cost of one clock read in ns per call (log scale), one bar per "
 				    "run, rows grouped by clock; only the %zu of %zu rows every run "
-				    "measured.", n, all);
+				    "measured above 0%s.", n, all,
+				    n == max_rows ? ", as many as one chart can hold" : "");
 		bars_chart(p, "clocks", &pn, 1, title, "ns per call (log scale)", caption, NULL);
 		free(title);
 		free(caption);

@@ -150,7 +150,7 @@ static int circular(const struct report *rp, const struct figure *fg)
  */
 int ratio_may_lead(const struct report *rp, const struct figure *fg)
 {
-	const struct key_decl *d = keys_find(fg->probe, fg->key);
+	const struct key_decl *d = fg->decl;
 
 	if (circular(rp, fg))
 		return 0;
@@ -170,10 +170,10 @@ double ratio_log(const struct report *rp, const struct figure *fg, size_t r)
 	if (!strcmp(fg->probe, ATTRIBUTION))
 		return ratio_attribution_log(rp, fg, r, &n, &base_n);
 	/* not finite: intervals that contradict each other have no value */
-	if (schema_signed(fg->probe, fg->key) || !a->n || !base->n || !(a->mean >= 0) ||
+	if ((fg->decl && fg->decl->dir == KEY_DIR_ZERO) || !a->n || !base->n || !(a->mean >= 0) ||
 	    !(base->mean >= 0) || !isfinite(a->mean) || !isfinite(base->mean))
 		return NAN;
-	if ((a->mean == 0) != (base->mean == 0) && ratio_is_count(keys_find(fg->probe, fg->key)))
+	if ((a->mean == 0) != (base->mean == 0) && ratio_is_count(fg->decl))
 		return from_zero_log_ratio(a->mean + base->mean);
 	if (!(a->mean > 0) || !(base->mean > 0))
 		return NAN;

@@ -58,7 +58,7 @@ HOST_TESTS += $(sort $(wildcard tests/report/*.t))
 export TP_REPORT := $(abspath $(B)/tp-report)
 
 .PHONY: report fuzz-report fuzz-report-quick fuzz-report-long report-golden report-check \
-	report-schema-doc bench-report
+	report-schema-doc bench-report noise-floor
 
 report: $(B)/tp-report
 
@@ -161,3 +161,14 @@ fuzz-report-long: $(if $(REPORT_HAVE_FUZZ_CC),$(REPORT_FUZZ))
 -include $(REPORT_LIB_OBJ:.o=.d) $(REPORT_OBJDIR)/tools/report/main.d \
 	$(REPORT_OBJDIR)/tools/report/gen/floors_gen.d \
 	$(patsubst $(B)/tests/report/%,$(REPORT_OBJDIR)/tests/report/%.d,$(REPORT_UNIT))
+
+# This machine's own between-run floors (docs/comparing.md, "Your own
+# floors"): NOISE_PAIRS pairs of identical quick runs a minute apart
+# (tools/aa-pairs.sh), then the floors `tp-report --floors=FILE` reads.
+# Runs on a loaded machine (other work at 10 % of the CPUs or more) are
+# left out: run it on an idle one.
+NOISE_PAIRS ?= 5
+noise-floor: $(B)/timeprobe $(REPORT_FLOORS_GEN)
+	TIMEPROBE=$(B)/timeprobe sh tools/aa-pairs.sh $(B)/noise-floor $(NOISE_PAIRS) 0 mine
+	$(REPORT_FLOORS_GEN) --tsv $(B)/noise-floor/mine-*-[ab].log >$(B)/noise-floor/floors.tsv
+	@echo "noise-floor: $(B)/noise-floor/floors.tsv; use: tp-report --floors=$(B)/noise-floor/floors.tsv A.log B.log"

@@ -169,6 +169,12 @@ static struct rkey *add_key(struct result *r, const char *key, int key_kept)
 
 	if (i >= 0)
 		return &r->keys[i];
+	if (r->nkeys >= RESULT_KEYS_MAX) {
+		if (!r->keys_dropped++)
+			warn_visible("report: %s %s: more than " RESULT_KEYS_MAX_TEXT " different keys; "
+				     "the rest are left out\n", r->probe, r->name);
+		return NULL;
+	}
 	grow(&r->keys, &r->keycap, r->nkeys + 1, sizeof(*r->keys));
 	k = &r->keys[r->nkeys++];
 	memset(k, 0, sizeof(*k));
@@ -214,6 +220,13 @@ static int is_scalar(const json_t *v)
 	return v && !json_is_object(v) && !json_is_array(v) && !json_is_null(v);
 }
 
+/* a + b, both >= 0, held at COUNT_MAX: a crafted record's counts cannot wrap. */
+#define COUNT_MAX ((json_int_t)INT64_MAX)
+static json_int_t count_sum(json_int_t a, json_int_t b)
+{
+	return a > COUNT_MAX - b ? COUNT_MAX : a + b;
+}
+
 /*
  * Adds the buckets of one iteration's "hist" to r's: the first with a valid
  * width sets it, iterations with another width cannot be added up.
@@ -243,8 +256,8 @@ static void hist_add(struct hist *hs, const json_t *h)
 		    !json_is_integer(val) || json_integer_value(val) <= 0)
 			continue;
 		c = json_object_get(hs->counts, key);
-		json_object_set_new(hs->counts, key, json_integer(json_integer_value(val) +
-			(c ? json_integer_value(c) : 0)));
+		json_object_set_new(hs->counts, key, json_integer(count_sum(json_integer_value(val),
+			c ? json_integer_value(c) : 0)));
 	}
 }
 
@@ -257,8 +270,11 @@ void result_add_record(struct result *r, json_t *rec)
 		/* the first record is kept: its keys need no copy */
 		struct rkey *k = add_key(r, key, rec == r->first);
 		size_t seq = r->seq++;
-		int figure = key_is_figure(rec, key, val);
+		int figure;
 
+		if (!k)
+			continue;
+		figure = key_is_figure(rec, key, val);
 		if (!k->first) {
 			k->first = json_incref(val);
 			k->first_is_figure = figure;
@@ -330,6 +346,23 @@ void result_free(struct result *r)
 
 /* --- figures over the iterations ------------------------------------------ */
 
+/* The mean and sample stddev of log(v) into a, when every v is above 0; else NAN. */
+static void log_spread(const double *v, size_t n, struct agg *a)
+{
+	double sum = 0, ss = 0;
+
+	a->log_mean = a->log_stddev = NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (!(v[i] > 0) || !isfinite(v[i]))
+			return;
+		sum += log(v[i]);
+	}
+	a->log_mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (log(v[i]) - a->log_mean) * (log(v[i]) - a->log_mean);
+	a->log_stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+}
+
 void agg_of(const double *v, size_t n, struct agg *a)
 {
 	double sum = 0, ss = 0;
@@ -347,6 +380,7 @@ void agg_of(const double *v, size_t n, struct agg *a)
 			a->max = v[i];
 	}
 	a->mean = sum / (double)n;
+	log_spread(v, n, a);
 	if (n < 2)
 		return;
 	for (size_t i = 0; i < n; i++)

@@ -16,6 +16,14 @@
 
 #include "schema.h"
 
+/*
+ * A result keeps at most this many different keys (a probe's records have a
+ * few dozen; attribution's interrupt sources a few hundred): a record of
+ * many made-up keys must not make the report's memory grow with each one.
+ */
+#define RESULT_KEYS_MAX 4096
+#define RESULT_KEYS_MAX_TEXT "4096"
+
 /* Histogram buckets beyond this index are a corrupt record, not a latency. */
 #define HIST_BUCKET_MAX 1000000
 
@@ -29,6 +37,7 @@ struct agg {
 	double mean;		/* the combined value: mean, or the intersection's */
 	double min, max;	/* over the iterations */
 	double stddev;		/* sample (n - 1); 0 when n < 2 */
+	double log_mean, log_stddev;	/* of log(value), every value above 0; else NAN */
 	enum combine combine;
 	int disjoint;		/* intervals that do not intersect: mean is NAN */
 };
@@ -84,6 +93,7 @@ struct result {
 	struct rkey *keys;	/* every key of the records, in the order first seen */
 	size_t nkeys, keycap;
 	json_t *key_index;	/* key -> index in keys, once there are many; else NULL */
+	size_t keys_dropped;	/* keys beyond RESULT_KEYS_MAX, left out */
 	size_t seq;		/* keys read so far, over every record: orders the *_seq */
 	struct hist hist;
 };

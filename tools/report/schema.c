@@ -115,6 +115,9 @@ static enum key_class declared(const char *type, const char *probe, const char *
 {
 	const struct key_decl *d = probe ? keys_find(probe, key) : NULL;
 
+	/* a declared figure's interval, [lo, hi, n] (keys.h): context */
+	if (!d && probe && !strcmp(type, "result") && keys_ci_of(probe, key))
+		return KEY_CONTEXT;
 	if (!d)
 		return KEY_UNKNOWN;
 	if (!strcmp(type, "result"))

@@ -6,18 +6,6 @@
 #include "sides.h"
 #include "util.h"
 
-double sides_apart_p(size_t m, size_t n)
-{
-	double c = 1;
-
-	if (!m || !n)
-		return 1;
-	/* C(m + n, m) as a product: exact in a double well past any run count */
-	for (size_t k = 1; k <= m; k++)
-		c = c * (double)(n + k) / (double)k;
-	return fmin(1, 2 / c);
-}
-
 /* One side's agg of figure i: its runs' means (those runs that have it). */
 static void side_agg(const struct report *rp, size_t i, const size_t *runs, size_t n,
 		     struct agg *a)
@@ -48,6 +36,7 @@ int sides_build(const struct report *rp, struct report *out)
 		grouped |= g.start[s + 1] - g.start[s] > 1;
 	if (grouped) {
 		memset(out, 0, sizeof(*out));
+		out->id = report_new_id();
 		out->nruns = out->cap = g.n;
 		out->runs = xcalloc(g.n, sizeof(*out->runs));
 		for (size_t s = 0; s < g.n; s++) {
@@ -62,6 +51,7 @@ int sides_build(const struct report *rp, struct report *out)
 		for (size_t i = 0; i < rp->nfigs; i++) {
 			out->figs[i] = rp->figs[i];
 			out->figs[i].per_run = xcalloc(g.n, sizeof(struct agg));
+			out->figs[i].ci = xcalloc(g.n, sizeof(struct fig_ci));	/* sides: their runs' spread */
 			for (size_t s = 0; s < g.n; s++)
 				side_agg(rp, i, g.idx + g.start[s], g.start[s + 1] - g.start[s],
 					 &out->figs[i].per_run[s]);
@@ -74,8 +64,10 @@ int sides_build(const struct report *rp, struct report *out)
 
 void sides_free(struct report *out)
 {
-	for (size_t i = 0; i < out->nfigs; i++)
+	for (size_t i = 0; i < out->nfigs; i++) {
 		free(out->figs[i].per_run);
+		free(out->figs[i].ci);
+	}
 	free(out->figs);
 	free(out->runs);
 	memset(out, 0, sizeof(*out));

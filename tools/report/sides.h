@@ -23,11 +23,4 @@ int sides_build(const struct report *rp, struct report *out);
 /* Frees what sides_build() allocated, not what it shares with rp. */
 void sides_free(struct report *out);
 
-/*
- * The exact two-sided p-value of m runs of one side all beyond n of the
- * other when both come from one distribution (Mann-Whitney U at its
- * extreme): 2 / C(m + n, m); 1 when m or n is 0.
- */
-double sides_apart_p(size_t m, size_t n);
-
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Helpers for tp-report; see util.h. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,4 +241,28 @@ void sbuf_add_visible(struct sbuf *b, const char *s)
 		else
 			sbuf_add(b, (const char *)u, 1);
 	}
+}
+
+void warn_visible(const char *fmt, ...)
+{
+	struct sbuf b = { 0 };
+	va_list ap;
+
+	va_start(ap, fmt);
+	for (const char *c = fmt; *c; c++) {
+		if (c[0] == '%' && c[1] == 's') {
+			const char *arg = va_arg(ap, const char *);
+
+			sbuf_add_visible(&b, arg ? arg : "(null)");
+			c++;
+		} else if (c[0] == '%' && c[1] == '%') {
+			sbuf_add(&b, "%", 1);
+			c++;
+		} else {
+			sbuf_add(&b, c, 1);
+		}
+	}
+	va_end(ap);
+	fputs(b.s ? b.s : "", stderr);
+	sbuf_free(&b);
 }

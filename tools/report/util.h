@@ -46,6 +46,13 @@ char *sbuf_take(struct sbuf *b);
 void sbuf_add_visible(struct sbuf *b, const char *s);
 
 /*
+ * Prints fmt to stderr with each %s argument made visible first
+ * (sbuf_add_visible()): a warning may name what a record or a command line
+ * holds. Only %s conversions (and %%) are allowed in fmt.
+ */
+void warn_visible(const char *fmt, ...);
+
+/*
  * n strings grouped by equality in one pass (a hash, not n x n compares):
  * idx holds 0..n-1 reordered, group by group, the groups in the order of
  * their first string and each in index order; group g is

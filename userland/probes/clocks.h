@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../ci.h"
 #include "../stats.h"
 
 #define CLK_NS_PER_S 1000000000ULL
@@ -81,23 +82,34 @@ struct per_call {
 	size_t n;		/* batches behind the percentiles */
 	double p50, min, p99;
 	double mean;		/* total time / total calls, what a plain loop reports */
+	double p50_lo, p50_hi, p99_lo, p99_hi, mean_lo, mean_hi;	/* 95 % intervals (ci.h) */
 	double elapsed_ns;	/* every batch together: the seed's "Elapsed" */
 };
 
 static inline void per_call_figures(double *batch, size_t n, uint64_t calls_per_batch,
 				    double unit, struct per_call *f)
 {
-	double k = unit / (double)(calls_per_batch ? calls_per_batch : 1), sum = 0;
+	double k = unit / (double)(calls_per_batch ? calls_per_batch : 1), sum = 0, ss = 0, m;
 
 	for (size_t i = 0; i < n; i++)
 		sum += batch[i];
+	m = n ? sum / (double)n : 0;
+	for (size_t i = 0; i < n; i++)
+		ss += (batch[i] - m) * (batch[i] - m);
 	f->n = n;
-	f->mean = n ? sum / (double)n * k : 0;
+	f->mean = m * k;
+	ci_mean(f->mean, n > 1 ? sqrt(ss / (double)(n - 1)) * k : 0, n, &f->mean_lo, &f->mean_hi);
 	f->elapsed_ns = sum * unit;
 	stats_sort_doubles(batch, n);
 	f->p50 = stats_percentile_sorted(batch, n, 50) * k;
 	f->min = n ? batch[0] * k : 0;
 	f->p99 = stats_percentile_sorted(batch, n, 99) * k;
+	ci_quantile(batch, n, 50, &f->p50_lo, &f->p50_hi);
+	ci_quantile(batch, n, 99, &f->p99_lo, &f->p99_hi);
+	f->p50_lo *= k;
+	f->p50_hi *= k;
+	f->p99_lo *= k;
+	f->p99_hi *= k;
 }
 
 /*

@@ -133,10 +133,13 @@ void clocks_emit_result(const struct env *e, const struct clk_result *res)
 	if (res->src.kind == K_CGT)
 		tp_rec_int(&r, "clock_id", res->src.id);
 	emit_rec_double(&r, "ns_per_call", res->ns.p50);
+	ci_emit(&r, "ns_per_call", res->ns.p50_lo, res->ns.p50_hi, res->ns.n);
 	emit_rec_double(&r, "ns_per_call_min", res->ns.min);
 	emit_rec_double(&r, "ns_per_call_p99", res->ns.p99);
+	ci_emit(&r, "ns_per_call_p99", res->ns.p99_lo, res->ns.p99_hi, res->ns.n);
 	tp_rec_uint(&r, "n", res->ns.n);	/* batch means behind the median and p99 */
 	emit_rec_double(&r, "ns_per_call_mean", res->ns.mean);
+	ci_emit(&r, "ns_per_call_mean", res->ns.mean_lo, res->ns.mean_hi, res->ns.n);
 	emit_rec_double(&r, "elapsed_ms", res->ns.elapsed_ns / 1e6);
 	rec_maybe(&r, "ticks_per_call", res->ticks_p50);
 	emit_rec_double(&r, "overhead_ns_per_call", e->overhead_ns);

@@ -32,6 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../ci.h"
 #include "../emit.h"
 #include "../probe.h"
 #include "../stats.h"
@@ -79,6 +80,7 @@ void switch_summarize(double *us, size_t reps, struct switch_spread *s)
 	s->us_median = sum.p50;
 	s->us_max = sum.max;
 	s->us_stddev = sum.stddev;
+	ci_quantile(us, reps, 50, &s->us_lo, &s->us_hi);	/* us is sorted now */
 	s->ns_half_round_trip = sum.p50 * 1000.0 / SWITCHES_PER_ROUND_TRIP;
 }
 
@@ -108,6 +110,9 @@ void switch_lat_ctx(double *us, double *ovh_ns, size_t reps, struct switch_sprea
 	stats_summarize(ovh_ns, reps, &l->overhead_ns);
 	stats_summarize(d, reps, &l->paired_ns);
 	l->ns = switch_lat_ctx_ns(s->us_median, l->overhead_ns.p50);
+	ci_quantile(ovh_ns, reps, 50, &l->overhead_lo, &l->overhead_hi);
+	l->ns_lo = switch_lat_ctx_ns(s->us_lo, l->overhead_hi);
+	l->ns_hi = switch_lat_ctx_ns(s->us_hi, l->overhead_lo);
 }
 
 /* ---- the two ends of a ping-pong ---- */
@@ -480,10 +485,12 @@ static int switch_run(const struct switch_cfg *cfg, int cpu_main, int cpu_peer, 
 static void rec_lat_ctx(struct tp_rec *rec, const struct switch_lat_ctx *l)
 {
 	emit_rec_double(rec, "lat_ctx_ns", l->ns);
+	ci_emit(rec, "lat_ctx_ns", l->ns_lo, l->ns_hi, l->paired_ns.n);
 	emit_rec_double(rec, "lat_ctx_ns_min", l->paired_ns.min);
 	emit_rec_double(rec, "lat_ctx_ns_max", l->paired_ns.max);
 	emit_rec_double(rec, "lat_ctx_ns_stddev", l->paired_ns.stddev);
 	emit_rec_double(rec, "pipe_overhead_ns", l->overhead_ns.p50);
+	ci_emit(rec, "pipe_overhead_ns", l->overhead_lo, l->overhead_hi, l->overhead_ns.n);
 	emit_rec_double(rec, "pipe_overhead_ns_min", l->overhead_ns.min);
 	emit_rec_double(rec, "pipe_overhead_ns_max", l->overhead_ns.max);
 	emit_rec_double(rec, "pipe_overhead_ns_stddev", l->overhead_ns.stddev);
@@ -525,12 +532,16 @@ static void emit_switch(const struct switch_cfg *cfg, const struct switch_result
 	tp_rec_uint(&rec, "round_trips_per_rep", r->rounds_per_rep);
 	tp_rec_uint(&rec, "reps", s->reps);
 	emit_rec_double(&rec, "us_per_round_trip", s->us_median);
+	ci_emit(&rec, "us_per_round_trip", s->us_lo, s->us_hi, s->reps);
 	emit_rec_double(&rec, "us_per_round_trip_min", s->us_min);
 	emit_rec_double(&rec, "us_per_round_trip_max", s->us_max);
 	emit_rec_double(&rec, "us_per_round_trip_stddev", s->us_stddev);
 	tp_rec_int(&rec, "switches_per_round_trip", SWITCHES_PER_ROUND_TRIP);
 	emit_rec_double(&rec, cfg->cross ? "ns_per_handoff" : "ns_per_half_round_trip",
 		   s->ns_half_round_trip);
+	if (!cfg->cross)
+		ci_emit(&rec, "ns_per_half_round_trip", s->us_lo * 1000.0 / SWITCHES_PER_ROUND_TRIP,
+			s->us_hi * 1000.0 / SWITCHES_PER_ROUND_TRIP, s->reps);
 	tp_rec_int(&rec, "vol_ctxsw", vol);
 	tp_rec_int(&rec, "invol_ctxsw", invol);
 	tp_rec_int(&rec, "vol_ctxsw_main", r->vol_main);
@@ -626,24 +637,40 @@ static const struct probe_key switch_keys[] = {
 	PKEY_ID("peer", 0, "process or thread"),
 	PKEY_ID("placement", 0, "same-cpu or cross-cpu"),
 	PKEY_BUDGET("round_trips*", "count", "round trips timed (in all, per repetition)"),
-	PKEY_FIG("us_per_round_trip", "us", PK_LOWER, "cost of a round trip: mean"),
-	PKEY_FIG("us_per_round_trip_min", "us", PK_LOWER, "cost of a round trip: the cheapest repetition"),
-	PKEY_FIG("us_per_round_trip_max", "us", PK_LOWER, "cost of a round trip: the dearest repetition"),
-	PKEY_FIG("us_per_round_trip_stddev", "us", PK_LOWER, "spread of the repetitions"),
-	PKEY_FIG("switches_per_round_trip", "count", PK_NEITHER, "context switches a round trip needs"),
+	PKEY_FIG("us_per_round_trip", "us", PK_LOWER,
+		 "cost of a round trip: median; across CPUs bimodal, so compared through "
+		 "ns_per_half_round_trip and lat_ctx_ns", .ci = PK_CI_UNSTABLE),
+	PKEY_FIG("us_per_round_trip_min", "us", PK_LOWER, "cost of a round trip: the cheapest repetition",
+		 .ci = PK_CI_NONE),
+	PKEY_FIG("us_per_round_trip_max", "us", PK_LOWER, "cost of a round trip: the dearest repetition",
+		 .ci = PK_CI_NONE),
+	PKEY_FIG("us_per_round_trip_stddev", "us", PK_LOWER, "spread of the repetitions",
+		 .ci = PK_CI_NONE),
+	PKEY_FIG("switches_per_round_trip", "count", PK_NEITHER, "context switches a round trip needs",
+		 .ci = PK_CI_NONE),
 	PKEY_FIG("lat_ctx_ns", "ns", PK_LOWER,
-		 "lmbench lat_ctx: half a round trip minus pipe_overhead_ns (pipe, one CPU): median"),
-	PKEY_FIG("lat_ctx_ns_*", "ns", PK_LOWER, "lat_ctx_ns: min, max, stddev over the repetitions"),
-	PKEY_FIG("pipe_overhead_ns", "ns", PK_LOWER, "a pipe write + read in one task, no switch: median"),
-	PKEY_FIG("pipe_overhead_ns_*", "ns", PK_LOWER, "pipe_overhead_ns: min, max, stddev"),
-	PKEY_FIG("ns_per_half_round_trip", "ns", PK_LOWER, "one CPU: half a round trip, the token's calls included"),
+		 "lmbench lat_ctx: half a round trip minus pipe_overhead_ns (pipe, one CPU): median",
+		 .ci = PK_CI_INTERVAL),
+	PKEY_FIG("lat_ctx_ns_*", "ns", PK_LOWER, "lat_ctx_ns: min, max, stddev over the repetitions",
+		 .ci = PK_CI_NONE),
+	PKEY_FIG("pipe_overhead_ns", "ns", PK_LOWER, "a pipe write + read in one task, no switch: median",
+		 .ci = PK_CI_INTERVAL),
+	PKEY_FIG("pipe_overhead_ns_*", "ns", PK_LOWER, "pipe_overhead_ns: min, max, stddev",
+		 .ci = PK_CI_NONE),
+	PKEY_FIG("ns_per_half_round_trip", "ns", PK_LOWER, "one CPU: half a round trip, the token's calls included",
+		 .ci = PK_CI_INTERVAL),
 	PKEY_CTX("lat_ctx_formula", 0, "how lat_ctx_ns is computed"),
-	PKEY_FIG("ns_per_switch", "ns", PK_LOWER, "older records: half a round trip on one CPU"),
-	PKEY_FIG("ns_per_handoff", "ns", PK_LOWER, "two CPUs: half a round trip (IPI, idle exit, wake-up)"),
-	PKEY_FIG("vol_ctxsw*", "count", PK_NEITHER, "voluntary context switches"),
-	PKEY_FIG("invol_ctxsw", "count", PK_LOWER, "involuntary context switches"),
+	PKEY_FIG("ns_per_switch", "ns", PK_LOWER, "older records: half a round trip on one CPU",
+		 .ci = PK_CI_NONE),
+	PKEY_FIG("ns_per_handoff", "ns", PK_LOWER,
+		 "two CPUs: half a round trip (IPI, idle exit, wake-up); bimodal: the waiting side "
+		 "spins or sleeps", .ci = PK_CI_UNSTABLE),
+	PKEY_FIG("vol_ctxsw*", "count", PK_NEITHER, "voluntary context switches", .ci = PK_CI_NONE),
+	PKEY_FIG("invol_ctxsw", "count", PK_LOWER, "involuntary context switches",
+		 .ci = PK_CI_NONE),
 	PKEY_BUDGET("ctxsw_round_trips", "count", "round trips the counts cover"),
-	PKEY_FIG("ctxsw_per_round_trip", "count", PK_NEITHER, "switches counted per round trip"),
+	PKEY_FIG("ctxsw_per_round_trip", "count", PK_NEITHER, "switches counted per round trip",
+		 .ci = PK_CI_NONE),
 	PKEY_CTX("cpu_main", 0, "the CPU the main side ran on"),
 	PKEY_CTX("cpu_peer", 0, "the CPU the peer ran on"),
 	PKEY_CTX("reps", "count", "repetitions"),

@@ -22,6 +22,7 @@
 struct switch_spread {
 	size_t reps;
 	double us_min, us_median, us_max, us_stddev;
+	double us_lo, us_hi;	/* the median's 95 % interval over the repetitions (ci.h) */
 	/*
 	 * Half the median round trip. On one CPU that is one context switch
 	 * ("ns_per_switch"); across two it is a hand-over ("ns_per_handoff"):
@@ -44,6 +45,8 @@ struct switch_spread {
  */
 struct switch_lat_ctx {
 	double ns;
+	double ns_lo, ns_hi;		/* 95 %: the medians' intervals combined, widest way */
+	double overhead_lo, overhead_hi;	/* overhead_ns's median's 95 % interval */
 	struct summary paired_ns;	/* us x 1000 / 2 - overhead, per repetition */
 	struct summary overhead_ns;	/* a pipe write + read, no switch */
 };

@@ -15,6 +15,7 @@
  * while it is open, before each yield.
  */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -25,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../ci.h"
 #include "../emit.h"
 #include "../probe.h"
 #include "../stats.h"
@@ -97,6 +99,30 @@ void yield_summarize(const struct yield_sample *s, size_t n, const struct yield_
 		r->ns_per_yield = (double)w->cpu_ns / (double)r->total_yields;
 }
 
+void yield_subwindow_ci(const int64_t *t_ns, const uint64_t *count, size_t k,
+			struct yield_result *r)
+{
+	double rate[YIELD_SUBWINDOWS], sum = 0, ss = 0, mean, lo, hi;
+	size_t m = 0;
+
+	r->subwindows = 0;
+	for (size_t i = 0; i < k && m < YIELD_SUBWINDOWS; i++) {
+		if (t_ns[i + 1] <= t_ns[i] || count[i + 1] < count[i])
+			continue;
+		rate[m] = (double)(count[i + 1] - count[i]) * 1e9 / (double)(t_ns[i + 1] - t_ns[i]);
+		sum += rate[m++];
+	}
+	if (m < 2 || !(sum > 0))
+		return;
+	mean = sum / (double)m;
+	for (size_t i = 0; i < m; i++)
+		ss += (rate[i] - mean) * (rate[i] - mean);
+	ci_mean(mean, sqrt(ss / (double)(m - 1)), m, &lo, &hi);
+	r->rel_lo = lo > 0 ? lo / mean : 0;
+	r->rel_hi = hi / mean;
+	r->subwindows = m;
+}
+
 /* ---- the measurement ---- */
 
 #define START_WAIT_NS (2 * NS_PER_S)
@@ -139,11 +165,21 @@ static void *worker(void *arg)
 	 * the whole window scores 0 (threads.c's `if (count) totalwork[thr]++`).
 	 */
 	while ((phase = atomic_load_explicit(&sh->phase, memory_order_relaxed)) != PHASE_STOP) {
-		if (phase == PHASE_COUNT)
-			w->s.count++;
+		if (phase == PHASE_COUNT)	/* read by the main thread at each sub-window */
+			__atomic_store_n(&w->s.count, w->s.count + 1, __ATOMIC_RELAXED);
 		sched_yield();
 	}
 	return 0;
+}
+
+/* Every thread's count so far, summed (each read whole while it counts on). */
+static uint64_t counted(struct yield_worker *w, int n)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < n; i++)
+		sum += __atomic_load_n(&w[i].s.count, __ATOMIC_RELAXED);
+	return sum;
 }
 
 /*
@@ -160,6 +196,8 @@ static int yield_run(int n, int64_t duration_ns, struct yield_result *r, int *fa
 	pthread_attr_t attr;
 	struct rusage ru0, ru1;
 	struct timespec until;
+	int64_t mark_ns[YIELD_SUBWINDOWS + 1];
+	uint64_t mark_count[YIELD_SUBWINDOWS + 1];
 	int created = 0, err = 0;
 
 	w = aligned_alloc(CACHE_LINE, (size_t)n * sizeof(*w));
@@ -211,9 +249,15 @@ static int yield_run(int n, int64_t duration_ns, struct yield_result *r, int *fa
 	win.cpu_ns = -now_ns(CLOCK_PROCESS_CPUTIME_ID);
 	win.open_ns = mono_ns();
 	atomic_store(&sh.phase, PHASE_COUNT);
-	until = ns_ts(win.open_ns + duration_ns);
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, 0) == EINTR)
-		;
+	mark_ns[0] = win.open_ns;
+	mark_count[0] = 0;
+	for (int k = 1; k <= YIELD_SUBWINDOWS; k++) {
+		until = ns_ts(win.open_ns + duration_ns * k / YIELD_SUBWINDOWS);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, 0) == EINTR)
+			;
+		mark_ns[k] = mono_ns();
+		mark_count[k] = counted(w, n);
+	}
 	atomic_store(&sh.phase, PHASE_STOP);
 	win.close_ns = mono_ns();
 	win.cpu_ns += now_ns(CLOCK_PROCESS_CPUTIME_ID);
@@ -224,6 +268,7 @@ static int yield_run(int n, int64_t duration_ns, struct yield_result *r, int *fa
 	for (int i = 0; i < n; i++)
 		s[i] = w[i].s;
 	yield_summarize(s, (size_t)n, &win, scratch, r);
+	yield_subwindow_ci(mark_ns, mark_count, YIELD_SUBWINDOWS, r);
 	r->vol_ctxsw = ru1.ru_nvcsw - ru0.ru_nvcsw;
 	r->invol_ctxsw = ru1.ru_nivcsw - ru0.ru_nivcsw;
 	free(w);
@@ -244,6 +289,16 @@ static void emit_yield(const struct yield_result *r, int64_t requested_ns)
 	tp_rec_int(&rec, "threads", r->threads);
 	emit_rec_double(&rec, "total_per_s", r->total_per_s);
 	emit_rec_double(&rec, "avg_per_thread_per_s", r->avg_per_thread_per_s);
+	if (r->subwindows) {
+		ci_emit(&rec, "total_per_s", r->total_per_s * r->rel_lo, r->total_per_s * r->rel_hi,
+			r->subwindows);
+		ci_emit(&rec, "avg_per_thread_per_s", r->avg_per_thread_per_s * r->rel_lo,
+			r->avg_per_thread_per_s * r->rel_hi, r->subwindows);
+		/* the process's CPU time is read once: the cost follows the rate */
+		if (r->rel_lo > 0)
+			ci_emit(&rec, "ns_per_yield", r->ns_per_yield / r->rel_hi,
+				r->ns_per_yield / r->rel_lo, r->subwindows);
+	}
 	tp_rec_uint(&rec, "zero_work_threads", r->zero_work_threads);
 	emit_rec_double(&rec, "normalized_variance", r->normalized_variance);
 	emit_rec_double(&rec, "ns_per_yield", r->ns_per_yield);
@@ -338,17 +393,23 @@ static const struct probe_opt yield_opts[] = {
 /* Every key of a yield record (struct probe_key). */
 static const struct probe_key yield_keys[] = {
 	PKEY_ID("threads", "count", "threads yielding"),
-	PKEY_FIG("total_per_s", "1/s", PK_HIGHER, "yields per second, all threads"),
-	PKEY_FIG("avg_per_thread_per_s", "1/s", PK_HIGHER, "yields per second per thread"),
-	PKEY_FIG("zero_work_threads", "count", PK_LOWER, "threads that counted no call in the common window"),
-	PKEY_FIG("late_threads", "count", PK_LOWER, "threads not yet running when the window opened"),
-	PKEY_FIG("normalized_variance", 0, PK_LOWER, "spread between threads"),
-	PKEY_FIG("ns_per_yield", "ns", PK_LOWER, "cost of one yield"),
-	PKEY_FIG("total_yields", "count", PK_HIGHER, "yields counted"),
-	PKEY_FIG("vol_ctxsw", "count", PK_NEITHER, "voluntary context switches"),
-	PKEY_FIG("invol_ctxsw", "count", PK_LOWER, "involuntary context switches"),
+	PKEY_FIG("total_per_s", "1/s", PK_HIGHER, "yields per second, all threads",
+		 .ci = PK_CI_INTERVAL),
+	PKEY_FIG("avg_per_thread_per_s", "1/s", PK_HIGHER, "yields per second per thread",
+		 .ci = PK_CI_INTERVAL),
+	PKEY_FIG("zero_work_threads", "count", PK_LOWER, "threads that counted no call in the common window",
+		 .ci = PK_CI_NONE),
+	PKEY_FIG("late_threads", "count", PK_LOWER, "threads not yet running when the window opened",
+		 .ci = PK_CI_NONE),
+	PKEY_FIG("normalized_variance", 0, PK_LOWER, "spread between threads", .ci = PK_CI_NONE),
+	PKEY_FIG("ns_per_yield", "ns", PK_LOWER, "cost of one yield", .ci = PK_CI_INTERVAL),
+	PKEY_FIG("total_yields", "count", PK_HIGHER, "yields counted", .ci = PK_CI_NONE),
+	PKEY_FIG("vol_ctxsw", "count", PK_NEITHER, "voluntary context switches", .ci = PK_CI_NONE),
+	PKEY_FIG("invol_ctxsw", "count", PK_LOWER, "involuntary context switches",
+		 .ci = PK_CI_NONE),
 	PKEY_BUDGET("duration_ms", "ms", "time measured"),
-	PKEY_FIG("start_spread_ms", "ms", PK_LOWER, "how far apart the threads started"),
+	PKEY_FIG("start_spread_ms", "ms", PK_LOWER, "how far apart the threads started",
+		 .ci = PK_CI_NONE),
 	PKEY_CTX("requested_ms", "ms", "time asked for"),
 };
 

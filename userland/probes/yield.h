@@ -45,7 +45,17 @@ struct yield_result {
 	double normalized_variance;	/* seed's <normalized variance>, on counts */
 	double ns_per_yield;		/* process CPU time per sched_yield() */
 	int64_t vol_ctxsw, invol_ctxsw;	/* getrusage(RUSAGE_SELF) difference */
+	/* total_per_s's 95 % interval over the window's sub-windows, relative to it */
+	double rel_lo, rel_hi;
+	size_t subwindows;		/* 0: no interval */
 };
+
+/*
+ * The window is read in this many equal sub-windows (the counts summed at
+ * each boundary), so a run knows how steady its rate was: each
+ * sub-window's rate is one sample of total_per_s.
+ */
+#define YIELD_SUBWINDOWS 10
 
 /*
  * The thread counts to run, sorted and without duplicates: USER if it has
@@ -62,5 +72,13 @@ size_t yield_sweep(int *out, size_t max, const struct int_list *user, int ncpu, 
  */
 void yield_summarize(const struct yield_sample *s, size_t n, const struct yield_window *w,
 		     uint64_t *scratch, struct yield_result *r);
+
+/*
+ * total_per_s's 95 % interval relative to the rate (Student's, over the
+ * k sub-windows' rates) into r->rel_lo, r->rel_hi, r->subwindows, from the
+ * k + 1 boundaries' times (ns) and summed counts; nothing when k < 2.
+ */
+void yield_subwindow_ci(const int64_t *t_ns, const uint64_t *count, size_t k,
+			struct yield_result *r);
 
 #endif

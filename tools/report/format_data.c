@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/* The model for programs, CSV and JSON; see format_data.h. */
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cells.h"
+#include "conditions.h"
+#include "export.h"
+#include "fold.h"
+#include "verdict.h"
+#include "format.h"
+#include "format_data.h"
+#include "keys.h"
+#include "schema.h"
+#include "lead.h"
+#include "lineup.h"
+#include "sides.h"
+#include "table.h"
+#include "util.h"
+
+/* --- CSV: one row per figure and run, for programs ------------------------ */
+
+static void csv_field(FILE *f, const char *s, int last)
+{
+	if (strpbrk(s, ",\"\r\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputs(last ? "\r\n" : ",", f);
+}
+
+static void csv_num(FILE *f, double v, int present)
+{
+	if (present && isfinite(v))
+		fprintf(f, "%.12g,", v);
+	else
+		fputc(',', f);
+}
+
+void print_csv(FILE *f, const struct report *rp)
+{
+	fputs("run,label,file,probe,result,ident,figure,n,mean,min,max,stddev,ratio,combine\r\n", f);
+	for (size_t i = 0; i < rp->nfigs; i++) {
+		const struct figure *fg = &rp->figs[i];
+
+		for (size_t r = 0; r < rp->nruns; r++) {
+			const struct agg *a = &fg->per_run[r], *base = &fg->per_run[0];
+			int ratio = a->n && base->n && base->mean != 0 &&
+				    !schema_signed(fg->probe, fg->key);
+
+			fprintf(f, "%zu,", r + 1);
+			csv_field(f, rp->runs[r].label, 0);
+			csv_field(f, rp->runs[r].file, 0);
+			csv_field(f, fg->probe, 0);
+			csv_field(f, fg->name, 0);
+			csv_field(f, fg->ident, 0);
+			csv_field(f, fg->key, 0);
+			fprintf(f, "%zu,", a->n);
+			csv_num(f, a->mean, a->n);
+			csv_num(f, a->min, a->n);
+			csv_num(f, a->max, a->n);
+			csv_num(f, a->stddev, a->n);
+			if (ratio && isfinite(a->mean / base->mean))
+				fprintf(f, "%.6g", a->mean / base->mean);
+			fputc(',', f);
+			csv_field(f, a->n ? agg_combine_name(a) : "", 1);
+		}
+	}
+}
+
+/* --- JSON: the whole model, for programs ---------------------------------- */
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *json_agg(const struct agg *a)
+{
+	if (!a->n)
+		return json_null();
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:s}", "n", (json_int_t)a->n,
+			 "mean", jnum(a->mean), "min", jnum(a->min), "max", jnum(a->max),
+			 "stddev", jnum(a->stddev), "combine", agg_combine_name(a));
+}
+
+static json_t *json_or_null(json_t *v)
+{
+	return v ? json_incref(v) : json_null();
+}
+
+void print_json(FILE *f, const struct report *rp, const struct source *src, size_t nsrc)
+{
+	json_t *doc = json_object(), *files = json_array(), *runs = json_array();
+	json_t *figs = json_array(), *rows = json_array();
+
+	for (size_t i = 0; i < nsrc; i++) {
+		const struct scan_stats *st = &src[i].st;
+
+		json_array_append_new(files, json_pack(
+			"{s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "path", src[i].path,
+			"readable", !src[i].err, "lines", (json_int_t)st->lines,
+			"records", (json_int_t)st->records, "joined", (json_int_t)st->joined,
+			"bad_crc", (json_int_t)st->bad_crc, "too_long", (json_int_t)st->too_long,
+			"cut", (json_int_t)st->cut,
+			"unparsable", (json_int_t)st->unparsable,
+			"damaged_tag", (json_int_t)st->damaged_tag));
+	}
+	for (size_t i = 0; i < rp->nruns; i++) {
+		const struct run *r = &rp->runs[i];
+
+		json_array_append_new(runs, json_pack(
+			"{s:s, s:s, s:i, s:i, s:I, s:o, s:o, s:o, s:O, s:O}", "label", r->label,
+			"file", r->file, "run_in_file", r->seq, "iterations", r->iterations,
+			"records", (json_int_t)r->nrecs, "run", json_or_null(r->head),
+			"fingerprint", json_or_null(r->fingerprint),
+			"end", json_or_null(r->end), "boot", r->boot, "notes", r->notes));
+	}
+	for (size_t i = 0; i < rp->nfigs; i++) {
+		const struct figure *fg = &rp->figs[i];
+		json_t *vals = json_array(), *ratios = json_array();
+
+		for (size_t r = 0; r < rp->nruns; r++) {
+			const struct agg *a = &fg->per_run[r], *base = &fg->per_run[0];
+			json_t *v = json_agg(a);
+
+			/* the run's own 95 % interval, as its record carried it (keys.h) */
+			if (fg->ci && fg->ci[r].n)
+				json_object_set_new(v, "ci95", json_pack("[f, f, I]", fg->ci[r].lo,
+					fg->ci[r].hi, (json_int_t)fg->ci[r].n));
+			json_array_append_new(vals, v);
+			json_array_append_new(ratios, a->n && base->n && base->mean != 0 ?
+					      jnum(a->mean / base->mean) : json_null());
+		}
+		json_array_append_new(figs, json_pack("{s:s, s:s, s:s, s:s, s:b, s:o}",
+			"probe", fg->probe, "result", fg->name, "ident", fg->ident,
+			"figure", fg->key, "as_booted", fg->as_booted, "runs", vals));
+		json_array_append_new(rows, json_pack("{s:I, s:o}", "figure", (json_int_t)i,
+						      "ratios", ratios));
+	}
+	json_object_set_new(doc, "tool", json_string("tp-report"));
+	json_object_set_new(doc, "format", json_integer(1));
+	json_object_set_new(doc, "files", files);
+	json_object_set_new(doc, "runs", runs);
+	json_object_set_new(doc, "figures", figs);
+	json_object_set_new(doc, "comparison", json_pack("{s:i, s:s?, s:o}", "baseline", 0,
+		"baseline_label", rp->nruns ? rp->runs[0].label : NULL, "rows", rows));
+	json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12) | JSON_ENSURE_ASCII);
+	fputc('\n', f);
+	json_decref(doc);
+}
+
+/* Markdown within FOLD_MD_MAX characters unless --full (fold.h). */

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+/* The lead's note: how, the power, what cannot compare; see power.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conditions.h"
+#include "judge.h"
+#include "noise.h"
+#include "power.h"
+#include "util.h"
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double power_detectable(const struct report *rp, const char *probe, size_t r, double *median,
+			size_t *n)
+{
+	double *v = xcalloc(rp->nfigs + 1, sizeof(*v)), least = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < rp->nfigs; i++) {
+		struct judgement j;
+
+		/* the figures whose runs say how sure they are: the probe's headline ones */
+		if (strcmp(rp->figs[i].probe, probe) || !rp->figs[i].decl ||
+		    rp->figs[i].decl->ci != KEY_CI_INTERVAL)
+			continue;
+		judge(rp, &rp->figs[i], r, &j);
+		if (j.how == JUDGE_INTERVALS || j.how == JUDGE_WELCH)
+			v[k++] = judge_detectable(&j);
+	}
+	if (k) {
+		qsort(v, k, sizeof(*v), by_value);
+		least = v[0];
+	}
+	if (median)
+		*median = k ? v[k / 2] : 0;
+	if (n)
+		*n = k;
+	free(v);
+	return least;
+}
+
+/* Each probe once, in figure order, as fn's argument. */
+static void each_probe(const struct report *rp, void (*fn)(const struct report *, const char *,
+							   void *), void *arg)
+{
+	for (size_t i = 0; i < rp->nfigs; i++)
+		if (!i || strcmp(rp->figs[i].probe, rp->figs[i - 1].probe))
+			fn(rp, rp->figs[i].probe, arg);
+}
+
+struct power_line {
+	FILE *f;
+	enum style style;
+	int any;
+};
+
+static void print_power(const struct report *rp, const char *probe, void *arg)
+{
+	struct power_line *pl = arg;
+	double median;
+	size_t n;
+	double least = power_detectable(rp, probe, rp->nruns - 1, &median, &n);
+
+	if (!n)
+		return;
+	fputs(pl->any++ ? ", " : "  (detectable here: the smallest ratio each probe's figures with "
+		"an interval could show, the last run against the first, and the median over them: ",
+	      pl->f);
+	table_text(pl->f, pl->style, probe);
+	fprintf(pl->f, " >= %.3gx (median %.3gx of %zu)", least, median, n);
+}
+
+/* "KIND: probe key, key, ...; probe key" for the figures judged how, keys once. */
+static void print_list(FILE *f, const struct report *rp, enum style style, enum judge_how how,
+		       const char *kind)
+{
+	json_t *seen = json_object();
+	const char *probe = NULL;
+	size_t named = 0, more = 0;
+
+	for (size_t i = 0; i < rp->nfigs; i++) {
+		const struct figure *fg = &rp->figs[i];
+		struct judgement j;
+		char *id;
+
+		judge(rp, fg, rp->nruns - 1, &j);
+		if (j.how != how)
+			continue;
+		id = xasprintf("%s\x1f%s", fg->probe, fg->key);
+		if (!json_object_get(seen, id)) {
+			json_object_set_new(seen, id, json_true());
+			if (!probe || strcmp(probe, fg->probe)) {
+				if (more)
+					fprintf(f, " +%zu more", more);
+				fprintf(f, "%s", probe ? "; " : kind);
+				table_text(f, style, fg->probe);
+				fputc(' ', f);
+				probe = fg->probe;
+				named = more = 0;
+			} else if (named < POWER_NAMES_MAX) {
+				fputs(", ", f);
+			}
+			if (named++ < POWER_NAMES_MAX)
+				table_text(f, style, fg->key);
+			else
+				more++;
+		}
+		free(id);
+	}
+	if (more)
+		fprintf(f, " +%zu more", more);
+	if (probe)
+		fputs(")\n", f);
+	json_decref(seen);
+}
+
+void lead_print_note(FILE *f, const struct report *rp, enum style style)
+{
+	struct power_line pl = { f, style, 0 };
+
+	fprintf(f, "  (how: a figure leads when the 95 %% interval of its ratio excludes 1 -/+ %.0f %% "
+		"(counts %.0f %%), ranked by the ratio; repeated on both sides: Welch's t on the "
+		"repetitions, p shown, Benjamini-Hochberg over each probe's; else each run's own "
+		"interval with the floor of %u pairs of identical unloaded runs (%u runs), as "
+		"measured)\n", JUDGE_BAND * 100,
+		JUDGE_BAND_COUNT * 100, noise_pairs, noise_runs);
+	each_probe(rp, print_power, &pl);
+	if (pl.any)
+		fputs(")\n", f);
+	if (rp->nruns == 2 && judge_both_busy(rp, rp->nfigs ? &rp->figs[0] : NULL, 1))
+		fprintf(f, "  (both runs ran beside other work using %.0f %% of the CPUs or more: no "
+			"floor is learnt from a busy machine and a run's iterations share its "
+			"neighbours, so no figure compares by ratio; run several a side (--label) or on "
+			"an idle machine)\n", CONDITIONS_BUSY_PCT);
+	print_list(f, rp, style, JUDGE_CANNOT, "  (cannot compare: single runs without a floor "
+		   "for their env (make noise-floor, then --floors) or with one beyond 4x, or both "
+		   "runs busy: ");
+	print_list(f, rp, style, JUDGE_UNSTABLE, "  (not comparable, bimodal or quantized by "
+		   "declaration: ");
+}
