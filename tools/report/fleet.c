@@ -115,6 +115,16 @@ static char *machine_of(const struct run *run)
 		   : xstrdup(export_str(run->head, "machine"));
 }
 
+/* The ratio an outlier must exceed: the measured floor of identical runs
+ * (noise.h), or FLEET_FLOOR_UNMEASURED where none was measured for the env. */
+static double fleet_floor(const struct report *rp, const struct figure *fg, size_t ri)
+{
+	int measured;
+	double f = noise_floor_of(rp, fg, ri, &measured);
+
+	return measured ? f : FLEET_FLOOR_UNMEASURED;
+}
+
 /* Run ri of rp (read from one file) into the fleet: its group and headline values. */
 static void add_run(struct fleet *fl, const struct report *rp, size_t ri)
 {
@@ -122,7 +132,9 @@ static void add_run(struct fleet *fl, const struct report *rp, size_t ri)
 	size_t r = fl->nruns;
 
 	grow(&fl->runs, &fl->runcap, fl->nruns + 1, sizeof(*fl->runs));
-	fl->runs[r] = (struct fleet_run){ xstrdup(run->file), run->seq, machine_of(run), group_of(fl, run) };
+	fl->runs[r] = (struct fleet_run){ xstrdup(run->file), run->seq, machine_of(run), group_of(fl, run),
+					  noise_run_busy(run) ? json_number_value(json_object_get(run->end,
+						"other_busy_pct")) : NAN };
 	fl->nruns++;
 	fl->groups[fl->runs[r].group].nruns++;
 	add_verdict(fl, run, r);
@@ -133,9 +145,11 @@ static void add_run(struct fleet *fl, const struct report *rp, size_t ri)
 		struct sbuf id = { 0 }, res = { 0 };
 		struct fleet_judge j;
 
-		if (fg->as_booted || !a->n || !isfinite(a->mean) || !export_is_headline(fg, &d))
+		/* a figure bimodal or quantized by nature (keys.h) has no ratio to judge */
+		if (fg->as_booted || !a->n || !isfinite(a->mean) || !export_is_headline(fg, &d) ||
+		    fg->uncert == KEY_CI_UNSTABLE)
 			continue;
-		j = (struct fleet_judge){ noise_floor_of(rp, fg, ri, NULL), d->dir == KEY_DIR_ZERO,
+		j = (struct fleet_judge){ fleet_floor(rp, fg, ri), d->dir == KEY_DIR_ZERO,
 					  (unsigned char)ratio_is_count(d) };
 		sbuf_addf(&id, "%s\x1f%s", fg->id, fg->key);
 		sbuf_addf(&res, "%s%s%s", fg->name, *fg->ident ? " " : "", fg->ident);

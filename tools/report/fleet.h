@@ -22,6 +22,7 @@ struct fleet_run {
 	int seq;		/* 1-based run number within its file */
 	char *machine;		/* the run record's, "" when it has none */
 	size_t group;
+	double busy_pct;	/* other work's share of the CPUs when it was busy (noise.h), else NAN */
 };
 
 /* A headline figure: a probe's declared figure of one result, or a verdict item. */
@@ -104,11 +105,16 @@ void fleet_stats_of(const struct fleet_series *s, struct fleet_stats *st);
  * |v - median| / (1.4826 MAD) > FLEET_OUTLIER_Z (when MAD is 0, any other
  * value), and further from the median than identical runs ever are: a
  * ratio beyond s->j.floor, the lead's noise floor (noise.h) for its probe,
- * key and env. Value and median must both be above 0 (a count's 0 taken
+ * key and env, or FLEET_FLOOR_UNMEASURED where none was measured. Value and median must both be above 0 (a count's 0 taken
  * as 1): as in the lead, a signed difference or a 0 has no ratio and no
  * outlier.
  */
 int fleet_is_outlier(const struct fleet_series *s, const struct fleet_stats *st, double v);
+
+/* An outlier's ratio to the median where no floor of identical runs was
+ * measured for its env (no quiet A/A set): half as much again, the lead's
+ * old fixed floor. `make noise-floor` and --floors give a measured one. */
+#define FLEET_FLOOR_UNMEASURED 1.5
 
 /* The percentile rank of v in s: 100 x (values below + half those equal) / n. */
 double fleet_rank(const struct fleet_series *s, double v);

@@ -42,6 +42,9 @@ static void put_run(FILE *f, const struct fleet_run *r)
 	fputs(" (", f);
 	put_visible(f, *r->machine ? r->machine : "no machine named");
 	fputc(')', f);
+	/* a busy run's figures carry other work's noise: said beside it */
+	if (isfinite(r->busy_pct))
+		fprintf(f, " (busy: other work %.0f %% of its CPUs)", r->busy_pct);
 }
 
 static void put_group_head(FILE *f, const struct fleet_group *g, size_t gi, size_t ng)
