@@ -9,6 +9,7 @@
 
 #include "options.h"
 #include "probe.h"
+#include "../common/stubfile.h"
 #include "../common/words.h"
 
 /* A person sets it (cmdline.txt, --NAME=VALUE); the kernel's own words aside. */
@@ -99,8 +100,11 @@ void options_usage(FILE *f)
 		w = &tp_words[i];
 		if (for_people(w))
 			continue;
-		snprintf(name, sizeof(name), "%s%s=", w->flags & TP_WF_BARE ? "" : TP_WORD_PREFIX,
-			 w->name);
+		if (w->by == TP_BY_STUB)	/* a key of the stub's file, never on the line */
+			snprintf(name, sizeof(name), "%s (stub's file)", w->name);
+		else
+			snprintf(name, sizeof(name), "%s%s=", w->flags & TP_WF_BARE ? "" : TP_WORD_PREFIX,
+				 w->name);
 		fprintf(f, "  %-25s %s\n", name, w->help);
 	}
 }
@@ -153,8 +157,12 @@ void options_markdown(FILE *f)
 		w = &tp_words[i];
 		if (for_people(w))
 			continue;
-		fprintf(f, "| `%s%s=` | %s | ", w->flags & TP_WF_BARE ? "" : TP_WORD_PREFIX,
-			w->name, writer(w));
+		/* the stub's own values reach the suite in its file, never on the line */
+		if (w->by == TP_BY_STUB)
+			fprintf(f, "| `%s` in `" TP_STUB_FILE_PATH "` | %s | ", w->name, writer(w));
+		else
+			fprintf(f, "| `%s%s=` | %s | ", w->flags & TP_WF_BARE ? "" : TP_WORD_PREFIX,
+				w->name, writer(w));
 		reader(f, w);
 		fputs(" | ", f);
 		bounds(f, w, 1);
