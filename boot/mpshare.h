@@ -76,7 +76,7 @@ static inline __attribute__((always_inline)) void tp_rt_answer(struct tp_rt *rt,
 /* A: the round trips of mp.h's plan into s; 0, or -1 when an answer did not come. */
 int tp_rt_call(struct tp_rt *rt, uint64_t ticks_per_ms, struct tscsync_bounds *s);
 
-/* A measured pair's keys (lo_ticks .. excludes_zero) into r. */
+/* A measured pair's keys (common/stubcpu.h: lo_ticks .. excludes_zero, then rejected) into r. */
 void tp_rt_rec(struct tp_rec *r, const struct tscsync_bounds *s, const struct tscsync_interval *iv);
 /*
  * The pair of the AP named id in the hand-off word, when it was measured

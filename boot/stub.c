@@ -606,7 +606,8 @@ static void preos_hwlat(struct tp_stub *s)
 
 		/* the window, the APs' start, their return and the firmware's word */
 		tp_buf_init(&b, line, sizeof(line));
-		tp_announce(&b, "pre-OS latency scan on every CPU", window_ms / 1000 * 2 + 12);
+		tp_announce(&b, "pre-OS latency scan on every CPU",
+			    tp_hwlat_limit_s(window_ms, s->mp.cpus));
 		tp_con_msg(&s->con, line);
 	}
 	tp_hwlat_scan(s->st, s->tsc.tsc_hz, window_ms, stub_option(s, TPW_HWLAT_THRESH_US),
@@ -944,6 +945,9 @@ static void say_start(struct tp_stub *s, const char *name, UINTN size,
 	if (s->con.kept_lost)
 		tp_rec_uint(r, "stub_file_records_lost", s->con.kept_lost);
 	tp_con_emit(&s->con);
+	if (s->con.kept_lost)
+		tp_con_msg(&s->con, "WARNING: the pool was full: records above are missing from "
+				    "the stub's file (stub_file_records_lost)");
 }
 
 /*

@@ -20,9 +20,10 @@
 /* How long PSCI may take to report a CPU off after its window. */
 #define HWLAT_OFF_MS 1000
 
-static struct tp_ap_boot boots[TP_HWLAT_SLOTS];
-static uint8_t stacks[TP_HWLAT_SLOTS][TP_AP_STACK] __attribute__((aligned(16)));
-static uint64_t started_mpidr[TP_HWLAT_SLOTS];
+/* One per CPU the MADT reading keeps (ap.h: TP_AP_MAX_CPUS, the arm64 bound for now). */
+static struct tp_ap_boot boots[TP_AP_MAX_CPUS];
+static uint8_t stacks[TP_AP_MAX_CPUS][TP_AP_STACK] __attribute__((aligned(16)));
+static uint64_t started_mpidr[TP_AP_MAX_CPUS];
 
 static void ap_scan(void *arg)
 {
@@ -34,15 +35,13 @@ static void count_aps(const struct tp_ap_cpus *c, struct tp_hwlat_report *rep)
 {
 	uint32_t bsp = tp_cpu_id();
 
+	tp_hwlat_expect_init(rep, c->n ? c->n - 1 : 0);
 	for (size_t i = 0; i < c->n; i++) {
 		if (tp_mpidr_pack(c->cpu[i].mpidr) == bsp || !(c->cpu[i].flags & TP_GICC_ENABLED))
 			continue;
-		if (rep->aps_expected + 1 >= TP_HWLAT_SLOTS) {
-			rep->aps_over_cap++;
-			continue;
-		}
-		started_mpidr[rep->aps_expected] = c->cpu[i].mpidr;
-		rep->expected_apic[rep->aps_expected++] = tp_mpidr_pack(c->cpu[i].mpidr);
+		if (rep->aps_expected < rep->expected_cap)
+			started_mpidr[rep->aps_expected] = c->cpu[i].mpidr;
+		tp_hwlat_expect(rep, tp_mpidr_pack(c->cpu[i].mpidr));
 	}
 	rep->aps_over_cap += (uint32_t)(c->total - c->n);
 }

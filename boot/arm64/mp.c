@@ -50,9 +50,11 @@ struct arm_pair {
 	uint64_t duration_ms;
 };
 
-static struct ap_line lines[TP_PREOS_MAX_APS];
-static struct tp_ap_boot boots[TP_PREOS_MAX_APS];
-static uint8_t stacks[TP_PREOS_MAX_APS][TP_AP_STACK] __attribute__((aligned(16)));
+/* One per AP the MADT reading keeps (ap.h: TP_AP_MAX_CPUS, the arm64 bound for now). */
+#define ARM_MAX_APS (TP_AP_MAX_CPUS - 1)
+static struct ap_line lines[ARM_MAX_APS];
+static struct tp_ap_boot boots[ARM_MAX_APS];
+static uint8_t stacks[ARM_MAX_APS][TP_AP_STACK] __attribute__((aligned(16)));
 
 /* B, on the AP (ap.h's fn): who it is, then an answer to every call. */
 static void ap_answer(void *arg)
@@ -176,7 +178,7 @@ static void tell_pair(struct tp_console *con, const struct arm_pair *p)
 	tp_con_msg(con, t);
 }
 
-/* Every CPU of the MADT but the boot CPU, up to TP_PREOS_MAX_APS. */
+/* Every CPU of the MADT but the boot CPU, up to ARM_MAX_APS. */
 static void each_ap(struct tp_console *con, struct arm_mp *m, const struct tp_gicc *cpu,
 		    size_t n, struct tp_preos *w)
 {
@@ -190,7 +192,7 @@ static void each_ap(struct tp_console *con, struct arm_mp *m, const struct tp_gi
 			m->disabled++;
 			continue;
 		}
-		if (slot >= TP_PREOS_MAX_APS) {
+		if (slot >= ARM_MAX_APS) {
 			m->over_cap++;
 			continue;
 		}
@@ -229,7 +231,7 @@ static void say_summary(struct tp_console *con, const char *why, const struct ar
 	tp_rec_uint(r, "aps_disabled", m->disabled);
 	tp_rec_uint(r, "aps_over_cap", m->over_cap);
 	tp_rec_uint(r, "aps_not_off", m->not_off);
-	tp_rec_uint(r, "max_aps", TP_PREOS_MAX_APS);
+	tp_rec_uint(r, "max_aps", ARM_MAX_APS);
 	tp_rec_uint(r, "cntfrq_hz", m->cntfrq);
 	tp_rec_uint(r, "cntfrq_differs", m->cntfrq_differs);
 	tp_con_emit(con);
@@ -280,6 +282,8 @@ void tp_mp_tscsync(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint64_t tsc_hz
 	each_ap(con, &m, c.cpu, c.n, &rep->preos);
 	say_summary(con, NULL, &m);
 	tp_buf_init(&b, rep->word, sizeof(rep->word));
-	rep->left_out = tp_preos_fmt(&b, &rep->preos);
+	/* the summary holds TP_PREOS_MAX_APS pairs; each pair's record holds it all */
+	rep->left_out = tp_preos_fmt(&b, &rep->preos) + (m.measured - rep->preos.n);
+	rep->cpus = m.cpus;
 	rep->measured = 1;
 }
