@@ -569,11 +569,13 @@ static void preos_tscsync(struct tp_stub *s)
 	if (!s->mp.left_out)
 		return;
 	tp_buf_init(&b, m, sizeof(m));
-	tp_buf_puts(&b, "WARNING: timeprobe.tsc_preos= holds at most ");
+	tp_buf_puts(&b, "the summary tsc_preos holds at most ");
+	tp_buf_putu(&b, TP_PREOS_MAX_APS);
+	tp_buf_puts(&b, " pairs and ");
 	tp_buf_putu(&b, TP_PREOS_WORD_MAX);
 	tp_buf_puts(&b, " bytes: ");
 	tp_buf_putu(&b, s->mp.left_out);
-	tp_buf_puts(&b, " AP pair(s) left out of it (their stub_tscsync records stand)");
+	tp_buf_puts(&b, " pair(s) left out of it (the suite reads every stub_tscsync record)");
 	tp_con_msg(&s->con, m);
 	r = tp_con_rec(&s->con, "stub_warning");
 	tp_rec_str(r, "what", "tsc_preos_cut");
