@@ -4,6 +4,7 @@
 #include <efilib.h>
 
 #include "hwlatrun.h"
+#include "mpshare.h"
 
 /* UEFI 2.10, 3.1.2: the boot manager arms a 5-minute watchdog before it starts an image. */
 #define HWLAT_WATCHDOG_S 300
@@ -29,23 +30,11 @@ uint64_t tp_hwlat_limit_s(uint32_t window_ms, uint64_t cpus)
 	return window_ms / 1000 * 2 + 12 + 2 * extra_s;
 }
 
-/* Up to n items of size bytes (plus align - 1) from the pool, halving n while it fails. */
-static void *pool_upto(uint64_t *n, UINTN size, UINTN align)
-{
-	for (; *n; *n /= 2) {
-		void *p = AllocatePool(*n * size + align - 1);
-
-		if (p)
-			return p;
-	}
-	return NULL;
-}
-
 void tp_hwlat_expect_init(struct tp_hwlat_report *rep, uint64_t max_aps)
 {
 	uint64_t n = max_aps < TP_HWLAT_SLOTS - 1 ? max_aps : TP_HWLAT_SLOTS - 1;
 
-	rep->expected_apic = pool_upto(&n, sizeof(uint32_t), 1);
+	rep->expected_apic = tp_pool_upto(&n, sizeof(uint32_t), 1);
 	rep->expected_cap = (uint32_t)n;
 }
 
@@ -66,15 +55,13 @@ void tp_hwlat_expect(struct tp_hwlat_report *rep, uint32_t id)
 static struct tp_hwlat_slot *alloc_slots(struct tp_hwlat_report *rep)
 {
 	uint64_t n = 1 + (uint64_t)rep->aps_expected;
-	void *p = pool_upto(&n, sizeof(struct tp_hwlat_slot), 64);
+	struct tp_hwlat_slot *p = tp_pool_upto(&n, sizeof(*p), 64);
 
 	if (!p)
 		n = 1;
 	rep->aps_over_cap += rep->aps_expected - (uint32_t)(n - 1);
 	rep->aps_expected = (uint32_t)(n - 1);
-	if (!p)
-		return &bsp_only;
-	return (struct tp_hwlat_slot *)(((UINTN)p + 63) & ~(UINTN)63);
+	return p ? p : &bsp_only;
 }
 
 int tp_hwlat_reported(const struct tp_hwlat_report *rep, uint32_t i)

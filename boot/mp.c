@@ -252,18 +252,11 @@ static EFI_STATUS bsp_info(struct tp_console *con, struct tp_mp_services *mp, st
  */
 static struct mp_line *alloc_lines(UINTN n, UINTN *got)
 {
-	if (n > TP_STUB_CPUS_MAX - 1)
-		n = TP_STUB_CPUS_MAX - 1;
-	for (; n; n /= 2) {
-		void *p = AllocatePool(n * sizeof(struct mp_line) + 63);
+	uint64_t k = n < TP_STUB_CPUS_MAX - 1 ? n : TP_STUB_CPUS_MAX - 1;
+	struct mp_line *p = tp_pool_upto(&k, sizeof(*p), 64);
 
-		if (p) {
-			*got = n;
-			return (struct mp_line *)(((UINTN)p + 63) & ~(UINTN)63);
-		}
-	}
-	*got = 0;
-	return NULL;
+	*got = (UINTN)k;
+	return p;
 }
 
 /*

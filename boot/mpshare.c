@@ -1,9 +1,23 @@
 // SPDX-License-Identifier: MIT
 /* The BSP's half of the round trips and a pair's keys; see mpshare.h. */
+#include <efi.h>
+#include <efilib.h>
+
 #include "mpshare.h"
 #include "../common/announce.h"
 #include "../common/buf.h"
 #include "../common/stubcpu.h"
+
+void *tp_pool_upto(uint64_t *n, uint64_t size, uint64_t align)
+{
+	for (; *n; *n /= 2) {
+		void *p = AllocatePool(*n * size + align - 1);
+
+		if (p)
+			return (void *)(((UINTN)p + align - 1) & ~(UINTN)(align - 1));
+	}
+	return NULL;
+}
 
 void tp_mp_announce(struct tp_console *con, uint64_t cpus)
 {

@@ -27,6 +27,14 @@
  */
 #define TP_MP_CPU_LIMIT_S 5
 
+/*
+ * Up to *n items of size bytes from the firmware's pool (UEFI 2.10, 7.2
+ * AllocatePool), the first at a multiple of align (a power of two), *n
+ * halved while the pool refuses; NULL and *n 0 when it gives nothing. The
+ * pre-OS work's per-CPU memory: its bound is the pool's, not the image's.
+ */
+void *tp_pool_upto(uint64_t *n, uint64_t size, uint64_t align);
+
 /* "timeprobe: measuring the counter offsets of N other CPUs, limit M s". */
 void tp_mp_announce(struct tp_console *con, uint64_t cpus);
 
