@@ -15,7 +15,6 @@
 #include "../options.h"
 #include "../probe.h"
 #include "../stubcpus.h"
-#include "../../common/stubfile.h"
 #include "../hwid.h"
 #include "../sysinfo.h"
 #include "../timeutil.h"
@@ -38,8 +37,7 @@ struct cpu_row {
 static int preos_load(const struct options *o, struct tp_sc_scan *w, char *why, size_t len)
 {
 	if (!o->stub_cpus) {
-		snprintf(why, len, "no pre-OS scan: not booted by the timeprobe stub (no %s)",
-			 TP_STUB_FILE_PATH);
+		snprintf(why, len, "no pre-OS scan: not booted by the timeprobe stub");
 		return -1;
 	}
 	if (!o->stub_cpus->scan.have_summary) {

@@ -16,7 +16,6 @@
 #include "../emit.h"
 #include "../msr.h"
 #include "../probe.h"
-#include "../../common/stubfile.h"
 #include "../stubcpus.h"
 #include "tscsync_impl.h"
 
@@ -25,8 +24,7 @@ static int preos_load(const struct options *o, const struct cpu_names *names, st
 		      char *why, size_t len)
 {
 	if (!o->stub_cpus) {
-		snprintf(why, len, "no pre-OS figures: not booted by the timeprobe stub (no %s)",
-			 TP_STUB_FILE_PATH);
+		snprintf(why, len, "no pre-OS figures: not booted by the timeprobe stub");
 		return -1;
 	}
 	if (!o->stub_cpus->preos.have_bsp) {
