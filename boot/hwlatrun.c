@@ -15,7 +15,7 @@ struct hwlat_run tp_hwlat_run;
 /* The BSP's slot when the pool has none to give. */
 static struct tp_hwlat_slot bsp_only;
 
-/* The APs' start: longer the more there are (a firmware or TCG wakes them one by one). */
+/* The wait for the APs to start: 1 s and HWLAT_READY_MS_PER_AP for each. */
 static uint64_t hwlat_ready_ms(uint64_t aps)
 {
 	return HWLAT_READY_MS + HWLAT_READY_MS_PER_AP * aps;
