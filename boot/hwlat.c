@@ -55,17 +55,15 @@ static EFI_STATUS count_aps(struct tp_mp_services *mp, struct tp_hwlat_report *r
 	status = uefi_call_wrapper(mp->get_number_of_processors, 3, mp, &processors, &enabled);
 	if (!EFI_ERROR(status))
 		status = uefi_call_wrapper(mp->who_am_i, 2, mp, &bsp);
+	if (!EFI_ERROR(status))
+		tp_hwlat_expect_init(rep, enabled ? enabled - 1 : 0);
 	for (UINTN n = 0; !EFI_ERROR(status) && n < processors; n++) {
 		if (n == bsp)
 			continue;
 		if (EFI_ERROR(uefi_call_wrapper(mp->get_processor_info, 3, mp, n, &info)) ||
 		    (info.status_flag & usable) != usable)
 			continue;
-		if (rep->aps_expected + 1 >= TP_HWLAT_SLOTS) {
-			rep->aps_over_cap++;
-			continue;
-		}
-		rep->expected_apic[rep->aps_expected++] = (uint32_t)info.processor_id;
+		tp_hwlat_expect(rep, (uint32_t)info.processor_id);
 	}
 	return status;
 }
@@ -88,7 +86,8 @@ static void wait_finish(EFI_EVENT ev, uint64_t ms, struct tp_hwlat_report *rep)
 static void scan(struct tp_mp_services *mp, struct tp_hwlat_report *rep, int stuck)
 {
 	struct hwlat_run *r = &tp_hwlat_run;
-	uint64_t limit_ms = rep->window_ms + HWLAT_READY_MS + HWLAT_FW_SLACK_MS;
+	uint64_t limit_ms = rep->window_ms + HWLAT_READY_MS + HWLAT_FW_SLACK_MS +
+			    HWLAT_READY_MS_PER_AP * (uint64_t)rep->aps_expected;
 	EFI_EVENT ev = NULL;
 	uint64_t t0 = tp_rdtsc();
 

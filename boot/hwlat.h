@@ -16,7 +16,8 @@
 #include "../common/hwlat.h"
 #include "console.h"
 
-#define TP_HWLAT_SLOTS 64		/* CPUs scanned, BSP included */
+/* CPUs scanned at most, BSP included; below it the pool's memory decides (hwlatrun.h). */
+#define TP_HWLAT_SLOTS TP_STUB_CPUS_MAX
 
 /* One CPU's part, a cache line apart from the others. */
 struct tp_hwlat_slot {
@@ -32,8 +33,9 @@ struct tp_hwlat_report {
 	EFI_STATUS status;		/* of the firmware call that failed */
 	uint32_t aps_expected;		/* enabled, healthy APs */
 	uint32_t aps_started;		/* claimed a slot (ran our procedure) */
-	uint32_t aps_over_cap;		/* beyond TP_HWLAT_SLOTS */
-	uint32_t expected_apic[TP_HWLAT_SLOTS];	/* the APs' APIC IDs, from the firmware */
+	uint32_t aps_over_cap;		/* beyond TP_HWLAT_SLOTS or the pool */
+	uint32_t expected_cap;		/* room in expected_apic */
+	uint32_t *expected_apic;	/* the APs' APIC IDs, from the firmware (pool) */
 	int finish_seen;		/* the firmware signalled the APs' return */
 	int smi_readable;		/* IA32_SMI_COUNT read on every CPU */
 	int watchdog_off;		/* SetWatchdogTimer(0) succeeded */
@@ -53,6 +55,16 @@ struct tp_hwlat_report {
  */
 void tp_hwlat_scan(EFI_SYSTEM_TABLE *st, uint64_t tsc_hz, uint32_t window_ms,
 		   uint32_t thresh_us, int stuck, struct tp_hwlat_report *rep);
+
+/*
+ * Room for up to max_aps APs' IDs from the pool (tp_hwlat_expect); fewer
+ * when the pool has not that much. Then one AP at a time: kept, or counted
+ * in aps_over_cap.
+ */
+void tp_hwlat_expect_init(struct tp_hwlat_report *rep, uint64_t max_aps);
+void tp_hwlat_expect(struct tp_hwlat_report *rep, uint32_t id);
+/* The scan's limit in s for window_ms and this many CPUs (announced by the stub). */
+uint64_t tp_hwlat_limit_s(uint32_t window_ms, uint64_t cpus);
 
 /* 1 when slot i reported (its procedure ended within the time-out). */
 int tp_hwlat_reported(const struct tp_hwlat_report *rep, uint32_t i);

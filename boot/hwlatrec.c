@@ -7,6 +7,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "../common/stubcpu.h"
 #include "../common/x86clock.h"
 #include "arch.h"
 #include "efitext.h"
@@ -52,6 +53,22 @@ static void rec_gaps(struct tp_rec *r, const struct tp_hwlat_report *rep,
 	tp_rec_arr_end(r);
 }
 
+/* A CPU's figures as its record and the summary carry them; c NULL: it did not report. */
+static void word_entry(struct tp_hwlat_word_cpu *e, const struct tp_hwlat_report *rep,
+		       uint32_t apic, const struct tp_hwlat_cpu *c)
+{
+	*e = (struct tp_hwlat_word_cpu){ .apic = apic };
+	if (!c)
+		return;
+	e->reported = 1;
+	e->coverage_ppm = tp_hwlat_coverage_ppm(c, rep->window_ticks);
+	e->count = c->count;
+	e->max_ns = tp_hwlat_ns(c->max_ticks, rep->tsc_hz);
+	e->total_ns = tp_hwlat_ns(c->total_ticks, rep->tsc_hz);
+	e->smi_read = (int)c->has_smi;
+	e->smi = c->smi_after - c->smi_before;
+}
+
 static void say_line(struct tp_console *con, const struct tp_hwlat_report *rep,
 		     const struct tp_hwlat_cpu *c, uint32_t cov)
 {
@@ -78,22 +95,15 @@ static void say_line(struct tp_console *con, const struct tp_hwlat_report *rep,
 static void say_cpu(struct tp_console *con, const struct tp_hwlat_report *rep, uint32_t i)
 {
 	const struct tp_hwlat_cpu *c = &rep->slot[i].cpu;
-	struct tp_rec *r = tp_con_rec(con, "stub_hwlat");
+	struct tp_rec *r = tp_con_rec(con, TP_SC_HWLAT);
 	uint32_t cov = tp_hwlat_coverage_ppm(c, rep->window_ticks);
+	struct tp_hwlat_word_cpu e;
 
-	tp_rec_str(r, "what", "cpu");
-	tp_rec_uint(r, TP_ARCH_CPU_ID_KEY, c->apic);
+	word_entry(&e, rep, c->apic, c);
+	tp_rec_str(r, TP_SC_WHAT, TP_SC_CPU);
+	tp_sc_scan_keys(r, TP_ARCH_CPU_ID_KEY, &e);
 	tp_rec_bool(r, "bsp", (int)rep->slot[i].bsp);
-	tp_rec_bool(r, "reported", 1);
 	tp_rec_uint(r, "samples", c->samples);
-	tp_rec_fixed(r, "coverage_pct", cov, 4);
-	tp_rec_uint(r, "gaps_n", c->count);
-	tp_rec_uint(r, "max_ns", tp_hwlat_ns(c->max_ticks, rep->tsc_hz));
-	tp_rec_uint(r, "total_ns", tp_hwlat_ns(c->total_ticks, rep->tsc_hz));
-	if (c->has_smi)
-		tp_rec_uint(r, "smi_n", c->smi_after - c->smi_before);
-	else
-		tp_rec_null(r, "smi_n");
 	rec_hist(r, c);
 	rec_gaps(r, rep, c);
 	tp_con_emit(con);
@@ -103,14 +113,14 @@ static void say_cpu(struct tp_console *con, const struct tp_hwlat_report *rep, u
 /* A CPU without figures: its procedure did not return in time, or never ran. */
 static void say_missing(struct tp_console *con, uint32_t apic, const char *why)
 {
-	struct tp_rec *r = tp_con_rec(con, "stub_hwlat");
+	struct tp_rec *r = tp_con_rec(con, TP_SC_HWLAT);
+	struct tp_hwlat_word_cpu e = { .apic = apic };
 	char m[160];
 	struct tp_buf b;
 
-	tp_rec_str(r, "what", "cpu");
-	tp_rec_uint(r, TP_ARCH_CPU_ID_KEY, apic);
+	tp_rec_str(r, TP_SC_WHAT, TP_SC_CPU);
+	tp_sc_scan_keys(r, TP_ARCH_CPU_ID_KEY, &e);
 	tp_rec_bool(r, "bsp", 0);
-	tp_rec_bool(r, "reported", 0);
 	tp_rec_str(r, "reason", why);
 	tp_con_emit(con);
 	tp_buf_init(&b, m, sizeof(m));
@@ -130,35 +140,25 @@ static int has_slot(const struct tp_hwlat_report *rep, uint32_t apic)
 	return 0;
 }
 
-static void word_cpu(struct tp_hwlat_word *w, const struct tp_hwlat_report *rep, uint32_t apic,
-		     const struct tp_hwlat_cpu *c)
+static void word_cpu(struct tp_hwlat_word *w, size_t *beyond, const struct tp_hwlat_report *rep,
+		     uint32_t apic, const struct tp_hwlat_cpu *c)
 {
-	struct tp_hwlat_word_cpu *e;
-
-	if (w->n >= TP_HWLAT_WORD_CPUS)
+	if (w->n >= TP_HWLAT_WORD_CPUS) {
+		(*beyond)++;	/* the summary is full: the CPU's own record has it all */
 		return;
-	e = &w->cpu[w->n++];
-	*e = (struct tp_hwlat_word_cpu){ .apic = apic };
-	if (!c)
-		return;
-	e->reported = 1;
-	e->coverage_ppm = tp_hwlat_coverage_ppm(c, rep->window_ticks);
-	e->count = c->count;
-	e->max_ns = tp_hwlat_ns(c->max_ticks, rep->tsc_hz);
-	e->total_ns = tp_hwlat_ns(c->total_ticks, rep->tsc_hz);
-	e->smi_read = (int)c->has_smi;
-	e->smi = c->smi_after - c->smi_before;
+	}
+	word_entry(&w->cpu[w->n++], rep, apic, c);
 }
 
 static void say_summary(struct tp_console *con, const struct tp_hwlat_report *rep,
 			uint32_t reported, uint64_t max_ticks, uint32_t min_cov)
 {
-	struct tp_rec *r = tp_con_rec(con, "stub_hwlat");
+	struct tp_rec *r = tp_con_rec(con, TP_SC_HWLAT);
 
-	tp_rec_str(r, "what", "summary");
-	tp_rec_bool(r, "scanned", rep->scanned);
-	tp_rec_uint(r, "window_ms", rep->window_ms);
-	tp_rec_uint(r, "thresh_us", rep->thresh_us);
+	tp_rec_str(r, TP_SC_WHAT, TP_SC_SUMMARY);
+	tp_rec_bool(r, TP_SC_SCANNED, rep->scanned);
+	tp_rec_uint(r, TP_SC_WINDOW, rep->window_ms);
+	tp_rec_uint(r, TP_SC_THRESH, rep->thresh_us);
 	if (rep->why) {
 		char m[160];
 		struct tp_buf b;
@@ -175,8 +175,8 @@ static void say_summary(struct tp_console *con, const struct tp_hwlat_report *re
 		tp_rec_uint(r, "cpus_expected", 1 + rep->aps_expected);
 		tp_rec_uint(r, "cpus_reported", reported);
 		tp_rec_uint(r, "aps_over_cap", rep->aps_over_cap);
-		tp_rec_uint(r, "system_wide_n", rep->merge.system_wide);
-		tp_rec_uint(r, "system_wide_max_ns", tp_hwlat_ns(rep->merge.system_wide_max_ticks,
+		tp_rec_uint(r, TP_SC_SYSTEM_WIDE, rep->merge.system_wide);
+		tp_rec_uint(r, TP_SC_SYSTEM_WIDE_MAX, tp_hwlat_ns(rep->merge.system_wide_max_ticks,
 								 rep->tsc_hz));
 		tp_rec_uint(r, "per_cpu_n", rep->merge.per_cpu);
 		tp_rec_uint(r, "max_ns", tp_hwlat_ns(max_ticks, rep->tsc_hz));
@@ -192,10 +192,11 @@ static void say_summary(struct tp_console *con, const struct tp_hwlat_report *re
 
 void tp_hwlat_say(struct tp_console *con, struct tp_hwlat_report *rep)
 {
-	static struct tp_hwlat_cpu cpus[TP_HWLAT_SLOTS];
 	static struct tp_hwlat_word w;
+	struct tp_hwlat_cpu *cpus;
 	uint32_t reported = 0, n = 0, min_cov = 1000000;
 	uint64_t max_ticks = 0;
+	size_t beyond = 0;
 	struct tp_buf b;
 
 	rep->word[0] = 0;
@@ -205,6 +206,13 @@ void tp_hwlat_say(struct tp_console *con, struct tp_hwlat_report *rep)
 		return;
 	}
 	/* the merge over the CPUs that reported; their `shared` counts go back to the slots */
+	cpus = AllocatePool(rep->nslots * sizeof(*cpus));
+	if (!cpus) {
+		tp_con_msg(con, "WARNING: pre-OS latency scan: no memory to merge the CPUs' gaps: "
+				"the BSP's alone");
+		rep->nslots = 1;
+		cpus = &rep->slot[0].cpu;
+	}
 	for (uint32_t i = 0; i < rep->nslots; i++)
 		if (tp_hwlat_reported(rep, i))
 			cpus[n++] = rep->slot[i].cpu;
@@ -221,12 +229,12 @@ void tp_hwlat_say(struct tp_console *con, struct tp_hwlat_report *rep)
 		if (!tp_hwlat_reported(rep, i)) {
 			say_missing(con, c->apic, "did not report: its scan procedure did not "
 						  "return within the time-out");
-			word_cpu(&w, rep, c->apic, NULL);
+			word_cpu(&w, &beyond, rep, c->apic, NULL);
 			continue;
 		}
 		rep->slot[i].cpu = cpus[n++];
 		say_cpu(con, rep, i);
-		word_cpu(&w, rep, c->apic, c);
+		word_cpu(&w, &beyond, rep, c->apic, c);
 		reported++;
 		max_ticks = c->max_ticks > max_ticks ? c->max_ticks : max_ticks;
 		if (tp_hwlat_coverage_ppm(c, rep->window_ticks) < min_cov)
@@ -236,11 +244,13 @@ void tp_hwlat_say(struct tp_console *con, struct tp_hwlat_report *rep)
 		if (!has_slot(rep, rep->expected_apic[k])) {
 			say_missing(con, rep->expected_apic[k], "did not report: it never started "
 								"the scan procedure");
-			word_cpu(&w, rep, rep->expected_apic[k], NULL);
+			word_cpu(&w, &beyond, rep, rep->expected_apic[k], NULL);
 		}
 	if (rep->why)
 		tp_con_msg(con, rep->why);
 	say_summary(con, rep, reported, max_ticks, reported ? min_cov : 0);
 	tp_buf_init(&b, rep->word, sizeof(rep->word));
-	rep->left_out = tp_hwlat_word_fmt(&b, &w);
+	rep->left_out = tp_hwlat_word_fmt(&b, &w) + beyond;
+	if (cpus != &rep->slot[0].cpu)
+		FreePool(cpus);
 }

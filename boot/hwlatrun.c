@@ -4,12 +4,65 @@
 #include <efilib.h>
 
 #include "hwlatrun.h"
+#include "mpshare.h"
 
 /* UEFI 2.10, 3.1.2: the boot manager arms a 5-minute watchdog before it starts an image. */
 #define HWLAT_WATCHDOG_S 300
 
-struct tp_hwlat_slot tp_hwlat_slots[TP_HWLAT_SLOTS];
+struct tp_hwlat_slot *tp_hwlat_slots;
 struct hwlat_run tp_hwlat_run;
+
+/* The BSP's slot when the pool has none to give. */
+static struct tp_hwlat_slot bsp_only;
+
+/* The wait for the APs to start: 1 s and HWLAT_READY_MS_PER_AP for each. */
+static uint64_t hwlat_ready_ms(uint64_t aps)
+{
+	return HWLAT_READY_MS + HWLAT_READY_MS_PER_AP * aps;
+}
+
+uint64_t tp_hwlat_limit_s(uint32_t window_ms, uint64_t cpus)
+{
+	uint64_t extra_s = (HWLAT_READY_MS_PER_AP * (cpus ? cpus - 1 : 0) + 999) / 1000;
+
+	/* the window, the APs' start, their return and the firmware's word; the start twice
+	 * (the wait for it, and the firmware's own limit, which holds it) */
+	return window_ms / 1000 * 2 + 12 + 2 * extra_s;
+}
+
+void tp_hwlat_expect_init(struct tp_hwlat_report *rep, uint64_t max_aps)
+{
+	uint64_t n = max_aps < TP_HWLAT_SLOTS - 1 ? max_aps : TP_HWLAT_SLOTS - 1;
+
+	rep->expected_apic = tp_pool_upto(&n, sizeof(uint32_t), 1);
+	rep->expected_cap = (uint32_t)n;
+}
+
+void tp_hwlat_expect(struct tp_hwlat_report *rep, uint32_t id)
+{
+	if (rep->aps_expected >= rep->expected_cap) {
+		rep->aps_over_cap++;
+		return;
+	}
+	rep->expected_apic[rep->aps_expected++] = id;
+}
+
+/*
+ * Slots for the BSP and every AP expected, 64-byte aligned, from the pool;
+ * the APs beyond what it gives move to aps_over_cap. Never freed: an AP
+ * that did not return in time may still write its slot.
+ */
+static struct tp_hwlat_slot *alloc_slots(struct tp_hwlat_report *rep)
+{
+	uint64_t n = 1 + (uint64_t)rep->aps_expected;
+	struct tp_hwlat_slot *p = tp_pool_upto(&n, sizeof(*p), 64);
+
+	if (!p)
+		n = 1;
+	rep->aps_over_cap += rep->aps_expected - (uint32_t)(n - 1);
+	rep->aps_expected = (uint32_t)(n - 1);
+	return p ? p : &bsp_only;
+}
 
 int tp_hwlat_reported(const struct tp_hwlat_report *rep, uint32_t i)
 {
@@ -18,11 +71,12 @@ int tp_hwlat_reported(const struct tp_hwlat_report *rep, uint32_t i)
 
 void tp_hwlat_prepare(struct hwlat_run *r, struct tp_hwlat_report *rep, int stuck)
 {
-	for (uint32_t i = 0; i < TP_HWLAT_SLOTS; i++)
+	tp_hwlat_slots = alloc_slots(rep);
+	for (uint32_t i = 0; i <= rep->aps_expected; i++)
 		tp_hwlat_slots[i] = (struct tp_hwlat_slot){ 0 };
 	*r = (struct hwlat_run){ .stuck_slot = UINT32_MAX };
 	tp_hwlat_plan_init(&r->plan, rep->tsc_hz, rep->thresh_us);
-	r->ready_ticks = rep->tsc_hz / 1000 * (HWLAT_READY_MS + 10);
+	r->ready_ticks = rep->tsc_hz / 1000 * (hwlat_ready_ms(rep->aps_expected) + 10);
 	r->smi_readable = (uint32_t)rep->smi_readable;
 	r->nslots = 1 + rep->aps_expected;
 	r->next_slot = 1;
@@ -38,7 +92,8 @@ void tp_hwlat_prepare(struct hwlat_run *r, struct tp_hwlat_report *rep, int stuc
 
 void tp_hwlat_wait_ready(struct hwlat_run *r, const struct tp_hwlat_report *rep)
 {
-	uint64_t t0 = tp_counter(), limit = r->plan.tsc_hz / 1000 * HWLAT_READY_MS;
+	uint64_t t0 = tp_counter(),
+		 limit = r->plan.tsc_hz / 1000 * hwlat_ready_ms(rep->aps_expected);
 
 	while (__atomic_load_n(&r->next_slot, __ATOMIC_ACQUIRE) < 1 + rep->aps_expected &&
 	       tp_counter() - t0 < limit)

@@ -13,8 +13,9 @@
 #include "arch.h"
 #include "hwlat.h"
 
-/* The APs' start: every AP in its slot. */
+/* The APs' start: every AP in its slot, 1 s and 10 ms an AP (hwlat_ready_ms). */
 #define HWLAT_READY_MS 1000
+#define HWLAT_READY_MS_PER_AP 10
 /* From the BSP's go to the window's start: the APs see go before it. */
 #define HWLAT_LEAD_US 1000
 /* After the window: the APs' last reads and their return. */
@@ -35,7 +36,7 @@ struct hwlat_run {
 	uint32_t stop __attribute__((aligned(64)));
 };
 
-extern struct tp_hwlat_slot tp_hwlat_slots[TP_HWLAT_SLOTS];
+extern struct tp_hwlat_slot *tp_hwlat_slots;	/* from the pool, run.nslots of them */
 extern struct hwlat_run tp_hwlat_run;
 
 /* The window on this CPU: reads until end_tsc; gaps go to c. */
@@ -109,9 +110,13 @@ static inline __attribute__((always_inline)) void tp_hwlat_ap(struct hwlat_run *
 	__atomic_store_n(&sl->state, SLOT_DONE, __ATOMIC_RELEASE);
 }
 
-/* Fresh slots and plan, the BSP in slot 0, rep->aps_expected APs to come. */
+/*
+ * Fresh slots from the pool and the plan, the BSP in slot 0,
+ * rep->aps_expected APs to come (fewer when the pool is short: the others
+ * move to aps_over_cap).
+ */
 void tp_hwlat_prepare(struct hwlat_run *r, struct tp_hwlat_report *rep, int stuck);
-/* Spins until every AP expected claimed a slot, or HWLAT_READY_MS. */
+/* Spins until every AP expected claimed a slot, or the ready limit. */
 void tp_hwlat_wait_ready(struct hwlat_run *r, const struct tp_hwlat_report *rep);
 /* The BSP's window, at TPL_HIGH_LEVEL (no firmware timer interrupt) with the watchdog off. */
 void tp_hwlat_bsp_window(struct hwlat_run *r, struct tp_hwlat_report *rep);

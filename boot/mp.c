@@ -10,6 +10,7 @@
 #include <efilib.h>
 
 #include "../common/buf.h"
+#include "../common/stubcpu.h"
 #include "../common/tscsync.h"
 #include "efitext.h"
 #include "mp.h"
@@ -118,12 +119,9 @@ out:
 
 static void rec_adjust(struct tp_rec *r, int present, uint64_t value)
 {
-	if (present) {
-		tp_rec_int(r, "tsc_adjust", (int64_t)value);
-		return;
-	}
-	tp_rec_null(r, "tsc_adjust");
-	tp_rec_str(r, "tsc_adjust_reason", "CPUID.(EAX=07H,ECX=0):EBX[1] clear: no IA32_TSC_ADJUST");
+	struct tp_preos_adjust a = { .present = present, .value = (int64_t)value };
+
+	tp_sc_adjust_keys(r, &a);
 }
 
 static void rec_status(struct tp_rec *r, const char *why, EFI_STATUS status)
@@ -193,6 +191,7 @@ static void add_pair(struct tp_preos *w, const struct mp_pair *p)
 
 struct mp_count {
 	UINTN processors, enabled, bsp, aps, measured, failed, disabled, over_cap;
+	UINTN max_aps;		/* lines the pool gave */
 };
 
 static void say_summary(struct tp_console *con, const char *why, EFI_STATUS status,
@@ -213,7 +212,7 @@ static void say_summary(struct tp_console *con, const char *why, EFI_STATUS stat
 	tp_rec_uint(r, "aps_failed", c->failed);
 	tp_rec_uint(r, "aps_disabled", c->disabled);
 	tp_rec_uint(r, "aps_over_cap", c->over_cap);
-	tp_rec_uint(r, "max_aps", TP_PREOS_MAX_APS);
+	tp_rec_uint(r, "max_aps", c->max_aps);
 	tp_rec_uint(r, "tsc_hz", tsc_hz);
 	tp_con_emit(con);
 }
@@ -246,13 +245,29 @@ static EFI_STATUS bsp_info(struct tp_console *con, struct tp_mp_services *mp, st
 }
 
 /*
- * Every enabled, healthy AP up to TP_PREOS_MAX_APS; the others counted
- * (aps_disabled: disabled, unhealthy, or GetProcessorInfo refused it).
+ * A line for each of up to n APs (TP_STUB_CPUS_MAX less the BSP), 64-byte
+ * aligned, from the pool: fewer when it has not that much (halved until it
+ * gives). Never freed: an AP that did not return in time may still write
+ * its line.
+ */
+static struct mp_line *alloc_lines(UINTN n, UINTN *got)
+{
+	uint64_t k = n < TP_STUB_CPUS_MAX - 1 ? n : TP_STUB_CPUS_MAX - 1;
+	struct mp_line *p = tp_pool_upto(&k, sizeof(*p), 64);
+
+	*got = (UINTN)k;
+	return p;
+}
+
+/*
+ * Every enabled, healthy AP up to the lines the pool gave (c->max_aps);
+ * the others counted (aps_over_cap; aps_disabled: disabled, unhealthy, or
+ * GetProcessorInfo refused it).
  */
 static void each_ap(struct tp_console *con, struct tp_mp_services *mp, uint64_t ticks_per_ms,
 		    struct mp_count *c, struct tp_preos *w)
 {
-	static struct mp_line lines[TP_PREOS_MAX_APS];
+	struct mp_line *lines = alloc_lines(c->processors ? c->processors - 1 : 0, &c->max_aps);
 	static struct mp_pair p;
 	const UINT32 usable = TP_PROCESSOR_ENABLED_BIT | TP_PROCESSOR_HEALTH_STATUS_BIT;
 
@@ -265,7 +280,7 @@ static void each_ap(struct tp_console *con, struct tp_mp_services *mp, uint64_t 
 			c->disabled++;
 			continue;
 		}
-		if (c->aps++ >= TP_PREOS_MAX_APS) {
+		if (c->aps++ >= c->max_aps) {
 			c->over_cap++;
 			continue;
 		}
@@ -308,6 +323,8 @@ void tp_mp_tscsync(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint64_t tsc_hz
 	each_ap(con, mp, ticks_per_ms, &c, &rep->preos);
 	say_summary(con, NULL, EFI_SUCCESS, &c, tsc_hz);
 	tp_buf_init(&b, rep->word, sizeof(rep->word));
-	rep->left_out = tp_preos_fmt(&b, &rep->preos);
+	/* the summary holds TP_PREOS_MAX_APS pairs; each pair's record holds it all */
+	rep->left_out = tp_preos_fmt(&b, &rep->preos) + (c.measured - rep->preos.n);
+	rep->cpus = c.processors;
 	rep->measured = 1;
 }

@@ -39,7 +39,8 @@
 struct tp_mp_report {
 	int measured;			/* the word below is worth handing over */
 	struct tp_preos preos;
-	size_t left_out;		/* pairs left out of the word for length */
+	size_t left_out;		/* pairs left out of the word (length, TP_PREOS_MAX_APS) */
+	uint64_t cpus;			/* the CPUs the firmware named, the BSP among them */
 	char word[TP_PREOS_WORD_MAX + 1];	/* timeprobe.tsc_preos's value, or "" */
 };
 

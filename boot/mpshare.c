@@ -1,8 +1,23 @@
 // SPDX-License-Identifier: MIT
 /* The BSP's half of the round trips and a pair's keys; see mpshare.h. */
+#include <efi.h>
+#include <efilib.h>
+
 #include "mpshare.h"
 #include "../common/announce.h"
 #include "../common/buf.h"
+#include "../common/stubcpu.h"
+
+void *tp_pool_upto(uint64_t *n, uint64_t size, uint64_t align)
+{
+	for (; *n; *n /= 2) {
+		void *p = AllocatePool(*n * size + align - 1);
+
+		if (p)
+			return (void *)(((UINTN)p + align - 1) & ~(UINTN)(align - 1));
+	}
+	return NULL;
+}
 
 void tp_mp_announce(struct tp_console *con, uint64_t cpus)
 {
@@ -43,15 +58,16 @@ int tp_rt_call(struct tp_rt *rt, uint64_t ticks_per_ms, struct tscsync_bounds *s
 
 void tp_rt_rec(struct tp_rec *r, const struct tscsync_bounds *s, const struct tscsync_interval *iv)
 {
-	tp_rec_int(r, "lo_ticks", iv->lo_ticks);
-	tp_rec_int(r, "hi_ticks", iv->hi_ticks);
-	tp_rec_int(r, "offset_ticks", tscsync_mid_ticks(iv));
-	tp_rec_uint(r, "bound_ticks", tscsync_half_ticks(iv));
-	tp_rec_int(r, "round_trip_ticks", s->min_rtt_ticks);
-	tp_rec_uint(r, "samples", s->samples);
+	struct tp_preos_pair e = {
+		.lo_ticks = iv->lo_ticks,
+		.hi_ticks = iv->hi_ticks,
+		.rtt_ticks = (uint64_t)s->min_rtt_ticks,
+		.samples = s->samples,
+		.consistent = iv->consistent,
+	};
+
+	tp_sc_pair_keys(r, &e);
 	tp_rec_uint(r, "rejected", s->rejected);
-	tp_rec_bool(r, "consistent", iv->consistent);
-	tp_rec_bool(r, "excludes_zero", iv->excludes_zero);
 }
 
 struct tp_preos_pair *tp_rt_word(struct tp_preos *w, uint32_t id, const char *why,

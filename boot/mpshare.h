@@ -27,6 +27,14 @@
  */
 #define TP_MP_CPU_LIMIT_S 5
 
+/*
+ * Up to *n items of size bytes from the firmware's pool (UEFI 2.10, 7.2
+ * AllocatePool), the first at a multiple of align (a power of two), *n
+ * halved while the pool refuses; NULL and *n 0 when it gives nothing. The
+ * pre-OS work's per-CPU memory: its bound is the pool's, not the image's.
+ */
+void *tp_pool_upto(uint64_t *n, uint64_t size, uint64_t align);
+
 /* "timeprobe: measuring the counter offsets of N other CPUs, limit M s". */
 void tp_mp_announce(struct tp_console *con, uint64_t cpus);
 
@@ -76,7 +84,7 @@ static inline __attribute__((always_inline)) void tp_rt_answer(struct tp_rt *rt,
 /* A: the round trips of mp.h's plan into s; 0, or -1 when an answer did not come. */
 int tp_rt_call(struct tp_rt *rt, uint64_t ticks_per_ms, struct tscsync_bounds *s);
 
-/* A measured pair's keys (lo_ticks .. excludes_zero) into r. */
+/* A measured pair's keys (common/stubcpu.h: lo_ticks .. excludes_zero, then rejected) into r. */
 void tp_rt_rec(struct tp_rec *r, const struct tscsync_bounds *s, const struct tscsync_interval *iv);
 /*
  * The pair of the AP named id in the hand-off word, when it was measured

@@ -569,11 +569,13 @@ static void preos_tscsync(struct tp_stub *s)
 	if (!s->mp.left_out)
 		return;
 	tp_buf_init(&b, m, sizeof(m));
-	tp_buf_puts(&b, "WARNING: timeprobe.tsc_preos= holds at most ");
+	tp_buf_puts(&b, "the summary tsc_preos holds at most ");
+	tp_buf_putu(&b, TP_PREOS_MAX_APS);
+	tp_buf_puts(&b, " pairs and ");
 	tp_buf_putu(&b, TP_PREOS_WORD_MAX);
 	tp_buf_puts(&b, " bytes: ");
 	tp_buf_putu(&b, s->mp.left_out);
-	tp_buf_puts(&b, " AP pair(s) left out of it (their stub_tscsync records stand)");
+	tp_buf_puts(&b, " pair(s) left out of it (the suite reads every stub_tscsync record)");
 	tp_con_msg(&s->con, m);
 	r = tp_con_rec(&s->con, "stub_warning");
 	tp_rec_str(r, "what", "tsc_preos_cut");
@@ -606,7 +608,8 @@ static void preos_hwlat(struct tp_stub *s)
 
 		/* the window, the APs' start, their return and the firmware's word */
 		tp_buf_init(&b, line, sizeof(line));
-		tp_announce(&b, "pre-OS latency scan on every CPU", window_ms / 1000 * 2 + 12);
+		tp_announce(&b, "pre-OS latency scan on every CPU",
+			    tp_hwlat_limit_s(window_ms, s->mp.cpus));
 		tp_con_msg(&s->con, line);
 	}
 	tp_hwlat_scan(s->st, s->tsc.tsc_hz, window_ms, stub_option(s, TPW_HWLAT_THRESH_US),
@@ -944,6 +947,9 @@ static void say_start(struct tp_stub *s, const char *name, UINTN size,
 	if (s->con.kept_lost)
 		tp_rec_uint(r, "stub_file_records_lost", s->con.kept_lost);
 	tp_con_emit(&s->con);
+	if (s->con.kept_lost)
+		tp_con_msg(&s->con, "WARNING: the pool was full: records above are missing from "
+				    "the stub's file (stub_file_records_lost)");
 }
 
 /*

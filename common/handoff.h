@@ -110,6 +110,15 @@ const char *tp_firmware_check(const char *s, size_t n);
 void tp_fmt_uefi_revision(struct tp_buf *b, uint32_t revision);
 
 
+/*
+ * The most CPUs the stub's pre-OS work measures (the offsets and the scan)
+ * and the suite reads from the stub's per-CPU records (common/stubcpu.h).
+ * Below it the bound is the firmware's pool: the stub allocates its
+ * per-CPU slots by the count and halves the count while AllocatePool
+ * fails; the CPUs beyond are counted (aps_over_cap), not measured.
+ */
+#define TP_STUB_CPUS_MAX 4096
+
 /* ---- timeprobe.tsc_preos ---- */
 
 /*
@@ -130,7 +139,7 @@ void tp_fmt_uefi_revision(struct tp_buf *b, uint32_t revision);
  * and TP_PREOS_WORD_MAX bytes: the formatter leaves out the entries past
  * the limit and says how many, the parser refuses a longer value.
  */
-#define TP_PREOS_MAX_APS 63		/* the pre-OS scan's slots less the BSP (boot/hwlat.h) */
+#define TP_PREOS_MAX_APS 63		/* the summary's entries; every pair has its own record */
 #define TP_PREOS_WORD_MAX TP_HANDOFF_VALUE_MAX
 
 struct tp_preos_adjust {
@@ -189,7 +198,7 @@ const char *tp_preos_check(const char *s, size_t n);
  * leaves out the entries past the limit and says how many, the parser
  * refuses a longer value.
  */
-#define TP_HWLAT_WORD_CPUS 64		/* the pre-OS scan's slots (boot/hwlat.h) */
+#define TP_HWLAT_WORD_CPUS 64		/* the summary's entries; every CPU has its own record */
 #define TP_HWLAT_WORD_MAX TP_HANDOFF_VALUE_MAX
 
 struct tp_hwlat_word_cpu {

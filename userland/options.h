@@ -34,6 +34,8 @@ struct name_list {
 	char v[OPT_LIST_MAX][24];
 };
 
+struct stubcpus;
+
 /* The suite's own words; each probe keeps its own options (struct probe_opt). */
 struct options {
 	struct name_list probes;	/* empty: all */
@@ -58,6 +60,7 @@ struct options {
 	char tsc_preos[TP_PREOS_WORD_MAX + 1];	/* the stub's pre-OS TSC offsets */
 	char hwlat_preos[TP_HWLAT_WORD_MAX + 1];	/* the stub's pre-OS latency scan */
 	char boot_tsc[TP_BOOT_TSC_WORD_MAX + 1];	/* the stub's TSC at its milestones */
+	struct stubcpus *stub_cpus;	/* its per-CPU records (stubcpus.h); NULL: none read */
 	char variant[32];		/* kernel variant name */
 	char kconfig[64];		/* kernel configuration highlights (hz:N,preempt:M,nohz:K) */
 	char accel[64];			/* the launcher's accelerator and CPU model ("tcg:max", "kvm:host") */

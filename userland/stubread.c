@@ -9,12 +9,13 @@
 
 #include "recread.h"
 #include "sink.h"
+#include "stubcpus.h"
 #include "stubread.h"
 #include "../common/record.h"
 #include "../common/stubfile.h"
 #include "../common/words.h"
 
-/* Largest file read: 1 024 CPUs' records with room to spare. */
+/* Largest file read: TP_STUB_CPUS_MAX (4 096) CPUs' records, about 1.2 KiB each, and room. */
 #define STUBFILE_MAX (8u << 20)
 #define STUBFILE_NAME "stub.tp1"
 
@@ -73,6 +74,15 @@ static void take_handoff(struct options *o, const struct rec_view *r, struct opt
 		rep->values += (unsigned int)take_member(o, r, &m[i], errs, seen);
 }
 
+/* A per-CPU record into o->stub_cpus (when there is one), or an error naming why not. */
+static void take_cpu_record(struct options *o, const struct rec_view *r, struct opt_errors *errs)
+{
+	const char *why;
+
+	if (o->stub_cpus && (why = stubcpus_take(o->stub_cpus, r)) != NULL)
+		problem(errs, recread_is(r, "type", TP_SC_TSCSYNC) ? TP_SC_TSCSYNC : TP_SC_HWLAT, why);
+}
+
 void stubfile_apply(struct options *o, const char *text, size_t len, struct opt_errors *errs,
 		    void (*keep)(const char *line, size_t len), struct stubfile_report *rep)
 {
@@ -81,6 +91,8 @@ void stubfile_apply(struct options *o, const char *text, size_t len, struct opt_
 	unsigned char seen[TPW_COUNT] = { 0 };
 
 	*rep = (struct stubfile_report){ .found = 1 };
+	if (o->stub_cpus)
+		stubcpus_init(o->stub_cpus);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
@@ -102,6 +114,7 @@ void stubfile_apply(struct options *o, const char *text, size_t len, struct opt_
 				handoffs++;
 				take_handoff(o, &r, errs, rep, seen);
 			}
+			take_cpu_record(o, &r, errs);
 		}
 		p = nl ? nl + 1 : end;
 	}
@@ -123,6 +136,8 @@ void stubfile_read(struct options *o, struct opt_errors *errs, struct stubfile_r
 		return;
 	}
 	buf = malloc(STUBFILE_MAX);
+	if (!o->stub_cpus)
+		o->stub_cpus = calloc(1, sizeof(*o->stub_cpus));	/* for the run: never freed */
 	while (buf && len < STUBFILE_MAX && (n = read(fd, buf + len, STUBFILE_MAX - len)) > 0)
 		len += (size_t)n;
 	close(fd);

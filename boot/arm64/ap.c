@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "../efiacpi.h"
+#include "../mpshare.h"
 #include "../arm64.h"
 #include "ap.h"
 #include "psci.h"
@@ -144,6 +145,27 @@ int tp_ap_wait_off(int hvc, uint64_t mpidr, uint64_t ticks_per_ms, uint64_t ms)
 	return 0;
 }
 
+struct tp_ap_kit *tp_ap_kits(uint64_t *n)
+{
+	return tp_pool_upto(n, sizeof(struct tp_ap_kit), 64);
+}
+
+/* The MADT's CPUs (c->total counted) into the pool, as many as it holds up to TP_STUB_CPUS_MAX. */
+static const char *keep_cpus(struct tp_ap_cpus *c, const void *madt, uint32_t len)
+{
+	uint64_t n = c->total < TP_STUB_CPUS_MAX ? c->total : TP_STUB_CPUS_MAX;
+	const char *why;
+	size_t total;
+
+	c->cpu = tp_pool_upto(&n, sizeof(struct tp_gicc), 8);
+	if (!c->cpu)
+		return "no memory in the pool for the MADT's CPUs";
+	if (tp_madt_gicc(madt, len, c->cpu, (size_t)n, &total, &why))
+		return why;
+	c->n = (size_t)n;
+	return NULL;
+}
+
 const char *tp_ap_find(EFI_SYSTEM_TABLE *st, struct tp_ap_cpus *c)
 {
 	struct tp_acpi_root root;
@@ -165,8 +187,7 @@ const char *tp_ap_find(EFI_SYSTEM_TABLE *st, struct tp_ap_cpus *c)
 	t = tp_acpi_find(&root, "APIC", tp_acpi_map_identity, NULL, &len, &bad);
 	if (!t)
 		return "no MADT";
-	if (tp_madt_gicc(t, len, c->cpu, TP_AP_MAX_CPUS, &c->total, &why))
+	if (tp_madt_gicc(t, len, NULL, 0, &c->total, &why))
 		return why;
-	c->n = c->total < TP_AP_MAX_CPUS ? c->total : TP_AP_MAX_CPUS;
-	return NULL;
+	return keep_cpus(c, t, len);
 }

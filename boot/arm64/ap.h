@@ -35,16 +35,27 @@ struct tp_ap_boot {
 } __attribute__((aligned(64)));
 
 #define TP_AP_STACK 4096
-/* CPUs the stub reads from the MADT, the boot CPU among them. */
-#define TP_AP_MAX_CPUS 64
+
+/* One AP's start: its boot block and its stack (tp_ap_kits). */
+struct tp_ap_kit {
+	struct tp_ap_boot boot;
+	uint8_t stack[TP_AP_STACK] __attribute__((aligned(16)));
+} __attribute__((aligned(64)));
 
 /* The CPUs and the PSCI conduit. */
 struct tp_ap_cpus {
 	struct tp_arm_boot conduit;
 	size_t n;			/* kept in cpu[] */
 	size_t total;			/* the MADT's GICC structures */
-	struct tp_gicc cpu[TP_AP_MAX_CPUS];
+	struct tp_gicc *cpu;		/* from the pool: up to TP_STUB_CPUS_MAX, as it allows */
 };
+
+/*
+ * Kits for up to *n APs from the pool (mpshare.h, tp_pool_upto), *n
+ * lowered to what it gave. Never freed: a CPU that did not stop may still
+ * use its stack.
+ */
+struct tp_ap_kit *tp_ap_kits(uint64_t *n);
 
 /* The entry point CPU_ON is given; x0 = the struct tp_ap_boot. */
 void tp_ap_entry(void);

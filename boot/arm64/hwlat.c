@@ -14,15 +14,16 @@
 
 #include "../../common/x86clock.h"
 #include "../hwlatrun.h"
+#include "../mpshare.h"
 #include "ap.h"
 #include "psci.h"
 
 /* How long PSCI may take to report a CPU off after its window. */
 #define HWLAT_OFF_MS 1000
 
-static struct tp_ap_boot boots[TP_HWLAT_SLOTS];
-static uint8_t stacks[TP_HWLAT_SLOTS][TP_AP_STACK] __attribute__((aligned(16)));
-static uint64_t started_mpidr[TP_HWLAT_SLOTS];
+/* From the pool, one for each AP expected (count_aps): its start, and its MPIDR (or UINT64_MAX). */
+static struct tp_ap_kit *kits;
+static uint64_t *started_mpidr;
 
 static void ap_scan(void *arg)
 {
@@ -33,16 +34,17 @@ static void ap_scan(void *arg)
 static void count_aps(const struct tp_ap_cpus *c, struct tp_hwlat_report *rep)
 {
 	uint32_t bsp = tp_cpu_id();
+	uint64_t n = c->n ? c->n - 1 : 0, k = n;
 
+	kits = tp_ap_kits(&n);
+	started_mpidr = tp_pool_upto(&k, sizeof(uint64_t), 8);
+	tp_hwlat_expect_init(rep, n < k ? n : k);
 	for (size_t i = 0; i < c->n; i++) {
 		if (tp_mpidr_pack(c->cpu[i].mpidr) == bsp || !(c->cpu[i].flags & TP_GICC_ENABLED))
 			continue;
-		if (rep->aps_expected + 1 >= TP_HWLAT_SLOTS) {
-			rep->aps_over_cap++;
-			continue;
-		}
-		started_mpidr[rep->aps_expected] = c->cpu[i].mpidr;
-		rep->expected_apic[rep->aps_expected++] = tp_mpidr_pack(c->cpu[i].mpidr);
+		if (rep->aps_expected < rep->expected_cap)
+			started_mpidr[rep->aps_expected] = c->cpu[i].mpidr;
+		tp_hwlat_expect(rep, tp_mpidr_pack(c->cpu[i].mpidr));
 	}
 	rep->aps_over_cap += (uint32_t)(c->total - c->n);
 }
@@ -54,8 +56,8 @@ static uint32_t start_aps(struct hwlat_run *r, const struct tp_ap_cpus *c,
 	uint32_t started = 0;
 
 	for (uint32_t i = 0; i < rep->aps_expected; i++) {
-		int64_t rc = tp_ap_start(&boots[i], c->conduit.hvc, started_mpidr[i],
-					 stacks[i] + TP_AP_STACK, ap_scan, r);
+		int64_t rc = tp_ap_start(&kits[i].boot, c->conduit.hvc, started_mpidr[i],
+					 kits[i].stack + TP_AP_STACK, ap_scan, r);
 
 		if (rc == PSCI_SUCCESS)
 			started++;

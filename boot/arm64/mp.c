@@ -30,12 +30,20 @@ struct ap_line {
 	uint64_t ready, finished;
 } __attribute__((aligned(64)));
 
+/* One AP's memory for the step, from the pool: its line and its start. */
+struct ap_slot {
+	struct ap_line ln;
+	struct tp_ap_kit kit;
+};
+
 struct arm_mp {
 	int hvc;
 	uint64_t ticks_per_ms;
 	uint32_t bsp;			/* tp_cpu_id() of the boot CPU */
 	uint64_t cntfrq;		/* the boot CPU's CNTFRQ_EL0 */
 	size_t cpus, disabled, measured, failed, over_cap, cntfrq_differs, not_off;
+	uint64_t max_aps;		/* slots the pool gave */
+	struct ap_slot *slot;
 };
 
 struct arm_pair {
@@ -50,9 +58,6 @@ struct arm_pair {
 	uint64_t duration_ms;
 };
 
-static struct ap_line lines[TP_PREOS_MAX_APS];
-static struct tp_ap_boot boots[TP_PREOS_MAX_APS];
-static uint8_t stacks[TP_PREOS_MAX_APS][TP_AP_STACK] __attribute__((aligned(16)));
 
 /* B, on the AP (ap.h's fn): who it is, then an answer to every call. */
 static void ap_answer(void *arg)
@@ -74,10 +79,12 @@ static void run_pair(struct arm_mp *m, size_t slot, struct arm_pair *p)
 	EFI_TPL old;
 	int rc = 0;
 
-	p->ln = &lines[slot];
+	struct tp_ap_kit *kit = &m->slot[slot].kit;
+
+	p->ln = &m->slot[slot].ln;
 	*p->ln = (struct ap_line){ .idle_ticks = MP_AP_IDLE_MS * m->ticks_per_ms };
 	tscsync_init(&p->s);
-	p->psci_rc = tp_ap_start(&boots[slot], m->hvc, p->cpu.mpidr, stacks[slot] + TP_AP_STACK,
+	p->psci_rc = tp_ap_start(&kit->boot, m->hvc, p->cpu.mpidr, kit->stack + TP_AP_STACK,
 				 ap_answer, p->ln);
 	if (p->psci_rc != PSCI_SUCCESS) {
 		p->why = "PSCI CPU_ON refused";
@@ -176,12 +183,18 @@ static void tell_pair(struct tp_console *con, const struct arm_pair *p)
 	tp_con_msg(con, t);
 }
 
-/* Every CPU of the MADT but the boot CPU, up to TP_PREOS_MAX_APS. */
+/*
+ * Every CPU of the MADT but the boot CPU, up to the slots the pool gives
+ * (one for each CPU kept but the boot CPU; halved while it refuses).
+ */
 static void each_ap(struct tp_console *con, struct arm_mp *m, const struct tp_gicc *cpu,
 		    size_t n, struct tp_preos *w)
 {
 	static struct arm_pair p;
 	size_t slot = 0;
+
+	m->max_aps = n ? n - 1 : 0;
+	m->slot = tp_pool_upto(&m->max_aps, sizeof(struct ap_slot), 64);
 
 	for (size_t i = 0; i < n; i++) {
 		if (tp_mpidr_pack(cpu[i].mpidr) == m->bsp)
@@ -190,7 +203,7 @@ static void each_ap(struct tp_console *con, struct arm_mp *m, const struct tp_gi
 			m->disabled++;
 			continue;
 		}
-		if (slot >= TP_PREOS_MAX_APS) {
+		if (slot >= m->max_aps) {
 			m->over_cap++;
 			continue;
 		}
@@ -229,7 +242,7 @@ static void say_summary(struct tp_console *con, const char *why, const struct ar
 	tp_rec_uint(r, "aps_disabled", m->disabled);
 	tp_rec_uint(r, "aps_over_cap", m->over_cap);
 	tp_rec_uint(r, "aps_not_off", m->not_off);
-	tp_rec_uint(r, "max_aps", TP_PREOS_MAX_APS);
+	tp_rec_uint(r, "max_aps", m->max_aps);
 	tp_rec_uint(r, "cntfrq_hz", m->cntfrq);
 	tp_rec_uint(r, "cntfrq_differs", m->cntfrq_differs);
 	tp_con_emit(con);
@@ -280,6 +293,8 @@ void tp_mp_tscsync(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint64_t tsc_hz
 	each_ap(con, &m, c.cpu, c.n, &rep->preos);
 	say_summary(con, NULL, &m);
 	tp_buf_init(&b, rep->word, sizeof(rep->word));
-	rep->left_out = tp_preos_fmt(&b, &rep->preos);
+	/* the summary holds TP_PREOS_MAX_APS pairs; each pair's record holds it all */
+	rep->left_out = tp_preos_fmt(&b, &rep->preos) + (m.measured - rep->preos.n);
+	rep->cpus = m.cpus;
 	rep->measured = 1;
 }

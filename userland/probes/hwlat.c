@@ -3,7 +3,7 @@
  * Probe `hwlat`: hardware latency, time no OS code ran, per CPU, by two
  * independent methods side by side in the same units (docs/probes/hwlat.md):
  * the stub's pre-OS scan (every CPU at once, interrupts off, before the OS;
- * handed over in timeprobe.hwlat_preos, common/handoff.h) and the kernel's
+ * every CPU's `stub_hwlat` record of its file, userland/stubcpus.c) and the kernel's
  * hwlat tracer (one CPU at a time, interrupts off, under Linux; through
  * tracefs, hwlat_trace.c). Either part that cannot run is a skip record
  * with the reason; the other still reports.
@@ -14,6 +14,7 @@
 #include "../emit.h"
 #include "../options.h"
 #include "../probe.h"
+#include "../stubcpus.h"
 #include "../hwid.h"
 #include "../sysinfo.h"
 #include "../timeutil.h"
@@ -27,32 +28,28 @@ static int opt_thresh_us;	/* hwlat-tracer-min-us */
 struct cpu_row {
 	int cpu;
 	int64_t apic;
-	const struct tp_hwlat_word_cpu *pre;	/* NULL: not in the stub's word */
+	const struct tp_hwlat_word_cpu *pre;	/* NULL: no stub_hwlat record for it */
 	struct hwlat_trace_cpu tr;
 	int traced;
 };
 
-/* The stub's word: 0, or -1 with why. */
-static int preos_load(const struct options *o, struct tp_hwlat_word *w, char *why, size_t len)
+/* The stub's scan, every CPU of its file: 0, or -1 with why. */
+static int preos_load(const struct options *o, struct tp_sc_scan *w, char *why, size_t len)
 {
-	const char *bad;
-
-	if (!o->hwlat_preos[0]) {
-		snprintf(why, len, "%s", !o->bootpart[0] ?
-			 "no pre-OS scan: not booted by the timeprobe stub" :
-			 "no pre-OS scan: the stub handed over no timeprobe.hwlat_preos "
-			 "(timeprobe.hwlat_ms=0, no calibration, or left out for length: see its "
-			 "stub_hwlat and stub_warning records)");
+	if (!o->stub_cpus) {
+		snprintf(why, len, "no pre-OS scan: not booted by the timeprobe stub");
 		return -1;
 	}
-	if ((bad = tp_hwlat_word_parse(o->hwlat_preos, strlen(o->hwlat_preos), w)) != NULL) {
-		snprintf(why, len, "timeprobe.hwlat_preos refused: %s", bad);
+	if (!o->stub_cpus->scan.have_summary) {
+		snprintf(why, len, "no pre-OS scan: the stub's file holds no scan "
+			 "(timeprobe.hwlat_ms=0 or no calibration: see its stub_hwlat summary)");
 		return -1;
 	}
+	*w = o->stub_cpus->scan;
 	return 0;
 }
 
-static void rec_pre(struct tp_rec *r, const struct tp_hwlat_word *w,
+static void rec_pre(struct tp_rec *r, const struct tp_sc_scan *w,
 		    const struct tp_hwlat_word_cpu *p)
 {
 	tp_rec_bool(r, "preos_reported", p->reported);
@@ -95,7 +92,7 @@ static void say_row(const struct cpu_row *c)
 	emit_human("  %4d %5lld  %-28s | %s\n", c->cpu, (long long)c->apic, pre, tr);
 }
 
-static void emit_row(const struct tp_hwlat_word *w, const struct cpu_row *c, int thresh_us)
+static void emit_row(const struct tp_sc_scan *w, const struct cpu_row *c, int thresh_us)
 {
 	char name[32];
 	struct tp_rec r;
@@ -113,7 +110,7 @@ static void emit_row(const struct tp_hwlat_word *w, const struct cpu_row *c, int
 	say_row(c);
 }
 
-static void emit_summary(const struct tp_hwlat_word *w, int have_pre, uint64_t tracer_max,
+static void emit_summary(const struct tp_sc_scan *w, int have_pre, uint64_t tracer_max,
 			 int traced)
 {
 	struct tp_rec r;
@@ -170,7 +167,7 @@ static void trace_all(struct probe_ctx *ctx, struct cpu_row *rows, int n, int th
 
 static enum probe_status run(struct probe_ctx *ctx)
 {
-	static struct tp_hwlat_word w;
+	static struct tp_sc_scan w;
 	static struct cpu_names names;
 	static struct cpu_row rows[CPU_MAP_MAX];
 	char why[320];
@@ -249,7 +246,7 @@ static const struct probe_key hwlat_keys[] = {
 	PKEY_FIG("preos_smi_n", "count", PK_LOWER, "pre-OS: SMIs across the window (IA32_SMI_COUNT)"),
 	PKEY_FIG("preos_system_wide_n", "count", PK_LOWER, "pre-OS: gaps every CPU saw at once"),
 	PKEY_FIG("preos_system_wide_max_ns", "ns", PK_LOWER, "pre-OS: the longest of those"),
-	PKEY_CTX("preos_cpus", "count", "pre-OS: CPUs in the stub's word"),
+	PKEY_CTX("preos_cpus", "count", "pre-OS: CPUs in the stub's stub_hwlat records"),
 	PKEY_CTX("preos_thresh_us", "us", "pre-OS: the scan's threshold"),
 	PKEY_FIG("tracer_samples_n", "count", PK_LOWER, "tracer: sample windows with a gap"),
 	PKEY_FIG("tracer_gaps_n", "count", PK_LOWER, "tracer: gaps above the threshold"),

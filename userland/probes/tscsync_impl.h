@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "../../common/handoff.h"
+#include "../../common/stubcpu.h"
 #include "../emit.h"
 #include "../hwid.h"
 #include "../options.h"
@@ -75,15 +76,15 @@ struct adj {
 
 /* The stub's figures, each AP mapped to a Linux CPU (-1: no CPU has its hardware ID). */
 struct preos {
-	struct tp_preos w;
+	struct tp_sc_preos w;		/* every pair of the stub's file (common/stubcpu.h) */
 	int bsp_cpu;
-	int cpu[TP_PREOS_MAX_APS];
-	struct cell c[TP_PREOS_MAX_APS];
+	int cpu[TP_STUB_CPUS_MAX - 1];
+	struct cell c[TP_STUB_CPUS_MAX - 1];
 };
 
 /*
- * The stub's word (o->tsc_preos) read and mapped through map into p, and
- * emitted: its pairs and IA32_TSC_ADJUST values as `pre-os` records, or one
+ * The stub's pairs (its file's stub_tscsync records, o->stub_cpus) mapped
+ * through map into p, and emitted: its pairs and IA32_TSC_ADJUST values as `pre-os` records, or one
  * `pre-os` skip saying why there are none. Returns p, or NULL (the skip).
  */
 const struct preos *tscsync_preos_records(const struct options *o, const struct cpu_names *names,

@@ -2,8 +2,9 @@
 /*
  * Probe `tscsync`, before the OS and IA32_TSC_ADJUST (tscsync_impl.h): the
  * offsets the UEFI stub measured (x86: through the firmware's MP services;
- * arm64: CPUs started with PSCI CPU_ON) and handed over in
- * timeprobe.tsc_preos (docs/stub.md, "TSC offsets before the OS"), as
+ * arm64: CPUs started with PSCI CPU_ON), every pair of its file's
+ * `stub_tscsync` records (userland/stubcpus.c; docs/stub.md, "TSC offsets
+ * before the OS"), as
  * `pre-os` records on Linux CPU numbers, and on x86 each CPU's
  * IA32_TSC_ADJUST as the stub found it and as it is now
  * (docs/probes/tscsync.md, "Before the OS").
@@ -15,27 +16,23 @@
 #include "../emit.h"
 #include "../msr.h"
 #include "../probe.h"
+#include "../stubcpus.h"
 #include "tscsync_impl.h"
 
-/* The word parsed and mapped: 0, or -1 with why (a skip's reason). */
+/* The stub's pairs mapped: 0, or -1 with why (a skip's reason). */
 static int preos_load(const struct options *o, const struct cpu_names *names, struct preos *p,
 		      char *why, size_t len)
 {
-	const char *bad;
-
-	if (!o->tsc_preos[0]) {
-		snprintf(why, len, "%s", !o->bootpart[0] ?
-			 "no pre-OS figures: not booted by the timeprobe stub" :
-			 "no pre-OS figures: the stub handed over no timeprobe.tsc_preos (its "
-			 "per-CPU step measured nothing, the word was left out for length, or it "
-			 "was refused: see its stub_tscsync and stub_warning records and the error "
-			 "records)");
+	if (!o->stub_cpus) {
+		snprintf(why, len, "no pre-OS figures: not booted by the timeprobe stub");
 		return -1;
 	}
-	if ((bad = tp_preos_parse(o->tsc_preos, strlen(o->tsc_preos), &p->w)) != NULL) {
-		snprintf(why, len, "timeprobe.tsc_preos refused: %s", bad);
+	if (!o->stub_cpus->preos.have_bsp) {
+		snprintf(why, len, "no pre-OS figures: the stub's file holds no stub_tscsync bsp "
+			 "record (its per-CPU step did not run: see its stub_tscsync summary)");
 		return -1;
 	}
+	p->w = o->stub_cpus->preos;
 	p->bsp_cpu = hwid_cpu_of(names, p->w.bsp_apic);
 	for (size_t i = 0; i < p->w.n; i++) {
 		const struct tp_preos_pair *e = &p->w.pair[i];
@@ -186,7 +183,7 @@ static void adj_text(char *s, size_t len, const struct adj *a)
 		snprintf(s, len, "%s", a->state == ADJ_NONE ? "none" : "-");
 }
 
-/* The stub's IA32_TSC_ADJUST of Linux CPU cpu (ADJ_UNKNOWN: not in the word). */
+/* The stub's IA32_TSC_ADJUST of Linux CPU cpu (ADJ_UNKNOWN: not among its pairs). */
 static struct adj preos_adj_of(const struct preos *p, int cpu)
 {
 	if (p && cpu == p->bsp_cpu)

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The stub's per-CPU records, one definition for the stub that writes them
+ * (boot/mp.c, boot/arm64/mp.c, boot/hwlatrec.c) and the suite that reads
+ * them back from the stub's file (userland/stubcpus.c): a `stub_tscsync`
+ * record per AP (`what` `pair`: the BSP against it) and one for the BSP
+ * (`bsp`), a `stub_hwlat` record per CPU (`cpu`) and the scan's `summary`.
+ * They carry every CPU the stub measured, up to TP_STUB_CPUS_MAX; the
+ * values tsc_preos and hwlat_preos (common/handoff.h) are a summary of the
+ * first 63 and 64 of them. A CPU is named by its hardware ID: the APIC ID
+ * (`apic`, `apic_a`, `apic_b`) on x86, MPIDR_EL1 packed by tp_mpidr_pack()
+ * (`mpidr`, ...) on arm64. Freestanding C (docs/stub.md, docs/records.md).
+ */
+#ifndef TP_COMMON_STUBCPU_H
+#define TP_COMMON_STUBCPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "handoff.h"
+#include "record.h"
+
+#define TP_SC_TSCSYNC "stub_tscsync"
+#define TP_SC_HWLAT "stub_hwlat"
+#define TP_SC_WHAT "what"
+#define TP_SC_PAIR "pair"		/* stub_tscsync: the BSP against one AP */
+#define TP_SC_BSP "bsp"			/* stub_tscsync: the BSP itself */
+#define TP_SC_CPU "cpu"			/* stub_hwlat: one CPU's scan */
+#define TP_SC_SUMMARY "summary"		/* stub_hwlat: the scan's plan and merge */
+
+/* The hardware ID's key: TP_SC_APIC or TP_SC_MPIDR, "_a" (the BSP) and "_b" (the AP) in a pair. */
+#define TP_SC_APIC "apic"
+#define TP_SC_MPIDR "mpidr"
+
+/* A pair's keys. */
+#define TP_SC_LO "lo_ticks"
+#define TP_SC_HI "hi_ticks"
+#define TP_SC_OFFSET "offset_ticks"
+#define TP_SC_BOUND "bound_ticks"
+#define TP_SC_RTT "round_trip_ticks"
+#define TP_SC_SAMPLES "samples"
+#define TP_SC_CONSISTENT "consistent"
+#define TP_SC_EXCLUDES_ZERO "excludes_zero"
+#define TP_SC_ABSENT "absent"		/* true: not measured, `reason` says why */
+#define TP_SC_ADJUST "tsc_adjust"	/* x86: IA32_TSC_ADJUST, null when the CPU has none */
+#define TP_SC_ADJUST_REASON "tsc_adjust_reason"
+
+/* A scanned CPU's keys. */
+#define TP_SC_REPORTED "reported"
+#define TP_SC_COVERAGE "coverage_pct"
+#define TP_SC_GAPS "gaps_n"
+#define TP_SC_MAX_NS "max_ns"
+#define TP_SC_TOTAL_NS "total_ns"
+#define TP_SC_SMI "smi_n"		/* null: IA32_SMI_COUNT not read */
+
+/* The scan summary's keys. */
+#define TP_SC_WINDOW "window_ms"
+#define TP_SC_THRESH "thresh_us"
+#define TP_SC_SYSTEM_WIDE "system_wide_n"
+#define TP_SC_SYSTEM_WIDE_MAX "system_wide_max_ns"
+#define TP_SC_SCANNED "scanned"
+
+/* A measured pair's figures (lo_ticks .. excludes_zero) into r. */
+void tp_sc_pair_keys(struct tp_rec *r, const struct tp_preos_pair *e);
+/* tsc_adjust (and why it is null) into r. */
+void tp_sc_adjust_keys(struct tp_rec *r, const struct tp_preos_adjust *a);
+/* A scanned CPU's ID (under id_key), `reported` and, when it did, its figures into r. */
+void tp_sc_scan_keys(struct tp_rec *r, const char *id_key, const struct tp_hwlat_word_cpu *c);
+
+/* Every pair the file holds (the suite's side; the summary's fields, more room). */
+struct tp_sc_preos {
+	int have_bsp;		/* the `bsp` record was read */
+	uint32_t bsp_apic;
+	struct tp_preos_adjust bsp_adjust;
+	size_t n;		/* measured pairs */
+	struct tp_preos_pair pair[TP_STUB_CPUS_MAX - 1];
+};
+
+/* Every scanned CPU the file holds. */
+struct tp_sc_scan {
+	int have_summary;	/* the `summary` record, with the scan run */
+	uint32_t window_ms, thresh_us, system_wide;
+	uint64_t system_wide_max_ns;
+	size_t n;
+	struct tp_hwlat_word_cpu cpu[TP_STUB_CPUS_MAX];
+};
+
+#endif
