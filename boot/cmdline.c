@@ -49,9 +49,32 @@ const char *tp_cmdline_find(const char *line, const char *name, size_t *vlen)
 	return found;
 }
 
-unsigned int tp_cmdline_drop(char *line, const char *name)
+/* Is w[0..wl) the word `name` or `name=...`? */
+static int is_named(const char *w, size_t wl, const char *name)
 {
-	size_t nl = tp_strlen(name), pos = 0, out = 0, wl;
+	size_t nl = tp_strlen(name), i;
+
+	for (i = 0; i < nl && i < wl && w[i] == name[i]; i++)
+		;
+	return i == nl && (wl == nl || w[nl] == '=');
+}
+
+/* Does w[0..wl) hold `sub` anywhere? */
+static int holds(const char *w, size_t wl, const char *sub)
+{
+	size_t sl = tp_strlen(sub);
+
+	for (size_t i = 0; i + sl <= wl; i++)
+		if (tp_streqn(w + i, sl, sub))
+			return 1;
+	return 0;
+}
+
+/* Removes every word of line that drop(word, len, arg) picks; how many. */
+static unsigned int drop_words(char *line, int (*drop)(const char *, size_t, const char *),
+			       const char *arg)
+{
+	size_t pos = 0, out = 0, wl;
 	unsigned int dropped = 0;
 	const char *w;
 
@@ -59,21 +82,22 @@ unsigned int tp_cmdline_drop(char *line, const char *name)
 		return 0;
 	/* words move only leftwards: copying in place is safe */
 	while ((wl = tp_line_word(line, &pos, &w)) != 0) {
-		size_t i;
-
-		for (i = 0; i < nl && i < wl && w[i] == name[i]; i++)
-			;
-		if (i == nl && (wl == nl || w[nl] == '=')) {
+		if (drop(w, wl, arg)) {
 			dropped++;
 			continue;
 		}
 		if (out)
 			line[out++] = ' ';
-		for (i = 0; i < wl; i++)
+		for (size_t i = 0; i < wl; i++)
 			line[out++] = w[i];
 	}
 	line[out] = 0;
 	return dropped;
+}
+
+unsigned int tp_cmdline_drop(char *line, const char *name)
+{
+	return drop_words(line, is_named, name);
 }
 
 /*
@@ -83,28 +107,7 @@ unsigned int tp_cmdline_drop(char *line, const char *name)
  */
 unsigned int tp_cmdline_drop_substr(char *line, const char *sub)
 {
-	size_t sl = tp_strlen(sub), pos = 0, out = 0, wl;
-	unsigned int dropped = 0;
-	const char *w;
-
-	if (!line)
-		return 0;
-	while ((wl = tp_line_word(line, &pos, &w)) != 0) {
-		size_t i, k = 0;
-
-		for (i = 0; i + sl <= wl && !k; i++)
-			k = tp_streqn(w + i, sl, sub) ? 1 : 0;
-		if (k) {
-			dropped++;
-			continue;
-		}
-		if (out)
-			line[out++] = ' ';
-		for (i = 0; i < wl; i++)
-			line[out++] = w[i];
-	}
-	line[out] = 0;
-	return dropped;
+	return drop_words(line, holds, sub);
 }
 
 /* ---- assembly ---- */
