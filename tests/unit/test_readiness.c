@@ -13,6 +13,7 @@
 #include <string.h>
 #include <jansson.h>
 
+#include "madeup.h"
 #include "tap.h"
 #include "../../common/readiness.h"
 #include "../../common/record.h"
@@ -128,18 +129,7 @@ static void decisions(void)
 	is_str(w, "", "unknown: nothing");
 }
 
-/* ---- made-up records ---- */
-static char recs[1 << 16];
-static size_t nrecs;
-
-static void rec(const char *json)
-{
-	int n = snprintf(recs + nrecs, sizeof(recs) - nrecs, "TP1 %s *%08x\n", json,
-			 tp_crc32(0, json, strlen(json)));
-
-	if (n > 0 && (size_t)n < sizeof(recs) - nrecs)
-		nrecs += (size_t)n;
-}
+/* ---- made-up records: madeup.h ---- */
 
 static void calib(const char *ref, double hz, double spread)
 {
