@@ -31,7 +31,7 @@ PY
 
 copy false 1 >"$TMP/a.log"
 copy false 10 >"$TMP/b.log"
-printf 'appliance/tcg\tdrift\tadev\t1\t1\n' >"$TMP/floors0.tsv"
+printf 'appliance/tcg\tdrift\tany\tadev\t0\t0\t1\t1\n' >"$TMP/floors0.tsv"
 lead --floors="$TMP/floors0.tsv" --label=a,b "$TMP/a.log" "$TMP/b.log"
 [ $rc -eq 0 ] && ! grep -v "^  not leading, circular: \|^  (circular: " "$TMP/lead" | grep -q "CLOCK_MONOTONIC_RAW"
 pass $? "circular CLOCK_MONOTONIC_RAW figures 10x apart: none leads"
@@ -42,7 +42,7 @@ pass $? "and the report says which results are circular, and why"
 
 # (single runs without intervals: a floor of 1 for drift under TCG, tp-report --floors,
 # so that only independence decides)
-printf 'appliance/tcg\tdrift\tadev\t1\t1\n' >"$TMP/floors.tsv"
+printf 'appliance/tcg\tdrift\tany\tadev\t0\t0\t1\t1\n' >"$TMP/floors.tsv"
 copy true 1 >"$TMP/a.log"
 copy true 10 >"$TMP/b.log"
 lead --floors="$TMP/floors.tsv" --label=a,b "$TMP/a.log" "$TMP/b.log"

@@ -56,7 +56,7 @@ diag "$TMP/lead"
 
 # These single runs carry no interval; a floor of 1 (as if identical runs had always
 # agreed, tp-report --floors) lets the rules of which keys may lead be seen alone.
-printf 'os\twakeup\tp50_ns\t1\t1\nos\ttscsync\tbound_ns\t1\t1\n' >"$TMP/floors.tsv"
+printf 'os\twakeup\tany\tp50_ns\t0\t0\t1\t1\nos\ttscsync\tany\tbound_ns\t0\t0\t1\t1\n' >"$TMP/floors.tsv"
 F=--floors=$TMP/floors.tsv
 
 # a budget: a histogram 10x as wide does not lead, a latency 2x does

@@ -42,17 +42,29 @@ lead --label=a,b $Q "$TMP/x1.2.log"
 pass $? "every clock read 1.2x as dear, runs not repeated: within 1.5x, nothing leads"
 diag "$TMP/lead"
 
-# The q35 capture ran under TCG, whose identical boots (tests/data/aa-tcg-*) differ in
-# clock read cost by up to 2.2x: 2x as dear stays within that floor (2.2^2), 6x leads.
+# The q35 capture ran under TCG. Its identical boots (tests/data/aa-tcg*) keep some clock
+# reads steadier than others: a TSC instruction is emulated in a few host instructions, a
+# system call's cost varies with the host. Each row's floor is its own, so with every clock
+# read 2x as dear the steady rows lead and the others stay within their floors or cannot
+# compare; at 6x more lead; nothing but the scaled figures does, each at its factor.
+rows_at() {	# FACTOR: the lead's rows, all ns_per_call at FACTOR under TCG, else -1
+	if grep -v '^  probe' "$TMP/lead" | grep -qv ": ns_per_call  .* $1.00x (TCG)$"; then
+		echo -1
+	else
+		grep -c ": ns_per_call  " "$TMP/lead"
+	fi
+}
 scaled 2 >"$TMP/x2.log"
 lead --label=a,b $Q "$TMP/x2.log"
-[ "$(cat "$TMP/lead")" = "  $none" ]
-pass $? "TCG, every clock read 2x as dear: within TCG's measured floor, nothing leads"
+n2=$(rows_at 2)
+[ "$n2" -ge 1 ]
+pass $? "TCG, every clock read 2x as dear: $n2 rows lead, each a clock read at 2.00x"
 diag "$TMP/lead-all"
 scaled 6 >"$TMP/x6.log"
 lead --label=a,b $Q "$TMP/x6.log"
-[ "$(grep -c ': ns_per_call  ' "$TMP/lead")" = 10 ] && ! grep -v '^  probe' "$TMP/lead" | grep -qv ' 6.00x (TCG)$'
-pass $? "TCG, every clock read 6x as dear: ten ns_per_call figures lead, each at 6.00x, the condition beside"
+n6=$(rows_at 6)
+[ "$n6" -ge "$n2" ] && [ "$n6" -ge 1 ]
+pass $? "TCG, every clock read 6x as dear: $n6 rows lead (at least the $n2 of 2x), each at 6.00x, the condition beside"
 diag "$TMP/lead"
 
 # two real captures that differ (q35 with an HPET, pc without; both TCG): the differences

@@ -446,6 +446,20 @@ static double score_of(const char *a, const char *b)
 	return score;
 }
 
+/* The user's floors from text: noise_load_floors() of a file holding it. */
+static int floors_from(const char *text)
+{
+	char path[] = "/tmp/tp-floors-XXXXXX";
+	int fd = mkstemp(path), rc;
+
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		return -2;
+	close(fd);
+	rc = noise_load_floors(path);
+	unlink(path);
+	return rc;
+}
+
 /*
  * The lead's score of c's ns_per_call, single runs a [alo, ahi] and b [blo, bhi] (95 %) of
  * env "unit", whose floor for it is 1.0001 (noise_load_floors()): their intervals decide.
@@ -453,8 +467,7 @@ static double score_of(const char *a, const char *b)
 static double score_ci(double a, double alo, double ahi, double b, double blo, double bhi)
 {
 	static const char run[] = "{\"type\":\"run\",\"env\":\"unit\"}";
-	static const char floors[] = "unit\tclocks\tns_per_call\t1.0001\t1\n";
-	char path[] = "/tmp/unit-floors-XXXXXX";
+	static const char floors[] = "unit\tclocks\tc\tns_per_call\t0\t1\t1.0001\t1\n";
 	char *ja = xasprintf("{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"c\","
 			     "\"ns_per_call\":%g,\"ns_per_call_ci95\":[%g,%g,100]}", a, alo, ahi);
 	char *jb = xasprintf("{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"c\","
@@ -463,10 +476,8 @@ static double score_ci(double a, double alo, double ahi, double b, double blo, d
 	struct report rp = { 0 };
 	const struct figure *f;
 	double score = -1;
-	int fd = mkstemp(path);
 
-	if (fd < 0 || write(fd, floors, sizeof(floors) - 1) != (ssize_t)sizeof(floors) - 1 ||
-	    noise_load_floors(path))
+	if (floors_from(floors))
 		goto out;
 	add_run(&rp, "a.log", ra, 2);
 	add_run(&rp, "b.log", rb, 2);
@@ -475,10 +486,6 @@ static double score_ci(double a, double alo, double ahi, double b, double blo, d
 	score = f ? lead_figure_score(&rp, f) : -1;
 	report_free(&rp);
 out:
-	if (fd >= 0) {
-		close(fd);
-		unlink(path);
-	}
 	noise_free_floors();
 	free(ja);
 	free(jb);
@@ -511,58 +518,64 @@ static void test_lead_noise(void)
 	is_near(judge_t_p(1.96, 1e6), 0.05, 2e-4, "Welch: at many df t is the normal's 1.96");
 }
 
-/* noise_floor_of() of probe's key between two runs of env. */
-static double floor_in(const char *env, const char *probe, const char *key, int *measured)
+/* noise_floor_of() of probe's key of result x between two runs of env, each with nres results. */
+static double floor_in(const char *env, const char *probe, const char *key, int nres, int *measured)
 {
-	const char *rec[2];
+	const char *rec[4];
 	char *run = xasprintf("{\"type\":\"run\",\"env\":\"%s\"}", env);
-	char *res = xasprintf("{\"type\":\"result\",\"probe\":\"%s\",\"name\":\"x\",\"%s\":2}",
-			      probe, key);
+	char *res[3];
 	struct report rp = { 0 };
 	const struct figure *f;
 	double fl = -1;
 
+	for (int i = 0; i < 3; i++)
+		res[i] = xasprintf("{\"type\":\"result\",\"probe\":\"%s\",\"name\":\"%s\","
+				   "\"%s\":2}", probe, i ? (i == 1 ? "y" : "w") : "x", key);
 	rec[0] = run;
-	rec[1] = res;
-	add_run(&rp, "a.log", rec, 2);
-	add_run(&rp, "b.log", rec, 2);
+	for (int i = 0; i < 3; i++)
+		rec[1 + i] = res[i];
+	add_run(&rp, "a.log", rec, 1 + (size_t)nres);
+	add_run(&rp, "b.log", rec, 1 + (size_t)nres);
 	report_finish(&rp, NULL, 0);
 	f = find_fig(&rp, "x", key);
 	if (f)
 		fl = noise_floor_of(&rp, f, 1, measured);
 	report_free(&rp);
 	free(run);
-	free(res);
+	for (int i = 0; i < 3; i++)
+		free(res[i]);
 	return fl;
 }
 
-/* The floors the build measured on tests/data's identical pairs, as the lead applies them. */
+/*
+ * The floor as the lead applies it: the larger of the widest pair and
+ * Student's t at df for 0.05 / m, times sqrt(2) sd (t 2.0423 at 30 df for
+ * 0.05; 2.3596 for 0.025).
+ */
 static void test_noise_floors(void)
 {
-	const struct noise_floor *nf = &noise_floors[0];
-	double probe_max = 0;
 	int measured = -1;
 
-	is_near(floor_in("nowhere", "clocks", "ns_per_call", &measured), 1, 0,
+	is_near(floor_in("nowhere", "clocks", "ns_per_call", 1, &measured), 1, 0,
 		"floor: an env without identical pairs gets none, 1");
 	is_int(measured, 0, "floor: ... and says none was measured");
-	for (; nf->env && !strcmp(nf->probe, ATTRIBUTION); nf++)
-		;
-	if (!nf->env) {
-		ok(!noise_pairs, "floor: no identical pairs, no floors");
-		return;
-	}
-	for (const struct noise_floor *o = noise_floors; o->env; o++)
-		if (!strcmp(o->env, nf->env) && !strcmp(o->probe, nf->probe))
-			probe_max = fmax(probe_max, o->ratio);
-	is_near(floor_in(nf->env, nf->probe, nf->key, &measured), fmax(1, nf->ratio), 1e-9,
-		"floor: a measured key's is its largest ratio, as measured, not raised");
+	ok(noise_pairs > 0 && noise_floors[0].env && noise_floors[0].df > 0,
+	   "floor: the built-in table holds floors from %u pairs, the first with %u df",
+	   noise_pairs, noise_floors[0].df);
+	is_int(floors_from("# mine\nos\tclocks\tx\tns_per_call\t0.1\t30\t1.2\t100\n"
+			   "os\tclocks\tz\tns_per_call\t0.2\t10\t1.1\t50\n"
+			   "os\tclocks\tz\tgranularity_ns\t0.05\t10\t3\t50\n"
+			   "os\tclocks\tz\toverhead_ns\t0.5\t10\t1.5\t50\n"), 0, "floor: a file of four read");
+	is_near(floor_in("os", "clocks", "ns_per_call", 1, &measured), exp(2.0423 * M_SQRT2 * 0.1),
+		1e-3, "floor: one figure, sd 0.1 of 30 df: the bound, t 2.042, beyond the widest pair's 1.2x");
 	is_int(measured, 1, "floor: ... and says it was measured");
-	is_near(floor_in(nf->env, nf->probe, "never_measured_ns", &measured), fmax(1, probe_max),
-		1e-9,
-		"floor: a key never measured gets its probe's largest");
-	ok(noise_pairs > 0 && nf->figures > 0, "floor: %u pairs, %s %s from %u figure pairs",
-	   noise_pairs, nf->probe, nf->key, nf->figures);
+	is_near(floor_in("os", "clocks", "ns_per_call", 2, NULL), exp(2.3596 * M_SQRT2 * 0.1), 1e-3,
+		"floor: two figures tested at once: t at 0.025, 2.360");
+	is_near(floor_in("os", "clocks", "granularity_ns", 1, NULL), 3, 1e-9,
+		"floor: a result never measured takes its key's widest: its pair's 3x beyond the bound");
+	is_near(floor_in("os", "clocks", "resolution_ns", 1, NULL), exp(2.2281 * M_SQRT2 * 0.5), 1e-3,
+		"floor: a key never measured takes its probe's widest: sd 0.5 at 10 df (2.2281)");
+	noise_free_floors();
 }
 
 static void test_labels(void)

@@ -211,7 +211,7 @@ static void add_figure(struct om_doc *d, const struct report *rp, size_t ri,
 		if (!all)
 			return;
 		/* a name is made only from a declared key, never from a record's text */
-		if (!(decl = keys_find(fg->probe, fg->key))) {
+		if (!(decl = fg->decl)) {
 			d->undeclared++;
 			return;
 		}

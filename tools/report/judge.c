@@ -63,20 +63,29 @@ double judge_t_p(double t, double df)
 	return beta_inc(df / 2, 0.5, df / (df + t * t));
 }
 
-/* Student's 97.5 % quantile for df (real) degrees of freedom, by bisection of judge_t_p(). */
-static double t975(double df)
+double judge_t_quantile(double p, double df)
 {
-	double lo = 0, hi = 1000;
+	double lo = 0, hi = 2;
 
-	for (int i = 0; i < 100; i++) {
+	while (judge_t_p(hi, df) > p && hi < 1e12) {
+		lo = hi;
+		hi *= 2;
+	}
+	for (int i = 0; i < 60; i++) {
 		double mid = (lo + hi) / 2;
 
-		if (judge_t_p(mid, df) > JUDGE_ALPHA)
+		if (judge_t_p(mid, df) > p)
 			lo = mid;
 		else
 			hi = mid;
 	}
 	return (lo + hi) / 2;
+}
+
+/* Student's 97.5 % quantile for df (real) degrees of freedom. */
+static double t975(double df)
+{
+	return judge_t_quantile(JUDGE_ALPHA, df);
 }
 
 /* Run r's own standard error of log(fg) from its interval (one iteration); 0: none. */

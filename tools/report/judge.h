@@ -7,8 +7,9 @@
  *   the logs of the iterations' (or runs') values, its p-value shown, and
  *   Benjamini-Hochberg's rule over all the figures tested so;
  * - else each run's own interval (the figure's KEY_ci95, keys.h) and the
- *   between-run floor identical unloaded runs showed for its probe and key
- *   in their env (noise.h), not squared, combined in quadrature.
+ *   between-run floor identical unloaded runs set for its result and key
+ *   in their env (noise.h: the widest pair, or the bound all the figures
+ *   compared at once stay within), not squared, combined in quadrature.
  * A figure declared unstable (bimodal, quantized) is never judged by ratio;
  * one of single runs without a floor for its env (a run's own interval
  * does not see between-run noise), or a floor too wide to say
@@ -64,5 +65,8 @@ double judge_detectable(const struct judgement *j);
 
 /* Student's t: two-sided p of |t| with df degrees of freedom. */
 double judge_t_p(double t, double df);
+
+/* Student's t whose two-sided p at df degrees of freedom is p (0 < p < 1). */
+double judge_t_quantile(double p, double df);
 
 #endif

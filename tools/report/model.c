@@ -566,7 +566,8 @@ const char *run_booted_clocksource(const struct run *r)
 /*
  * Gives the results read through their run's booted clocksource an
  * as-booted id, when two runs booted with different ones (else the
- * as-booted rows would repeat the others).
+ * as-booted rows would repeat the others), or when the report asks for
+ * them always (floors_gen: their floors are measured on identical runs).
  */
 static void mark_as_booted(struct report *rp)
 {
@@ -579,7 +580,7 @@ static void mark_as_booted(struct report *rp)
 		differ |= seen && cs && strcmp(seen, cs);
 		seen = seen ? seen : cs;
 	}
-	if (!differ)
+	if (!differ && !rp->booted_always)
 		return;
 	for (size_t i = 0; i < rp->nruns; i++) {
 		struct run *run = &rp->runs[i];

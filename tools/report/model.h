@@ -65,6 +65,7 @@ struct figure {
 
 struct report {
 	unsigned id;		/* new for every finished report (report_new_id()): caches key on it */
+	int booted_always;	/* as-booted rows even where every run booted one clocksource */
 	struct run *runs;
 	size_t nruns, cap;
 	struct figure *figs;

@@ -26,13 +26,17 @@
 const char *noise_env(const json_t *head, char *buf, size_t len);
 
 /*
- * For each env (noise_env()), probe and key, the
- * largest ratio of one run to the other that the lead saw
- * (ratio_log(), ratio.h) over every two runs of one configuration and env;
- * terminated by a NULL env.
+ * For each env (noise_env()), probe, result and key: how far apart the
+ * figure came in runs of one configuration (one set). sd is the standard
+ * deviation of its log between the runs of a set, pooled over the sets
+ * (df: runs less sets); ratio the largest ratio of two runs of one set the
+ * lead saw (ratio_log(), ratio.h); terminated by a NULL env. The result is
+ * the figure's row as the lead names it (name, then its identity).
  */
 struct noise_floor {
-	const char *env, *probe, *key;
+	const char *env, *probe, *result, *key;
+	double sd;		/* of log(figure) within a set, pooled */
+	unsigned df;		/* its degrees of freedom */
 	double ratio;		/* >= 1 */
 	unsigned figures;	/* figure pairs measured */
 };
@@ -42,23 +46,35 @@ extern const unsigned noise_runs;	/* of how many runs */
 
 /*
  * Floors measured on the user's own machine (`make noise-floor`:
- * floors_gen --tsv, lines "env TAB probe TAB key TAB ratio TAB figures",
- * '#' comments): for every env they name they take the place of the
- * built-in ones. Hostile input: a name of plain printable text, a ratio
- * from 1 to NOISE_RATIO_MAX, a count. Returns 0, or -1 after one line on
- * stderr naming the file, the line and what is wrong (nothing taken).
+ * floors_gen --tsv, lines "env TAB probe TAB result TAB key TAB sd TAB df
+ * TAB ratio TAB figures", '#' comments): for every env they name they take
+ * the place of the built-in ones. Hostile input: names of plain printable
+ * text, an sd from 0 to NOISE_SD_MAX, a ratio from 1 to NOISE_RATIO_MAX,
+ * counts. Returns 0, or -1 after one line on stderr naming the file, the
+ * line and what is wrong (nothing taken).
  */
 #define NOISE_RATIO_MAX 1e9
+#define NOISE_SD_MAX 20.0
+#define NOISE_TSV_FIELDS 8
 int noise_load_floors(const char *path);
 void noise_free_floors(void);
 
+/* The name a floor's result has: fg's name, and its identity after a space where it has one. */
+char *noise_result_name(const struct figure *fg);
+
 /*
- * The between-run floor of fg for run 0 against run r (judge.h): the
- * larger of the two runs' envs' measured floors for its probe and key,
- * or, for a key never measured and for every attribution count (interrupt
- * sources are named per machine), the largest of its probe's there; as
- * measured, not raised. 1 when none was measured (*measured, when not
- * NULL, says which).
+ * The between-run floor of fg for run 0 against run r (judge.h), a ratio:
+ * how far apart two runs of one configuration can come by chance, for
+ * the larger of the two runs' envs. Its log is the larger of the largest
+ * log ratio measured and the prediction bound t * sqrt(2) * sd: Student's t
+ * at df for a two-sided JUDGE_ALPHA / m, m the figures the comparison of run
+ * r against run 0 tests at once (so that all of them together stay within
+ * their floors with 95 % chance), sqrt(2) for the two runs. Looked up by
+ * probe, result and key; a result never measured takes the widest of its
+ * key's (the largest sd and ratio, the smallest df), a key never measured
+ * its probe's. An attribution count (sources are named per machine) takes
+ * its probe's widest pair alone: Poisson's test on the counts comes first.
+ * 1 when none was measured (*measured, when not NULL, says which).
  */
 double noise_floor_of(const struct report *rp, const struct figure *fg, size_t r, int *measured);
 

@@ -128,9 +128,9 @@ void lead_print_note(FILE *f, const struct report *rp, enum style style)
 	fprintf(f, "  (how: a figure leads when the 95 %% interval of its ratio excludes 1 -/+ %.0f %% "
 		"(counts %.0f %%), ranked by the ratio; repeated on both sides: Welch's t on the "
 		"repetitions, p shown, Benjamini-Hochberg over each probe's; else each run's own "
-		"interval with the floor of %u pairs of identical unloaded runs (%u runs), as "
-		"measured)\n", JUDGE_BAND * 100,
-		JUDGE_BAND_COUNT * 100, noise_pairs, noise_runs);
+		"interval with the floor %u identical unloaded runs set: the larger of the widest "
+		"pair and the bound every figure compared here stays within together, 95 %% of "
+		"the time)\n", JUDGE_BAND * 100, JUDGE_BAND_COUNT * 100, noise_runs);
 	each_probe(rp, print_power, &pl);
 	if (pl.any)
 		fputs(")\n", f);

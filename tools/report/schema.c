@@ -91,6 +91,9 @@ static const struct schema_row schema[] = {
 	{ "verdict", "items", C, "each figure people act on: its value, unit, word (docs/verdict.md), where it came from or why not" },
 	{ "tsc_readiness", "*", C, "is tsc=reliable safe: the answer, its reasons, the kernel words, the reference the vote named (docs/readiness.md)" },
 	{ "stub*", "*", C, "what the firmware stub found and did" },
+	/* their lengths are the stub's choice; what varies is a window retried (calib's retried) */
+	{ "boot", "stub_calibration_us", B, "the stub's calibration: its references' rounds of windows, and any window it retried" },
+	{ "boot", "stub_hwlat_us", B, "the pre-OS scan: the length timeprobe.hwlat_preos= gave it" },
 	{ "boot", "*_us", F, "a boot phase or span in us (TSC over the stub's frequency)" },
 	{ "boot", "*", C, "the boot timeline: the clock, its frequency, how to read it" },
 };
