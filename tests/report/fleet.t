@@ -71,10 +71,10 @@ try:
 	   "--place: node-001 ranks in the middle, at the median", p.stdout[:1200])
 
 	# identical runs on an idle machine (the older aa-host-* sets ran beside other work)
-	aa = sorted(glob.glob(os.path.join(DATA, "aa-host3-*.log")) + glob.glob(os.path.join(DATA, "aa-host4-*.log")))
+	aa = sorted(sum((glob.glob(os.path.join(DATA, "aa-host%d-*.log" % k)) for k in (3, 4, 5)), []))
 	p, _ = report("--fleet", *aa)
 	ok(p.returncode == 0 and len(aa) >= 10 and "Outliers" not in p.stdout,
-	   "A/A: %d quiet runs of one configuration (aa-host3-*, aa-host4-*) name no outlier" % len(aa),
+	   "A/A: %d quiet runs of one configuration (aa-host3-* to aa-host5-*) name no outlier" % len(aa),
 	   p.stdout.split("Outliers", 1)[-1][:800])
 
 	p, _ = report("--fleet", HOST, os.path.join(DATA, "aa-tcg-1-a.log"),
