@@ -2,7 +2,7 @@
 /*
  * The `tsc_readiness` record at the end of every run, before the verdict:
  * is `tsc=reliable` safe on this machine, the reasons (each figure, its
- * bound from common/readiness.c, the record it came from, passed or not),
+ * bound as its probe declares it, the record it came from, passed or not),
  * the kernel words to use, and the reference the vote finds off. Read from
  * the run's kept records (sink_saved(), through recread.c), as verdict.c
  * does; docs/readiness.md. Each fact and each reason is a declaration of

@@ -91,7 +91,7 @@ static int one_origin(const struct probe_verdict *d, const struct rec_view *r)
 	return list && memmem(list, n, d->key, strlen(d->key)) != NULL;
 }
 
-/* Item it's figure from record r (named name), when its declaration selects r. */
+/* The figure of item it from record r (named name), when its declaration selects r. */
 static void take(struct verdict_item *it, const struct rec_view *r, const char *name)
 {
 	const struct probe_verdict *d = it->d;

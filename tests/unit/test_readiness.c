@@ -372,6 +372,47 @@ static void record_back(void)
 	json_decref(o);
 }
 
+/* A probe no file of the suite knows: its fact and its rule are in its declarations alone. */
+static const struct probe_key made_keys[] = {
+	PKEY_FIG("steps_back", "count", PK_LOWER, "steps back"),
+};
+
+static const struct probe_fact made_facts[] = {
+	{ .fact = RF_WARPS, .key = "steps_back", .pick = PP_SUM },
+};
+
+static const struct probe_reason made_reasons[] = {
+	{ .rule = { "made_steps_back", "made-up steps back", "count", 1, RD_CHECKED,
+		    "a made-up source", 0 },
+	  .place = 13, .fact = RF_WARPS, .from = "madeup: its scan",
+	  .absent = "no scan (probe madeup)" },
+};
+
+static const struct probe made_probe = {
+	.name = "madeup", .summary = "made up", PROBE_KEYS(made_keys), PROBE_FACTS(made_facts),
+	PROBE_REASONS(made_reasons),
+};
+
+static void made_up_probe(void)
+{
+	static struct readiness rd;
+	const struct probe *const table[] = { &made_probe };
+	const struct readiness_reason *it;
+
+	nrecs = 0;
+	rec("{\"type\":\"result\",\"probe\":\"madeup\",\"name\":\"a\",\"steps_back\":1}");
+	rec("{\"type\":\"result\",\"probe\":\"madeup\",\"name\":\"b\",\"steps_back\":2}");
+	rec("{\"type\":\"result\",\"probe\":\"tsc\",\"name\":\"c\",\"steps_back\":50}");
+	readiness_gather(&rd, table, 1, recs, nrecs, 1, NULL);
+	is_int(rd.n, 3, "the made-up probe's reason and the record's own two");
+	it = reason_of(&rd, "made_steps_back", 0);
+	ok(it && it->value == 3 && it->pass == RD_FAILED && !strcmp(it->from, "madeup: its scan"),
+	   "its fact summed over its results, judged by its bound: failed");
+	is_str(rd_answer_name(rd.answer), "not safe", "a failed checked rule: not safe");
+	ok(rd.n == 3 && !strcmp(rd.reason[0].rule->id, "sockets") && it == &rd.reason[2],
+	   "in its place (13): after the record's own two (10, 12)");
+}
+
 int main(void)
 {
 	skew_words();
@@ -381,5 +422,6 @@ int main(void)
 	keys_declared();
 	facts_declared();
 	record_back();
+	made_up_probe();
 	return tap_done();
 }
