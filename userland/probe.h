@@ -207,7 +207,7 @@ struct probe_fact {
  * its place in the record, the fact it judges (plus another's, an offset's
  * bound; or the ppm of fact against vs), the record it comes from as the
  * reason says it, and why there is no figure: absent; absent_vs when vs is
- * the one missing; needs' own absent text when that fact is missing too.
+ * the one missing; needs_absent when the fact needs is missing too.
  * one_origin: why a fact of one origin is not judged. one_cpu: with one
  * CPU and no figure, passed, from this (a pair's figure). no_tsc: where the
  * counter is no TSC, why not measured, or with no_tsc_passes, passed, from
