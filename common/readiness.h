@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Is `tsc=reliable` safe here, and which clock is wrong: the decision table
- * (one rule per figure, its bound and the bound's source), the reference
- * vote, the answer and the kernel words that follow from it. The suite
+ * Is `tsc=reliable` safe here, and which clock is wrong: what a rule of the
+ * decision table is (its figure's bound and the bound's source; each rule
+ * is declared by the probe that measures its figure, struct probe_reason
+ * in userland/probe.h, or by the record itself), the reference vote, the
+ * answer and the kernel words that follow from it. The suite
  * (userland/readiness.c) fills the figures from a run's records and writes
- * the `tsc_readiness` record; docs/readiness.md is this table for people.
+ * the `tsc_readiness` record; docs/readiness.md is the table for people.
  * Freestanding C (no libc), tested by tests/unit/test_readiness.c.
  */
 #ifndef TP_COMMON_READINESS_H
@@ -31,12 +33,6 @@ struct rd_rule {
 	int x86_only;		/* REQUIRED only of a TSC: arm64 has no platform counter to drift */
 };
 
-extern const struct rd_rule rd_rules[];
-extern const size_t rd_rule_count;
-
-/* The rule of id, or NULL. */
-const struct rd_rule *rd_rule_find(const char *id);
-
 /* 1 when figure v passes rule r (|v| <= bound; a yes/no: v is 1), 0 when not. */
 int rd_rule_passes(const struct rd_rule *r, double v);
 
@@ -54,9 +50,10 @@ enum rd_answer { RD_UNKNOWN, RD_NOT_SAFE, RD_SAFE };
 const char *rd_answer_name(enum rd_answer a);
 
 /* The answer from the reasons: any failed REQUIRED or CHECKED one is not safe; else a
- * REQUIRED rule with no measured reason is unknown (x86_only rules only where have_tsc);
- * else safe. */
-enum rd_answer rd_decide(const struct rd_reason_state *s, size_t n, int have_tsc);
+ * REQUIRED rule of rules[0..nrules) with no measured reason is unknown (x86_only rules
+ * only where have_tsc); else safe. */
+enum rd_answer rd_decide(const struct rd_reason_state *s, size_t n,
+			 const struct rd_rule *const *rules, size_t nrules, int have_tsc);
 
 /*
  * The reference vote. Every entry is one clock's own rate error in ppm

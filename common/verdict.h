@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The verdict's thresholds: one row per figure people act on (TSC, clock
- * read cost, wake-up latency, OS noise, timer accuracy), with the bounds
- * that make it good, fair or poor. The suite (userland/verdict.c) gives
- * each figure its word with them and ships word and figure in the
- * `verdict` record; tp-report (tools/report/verdict.c) shows the record
- * with each row's bounds beside it. docs/verdict.md says where each bound
- * comes from. Freestanding C (no libc), tested by tests/unit/test_verdict.c.
+ * The verdict's words and the row that holds an item's bounds: one row per
+ * figure people act on (TSC, clock read cost, wake-up latency, OS noise,
+ * timer accuracy), with the bounds that make it good, fair or poor and
+ * where they come from. Each row is declared by the probe that measures
+ * the figure, beside its keys (struct probe_verdict, userland/probe.h);
+ * the suite (userland/verdict.c) gives each figure its word with it and
+ * ships word and figure in the `verdict` record; tp-report
+ * (tools/report/verdict.c) shows the record with each row's bounds beside
+ * it, from a copy of the rows its build writes from the declarations.
+ * docs/verdict.md says where each bound comes from. Freestanding C (no
+ * libc), tested by tests/unit/test_verdict.c.
  */
 #ifndef TP_COMMON_VERDICT_H
 #define TP_COMMON_VERDICT_H
@@ -24,12 +28,6 @@ struct verdict_limit {
 	double fair_max;	/* at most this: fair; above: poor */
 	const char *basis;	/* where the bounds come from, in a few words (docs/verdict.md) */
 };
-
-extern const struct verdict_limit verdict_limits[];
-extern const size_t verdict_limit_count;
-
-/* The row of id, or NULL. */
-const struct verdict_limit *verdict_limit_find(const char *id);
 
 /* The word for figure v (a NaN: not measured). */
 enum verdict_word verdict_word_of(const struct verdict_limit *l, double v);

@@ -17,8 +17,11 @@
 #include <stdint.h>
 
 #include "options.h"
+#include "readiness.h"
+#include "recread.h"
 #include "supervise.h"
 #include "tsccal.h"
+#include "../common/verdict.h"
 #include "../common/words.h"
 
 enum probe_status {
@@ -137,6 +140,93 @@ struct probe_key {
 #define PKEY_BUDGET(n, u, w) { .name = (n), .cls = PK_BUDGET, .unit = (u), .what = (w) }
 #define PKEY_CTX(n, u, w) { .name = (n), .cls = PK_CONTEXT, .unit = (u), .what = (w) }
 
+/* Which record's figure an item or a fact keeps when several have one. */
+enum probe_pick {
+	PP_LAST,	/* the last */
+	PP_FIRST,	/* the first */
+	PP_LARGEST,	/* the largest |figure| (the worst) */
+	PP_INDEPENDENT,	/* the first whose independent_key is true, else the first */
+	PP_SUM,		/* the sum over the records (a fact only) */
+};
+
+/*
+ * One item of the verdict (userland/verdict.c, docs/verdict.md): the row
+ * of its words and bounds with their source (lim), its place in the
+ * verdict's block and record, and which figure of which record it is.
+ * The figure is key's number (|key| + plus_key's, when plus_key is set)
+ * plus add, from the probe's result records that where[] selects, or
+ * (record set) from the run's own record of that type. tp-report prints
+ * the bounds from these rows (tools/report/gen/keys_gen.c writes them).
+ */
+struct probe_verdict {
+	struct verdict_limit lim;
+	int place;			/* first 1: the verdict's order */
+	const char *record;		/* NULL: the probe's results; else "fingerprint" */
+	const char *key;
+	const char *plus_key;
+	double add;
+	struct rec_where where[2];
+	enum probe_pick pick;
+	const char *from;		/* words after "PROBE: NAME"; a record's: all of it */
+	const char *context_key;	/* then ", KEY VALUE" */
+	const char *one_origin_key;	/* a list naming key when its figure's sides are one */
+	const char *independent_key;	/* the reference is independent (true, false, absent) */
+	const char *why_key;		/* when not independent: why, from the record */
+	const char *p999_key, *n_key;	/* a worst case's p99.9 and sample count, beside it */
+	const char *absent;		/* a record's item: why no figure; NULL: it did not say */
+};
+
+/*
+ * One fact of the tsc_readiness record (readiness.h's enum readiness_fact,
+ * docs/readiness.md) that the probe's records say: key's number (or
+ * true/false as 1/0) from its result records, or from its own record of
+ * type record ("calib", "skip"), or from the run's ("fingerprint", "run"),
+ * those that where[] selects; several kept as pick says (PP_LAST,
+ * PP_FIRST, PP_SUM). one_origin_key: a list that names key when its two
+ * sides are one figure. A clock of a vote (RF_CLOCK_*): its name is
+ * name_key's string, its rate key's, its uncertainty |unc_key| or half of
+ * hi_key - lo_key; one that is not a platform reference counts after boot
+ * only when independent_key is true. RF_POSTBOOT_WHY: key is the text,
+ * name_key's string after name_prefix the reference it is about.
+ */
+struct probe_fact {
+	enum readiness_fact fact;
+	const char *record;
+	const char *key;
+	struct rec_where where[2];
+	enum probe_pick pick;
+	const char *one_origin_key;
+	const char *name_key, *name_prefix;
+	const char *unc_key, *lo_key, *hi_key;
+	const char *independent_key;
+};
+
+/*
+ * One reason of the tsc_readiness record: its rule (id, what a person
+ * reads, unit, the bound, what its failure does, the bound's source),
+ * its place in the record, the fact it judges (plus another's, an offset's
+ * bound; or the ppm of fact against vs), the record it comes from as the
+ * reason says it, and why there is no figure: absent; absent_vs when vs is
+ * the one missing; needs_absent when the fact needs is missing too.
+ * one_origin: why a fact of one origin is not judged. one_cpu: with one
+ * CPU and no figure, passed, from this (a pair's figure). no_tsc: where the
+ * counter is no TSC, why not measured, or with no_tsc_passes, passed, from
+ * this. per_clock: one reason per RF_CLOCK_POSTBOOT clock (the TSC's rate
+ * against it), from its record; absent with none.
+ */
+struct probe_reason {
+	struct rd_rule rule;
+	int place;			/* first 1: the record's order */
+	enum readiness_fact fact, plus, vs, needs;
+	const char *from;
+	const char *absent, *absent_vs, *needs_absent;
+	const char *one_origin;
+	const char *one_cpu;
+	const char *no_tsc;
+	int no_tsc_passes;
+	int per_clock;
+};
+
 struct probe {
 	const char *name;
 	const char *summary;
@@ -161,6 +251,12 @@ struct probe {
 	const char *const *figures;
 	const struct probe_key *keys;	/* every key of its records (NULL: injections) */
 	size_t n_keys;
+	const struct probe_verdict *verdict;	/* its items of the verdict (verdict.c) */
+	size_t n_verdict;
+	const struct probe_fact *facts;		/* what its records tell tsc_readiness */
+	size_t n_facts;
+	const struct probe_reason *reasons;	/* and the reasons it judges them by */
+	size_t n_reasons;
 	int inject;		/* fault injection: runs only when named by inject= */
 };
 
@@ -178,6 +274,9 @@ static inline int64_t probe_expect(const struct probe_ctx *ctx, int64_t native_m
 
 #define PROBE_OPTS(a) .opts = (a), .n_opts = sizeof(a) / sizeof((a)[0])
 #define PROBE_KEYS(a) .keys = (a), .n_keys = sizeof(a) / sizeof((a)[0])
+#define PROBE_VERDICT(a) .verdict = (a), .n_verdict = sizeof(a) / sizeof((a)[0])
+#define PROBE_FACTS(a) .facts = (a), .n_facts = sizeof(a) / sizeof((a)[0])
+#define PROBE_REASONS(a) .reasons = (a), .n_reasons = sizeof(a) / sizeof((a)[0])
 #define PROBE_FIGURES(...) .figures = (const char *const[]){ __VA_ARGS__, 0 }
 
 /* Every probe, fault injections last; probe_find() finds measuring probes. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe.h"
 #include "readiness.h"
 #include "timeutil.h"
 
@@ -42,7 +43,7 @@ static double consensus_hz(const struct readiness_facts *f)
 	for (size_t i = 0; i < n; i++)
 		hz[i] = v[i]->tsc_hz;
 	if (!n)
-		return f->stub_hz;
+		return f->v[RF_STUB_HZ];
 	qsort(hz, n, sizeof(hz[0]), cmp_double);
 	return n % 2 ? hz[n / 2] : (hz[n / 2 - 1] + hz[n / 2]) / 2;
 }
@@ -100,15 +101,59 @@ static void vote_post(struct readiness *rd, double base)
 
 /* ---- the reasons ---- */
 
-static struct readiness_reason *reason(struct readiness *rd, const char *id, const char *from)
+/* The record's own reasons, not a probe's: the machine's sockets and the vote on the TSC. */
+enum { OWN_SOCKETS, OWN_VOTE };
+
+static const struct probe_reason own[] = {
+	[OWN_SOCKETS] = {
+	  .rule = { "sockets", "sockets (physical packages)", "count", 2, RD_ADVICE,
+		    "up to 2 the kernel drops its watchdog itself (check_system_tsc_reliable)", 0 },
+	  .place = 10, .from = "sysfs: physical_package_id", .absent = "no CPU topology in sysfs" },
+	[OWN_VOTE] = {
+	  .rule = { "tsc_named_wrong", "the reference vote does not name the TSC", 0, 1, RD_CHECKED,
+		    "a TSC that disagrees with every reference is the clock that is off", 0 },
+	  .place = 12, .from = "the reference vote",
+	  .absent = "too few references after boot to vote on the TSC" },
+};
+
+static int add_decl(struct readiness_decl *out, size_t *n, size_t max, struct readiness_decl d)
+{
+	size_t k = *n;
+
+	if (*n == max)
+		return -1;
+	for (; k > 0 && out[k - 1].d->place > d.d->place; k--)
+		out[k] = out[k - 1];
+	out[k] = d;
+	(*n)++;
+	return 0;
+}
+
+int readiness_decls(const struct probe *const *probes, size_t nprobes,
+		    struct readiness_decl *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (add_decl(out, &n, max, (struct readiness_decl){ NULL, &own[i] }))
+			return -1;
+	for (size_t p = 0; p < nprobes; p++)
+		for (size_t i = 0; !probes[p]->inject && i < probes[p]->n_reasons; i++)
+			if (add_decl(out, &n, max,
+				     (struct readiness_decl){ probes[p], &probes[p]->reasons[i] }))
+				return -1;
+	return (int)n;
+}
+
+static struct readiness_reason *reason(struct readiness *rd, const struct rd_rule *rule,
+				       const char *from)
 {
 	struct readiness_reason *it;
 
 	if (rd->n >= READINESS_REASONS)
 		return &rd->reason[READINESS_REASONS - 1];
 	it = &rd->reason[rd->n++];
-	*it = (struct readiness_reason){ .rule = rd_rule_find(id), .pass = RD_NOT_MEASURED,
-					 .value = NAN };
+	*it = (struct readiness_reason){ .rule = rule, .pass = RD_NOT_MEASURED, .value = NAN };
 	snprintf(it->from, sizeof(it->from), "%s", from);
 	return it;
 }
@@ -120,63 +165,60 @@ static void judge(struct readiness_reason *it, double v, const char *why_not)
 	if (isfinite(v))
 		it->pass = rd_rule_passes(it->rule, v) ? RD_PASSED : RD_FAILED;
 	else
-		snprintf(it->why, sizeof(it->why), "%s", why_not);
+		snprintf(it->why, sizeof(it->why), "%s", why_not ? why_not : "");
 }
 
-static void reasons_clock(struct readiness *rd)
+static double fact(const struct readiness *rd, enum readiness_fact k)
 {
-	const struct readiness_facts *f = &rd->f;
+	return k == RF_NONE ? NAN : rd->f.v[k];
+}
+
+/* The figure a declaration judges: its fact (plus another's), or its ppm against vs; *why
+ * when there is none. */
+static double figure(const struct readiness *rd, const struct probe_reason *d, const char **why)
+{
+	double v = fact(rd, d->fact), vs = fact(rd, d->vs);
+
+	if (d->vs) {
+		*why = vs > 0 ? d->absent : d->absent_vs;
+		return v > 0 && vs > 0 ? (v / vs - 1) * 1e6 : NAN;
+	}
+	if (!TP_HAVE_TSC && d->no_tsc)
+		*why = d->no_tsc;
+	else if (d->needs && !isfinite(fact(rd, d->needs)))
+		*why = d->needs_absent;
+	else
+		*why = d->absent;
+	return d->plus ? v + fact(rd, d->plus) : v;
+}
+
+/* One reason of a probe's declaration. */
+static void reason_declared(struct readiness *rd, const struct probe_reason *d)
+{
+	const char *why;
+	double v = figure(rd, d, &why);
 	struct readiness_reason *it;
 
-	if (TP_HAVE_TSC)
-		judge(reason(rd, "invariant_tsc", "fingerprint: invariant_tsc"),
-		      f->invariant < 0 ? NAN : f->invariant, "the fingerprint did not say");
-	else
-		judge(reason(rd, "invariant_tsc", "the architecture"), 1, "");
-	it = reason(rd, "stub_vs_kernel_ppm", "tsc: tsc agreement");
-	judge(it, f->stub_kernel_one_origin ? NAN : f->stub_vs_kernel_ppm,
-	      f->stub_kernel_one_origin ? "one origin: the kernel took the stub's figure"
-					: "no stub and kernel figures (probe tsc)");
-	if (f->stub_kernel_one_origin)
-		it->value = f->stub_vs_kernel_ppm;
-	judge(reason(rd, "stub_vs_cpuid15_ppm", "tsc: tsc flags"),
-	      f->cpuid15_hz > 0 && f->stub_hz > 0 ? (f->stub_hz / f->cpuid15_hz - 1) * 1e6 : NAN,
-	      f->cpuid15_hz > 0 ? "no stub figure" : "CPUID 0x15 gives no frequency here");
+	if (!TP_HAVE_TSC && d->no_tsc && d->no_tsc_passes) {
+		judge(reason(rd, &d->rule, d->no_tsc), 1, "");
+	} else if (d->one_cpu && rd->f.v[RF_CPUS] == 1 && !isfinite(fact(rd, d->fact))) {
+		judge(reason(rd, &d->rule, d->one_cpu), 0, "");	/* the kernel checks no pair */
+	} else if (d->fact && rd->f.one_origin[d->fact]) {
+		it = reason(rd, &d->rule, d->from);
+		judge(it, NAN, d->one_origin);
+		it->value = v;
+	} else {
+		judge(reason(rd, &d->rule, d->from), v, why);
+	}
 }
 
-static void reasons_cpus(struct readiness *rd)
-{
-	const struct readiness_facts *f = &rd->f;
-	const char *none = isfinite(f->offset_ns) ? 0 : "no tscsync summary (probe tscsync)";
-
-	if (f->cpus == 1 && !isfinite(f->offset_ns))	/* the kernel checks no pair either */
-		judge(reason(rd, "offset_ns", "run: one CPU, no pair"), 0, "");
-	else
-		judge(reason(rd, "offset_ns", "tscsync: tscsync summary"),
-		      f->offset_ns + f->bound_ns, "no tscsync summary (probe tscsync)");
-	judge(reason(rd, "preos_offset_ns", "tscsync: tscsync summary"), f->preos_offset_ns,
-	      none ? none : "no pre-OS pairs (not booted through the stub, or one CPU)");
-	judge(reason(rd, "warps", "tsc: tsc sync"), f->warps, "no tsc sync record (probe tsc)");
-	judge(reason(rd, "counter_errata", "counter: each CPU's scan"), f->counter_bad,
-	      "no counter scan (probe counter)");
-	judge(reason(rd, "tsc_adjust_changed", "tscsync: tscsync summary"), f->adjust_changed,
-	      !TP_HAVE_TSC ? "x86 only" : none ? none : "no stub figures to compare with");
-	judge(reason(rd, "hidden_gaps", "hwlat: pre-OS scan"), NAN,
-	      "the pre-OS scan reads the TSC alone: no reference to see a gap it did not count");
-	judge(reason(rd, "sockets", "sysfs: physical_package_id"),
-	      rd->sockets > 0 ? rd->sockets : NAN, "no CPU topology in sysfs");
-}
-
-/* The TSC's rate against each independent reference, from the pre-OS consensus. */
-static void reasons_drift(struct readiness *rd, double base)
+/* The TSC's rate against each independent reference after boot, from the pre-OS consensus. */
+static void reasons_per_clock(struct readiness *rd, const struct probe_reason *d, double base)
 {
 	for (size_t i = 0; i < rd->f.npost; i++) {
 		const struct readiness_clock *c = &rd->f.post[i];
-		char from[READINESS_TEXT];
-		struct readiness_reason *it;
+		struct readiness_reason *it = reason(rd, &d->rule, rd->f.post_from[i]);
 
-		snprintf(from, sizeof(from), "drift: drift vs %s", c->name);
-		it = reason(rd, "drift_ppm", from);
 		judge(it, (c->tsc_hz / base - 1) * 1e6, "");
 		if (rd->wrong && !strcmp(rd->wrong, c->name)) {
 			it->pass = RD_NOT_MEASURED;
@@ -185,17 +227,28 @@ static void reasons_drift(struct readiness *rd, double base)
 		}
 	}
 	if (!rd->f.npost)
-		judge(reason(rd, "drift_ppm", "drift"), NAN, rd->f.drift_why[0] ? rd->f.drift_why :
-		      "no counter independent of the TSC (probe drift not run, or none open)");
+		judge(reason(rd, &d->rule, d->from), NAN,
+		      rd->f.post_why[0] ? rd->f.post_why : d->absent);
 }
 
-static void reason_vote(struct readiness *rd)
+/* Every reason, in the record's order. */
+static void reasons(struct readiness *rd, const struct readiness_decl *d, size_t n, double base)
 {
-	struct readiness_reason *it = reason(rd, "tsc_named_wrong", "the reference vote");
-	int ran = rd->vote_post.res != RD_VOTE_TOO_FEW;
+	for (size_t i = 0; i < n; i++) {
+		const struct probe_reason *r = d[i].d;
+		int ran = rd->vote_post.res != RD_VOTE_TOO_FEW;
 
-	judge(it, ran ? !(rd->wrong && !strcmp(rd->wrong, "tsc")) : NAN,
-	      "too few references after boot to vote on the TSC");
+		if (r == &own[OWN_SOCKETS])
+			judge(reason(rd, &r->rule, r->from), rd->sockets > 0 ? rd->sockets : NAN,
+			      r->absent);
+		else if (r == &own[OWN_VOTE])
+			judge(reason(rd, &r->rule, r->from),
+			      ran ? !(rd->wrong && !strcmp(rd->wrong, "tsc")) : NAN, r->absent);
+		else if (r->per_clock)
+			reasons_per_clock(rd, r, base);
+		else
+			reason_declared(rd, r);
+	}
 }
 
 /* The kernel's name of a platform clock the vote did not name: hpet, else acpi_pm. */
@@ -218,9 +271,10 @@ static const char *fallback_clock(const struct readiness *rd)
 	return NULL;
 }
 
-static void decide(struct readiness *rd)
+static void decide(struct readiness *rd, const struct readiness_decl *d, size_t nd)
 {
 	struct rd_reason_state s[READINESS_REASONS];
+	const struct rd_rule *rules[READINESS_REASONS];
 	int advice_failed = 0;
 	struct tp_buf b;
 
@@ -229,29 +283,29 @@ static void decide(struct readiness *rd)
 		advice_failed |= rd->reason[i].rule->kind == RD_ADVICE &&
 				 rd->reason[i].pass == RD_FAILED;
 	}
-	rd->answer = rd_decide(s, rd->n, TP_HAVE_TSC);
+	for (size_t i = 0; i < nd; i++)
+		rules[i] = &d[i].d->rule;
+	rd->answer = rd_decide(s, rd->n, rules, nd, TP_HAVE_TSC);
 	tp_buf_init(&b, rd->kernel_args, sizeof(rd->kernel_args));
 	if (TP_HAVE_TSC)
 		rd_kernel_args(&b, rd->answer, advice_failed, fallback_clock(rd));
 }
 
-void readiness_gather(struct readiness *rd, const char *recs, size_t len, int sockets,
-		      const struct tp_skew *skew)
+void readiness_gather(struct readiness *rd, const struct probe *const *probes, size_t nprobes,
+		      const char *recs, size_t len, int sockets, const struct tp_skew *skew)
 {
+	struct readiness_decl d[READINESS_REASONS];
+	int nd = readiness_decls(probes, nprobes, d, READINESS_REASONS);
 	double base;
 
 	memset(rd, 0, sizeof(*rd));
-	readiness_read_facts(&rd->f, recs, len);
+	readiness_read_facts(&rd->f, probes, nprobes, recs, len);
 	rd->sockets = sockets;
 	if (skew)
 		rd->skew = *skew;
 	base = consensus_hz(&rd->f);
 	vote_pre(rd, base);
 	vote_post(rd, base);
-	reasons_clock(rd);
-	reasons_cpus(rd);
-	reasons_drift(rd, base);
-	reason_vote(rd);
-	decide(rd);
+	reasons(rd, d, nd < 0 ? READINESS_REASONS : (size_t)nd, base);
+	decide(rd, d, nd < 0 ? READINESS_REASONS : (size_t)nd);
 }
-

@@ -2,12 +2,16 @@
 /*
  * The `tsc_readiness` record at the end of every run, before the verdict:
  * is `tsc=reliable` safe on this machine, the reasons (each figure, its
- * bound from common/readiness.c, the record it came from, passed or not),
+ * bound as its probe declares it, the record it came from, passed or not),
  * the kernel words to use, and the reference the vote finds off. Read from
  * the run's kept records (sink_saved(), through recread.c), as verdict.c
- * does; docs/readiness.md. Three files: readiness_facts.c reads the
- * records, readiness.c votes and judges, readiness_out.c writes the record
- * and the block. Tested by tests/unit/test_readiness.c.
+ * does; docs/readiness.md. Each fact and each reason is a declaration of
+ * the probe that measures it (struct probe_fact, struct probe_reason,
+ * probe.h): which figure of which record, the reason's bound and its
+ * source; these files know no probe. Three files: readiness_facts.c reads
+ * the records the declarations name, readiness.c votes and judges,
+ * readiness_out.c writes the record and the block. Tested by
+ * tests/unit/test_readiness.c.
  */
 #ifndef TP_READINESS_H
 #define TP_READINESS_H
@@ -21,6 +25,35 @@
 #define READINESS_REASONS 16
 #define READINESS_CLOCKS 6
 #define READINESS_TEXT 160
+
+struct probe;
+struct probe_reason;
+
+/*
+ * What a run's records say that the answer needs, each named here and
+ * declared by the probe whose records say it (struct probe_fact). A
+ * number (a yes/no reads as 1 or 0); RF_CLOCK_*: one reference's clock of
+ * a vote (its name, the TSC's rate against it, its uncertainty);
+ * RF_POSTBOOT_WHY: why a platform reference has no clock after boot.
+ */
+enum readiness_fact {
+	RF_NONE,
+	RF_INVARIANT,		/* the counter runs at one rate (CPUID's invariant bit) */
+	RF_STUB_VS_KERNEL_PPM,	/* the stub's frequency against the kernel's */
+	RF_STUB_HZ,		/* the stub's frequency */
+	RF_CPUID15_HZ,		/* CPUID 0x15's */
+	RF_WARPS,		/* CPU pairs where the counter went back */
+	RF_CPUS,		/* CPUs of the run */
+	RF_OFFSET_NS,		/* the largest |offset| between CPUs after boot */
+	RF_BOUND_NS,		/* and the widest bound on it */
+	RF_PREOS_OFFSET_NS,	/* the largest |offset| before the OS */
+	RF_ADJUST_CHANGED,	/* CPUs whose IA32_TSC_ADJUST moved */
+	RF_COUNTER_BAD,		/* reads that went back or bore an erratum's signature */
+	RF_CLOCK_PREOS,		/* a reference the stub measured the TSC against */
+	RF_CLOCK_POSTBOOT,	/* one measured after boot */
+	RF_POSTBOOT_WHY,	/* why one has none */
+	RF_COUNT
+};
 
 struct readiness_reason {
 	const struct rd_rule *rule;
@@ -37,16 +70,20 @@ struct readiness_clock {
 	double unc_ppm;
 };
 
-/* What the records say, before any judgement (NAN or -1: absent). */
+/* What the records say, before any judgement (NAN: absent). */
 struct readiness_facts {
-	int invariant;
-	double stub_vs_kernel_ppm, cpuid15_hz, stub_hz, warps;
-	int stub_kernel_one_origin;
-	double offset_ns, bound_ns, preos_offset_ns, adjust_changed, counter_bad;
-	double cpus;		/* the run record's: one CPU has no pair to disagree */
+	double v[RF_COUNT];		/* the numbers */
+	unsigned char one_origin[RF_COUNT];	/* the record says its two sides are one */
 	struct readiness_clock pre[READINESS_CLOCKS], post[READINESS_CLOCKS];
 	size_t npre, npost;
-	char drift_why[READINESS_TEXT];	/* drift's skips of the platform counters */
+	char post_from[READINESS_CLOCKS][READINESS_TEXT];	/* each post clock's record */
+	char post_why[READINESS_TEXT];	/* skips of the platform references after boot */
+};
+
+/* A reason's declaration and the probe that makes it (NULL: the record's own reasons). */
+struct readiness_decl {
+	const struct probe *probe;
+	const struct probe_reason *d;
 };
 
 struct readiness {
@@ -68,12 +105,22 @@ struct readiness {
 /* 1 when ref is one of the platform references (hpet, pmtimer, pit). */
 int readiness_is_platform(const char *ref);
 
-/* What the kept records recs[0..len) say (readiness_facts.c). */
-void readiness_read_facts(struct readiness_facts *f, const char *recs, size_t len);
+/* What the kept records recs[0..len) say, as probes[0..nprobes) declare it (readiness_facts.c). */
+void readiness_read_facts(struct readiness_facts *f, const struct probe *const *probes,
+			  size_t nprobes, const char *recs, size_t len);
 
-/* Reads the kept records recs[0..len) and judges; sockets and skew as the caller found them. */
-void readiness_gather(struct readiness *rd, const char *recs, size_t len, int sockets,
-		      const struct tp_skew *skew);
+/*
+ * The reasons the probes of probes[0..nprobes) declare and the record's
+ * own, in the record's order (their place): how many, or -1 when they are
+ * more than max.
+ */
+int readiness_decls(const struct probe *const *probes, size_t nprobes,
+		    struct readiness_decl *out, size_t max);
+
+/* Reads the kept records recs[0..len) as probes declare them and judges; sockets and skew as
+ * the caller found them. */
+void readiness_gather(struct readiness *rd, const struct probe *const *probes, size_t nprobes,
+		      const char *recs, size_t len, int sockets, const struct tp_skew *skew);
 
 void readiness_record(struct tp_rec *r, const struct readiness *rd);
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* What a run's records say for the tsc_readiness record; see readiness.h. */
+/* What a run's records say for the tsc_readiness record, as the probes declare it (readiness.h). */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "probe.h"
 #include "readiness.h"
 #include "recread.h"
 
@@ -22,10 +23,8 @@ int readiness_is_platform(const char *ref)
 static void facts_init(struct readiness_facts *f)
 {
 	memset(f, 0, sizeof(*f));
-	f->invariant = -1;
-	f->stub_vs_kernel_ppm = f->cpuid15_hz = f->stub_hz = f->warps = NAN;
-	f->offset_ns = f->bound_ns = f->preos_offset_ns = f->adjust_changed = NAN;
-	f->counter_bad = f->cpus = NAN;
+	for (size_t i = 0; i < RF_COUNT; i++)
+		f->v[i] = NAN;
 }
 
 static void add_clock(struct readiness_clock *c, size_t *n, const char *name, double hz,
@@ -42,135 +41,126 @@ static void add_clock(struct readiness_clock *c, size_t *n, const char *name, do
 	(*n)++;
 }
 
-/* The stub's calibration as the tsc probe hands it on: one calib record per reference. */
-static void from_calib(struct readiness_facts *f, const struct rec_view *r)
+/* A number, or true/false as 1/0. */
+static int number(const struct rec_view *r, const char *key, double *v)
 {
-	char ref[24];
-	double hz, spread = 0;
+	int yes;
 
-	if (!recread_is(r, "source", "stub") || !recread_str(r, "ref", ref, sizeof(ref)) ||
-	    !recread_num(r, "tsc_hz", &hz))
-		return;
-	recread_num(r, "spread_ppm", &spread);
-	add_clock(f->pre, &f->npre, ref, hz, spread);
-}
-
-/* The figures taken as they are: the last result of its probe that has the key wins. */
-static const struct {
-	const char *probe, *key;
-	size_t at;	/* the double in struct readiness_facts */
-} plain[] = {
-	{ "tsc", "stub_vs_kernel_ppm", offsetof(struct readiness_facts, stub_vs_kernel_ppm) },
-	{ "tsc", "stub_hz", offsetof(struct readiness_facts, stub_hz) },
-	{ "tsc", "cpuid15_tsc_hz", offsetof(struct readiness_facts, cpuid15_hz) },
-	{ "tsc", "pairs_with_warps", offsetof(struct readiness_facts, warps) },
-	{ "tscsync", "max_abs_offset_ns", offsetof(struct readiness_facts, offset_ns) },
-	{ "tscsync", "max_bound_ns", offsetof(struct readiness_facts, bound_ns) },
-	{ "tscsync", "preos_max_abs_offset_ns", offsetof(struct readiness_facts, preos_offset_ns) },
-	{ "tscsync", "tsc_adjust_changed", offsetof(struct readiness_facts, adjust_changed) },
-};
-
-static void from_plain(struct readiness_facts *f, const struct rec_view *r, const char *probe)
-{
-	double x;
-
-	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
-		if (!strcmp(plain[i].probe, probe) && recread_num(r, plain[i].key, &x))
-			*(double *)((char *)f + plain[i].at) = x;
-}
-
-/* The stub's and the kernel's figures are one when the kernel took the stub's. */
-static void from_tsc(struct readiness_facts *f, const struct rec_view *r)
-{
-	size_t n, m;
-	const char *bc = recread_raw(r, "by_construction", &n);
-
-	if (recread_raw(r, "stub_vs_kernel_ppm", &m))
-		f->stub_kernel_one_origin = bc && memmem(bc, n, "stub_vs_kernel_ppm", 18);
-}
-
-/* Probe counter's scan of each CPU: steps that went back or bore an erratum's signature. */
-static void from_counter(struct readiness_facts *f, const struct rec_view *r)
-{
-	double sig = 0, back = 0;
-	int any = recread_num(r, "signatures", &sig);
-
-	any |= recread_num(r, "backwards", &back);
-	if (any)
-		f->counter_bad = (isfinite(f->counter_bad) ? f->counter_bad : 0) + sig + back;
+	if (recread_num(r, key, v))
+		return 1;
+	if (!recread_bool(r, key, &yes))
+		return 0;
+	*v = yes;
+	return 1;
 }
 
 /*
- * The TSC's rate against each platform counter (whatever the stub chose:
- * the vote compares each with the others, not with the stub's figure) and
- * against any other counter drift finds independent of the TSC; not A vs B.
+ * A reference's clock (RF_CLOCK_*): the TSC's rate against it. After
+ * boot, the platform references, and any other counter the record finds
+ * independent of the TSC; not a comparison of two references.
  */
-static void from_drift(struct readiness_facts *f, const struct rec_view *r)
+static void clock_fact(struct readiness_facts *f, const struct probe_fact *d,
+		       const struct rec_view *r, const char *from)
 {
-	char ref[24];
-	double hz, lo = 0, hi = 0, stub;
+	char name[24];
+	double hz, unc = 0, lo = 0, hi = 0;
 	int indep = 0;
-	size_t n;
 
-	if (!recread_str(r, "ref", ref, sizeof(ref)) || !recread_num(r, "tsc_hz", &hz) ||
-	    !recread_raw(r, "freq_ppm", &n))
+	if (!recread_str(r, d->name_key, name, sizeof(name)) || !recread_num(r, d->key, &hz))
 		return;
-	recread_bool(r, "independent", &indep);
-	if (!readiness_is_platform(ref) && indep != 1)
+	if (d->unc_key)
+		recread_num(r, d->unc_key, &unc);
+	if (d->lo_key && d->hi_key) {
+		recread_num(r, d->lo_key, &lo);
+		recread_num(r, d->hi_key, &hi);
+		unc = (hi - lo) / 2;
+	}
+	if (d->fact == RF_CLOCK_PREOS) {
+		add_clock(f->pre, &f->npre, name, hz, unc);
 		return;
-	recread_num(r, "window_ppm_min", &lo);
-	recread_num(r, "window_ppm_max", &hi);
-	if (recread_num(r, "stub_hz", &stub) && !isfinite(f->stub_hz))
-		f->stub_hz = stub;
-	add_clock(f->post, &f->npost, ref, hz, (hi - lo) / 2);
+	}
+	if (d->independent_key)
+		recread_bool(r, d->independent_key, &indep);
+	if (!readiness_is_platform(name) && indep != 1)
+		return;
+	if (f->npost < READINESS_CLOCKS)
+		snprintf(f->post_from[f->npost], sizeof(f->post_from[0]), "%s", from);
+	add_clock(f->post, &f->npost, name, hz, unc);
 }
 
-/* Why drift has no platform counter: its skips' reasons, "hpet: ...; pmtimer: ...". */
-static void drift_skip(struct readiness_facts *f, const struct rec_view *r)
+/* Why a platform reference has no clock after boot: "hpet: ...; pmtimer: ...". */
+static void why_fact(struct readiness_facts *f, const struct probe_fact *d,
+		     const struct rec_view *r)
 {
 	char name[48], why[96];
-	size_t len = strlen(f->drift_why);
+	size_t len = strlen(f->post_why), pre = d->name_prefix ? strlen(d->name_prefix) : 0;
 
-	if (!recread_str(r, "name", name, sizeof(name)) || strncmp(name, "drift vs ", 9) ||
-	    !readiness_is_platform(name + 9) || !recread_str(r, "reason", why, sizeof(why)))
+	if (!recread_str(r, d->name_key, name, sizeof(name)) ||
+	    strncmp(name, d->name_prefix ? d->name_prefix : "", pre) ||
+	    !readiness_is_platform(name + pre) || !recread_str(r, d->key, why, sizeof(why)))
 		return;
-	snprintf(f->drift_why + len, sizeof(f->drift_why) - len, "%s%s: %s", len ? "; " : "",
-		 name + 9, why);
+	snprintf(f->post_why + len, sizeof(f->post_why) - len, "%s%s: %s", len ? "; " : "",
+		 name + pre, why);
 }
 
-static void read_one(struct readiness_facts *f, int *inv, const struct rec_view *r)
+/* Fact d from record r (from: "PROBE: NAME"), when its declaration selects r. */
+static void take(struct readiness_facts *f, const struct probe_fact *d, const struct rec_view *r,
+		 const char *from)
 {
-	char type[32], probe[32];
+	double *v = &f->v[d->fact], x;
+	size_t n;
+	const char *list, *note;
+
+	if (!recread_where(r, d->where, sizeof(d->where) / sizeof(d->where[0]), &note))
+		return;
+	if (d->fact == RF_CLOCK_PREOS || d->fact == RF_CLOCK_POSTBOOT) {
+		clock_fact(f, d, r, from);
+		return;
+	}
+	if (d->fact == RF_POSTBOOT_WHY) {
+		why_fact(f, d, r);
+		return;
+	}
+	if (d->one_origin_key && recread_raw(r, d->key, &n)) {
+		list = recread_raw(r, d->one_origin_key, &n);
+		f->one_origin[d->fact] = list && memmem(list, n, d->key, strlen(d->key));
+	}
+	if (!number(r, d->key, &x) || (d->pick == PP_FIRST && isfinite(*v)))
+		return;
+	*v = d->pick == PP_SUM && isfinite(*v) ? *v + x : x;
+}
+
+/* Record r to every fact that reads it: a run's own record, or the declaring probe's. */
+static void read_one(struct readiness_facts *f, const struct probe *const *probes,
+		     size_t nprobes, const struct rec_view *r)
+{
+	char type[32], probe[32], name[96] = "", from[160];
+	int of_probe;
 
 	if (!recread_str(r, "type", type, sizeof(type)))
 		return;
-	if (!strcmp(type, "fingerprint") && recread_bool(r, "invariant_tsc", inv))
-		return;
-	if (!strcmp(type, "run") && recread_num(r, "cpus", &f->cpus))
-		return;
-	if (!recread_str(r, "probe", probe, sizeof(probe)))
-		return;
-	if (!strcmp(type, "skip") && !strcmp(probe, "drift"))
-		drift_skip(f, r);
-	if (!strcmp(type, "calib") && !strcmp(probe, "tsc"))
-		from_calib(f, r);
-	if (strcmp(type, "result"))
-		return;
-	from_plain(f, r, probe);
-	if (!strcmp(probe, "tsc"))
-		from_tsc(f, r);
-	else if (!strcmp(probe, "drift"))
-		from_drift(f, r);
-	else if (!strcmp(probe, "counter"))
-		from_counter(f, r);
+	of_probe = recread_str(r, "probe", probe, sizeof(probe));
+	recread_str(r, "name", name, sizeof(name));
+	for (size_t p = 0; p < nprobes; p++) {
+		if (of_probe && strcmp(probe, probes[p]->name))
+			continue;
+		snprintf(from, sizeof(from), "%s: %s", probes[p]->name, name);
+		for (size_t i = 0; i < probes[p]->n_facts; i++) {
+			const struct probe_fact *d = &probes[p]->facts[i];
+
+			if (!strcmp(type, d->record ? d->record : "result"))
+				take(f, d, r, from);
+		}
+	}
 }
 
-void readiness_read_facts(struct readiness_facts *f, const char *recs, size_t len)
+void readiness_read_facts(struct readiness_facts *f, const struct probe *const *probes,
+			  size_t nprobes, const char *recs, size_t len)
 {
 	const char *pos = recs;
 	struct rec_view r;
 
 	facts_init(f);
 	while (recread_next(&pos, recs + len, &r))
-		read_one(f, &f->invariant, &r);
+		read_one(f, probes, nprobes, &r);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "probe.h"
 #include "readiness.h"
 #include "sink.h"
 #include "timeutil.h"
@@ -143,7 +144,7 @@ void readiness_emit(const struct tp_skew *skew)
 	size_t len;
 	const char *recs = sink_saved(&len);
 
-	readiness_gather(&rd, recs, len, readiness_sockets(), skew);
+	readiness_gather(&rd, probe_table, probe_count, recs, len, readiness_sockets(), skew);
 	print_block(&rd);
 	readiness_record(&r, &rd);
 	sink_emit(&r);

@@ -180,3 +180,36 @@ int recread_is(const struct rec_view *r, const char *key, const char *s)
 
 	return recread_str(r, key, buf, sizeof(buf)) && !strcmp(buf, s);
 }
+
+/* 1 when w holds of r; *note is[]'s note that matched, when it has one. */
+static int where_one(const struct rec_view *r, const struct rec_where *w, const char **note)
+{
+	size_t n;
+	double x;
+
+	switch (w->kind) {
+	case RW_HAS:
+		return recread_raw(r, w->key, &n) != NULL;
+	case RW_NUM:
+		return recread_num(r, w->key, &x) && x == w->num;
+	case RW_IS:
+		for (size_t i = 0; i < 2 && w->is[i]; i++)
+			if (recread_is(r, w->key, w->is[i])) {
+				if (w->note[i])
+					*note = w->note[i];
+				return 1;
+			}
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+int recread_where(const struct rec_view *r, const struct rec_where *w, size_t n,
+		  const char **note)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!where_one(r, &w[i], note))
+			return 0;
+	return 1;
+}

@@ -5,224 +5,146 @@
 #include <string.h>
 
 #include "emit.h"
+#include "probe.h"
 #include "recread.h"
 #include "sink.h"
-#include "timeutil.h"
 #include "verdict.h"
 
-/*
- * Every key the verdict reads, named once; a probe's key table declares
- * each of its keys (tests/unit/test_verdict.c). probe NULL: the run's or
- * the fingerprint's record.
- */
-enum {
-	K_INVARIANT, K_STUB_KERNEL, K_BY_CONSTRUCTION, K_OFFSET, K_BOUND, K_FREQ,
-	K_INDEPENDENT, K_REFERENCE, K_NS_PER_CALL, K_CLOCK_ID, K_PATH, K_CLOCKSOURCE,
-	K_WHY, K_MECHANISM, K_MAX, K_P999, K_N, K_STOLEN, K_GAP, K_TIMER, K_WALL_ACC, K_VENDOR,
-	K_ACCEL, K_COUNT
-};
-
-const struct verdict_key verdict_keys[] = {
-	[K_INVARIANT] = { 0, "invariant_tsc" },
-	[K_STUB_KERNEL] = { "tsc", "stub_vs_kernel_ppm" },
-	[K_BY_CONSTRUCTION] = { "tsc", "by_construction" },
-	[K_OFFSET] = { "tscsync", "max_abs_offset_ns" },
-	[K_BOUND] = { "tscsync", "max_bound_ns" },
-	[K_FREQ] = { "drift", "freq_ppm" },
-	[K_INDEPENDENT] = { "drift", "independent" },
-	[K_REFERENCE] = { "drift", "reference" },
-	[K_WHY] = { "drift", "why" },
-	[K_NS_PER_CALL] = { "clocks", "ns_per_call" },
-	[K_CLOCK_ID] = { "clocks", "clock_id" },
-	[K_PATH] = { "clocks", "path" },
-	[K_CLOCKSOURCE] = { "clocks", "clocksource" },
-	[K_MECHANISM] = { "wakeup", "mechanism" },
-	[K_MAX] = { "wakeup", "max_ns" },
-	[K_P999] = { "wakeup", "p999_ns" },
-	[K_N] = { "wakeup", "n" },
-	[K_STOLEN] = { "noise", "stolen_pct" },
-	[K_GAP] = { "noise", "max_gap_ns" },
-	[K_TIMER] = { "itimer", "timer" },
-	[K_WALL_ACC] = { "itimer", "wall_accuracy_pct" },
-	[K_VENDOR] = { 0, "hypervisor_vendor" },
-	[K_ACCEL] = { 0, "accel" },
-};
-
-const size_t verdict_key_count = K_COUNT;
-
-#define KEY(k) (verdict_keys[k].key)
-
-/* What is read from where: CLOCK_MONOTONIC (clock_id 1) as a program reads it
- * (libc's clock_gettime: path vdso when the vDSO serves it, else libc),
- * cyclictest's way of sleeping, the wall-clock interval timer. */
-#define CLOCK_MONOTONIC_ID 1
-#define CLOCK_PATH_VDSO "vdso"
-#define CLOCK_PATH_LIBC "libc"
-#define WAKEUP_MECHANISM "clock_nanosleep TIMER_ABSTIME"
-#define ITIMER_TIMER "ITIMER_REAL"
-
-/* Each item's probe (NULL: the fingerprint record), in verdict_limits' ids. */
-static const struct { const char *id, *probe; } item_probe[] = {
-	{ "tsc_invariant", 0 }, { "tsc_stub_vs_kernel_ppm", "tsc" }, { "tsc_offset_ns", "tscsync" },
-	{ "tsc_drift_ppm", "drift" }, { "clock_read_ns", "clocks" }, { "wakeup_max_ns", "wakeup" },
-	{ "noise_stolen_pct", "noise" }, { "noise_max_gap_ns", "noise" },
-	{ "itimer_error_pct", "itimer" },
-};
-
-static struct verdict_item *item(struct verdict *v, const char *id)
+int verdict_decls(const struct probe *const *probes, size_t nprobes, struct verdict_decl *out,
+		  size_t max)
 {
-	for (size_t i = 0; i < v->n; i++)
-		if (!strcmp(v->item[i].lim->id, id))
-			return &v->item[i];
-	return NULL;
+	size_t n = 0;
+
+	for (size_t p = 0; p < nprobes; p++)
+		for (size_t i = 0; !probes[p]->inject && i < probes[p]->n_verdict; i++) {
+			struct verdict_decl d = { probes[p], &probes[p]->verdict[i] };
+			size_t k = n;
+
+			if (n == max)
+				return -1;
+			for (; k > 0 && out[k - 1].d->place > d.d->place; k--)
+				out[k] = out[k - 1];
+			out[k] = d;
+			n++;
+		}
+	return (int)n;
 }
 
-/* Sets the figure (when larger, with larger) and where it came from. */
-static void put(struct verdict_item *it, double val, int larger, const char *fmt, const char *a,
-		const char *b)
+/* Sets the figure (by PP_LARGEST only when larger). 1 when it did. */
+static int put(struct verdict_item *it, double val, int larger)
 {
-	if (!it || !isfinite(val) || (larger && it->measured && !(fabs(val) > fabs(it->value))))
-		return;
+	if (!isfinite(val) || (larger && it->measured && !(fabs(val) > fabs(it->value))))
+		return 0;
 	it->measured = 1;
 	it->value = val;
-	snprintf(it->from, sizeof(it->from), fmt, a, b ? b : "");
+	return 1;
 }
 
+/* The figure of r: a yes/no when the item has no unit, |key| + plus_key, plus add. */
+static int figure(const struct probe_verdict *d, const struct rec_view *r, double *v)
+{
+	double plus;
+	int yes;
+
+	if (!d->lim.unit) {
+		if (!recread_bool(r, d->key, &yes))
+			return 0;
+		*v = yes;
+		return 1;
+	}
+	if (!recread_num(r, d->key, v))
+		return 0;
+	if (d->plus_key) {
+		if (!recread_num(r, d->plus_key, &plus))
+			return 0;
+		*v = fabs(*v) + plus;
+	}
+	*v += d->add;
+	return 1;
+}
+
+/* Where the figure came from: "PROBE: NAME" and the declaration's words; a record's, its own. */
+static void from_text(struct verdict_item *it, const struct rec_view *r, const char *name,
+		      const char *note)
+{
+	const struct probe_verdict *d = it->d;
+	const char *ck = d->context_key;
+	char ctx[64] = "";
+
+	if (d->record) {
+		snprintf(it->from, sizeof(it->from), "%s", d->from ? d->from : d->record);
+		return;
+	}
+	if (ck)
+		recread_str(r, ck, ctx, sizeof(ctx));
+	snprintf(it->from, sizeof(it->from), "%s: %s%s%s%s%s%s%s", it->probe, name,
+		 note ? note : "", d->from ? d->from : "", ck ? ", " : "", ck ? ck : "",
+		 ck ? " " : "", ctx);
+}
+
+/* 1 when r's list one_origin_key names the item's key: its figure's two sides are one. */
+static int one_origin(const struct probe_verdict *d, const struct rec_view *r)
+{
+	size_t n;
+	const char *list = recread_raw(r, d->one_origin_key, &n);
+
+	return list && memmem(list, n, d->key, strlen(d->key)) != NULL;
+}
+
+/* The figure of item it from record r (named name), when its declaration selects r. */
+static void take(struct verdict_item *it, const struct rec_view *r, const char *name)
+{
+	const struct probe_verdict *d = it->d;
+	const char *note = NULL;
+	double val;
+	int indep = -1;
+
+	if (!recread_where(r, d->where, sizeof(d->where) / sizeof(d->where[0]), &note) ||
+	    !figure(d, r, &val) || (d->pick == PP_FIRST && it->measured) ||
+	    (d->pick == PP_INDEPENDENT && it->measured && it->independent == 1))
+		return;
+	if (d->independent_key)
+		recread_bool(r, d->independent_key, &indep);
+	if (d->pick == PP_INDEPENDENT && it->measured && indep != 1)
+		return;	/* an independent reference wins over circular ones */
+	if (put(it, val, d->pick == PP_LARGEST)) {
+		from_text(it, r, name, note);
+		if (d->p999_key && !recread_num(r, d->p999_key, &it->p999_ns))
+			it->p999_ns = NAN;
+		if (d->n_key && !recread_num(r, d->n_key, &it->n))
+			it->n = NAN;
+	}
+	if (d->independent_key) {
+		it->independent = indep;
+		if (indep != 1 && d->why_key)
+			recread_str(r, d->why_key, it->why, sizeof(it->why));
+	}
+	if (d->one_origin_key && it->measured)
+		it->independent = !one_origin(d, r);
+}
+
+/* Whether the run is an emulator's or a hypervisor's: the fingerprint's signature. */
 static void from_fingerprint(struct verdict *v, const struct rec_view *r)
 {
-	int inv;
 	char vendor[64];
 
-	if (recread_bool(r, KEY(K_INVARIANT), &inv))
-		put(item(v, "tsc_invariant"), inv, 0, "the fingerprint's CPUID%s%s", "", 0);
-	if (recread_str(r, KEY(K_VENDOR), vendor, sizeof(vendor)) && vendor[0] && !v->emulated[0]) {
+	if (recread_str(r, "hypervisor_vendor", vendor, sizeof(vendor)) && vendor[0] &&
+	    !v->emulated[0]) {
 		snprintf(v->emulated, sizeof(v->emulated), "%s",
 			 strcmp(vendor, "TCGTCGTCGTCG") ? "hypervisor" : "tcg");
 		snprintf(v->emulated_by, sizeof(v->emulated_by), "%s", vendor);
 	}
 }
 
+/* The launcher's word (timeprobe.accel=) that the CPU is QEMU's TCG. */
 static void from_run(struct verdict *v, const struct rec_view *r)
 {
 	char accel[48];
 
-	if (recread_str(r, KEY(K_ACCEL), accel, sizeof(accel)) && !strncmp(accel, "tcg", 3)) {
+	if (recread_str(r, "accel", accel, sizeof(accel)) && !strncmp(accel, "tcg", 3)) {
 		snprintf(v->emulated, sizeof(v->emulated), "tcg");
 		snprintf(v->emulated_by, sizeof(v->emulated_by), "QEMU %s", accel);
 	}
-}
-
-static void from_tsc(struct verdict *v, const struct rec_view *r, const char *name)
-{
-	struct verdict_item *it = item(v, "tsc_stub_vs_kernel_ppm");
-	size_t n;
-	const char *bc = recread_raw(r, KEY(K_BY_CONSTRUCTION), &n);
-	double ppm;
-
-	if (!recread_num(r, KEY(K_STUB_KERNEL), &ppm))
-		return;
-	put(it, ppm, 0, "tsc: %s%s", name, 0);
-	if (it->measured)	/* one origin: the pair is in by_construction */
-		it->independent = !(bc && memmem(bc, n, KEY(K_STUB_KERNEL),
-						  strlen(KEY(K_STUB_KERNEL))));
-}
-
-static void from_tscsync(struct verdict *v, const struct rec_view *r, const char *name)
-{
-	double off, bound;
-
-	if (recread_num(r, KEY(K_OFFSET), &off) && recread_num(r, KEY(K_BOUND), &bound))
-		put(item(v, "tsc_offset_ns"), fabs(off) + bound, 0,
-		    "tscsync: %s (|offset| + bound)", name, 0);
-}
-
-/* The rate against a reference; an independent one wins over a circular one. */
-static void from_drift(struct verdict *v, const struct rec_view *r, const char *name)
-{
-	struct verdict_item *it = item(v, "tsc_drift_ppm");
-	double ppm;
-	int indep = -1;
-	char ref[64] = "";
-
-	if (!recread_num(r, KEY(K_FREQ), &ppm) || (it->measured && it->independent == 1))
-		return;
-	recread_bool(r, KEY(K_INDEPENDENT), &indep);
-	recread_str(r, KEY(K_REFERENCE), ref, sizeof(ref));
-	if (it->measured && indep != 1)
-		return;
-	put(it, ppm, 0, "drift: %s%s", name, 0);
-	it->independent = indep;
-	if (indep != 1)
-		recread_str(r, KEY(K_WHY), it->why, sizeof(it->why));
-}
-
-static void from_clocks(struct verdict *v, const struct rec_view *r, const char *name)
-{
-	struct verdict_item *it = item(v, "clock_read_ns");
-	double id, ns;
-	char cs[64] = "";
-
-	int vdso = recread_is(r, KEY(K_PATH), CLOCK_PATH_VDSO);
-
-	if (it->measured || !recread_num(r, KEY(K_CLOCK_ID), &id) || id != CLOCK_MONOTONIC_ID ||
-	    !(vdso || recread_is(r, KEY(K_PATH), CLOCK_PATH_LIBC)) ||
-	    !recread_num(r, KEY(K_NS_PER_CALL), &ns))
-		return;
-	recread_str(r, KEY(K_CLOCKSOURCE), cs, sizeof(cs));
-	put(it, ns, 0, vdso ? "clocks: %s through the vDSO, clocksource %s"
-			    : "clocks: %s through libc (a system call), clocksource %s", name, cs);
-}
-
-static void from_wakeup(struct verdict *v, const struct rec_view *r, const char *name)
-{
-	struct verdict_item *it = item(v, "wakeup_max_ns");
-	double max, before = it->measured ? it->value : -1;
-
-	if (!recread_is(r, KEY(K_MECHANISM), WAKEUP_MECHANISM) || !recread_num(r, KEY(K_MAX), &max))
-		return;
-	put(it, max, 1, "wakeup: %s%s", name, 0);
-	if (it->value == before)
-		return;
-	if (!recread_num(r, KEY(K_P999), &it->p999_ns))
-		it->p999_ns = NAN;
-	if (!recread_num(r, KEY(K_N), &it->n))
-		it->n = NAN;
-}
-
-static void from_noise(struct verdict *v, const struct rec_view *r, const char *name)
-{
-	double x;
-
-	if (recread_num(r, KEY(K_STOLEN), &x))
-		put(item(v, "noise_stolen_pct"), x, 1, "noise: %s%s", name, 0);
-	if (recread_num(r, KEY(K_GAP), &x))
-		put(item(v, "noise_max_gap_ns"), x, 1, "noise: %s%s", name, 0);
-}
-
-/* The error of the interval: wall time per signal against the interval claimed, in %. */
-static void from_itimer(struct verdict *v, const struct rec_view *r, const char *name)
-{
-	double acc;
-
-	if (recread_is(r, KEY(K_TIMER), ITIMER_TIMER) && recread_num(r, KEY(K_WALL_ACC), &acc))
-		put(item(v, "itimer_error_pct"), acc - 100, 1, "itimer: %s%s", name, 0);
-}
-
-static const struct {
-	const char *probe;
-	void (*fn)(struct verdict *v, const struct rec_view *r, const char *name);
-} readers[] = {
-	{ "tsc", from_tsc }, { "tscsync", from_tscsync }, { "drift", from_drift },
-	{ "clocks", from_clocks }, { "wakeup", from_wakeup }, { "noise", from_noise },
-	{ "itimer", from_itimer },
-};
-
-static const char *probe_of(const char *id)
-{
-	for (size_t i = 0; i < sizeof(item_probe) / sizeof(item_probe[0]); i++)
-		if (!strcmp(item_probe[i].id, id))
-			return item_probe[i].probe;
-	return NULL;
 }
 
 /* The first skip reason of each item's probe, for "not measured" (in v's order). */
@@ -230,20 +152,11 @@ struct skips {
 	char reason[VERDICT_ITEMS][VERDICT_TEXT];
 };
 
-static void note_skip(struct skips *s, const struct verdict *v, const struct rec_view *r,
-		      const char *probe)
-{
-	for (size_t i = 0; i < v->n; i++) {
-		const char *p = probe_of(v->item[i].lim->id);
-
-		if (p && !strcmp(p, probe) && !s->reason[i][0])
-			recread_str(r, "reason", s->reason[i], sizeof(s->reason[i]));
-	}
-}
-
+/* Record r to every item that reads it: a run's record, a probe's result or skip. */
 static void read_one(struct verdict *v, struct skips *s, const struct rec_view *r)
 {
 	char type[32], probe[32], name[96] = "";
+	int of_probe;
 
 	if (!recread_str(r, "type", type, sizeof(type)))
 		return;
@@ -251,16 +164,22 @@ static void read_one(struct verdict *v, struct skips *s, const struct rec_view *
 		from_run(v, r);
 	else if (!strcmp(type, "fingerprint"))
 		from_fingerprint(v, r);
-	if (!recread_str(r, "probe", probe, sizeof(probe)))
-		return;
-	if (!strcmp(type, "skip"))
-		note_skip(s, v, r, probe);
-	if (strcmp(type, "result"))
-		return;
+	of_probe = recread_str(r, "probe", probe, sizeof(probe));
 	recread_str(r, "name", name, sizeof(name));
-	for (size_t i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
-		if (!strcmp(readers[i].probe, probe))
-			readers[i].fn(v, r, name);
+	for (size_t i = 0; i < v->n; i++) {
+		struct verdict_item *it = &v->item[i];
+
+		if (it->d->record) {
+			if (!strcmp(type, it->d->record))
+				take(it, r, name);
+		} else if (!of_probe || strcmp(probe, it->probe)) {
+			continue;
+		} else if (!strcmp(type, "skip") && !s->reason[i][0]) {
+			recread_str(r, "reason", s->reason[i], sizeof(s->reason[i]));
+		} else if (!strcmp(type, "result")) {
+			take(it, r, name);
+		}
+	}
 }
 
 /* The outcome of probe over the run's iterations: ok if one was; -1 when it did not run. */
@@ -274,18 +193,19 @@ static int outcome_of(const char *probe, const struct summary_row *rows, size_t 
 	return out;
 }
 
-/* Why item i has no figure, from its probe's outcome and skip records. */
-static void why_not(struct verdict_item *it, const char *probe, const char *skip,
-		    const struct summary_row *rows, size_t n)
+/* Why item it has no figure, from its probe's outcome and skip records. */
+static void why_not(struct verdict_item *it, const char *skip, const struct summary_row *rows,
+		    size_t n)
 {
-	int out = probe ? outcome_of(probe, rows, n) : OUTCOME_OK;
+	const char *probe = it->probe;
+	int out = outcome_of(probe, rows, n);
 
 	if (it->why[0])
 		return;
-	if (!probe)
-		snprintf(it->why, sizeof(it->why), "%s", TP_HAVE_TSC ? "the fingerprint did not say" :
-			 "x86's CPUID bit: arm64's generic timer has none, the architecture "
-			 "requires its system counter to run at a constant rate");
+	if (it->d->record && it->d->absent)
+		snprintf(it->why, sizeof(it->why), "%s", it->d->absent);
+	else if (it->d->record)
+		snprintf(it->why, sizeof(it->why), "the %s did not say", it->d->record);
 	else if (out < 0)
 		snprintf(it->why, sizeof(it->why), "probe %s not run (not selected)", probe);
 	else if (out == OUTCOME_SKIPPED || (out == OUTCOME_OK && skip[0]))
@@ -304,11 +224,10 @@ static void judge(struct verdict *v, const struct skips *s, const struct summary
 {
 	for (size_t i = 0; i < v->n; i++) {
 		struct verdict_item *it = &v->item[i];
-		const char *probe = probe_of(it->lim->id);
 
 		if (!it->measured) {
 			it->word = VW_NOT_MEASURED;
-			why_not(it, probe, s->reason[i], rows, nrows);
+			why_not(it, s->reason[i], rows, nrows);
 			continue;
 		}
 		it->word = verdict_word_of(it->lim, it->value);
@@ -321,20 +240,22 @@ static void judge(struct verdict *v, const struct skips *s, const struct summary
 	}
 }
 
-void verdict_gather(struct verdict *v, const char *recs, size_t len,
-		    const struct summary_row *rows, size_t nrows)
+void verdict_gather(struct verdict *v, const struct probe *const *probes, size_t nprobes,
+		    const char *recs, size_t len, const struct summary_row *rows, size_t nrows)
 {
 	static struct skips s;
+	struct verdict_decl d[VERDICT_ITEMS];
+	int n = verdict_decls(probes, nprobes, d, VERDICT_ITEMS);
 	const char *pos = recs;
 	struct rec_view r;
 
 	memset(v, 0, sizeof(*v));
 	memset(&s, 0, sizeof(s));
-	v->n = verdict_limit_count < VERDICT_ITEMS ? verdict_limit_count : VERDICT_ITEMS;
+	v->n = n < 0 ? VERDICT_ITEMS : (size_t)n;
 	for (size_t i = 0; i < v->n; i++)
 		v->item[i] = (struct verdict_item){
-			.lim = &verdict_limits[i], .value = NAN, .p999_ns = NAN, .n = NAN,
-			.independent = -1,
+			.lim = &d[i].d->lim, .d = d[i].d, .probe = d[i].probe->name, .value = NAN,
+			.p999_ns = NAN, .n = NAN, .independent = -1,
 		};
 	while (recread_next(&pos, recs + len, &r))
 		read_one(v, &s, &r);
@@ -419,7 +340,7 @@ void verdict_emit(const struct summary_row *rows, size_t nrows)
 	size_t len;
 	const char *recs = sink_saved(&len);
 
-	verdict_gather(&v, recs, len, rows, nrows);
+	verdict_gather(&v, probe_table, probe_count, recs, len, rows, nrows);
 	print_block(&v);
 	verdict_record(&r, &v);
 	sink_emit(&r);

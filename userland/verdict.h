@@ -2,7 +2,10 @@
 /*
  * The verdict at the end of a run: the few figures people act on, read
  * back from the records the probes wrote (recread.h), each with a word
- * against the thresholds of common/verdict.h; first, when the run was
+ * against its bounds (common/verdict.h). Each item is a declaration of the
+ * probe that measures it (struct probe_verdict, probe.h: which figure of
+ * which record, its bounds and their source); the verdict reads every
+ * probe's declarations and knows no probe of its own. First, when the run was
  * emulated or virtual, that its figures are the emulator's. A figure the
  * run did not measure says so and why (the probe not selected, skipped,
  * failed, or without that figure), never a value. A block on the consoles
@@ -15,19 +18,22 @@
 
 #include "../common/record.h"
 #include "../common/verdict.h"
+#include "probe.h"
 #include "summary.h"
 
 #define VERDICT_ITEMS 16
 #define VERDICT_TEXT 160
 
 struct verdict_item {
-	const struct verdict_limit *lim;
+	const struct verdict_limit *lim;	/* &d->lim */
+	const struct probe_verdict *d;		/* its declaration */
+	const char *probe;			/* the probe that declares it */
 	int measured;
 	double value;		/* NaN when not measured */
 	enum verdict_word word;
 	char from[VERDICT_TEXT];	/* the result it came from */
 	char why[VERDICT_TEXT];		/* not measured or unknown: why */
-	double p999_ns, n;		/* wake-up latency only (NaN otherwise) */
+	double p999_ns, n;		/* a worst case's p99.9 and n (NaN otherwise) */
 	int independent;		/* ppm against a reference: 1, 0; -1 not said */
 };
 
@@ -35,25 +41,31 @@ struct verdict {
 	char emulated[16];		/* "tcg", "hypervisor" or "" */
 	char emulated_by[64];		/* the accelerator or the hypervisor's signature */
 	struct verdict_item item[VERDICT_ITEMS];
-	size_t n;			/* verdict_limit_count */
+	size_t n;			/* the declared items, at most VERDICT_ITEMS */
 };
 
-/* The verdict of the records recs[0..len) (TP1 lines) and the probes' outcomes rows. */
-void verdict_gather(struct verdict *v, const char *recs, size_t len,
-		    const struct summary_row *rows, size_t nrows);
+/* An item's declaration and the probe that makes it. */
+struct verdict_decl {
+	const struct probe *probe;
+	const struct probe_verdict *d;
+};
+
+/*
+ * The items the measuring probes of probes[0..nprobes) declare, in the
+ * verdict's order (their place): how many, or -1 when they are more than max.
+ */
+int verdict_decls(const struct probe *const *probes, size_t nprobes, struct verdict_decl *out,
+		  size_t max);
+
+/* The verdict of probes' items from the records recs[0..len) (TP1 lines) and the probes'
+ * outcomes rows. */
+void verdict_gather(struct verdict *v, const struct probe *const *probes, size_t nprobes,
+		    const char *recs, size_t len, const struct summary_row *rows, size_t nrows);
 
 /* Begins and fills the `verdict` record; the caller finishes it. */
 void verdict_record(struct tp_rec *r, const struct verdict *v);
 
 /* The verdict of the run so far (sink_saved()): its block and record through the sink. */
 void verdict_emit(const struct summary_row *rows, size_t nrows);
-
-/* For the verdict's unit test: every (probe, key) it reads, to check against the key tables. */
-struct verdict_key {
-	const char *probe;	/* NULL: the fingerprint record */
-	const char *key;
-};
-extern const struct verdict_key verdict_keys[];
-extern const size_t verdict_key_count;
 
 #endif

@@ -5,8 +5,9 @@
  * the one clock off and no other, saying too few and split; the answer and
  * its kernel words; and userland/readiness.c on made-up records: a TCG run
  * not safe for the invariant bit, a +500 ppm HPET named before and after
- * boot and not held against the TSC, a TSC that moved named, every key it
- * reads declared by its probe, and its record read back.
+ * boot and not held against the TSC, a TSC that moved named, every key a
+ * probe's fact reads declared by its key table, every fact a reason judges
+ * declared by some probe, and its record read back.
  */
 #include <fnmatch.h>
 #include <math.h>
@@ -89,31 +90,57 @@ static void vote_cases(void)
 	is_str(rd_vote_res_name(RD_VOTE_SPLIT), "split", "its name");
 }
 
+static struct readiness_decl decl[READINESS_REASONS];
+static size_t ndecl;
+
+static const struct rd_rule *rule(const char *id)
+{
+	for (size_t i = 0; i < ndecl; i++)
+		if (!strcmp(decl[i].d->rule.id, id))
+			return &decl[i].d->rule;
+	return NULL;
+}
+
 static void decisions(void)
 {
-	const struct rd_rule *inv = rd_rule_find("invariant_tsc");
-	const struct rd_rule *drift = rd_rule_find("drift_ppm"), *off = rd_rule_find("offset_ns");
-	const struct rd_rule *sock = rd_rule_find("sockets");
+	int nd = readiness_decls(probe_table, probe_count, decl, READINESS_REASONS);
+	const struct rd_rule *rules[READINESS_REASONS];
+
+	ok(nd > 0, "the probes and the record declare reasons, no more than %d (%d)",
+	   READINESS_REASONS, nd);
+	ndecl = nd > 0 ? (size_t)nd : 0;
+	for (size_t i = 0; i < ndecl; i++)
+		rules[i] = &decl[i].d->rule;
+
+	const struct rd_rule *inv = rule("invariant_tsc");
+	const struct rd_rule *drift = rule("drift_ppm"), *off = rule("offset_ns");
+	const struct rd_rule *sock = rule("sockets");
 	struct rd_reason_state s[] = { { inv, RD_PASSED }, { drift, RD_PASSED }, { off, RD_PASSED },
 				       { sock, RD_FAILED } };
 	char w[48];
 	struct tp_buf b;
 
-	ok(inv && drift && off && sock && !rd_rule_find("no_such"), "rules found by id");
-	for (size_t i = 0; i < rd_rule_count; i++)
-		ok(rd_rules[i].source && rd_rules[i].source[0] && rd_rules[i].what[0],
-		   "%s has a source", rd_rules[i].id);
+	ok(inv && drift && off && sock && !rule("no_such"), "rules found by id");
+	for (size_t i = 0; i < ndecl; i++) {
+		ok(rules[i]->source && rules[i]->source[0] && rules[i]->what[0],
+		   "%s has a source", rules[i]->id);
+		ok(i == 0 || decl[i - 1].d->place < decl[i].d->place, "%s: its own place, after "
+		   "the one before", rules[i]->id);
+	}
+	if (!inv || !drift || !off || !sock)
+		return;
 	ok(rd_rule_passes(drift, 200) && rd_rule_passes(drift, -200) &&
 	   !rd_rule_passes(drift, 200.01), "the watchdog's bound, either sign");
 	ok(rd_rule_passes(inv, 1) && !rd_rule_passes(inv, 0), "a yes/no");
-	is_int(rd_decide(s, 4, 1), RD_SAFE, "all passed, sockets advice only: safe");
+	is_int(rd_decide(s, 4, rules, ndecl, 1), RD_SAFE, "all passed, sockets advice only: safe");
 	s[1].pass = RD_NOT_MEASURED;
-	is_int(rd_decide(s, 4, 1), RD_UNKNOWN, "a required figure missing: unknown");
-	is_int(rd_decide(s, 4, 0), RD_SAFE, "arm64: no drift needed, errata and offsets answer");
+	is_int(rd_decide(s, 4, rules, ndecl, 1), RD_UNKNOWN, "a required figure missing: unknown");
+	is_int(rd_decide(s, 4, rules, ndecl, 0), RD_SAFE,
+	       "arm64: no drift needed, errata and offsets answer");
 	s[2].pass = RD_NOT_MEASURED;
-	is_int(rd_decide(s, 4, 0), RD_UNKNOWN, "arm64 without offsets: unknown");
+	is_int(rd_decide(s, 4, rules, ndecl, 0), RD_UNKNOWN, "arm64 without offsets: unknown");
 	s[0].pass = RD_FAILED;
-	is_int(rd_decide(s, 4, 1), RD_NOT_SAFE, "the invariant bit failed: not safe");
+	is_int(rd_decide(s, 4, rules, ndecl, 1), RD_NOT_SAFE, "the invariant bit failed: not safe");
 	is_str(rd_answer_name(RD_NOT_SAFE), "not safe", "its name");
 	tp_buf_init(&b, w, sizeof(w));
 	rd_kernel_args(&b, RD_SAFE, 0, "hpet");
@@ -192,7 +219,7 @@ static void gathered(void)
 	const struct readiness_reason *it;
 
 	tcg_run(0, 0);
-	readiness_gather(&rd, recs, nrecs, 1, NULL);
+	readiness_gather(&rd, probe_table, probe_count, recs, nrecs, 1, NULL);
 	is_str(rd_answer_name(rd.answer), "not safe", "TCG: not safe");
 	it = reason_of(&rd, "invariant_tsc", 0);
 	ok(it && it->pass == RD_FAILED, "naming the invariant bit");
@@ -203,7 +230,8 @@ static void gathered(void)
 	   "stub vs kernel of one origin: not judged, saying why");
 
 	tcg_run(500, 0);
-	readiness_gather(&rd, recs, nrecs, 1, &(struct tp_skew){ "hpet", 500 });
+	readiness_gather(&rd, probe_table, probe_count, recs, nrecs, 1,
+			 &(struct tp_skew){ "hpet", 500 });
 	ok(rd.wrong && !strcmp(rd.wrong, "hpet") && !strcmp(rd.wrong_when, "pre-os"),
 	   "+500 ppm HPET named by the pre-OS vote");
 	is_near(rd.wrong_ppm, 500, 20, "about +500 ppm");
@@ -219,13 +247,13 @@ static void gathered(void)
 	    "\"backwards\":0}");
 	rec("{\"type\":\"result\",\"probe\":\"counter\",\"name\":\"cpu1\",\"signatures\":2,"
 	    "\"backwards\":1}");
-	readiness_gather(&rd, recs, nrecs, 1, NULL);
+	readiness_gather(&rd, probe_table, probe_count, recs, nrecs, 1, NULL);
 	it = reason_of(&rd, "counter_errata", 0);
 	ok(it && it->pass == RD_FAILED && it->value == 3, "counter: errata signatures and backward "
 	   "reads summed over the CPUs fail");
 
 	tcg_run(0, 800);
-	readiness_gather(&rd, recs, nrecs, 1, NULL);
+	readiness_gather(&rd, probe_table, probe_count, recs, nrecs, 1, NULL);
 	ok(rd.wrong && !strcmp(rd.wrong, "tsc") && !strcmp(rd.wrong_when, "post-boot"),
 	   "a TSC that moved 800 ppm after the stub: the TSC named");
 	it = reason_of(&rd, "tsc_named_wrong", 0);
@@ -235,7 +263,7 @@ static void gathered(void)
 	rec("{\"type\":\"fingerprint\",\"invariant_tsc\":true}");
 	rec("{\"type\":\"skip\",\"probe\":\"drift\",\"name\":\"drift vs hpet\","
 	    "\"reason\":\"/dev/hpet: No such file or directory\"}");
-	readiness_gather(&rd, recs, nrecs, 1, NULL);
+	readiness_gather(&rd, probe_table, probe_count, recs, nrecs, 1, NULL);
 	it = reason_of(&rd, "drift_ppm", 0);
 	ok(it && it->pass == RD_NOT_MEASURED && strstr(it->why, "hpet: /dev/hpet: No such"),
 	   "no drift: drift's own reason said");
@@ -243,39 +271,74 @@ static void gathered(void)
 	it = reason_of(&rd, "offset_ns", 0);
 	ok(it && it->pass == RD_NOT_MEASURED, "no offsets: not measured");
 	rec("{\"type\":\"run\",\"cpus\":1}");
-	readiness_gather(&rd, recs, nrecs, 1, NULL);
+	readiness_gather(&rd, probe_table, probe_count, recs, nrecs, 1, NULL);
 	it = reason_of(&rd, "offset_ns", 0);
 	ok(it && it->pass == RD_PASSED && strstr(it->from, "one CPU"), "one CPU: no pair, passed");
 	is_str(rd.kernel_args, "", "and no words");
 	ok(rd.vote_pre.res == RD_VOTE_TOO_FEW, "its pre-OS vote: too few");
 }
 
-static int declared(const char *probe, const char *key)
+static int declared(const struct probe *p, const char *key)
 {
-	const struct probe *p = probe_find(probe);
-
-	for (size_t i = 0; p && i < p->n_keys; i++)
+	for (size_t i = 0; p && key && i < p->n_keys; i++)
 		if (!fnmatch(p->keys[i].name, key, 0))
 			return 1;
 	return 0;
 }
 
+/* Every key a probe's fact reads from its results is in that probe's key table. */
 static void keys_declared(void)
 {
-	static const char *const keys[][2] = {
-		{ "tsc", "stub_vs_kernel_ppm" }, { "tsc", "by_construction" }, { "tsc", "stub_hz" },
-		{ "tsc", "cpuid15_tsc_hz" }, { "tsc", "pairs_with_warps" },
-		{ "tscsync", "max_abs_offset_ns" }, { "tscsync", "max_bound_ns" },
-		{ "tscsync", "preos_max_abs_offset_ns" }, { "tscsync", "tsc_adjust_changed" },
-		{ "drift", "independent" }, { "drift", "tsc_hz" }, { "drift", "freq_ppm" },
-		{ "drift", "window_ppm_min" }, { "drift", "window_ppm_max" },
-		{ "drift", "stub_hz" },
-		{ "counter", "signatures" }, { "counter", "backwards" },
-	};
+	for (size_t i = 0; i < probe_count; i++) {
+		const struct probe *p = probe_table[i];
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		ok(declared(keys[i][0], keys[i][1]), "%s's key table declares %s", keys[i][0],
-		   keys[i][1]);
+		for (size_t k = 0; k < p->n_facts; k++) {
+			const struct probe_fact *d = &p->facts[k];
+			const char *keys[] = {
+				d->key, d->where[0].key, d->where[1].key, d->one_origin_key,
+				d->name_key, d->unc_key, d->lo_key, d->hi_key, d->independent_key,
+			};
+
+			ok(d->key && d->fact > RF_NONE && d->fact < RF_COUNT,
+			   "%s: fact %d has its key", p->name, (int)d->fact);
+			if (d->record)	/* a calib or skip record; the run's own */
+				continue;
+			for (size_t j = 0; j < sizeof(keys) / sizeof(keys[0]); j++)
+				if (keys[j])
+					ok(declared(p, keys[j]),
+					   "%s's key table declares %s (fact %d)", p->name,
+					   keys[j], (int)d->fact);
+		}
+	}
+}
+
+/* 1 when some probe declares fact f. */
+static int fact_declared(enum readiness_fact f)
+{
+	for (size_t i = 0; i < probe_count; i++)
+		for (size_t k = 0; k < probe_table[i]->n_facts; k++)
+			if (probe_table[i]->facts[k].fact == f)
+				return 1;
+	return 0;
+}
+
+/* Every fact a reason judges is one a probe's records say. */
+static void facts_declared(void)
+{
+	for (size_t i = 0; i < ndecl; i++) {
+		const struct probe_reason *d = decl[i].d;
+		const enum readiness_fact used[] = {
+			d->fact, d->plus, d->vs, d->needs,
+			d->per_clock ? RF_CLOCK_POSTBOOT : RF_NONE, d->one_cpu ? RF_CPUS : RF_NONE,
+		};
+
+		for (size_t j = 0; j < sizeof(used) / sizeof(used[0]); j++)
+			if (used[j] != RF_NONE)
+				ok(fact_declared(used[j]), "%s: fact %d is declared by a probe",
+				   d->rule.id, (int)used[j]);
+		ok(d->from && d->from[0] && (d->absent || d->no_tsc_passes),
+		   "%s: says where it comes from and why it may not", d->rule.id);
+	}
 }
 
 static void record_back(void)
@@ -287,7 +350,8 @@ static void record_back(void)
 	long n;
 
 	tcg_run(500, 0);
-	readiness_gather(&rd, recs, nrecs, 1, &(struct tp_skew){ "hpet", 500 });
+	readiness_gather(&rd, probe_table, probe_count, recs, nrecs, 1,
+			 &(struct tp_skew){ "hpet", 500 });
 	readiness_record(&r, &rd);
 	line = tp_rec_finish(&r);
 	ok(line != NULL, "the record fits");
@@ -308,6 +372,47 @@ static void record_back(void)
 	json_decref(o);
 }
 
+/* A probe no file of the suite knows: its fact and its rule are in its declarations alone. */
+static const struct probe_key made_keys[] = {
+	PKEY_FIG("steps_back", "count", PK_LOWER, "steps back"),
+};
+
+static const struct probe_fact made_facts[] = {
+	{ .fact = RF_WARPS, .key = "steps_back", .pick = PP_SUM },
+};
+
+static const struct probe_reason made_reasons[] = {
+	{ .rule = { "made_steps_back", "made-up steps back", "count", 1, RD_CHECKED,
+		    "a made-up source", 0 },
+	  .place = 13, .fact = RF_WARPS, .from = "madeup: its scan",
+	  .absent = "no scan (probe madeup)" },
+};
+
+static const struct probe made_probe = {
+	.name = "madeup", .summary = "made up", PROBE_KEYS(made_keys), PROBE_FACTS(made_facts),
+	PROBE_REASONS(made_reasons),
+};
+
+static void made_up_probe(void)
+{
+	static struct readiness rd;
+	const struct probe *const table[] = { &made_probe };
+	const struct readiness_reason *it;
+
+	nrecs = 0;
+	rec("{\"type\":\"result\",\"probe\":\"madeup\",\"name\":\"a\",\"steps_back\":1}");
+	rec("{\"type\":\"result\",\"probe\":\"madeup\",\"name\":\"b\",\"steps_back\":2}");
+	rec("{\"type\":\"result\",\"probe\":\"tsc\",\"name\":\"c\",\"steps_back\":50}");
+	readiness_gather(&rd, table, 1, recs, nrecs, 1, NULL);
+	is_int(rd.n, 3, "the made-up probe's reason and the record's own two");
+	it = reason_of(&rd, "made_steps_back", 0);
+	ok(it && it->value == 3 && it->pass == RD_FAILED && !strcmp(it->from, "madeup: its scan"),
+	   "its fact summed over its results, judged by its bound: failed");
+	is_str(rd_answer_name(rd.answer), "not safe", "a failed checked rule: not safe");
+	ok(rd.n == 3 && !strcmp(rd.reason[0].rule->id, "sockets") && it == &rd.reason[2],
+	   "in its place (13): after the record's own two (10, 12)");
+}
+
 int main(void)
 {
 	skew_words();
@@ -315,6 +420,8 @@ int main(void)
 	decisions();
 	gathered();
 	keys_declared();
+	facts_declared();
 	record_back();
+	made_up_probe();
 	return tap_done();
 }

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The verdict: its words at the edges of common/verdict.c's bounds, every
- * key it reads declared by its probe's key table, and userland/verdict.c
- * on made-up records: figures taken, the worst of several, "not measured"
- * with why (not selected, skipped, failed, no such figure), "unknown" for a
- * ppm of one origin, an emulator said first, and its record read back.
+ * The verdict: its words at the edges of each declared item's bounds
+ * (struct probe_verdict), every key an item reads declared by its probe's
+ * key table, and userland/verdict.c on made-up records: figures taken, the
+ * worst of several, "not measured" with why (not selected, skipped,
+ * failed, no such figure), "unknown" for a ppm of one origin, an emulator
+ * said first, its record read back, and a made-up probe's item reaching
+ * the verdict through its declaration alone.
  */
 #include <fnmatch.h>
 #include <math.h>
@@ -17,13 +19,33 @@
 #include "../../userland/probe.h"
 #include "../../userland/verdict.h"
 
+static struct verdict_decl decl[VERDICT_ITEMS];
+static size_t ndecl;
+
+static void declarations(void)
+{
+	int n = verdict_decls(probe_table, probe_count, decl, VERDICT_ITEMS);
+
+	ok(n > 0, "the probes declare items, no more than VERDICT_ITEMS (%d)", n);
+	ndecl = n > 0 ? (size_t)n : 0;
+	for (size_t i = 0; i < ndecl; i++) {
+		ok(i == 0 || decl[i - 1].d->place < decl[i].d->place,
+		   "%s: its place after the one before", decl[i].d->lim.id);
+		for (size_t k = 0; k < i; k++)
+			ok(strcmp(decl[k].d->lim.id, decl[i].d->lim.id), "%s: one id once",
+			   decl[i].d->lim.id);
+		ok(decl[i].d->lim.what && decl[i].d->lim.basis && decl[i].d->lim.basis[0],
+		   "%s: what it is and its bounds' source", decl[i].d->lim.id);
+	}
+}
+
 static void edges(void)
 {
-	for (size_t i = 0; i < verdict_limit_count; i++) {
-		const struct verdict_limit *l = &verdict_limits[i];
+	for (size_t i = 0; i < ndecl; i++) {
+		const struct verdict_limit *l = &decl[i].d->lim;
 
-		ok(verdict_limit_find(l->id) == l, "%s: found by its id", l->id);
-		is_str(verdict_word_name(verdict_word_of(l, NAN)), "not measured", "NaN: not measured");
+		is_str(verdict_word_name(verdict_word_of(l, NAN)), "not measured",
+		       "NaN: not measured");
 		if (!l->unit) {
 			ok(verdict_word_of(l, 1) == VW_GOOD && verdict_word_of(l, 0) == VW_POOR,
 			   "%s: yes good, no poor", l->id);
@@ -39,27 +61,43 @@ static void edges(void)
 		   "%s: just above: poor", l->id);
 		ok(verdict_word_of(l, -2 * l->fair_max) == VW_POOR, "%s: far below zero: poor", l->id);
 	}
-	ok(!verdict_limit_find("no_such_item") && !verdict_limit_find(NULL), "an unknown id: none");
 	is_str(verdict_word_name((enum verdict_word)99), "unknown", "a word out of range: unknown");
 }
 
 static int declared(const struct probe *p, const char *key)
 {
-	for (size_t i = 0; p && i < p->n_keys; i++)
+	for (size_t i = 0; p && key && i < p->n_keys; i++)
 		if (!strcmp(p->keys[i].name, key) || !fnmatch(p->keys[i].name, key, 0))
 			return 1;
 	return 0;
 }
 
+/* Every key a probe's item reads from its results is in that probe's key table. */
 static void keys_declared(void)
 {
-	for (size_t i = 0; i < verdict_key_count; i++) {
-		const struct verdict_key *k = &verdict_keys[i];
+	for (size_t i = 0; i < probe_count; i++) {
+		const struct probe *p = probe_table[i];
 
-		ok(k->key != NULL, "key %zu named", i);
-		if (k->probe)
-			ok(declared(probe_find(k->probe), k->key), "%s's key table declares %s",
-			   k->probe, k->key);
+		for (size_t k = 0; k < p->n_verdict; k++) {
+			const struct probe_verdict *d = &p->verdict[k];
+			const char *keys[] = {
+				d->key, d->plus_key, d->where[0].key, d->where[1].key,
+				d->context_key, d->one_origin_key, d->independent_key, d->why_key,
+				d->p999_key, d->n_key,
+			};
+
+			ok(d->key != NULL, "%s: %s names its figure", p->name, d->lim.id);
+			if (d->record) {	/* the run's own record, not the probe's */
+				ok(!d->where[0].key && !d->plus_key && !d->context_key,
+				   "%s: %s reads %s's %s alone", p->name, d->lim.id, d->record,
+				   d->key);
+				continue;
+			}
+			for (size_t j = 0; j < sizeof(keys) / sizeof(keys[0]); j++)
+				if (keys[j])
+					ok(declared(p, keys[j]), "%s's key table declares %s (%s)",
+					   p->name, keys[j], d->lim.id);
+		}
 	}
 }
 
@@ -112,7 +150,8 @@ static void a_run(struct verdict *v)
 	recs[nrecs++] = 'x';	/* a cut line: not a record */
 	rec("{\"type\":\"result\",\"probe\":\"noise\",\"stolen_pct\":50}");
 	recs[nrecs - 3] ^= 1;	/* its CRC no longer matches: not read */
-	verdict_gather(v, recs, nrecs, rows, sizeof(rows) / sizeof(rows[0]));
+	verdict_gather(v, probe_table, probe_count, recs, nrecs, rows,
+		       sizeof(rows) / sizeof(rows[0]));
 }
 
 static void gathered(void)
@@ -159,7 +198,7 @@ static void not_selected(void)
 	rec("{\"type\":\"run\",\"accel\":null}");
 	rec("{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"m\",\"clocksource\":\"hpet\","
 	    "\"clock_id\":1,\"path\":\"libc\",\"ns_per_call\":787.5}");
-	verdict_gather(&v, recs, nrecs, rows, 2);
+	verdict_gather(&v, probe_table, probe_count, recs, nrecs, rows, 2);
 	is_str(v.emulated, "", "no accel, no hypervisor: not emulated");
 	ok(find(&v, "clock_read_ns")->value == 787.5 && find(&v, "clock_read_ns")->word == VW_FAIR &&
 	   strstr(find(&v, "clock_read_ns")->from, "through libc"),
@@ -202,10 +241,10 @@ static void record(void)
 	is_str(json_string_value(json_object_get(o, "emulated")), "tcg", "emulated tcg");
 	items = json_object_get(o, "items");
 	json_object_foreach(items, id, it) {
-		ok(i < verdict_limit_count && !strcmp(id, verdict_limits[i].id), "item %zu is %s", i, id);
+		ok(i < ndecl && !strcmp(id, decl[i].d->lim.id), "item %zu is %s", i, id);
 		i++;
 	}
-	is_int(i, verdict_limit_count, "every item");
+	is_int(i, ndecl, "every item");
 	ok(json_is_null(json_object_get(json_object_get(items, "noise_stolen_pct"), "value")),
 	   "not measured: value null");
 	is_str(json_string_value(json_object_get(json_object_get(items, "noise_stolen_pct"), "word")),
@@ -215,12 +254,56 @@ static void record(void)
 	json_decref(o);
 }
 
+/* A probe no file of the suite knows: its item is in its declaration alone. */
+static const struct probe_key made_keys[] = {
+	PKEY_ID("mode", 0, "how it ran"),
+	PKEY_FIG("jitter_us", "us", PK_LOWER, "the jitter"),
+};
+
+static const struct probe_verdict made_verdict[] = {
+	{ .lim = { "made_jitter_us", "made-up jitter", "us", 5, 50, "a made-up source" },
+	  .place = 1, .key = "jitter_us", .pick = PP_LARGEST, .where = { RW_IS("mode", "real") },
+	  .from = ", real mode" },
+};
+
+static const struct probe made_probe = {
+	.name = "madeup", .summary = "made up", PROBE_KEYS(made_keys), PROBE_VERDICT(made_verdict),
+};
+
+static void made_up_probe(void)
+{
+	static struct verdict v;
+	const struct probe *const table[] = { &made_probe };
+	static const struct summary_row rows[] = { { "madeup", 0, OUTCOME_OK, 3, 100, 0 } };
+
+	nrecs = 0;
+	rec("{\"type\":\"result\",\"probe\":\"madeup\",\"name\":\"a\",\"mode\":\"real\","
+	    "\"jitter_us\":7}");
+	rec("{\"type\":\"result\",\"probe\":\"madeup\",\"name\":\"b\",\"mode\":\"real\","
+	    "\"jitter_us\":-30}");
+	rec("{\"type\":\"result\",\"probe\":\"madeup\",\"name\":\"c\",\"mode\":\"fake\","
+	    "\"jitter_us\":900}");
+	rec("{\"type\":\"result\",\"probe\":\"tsc\",\"name\":\"d\",\"mode\":\"real\","
+	    "\"jitter_us\":800}");
+	verdict_gather(&v, table, 1, recs, nrecs, rows, 1);
+	is_int(v.n, 1, "the made-up probe's one item, and no other");
+	ok(v.n == 1 && !strcmp(v.item[0].lim->id, "made_jitter_us") && v.item[0].value == -30 &&
+	   v.item[0].word == VW_FAIR, "its worst figure of the rows it selects, judged by its "
+	   "bounds: fair (%g)", v.n ? v.item[0].value : NAN);
+	is_str(v.n ? v.item[0].from : "", "madeup: b, real mode", "from its result, in its words");
+	nrecs = 0;
+	verdict_gather(&v, table, 1, recs, nrecs, rows, 1);
+	is_str(v.n ? v.item[0].why : "", "probe madeup gave no such figure", "none: why not");
+}
+
 int main(void)
 {
+	declarations();
 	edges();
 	keys_declared();
 	gathered();
 	not_selected();
 	record();
+	made_up_probe();
 	return tap_done();
 }

@@ -17,6 +17,7 @@
 
 #include "../../common/verdict.h"
 #include "export.h"
+#include "keys.h"
 #include "openmetrics.h"
 #include "util.h"
 
@@ -226,7 +227,7 @@ static void add_figure(struct om_doc *d, const struct report *rp, size_t ri,
 	free(labels);
 }
 
-/* The verdict record's items that common/verdict.h declares, each with a number. */
+/* The verdict record's items that the probes declare (keys.h), each with a number. */
 static void add_verdict(struct om_doc *d, const struct run *run, const char *labels,
 			long long ts)
 {

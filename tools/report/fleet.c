@@ -85,7 +85,7 @@ static void series_add(struct fleet_group *g, size_t fig, double v, size_t run,
 	s->run[s->n++] = (uint32_t)run;
 }
 
-/* The verdict record's items that common/verdict.h declares, each with a number. */
+/* The verdict record's items that the probes declare (keys.h), each with a number. */
 static void add_verdict(struct fleet *fl, const struct run *run, size_t ri)
 {
 	const json_t *items = json_object_get(run->verdict, "items");

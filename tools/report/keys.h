@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "../../common/record.h"
+#include "../../common/verdict.h"
 
 #include "schema.h"
 
@@ -105,5 +106,8 @@ void keys_free(void);
 /* Made at build time by tools/report/gen/keys_gen.c (build/report/keys_builtin.c). */
 extern const char *const keys_builtin[];	/* keys records as JSON, NULL-terminated */
 extern const char *const keys_builtin_what[][3];	/* probe, key, what; NULL-terminated */
+/* The verdict's items as the probes declare them (their words, bounds and source), in its order. */
+extern const struct verdict_limit verdict_limits[];
+extern const size_t verdict_limit_count;
 
 #endif

@@ -6,8 +6,9 @@
  * A metric name is `timeprobe_`, the probe, and the key with its unit
  * token replaced by the base unit's (ns, us, ms, s: seconds; %, ppm:
  * ratio; Hz: hertz; per_s: per_second), the value scaled to match. Names
- * come only from declarations (a probe's key table, common/verdict.h's
- * rows), never from a record's text; label values are escaped here.
+ * come only from declarations (a probe's key table, the verdict items the
+ * probes declare, keys.h), never from a record's text; label values are
+ * escaped here.
  */
 #ifndef TP_REPORT_OPENMETRICS_H
 #define TP_REPORT_OPENMETRICS_H

@@ -6,6 +6,7 @@
 
 #include "../../common/verdict.h"
 #include "cells.h"
+#include "keys.h"
 #include "readiness.h"
 #include "verdict.h"
 
@@ -29,6 +30,15 @@ static void show(struct sbuf *b, double v, const char *unit)
 		v /= 1e3, u = "us";
 	fmt_num(num, sizeof(num), v);
 	sbuf_addf(b, "%s %s", num, u);
+}
+
+/* The row of id, or NULL. */
+static const struct verdict_limit *verdict_limit_find(const char *id)
+{
+	for (size_t i = 0; id && i < verdict_limit_count; i++)
+		if (!strcmp(verdict_limits[i].id, id))
+			return &verdict_limits[i];
+	return NULL;
 }
 
 /* "good up to 100 ns, fair up to 1 ms", from the table; "" for an item it does not know. */

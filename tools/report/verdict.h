@@ -2,7 +2,8 @@
 /*
  * The "Verdict" section, right after the conditions: each run's `verdict`
  * record (userland/verdict.c) as the suite wrote it, figure and word, with
- * the bounds of common/verdict.h beside each figure; first, a run that was
+ * each item's bounds beside its figure (as its probe declares them, from
+ * tp-report's built-in copy, keys.h); first, a run that was
  * emulated or virtual. A run without the record (an older capture, a run
  * that did not finish) says "no verdict record": nothing is computed here.
  */

@@ -429,9 +429,25 @@ static const struct probe_key clocks_keys[] = {
 	PKEY_CTX("counter_bits", "bits", "the counter's width"),
 };
 
+/*
+ * The verdict's item (struct probe_verdict; docs/verdict.md): the first
+ * read of CLOCK_MONOTONIC as a program reads it, libc's clock_gettime
+ * (path vdso when the vDSO serves it, else libc), not the sweep's paths.
+ */
+static const struct probe_verdict clocks_verdict[] = {
+	{ .lim = { "clock_read_ns", "CLOCK_MONOTONIC read cost", "ns", 100, 1000,
+		   "vDSO on the TSC: tens of ns; a system call or port read: us" },
+	  .place = 5, .key = "ns_per_call", .pick = PP_FIRST,
+	  .where = { RW_NUM("clock_id", CLOCK_MONOTONIC),
+		     { .kind = RW_IS, .key = "path", .is = { "vdso", "libc" },
+		       .note = { " through the vDSO", " through libc (a system call)" } } },
+	  .context_key = "clocksource" },
+};
+
 const struct probe clocks_probe = {
 	.name = "clocks", .summary = "cost, resolution and behaviour of every way to read the time",
 	.run = clocks_probe_run, .limit_quick_s = 60, .limit_full_s = 600, .expect_ms = expect_ms,
 	PROBE_OPTS(clocks_opts), PROBE_FIGURES("ns_per_call", "resolution_ns"),
 	PROBE_KEYS(clocks_keys),
+	PROBE_VERDICT(clocks_verdict),
 };

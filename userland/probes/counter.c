@@ -188,9 +188,25 @@ static int64_t expect_ms(const struct probe_ctx *ctx)
 	return pairs * ctx->ncpu * ns_per_pair / 1000000 + probe_expect(ctx, 20, 200);
 }
 
+/* What the scan tells the tsc_readiness record (docs/readiness.md): bad reads over every CPU. */
+static const struct probe_fact counter_facts[] = {
+	{ .fact = RF_COUNTER_BAD, .key = "signatures", .pick = PP_SUM },
+	{ .fact = RF_COUNTER_BAD, .key = "backwards", .pick = PP_SUM },
+};
+
+static const struct probe_reason counter_reasons[] = {
+	{ .rule = { "counter_errata", "reads that went back or bore a counter erratum's signature",
+		    "count", 0, RD_CHECKED,
+		    "Linux works around each (arm_arch_timer errata; tsc_sync.c on x86)", 0 },
+	  .place = 7, .fact = RF_COUNTER_BAD, .from = "counter: each CPU's scan",
+	  .absent = "no counter scan (probe counter)" },
+};
+
 const struct probe counter_probe = {
 	.name = "counter", .summary = "the CPU counter read back to back on every CPU: errata signatures",
 	.run = counter_probe_run, .limit_quick_s = 30, .limit_full_s = 600, .expect_ms = expect_ms,
 	PROBE_OPTS(counter_opts), PROBE_FIGURES("signatures"),
 	PROBE_KEYS(counter_keys),
+	PROBE_FACTS(counter_facts),
+	PROBE_REASONS(counter_reasons),
 };

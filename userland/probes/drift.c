@@ -661,6 +661,42 @@ static const struct probe_key drift_keys[] = {
 	PKEY_FIG("loop_overhead_ns", "ns", PK_LOWER, "cost of the empty loop, not subtracted"),
 };
 
+/*
+ * The verdict's item (struct probe_verdict; docs/verdict.md): the TSC's
+ * rate against a reference, the first independent one's (else the first
+ * one's, whose `why` says why it cannot be judged).
+ */
+static const struct probe_verdict drift_verdict[] = {
+	{ .lim = { "tsc_drift_ppm", "counter: rate against an independent counter", "ppm", 15, 200,
+		   "RFC 5905 tolerance 15 ppm; watchdog skew 100 us per 0.5 s" },
+	  .place = 4, .key = "freq_ppm", .pick = PP_INDEPENDENT, .independent_key = "independent",
+	  .why_key = "why" },
+};
+
+/*
+ * What drift's records tell the tsc_readiness record (struct probe_fact,
+ * struct probe_reason; docs/readiness.md): the TSC's rate against each
+ * counter after boot, with half its windows' range as its uncertainty, the
+ * stub's figure where tsc gave none, and why a platform counter has none
+ * (its skip's reason).
+ */
+static const struct probe_fact drift_facts[] = {
+	{ .fact = RF_CLOCK_POSTBOOT, .key = "tsc_hz", .where = { RW_HAS("freq_ppm") },
+	  .name_key = "ref", .lo_key = "window_ppm_min", .hi_key = "window_ppm_max",
+	  .independent_key = "independent" },
+	{ .fact = RF_STUB_HZ, .key = "stub_hz", .where = { RW_HAS("freq_ppm") }, .pick = PP_FIRST },
+	{ .fact = RF_POSTBOOT_WHY, .record = "skip", .key = "reason", .name_key = "name",
+	  .name_prefix = "drift vs " },
+};
+
+static const struct probe_reason drift_reasons[] = {
+	{ .rule = { "drift_ppm", "TSC rate against an independent reference", "ppm", 200,
+		    RD_REQUIRED,
+		    "WATCHDOG_MAX_SKEW 100 us per 0.5 s (kernel/time/clocksource.c)", 1 },
+	  .place = 11, .per_clock = 1, .from = "drift",
+	  .absent = "no counter independent of the TSC (probe drift not run, or none open)" },
+};
+
 const struct probe drift_probe = {
 	.name = "drift",
 	.summary = "TSC against CLOCK_MONOTONIC_RAW, HPET and PM timer: ppm, trend, Allan deviation; "
@@ -669,4 +705,7 @@ const struct probe drift_probe = {
 	PROBE_OPTS(drift_opts), PROBE_FIGURES("adev", "tau_s", "freq_ppm", "trend_ppm_per_min",
 					      "ns_per_read"),
 	PROBE_KEYS(drift_keys),
+	PROBE_VERDICT(drift_verdict),
+	PROBE_FACTS(drift_facts),
+	PROBE_REASONS(drift_reasons),
 };

@@ -256,10 +256,24 @@ static const struct probe_key hwlat_keys[] = {
 	PKEY_BUDGET("tracer_ran_ms", "ms", "tracer: time on the CPU"),
 };
 
+/*
+ * The tsc_readiness record's reason on hidden time (docs/readiness.md): a
+ * gap the TSC did not count needs a second clock the pre-OS scan does not
+ * read, so it is never measured yet.
+ */
+static const struct probe_reason hwlat_reasons[] = {
+	{ .rule = { "hidden_gaps", "pre-OS gaps the TSC did not count", "count", 0, RD_CHECKED,
+		    "SMM that stops or rewinds the TSC hides time from it", 0 },
+	  .place = 9, .from = "hwlat: pre-OS scan",
+	  .absent = "the pre-OS scan reads the TSC alone: no reference to see a gap it did not "
+		    "count" },
+};
+
 const struct probe hwlat_probe = {
 	.name = PROBE,
 	.summary = "time no OS code ran, per CPU: the stub's pre-OS scan beside the kernel's hwlat tracer",
 	.run = run, .limit_quick_s = 60, .limit_full_s = 600, .expect_ms = expect_ms,
 	PROBE_OPTS(hwlat_opts), PROBE_FIGURES("preos_max_ns", "tracer_max_ns"),
 	PROBE_KEYS(hwlat_keys),
+	PROBE_REASONS(hwlat_reasons),
 };

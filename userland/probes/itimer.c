@@ -617,10 +617,23 @@ static const struct probe_key itimer_keys[] = {
 	PKEY_CTX("interval_clock", 0, "the clock of min_us, max_us and stddev_us: the one the timer counts"),
 };
 
+/*
+ * The verdict's item (struct probe_verdict; docs/verdict.md): the error of
+ * the interval, wall time per signal against the interval claimed, in %
+ * (its accuracy less 100), the worst of ITIMER_REAL's.
+ */
+static const struct probe_verdict itimer_verdict[] = {
+	{ .lim = { "itimer_error_pct", "timer accuracy: ITIMER_REAL's worst error", "%", 1, 10,
+		   "a periodic timer 10 % off misses every tenth period" },
+	  .place = 9, .key = "wall_accuracy_pct", .add = -100, .pick = PP_LARGEST,
+	  .where = { RW_IS("timer", "ITIMER_REAL") } },
+};
+
 const struct probe itimer_probe = {
 	.name = "itimer",
 	.summary = "setitimer: requested vs claimed vs actual interval, with load (timer-perf.c, 2008)",
 	.run = itimer_probe_run, .limit_quick_s = 60, .limit_full_s = 600, .expect_ms = expect_ms,
 	PROBE_OPTS(itimer_opts), PROBE_FIGURES("actual_us", "claimed_us", "accuracy_pct", "wall_us_per_signal"),
 	PROBE_KEYS(itimer_keys),
+	PROBE_VERDICT(itimer_verdict),
 };

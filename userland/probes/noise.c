@@ -690,9 +690,20 @@ static const struct probe_key noise_keys[] = {
 	PKEY_CTX("truncated", 0, "counts left out to fit the record"),
 };
 
+/* The verdict's items (struct probe_verdict; docs/verdict.md): the worst CPU's. */
+static const struct probe_verdict noise_verdict[] = {
+	{ .lim = { "noise_stolen_pct", "OS noise: time stolen from a spinning CPU", "%", 0.1, 1,
+		   "1 % is 10 ms a second lost to the application" },
+	  .place = 7, .key = "stolen_pct", .pick = PP_LARGEST },
+	{ .lim = { "noise_max_gap_ns", "OS noise: largest gap", "ns", 10000, 100000,
+		   "a gap over 100 us misses an RT deadline by itself" },
+	  .place = 8, .key = "max_gap_ns", .pick = PP_LARGEST },
+};
+
 const struct probe noise_probe = {
 	.name = "noise", .summary = "OS noise: a spinning thread per CPU, gaps above a threshold (sysjitter)",
 	.run = noise_probe_run, .limit_quick_s = 30, .limit_full_s = 120, .expect_ms = expect_ms,
 	PROBE_OPTS(noise_opts), PROBE_FIGURES("stolen_pct"),
 	PROBE_KEYS(noise_keys),
+	PROBE_VERDICT(noise_verdict),
 };

@@ -220,9 +220,74 @@ static const struct probe_key tsc_keys[] = {
 	PKEY_CTX("available_clocksources", 0, "the kernel's choice"),
 };
 
+/*
+ * The verdict's items of the TSC (struct probe_verdict; docs/verdict.md
+ * gives each bound's source): the invariant bit, as the fingerprint read
+ * it from CPUID, and the stub's figure against the kernel's, which cannot
+ * be judged when the kernel took the stub's (by_construction names it).
+ */
+static const struct probe_verdict tsc_verdict[] = {
+	{ .lim = { "tsc_invariant", "TSC invariant (CPUID 0x80000007)", 0, 0, 0,
+		   "a TSC that changes rate or stops is no clock (kernel tsc.c)" },
+	  .place = 1, .record = "fingerprint", .key = "invariant_tsc",
+	  .from = "the fingerprint's CPUID",
+	  .absent = TP_HAVE_TSC ? NULL : "x86's CPUID bit: arm64's generic timer has none, the "
+		    "architecture requires its system counter to run at a constant rate" },
+	{ .lim = { "tsc_stub_vs_kernel_ppm", "counter: stub vs kernel frequency", "ppm", 15, 200,
+		   "RFC 5905 tolerance 15 ppm; watchdog skew 100 us per 0.5 s" },
+	  .place = 2, .key = "stub_vs_kernel_ppm", .one_origin_key = "by_construction" },
+};
+
+/*
+ * What tsc's records tell the tsc_readiness record (struct probe_fact,
+ * struct probe_reason; docs/readiness.md gives each bound's source at
+ * length): the stub's calibration against each reference as the probe
+ * hands it on (its calib records), the stub's and CPUID 0x15's
+ * frequencies, the stub's against the kernel's, the kernel's own warp
+ * test; and the invariant bit as the fingerprint read it.
+ */
+static const struct probe_fact tsc_facts[] = {
+	{ .fact = RF_INVARIANT, .record = "fingerprint", .key = "invariant_tsc" },
+	{ .fact = RF_CLOCK_PREOS, .record = "calib", .key = "tsc_hz",
+	  .where = { RW_IS("source", "stub") }, .name_key = "ref", .unc_key = "spread_ppm" },
+	{ .fact = RF_STUB_VS_KERNEL_PPM, .key = "stub_vs_kernel_ppm",
+	  .one_origin_key = "by_construction" },
+	{ .fact = RF_STUB_HZ, .key = "stub_hz" },
+	{ .fact = RF_CPUID15_HZ, .key = "cpuid15_tsc_hz" },
+	{ .fact = RF_WARPS, .key = "pairs_with_warps" },
+};
+
+#define WATCHDOG_SKEW "WATCHDOG_MAX_SKEW 100 us per 0.5 s (kernel/time/clocksource.c)"
+
+static const struct probe_reason tsc_reasons[] = {
+	{ .rule = { "invariant_tsc", "TSC invariant (CPUID 0x80000007 EDX bit 8)", 0, 1,
+		    RD_REQUIRED,
+		    "without it the TSC may change rate or stop (arch/x86/kernel/tsc.c)", 0 },
+	  .place = 1, .fact = RF_INVARIANT, .from = "fingerprint: invariant_tsc",
+	  .absent = "the fingerprint did not say", .no_tsc = "the architecture",
+	  .no_tsc_passes = 1 },
+	{ .rule = { "stub_vs_kernel_ppm", "stub's frequency against the kernel's", "ppm", 200,
+		    RD_CHECKED, WATCHDOG_SKEW, 0 },
+	  .place = 2, .fact = RF_STUB_VS_KERNEL_PPM, .from = "tsc: tsc agreement",
+	  .absent = "no stub and kernel figures (probe tsc)",
+	  .one_origin = "one origin: the kernel took the stub's figure" },
+	{ .rule = { "stub_vs_cpuid15_ppm", "stub's frequency against CPUID 0x15", "ppm", 200,
+		    RD_CHECKED, WATCHDOG_SKEW, 0 },
+	  .place = 3, .fact = RF_STUB_HZ, .vs = RF_CPUID15_HZ, .from = "tsc: tsc flags",
+	  .absent = "no stub figure", .absent_vs = "CPUID 0x15 gives no frequency here" },
+	{ .rule = { "warps", "CPU pairs where the TSC went back (the kernel's own test)", "count",
+		    0, RD_CHECKED,
+		    "check_tsc_warp() marks the TSC unstable on one (x86 tsc_sync.c)", 0 },
+	  .place = 6, .fact = RF_WARPS, .from = "tsc: tsc sync",
+	  .absent = "no tsc sync record (probe tsc)" },
+};
+
 const struct probe tsc_probe = {
 	.name = "tsc", .summary = "TSC frequency by stub, kernel and user space; flags; cross-CPU sync",
 	.run = tsc_probe_run, .limit_quick_s = 30, .limit_full_s = 120, .expect_ms = expect_ms,
 	PROBE_OPTS(tsc_opts), PROBE_FIGURES("max_warp_ns", "tsc_hz"),
 	PROBE_KEYS(tsc_keys),
+	PROBE_VERDICT(tsc_verdict),
+	PROBE_FACTS(tsc_facts),
+	PROBE_REASONS(tsc_reasons),
 };

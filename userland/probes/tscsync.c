@@ -529,10 +529,58 @@ static const struct probe_key tscsync_keys[] = {
 	PKEY_FIG("preos_max_abs_offset_ns", "ns", PK_LOWER, "largest |offset| of the stub's pairs"),
 };
 
+/* The verdict's item (struct probe_verdict; docs/verdict.md): the pairs' worst |offset| + bound. */
+static const struct probe_verdict tscsync_verdict[] = {
+	{ .lim = { "tsc_offset_ns", "counter: cross-CPU offset, upper bound", "ns", 100, 1000,
+		   "below a cache line's trip between CPUs no one sees it" },
+	  .place = 3, .key = "max_abs_offset_ns", .plus_key = "max_bound_ns",
+	  .from = " (|offset| + bound)" },
+};
+
+/*
+ * What tscsync's summary tells the tsc_readiness record (struct
+ * probe_fact, struct probe_reason; docs/readiness.md): the offsets after
+ * boot and before the OS, IA32_TSC_ADJUST's moves; and the run's CPUs (one
+ * has no pair to disagree).
+ */
+static const struct probe_fact tscsync_facts[] = {
+	{ .fact = RF_CPUS, .record = "run", .key = "cpus" },
+	{ .fact = RF_OFFSET_NS, .key = "max_abs_offset_ns" },
+	{ .fact = RF_BOUND_NS, .key = "max_bound_ns" },
+	{ .fact = RF_PREOS_OFFSET_NS, .key = "preos_max_abs_offset_ns" },
+	{ .fact = RF_ADJUST_CHANGED, .key = "tsc_adjust_changed" },
+};
+
+#define SUMMARY "tscsync: tscsync summary"
+#define NO_SUMMARY "no tscsync summary (probe tscsync)"
+
+static const struct probe_reason tscsync_reasons[] = {
+	{ .rule = { "offset_ns", "cross-CPU offset after boot, |offset| + bound", "ns", 1000,
+		    RD_REQUIRED,
+		    "any time going back between CPUs is a fault (arch/x86/kernel/tsc_sync.c)", 0 },
+	  .place = 4, .fact = RF_OFFSET_NS, .plus = RF_BOUND_NS, .from = SUMMARY,
+	  .absent = NO_SUMMARY, .one_cpu = "run: one CPU, no pair" },
+	{ .rule = { "preos_offset_ns", "cross-CPU offset before the OS, largest |offset|", "ns",
+		    1000, RD_CHECKED,
+		    "any time going back between CPUs is a fault (x86 tsc_sync.c)", 0 },
+	  .place = 5, .fact = RF_PREOS_OFFSET_NS, .from = SUMMARY, .needs = RF_OFFSET_NS,
+	  .needs_absent = NO_SUMMARY,
+	  .absent = "no pre-OS pairs (not booted through the stub, or one CPU)" },
+	{ .rule = { "tsc_adjust_changed", "CPUs whose IA32_TSC_ADJUST moved after the stub",
+		    "count", 0, RD_CHECKED,
+		    "firmware writing it hides time (tsc_store_and_check_tsc_adjust)", 0 },
+	  .place = 8, .fact = RF_ADJUST_CHANGED, .from = SUMMARY, .no_tsc = "x86 only",
+	  .needs = RF_OFFSET_NS, .needs_absent = NO_SUMMARY,
+	  .absent = "no stub figures to compare with" },
+};
+
 const struct probe tscsync_probe = {
 	.name = "tscsync",
 	.summary = "counter (TSC, CNTVCT_EL0) offset of every CPU against every other, bounded by round trips",
 	.run = run, .limit_quick_s = 30, .limit_full_s = 300, .expect_ms = expect_ms,
 	PROBE_FIGURES("max_abs_offset_ns", "offset_ns", "bound_ns", "round_trip_ns", "samples"),
 	PROBE_KEYS(tscsync_keys),
+	PROBE_VERDICT(tscsync_verdict),
+	PROBE_FACTS(tscsync_facts),
+	PROBE_REASONS(tscsync_reasons),
 };

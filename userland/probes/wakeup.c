@@ -850,9 +850,22 @@ static const struct probe_key wakeup_keys[] = {
 	PKEY_CTX("hist", 0, "latency histogram (nested)"),
 };
 
+/*
+ * The verdict's item (struct probe_verdict; docs/verdict.md): the worst
+ * wake-up of cyclictest's way of sleeping, with its own p99.9 and n.
+ */
+static const struct probe_verdict wakeup_verdict[] = {
+	{ .lim = { "wakeup_max_ns", "worst wake-up latency (cyclictest's clock_nanosleep)", "ns",
+		   100000, 1000000, "PREEMPT_RT practice (OSADL): max under 100 us" },
+	  .place = 6, .key = "max_ns", .pick = PP_LARGEST,
+	  .where = { RW_IS("mechanism", "clock_nanosleep TIMER_ABSTIME") },
+	  .p999_key = "p999_ns", .n_key = "n" },
+};
+
 const struct probe wakeup_probe = {
 	.name = "wakeup", .summary = "wake-up latency of every sleep and timer mechanism (cyclictest)",
 	.run = wakeup_probe_run, .limit_quick_s = 60, .limit_full_s = 900, .expect_ms = expect_ms,
 	PROBE_OPTS(wakeup_opts), PROBE_FIGURES("p99_ns", "samples"),
 	PROBE_KEYS(wakeup_keys),
+	PROBE_VERDICT(wakeup_verdict),
 };
