@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """tp-report's Verdict section (tools/report/verdict.c), right after the
 conditions: a run's verdict record shown as written, word and figure, with
-common/verdict.c's bounds beside each; the emulator said first; an item
+the probes' declared bounds beside each; the emulator said first; an item
 the table does not know (a newer suite) shown under its id; a capture with
 no verdict record says so and nothing is computed; record text escaped in
 Markdown. Last, a real `timeprobe run` of this machine: its own verdict."""
@@ -73,7 +73,7 @@ ok(r.returncode == 0 and sec, "a run with a verdict record: a Verdict section", 
 ok(sec and "under an emulator (QEMU tcg:max)" in sec[0], "the emulator first", sec[:1])
 row = [l for l in sec if "worst wake-up latency" in l]
 ok(row and "150 us: fair (p99.9 120 us, n 1000)" in row[0] and "good <= 100 us, fair <= 1 ms" in row[0],
-   "wake-up: figure, word, p99.9 with n, and the bounds of common/verdict.c", row)
+   "wake-up: figure, word, p99.9 with n, and the bounds its probe declares", row)
 row = [l for l in sec if "time stolen" in l]
 ok(row and "not measured" in row[0] and "not selected" in row[0], "not measured with why", row)
 ok(any("future_item" in l and "7 ns: good" in l for l in sec), "an item the table does not know: by its id")
