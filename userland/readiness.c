@@ -144,10 +144,12 @@ static void reasons_clock(struct readiness *rd)
 	      f->cpuid15_hz > 0 ? "no stub figure" : "CPUID 0x15 gives no frequency here");
 }
 
-static void reasons_cpus(struct readiness *rd)
+static void reasons_cpus(struct readiness *rd, const char *recs, size_t len)
 {
 	const struct readiness_facts *f = &rd->f;
 	const char *none = isfinite(f->offset_ns) ? 0 : "no tscsync summary (probe tscsync)";
+	struct readiness_reason *it;
+	char why[READINESS_TEXT];
 
 	if (f->cpus == 1 && !isfinite(f->offset_ns))	/* the kernel checks no pair either */
 		judge(reason(rd, "offset_ns", "run: one CPU, no pair"), 0, "");
@@ -161,8 +163,8 @@ static void reasons_cpus(struct readiness *rd)
 	      "no counter scan (probe counter)");
 	judge(reason(rd, "tsc_adjust_changed", "tscsync: tscsync summary"), f->adjust_changed,
 	      !TP_HAVE_TSC ? "x86 only" : none ? none : "no stub figures to compare with");
-	judge(reason(rd, "hidden_gaps", "hwlat: pre-OS scan"), NAN,
-	      "the pre-OS scan reads the TSC alone: no reference to see a gap it did not count");
+	it = reason(rd, "hidden_gaps", "stub_hwlat: pre-OS scan");
+	judge(it, readiness_hidden(recs, len, it->from, sizeof(it->from), why, sizeof(why)), why);
 	judge(reason(rd, "sockets", "sysfs: physical_package_id"),
 	      rd->sockets > 0 ? rd->sockets : NAN, "no CPU topology in sysfs");
 }
@@ -249,7 +251,7 @@ void readiness_gather(struct readiness *rd, const char *recs, size_t len, int so
 	vote_pre(rd, base);
 	vote_post(rd, base);
 	reasons_clock(rd);
-	reasons_cpus(rd);
+	reasons_cpus(rd, recs, len);
 	reasons_drift(rd, base);
 	reason_vote(rd);
 	decide(rd);

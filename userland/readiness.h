@@ -5,9 +5,9 @@
  * bound from common/readiness.c, the record it came from, passed or not),
  * the kernel words to use, and the reference the vote finds off. Read from
  * the run's kept records (sink_saved(), through recread.c), as verdict.c
- * does; docs/readiness.md. Three files: readiness_facts.c reads the
- * records, readiness.c votes and judges, readiness_out.c writes the record
- * and the block. Tested by tests/unit/test_readiness.c.
+ * does; docs/readiness.md. Four files: readiness_facts.c reads the
+ * records, readiness_hidden.c the stub's scan summary, readiness.c votes
+ * and judges, readiness_out.c writes the record and the block. Tested by tests/unit/test_readiness.c.
  */
 #ifndef TP_READINESS_H
 #define TP_READINESS_H
@@ -70,6 +70,14 @@ int readiness_is_platform(const char *ref);
 
 /* What the kept records recs[0..len) say (readiness_facts.c). */
 void readiness_read_facts(struct readiness_facts *f, const char *recs, size_t len);
+
+/*
+ * hidden_gaps' figure, the hidden gaps of the stub's stub_hwlat summary
+ * (readiness_hidden.c), with from (the reference and its chunks); NAN and
+ * why when there is none (no stub, no scan, no reference: arm64).
+ */
+double readiness_hidden(const char *recs, size_t len, char *from, size_t nfrom, char *why,
+			size_t nwhy);
 
 /* Reads the kept records recs[0..len) and judges; sockets and skew as the caller found them. */
 void readiness_gather(struct readiness *rd, const char *recs, size_t len, int sockets,
