@@ -175,12 +175,13 @@ static void say_hidden(struct tp_console *con, const struct tp_hwlat_report *rep
 	struct tp_buf b;
 
 	tp_buf_init(&b, m, sizeof(m));
-	tp_buf_puts(&b, "pre-OS time hidden from the " TP_ARCH_COUNTER ", against ");
-	tp_buf_puts(&b, rep->ref.name);
+	tp_buf_puts(&b, "pre-OS time hidden from the " TP_ARCH_COUNTER);
 	if (!rep->ref.read) {
-		tp_buf_puts(&b, ": ");
+		tp_buf_puts(&b, ": not measured, ");
 		tp_buf_puts(&b, rep->ref.why);
 	} else {
+		tp_buf_puts(&b, ", against ");
+		tp_buf_puts(&b, rep->ref.name);
 		tp_buf_puts(&b, ": ");
 		tp_buf_putu(&b, rep->hidden.gaps);
 		tp_buf_puts(&b, " of ");
