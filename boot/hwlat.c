@@ -115,14 +115,15 @@ static void scan(struct tp_mp_services *mp, struct tp_hwlat_report *rep, int stu
 }
 
 void tp_hwlat_scan(EFI_SYSTEM_TABLE *st, uint64_t tsc_hz, uint32_t window_ms,
-		   uint32_t thresh_us, int stuck, struct tp_hwlat_report *rep)
+		   uint32_t thresh_us, int stuck, const struct tp_hwlat_ref *ref,
+		   struct tp_hwlat_report *rep)
 {
 	static EFI_GUID guid = TP_MP_SERVICES_PROTOCOL_GUID;
 	struct tp_mp_services *mp = NULL;
 	EFI_STATUS status;
 
 	*rep = (struct tp_hwlat_report){ .window_ms = window_ms, .thresh_us = thresh_us,
-					 .tsc_hz = tsc_hz };
+					 .tsc_hz = tsc_hz, .ref = *ref };
 	if (!window_ms) {
 		rep->why = "timeprobe.hwlat_ms=0: no pre-OS latency scan";
 		return;

@@ -13,6 +13,7 @@
 #include <efi.h>
 
 #include "../common/handoff.h"
+#include "../common/hidden.h"
 #include "../common/hwlat.h"
 #include "console.h"
 
@@ -25,6 +26,19 @@ struct tp_hwlat_slot {
 	uint32_t state;			/* enum in hwlat.c: free, claimed, done */
 	uint32_t bsp;			/* 1: the BSP's slot */
 } __attribute__((aligned(64)));
+
+/*
+ * The reference independent of the TSC that the BSP reads at its chunks'
+ * edges (common/hidden.h), found by the calibration (tsc.c's
+ * tp_tsc_scan_ref()); read NULL: none, why says so (arm64: none).
+ */
+struct tp_hwlat_ref {
+	const char *name;		/* "hpet", "pmtimer" or "none" */
+	const char *why;		/* none: why */
+	uint32_t (*read)(const void *ctx);	/* one read, interrupts off: loads or port I/O */
+	const void *ctx;
+	struct tp_hidden_scale scale;	/* tsc_hz set by the scan */
+};
 
 struct tp_hwlat_report {
 	uint32_t window_ms, thresh_us;
@@ -44,6 +58,8 @@ struct tp_hwlat_report {
 	struct tp_hwlat_slot *slot;
 	struct tp_hwlat_plan plan;
 	struct tp_hwlat_merge merge;
+	struct tp_hwlat_ref ref;	/* the BSP's reference for hidden time */
+	struct tp_hidden_sum hidden;	/* its chunks against the TSC */
 	size_t left_out;		/* CPUs left out of the word for length */
 	char word[TP_HWLAT_WORD_MAX + 1];	/* timeprobe.hwlat_preos's value, or "" */
 };
@@ -51,10 +67,11 @@ struct tp_hwlat_report {
 /*
  * window_ms 0: no scan, rep->why says so. stuck: the last AP's procedure
  * never returns (a test of the time-out). tsc_hz: the calibration's (0: no
- * scan, the plan is in ticks).
+ * scan, the plan is in ticks). ref: what the BSP reads at its chunks' edges.
  */
 void tp_hwlat_scan(EFI_SYSTEM_TABLE *st, uint64_t tsc_hz, uint32_t window_ms,
-		   uint32_t thresh_us, int stuck, struct tp_hwlat_report *rep);
+		   uint32_t thresh_us, int stuck, const struct tp_hwlat_ref *ref,
+		   struct tp_hwlat_report *rep);
 
 /*
  * Room for up to max_aps APs' IDs from the pool (tp_hwlat_expect); fewer

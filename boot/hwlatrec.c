@@ -150,6 +150,51 @@ static void word_cpu(struct tp_hwlat_word *w, size_t *beyond, const struct tp_hw
 	word_entry(&w->cpu[w->n++], rep, apic, c);
 }
 
+/* The BSP's chunks against the reference: the summary's hidden-time keys (stubcpu.h). */
+static void rec_hidden(struct tp_rec *r, const struct tp_hwlat_report *rep)
+{
+	const struct tp_hidden_sum *h = &rep->hidden;
+
+	tp_rec_str(r, TP_SC_HIDDEN_REF, rep->ref.name);
+	if (!rep->ref.read) {
+		tp_rec_str(r, TP_SC_HIDDEN_REASON, rep->ref.why);
+		return;
+	}
+	tp_rec_uint(r, TP_SC_HIDDEN_CHUNK_MS, TP_HIDDEN_CHUNK_MS);
+	tp_rec_uint(r, TP_SC_HIDDEN_PPM, rep->ref.scale.ppm);
+	tp_rec_uint(r, TP_SC_HIDDEN_CHUNKS, h->chunks);
+	tp_rec_uint(r, TP_SC_HIDDEN_GAPS, h->gaps);
+	tp_rec_int(r, TP_SC_HIDDEN_MAX, h->max_deficit_ns);
+	tp_rec_uint(r, TP_SC_HIDDEN_MAX_UNC, h->max_unc_ns);
+}
+
+/* The same for people: "pre-OS time hidden from the TSC, against hpet: ..." */
+static void say_hidden(struct tp_console *con, const struct tp_hwlat_report *rep)
+{
+	char m[200];
+	struct tp_buf b;
+
+	tp_buf_init(&b, m, sizeof(m));
+	tp_buf_puts(&b, "pre-OS time hidden from the " TP_ARCH_COUNTER);
+	if (!rep->ref.read) {
+		tp_buf_puts(&b, ": not measured, ");
+		tp_buf_puts(&b, rep->ref.why);
+	} else {
+		tp_buf_puts(&b, ", against ");
+		tp_buf_puts(&b, rep->ref.name);
+		tp_buf_puts(&b, ": ");
+		tp_buf_putu(&b, rep->hidden.gaps);
+		tp_buf_puts(&b, " of ");
+		tp_buf_putu(&b, rep->hidden.chunks);
+		tp_buf_puts(&b, " chunks, largest deficit ");
+		tp_buf_puti(&b, rep->hidden.max_deficit_ns);
+		tp_buf_puts(&b, " ns (uncertainty ");
+		tp_buf_putu(&b, rep->hidden.max_unc_ns);
+		tp_buf_puts(&b, " ns)");
+	}
+	tp_con_msg(con, m);
+}
+
 static void say_summary(struct tp_console *con, const struct tp_hwlat_report *rep,
 			uint32_t reported, uint64_t max_ticks, uint32_t min_cov)
 {
@@ -186,8 +231,11 @@ static void say_summary(struct tp_console *con, const struct tp_hwlat_report *re
 		tp_rec_bool(r, "finish_signalled", rep->finish_seen);
 		tp_rec_uint(r, "duration_ms", rep->duration_ms);
 		tp_rec_uint(r, "tsc_hz", rep->tsc_hz);
+		rec_hidden(r, rep);
 	}
 	tp_con_emit(con);
+	if (rep->scanned)
+		say_hidden(con, rep);
 }
 
 void tp_hwlat_say(struct tp_console *con, struct tp_hwlat_report *rep)

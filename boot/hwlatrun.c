@@ -88,6 +88,8 @@ void tp_hwlat_prepare(struct hwlat_run *r, struct tp_hwlat_report *rep, int stuc
 	rep->slot = tp_hwlat_slots;
 	rep->nslots = 1;
 	rep->plan = r->plan;
+	rep->ref.scale.tsc_hz = rep->tsc_hz;
+	rep->hidden = (struct tp_hidden_sum){ 0 };
 }
 
 void tp_hwlat_wait_ready(struct hwlat_run *r, const struct tp_hwlat_report *rep)
@@ -113,6 +115,42 @@ void tp_hwlat_wait_done(struct hwlat_run *r, struct tp_hwlat_report *rep)
 	rep->aps_started = rep->nslots - 1;
 }
 
+/* One edge of a chunk: the reference read between two counter reads. */
+static void ref_edge(const struct tp_hwlat_ref *ref, struct tp_hidden_edge *e)
+{
+	e->tsc_a = tp_counter();
+	e->ref = ref->read(ref->ctx);
+	e->tsc_b = tp_counter();
+}
+
+/*
+ * The BSP's reads with the reference at the chunks' edges: the time an
+ * edge and a chunk's arithmetic take is no gap of the scan (the next read
+ * starts after them), and the chunks, edge to edge, leave no time out.
+ */
+static void bsp_sample(struct hwlat_run *r, struct tp_hwlat_report *rep, struct tp_hwlat_cpu *c)
+{
+	uint64_t chunk_ticks = r->plan.tsc_hz / 1000 * TP_HIDDEN_CHUNK_MS;
+	struct tp_hidden_edge e0, e1;
+	struct tp_hidden_chunk ch;
+	struct hwlat_pos s;
+
+	tp_hwlat_begin(r, c, &s);
+	ref_edge(&rep->ref, &e0);
+	s.prev = e0.tsc_b;
+	while (s.prev < r->end_tsc) {
+		uint64_t until = e0.tsc_b + chunk_ticks;
+
+		tp_hwlat_span(r, c, &s, until < r->end_tsc ? until : r->end_tsc);
+		ref_edge(&rep->ref, &e1);
+		tp_hidden_chunk(&rep->ref.scale, &e0, &e1, &ch);
+		tp_hidden_add(&rep->hidden, &ch);
+		e0 = e1;
+		s.prev = tp_counter();
+	}
+	tp_hwlat_end(r, c, &s);
+}
+
 void tp_hwlat_bsp_window(struct hwlat_run *r, struct tp_hwlat_report *rep)
 {
 	EFI_TPL old;
@@ -123,7 +161,10 @@ void tp_hwlat_bsp_window(struct hwlat_run *r, struct tp_hwlat_report *rep)
 	rep->go_tsc = tp_counter() + r->plan.tsc_hz / 1000000 * HWLAT_LEAD_US;
 	r->end_tsc = rep->go_tsc + rep->window_ticks;
 	__atomic_store_n(&r->go_tsc, rep->go_tsc, __ATOMIC_RELEASE);
-	tp_hwlat_sample(r, &tp_hwlat_slots[0].cpu);
+	if (rep->ref.read)
+		bsp_sample(r, rep, &tp_hwlat_slots[0].cpu);
+	else
+		tp_hwlat_sample(r, &tp_hwlat_slots[0].cpu);
 	__atomic_store_n(&tp_hwlat_slots[0].state, SLOT_DONE, __ATOMIC_RELEASE);
 	uefi_call_wrapper(BS->RestoreTPL, 1, old);
 	if (rep->watchdog_off)

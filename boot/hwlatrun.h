@@ -39,40 +39,74 @@ struct hwlat_run {
 extern struct tp_hwlat_slot *tp_hwlat_slots;	/* from the pool, run.nslots of them */
 extern struct hwlat_run tp_hwlat_run;
 
-/* The window on this CPU: reads until end_tsc; gaps go to c. */
-static inline __attribute__((always_inline)) void tp_hwlat_sample(struct hwlat_run *r,
-								  struct tp_hwlat_cpu *c)
+/* Where a CPU's reads are: its last read and the SMI count it last saw. */
+struct hwlat_pos {
+	uint64_t prev, smi;
+};
+
+/* Waits for go; the CPU's first read into s (and the SMI count before, where readable). */
+static inline __attribute__((always_inline)) void tp_hwlat_begin(struct hwlat_run *r,
+								 struct tp_hwlat_cpu *c,
+								 struct hwlat_pos *s)
+{
+	s->smi = 0;
+	if (r->smi_readable)
+		c->smi_before = s->smi = tp_smi_count();
+	c->has_smi = r->smi_readable;
+	while ((s->prev = tp_counter()) < r->go_tsc)
+		tp_relax();
+	c->first_tsc = s->prev;
+	c->samples = 1;
+}
+
+/* Reads back to back until the counter reaches until; gaps go to c. */
+static inline __attribute__((always_inline)) void tp_hwlat_span(struct hwlat_run *r,
+								struct tp_hwlat_cpu *c,
+								struct hwlat_pos *s, uint64_t until)
 {
 	const struct tp_hwlat_plan *p = &r->plan;
-	uint64_t end = r->end_tsc, smi = 0, prev, now;
+	uint64_t smi = s->smi, prev = s->prev, now;
 
-	if (r->smi_readable)
-		c->smi_before = smi = tp_smi_count();
-	c->has_smi = r->smi_readable;
-	while ((prev = tp_counter()) < r->go_tsc)
-		tp_relax();
-	c->first_tsc = prev;
-	c->samples = 1;
 	do {
 		now = tp_counter();
 		c->samples++;
 		if (now - prev >= p->thresh_ticks) {
-			enum tp_hwlat_smi s = TP_HWLAT_SMI_UNKNOWN;
+			enum tp_hwlat_smi w = TP_HWLAT_SMI_UNKNOWN;
 
 			if (r->smi_readable && now - prev >= p->smi_ticks) {
 				uint64_t v = tp_smi_count();
 
-				s = v != smi ? TP_HWLAT_SMI_YES : TP_HWLAT_SMI_NO;
+				w = v != smi ? TP_HWLAT_SMI_YES : TP_HWLAT_SMI_NO;
 				smi = v;
 				now = tp_counter();	/* the MSR read is not the next gap */
 			}
-			tp_hwlat_note(c, p, prev, now - prev, s);
+			tp_hwlat_note(c, p, prev, now - prev, w);
 		}
 		prev = now;
-	} while (now < end);
-	c->last_tsc = prev;
+	} while (now < until);
+	s->prev = prev;
+	s->smi = smi;
+}
+
+/* The last read and the SMI count after. */
+static inline __attribute__((always_inline)) void tp_hwlat_end(struct hwlat_run *r,
+							       struct tp_hwlat_cpu *c,
+							       const struct hwlat_pos *s)
+{
+	c->last_tsc = s->prev;
 	if (r->smi_readable)
 		c->smi_after = tp_smi_count();
+}
+
+/* The window on this CPU: reads until end_tsc; gaps go to c. */
+static inline __attribute__((always_inline)) void tp_hwlat_sample(struct hwlat_run *r,
+								  struct tp_hwlat_cpu *c)
+{
+	struct hwlat_pos s;
+
+	tp_hwlat_begin(r, c, &s);
+	tp_hwlat_span(r, c, &s, r->end_tsc);
+	tp_hwlat_end(r, c, &s);
 }
 
 /* Waits for go or stop, up to ready_ticks; 0 when go came. */
@@ -118,7 +152,11 @@ static inline __attribute__((always_inline)) void tp_hwlat_ap(struct hwlat_run *
 void tp_hwlat_prepare(struct hwlat_run *r, struct tp_hwlat_report *rep, int stuck);
 /* Spins until every AP expected claimed a slot, or the ready limit. */
 void tp_hwlat_wait_ready(struct hwlat_run *r, const struct tp_hwlat_report *rep);
-/* The BSP's window, at TPL_HIGH_LEVEL (no firmware timer interrupt) with the watchdog off. */
+/*
+ * The BSP's window, at TPL_HIGH_LEVEL (no firmware timer interrupt) with the
+ * watchdog off; with a reference (rep->ref.read), read at the edges of its
+ * TP_HIDDEN_CHUNK_MS chunks, each chunk compared with the TSC into rep->hidden.
+ */
 void tp_hwlat_bsp_window(struct hwlat_run *r, struct tp_hwlat_report *rep);
 /* After the window: every claimed slot done, or HWLAT_GRACE_MS; then stop. */
 void tp_hwlat_wait_done(struct hwlat_run *r, struct tp_hwlat_report *rep);

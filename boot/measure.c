@@ -65,7 +65,7 @@ static int counter_round(read_fn rd, const void *ctx, unsigned int bits, uint64_
 	return TP_MEASURE_OK;
 }
 
-static uint32_t pm_read(const void *ctx)
+uint32_t tp_pm_read(const void *ctx)
 {
 	const struct tp_pm_timer *pm = ctx;
 
@@ -79,11 +79,11 @@ int tp_measure_pmtimer(const struct tp_pm_timer *pm, uint32_t ms, const struct t
 {
 	/* The 24-bit counter wraps every 4.69 s; a round is far shorter, and
 	 * tp_counter_delta() masks to the width the FADT declares. */
-	return counter_round(pm_read, pm, pm->bits, tp_ref_ticks_for_ms(ACPI_PM_TIMER_HZ, ms),
+	return counter_round(tp_pm_read, pm, pm->bits, tp_ref_ticks_for_ms(ACPI_PM_TIMER_HZ, ms),
 			     lim, r);
 }
 
-static uint32_t hpet_read(const void *ctx)
+uint32_t tp_hpet_read(const void *ctx)
 {
 	const struct tp_hpet_state *h = ctx;
 
@@ -119,7 +119,7 @@ void tp_hpet_end(struct tp_hpet_state *h)
 int tp_measure_hpet(const struct tp_hpet_state *h, uint32_t ms, const struct tp_measure_limits *lim,
 		    struct tp_round *r)
 {
-	return counter_round(hpet_read, h, 32, tp_hpet_ticks_for_ms(h->period_fs, ms), lim, r);
+	return counter_round(tp_hpet_read, h, 32, tp_hpet_ticks_for_ms(h->period_fs, ms), lim, r);
 }
 
 int tp_measure_pit(uint32_t ms, const struct tp_measure_limits *lim, struct tp_round *r)

@@ -62,6 +62,14 @@ void tp_hpet_end(struct tp_hpet_state *h);
 int tp_measure_hpet(const struct tp_hpet_state *h, uint32_t ms, const struct tp_measure_limits *lim,
 		    struct tp_round *r);
 
+/*
+ * One read of a counter, for a caller of its own (the pre-OS scan's edges,
+ * hwlatrun.c): the PM timer (ctx a struct tp_pm_timer, its declared width)
+ * and the HPET's low 32 bits (ctx a struct tp_hpet_state after tp_hpet_begin()).
+ */
+uint32_t tp_pm_read(const void *ctx);
+uint32_t tp_hpet_read(const void *ctx);
+
 /* PIT channel 2, mode 0, gate via port 0x61 (Linux pit_calibrate_tsc()).
  * ms is capped at 54 (16-bit counter). Port 0x61 is restored afterwards.
  * The start is bracketed by TSC reads around the count's MSB write, the end

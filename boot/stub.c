@@ -590,6 +590,7 @@ static void preos_tscsync(struct tp_stub *s)
  */
 static void preos_hwlat(struct tp_stub *s)
 {
+	struct tp_hwlat_ref ref;
 	struct tp_rec *r;
 	uint32_t window_ms = stub_option(s, TPW_HWLAT_MS);
 	size_t n, pos = 0;
@@ -612,8 +613,10 @@ static void preos_hwlat(struct tp_stub *s)
 			    tp_hwlat_limit_s(window_ms, s->mp.cpus));
 		tp_con_msg(&s->con, line);
 	}
+	tp_tsc_scan_ref(&s->tsc, &ref);
 	tp_hwlat_scan(s->st, s->tsc.tsc_hz, window_ms, stub_option(s, TPW_HWLAT_THRESH_US),
-		      stub_option(s, TPW_HWLAT_STUCK) == 1, &s->hwlat);
+		      stub_option(s, TPW_HWLAT_STUCK) == 1, &ref, &s->hwlat);
+	tp_tsc_scan_ref_end();
 	tp_hwlat_say(&s->con, &s->hwlat);
 	if (!s->hwlat.left_out)
 		return;

@@ -26,6 +26,9 @@ struct ref_ctx {
 	const struct tp_skew *skew;	/* the injected skew, common/skew.h */
 };
 
+/* The references as the calibration found them, kept for the pre-OS scan (tp_tsc_scan_ref). */
+static struct ref_ctx calib_refs;
+
 struct ref_ops {
 	enum tp_ref_id id;
 	const char *name;
@@ -442,23 +445,23 @@ static void announce_limit(struct tp_console *con, uint32_t rounds, uint32_t ms)
 void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rounds,
 		      uint32_t ms, struct tp_tsc_report *rep)
 {
-	static struct ref_ctx x;	/* zeroed, off the stack */
+	struct ref_ctx *x = &calib_refs;
 	uint64_t rough_hz, hw_hz[3];
 	size_t n_hw;
 
-	x.st = st;
-	x.ms = ms;
-	x.skew = &rep->skew;
+	x->st = st;
+	x->ms = ms;
+	x->skew = &rep->skew;
 	announce_limit(con, rounds, ms);
-	find_acpi(&x);
+	find_acpi(x);
 	/* Limits only, at the rough rate (calib.h): a slow round is still a
 	 * valid measurement (seen under TCG: a PM timer round timing out at
 	 * 4 windows + 100 ms). */
 	rough_hz = tp_rough_tsc_hz(efi_stall, st);
-	x.lim.timeout_tsc = tp_calib_timeout_tsc(rough_hz, ms);
-	x.lim.max_bracket_tsc = tp_calib_tsc_for_us(rough_hz, TP_MEASURE_MAX_BRACKET_US);
+	x->lim.timeout_tsc = tp_calib_timeout_tsc(rough_hz, ms);
+	x->lim.max_bracket_tsc = tp_calib_tsc_for_us(rough_hz, TP_MEASURE_MAX_BRACKET_US);
 
-	n_hw = run_refs(con, &x, rounds, rep, hw_hz);
+	n_hw = run_refs(con, x, rounds, rep, hw_hz);
 	rep->max_disagreement_ppm = tp_max_disagreement_ppm(hw_hz, n_hw, rep->tsc_hz);
 	cpuid_records(con, rep);
 	summary_record(con, rep, n_hw, rounds, ms);
@@ -466,4 +469,42 @@ void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rou
 		disagreement_warning(con, rep);
 	if (!rep->chosen)
 		tp_con_msg(con, "WARNING: TSC calibration failed against every reference");
+}
+
+/* The TSC's rate against the scan's reference: its rounds' spread, and how far the chosen is. */
+static uint32_t scan_ppm(const struct tp_tsc_report *rep, const struct tp_ref_result *res)
+{
+	return res->res.spread_ppm + tp_ppm_apart(res->res.tsc_hz, rep->tsc_hz, rep->tsc_hz);
+}
+
+void tp_tsc_scan_ref(const struct tp_tsc_report *rep, struct tp_hwlat_ref *ref)
+{
+	struct ref_ctx *x = &calib_refs;
+	const struct tp_ref_result *res = &rep->ref[TP_REF_HPET];
+
+	*ref = (struct tp_hwlat_ref){ .name = "none" };
+	if (res->present && !tp_hpet_begin(&x->hpet, x->hpet_tbl.address)) {
+		ref->name = "hpet";
+		ref->read = tp_hpet_read;
+		ref->ctx = &x->hpet;
+		ref->scale.bits = 32;
+		tp_hidden_scale_fs(&ref->scale, x->hpet.period_fs);
+	} else if ((res = &rep->ref[TP_REF_PMTIMER])->present) {
+		ref->name = "pmtimer";
+		ref->read = tp_pm_read;
+		ref->ctx = &x->pm;
+		ref->scale.bits = x->pm.bits;
+		tp_hidden_scale_hz(&ref->scale, ACPI_PM_TIMER_HZ);
+	} else {
+		ref->why = "neither the HPET nor the ACPI PM timer answered the calibration";
+		return;
+	}
+	ref->scale.ppm = scan_ppm(rep, res);
+	if (tp_skew_applies(&rep->skew, ref->name))
+		tp_hidden_scale_skew(&ref->scale, rep->skew.ppm);
+}
+
+void tp_tsc_scan_ref_end(void)
+{
+	tp_hpet_end(&calib_refs.hpet);
 }

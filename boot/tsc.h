@@ -15,6 +15,7 @@
 #include "calib.h"
 #include "console.h"
 #include "efiacpi.h"
+#include "hwlat.h"
 
 enum tp_ref_id { TP_REF_HPET, TP_REF_PMTIMER, TP_REF_PIT, TP_REF_STALL, TP_REF_COUNT };
 
@@ -39,5 +40,16 @@ struct tp_tsc_report {
 
 void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rounds,
 		      uint32_t ms, struct tp_tsc_report *rep);
+
+/*
+ * The pre-OS scan's reference for hidden time (hwlat.h): the HPET when the
+ * calibration measured it (started again if the firmware had it stopped),
+ * else the ACPI PM timer, with the calibration's uncertainty of the TSC's
+ * rate against it and an injected skew of it; else "none" and why (arm64:
+ * nothing independent of CNTVCT_EL0). tp_tsc_scan_ref_end() after the scan
+ * puts the HPET back as the firmware left it.
+ */
+void tp_tsc_scan_ref(const struct tp_tsc_report *rep, struct tp_hwlat_ref *ref);
+void tp_tsc_scan_ref_end(void);
 
 #endif

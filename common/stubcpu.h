@@ -59,6 +59,17 @@
 #define TP_SC_SYSTEM_WIDE "system_wide_n"
 #define TP_SC_SYSTEM_WIDE_MAX "system_wide_max_ns"
 #define TP_SC_SCANNED "scanned"
+/* The summary's hidden-time keys (common/hidden.h): the reference the BSP read at its
+ * chunks' edges ("none": TP_SC_HIDDEN_REASON says why), the chunks compared, those where the
+ * TSC fell behind it (hidden gaps), the largest deficit in ns and that chunk's uncertainty. */
+#define TP_SC_HIDDEN_REF "hidden_ref"
+#define TP_SC_HIDDEN_REASON "hidden_reason"
+#define TP_SC_HIDDEN_CHUNK_MS "hidden_chunk_ms"
+#define TP_SC_HIDDEN_PPM "hidden_ppm"
+#define TP_SC_HIDDEN_CHUNKS "hidden_chunks_n"
+#define TP_SC_HIDDEN_GAPS "hidden_gaps_n"
+#define TP_SC_HIDDEN_MAX "hidden_max_deficit_ns"
+#define TP_SC_HIDDEN_MAX_UNC "hidden_max_deficit_unc_ns"
 
 /* A measured pair's figures (lo_ticks .. excludes_zero) into r. */
 void tp_sc_pair_keys(struct tp_rec *r, const struct tp_preos_pair *e);

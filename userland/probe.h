@@ -225,6 +225,8 @@ struct probe_reason {
 	const char *no_tsc;
 	int no_tsc_passes;
 	int per_clock;
+	/* a figure no fact holds, read from the kept records (readiness.h's readiness_hidden) */
+	double (*read)(const char *recs, size_t len, char *from, size_t nfrom, char *why, size_t nwhy);
 };
 
 struct probe {

@@ -232,7 +232,19 @@ static void reasons_per_clock(struct readiness *rd, const struct probe_reason *d
 }
 
 /* Every reason, in the record's order. */
-static void reasons(struct readiness *rd, const struct readiness_decl *d, size_t n, double base)
+/* One reason whose figure its declaration's read() takes from the kept records. */
+static void reason_read(struct readiness *rd, const struct probe_reason *d, const char *recs,
+			size_t len)
+{
+	struct readiness_reason *it = reason(rd, &d->rule, d->from);
+	char why[READINESS_TEXT] = "";
+	double v = d->read(recs, len, it->from, sizeof(it->from), why, sizeof(why));
+
+	judge(it, v, why);
+}
+
+static void reasons(struct readiness *rd, const struct readiness_decl *d, size_t n, double base,
+		    const char *recs, size_t len)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct probe_reason *r = d[i].d;
@@ -246,6 +258,8 @@ static void reasons(struct readiness *rd, const struct readiness_decl *d, size_t
 			      ran ? !(rd->wrong && !strcmp(rd->wrong, "tsc")) : NAN, r->absent);
 		else if (r->per_clock)
 			reasons_per_clock(rd, r, base);
+		else if (r->read)
+			reason_read(rd, r, recs, len);
 		else
 			reason_declared(rd, r);
 	}
@@ -306,6 +320,6 @@ void readiness_gather(struct readiness *rd, const struct probe *const *probes, s
 	base = consensus_hz(&rd->f);
 	vote_pre(rd, base);
 	vote_post(rd, base);
-	reasons(rd, d, nd < 0 ? READINESS_REASONS : (size_t)nd, base);
+	reasons(rd, d, nd < 0 ? READINESS_REASONS : (size_t)nd, base, recs, len);
 	decide(rd, d, nd < 0 ? READINESS_REASONS : (size_t)nd);
 }

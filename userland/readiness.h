@@ -8,9 +8,10 @@
  * does; docs/readiness.md. Each fact and each reason is a declaration of
  * the probe that measures it (struct probe_fact, struct probe_reason,
  * probe.h): which figure of which record, the reason's bound and its
- * source; these files know no probe. Three files: readiness_facts.c reads
+ * source; these files know no probe. Four files: readiness_facts.c reads
  * the records the declarations name, readiness.c votes and judges,
- * readiness_out.c writes the record and the block. Tested by
+ * readiness_out.c writes the record and the block; readiness_hidden.c reads
+ * the stub's scan summary for hwlat's hidden_gaps. Tested by
  * tests/unit/test_readiness.c.
  */
 #ifndef TP_READINESS_H
@@ -116,6 +117,15 @@ void readiness_read_facts(struct readiness_facts *f, const struct probe *const *
  */
 int readiness_decls(const struct probe *const *probes, size_t nprobes,
 		    struct readiness_decl *out, size_t max);
+
+/*
+ * hidden_gaps' figure, the hidden gaps of the stub's stub_hwlat summary
+ * (readiness_hidden.c), with from (the reference and its chunks); NAN and
+ * why when there is none (no stub, no scan, no reference: arm64). The
+ * shape of struct probe_reason's read.
+ */
+double readiness_hidden(const char *recs, size_t len, char *from, size_t nfrom, char *why,
+			size_t nwhy);
 
 /* Reads the kept records recs[0..len) as probes declare them and judges; sockets and skew as
  * the caller found them. */

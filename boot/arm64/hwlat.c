@@ -109,13 +109,14 @@ static void scan(const struct tp_ap_cpus *c, struct tp_hwlat_report *rep, int st
 }
 
 void tp_hwlat_scan(EFI_SYSTEM_TABLE *st, uint64_t tsc_hz, uint32_t window_ms,
-		   uint32_t thresh_us, int stuck, struct tp_hwlat_report *rep)
+		   uint32_t thresh_us, int stuck, const struct tp_hwlat_ref *ref,
+		   struct tp_hwlat_report *rep)
 {
 	static struct tp_ap_cpus c;
 	const char *why;
 
 	*rep = (struct tp_hwlat_report){ .window_ms = window_ms, .thresh_us = thresh_us,
-					 .tsc_hz = tsc_hz };
+					 .tsc_hz = tsc_hz, .ref = *ref };
 	if (!window_ms) {
 		rep->why = "timeprobe.hwlat_ms=0: no pre-OS latency scan";
 		return;

@@ -6,7 +6,9 @@ agrees with what the run record and the stub say; the C library is musl
 (no rseq registered); timeprobe.cpu_dma_latency=0 on the command line is
 held, the run record says 0 and the fingerprint reads the limit 0; every probe run is
 followed by an attribution record, the SMI count a reasoned null under
-QEMU. With 4 CPUs: the stub's pre-OS latency scan has a record for each.
+QEMU. With 4 CPUs: the stub's pre-OS latency scan has a record for each,
+its summary compares the TSC with the HPET chunk by chunk, and the
+tsc_readiness record judges hidden_gaps from it, naming the HPET.
 Timing values are never conditions here."""
 import os
 import sys
@@ -94,4 +96,7 @@ lines = [l for l in text.splitlines() if l.startswith("  clocks: machine: ") and
 ok(lines, "the human line beside the probe", text[-1500:])
 import probes  # noqa: E402
 ok(len(probes.check_preos_hwlat(text, 4)) == 4, "the pre-OS scan on all 4 CPUs")
+import tp1  # noqa: E402
+summ = [r for r in tp1.records(text)[0] if r["type"] == "stub_hwlat" and r.get("what") == "summary"]
+probes.check_hidden_readiness(suite, summ[0] if summ else {})
 done()

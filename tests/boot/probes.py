@@ -190,6 +190,7 @@ def check_preos_hwlat(text, n, stuck_apic=None, arch="x86"):
         ok(len(missing) == 1 and "did not report" in missing[0].get("reason", "") and
            summ[0].get("cpus_reported") == n - 1,
            "stub: the stuck AP is named, the scan ended at its time-out", missing)
+    check_preos_hidden(summ[0], arch)
     for r in got.values():
         diag("pre-OS %s %d: %d gaps, max %d ns, total %d ns, coverage %.2f %%" % (
             key.upper(), r[key], r["gaps_n"], r["max_ns"], r["total_ns"], r["coverage_pct"]))
@@ -197,6 +198,46 @@ def check_preos_hwlat(text, n, stuck_apic=None, arch="x86"):
         summ[0].get("system_wide_n"), summ[0].get("system_wide_max_ns"), summ[0].get("per_cpu_n"),
         summ[0].get("duration_ms")))
     return got
+
+
+# the summary's keys of time hidden from the TSC (common/stubcpu.h), when a reference was read
+HIDDEN_KEYS = ("hidden_chunk_ms", "hidden_ppm", "hidden_chunks_n", "hidden_gaps_n",
+               "hidden_max_deficit_ns", "hidden_max_deficit_unc_ns")
+
+
+def check_preos_hidden(summ, arch="x86"):
+    """The scan's summary says which reference the BSP compared the TSC
+    with, chunk by chunk, and what it found (x86: the HPET or the PM
+    timer); on arm64 `none` and why. Structure only: the counts are
+    diagnostics."""
+    ref = summ.get("hidden_ref")
+    if arch != "x86":
+        ok(ref == "none" and summ.get("hidden_reason"), "stub: arm64 scan, no reference for "
+           "hidden time, and why", {k: v for k, v in summ.items() if k.startswith("hidden")})
+        return
+    ok(ref in ("hpet", "pmtimer") and all(isinstance(summ.get(k), int) for k in HIDDEN_KEYS)
+       and 0 < summ["hidden_chunks_n"] and 0 <= summ["hidden_gaps_n"] <= summ["hidden_chunks_n"],
+       "stub: the scan's summary compares the TSC with %s chunk by chunk" % ref,
+       {k: v for k, v in summ.items() if k.startswith("hidden")})
+    diag("pre-OS hidden time against %s: %s of %s chunks of %s ms, largest deficit %s ns "
+         "(uncertainty %s ns, %s ppm)" % (ref, summ.get("hidden_gaps_n"),
+                                         summ.get("hidden_chunks_n"), summ.get("hidden_chunk_ms"),
+                                         summ.get("hidden_max_deficit_ns"),
+                                         summ.get("hidden_max_deficit_unc_ns"),
+                                         summ.get("hidden_ppm")))
+
+
+def check_hidden_readiness(suite, summ):
+    """tsc_readiness judges hidden_gaps from the stub's scan summary summ:
+    measured (passed true or false, never null), the count the summary
+    gave, and `from` names the reference."""
+    ref = summ.get("hidden_ref")
+    rd = [r for r in suite if r["type"] == "tsc_readiness"]
+    it = [x for r in rd for x in r.get("reasons", []) if x.get("item") == "hidden_gaps"]
+    ok(ref in ("hpet", "pmtimer") and len(it) == 1 and it[0].get("passed") is not None
+       and it[0].get("value") == summ.get("hidden_gaps_n")
+       and ("against %s" % ref) in it[0].get("from", ""),
+       "tsc_readiness: hidden_gaps measured against %s, not `not measured`" % ref, it)
 
 
 def check_hwlat(suite, text, arch="x86"):

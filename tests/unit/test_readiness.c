@@ -336,7 +336,7 @@ static void facts_declared(void)
 			if (used[j] != RF_NONE)
 				ok(fact_declared(used[j]), "%s: fact %d is declared by a probe",
 				   d->rule.id, (int)used[j]);
-		ok(d->from && d->from[0] && (d->absent || d->no_tsc_passes),
+		ok(d->from && d->from[0] && (d->absent || d->no_tsc_passes || d->read),
 		   "%s: says where it comes from and why it may not", d->rule.id);
 	}
 }

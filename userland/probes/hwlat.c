@@ -14,6 +14,7 @@
 #include "../emit.h"
 #include "../options.h"
 #include "../probe.h"
+#include "../readiness.h"
 #include "../stubcpus.h"
 #include "../hwid.h"
 #include "../sysinfo.h"
@@ -257,16 +258,14 @@ static const struct probe_key hwlat_keys[] = {
 };
 
 /*
- * The tsc_readiness record's reason on hidden time (docs/readiness.md): a
- * gap the TSC did not count needs a second clock the pre-OS scan does not
- * read, so it is never measured yet.
+ * The tsc_readiness record's reason on hidden time (docs/readiness.md):
+ * the stub's pre-OS scan reads a reference beside the TSC at its chunks'
+ * edges, and a chunk where the TSC advanced less is time hidden from it.
  */
 static const struct probe_reason hwlat_reasons[] = {
 	{ .rule = { "hidden_gaps", "pre-OS gaps the TSC did not count", "count", 0, RD_CHECKED,
 		    "SMM that stops or rewinds the TSC hides time from it", 0 },
-	  .place = 9, .from = "hwlat: pre-OS scan",
-	  .absent = "the pre-OS scan reads the TSC alone: no reference to see a gap it did not "
-		    "count" },
+	  .place = 9, .from = "stub_hwlat: pre-OS scan", .read = readiness_hidden },
 };
 
 const struct probe hwlat_probe = {
