@@ -14,6 +14,7 @@
 #include "../../tools/report/lead.h"
 #include "../../tools/report/schema.h"
 #include "../../tools/report/sides.h"
+#include "../../tools/report/student.h"
 #include "../../tools/report/model.h"
 #include "../../tools/report/noise.h"
 #include "../../tools/report/util.h"
@@ -514,8 +515,8 @@ static void test_lead_noise(void)
 		"lead: both repeated, 1.65x whose spreads make Welch's p large does not lead");
 	is_near(score_of("100", "110 111"), 0, 0,
 		"lead: one side once, without an interval or a floor: cannot compare");
-	is_near(judge_t_p(2.776, 4), 0.05, 2e-4, "Welch: Student's t 2.776 at 4 df is p 0.05");
-	is_near(judge_t_p(1.96, 1e6), 0.05, 2e-4, "Welch: at many df t is the normal's 1.96");
+	is_near(student_p(2.776, 4), 0.05, 2e-4, "Welch: Student's t 2.776 at 4 df is p 0.05");
+	is_near(student_p(1.96, 1e6), 0.05, 2e-4, "Welch: at many df t is the normal's 1.96");
 }
 
 /* noise_floor_of() of probe's key of result x between two runs of env, each with nres results. */

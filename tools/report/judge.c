@@ -9,83 +9,15 @@
 #include "noise.h"
 #include "ratio.h"
 #include "schema.h"
+#include "student.h"
 #include "util.h"
 
 #define Z975 1.959964
 
-/* Continued fraction of the incomplete beta function (Lentz's method). */
-static double beta_cf(double a, double b, double x)
-{
-	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
-
-	d = 1 / (fabs(d) < 1e-300 ? 1e-300 : d);
-	h = d;
-	for (int m = 1; m <= 300; m++) {
-		double m2 = 2.0 * m, aa = m * (b - m) * x / ((a - 1 + m2) * (a + m2)), del;
-
-		d = 1 + aa * d;
-		c = 1 + aa / c;
-		d = 1 / (fabs(d) < 1e-300 ? 1e-300 : d);
-		c = fabs(c) < 1e-300 ? 1e-300 : c;
-		h *= d * c;
-		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1 + m2));
-		d = 1 + aa * d;
-		c = 1 + aa / c;
-		d = 1 / (fabs(d) < 1e-300 ? 1e-300 : d);
-		c = fabs(c) < 1e-300 ? 1e-300 : c;
-		del = d * c;
-		h *= del;
-		if (fabs(del - 1) < 1e-12)
-			break;
-	}
-	return h;
-}
-
-/* The regularized incomplete beta function I_x(a, b). */
-static double beta_inc(double a, double b, double x)
-{
-	double front;
-
-	if (x <= 0)
-		return 0;
-	if (x >= 1)
-		return 1;
-	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
-	if (x < (a + 1) / (a + b + 2))
-		return front * beta_cf(a, b, x) / a;
-	return 1 - front * beta_cf(b, a, 1 - x) / b;
-}
-
-double judge_t_p(double t, double df)
-{
-	if (!isfinite(t))
-		return isnan(t) ? NAN : 0;
-	return beta_inc(df / 2, 0.5, df / (df + t * t));
-}
-
-double judge_t_quantile(double p, double df)
-{
-	double lo = 0, hi = 2;
-
-	while (judge_t_p(hi, df) > p && hi < 1e12) {
-		lo = hi;
-		hi *= 2;
-	}
-	for (int i = 0; i < 60; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (judge_t_p(mid, df) > p)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
-}
-
 /* Student's 97.5 % quantile for df (real) degrees of freedom. */
 static double t975(double df)
 {
-	return judge_t_quantile(JUDGE_ALPHA, df);
+	return student_quantile(JUDGE_ALPHA, df);
 }
 
 /* Run r's own standard error of log(fg) from its interval (one iteration); 0: none. */
@@ -127,7 +59,7 @@ static void welch(const struct agg *a, const struct agg *b, struct judgement *j)
 		return;
 	}
 	df = (va + vb) * (va + vb) / (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
-	j->p = judge_t_p(diff / sqrt(va + vb), df);
+	j->p = student_p(diff / sqrt(va + vb), df);
 	lv = logs ? va + vb : va / (a->mean * a->mean) + vb / (b->mean * b->mean);
 	j->half = t975(df) * sqrt(lv);
 	if (logs)

@@ -63,10 +63,5 @@ int judge(const struct report *rp, const struct figure *fg, size_t r, struct jud
 /* The smallest ratio (>= 1) j's comparison could have detected: exp(half + band). */
 double judge_detectable(const struct judgement *j);
 
-/* Student's t: two-sided p of |t| with df degrees of freedom. */
-double judge_t_p(double t, double df);
-
-/* Student's t whose two-sided p at df degrees of freedom is p (0 < p < 1). */
-double judge_t_quantile(double p, double df);
 
 #endif

@@ -11,6 +11,7 @@
 #include "keys.h"
 #include "noise.h"
 #include "ratio.h"
+#include "student.h"
 #include "util.h"
 
 const char *noise_env(const json_t *head, char *buf, size_t len)
@@ -113,7 +114,7 @@ static double floor_log(const struct noise_floor *nf, size_t m, int attribution)
 	double bound = 0;
 
 	if (!attribution && nf->df && nf->sd > 0)
-		bound = judge_t_quantile(JUDGE_ALPHA / (double)(m ? m : 1), nf->df) * M_SQRT2 * nf->sd;
+		bound = student_quantile(JUDGE_ALPHA / (double)(m ? m : 1), nf->df) * M_SQRT2 * nf->sd;
 	return fmax(log(fmax(1, nf->ratio)), bound);
 }
 
