@@ -5,6 +5,7 @@
 # gnuplot columns are printed, and every record's CRC is valid.
 import os
 import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -45,6 +46,15 @@ timing(all(r["normalized_variance"] < 1 for r in res), "normalized variance belo
 two = [r for r in res if r["threads"] == 2]
 timing(two and two[0]["zero_work_threads"] == 0, "2 threads: no thread starved",
        two and two[0]["zero_work_threads"])
+# The main thread starts and stops the threads as SCHED_FIFO only from nice 0
+# and where it may (a child of this test tries the same): the record says which.
+may = os.nice(0) == 0 and subprocess.run(
+    [sys.executable, "-c", "import os; os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))"],
+    stderr=subprocess.DEVNULL).returncode == 0
+want_policy = "SCHED_FIFO" if may else "SCHED_OTHER"
+ok(all(r.get("creator_policy") == want_policy for r in res),
+   "creator_policy is %s here (nice %d)" % (want_policy, os.nice(0)),
+   [r.get("creator_policy") for r in res])
 ok(any(re.match(r"\s+2\s+\d+\s+\d+\s+\d+\s+\d+\.\d+", h) for h in human),
    "human table has a line for 2 threads")
 

@@ -623,10 +623,11 @@ enum probe_status switch_probe_run(struct probe_ctx *ctx)
 	return ok ? PROBE_OK : PROBE_SKIPPED;
 }
 
-/* The run's estimate (probe.h): its repetitions of every variant, measured. */
+/* The run's estimate (probe.h): its repetitions of every variant, measured
+ * (full under QEMU TCG: 9.6 s quiet, 3.9 s beside stress-ng --cpu 2). */
 static int64_t expect_ms(const struct probe_ctx *ctx)
 {
-	return ctx->quick ? probe_expect(ctx, 900, 1000) : probe_expect(ctx, 12300, 16500);
+	return ctx->quick ? probe_expect(ctx, 900, 1000) : probe_expect(ctx, 12300, 9000);
 }
 
 /* ---- the registry's row (probes/registry.c) ---- */

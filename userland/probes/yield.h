@@ -48,6 +48,7 @@ struct yield_result {
 	/* total_per_s's 95 % interval over the window's sub-windows, relative to it */
 	double rel_lo, rel_hi;
 	size_t subwindows;		/* 0: no interval */
+	int creator_fifo;		/* 1: started and stopped by a SCHED_FIFO main thread */
 };
 
 /*
