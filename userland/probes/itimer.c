@@ -612,8 +612,9 @@ static const struct probe_key itimer_keys[] = {
 	PKEY_FIG("cpu_us_per_signal", "us", PK_LOWER, "older records, ITIMER_REAL: CPU time per signal (now actual_us)"),
 	PKEY_FIG("cpu_accuracy_pct", "%", PK_NEITHER, "older records, ITIMER_REAL: CPU time per signal / claimed"),
 	PKEY_FIG("involuntary_switches", "count", PK_LOWER, "ITIMER_REAL: times the probe lost the CPU"),
-	PKEY_FIG("cpu_slice_us", "us", PK_NEITHER, "ITIMER_REAL: mean CPU time per slice"),
-	PKEY_FIG("model_cpu_us_per_signal", "us", PK_NEITHER, "ITIMER_REAL: the model's CPU time per signal"),
+	/* the model's input (0: never lost the CPU) and its prediction: they explain, not compare */
+	PKEY_CTX("cpu_slice_us", "us", "ITIMER_REAL: mean CPU time per slice (0: never lost the CPU)"),
+	PKEY_CTX("model_cpu_us_per_signal", "us", "ITIMER_REAL: the model's CPU time per signal"),
 	PKEY_CTX("actual_clock", 0, "the clock of actual_us (older records: of the intervals)"),
 	PKEY_CTX("interval_clock", 0, "the clock of min_us, max_us and stddev_us: the one the timer counts"),
 };
