@@ -38,6 +38,6 @@ diag() {
 lead() {
 	run "$TP_REPORT" "$@"
 	sed -n '/^Figures furthest/,/^$/p' "$TMP/out" | sed '1d;/^$/d' >"$TMP/lead-all"
-	grep -Ev '^  \((how|detectable|cannot|not comparable|no floor|both runs)' "$TMP/lead-all" >"$TMP/lead"
-	grep -E '^  \((how|detectable|cannot|not comparable|no floor|both runs)' "$TMP/lead-all" >"$TMP/lead-note"
+	grep -Ev '^  \((how|detectable|cannot|not comparable|no floor|both runs|the runs booted)' "$TMP/lead-all" >"$TMP/lead"
+	grep -E '^  \((how|detectable|cannot|not comparable|no floor|both runs|the runs booted)' "$TMP/lead-all" >"$TMP/lead-note"
 }

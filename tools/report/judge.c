@@ -7,6 +7,8 @@
 #include "judge.h"
 #include "keys.h"
 #include "noise.h"
+#include "primary.h"
+#include "ranks.h"
 #include "ratio.h"
 #include "schema.h"
 #include "student.h"
@@ -64,6 +66,35 @@ static void welch(const struct agg *a, const struct agg *b, struct judgement *j)
 	j->half = t975(df) * sqrt(lv);
 	if (logs)
 		j->lr = diff;	/* the ratio of geometric means: what was tested */
+}
+
+/*
+ * Both sides several runs, every value above 0: Mann-Whitney on the logs of
+ * the runs' values (a wild run moves a mean, not a rank), the shift and its
+ * interval the Hodges-Lehmann estimate's; 0 when it cannot.
+ */
+static int by_ranks(const struct figure *fg, size_t r, struct judgement *j)
+{
+	const struct agg *a = &fg->per_run[r], *b = &fg->per_run[0];
+	double *x, *y;
+	struct ranks rk;
+
+	if (!fg->values || a->n < JUDGE_RANKS_MIN || b->n < JUDGE_RANKS_MIN ||
+	    !isfinite(a->log_mean) || !isfinite(b->log_mean))
+		return 0;
+	x = xcalloc(b->n, sizeof(*x));
+	y = xcalloc(a->n, sizeof(*y));
+	for (size_t i = 0; i < b->n; i++)
+		x[i] = log(fg->values[0][i]);
+	for (size_t i = 0; i < a->n; i++)
+		y[i] = log(fg->values[r][i]);
+	ranks_test(x, b->n, y, a->n, JUDGE_ALPHA, &rk);
+	free(x);
+	free(y);
+	*j = (struct judgement){ .how = JUDGE_RANKS, .lr = rk.shift, .p = rk.p, .floor = 1,
+				 .band = j->band, .lo = rk.lo, .hi = rk.hi, .primary = 1,
+				 .half = (rk.hi - rk.lo) / 2 };
+	return 1;
 }
 
 int judge_both_busy(const struct report *rp, const struct figure *fg, size_t r)
@@ -137,7 +168,7 @@ static double fdr_threshold(const struct report *rp, size_t r, const char *probe
 		if (strcmp(rp->figs[i].probe, probe))
 			continue;
 		judge_one(rp, &rp->figs[i], r, &j);
-		if (j.how == JUDGE_WELCH)
+		if (j.how == JUDGE_WELCH && !j.primary)
 			p[m++] = j.p;
 	}
 	qsort(p, m, sizeof(*p), by_p);
@@ -158,7 +189,7 @@ int judge(const struct report *rp, const struct figure *fg, size_t r, struct jud
 {
 	int leads = judge_one(rp, fg, r, j);
 
-	if (j->how == JUDGE_WELCH)
+	if (j->how == JUDGE_WELCH && !j->primary)
 		return leads && j->p <= fdr_threshold(rp, r, fg->probe);
 	return leads;
 }
@@ -168,7 +199,8 @@ static int judge_one(const struct report *rp, const struct figure *fg, size_t r,
 {
 	const struct agg *a = &fg->per_run[r], *b = &fg->per_run[0];
 
-	*j = (struct judgement){ .how = JUDGE_NOT, .p = NAN, .floor = 1, .band = band_of(fg) };
+	*j = (struct judgement){ .how = JUDGE_NOT, .p = NAN, .floor = 1, .band = band_of(fg),
+				 .primary = primary_question(rp, fg, r) };
 	if (!r || r >= rp->nruns || !a->n || !b->n || !(a->mean > 0) || !(b->mean > 0) ||
 	    !isfinite(a->mean) || !isfinite(b->mean) || !ratio_may_lead(rp, fg) ||
 	    (fg->decl && fg->decl->dir == KEY_DIR_ZERO))
@@ -180,10 +212,12 @@ static int judge_one(const struct report *rp, const struct figure *fg, size_t r,
 	}
 	if (judge_both_busy(rp, fg, r))
 		j->how = JUDGE_CANNOT;	/* iterations of one run share its neighbours: no evidence */
-	else if (a->n > 1 && b->n > 1)
+	else if (a->n > 1 && b->n > 1 && !(j->primary && by_ranks(fg, r, j)))
 		welch(a, b, j);
-	else
+	else if (a->n <= 1 || b->n <= 1)
 		single(rp, fg, r, j);
+	if (j->how == JUDGE_RANKS)
+		return j->p < JUDGE_ALPHA && (j->hi < -j->band || j->lo > j->band);
 	if (j->how == JUDGE_WELCH)
 		return j->p < JUDGE_ALPHA && fabs(j->lr) - j->half > j->band;
 	return j->how == JUDGE_INTERVALS && fabs(j->lr) - j->half > j->band;

@@ -5,7 +5,9 @@
  * practical band around 1. The interval comes from what was measured:
  * - both sides repeated (--repeat, or several runs a side): Welch's t on
  *   the logs of the iterations' (or runs') values, its p-value shown, and
- *   Benjamini-Hochberg's rule over all the figures tested so;
+ *   Benjamini-Hochberg's rule over all the figures tested so (the
+ *   comparison's own question, primary_question(), primary.h, alone, by ranks where
+ *   each side has enough runs);
  * - else each run's own interval (the figure's KEY_ci95, keys.h) and the
  *   between-run floor identical unloaded runs set for its result and key
  *   in their env (noise.h: the widest pair, or the bound all the figures
@@ -38,7 +40,11 @@ enum judge_how {
 	JUDGE_CANNOT,		/* single runs, no interval, no usable floor */
 	JUDGE_INTERVALS,	/* single runs: own intervals and the floor */
 	JUDGE_WELCH,		/* repeated: Welch's t on the means */
+	JUDGE_RANKS,		/* the comparison's own question, repeated: Mann-Whitney */
 };
+
+/* Each side this many runs or more: the comparison's own question is tested by ranks. */
+#define JUDGE_RANKS_MIN 4
 
 struct judgement {
 	enum judge_how how;
@@ -48,7 +54,11 @@ struct judgement {
 	double floor;		/* the between-run floor applied (>= 1; 1: none) */
 	int floor_measured;
 	double band;		/* the practical band, log(1 + band) */
+	double lo, hi;		/* ranks: lr's interval (the Hodges-Lehmann shift's) */
+	int primary;		/* the comparison's own question (primary_question(), primary.h) */
 };
+
+
 
 /*
  * Are run 0 and run r both runs on a busy machine (noise_run_busy()), not

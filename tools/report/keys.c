@@ -374,6 +374,12 @@ static void decls_free(struct decls *ds)
 	*ds = (struct decls){ 0 };
 }
 
+void keys_forget_logs(void)
+{
+	decls_free(&from_logs);
+	generation++;
+}
+
 void keys_free(void)
 {
 	decls_free(&builtin);

@@ -103,6 +103,9 @@ const char *keys_dir_name(enum key_dir d);
 /* Frees every declaration (for leak checkers; lookups load the built-in again). */
 void keys_free(void);
 
+/* Forgets the declarations logs made (keys_note_record()); the built-in one stays loaded. */
+void keys_forget_logs(void);
+
 /* Made at build time by tools/report/gen/keys_gen.c (build/report/keys_builtin.c). */
 extern const char *const keys_builtin[];	/* keys records as JSON, NULL-terminated */
 extern const char *const keys_builtin_what[][3];	/* probe, key, what; NULL-terminated */

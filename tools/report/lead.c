@@ -11,6 +11,7 @@
 #include "keys.h"
 #include "lead.h"
 #include "noise.h"
+#include "primary.h"
 #include "ratio.h"
 #include "schema.h"
 #include "power.h"
@@ -115,21 +116,6 @@ static struct table *differences_table(const struct report *rp, json_t *const *f
 	return t;
 }
 
-/* The clock a program reads by default, as lined up across clocksources (model.h). */
-#define BOOTED_CLOCK "clock_gettime(CLOCK_MONOTONIC)"
-
-static const struct figure *booted_clock(const struct report *rp)
-{
-	for (size_t i = 0; i < rp->nfigs; i++) {
-		const struct figure *fg = &rp->figs[i];
-
-		if (fg->as_booted && !strcmp(fg->probe, "clocks") && !strcmp(fg->name, BOOTED_CLOCK) &&
-		    !strcmp(fg->key, "ns_per_call") && strstr(fg->ident, "path=libc"))
-			return fg;
-	}
-	return NULL;
-}
-
 /*
  * Where the clocksources differ: what reading the default clock costs on
  * each machine as it booted, with each ratio to the first run and the
@@ -137,7 +123,7 @@ static const struct figure *booted_clock(const struct report *rp)
  */
 static void print_booted_clock(FILE *f, const struct report *rp)
 {
-	const struct figure *fg = booted_clock(rp);
+	const struct figure *fg = primary_booted_clock(rp);
 	const struct agg *base = fg ? &fg->per_run[0] : NULL;
 	char num[64], ratio[64];
 
@@ -203,6 +189,8 @@ static void print_differences(FILE *f, const struct report *rp, enum style style
  * the runs' spreads where they have them, else beyond its unit's floor.
  */
 #define ZERO_SCORE_BASE 100.0
+/* The comparison's own question (primary_question()) ranks above every other row. */
+#define PRIMARY_SCORE_BASE (2 * ZERO_SCORE_BASE)
 
 static int poisson_apart(double x, double y)
 {
@@ -322,8 +310,8 @@ double lead_figure_score(const struct report *rp, const struct figure *fg)
 				best = fmax(best, zero_score(a, base, fg->decl));
 			continue;
 		}
-		if (judge(rp, fg, r, &j))
-			best = fmax(best, fabs(j.lr));	/* ranked by effect size */
+		if (judge(rp, fg, r, &j))	/* ranked by effect size, the own question first */
+			best = fmax(best, fabs(j.lr) + (j.primary ? PRIMARY_SCORE_BASE : 0));
 	}
 	return best;
 }
@@ -351,8 +339,9 @@ static void attribution_cells(struct table *t, size_t row, size_t c, const struc
 
 /*
  * The ratio cell of a leading figure says how it was judged: Welch's p
- * where both sides repeated ("2.00x, p 0.003"), and the conditions of the
- * runs it touches ("0.09x (hogs: other work 83 % of CPUs)").
+ * where both sides repeated ("2.00x, p 0.003"), the shift and p of ranks
+ * ("0.66x; by ranks 0.80x, p 0.0079"), and the conditions of the runs it
+ * touches ("0.09x (hogs: other work 83 % of CPUs)").
  */
 static void mark_judged(struct table *t, size_t row, const struct report *rp,
 			const struct figure *fg)
@@ -376,6 +365,9 @@ static void mark_judged(struct table *t, size_t row, const struct report *rp,
 		if (j.how == JUDGE_WELCH)
 			table_setf(t, row, 2 + 2 * r, "%s, p %.2g%s%s%s", ratio, j.p, nc ? " (" : "",
 				   nc ? cond.s : "", nc ? ")" : "");
+		else if (j.how == JUDGE_RANKS)
+			table_setf(t, row, 2 + 2 * r, "%s; by ranks %.2fx, p %.2g%s%s%s", ratio,
+				   exp(j.lr), j.p, nc ? " (" : "", nc ? cond.s : "", nc ? ")" : "");
 		else if (nc)
 			table_setf(t, row, 2 + 2 * r, "%s (%s)", ratio, cond.s);
 		sbuf_free(&cond);

@@ -530,6 +530,7 @@ static void add_result_figures(struct report *rp, size_t ri, const struct result
 			f->seq = rp->nfigs;
 			f->per_run = xcalloc(rp->nruns, sizeof(*f->per_run));
 			f->ci = xcalloc(rp->nruns, sizeof(*f->ci));
+			f->values = NULL;	/* sides.c's */
 			f->decl = keys_find(r->probe, key);
 			f->uncert = keys_ci(r->probe, key);
 			json_object_set_new(index, fid, json_integer((json_int_t)rp->nfigs));

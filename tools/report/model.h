@@ -61,6 +61,7 @@ struct figure {
 	size_t probe_rank, result_rank, seq;
 	struct agg *per_run;	/* one per run */
 	struct fig_ci *ci;	/* one per run: the interval its record carries (one iteration) */
+	double **values;	/* sides only (sides.h): per side, its runs' values (per_run's n); else NULL */
 };
 
 struct report {

@@ -10,6 +10,7 @@
 #include "judge.h"
 #include "keys.h"
 #include "noise.h"
+#include "primary.h"
 #include "ratio.h"
 #include "student.h"
 #include "util.h"
@@ -126,7 +127,7 @@ double noise_floor_of(const struct report *rp, const struct figure *fg, size_t r
 					    result, fg->key),
 			   fr = measured_in(noise_env(rp->runs[r].head, br, sizeof(br)), fg->probe,
 					    result, fg->key);
-	size_t m = family_size(rp, r);
+	size_t m = primary_question(rp, fg, r) ? 1 : family_size(rp, r);
 	int attribution = !strcmp(fg->probe, ATTRIBUTION);
 	double lf = 0;
 

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The lead's noise model (docs/comparing.md): how far apart two runs of
- * one configuration can be, measured on every two runs of one set
+ * one configuration can be, measured on every two quiet runs of one env
  * committed in tests/data (aa-SET-N-a.log, aa-SET-N-b.log: one suite, one
- * recipe, tools/aa-pairs.sh), made into a table at build time by
- * tools/report/gen/floors_gen.c, never by hand.
+ * recipe, tools/aa-pairs.sh, made in several sets hours and days apart),
+ * made into a table at build time by tools/report/gen/floors_gen.c, never
+ * by hand.
  */
 #ifndef TP_REPORT_NOISE_H
 #define TP_REPORT_NOISE_H
@@ -27,15 +28,15 @@ const char *noise_env(const json_t *head, char *buf, size_t len);
 
 /*
  * For each env (noise_env()), probe, result and key: how far apart the
- * figure came in runs of one configuration (one set). sd is the standard
- * deviation of its log between the runs of a set, pooled over the sets
- * (df: runs less sets); ratio the largest ratio of two runs of one set the
- * lead saw (ratio_log(), ratio.h); terminated by a NULL env. The result is
- * the figure's row as the lead names it (name, then its identity).
+ * figure came in runs of one configuration. sd is the standard deviation
+ * of its log over the env's quiet runs, whichever set they came from (df:
+ * runs less one); ratio the largest ratio of two of them the lead saw
+ * (ratio_log(), ratio.h); terminated by a NULL env. The result is the
+ * figure's row as the lead names it (name, then its identity).
  */
 struct noise_floor {
 	const char *env, *probe, *result, *key;
-	double sd;		/* of log(figure) within a set, pooled */
+	double sd;		/* of log(figure) over the env's runs */
 	unsigned df;		/* its degrees of freedom */
 	double ratio;		/* >= 1 */
 	unsigned figures;	/* figure pairs measured */
@@ -69,7 +70,8 @@ char *noise_result_name(const struct figure *fg);
  * log ratio measured and the prediction bound t * sqrt(2) * sd: Student's t
  * at df for a two-sided JUDGE_ALPHA / m, m the figures the comparison of run
  * r against run 0 tests at once (so that all of them together stay within
- * their floors with 95 % chance), sqrt(2) for the two runs. Looked up by
+ * their floors with 95 % chance; 1 for the comparison's own question,
+ * primary_question()), sqrt(2) for the two runs. Looked up by
  * probe, result and key; a result never measured takes the widest of its
  * key's (the largest sd and ratio, the smallest df), a key never measured
  * its probe's. An attribution count (sources are named per machine) takes

@@ -7,6 +7,7 @@
 #include "conditions.h"
 #include "judge.h"
 #include "noise.h"
+#include "primary.h"
 #include "power.h"
 #include "util.h"
 
@@ -134,6 +135,12 @@ void lead_print_note(FILE *f, const struct report *rp, enum style style)
 	each_probe(rp, print_power, &pl);
 	if (pl.any)
 		fputs(")\n", f);
+	if (rp->nruns > 1 && primary_booted_clock(rp) &&
+	    primary_question(rp, primary_booted_clock(rp), rp->nruns - 1))
+		fprintf(f, "  (the runs booted different clocksources, so reading the default clock as "
+			"booted is this comparison's own question: tested alone at %.2g, not among its "
+			"probe's many, and by ranks (Mann-Whitney, the Hodges-Lehmann shift) where each "
+			"side has %d runs or more)\n", JUDGE_ALPHA, JUDGE_RANKS_MIN);
 	if (rp->nruns == 2 && judge_both_busy(rp, rp->nfigs ? &rp->figs[0] : NULL, 1))
 		fprintf(f, "  (both runs ran beside other work using %.0f %% of the CPUs or more: no "
 			"floor is learnt from a busy machine and a run's iterations share its "

@@ -6,9 +6,9 @@
 #include "sides.h"
 #include "util.h"
 
-/* One side's agg of figure i: its runs' means (those runs that have it). */
+/* One side's agg of figure i: its runs' means (those runs that have it), kept in *values. */
 static void side_agg(const struct report *rp, size_t i, const size_t *runs, size_t n,
-		     struct agg *a)
+		     struct agg *a, double **values)
 {
 	double *v = xcalloc(n ? n : 1, sizeof(*v));
 	size_t k = 0;
@@ -20,7 +20,7 @@ static void side_agg(const struct report *rp, size_t i, const size_t *runs, size
 			v[k++] = ra->mean;
 	}
 	agg_of(v, k, a);
-	free(v);
+	*values = v;
 }
 
 int sides_build(const struct report *rp, struct report *out)
@@ -52,9 +52,10 @@ int sides_build(const struct report *rp, struct report *out)
 			out->figs[i] = rp->figs[i];
 			out->figs[i].per_run = xcalloc(g.n, sizeof(struct agg));
 			out->figs[i].ci = xcalloc(g.n, sizeof(struct fig_ci));	/* sides: their runs' spread */
+			out->figs[i].values = xcalloc(g.n, sizeof(double *));
 			for (size_t s = 0; s < g.n; s++)
 				side_agg(rp, i, g.idx + g.start[s], g.start[s + 1] - g.start[s],
-					 &out->figs[i].per_run[s]);
+					 &out->figs[i].per_run[s], &out->figs[i].values[s]);
 		}
 	}
 	groups_free(&g);
@@ -65,6 +66,9 @@ int sides_build(const struct report *rp, struct report *out)
 void sides_free(struct report *out)
 {
 	for (size_t i = 0; i < out->nfigs; i++) {
+		for (size_t s = 0; s < out->nruns; s++)
+			free(out->figs[i].values[s]);
+		free(out->figs[i].values);
 		free(out->figs[i].per_run);
 		free(out->figs[i].ci);
 	}

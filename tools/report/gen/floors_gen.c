@@ -2,19 +2,21 @@
 /*
  * Writes the lead's noise floors (tools/report/noise.h) as C on stdout,
  * measured on runs of one configuration: floors_gen LOG... (none: an
- * empty table), each log one run. A set is the logs named alike but for
- * their number and side (aa-host-3-a.log and aa-host-7-b.log: set
- * aa-host): one suite and one recipe (tools/aa-pairs.sh). Every two logs
- * of one set and one env are a pair, read as a comparison of their own;
- * for each env, probe, result and key, from the log ratios the lead
- * compares (ratio_log()): the largest, and the spread of the figure's log
- * within a set, pooled over sets (over the n runs of a set the mean
- * squared log ratio of its pairs is twice their variance), with its
- * degrees of freedom. Through the report's own reading and lining up;
- * with --tsv first: as tp-report --floors reads them, for `make
- * noise-floor`. Linked against the report's objects with an empty table
- * of its own (it measures without floors); report.mk runs it at build
- * time. Exit 1, with one line, on a log that does not fit.
+ * empty table), each log one run, every log one recipe
+ * (tools/aa-pairs.sh). Every two quiet logs of one env are a pair, read
+ * as a comparison of their own, whenever and in whichever set they were
+ * made (a comparison's two runs need not come from one hour either); a
+ * probe's figures pair only where both logs declare its keys alike (one
+ * version of the probe: a group). For each env, probe, result and key,
+ * from the log ratios the lead compares (ratio_log()): the largest, and
+ * the spread of the figure's log within a group, pooled over the groups
+ * (over n runs the mean squared log ratio of their n (n - 1) / 2 pairs is
+ * twice their variance), with its degrees of freedom. Through the
+ * report's own reading and lining up; with --tsv first: as tp-report
+ * --floors reads them, for `make noise-floor`. Linked against the
+ * report's objects with an empty table of its own (it measures without
+ * floors); report.mk runs it at build time. Exit 1, with one line, on a
+ * log that does not fit.
  */
 #include <math.h>
 #include <stdio.h>
@@ -36,68 +38,116 @@ const unsigned noise_pairs = 0, noise_runs = 0;
 /* A pair's log is at most this long: the committed ones are quick runs. */
 #define LOG_MAX_BYTES (16u << 20)
 
-/* One figure's pairs within one set: their squared log ratios summed, and how many. */
-struct in_set {
-	size_t set;
+/*
+ * A probe's key declaration as a log made it (its keys record): logs that
+ * declare a probe alike ran one version of it, a group.
+ */
+struct variant {
+	char *probe;
+	json_t *raw;
+};
+
+static struct variant *variants;
+static size_t nvariants;
+
+/* The group of probe's declaration keys: its number from 1, added when new. */
+static unsigned variant_of(const char *probe, json_t *keys)
+{
+	for (size_t i = 0; i < nvariants; i++)
+		if (!strcmp(variants[i].probe, probe) && json_equal(variants[i].raw, keys))
+			return (unsigned)i + 1;
+	variants = xrealloc(variants, (nvariants + 1) * sizeof(*variants));
+	variants[nvariants] = (struct variant){ xstrdup(probe), json_incref(keys) };
+	return (unsigned)++nvariants;
+}
+
+/* A log as surveyed once: its env, its load, and the groups of the probes it declares. */
+struct log {
+	const char *path;
+	char env[NOISE_ENV_MAX];
+	int loaded;
+	unsigned *var;
+	size_t nvar;
+};
+
+/* lg's group for probe; 0 when it declares none (calib, boot, attribution: always 0). */
+static unsigned group_of(const struct log *lg, const char *probe)
+{
+	for (size_t i = 0; i < lg->nvar; i++)
+		if (!strcmp(variants[lg->var[i] - 1].probe, probe))
+			return lg->var[i];
+	return 0;
+}
+
+/* One figure's pairs within one group: their squared log ratios summed, and how many. */
+struct in_group {
+	unsigned group;
 	double sq;
 	unsigned pairs;
 };
 
 struct seen {
 	struct noise_floor nf;
-	struct in_set *sets;
-	size_t nsets;
+	struct in_group *groups;
+	size_t ngroups;
 	double max_lr;
 };
 
 static struct seen *seen;
 static size_t nseen;
 
+/* The floor of env, probe, result and key, added when new; the search starts after the last found (pairs list their figures alike). */
 static struct seen *find(const char *env, const char *probe, const char *result, const char *key)
 {
-	for (size_t i = 0; i < nseen; i++)
-		if (!strcmp(seen[i].nf.env, env) && !strcmp(seen[i].nf.probe, probe) &&
-		    !strcmp(seen[i].nf.result, result) && !strcmp(seen[i].nf.key, key))
-			return &seen[i];
+	static size_t last;
+
+	for (size_t k = 0; k < nseen; k++) {
+		size_t i = (last + 1 + k) % nseen;
+
+		if (!strcmp(seen[i].nf.key, key) && !strcmp(seen[i].nf.result, result) &&
+		    !strcmp(seen[i].nf.probe, probe) && !strcmp(seen[i].nf.env, env))
+			return &seen[last = i];
+	}
+	last = nseen;
 	seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
 	seen[nseen] = (struct seen){ { xstrdup(env), xstrdup(probe), xstrdup(result), xstrdup(key),
 				       0, 0, 1, 0 }, NULL, 0, 0 };
 	return &seen[nseen++];
 }
 
-static void note(size_t set, const char *env, const struct figure *fg, double log_ratio)
+static void note(unsigned group, const char *env, const struct figure *fg, double log_ratio)
 {
 	char *result = noise_result_name(fg);
 	struct seen *s = find(env, fg->probe, result, fg->key);
 	size_t k;
 
 	free(result);
-	for (k = 0; k < s->nsets && s->sets[k].set != set; k++)
+	for (k = 0; k < s->ngroups && s->groups[k].group != group; k++)
 		;
-	if (k == s->nsets) {
-		s->sets = xrealloc(s->sets, (s->nsets + 1) * sizeof(*s->sets));
-		s->sets[s->nsets++] = (struct in_set){ set, 0, 0 };
+	if (k == s->ngroups) {
+		s->groups = xrealloc(s->groups, (s->ngroups + 1) * sizeof(*s->groups));
+		s->groups[s->ngroups++] = (struct in_group){ group, 0, 0 };
 	}
-	s->sets[k].sq += log_ratio * log_ratio;
-	s->sets[k].pairs++;
+	s->groups[k].sq += log_ratio * log_ratio;
+	s->groups[k].pairs++;
 	s->max_lr = fmax(s->max_lr, log_ratio);
 	s->nf.figures++;
 }
 
 /*
- * s's pooled sd and df: a set whose pairs are every two of its n runs has
- * n (n - 1) / 2 of them, and the sum of their squared differences is n
- * times its sum of squared deviations.
+ * s's pooled sd and df: a group whose pairs are every two of its n runs
+ * has n (n - 1) / 2 of them, and the sum of their squared differences is
+ * n times its sum of squared deviations.
  */
 static void pool(struct seen *s)
 {
 	double ss = 0;
 	unsigned df = 0;
 
-	for (size_t k = 0; k < s->nsets; k++) {
-		double n = (1 + sqrt(1 + 8.0 * s->sets[k].pairs)) / 2;
+	for (size_t k = 0; k < s->ngroups; k++) {
+		double n = (1 + sqrt(1 + 8.0 * s->groups[k].pairs)) / 2;
 
-		ss += s->sets[k].sq / n;
+		ss += s->groups[k].sq / n;
 		df += (unsigned)lround(n) - 1;
 	}
 	s->nf.df = df;
@@ -105,24 +155,41 @@ static void pool(struct seen *s)
 	s->nf.ratio = exp(s->max_lr);
 }
 
+/*
+ * Reading a log: into split; the log being surveyed (its declarations
+ * noted), or, for a pair's second log, its first (a probe the first
+ * declared keeps the first's declaration, quietly: where the two differ,
+ * that probe's figures are no pair).
+ */
 struct reading {
 	struct splitter *split;
 	const char *path;
+	struct log *survey;
+	const struct log *first;
 };
 
 static void on_record(void *ctx, const struct rec *r)
 {
 	struct reading *rd = ctx;
+	const char *probe = json_string_value(json_object_get(r->obj, "for_probe"));
+	int keys = r->type && !strcmp(r->type, "keys") && probe;
 
-	keys_note_record(r->obj, rd->path);
+	if (keys && rd->survey) {
+		rd->survey->var = xrealloc(rd->survey->var, (rd->survey->nvar + 1) * sizeof(unsigned));
+		rd->survey->var[rd->survey->nvar++] =
+			variant_of(probe, json_object_get(r->obj, "keys"));
+	}
+	if (!keys || !rd->first || !group_of(rd->first, probe))
+		keys_note_record(r->obj, rd->path);
 	report_add_record(rd->split, r->obj, r->type);
 	json_decref(r->obj);
 }
 
-static int read_log(struct report *rp, const char *path)
+static int read_log(struct report *rp, const char *path, struct log *survey,
+		    const struct log *first)
 {
 	struct scan_stats st = { 0 };
-	struct reading rd = { report_file_begin(rp, path), path };
+	struct reading rd = { report_file_begin(rp, path), path, survey, first };
 	int err = scan_file(path, LOG_MAX_BYTES, on_record, &rd, &st);
 
 	report_file_end(rd.split);
@@ -134,43 +201,55 @@ static int read_log(struct report *rp, const char *path)
 	return 0;
 }
 
-/*
- * One pair of set into seen when both logs are of one env and neither ran on a
- * loaded machine (noise_run_loaded(); *pairs counted, else *loaded); 1
- * when a log does not fit.
- */
-static int measure_pair(size_t set, const char *a, const char *b, unsigned *pairs,
-			unsigned *loaded)
+/* lg's env, load (noise_run_loaded()) and groups; 1, with a line, when it does not fit. */
+static int survey(struct log *lg)
 {
 	struct report rp = { 0 };
-	const char *env[2] = { NULL, NULL };
-	char buf[2][NOISE_ENV_MAX];
-	int bad = read_log(&rp, a) || read_log(&rp, b);
+	const char *env = NULL;
+	int bad = read_log(&rp, lg->path, lg, NULL);
 
-	if (!bad && rp.nruns != 2) {
-		fprintf(stderr, "floors_gen: %s, %s: not one run each\n", a, b);
+	if (!bad && rp.nruns != 1) {
+		fprintf(stderr, "floors_gen: %s: not one run\n", lg->path);
 		bad = 1;
 	}
-	for (size_t r = 0; !bad && r < 2; r++)
-		env[r] = noise_env(rp.runs[r].head, buf[r], sizeof(buf[r]));
-	if (!bad && (!env[0] || !env[1])) {
-		fprintf(stderr, "floors_gen: %s, %s: a run without an env\n", a, b);
+	if (!bad && !(env = noise_env(rp.runs[0].head, lg->env, sizeof(lg->env)))) {
+		fprintf(stderr, "floors_gen: %s: a run without an env\n", lg->path);
 		bad = 1;
 	}
-	if (!bad && (noise_run_loaded(&rp.runs[0]) || noise_run_loaded(&rp.runs[1]))) {
-		++*loaded;	/* a loaded machine's spread is its neighbours', not a floor */
-	} else if (!bad && !strcmp(env[0], env[1])) {
-		++*pairs;
+	if (!bad) {
+		if (env != lg->env)
+			snprintf(lg->env, sizeof(lg->env), "%s", env);
+		lg->loaded = noise_run_loaded(&rp.runs[0]);
+	}
+	report_free(&rp);
+	keys_forget_logs();	/* the next log declares its own keys */
+	return bad;
+}
+
+/*
+ * One pair of quiet logs of one env into seen, read as a comparison: each
+ * figure of a probe both declare alike (or neither), in their group; 1
+ * when a log does not fit.
+ */
+static int measure_pair(const struct log *a, const struct log *b)
+{
+	struct report rp = { 0 };
+	int bad = read_log(&rp, a->path, NULL, NULL) || read_log(&rp, b->path, NULL, a);
+
+	if (!bad) {
 		rp.booted_always = 1;	/* a clocksource change compares the as-booted rows */
 		report_finish(&rp, NULL, 0);
 		for (size_t i = 0; i < rp.nfigs; i++) {
+			const char *probe = rp.figs[i].probe;
+			unsigned g = group_of(a, probe);
 			double lr = ratio_log(&rp, &rp.figs[i], 1);
 
-			if (!isnan(lr))
-				note(set, env[0], &rp.figs[i], lr);
+			if (g == group_of(b, probe) && !isnan(lr))
+				note(g, a->env, &rp.figs[i], lr);
 		}
 	}
 	report_free(&rp);
+	keys_forget_logs();	/* the next pair declares its own keys */
 	return bad;
 }
 
@@ -195,44 +274,11 @@ static void put_literal(const char *s)
 	putchar('"');
 }
 
-/* The length of path's set name: its base name without "-N-a.log" / "-N-b.log". */
-static size_t set_len(const char *path, const char **base)
-{
-	const char *b = strrchr(path, '/'), *e;
-	size_t n;
-
-	*base = b = b ? b + 1 : path;
-	n = strlen(b);
-	if (n < 8 || (strcmp(b + n - 6, "-a.log") && strcmp(b + n - 6, "-b.log")))
-		return n;
-	for (e = b + n - 6; e > b && e[-1] >= '0' && e[-1] <= '9'; e--)
-		;
-	return e > b && e[-1] == '-' && e < b + n - 6 ? (size_t)(e - 1 - b) : n;
-}
-
-static int same_set(const char *p, const char *q)
-{
-	const char *bp, *bq;
-	size_t np = set_len(p, &bp), nq = set_len(q, &bq);
-
-	return np == nq && !strncmp(bp, bq, np);
-}
-
-/* The first argument of the set argv[i] belongs to: the set's number. */
-static size_t set_of(char **argv, int i)
-{
-	int k = 1;
-
-	while (k < i && !same_set(argv[k], argv[i]))
-		k++;
-	return (size_t)k;
-}
-
 /* --tsv: the floors as tp-report --floors reads them (noise.h), one a line. */
 static int print_tsv(int runs, unsigned pairs, unsigned loaded)
 {
-	printf("# floors_gen --tsv: %d runs, %u pairs, %u more left out (a run on a loaded "
-	       "machine)\n# env\tprobe\tresult\tkey\tsd\tdf\tratio\tfigures\n", runs, pairs,
+	printf("# floors_gen --tsv: %d runs, %u pairs of quiet runs of one env, %u runs left "
+	       "out (run on a loaded machine)\n# env\tprobe\tresult\tkey\tsd\tdf\tratio\tfigures\n", runs, pairs,
 	       loaded);
 	for (size_t i = 0; i < nseen; i++) {
 		const struct noise_floor *nf = &seen[i].nf;
@@ -248,7 +294,7 @@ static int print_tsv(int runs, unsigned pairs, unsigned loaded)
 static int print_c(int runs, unsigned pairs, unsigned loaded)
 {
 	printf("/* Generated by tools/report/gen/floors_gen.c from %d runs, %u pairs "
-	       "(%u more left out: a run on a loaded machine): do not edit. */\n"
+	       "of quiet runs of one env (%u runs left out: run on a loaded machine): do not edit. */\n"
 	       "#include \"noise.h\"\n\nconst unsigned noise_pairs = %u;\n"
 	       "const unsigned noise_runs = %d;\n\nconst struct noise_floor noise_floors[] = {\n",
 	       runs, pairs, loaded, pairs, runs);
@@ -261,7 +307,7 @@ static int print_c(int runs, unsigned pairs, unsigned loaded)
 			put_literal(name[k]);
 			fputs(", ", stdout);
 		}
-		/* rounded up: a pair of the set itself stays within its floor */
+		/* rounded up: a pair of the runs themselves stays within its floor */
 		printf("%.6f, %u, %.4f, %u },\n", ceil(nf->sd * 1e6) / 1e6, nf->df,
 		       ceil(nf->ratio * 1e4) / 1e4, nf->figures);
 	}
@@ -273,19 +319,30 @@ int main(int argc, char **argv)
 {
 	unsigned pairs = 0, loaded = 0;
 	int tsv = argc > 1 && !strcmp(argv[1], "--tsv");
+	struct log *lg;
 
 	if (tsv) {
 		argv++;
 		argc--;
 	}
+	lg = xcalloc((size_t)argc, sizeof(*lg));
+	for (int i = 1; i < argc; i++) {
+		lg[i].path = argv[i];
+		if (survey(&lg[i]))
+			return 1;
+		loaded += lg[i].loaded;	/* a loaded machine's spread is its neighbours', not a floor */
+	}
 	for (int i = 1; i < argc; i++)
 		for (int j = i + 1; j < argc; j++) {
-			if (!same_set(argv[i], argv[j]))
+			if (lg[i].loaded || lg[j].loaded || strcmp(lg[i].env, lg[j].env))
 				continue;
-			if (measure_pair(set_of(argv, i), argv[i], argv[j], &pairs, &loaded))
+			if (measure_pair(&lg[i], &lg[j]))
 				return 1;
-			keys_free();	/* the next pair declares its own keys */
+			pairs++;
 		}
+	for (int i = 1; i < argc; i++)
+		free(lg[i].var);
+	free(lg);
 	for (size_t i = 0; i < nseen; i++) {
 		const struct noise_floor *nf = &seen[i].nf;
 
