@@ -39,10 +39,11 @@ PY
 }
 
 # A/A: fresh quiet single pairs lead with nothing; the pair beside stress-ng
-# --cpu 1 (both runs busy) compares nothing and says why. Two sets of three
-# pairs, taken on two days (fresh-quiet2: after the floors of aa-host8 and
-# aa-host9, never used for one)
-for set in fresh-quiet fresh-quiet2; do
+# --cpu 1 (both runs busy) compares nothing and says why. Three sets of
+# three pairs, taken on two days (fresh-quiet2: after the floors of aa-host8
+# and aa-host9, never used for one; fresh-quiet3: right after a full make
+# test, as aa-host9 was)
+for set in fresh-quiet fresh-quiet2 fresh-quiet3; do
 	for k in 1 2; do
 		lead --label=A,B $D/$set-$k-a.log $D/$set-$k-b.log
 		[ $rc -eq 0 ] && [ "$(cat "$TMP/lead")" = "  $none" ]
