@@ -61,13 +61,19 @@ static unsigned variant_of(const char *probe, json_t *keys)
 	return (unsigned)++nvariants;
 }
 
-/* A log as surveyed once: its env, its load, and the groups of the probes it declares. */
+/*
+ * A log as surveyed once: its env, its load, the groups of the probes it
+ * declares, and its records as read (a pair replays them: no log is read
+ * twice).
+ */
 struct log {
 	const char *path;
 	char env[NOISE_ENV_MAX];
 	int loaded;
 	unsigned *var;
 	size_t nvar;
+	json_t **recs;
+	size_t nrecs;
 };
 
 /* lg's group for probe; 0 when it declares none (calib, boot, attribution: always 0). */
@@ -156,49 +162,74 @@ static void pool(struct seen *s)
 }
 
 /*
- * Reading a log: into split; the log being surveyed (its declarations
- * noted), or, for a pair's second log, its first (a probe the first
- * declared keeps the first's declaration, quietly: where the two differ,
- * that probe's figures are no pair).
+ * One record of lg into split: a keys record's probe into lg's groups when
+ * surveying; for a pair's second log (first: the pair's first), a probe
+ * the first declared keeps the first's declaration, quietly (where the two
+ * differ, that probe's figures are no pair).
  */
+static void take(struct splitter *split, struct log *lg, json_t *obj, int surveying,
+		 const struct log *first)
+{
+	const char *type = json_string_value(json_object_get(obj, "type"));
+	const char *probe = json_string_value(json_object_get(obj, "for_probe"));
+	int keys = type && !strcmp(type, "keys") && probe;
+
+	if (keys && surveying) {
+		lg->var = xrealloc(lg->var, (lg->nvar + 1) * sizeof(*lg->var));
+		lg->var[lg->nvar++] = variant_of(probe, json_object_get(obj, "keys"));
+	}
+	if (!keys || !first || !group_of(first, probe))
+		keys_note_record(obj, lg->path);
+	report_add_record(split, obj, type);
+}
+
 struct reading {
 	struct splitter *split;
-	const char *path;
-	struct log *survey;
-	const struct log *first;
+	struct log *lg;
 };
 
 static void on_record(void *ctx, const struct rec *r)
 {
 	struct reading *rd = ctx;
-	const char *probe = json_string_value(json_object_get(r->obj, "for_probe"));
-	int keys = r->type && !strcmp(r->type, "keys") && probe;
 
-	if (keys && rd->survey) {
-		rd->survey->var = xrealloc(rd->survey->var, (rd->survey->nvar + 1) * sizeof(unsigned));
-		rd->survey->var[rd->survey->nvar++] =
-			variant_of(probe, json_object_get(r->obj, "keys"));
-	}
-	if (!keys || !rd->first || !group_of(rd->first, probe))
-		keys_note_record(r->obj, rd->path);
-	report_add_record(rd->split, r->obj, r->type);
-	json_decref(r->obj);
+	take(rd->split, rd->lg, r->obj, 1, NULL);
+	rd->lg->recs = xrealloc(rd->lg->recs, (rd->lg->nrecs + 1) * sizeof(*rd->lg->recs));
+	rd->lg->recs[rd->lg->nrecs++] = r->obj;	/* kept for the pairs */
 }
 
-static int read_log(struct report *rp, const char *path, struct log *survey,
-		    const struct log *first)
+/* lg read from its file into rp, its records kept; 1, with a line, when it does not fit. */
+static int read_log(struct report *rp, struct log *lg)
 {
 	struct scan_stats st = { 0 };
-	struct reading rd = { report_file_begin(rp, path), path, survey, first };
-	int err = scan_file(path, LOG_MAX_BYTES, on_record, &rd, &st);
+	struct reading rd = { report_file_begin(rp, lg->path), lg };
+	int err = scan_file(lg->path, LOG_MAX_BYTES, on_record, &rd, &st);
 
 	report_file_end(rd.split);
 	if (err || st.capped || scan_corrupt(&st)) {
-		fprintf(stderr, "floors_gen: %s: unreadable, longer than %u bytes or damaged\n", path,
-			LOG_MAX_BYTES);
+		fprintf(stderr, "floors_gen: %s: unreadable, longer than %u bytes or damaged\n",
+			lg->path, LOG_MAX_BYTES);
 		return 1;
 	}
 	return 0;
+}
+
+/* lg's kept records into rp, as a pair's first log or (first given) its second. */
+static void replay(struct report *rp, struct log *lg, const struct log *first)
+{
+	struct splitter *split = report_file_begin(rp, lg->path);
+
+	for (size_t i = 0; i < lg->nrecs; i++)
+		take(split, lg, lg->recs[i], 0, first);
+	report_file_end(split);
+}
+
+static void forget_records(struct log *lg)
+{
+	for (size_t i = 0; i < lg->nrecs; i++)
+		json_decref(lg->recs[i]);
+	free(lg->recs);
+	lg->recs = NULL;
+	lg->nrecs = 0;
 }
 
 /* lg's env, load (noise_run_loaded()) and groups; 1, with a line, when it does not fit. */
@@ -206,7 +237,7 @@ static int survey(struct log *lg)
 {
 	struct report rp = { 0 };
 	const char *env = NULL;
-	int bad = read_log(&rp, lg->path, lg, NULL);
+	int bad = read_log(&rp, lg);
 
 	if (!bad && rp.nruns != 1) {
 		fprintf(stderr, "floors_gen: %s: not one run\n", lg->path);
@@ -221,6 +252,8 @@ static int survey(struct log *lg)
 			snprintf(lg->env, sizeof(lg->env), "%s", env);
 		lg->loaded = noise_run_loaded(&rp.runs[0]);
 	}
+	if (lg->loaded)
+		forget_records(lg);	/* in no pair */
 	report_free(&rp);
 	keys_forget_logs();	/* the next log declares its own keys */
 	return bad;
@@ -228,29 +261,26 @@ static int survey(struct log *lg)
 
 /*
  * One pair of quiet logs of one env into seen, read as a comparison: each
- * figure of a probe both declare alike (or neither), in their group; 1
- * when a log does not fit.
+ * figure of a probe both declare alike (or neither), in their group.
  */
-static int measure_pair(const struct log *a, const struct log *b)
+static void measure_pair(struct log *a, struct log *b)
 {
 	struct report rp = { 0 };
-	int bad = read_log(&rp, a->path, NULL, NULL) || read_log(&rp, b->path, NULL, a);
 
-	if (!bad) {
-		rp.booted_always = 1;	/* a clocksource change compares the as-booted rows */
-		report_finish(&rp, NULL, 0);
-		for (size_t i = 0; i < rp.nfigs; i++) {
-			const char *probe = rp.figs[i].probe;
-			unsigned g = group_of(a, probe);
-			double lr = ratio_log(&rp, &rp.figs[i], 1);
+	replay(&rp, a, NULL);
+	replay(&rp, b, a);
+	rp.booted_always = 1;	/* a clocksource change compares the as-booted rows */
+	report_finish(&rp, NULL, 0);
+	for (size_t i = 0; i < rp.nfigs; i++) {
+		const char *probe = rp.figs[i].probe;
+		unsigned g = group_of(a, probe);
+		double lr = ratio_log(&rp, &rp.figs[i], 1);
 
-			if (g == group_of(b, probe) && !isnan(lr))
-				note(g, a->env, &rp.figs[i], lr);
-		}
+		if (g == group_of(b, probe) && !isnan(lr))
+			note(g, a->env, &rp.figs[i], lr);
 	}
 	report_free(&rp);
 	keys_forget_logs();	/* the next pair declares its own keys */
-	return bad;
 }
 
 /* Is s printable ASCII (a name fit for a C literal once quoted, and for a line of --tsv)? */
@@ -336,12 +366,13 @@ int main(int argc, char **argv)
 		for (int j = i + 1; j < argc; j++) {
 			if (lg[i].loaded || lg[j].loaded || strcmp(lg[i].env, lg[j].env))
 				continue;
-			if (measure_pair(&lg[i], &lg[j]))
-				return 1;
+			measure_pair(&lg[i], &lg[j]);
 			pairs++;
 		}
-	for (int i = 1; i < argc; i++)
+	for (int i = 1; i < argc; i++) {
+		forget_records(&lg[i]);
 		free(lg[i].var);
+	}
 	free(lg);
 	for (size_t i = 0; i < nseen; i++) {
 		const struct noise_floor *nf = &seen[i].nf;
