@@ -39,11 +39,11 @@ PY
 }
 
 # A/A: fresh quiet single pairs lead with nothing; the pair beside stress-ng
-# --cpu 1 (both runs busy) compares nothing and says why. Three sets of
+# --cpu 1 (both runs busy) compares nothing and says why. Four sets of
 # three pairs, taken on two days (fresh-quiet2: after the floors of aa-host8
 # and aa-host9, never used for one; fresh-quiet3: right after a full make
-# test, as aa-host9 was)
-for set in fresh-quiet fresh-quiet2 fresh-quiet3; do
+# test, as aa-host9 was; fresh-quiet4: half an hour later)
+for set in fresh-quiet fresh-quiet2 fresh-quiet3 fresh-quiet4; do
 	for k in 1 2; do
 		lead --label=A,B $D/$set-$k-a.log $D/$set-$k-b.log
 		[ $rc -eq 0 ] && [ "$(cat "$TMP/lead")" = "  $none" ]
@@ -73,7 +73,7 @@ while IFS=$tab read -r probe name key factor; do
 	pass $? "single quiet runs: $probe $name $key x$factor leads"
 	diag "$TMP/lead"
 	found=1
-	for set in fresh-quiet2 fresh-quiet3; do
+	for set in fresh-quiet2 fresh-quiet3 fresh-quiet4; do
 		if scaled_single $set "$probe" "$name" "$key" "$factor"; then
 			found=$((found + 1))
 		else
@@ -81,7 +81,7 @@ while IFS=$tab read -r probe name key factor; do
 				"$(grep -o "$probe >= [0-9.]*x" "$TMP/lead-note")"
 		fi
 	done
-	echo "# $probe $name $key x$factor leads in $found of 3 fresh quiet pairs"
+	echo "# $probe $name $key x$factor leads in $found of 4 fresh quiet pairs"
 done <<EOF
 clocks	clock_gettime(CLOCK_MONOTONIC)	ns_per_call	1.5
 switch	pipe-process-same-cpu	lat_ctx_ns	2
