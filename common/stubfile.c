@@ -2,7 +2,26 @@
 /* The stub's records as a file in a newc cpio; see stubfile.h. Freestanding. */
 #include "stubfile.h"
 #include "buf.h"
+#include "stubcpu.h"
 #include "words.h"
+
+const char *const tp_stub_types[] = {
+	"stub", "stub_error", "stub_warning", "stub_console", "stub_cmdline", "stub_start",
+	TP_STUB_HANDOFF, "calib", "calib_summary", TP_SC_TSCSYNC, TP_SC_HWLAT, 0,
+};
+
+int tp_stub_type(const char *type, size_t n)
+{
+	for (size_t i = 0; tp_stub_types[i]; i++)
+		if (tp_streqn(type, n, tp_stub_types[i]))
+			return 1;
+	return 0;
+}
+
+/* generated once for timeprobe (a version 4 UUID); TP_VENDOR_GUID_STR spells it */
+const struct tp_guid tp_vendor_guid = {
+	0xf5816c5a, 0xf5ca, 0x480e, { 0x94, 0x37, 0x68, 0xae, 0x3d, 0x85, 0xe4, 0x74 }
+};
 
 static void str_key(struct tp_rec *r, enum tp_word_id id, const char *v)
 {
@@ -120,48 +139,4 @@ void tp_cpio_stub(struct tp_cpio *c, const void *data, size_t n)
 	tp_cpio_dir(c, TP_STUB_DIR);
 	tp_cpio_file(c, TP_STUB_FILE, data, n);
 	tp_cpio_end(c);
-}
-
-/* A header field: 8 hex digits, either case; -1 when not. */
-static long field(const uint8_t *h, int i)
-{
-	uint32_t v = 0;
-
-	for (int k = 0; k < 8; k++) {
-		uint8_t d = h[6 + 8 * i + k];
-		int x = d >= '0' && d <= '9' ? d - '0' : d >= 'a' && d <= 'f' ? d - 'a' + 10 :
-			d >= 'A' && d <= 'F' ? d - 'A' + 10 : -1;
-
-		if (x < 0)
-			return -1;
-		v = v << 4 | (uint32_t)x;
-	}
-	return (long)v;
-}
-
-const void *tp_cpio_find(const void *p, size_t n, const char *name, size_t *len)
-{
-	const uint8_t *b = p;
-	size_t at = 0, want = tp_strlen(name);
-
-	while (at + TP_CPIO_HEADER <= n) {
-		const uint8_t *h = b + at;
-		long mode = field(h, 1), size = field(h, 6), nsz = field(h, 11);
-		size_t data;
-
-		if (!tp_streqn((const char *)h, 6, "070701") || mode < 0 || size < 0 || nsz < 1)
-			return 0;
-		data = align4(at + TP_CPIO_HEADER + (size_t)nsz);
-		if (data > n || (size_t)size > n - data)
-			return 0;
-		if ((size_t)nsz == want + 1 && tp_streqn((const char *)h + TP_CPIO_HEADER, want, name) &&
-		    (mode & 0170000) == 0100000) {
-			*len = (size_t)size;
-			return b + data;
-		}
-		if (nsz == 11 && tp_streqn((const char *)h + TP_CPIO_HEADER, 10, "TRAILER!!!"))
-			return 0;
-		at = align4(data + (size_t)size);
-	}
-	return 0;
 }

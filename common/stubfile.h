@@ -9,10 +9,13 @@
  * the TP_STUB_HANDOFF records, whose keys are the contract's rows the stub
  * alone writes (common/words.c: tsc_hz, tsc_ref, tsc_calib, bootpart,
  * firmware, tsc_preos, hwlat_preos, boot_tsc), each once, in the formats
- * of common/handoff.h. Nothing on the kernel command line can write that
- * file: PID 1 takes the stub's values from it alone. Freestanding C, built
- * by the stub and the suite; tests/unit/test_stubread.c and
- * test_handoff.c send values across.
+ * of common/handoff.h. PID 1 takes the stub's values from that file alone,
+ * and only when its SHA-256 is the one the stub handed over in a volatile
+ * EFI variable (TP_STUB_DIGEST_VAR below): the stick can put a file of that
+ * name in the initramfs (an initrd= archive), but it cannot set a variable
+ * that lives only from this boot's SetVariable on. Freestanding C, built
+ * by the stub and the suite; tests/unit/test_stubread.c, test_handoff.c
+ * and test_stubtrust.c send values across.
  */
 #ifndef TP_COMMON_STUBFILE_H
 #define TP_COMMON_STUBFILE_H
@@ -20,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "newc.h"
 #include "record.h"
 
 /* Where the file is, as the cpio names it (no leading '/') and as PID 1 opens it. */
@@ -29,6 +33,44 @@
 
 /* The records that carry the stub's values, by the contract's row names. */
 #define TP_STUB_HANDOFF "stub_handoff"
+
+/*
+ * Every record type the stub writes (boot/, tests/build/stub-types.t checks
+ * the list against the code): PID 1 keeps no other type from the file.
+ */
+extern const char *const tp_stub_types[];
+/* 1 when type[0..n) is one of tp_stub_types. */
+int tp_stub_type(const char *type, size_t n);
+
+/*
+ * The project's EFI vendor GUID (made for timeprobe; no other vendor's) as
+ * EFI_GUID lays it out (UEFI 2.10, Appendix A), and as efivarfs spells it.
+ */
+struct tp_guid {
+	uint32_t d1;
+	uint16_t d2, d3;
+	uint8_t d4[8];
+};
+extern const struct tp_guid tp_vendor_guid;
+#define TP_VENDOR_GUID_STR "f5816c5a-f5ca-480e-9437-68ae3d85e474"
+
+/*
+ * The SHA-256 of TP_STUB_FILE's data (32 bytes, common/sha256.h), under
+ * tp_vendor_guid, set by the stub on every boot after deleting any old one,
+ * with exactly these attributes: boot-service and runtime access, not
+ * non-volatile (UEFI 2.10, 8.2 SetVariable), so no earlier boot and no
+ * file can leave one behind. PID 1 reads it at TP_STUB_DIGEST_EFIVARFS:
+ * efivarfs gives the attributes (4 bytes, little-endian) then the data
+ * (Linux, Documentation/filesystems/efivarfs.rst), as systemd reads the
+ * LoaderDevicePartUUID that systemd-stub sets the same way.
+ */
+#define TP_STUB_DIGEST_VAR "TimeprobeStubSha256"
+#define TP_EFI_VARIABLE_NON_VOLATILE 0x1u
+#define TP_EFI_VARIABLE_BOOTSERVICE_ACCESS 0x2u
+#define TP_EFI_VARIABLE_RUNTIME_ACCESS 0x4u
+#define TP_STUB_DIGEST_ATTRS (TP_EFI_VARIABLE_BOOTSERVICE_ACCESS | TP_EFI_VARIABLE_RUNTIME_ACCESS)
+#define TP_EFIVARFS "/sys/firmware/efi/efivars"
+#define TP_STUB_DIGEST_EFIVARFS TP_EFIVARFS "/" TP_STUB_DIGEST_VAR "-" TP_VENDOR_GUID_STR
 
 /* The stub's values; NULL (0 for tsc_hz) leaves a key out. */
 struct tp_stub_values {
@@ -47,8 +89,6 @@ struct tp_stub_values {
 int tp_stub_handoff(struct tp_rec *r, const struct tp_stub_values *v, int part);
 
 /* ---- newc cpio (the kernel's usr/gen_init_cpio.c writes the same) ---- */
-
-#define TP_CPIO_HEADER 110	/* "070701" and 13 fields of 8 hex digits */
 
 /* Bytes one entry takes: header and name padded to 4, data padded to 4. */
 size_t tp_cpio_entry_size(const char *name, size_t data_len);
@@ -70,11 +110,5 @@ void tp_cpio_file(struct tp_cpio *c, const char *name, const void *data, size_t 
 void tp_cpio_end(struct tp_cpio *c);
 /* The stub's whole archive: TP_STUB_DIR's two levels, TP_STUB_FILE with data, trailer. */
 void tp_cpio_stub(struct tp_cpio *c, const void *data, size_t n);
-
-/*
- * The data of the regular file called name in the newc archive p[0..n),
- * or NULL when there is none or the archive is malformed before it.
- */
-const void *tp_cpio_find(const void *p, size_t n, const char *name, size_t *len);
 
 #endif
