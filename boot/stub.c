@@ -14,6 +14,7 @@
 #include "../common/announce.h"
 #include "../common/record.h"
 #include "../common/handoff.h"
+#include "../common/sha256.h"
 #include "../common/stubfile.h"
 #include "../common/words.h"
 #include "arch.h"
@@ -68,9 +69,12 @@ struct tp_stub {
 	char user[TP_CMDLINE_MAX + 1];		/* cleaned cmdline.txt */
 	char cmdline[TP_CMDLINE_MAX + 1];	/* what the kernel gets */
 	CHAR16 cmdline16[TP_CMDLINE_MAX + 1];
+	/* a file's path, whole (a word of the line at most) */
+	char path[TP_CMDLINE_MAX + 1];
+	CHAR16 path16[TP_CMDLINE_MAX + 1];
 };
 
-/* ~12 KiB of buffers: static rather than on the firmware's stack. */
+/* ~20 KiB of buffers: static rather than on the firmware's stack. */
 static struct tp_stub stub;
 
 /*
@@ -106,20 +110,30 @@ static void msg_status(struct tp_stub *s, const char *key, const char *what, con
 	tp_con_emit(&s->con);
 }
 
-static void to_char16(CHAR16 *out, size_t cap, const char *in)
+/*
+ * UEFI 2.10, 13.5 EFI_FILE_PROTOCOL.Open: path[0..n) (a word of the line,
+ * so it fits s->path16 whole), '/' as '\\'.
+ */
+static EFI_STATUS open_file(struct tp_stub *s, const char *path, size_t n, EFI_FILE_HANDLE *f)
 {
 	size_t i;
 
-	for (i = 0; in[i] && i + 1 < cap; i++)
-		out[i] = (CHAR16)(in[i] == '/' ? '\\' : (unsigned char)in[i]);
-	out[i] = 0;
+	for (i = 0; i < n && path[i] && i + 1 < sizeof(s->path16) / sizeof(s->path16[0]); i++)
+		s->path16[i] = (CHAR16)(path[i] == '/' ? '\\' : (unsigned char)path[i]);
+	s->path16[i] = 0;
+	if (i < n && path[i])
+		return EFI_BAD_BUFFER_SIZE;
+	return uefi_call_wrapper(s->root->Open, 5, s->root, f, s->path16, EFI_FILE_MODE_READ, 0);
 }
 
-/* Reads a whole file of at most max bytes; *buf is from AllocatePool. */
+/*
+ * Reads a whole file of at most max bytes (cut there; TP_NO_CAP: every
+ * byte, or EFI_OUT_OF_RESOURCES); *buf is from AllocatePool.
+ */
+#define TP_NO_CAP ((UINTN)-1)
 static EFI_STATUS read_file(struct tp_stub *s, const char *path, UINTN max, void **buf,
 			    UINTN *size)
 {
-	CHAR16 p16[256];
 	EFI_FILE_HANDLE f;
 	EFI_FILE_INFO *info;
 	EFI_STATUS status;
@@ -127,9 +141,7 @@ static EFI_STATUS read_file(struct tp_stub *s, const char *path, UINTN max, void
 
 	*buf = NULL;
 	*size = 0;
-	to_char16(p16, 256, path);
-	/* UEFI 2.10, 13.5 EFI_FILE_PROTOCOL.Open */
-	status = uefi_call_wrapper(s->root->Open, 5, s->root, &f, p16, EFI_FILE_MODE_READ, 0);
+	status = open_file(s, path, tp_strlen(path), &f);
 	if (EFI_ERROR(status))
 		return status;
 	info = LibFileInfo(f);
@@ -141,14 +153,16 @@ static EFI_STATUS read_file(struct tp_stub *s, const char *path, UINTN max, void
 		status = EFI_NOT_FOUND;
 		goto out;
 	}
-	n = info->FileSize > max ? max : info->FileSize;
-	*buf = AllocatePool(n + 1);
+	n = info->FileSize > max ? max : (UINTN)info->FileSize;
+	*buf = n != TP_NO_CAP ? AllocatePool(n + 1) : NULL;	/* +1: the NUL */
 	if (!*buf) {
 		status = EFI_OUT_OF_RESOURCES;
 		goto out;
 	}
 	*size = n;
 	status = uefi_call_wrapper(f->Read, 3, f, size, *buf);
+	if (!EFI_ERROR(status) && *size != n)
+		status = EFI_END_OF_FILE;	/* shorter than its FileSize */
 	if (EFI_ERROR(status)) {
 		FreePool(*buf);
 		*buf = NULL;
@@ -164,17 +178,9 @@ out:
 
 static EFI_STATUS file_exists(struct tp_stub *s, const char *path, size_t n)
 {
-	char p[256];
-	CHAR16 p16[256];
 	EFI_FILE_HANDLE f;
-	EFI_STATUS status;
-	size_t i;
+	EFI_STATUS status = open_file(s, path, n, &f);
 
-	for (i = 0; i < n && i + 1 < sizeof(p); i++)
-		p[i] = path[i];
-	p[i] = 0;
-	to_char16(p16, 256, p);
-	status = uefi_call_wrapper(s->root->Open, 5, s->root, &f, p16, EFI_FILE_MODE_READ, 0);
 	if (!EFI_ERROR(status))
 		uefi_call_wrapper(f->Close, 1, f);
 	return status;
@@ -774,12 +780,11 @@ static EFI_STATUS check_initrds(struct tp_stub *s)
 
 		n++;
 		if (EFI_ERROR(status)) {
-			char name[128];
 			struct tp_buf b;
 
-			tp_buf_init(&b, name, sizeof(name));
+			tp_buf_init(&b, s->path, sizeof(s->path));
 			tp_buf_putn(&b, v, vlen);
-			msg_status(s, "initrd_missing", "initrd missing:", name, status);
+			msg_status(s, "initrd_missing", "initrd missing:", s->path, status);
 			return status;
 		}
 	}
@@ -883,8 +888,45 @@ static EFI_STATUS read_kernel(struct tp_stub *s, void **buf, UINTN *size,
 }
 
 /*
+ * The SHA-256 of the stub's file into the volatile variable PID 1 checks it
+ * by (common/stubfile.h, TP_STUB_DIGEST_VAR): any old one deleted first
+ * (UEFI 2.10, 8.2 SetVariable: size 0 deletes; a variable of other
+ * attributes could not be overwritten), then set anew. A failure is a
+ * stub_error after the file (not in it); PID 1 then takes no stub value.
+ */
+static void digest_hand_over(struct tp_stub *s)
+{
+	static CHAR16 name[] = L"" TP_STUB_DIGEST_VAR;
+	const struct tp_guid *g = &tp_vendor_guid;
+	EFI_GUID guid = { g->d1, g->d2, g->d3, { 0 } };
+	uint8_t digest[TP_SHA256_LEN];
+	char m[128];
+	struct tp_buf b;
+	EFI_STATUS status;
+
+	for (int i = 0; i < 8; i++)
+		guid.Data4[i] = g->d4[i];
+	tp_sha256(s->con.kept, s->con.kept_len, digest);
+	uefi_call_wrapper(RT->SetVariable, 5, name, &guid, 0, 0, NULL);
+	status = uefi_call_wrapper(RT->SetVariable, 5, name, &guid, TP_STUB_DIGEST_ATTRS,
+				   sizeof(digest), digest);
+	if (EFI_ERROR(status)) {
+		msg_status(s, "digest_variable", "cannot set the EFI variable",
+			   TP_STUB_DIGEST_VAR "-" TP_VENDOR_GUID_STR, status);
+		return;
+	}
+	tp_buf_init(&b, m, sizeof(m));
+	tp_buf_puts(&b, "the stub's file: SHA-256 ");
+	for (int i = 0; i < TP_SHA256_LEN; i++)
+		tp_buf_puthex(&b, digest[i], 2);
+	tp_buf_puts(&b, " in EFI variable " TP_STUB_DIGEST_VAR);
+	tp_con_msg(&s->con, m);
+}
+
+/*
  * The initramfs with the stub's file appended, served to Linux through
- * LINUX_EFI_INITRD_MEDIA_GUID (initrd.c); what fails is said, naming what.
+ * LINUX_EFI_INITRD_MEDIA_GUID (initrd.c), and the file's digest handed
+ * over; what fails is said, naming what.
  */
 static EFI_STATUS initrd_register(struct tp_stub *s, const char *what)
 {
@@ -895,6 +937,7 @@ static EFI_STATUS initrd_register(struct tp_stub *s, const char *what)
 			   what, status);
 		return status;
 	}
+	digest_hand_over(s);
 	status = tp_initrd_install(&s->initrd);
 	if (EFI_ERROR(status))
 		msg_status(s, "initrd_register",
@@ -992,9 +1035,59 @@ fail:
 }
 
 /*
- * Every initrd= file, read and joined (each from a 4-byte boundary, as
- * newc wants) into s->initrd.base; the stub serves them itself
- * (initrd_register), on both architectures. *buf is freed by the caller.
+ * A user's initrd= file is passed on whatever it holds, but one the stub
+ * cannot see to end cleanly (common/newc.h: compressed, malformed, or
+ * reaching into run/timeprobe/) may hide or replace the stub's file from
+ * PID 1: a stub_warning says so. The digest PID 1 checks (initrd_register)
+ * keeps the figures safe either way.
+ */
+static void check_archive(struct tp_stub *s, const void *p, UINTN n)
+{
+	const char *why, *name;
+	size_t name_len;
+	enum tp_initrd_check c = tp_initrd_check(p, n, &why, &name, &name_len);
+	struct tp_rec *r;
+	char m[192];
+	struct tp_buf b;
+
+	if (c == TP_INITRD_OK)
+		return;
+	tp_buf_init(&b, m, sizeof(m));
+	tp_buf_puts(&b, c == TP_INITRD_COMPRESSED ? "a compressed archive (" : "not a clean newc archive (");
+	tp_buf_puts(&b, why);
+	tp_buf_puts(&b, "): passed on unchecked; the stub's file may not reach PID 1");
+	r = warn(s, c == TP_INITRD_COMPRESSED ? "initrd_compressed" : "initrd_archive", s->path, m);
+	tp_rec_str(r, "why", why);
+	if (name)
+		tp_rec_strn(r, "entry", name, name_len < 64 ? name_len : 64);
+	tp_con_emit(&s->con);
+}
+
+/* *all grown by the file one at a 4-byte boundary (as newc wants); *total updated. */
+static EFI_STATUS initrd_join(void **all, UINTN *total, const void *one, UINTN size)
+{
+	UINTN at = (*total + 3) & ~(UINTN)3;
+	uint8_t *p = at + size + 1 > at ? AllocatePool(at + size + 1) : NULL;
+
+	if (!p)
+		return EFI_OUT_OF_RESOURCES;
+	if (*all) {
+		CopyMem(p, *all, *total);
+		FreePool(*all);
+	}
+	for (UINTN i = *total; i < at; i++)
+		p[i] = 0;
+	CopyMem(p + at, (void *)one, size);
+	*all = p;
+	*total = at + size;
+	return EFI_SUCCESS;
+}
+
+/*
+ * Every initrd= file, read whole (no cap but memory: one the firmware
+ * cannot give room for is a stub_error), checked and joined into
+ * s->initrd.base; the stub serves them itself (initrd_register), on both
+ * architectures. *buf is freed by the caller.
  */
 static EFI_STATUS initrd_read(struct tp_stub *s, void **buf)
 {
@@ -1005,35 +1098,24 @@ static EFI_STATUS initrd_read(struct tp_stub *s, void **buf)
 
 	*buf = NULL;
 	while ((v = tp_cmdline_next(s->initrd_words, tp_words[TPW_INITRD].name, &pos, &vlen))) {
-		char path[128];
 		struct tp_buf b;
-		void *one, *all;
-		UINTN size = 0, at = (total + 3) & ~(UINTN)3;
+		void *one;
+		UINTN size = 0;
 
-		tp_buf_init(&b, path, sizeof(path));
+		tp_buf_init(&b, s->path, sizeof(s->path));
 		tp_buf_putn(&b, v, vlen);
-		status = read_file(s, path, TP_KERNEL_MAX, &one, &size);
+		status = read_file(s, s->path, TP_NO_CAP, &one, &size);
 		if (EFI_ERROR(status)) {
-			msg_status(s, "initrd_read", "cannot read initramfs", path, status);
+			msg_status(s, "initrd_read", "cannot read initramfs", s->path, status);
 			break;
 		}
-		all = AllocatePool(at + size + 1);
-		if (!all) {
-			FreePool(one);
-			status = EFI_OUT_OF_RESOURCES;
-			msg_status(s, "initrd_read", "no memory for initramfs", path, status);
-			break;
-		}
-		if (*buf) {
-			CopyMem(all, *buf, total);
-			FreePool(*buf);
-		}
-		for (UINTN i = total; i < at; i++)
-			((uint8_t *)all)[i] = 0;
-		CopyMem((uint8_t *)all + at, one, size);
+		check_archive(s, one, size);
+		status = initrd_join(buf, &total, one, size);
 		FreePool(one);
-		*buf = all;
-		total = at + size;
+		if (EFI_ERROR(status)) {
+			msg_status(s, "initrd_read", "no memory for initramfs", s->path, status);
+			break;
+		}
 	}
 	s->initrd.base = *buf;
 	s->initrd.base_size = total;
