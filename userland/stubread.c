@@ -11,6 +11,7 @@
 #include "sink.h"
 #include "stubcpus.h"
 #include "stubread.h"
+#include "stubtrust.h"
 #include "../common/record.h"
 #include "../common/stubfile.h"
 #include "../common/words.h"
@@ -127,6 +128,8 @@ void stubfile_read(struct options *o, struct opt_errors *errs, struct stubfile_r
 	char *buf;
 	ssize_t n;
 	size_t len = 0;
+	char hex[2 * TP_SHA256_LEN + 1];
+	const char *why;
 	int fd = open(TP_STUB_FILE_PATH, O_RDONLY | O_CLOEXEC);
 
 	*rep = (struct stubfile_report){ 0 };
@@ -145,6 +148,9 @@ void stubfile_read(struct options *o, struct opt_errors *errs, struct stubfile_r
 		problem(errs, TP_STUB_FILE_PATH, "out of memory");
 		return;
 	}
-	stubfile_apply(o, buf, len, errs, sink_keep, rep);
+	if (!(why = stubtrust_check(buf, len, hex)))
+		stubfile_apply(o, buf, len, errs, stubtrust_keep, rep);
+	else
+		problem(errs, hex, why);
 	free(buf);
 }
