@@ -6,9 +6,10 @@
 /* Pairs looked at to tell UTF-16 from 8-bit text. */
 #define SNIFF_PAIRS 256
 
+/* The ASCII blanks within a line; LF and CR end one (clean_byte). */
 static int is_blank(unsigned char c)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+	return c == ' ' || c == '\t' || c == '\v' || c == '\f';
 }
 
 const char *tp_encoding_name(enum tp_encoding e)
@@ -169,7 +170,8 @@ static void clean_byte(struct cleaner *c, unsigned char ch)
 {
 	int blank = is_blank(ch);
 
-	if (ch == '\n') {
+	/* LF, CRLF and CR alone each end a line (a CR-only file has comment lines too) */
+	if (ch == '\n' || ch == '\r') {
 		close_quote(c);
 		end_word(c);
 		c->at_line_start = 1;
@@ -218,8 +220,8 @@ static void clean_utf16(struct cleaner *c, const uint8_t *p, size_t n, int be, s
 		uint32_t u = unit16(p + i, be);
 
 		if (u == 0)
-			break;
-		if (u >= 0xd800 && u < 0xdc00 && i + 3 < n &&
+			refuse(c, i, "U+0000");
+		else if (u >= 0xd800 && u < 0xdc00 && i + 3 < n &&
 		    unit16(p + i + 2, be) >= 0xdc00 && unit16(p + i + 2, be) < 0xe000) {
 			refuse(c, i, "outside the BMP (LoadOptions are UCS-2)");
 			i += 2;
@@ -280,9 +282,10 @@ static void clean_utf8(struct cleaner *c, const uint8_t *p, size_t n, size_t sta
 			i += skip;
 			continue;
 		}
+		/* a NUL drops its word, not the rest of the file */
 		if (p[i] == 0)
-			break;		/* a NUL ends the text, as it always did */
-		if (refused_control(p[i]) ||
+			why = "U+0000";
+		else if (refused_control(p[i]) ||
 			 (len == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0))
 			why = "control character";
 		if (why) {
