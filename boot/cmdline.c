@@ -202,7 +202,7 @@ static void stub_words(struct tp_buf *e, const char *user, const struct tp_cmdli
 		tp_word_choice(&tp_words[TPW_TSC_EARLY], v, vlen, &off);
 	if (TP_ARCH_TSC_EARLY && !has_word(user, TPW_TSC_EARLY_KHZ, &vlen) && off != 1) {
 		put_key(e, TPW_TSC_EARLY_KHZ);
-		tp_buf_putu(e, (x->tsc_hz + 500) / 1000);
+		tp_buf_putu(e, tp_tsc_early_khz(x->tsc_hz));
 		rep->added_tsc_early = 1;
 	}
 }

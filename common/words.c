@@ -224,6 +224,11 @@ const struct tp_word tp_words[TPW_COUNT] = {
 	},
 };
 
+uint64_t tp_tsc_early_khz(uint64_t tsc_hz)
+{
+	return (tsc_hz + 500) / 1000;
+}
+
 int tp_line_blank(char c)
 {
 	unsigned char u = (unsigned char)c;

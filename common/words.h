@@ -148,6 +148,13 @@ int tp_arg_dashes(const struct tp_arg *a);
 /* Linux's parameq(): names equal when '-' and '_' are taken alike. */
 int tp_param_eq(const char *a, size_t an, const char *b, size_t bn);
 
+/*
+ * The stub's tsc_early_khz= for its figure tsc_hz: kHz rounded to the
+ * nearest (docs/stub.md). The suite compares the kernel's value with it to
+ * tell the stub's word from one a person typed (issue 50, H3).
+ */
+uint64_t tp_tsc_early_khz(uint64_t tsc_hz);
+
 /* The row named name[0..n) (without prefix; '-' and '_' alike, as Linux's parameq), or NULL. */
 const struct tp_word *tp_word_find(const char *name, size_t n);
 
