@@ -87,7 +87,7 @@ static void refined_from(struct ktsc *k, const struct scan *sc)
 int tscref_ktsc_parse(const char *log, int64_t stub_hz, struct ktsc *k)
 {
 	struct scan sc = { 0 };
-	char line[512];
+	char line[1024];	/* printk's longest record: the whole "Command line:" it kept */
 
 	memset(k, 0, sizeof(*k));
 	for (const char *p = log; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : 0) {
