@@ -4,7 +4,7 @@
 whose words only Linux's own rules split and name right. First, 40 vN=1
 words joined by U+00A0 (C2 A0), which Linux's Latin-1 isspace() splits at
 its A0 byte into 40 environment entries ("Too many boot env vars" past 30),
-then a quoted "--": the stub must drop the ten past Linux's limit, put its
+then a quoted "--" (and timeprobe.calib-rounds=3, dashed): the stub must drop the ten past Linux's limit, put its
 words before the "--", and the run must end. Then tsc_early_khz=1234567 and
 tsc-early-khz=1234567 (Linux's parameq takes '-' as '_'): the kernel runs
 on a figure a person typed, which the fingerprint and the tsc records must
@@ -46,8 +46,8 @@ default = esp_read(IMAGE, "/EFI/timeprobe/cmdline.txt").strip().encode()
 
 # 1. 40 words joined by NBSP, then a quoted "--" (S1) and an init argument.
 nbsp = "\u00a0".join("v%d=1" % i for i in range(40)).encode()
-suite, recs, plain = run("words-nbsp", default + b" timeprobe.profile=quick timeprobe.probes=clocks " +
-                         nbsp + b' "--" initarg\n')
+suite, recs, plain = run("words-nbsp", default + b" timeprobe.profile=quick timeprobe.probes=clocks "
+                         b"timeprobe.calib-rounds=3 " + nbsp + b' "--" initarg\n')
 iw = [r for r in recs if r["type"] == "stub_warning" and r.get("what") == "cmdline_init_words"]
 ok(iw and iw[0].get("envs_dropped") == 10,
    "NBSP-joined: the stub counts 40 entries as Linux does and drops the 10 past 30", iw)
@@ -57,6 +57,11 @@ kcl = kernel_cmdline(plain) or ""
 ok("v29=1" in kcl and "v30=1" not in kcl, "NBSP-joined: v0..v29 kept, v30.. gone", kcl)
 ok(re.search(r' panic=0 tsc_early_khz=\d+ "--" initarg$', kcl) is not None,
    'a quoted "--": the stub\'s words go before it', kcl)
+calib = [r for r in recs if r["type"] == "calib" and r.get("source") == "stub" and "rounds" in r]
+ok(calib and all(r["rounds"] == 3 for r in calib) and suite and
+   suite[0].get("stub_options") == {"calib_rounds": "3"},
+   "timeprobe.calib-rounds=3 (dashed, S5): the stub obeys it, the suite lists it as calib_rounds",
+   ([r.get("rounds") for r in calib], suite[0].get("stub_options") if suite else None))
 
 
 # 2, 3. A typed tsc_early_khz=, in each spelling: the user's, and judged.
