@@ -62,6 +62,12 @@ static void test_clean(void)
 	is_str(CLEAN("a=1\r# timeprobe.probes=clocks\rb=2\r"), "a=1 b=2",
 	       "a CR alone ends a line: the # line after it is a comment (S3)");
 	is_str(CLEAN("a=\"x\ry\r"), "a=\"x\" y", "and closes an open quote, as a newline does");
+	is_str(CLEAN("v1=1\xc2\xa0v2=1\xd0\xa0v3=\"\xc2\xa0\"\n"), "v1=1\xc2\xa0v2=1\xd0\xa0v3=\"\xc2\xa0\"",
+	       "U+00A0 and U+0420 kept as they are, in quotes or not");
+	is_str(CLEAN("v1=1\xc2\xa0v2=\x01\xc2\xa0v3=1"), "v1=1\xc2\xa0 v3=1",
+	       "a refused byte drops Linux's word (ended by the A0 of U+00A0), the others kept");
+	is_str(CLEAN("v2=\x01\xc2\xa0v3=1"), "v3=1",
+	       "the first word dropped: the A0 it leaves alone goes too");
 	is_str(CLEAN("a=\x01x\x7f b=2"), "b=2", "a control character drops its word");
 	ok(rep.refused == 2 && rep.bad_words == 1 && rep.bad[0].offset == 2 &&
 	   rep.bad[1].offset == 4, "both named by byte offset, one word dropped");
