@@ -72,7 +72,10 @@ unsigned int tp_cmdline_utf8_repair(char *line)
 
 	for (size_t i = 0; p[i];) {
 		unsigned char b = p[i], lo = 0x80, hi = 0xbf;
-		size_t len = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : 0;
+		size_t len = b < 0x80		    ? 1
+			     : b >= 0xc2 && b < 0xe0 ? 2
+			     : b >= 0xe0 && b < 0xf0 ? 3
+						     : 0;
 		size_t k = 1;
 
 		if (b == 0xe0)
@@ -319,7 +322,8 @@ static int env_seen(const char *kept, size_t n, const struct tp_arg *a)
 	struct tp_arg k;
 
 	while (tp_line_arg(kept, &pos, &k) && (size_t)(k.word - kept) < n)
-		if (k.has_val && k.name_len == a->name_len && same_bytes(k.name, a->name, a->name_len))
+		if (k.has_val && k.name_len == a->name_len &&
+		    same_bytes(k.name, a->name, a->name_len))
 			return 1;
 	return 0;
 }

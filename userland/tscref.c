@@ -99,8 +99,8 @@ int tscref_ktsc_parse(const char *log, int64_t stub_hz, struct ktsc *k)
 			scan_line(m.msg, &m, k, &sc);
 	}
 	k->early_khz = sc.early_khz;
-	k->early_is_user = sc.early_khz &&
-			   (stub_hz <= 0 || sc.early_khz != (int64_t)tp_tsc_early_khz((uint64_t)stub_hz));
+	k->early_is_user = sc.early_khz && (stub_hz <= 0 || sc.early_khz !=
+					    (int64_t)tp_tsc_early_khz((uint64_t)stub_hz));
 	if (k->refined_khz) {
 		k->khz = k->refined_khz;
 		refined_from(k, &sc);

@@ -40,7 +40,7 @@ struct ktsc {
 				 * ("hpet", "pmtimer", "pit", "kvm-clock", "stub"), or NULL:
 				 * not known from the log */
 	char line[120];		/* the message khz came from */
-	int64_t early_khz;	/* tsc_early_khz= (either spelling) on its command line; 0: none */
+	int64_t early_khz;	/* tsc_early_khz= (either spelling) on its line; 0: none */
 	int early_is_user;	/* ... and it is not the stub's figure: a person set it */
 };
 
