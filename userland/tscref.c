@@ -84,6 +84,12 @@ static void refined_from(struct ktsc *k, const struct scan *sc)
 	k->ref = sc->hpet ? "hpet" : sc->acpi_pm ? "pmtimer" : 0;
 }
 
+int tscref_early_is_user(int64_t early_khz, int64_t stub_hz)
+{
+	return early_khz > 0 &&
+	       (stub_hz <= 0 || early_khz != (int64_t)tp_tsc_early_khz((uint64_t)stub_hz));
+}
+
 int tscref_ktsc_parse(const char *log, int64_t stub_hz, struct ktsc *k)
 {
 	struct scan sc = { 0 };
@@ -99,8 +105,7 @@ int tscref_ktsc_parse(const char *log, int64_t stub_hz, struct ktsc *k)
 			scan_line(m.msg, &m, k, &sc);
 	}
 	k->early_khz = sc.early_khz;
-	k->early_is_user = sc.early_khz && (stub_hz <= 0 || sc.early_khz !=
-					    (int64_t)tp_tsc_early_khz((uint64_t)stub_hz));
+	k->early_is_user = tscref_early_is_user(sc.early_khz, stub_hz);
 	if (k->refined_khz) {
 		k->khz = k->refined_khz;
 		refined_from(k, &sc);

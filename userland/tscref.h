@@ -50,6 +50,10 @@ struct ktsc {
  * origin is the value's, not the word's. 1 found, 0 none. */
 int tscref_ktsc_parse(const char *log, int64_t stub_hz, struct ktsc *k);
 
+/* 1 when tsc_early_khz= (0: none) is not the stub's word for its figure
+ * stub_hz (0: no stub), tp_tsc_early_khz(): a person set it. */
+int tscref_early_is_user(int64_t early_khz, int64_t stub_hz);
+
 /* 1, 0 or -1 (not known): is counter (drift's names: "CLOCK_MONOTONIC_RAW",
  * "hpet", "pmtimer") independent of the TSC under clocksource cs (NULL or
  * "": unread)? why: one line, starting "circular: " when it is not. */

@@ -7,6 +7,7 @@
 #include "../../userland/kmsg.h"
 #include "../../userland/options.h"
 #include "../../userland/tsccal.h"
+#include "../../userland/tscref.h"
 #include "../../userland/probes/tsc.h"
 #include "../../userland/probes/tsc_impl.h"
 #include "tap.h"
@@ -312,9 +313,9 @@ static void test_derivation(void)
 	   "derivation: a typed tsc_early_khz=: stub vs kernel independent, so judged");
 	is_str(tsc_origin(d, TSC_FIG_USER), "typed", "derivation: the user figure's origin is the typed one");
 	in.early_is_user = 0;
-	ok(!tsc_early_is_user(2445426, 2445426059) && tsc_early_is_user(1234567, 2445426059) &&
-	   tsc_early_is_user(1234567, 0) && !tsc_early_is_user(0, 2445426059),
-	   "tsc_early_is_user: by value against the stub's figure, not by the word's presence");
+	ok(!tscref_early_is_user(2445426, 2445426059) && tscref_early_is_user(1234567, 2445426059) &&
+	   tscref_early_is_user(1234567, 0) && !tscref_early_is_user(0, 2445426059),
+	   "tscref_early_is_user: by value against the stub's figure, not by the word's presence");
 	/* a KVM guest with kvm-clock: kernel and user both from the host */
 	in.kernel_is_early = 0;
 	in.kvm_clock = 1;

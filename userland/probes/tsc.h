@@ -51,9 +51,7 @@ struct tsc_deps_in {
  * the kernel's own figure, under kvm-clock by the host's.
  */
 void tsc_derivation(const struct tsc_deps_in *in, const char *derived[TSC_FIGS]);
-/* 1 when tsc_early_khz= (0: none) is not the stub's word for its figure
- * stub_hz (0: no stub), tp_tsc_early_khz(): a person set it. */
-int tsc_early_is_user(int64_t early_khz, int64_t stub_hz);
+
 /* Figure i's origin, following derived[] to its end: "stub", "kernel", "user",
  * "typed" or "kvm-clock". */
 const char *tsc_origin(const char *const derived[TSC_FIGS], int i);

@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "../../common/handoff.h"
-#include "../../common/words.h"
 #include "../emit.h"
 #include "../stats.h"
 #include "../sysinfo.h"
 #include "../timeutil.h"
 #include "../tsccal.h"
+#include "../tscref.h"
 #include "tsc_impl.h"
 
 /* ---- pure parts (tsc.h) ---- */
@@ -86,12 +86,6 @@ double tsc_spread_ppm(double *v, size_t n, double *median_out)
 }
 
 const char *const tsc_fig_name[TSC_FIGS] = {"stub", "kernel", "user"};
-
-int tsc_early_is_user(int64_t early_khz, int64_t stub_hz)
-{
-	return early_khz > 0 &&
-	       (stub_hz <= 0 || early_khz != (int64_t)tp_tsc_early_khz((uint64_t)stub_hz));
-}
 
 void tsc_derivation(const struct tsc_deps_in *in, const char *derived[TSC_FIGS])
 {
@@ -227,7 +221,7 @@ void tsc_derive(struct tsc_figures *f, const struct tsc_log *log, int64_t early_
 
 	tsc_kernel_final(log, &k);
 	in.kernel_is_early = early_khz > 0 && k.kernel_hz == (double)early_khz * 1000;
-	in.early_is_user = tsc_early_is_user(early_khz, stub_hz);
+	in.early_is_user = tscref_early_is_user(early_khz, stub_hz);
 	f->early_is_user = in.early_is_user;
 	if (sysinfo_read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail)) > 0)
 		in.kvm_clock = strstr(avail, "kvm-clock") != 0;
