@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 /* cmdline.txt to one clean line; see cmdfile.h and docs/stub.md. EFI-free. */
 #include "cmdfile.h"
+#include "cmdline.h"
 #include "../common/buf.h"
+#include "../common/words.h"
 
 /* Pairs looked at to tell UTF-16 from 8-bit text. */
 #define SNIFF_PAIRS 256
 
+/* Linux's blanks (common/words.h) within a line; LF and CR end one (clean_byte). */
 static int is_blank(unsigned char c)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+	return tp_line_blank((char)c) && c != '\n' && c != '\r';
 }
 
 const char *tp_encoding_name(enum tp_encoding e)
@@ -157,6 +160,27 @@ static void refuse(struct cleaner *c, size_t at, const char *why)
 	}
 }
 
+/*
+ * Byte 0xA0 outside quotes: the last byte of U+00A0 (C2 A0), of `Р` (D0 A0)
+ * and others, and a blank to Linux, which ends its word there (lib/ctype.c).
+ * It ends the cleaner's word too, so a dropped word is Linux's word, and
+ * stays as it is: a space would leave the character's first byte alone.
+ * Not at the start of the line; tp_cmdline_clean() repairs a byte left
+ * alone by a dropped word (tp_cmdline_utf8_repair()).
+ */
+static void sep_a0(struct cleaner *c)
+{
+	end_word(c);
+	if (!c->out.len || c->full)
+		return;
+	tp_buf_putc(&c->out, (char)0xa0);
+	if (c->out.overflow) {
+		c->out.overflow = 0;
+		c->out.s[--c->out.len] = 0;
+	}
+	c->pending_space = 0;
+}
+
 /* Controls a line may hold: tab, newline, VT, FF, CR (blanks to the cleaner). */
 static int refused_control(uint32_t cp)
 {
@@ -169,7 +193,8 @@ static void clean_byte(struct cleaner *c, unsigned char ch)
 {
 	int blank = is_blank(ch);
 
-	if (ch == '\n') {
+	/* LF, CRLF and CR alone each end a line (a CR-only file has comment lines too) */
+	if (ch == '\n' || ch == '\r') {
 		close_quote(c);
 		end_word(c);
 		c->at_line_start = 1;
@@ -184,12 +209,16 @@ static void clean_byte(struct cleaner *c, unsigned char ch)
 		return;
 	}
 	c->at_line_start = 0;
+	if (!c->in_quotes && ch == 0xa0) {
+		sep_a0(c);
+		return;
+	}
 	if (!c->in_quotes && blank) {
 		end_word(c);
 		c->pending_space = c->out.len != 0;
 		return;
 	}
-	word_byte(c, blank ? ' ' : ch);
+	word_byte(c, blank && ch != 0xa0 ? ' ' : ch);
 }
 
 /* One code point as UTF-8, through the cleaner. */
@@ -218,8 +247,8 @@ static void clean_utf16(struct cleaner *c, const uint8_t *p, size_t n, int be, s
 		uint32_t u = unit16(p + i, be);
 
 		if (u == 0)
-			break;
-		if (u >= 0xd800 && u < 0xdc00 && i + 3 < n &&
+			refuse(c, i, "U+0000");
+		else if (u >= 0xd800 && u < 0xdc00 && i + 3 < n &&
 		    unit16(p + i + 2, be) >= 0xdc00 && unit16(p + i + 2, be) < 0xe000) {
 			refuse(c, i, "outside the BMP (LoadOptions are UCS-2)");
 			i += 2;
@@ -280,9 +309,10 @@ static void clean_utf8(struct cleaner *c, const uint8_t *p, size_t n, size_t sta
 			i += skip;
 			continue;
 		}
+		/* a NUL drops its word, not the rest of the file */
 		if (p[i] == 0)
-			break;		/* a NUL ends the text, as it always did */
-		if (refused_control(p[i]) ||
+			why = "U+0000";
+		else if (refused_control(p[i]) ||
 			 (len == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0))
 			why = "control character";
 		if (why) {
@@ -315,6 +345,7 @@ size_t tp_cmdline_clean(char *out, size_t cap, const void *in, size_t in_len,
 	}
 	close_quote(&c);
 	end_word(&c);
+	tp_cmdline_utf8_repair(c.out.s);
 	c.rep->len = c.out.len;
 	return c.out.len;
 }

@@ -44,8 +44,12 @@ const char *tp_encoding_name(enum tp_encoding e);
 /*
  * Cleans cmdline.txt: decodes UTF-16LE/BE (with or without a BOM, see
  * tp_cmdfile_encoding) to UTF-8, drops a UTF-8 BOM, skips lines whose first
- * non-blank character is '#', turns newlines and runs of blanks outside
- * double quotes into one space, trims both ends, stops at a NUL. Text is
+ * non-blank character is '#' (LF, CRLF and CR alone end a line), turns
+ * newlines and runs of blanks outside double quotes into one space, trims
+ * both ends. A U+0000 is refused like a control character: its word is
+ * dropped, the rest of the file read. Words end where Linux ends them
+ * (common/words.h): a byte 0xA0 outside quotes (of U+00A0, `Р`, ...) ends
+ * one and is kept as it is. Text is
  * checked as Unicode (RFC 3629, 3; Unicode 15, Table 3-7): an ill-formed
  * UTF-8 sequence (overlong forms such as C0 80 for U+0000 or C0 8A for a
  * newline, surrogates, stray or missing continuation bytes), a lone UTF-16

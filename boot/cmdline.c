@@ -7,32 +7,21 @@
 #include "../common/buf.h"
 #include "../common/words.h"
 
-/* ---- parameter lookup (words split by tp_line_word, common/words.c) ---- */
+/* ---- parameter lookup (words cut by tp_line_arg, common/words.c) ---- */
 
 const char *tp_cmdline_next(const char *line, const char *name, size_t *pos, size_t *vlen)
 {
-	size_t nl = tp_strlen(name), wl;
-	const char *w;
+	size_t nl = tp_strlen(name);
+	struct tp_arg a;
 
 	if (!line)
 		return 0;
-	while ((wl = tp_line_word(line, pos, &w)) != 0) {
-		size_t i;
-
-		if (wl < nl)
+	/* Linux reads no parameter after "--" (kernel/params.c, parse_args) */
+	while (tp_line_arg(line, pos, &a) && !tp_arg_dashes(&a)) {
+		if (!tp_param_eq(a.name, a.name_len, name, nl))
 			continue;
-		for (i = 0; i < nl && w[i] == name[i]; i++)
-			;
-		if (i < nl)
-			continue;
-		if (wl == nl) {
-			*vlen = 0;
-			return w + wl;
-		}
-		if (w[nl] == '=') {
-			*vlen = wl - nl - 1;
-			return w + nl + 1;
-		}
+		*vlen = a.val_len;
+		return a.has_val ? a.val : a.name + a.name_len;
 	}
 	return 0;
 }
@@ -49,50 +38,121 @@ const char *tp_cmdline_find(const char *line, const char *name, size_t *vlen)
 	return found;
 }
 
-/* Is w[0..wl) the word `name` or `name=...`? */
-static int is_named(const char *w, size_t wl, const char *name)
+/* Is a the word `name` or `name=...` (Linux's parameq: '-' and '_' alike)? */
+static int is_named(const struct tp_arg *a, size_t kept, void *name)
 {
-	size_t nl = tp_strlen(name), i;
-
-	for (i = 0; i < nl && i < wl && w[i] == name[i]; i++)
-		;
-	return i == nl && (wl == nl || w[nl] == '=');
+	(void)kept;
+	return tp_param_eq(a->name, a->name_len, name, tp_strlen(name));
 }
 
-/* Does w[0..wl) hold `sub` anywhere? */
-static int holds(const char *w, size_t wl, const char *sub)
+/* Does the word hold `sub` anywhere? */
+static int holds(const struct tp_arg *a, size_t kept, void *sub)
 {
 	size_t sl = tp_strlen(sub);
 
-	for (size_t i = 0; i + sl <= wl; i++)
-		if (tp_streqn(w + i, sl, sub))
+	(void)kept;
+	for (size_t i = 0; i + sl <= a->len; i++)
+		if (tp_streqn(a->word + i, sl, sub))
 			return 1;
 	return 0;
 }
 
-/* Removes every word of line that drop(word, len, arg) picks; how many. */
-static unsigned int drop_words(char *line, int (*drop)(const char *, size_t, const char *),
-			       const char *arg)
+/*
+ * Blanks are Linux's (0xA0 too), so cutting words out of a UTF-8 line can
+ * leave a lead byte without its continuation, or a continuation byte
+ * alone (C2 | A0 of U+00A0 are a word's last byte and a blank). Each byte
+ * of an ill-formed sequence (Unicode 15, Table 3-7; BMP only, as the
+ * LoadOptions are UCS-2) becomes ' ' when it is a blank, '?' otherwise:
+ * every word stays where it was, and the line converts. Returns how many.
+ */
+unsigned int tp_cmdline_utf8_repair(char *line)
 {
-	size_t pos = 0, out = 0, wl;
+	unsigned char *p = (unsigned char *)line;
+	unsigned int n = 0;
+
+	for (size_t i = 0; p[i];) {
+		unsigned char b = p[i], lo = 0x80, hi = 0xbf;
+		size_t len = b < 0x80		    ? 1
+			     : b >= 0xc2 && b < 0xe0 ? 2
+			     : b >= 0xe0 && b < 0xf0 ? 3
+						     : 0;
+		size_t k = 1;
+
+		if (b == 0xe0)
+			lo = 0xa0;
+		if (b == 0xed)
+			hi = 0x9f;
+		while (len > 1 && k < len && p[i + k] >= (k == 1 ? lo : 0x80) &&
+		       p[i + k] <= (k == 1 ? hi : 0xbf))
+			k++;
+		if (len && k == len) {
+			i += len;
+			continue;
+		}
+		p[i] = tp_line_blank((char)b) ? ' ' : '?';
+		n++;
+		i++;
+	}
+	return n;
+}
+
+/*
+ * Keeps the words of line that keep(word, kept, arg) picks, in place, each
+ * with the blanks that came before it (none before the first); kept is how
+ * much of line is already the result. Then repairs the UTF-8 the cuts
+ * broke. Returns how many words were dropped.
+ */
+static unsigned int keep_words(char *line, int (*keep)(const struct tp_arg *, size_t, void *),
+			       void *arg)
+{
+	size_t pos = 0, out = 0, prev_end = 0;
 	unsigned int dropped = 0;
-	const char *w;
+	struct tp_arg a;
 
 	if (!line)
 		return 0;
 	/* words move only leftwards: copying in place is safe */
-	while ((wl = tp_line_word(line, &pos, &w)) != 0) {
-		if (drop(w, wl, arg)) {
+	while (tp_line_arg(line, &pos, &a)) {
+		size_t from = (size_t)(a.word - line);
+
+		if (!keep(&a, out, arg)) {
 			dropped++;
+			prev_end = from + a.len;
 			continue;
 		}
 		if (out)
-			line[out++] = ' ';
-		for (size_t i = 0; i < wl; i++)
-			line[out++] = w[i];
+			for (size_t i = prev_end; i < from; i++)
+				line[out++] = line[i];
+		for (size_t i = 0; i < a.len; i++)
+			line[out++] = a.word[i];
+		prev_end = from + a.len;
 	}
+	if (!dropped)
+		return 0;
 	line[out] = 0;
+	tp_cmdline_utf8_repair(line);
 	return dropped;
+}
+
+struct drop_arg {
+	int (*drop)(const struct tp_arg *, size_t, void *);
+	void *arg;
+};
+
+static int keep_unless(const struct tp_arg *a, size_t kept, void *d)
+{
+	struct drop_arg *x = d;
+
+	return !x->drop(a, kept, x->arg);
+}
+
+/* Removes every word of line that drop(word, kept, arg) picks; how many. */
+static unsigned int drop_words(char *line, int (*drop)(const struct tp_arg *, size_t, void *),
+			       const char *arg)
+{
+	struct drop_arg d = { drop, (void *)arg };
+
+	return keep_words(line, keep_unless, &d);
 }
 
 unsigned int tp_cmdline_drop(char *line, const char *name)
@@ -145,7 +205,7 @@ static void stub_words(struct tp_buf *e, const char *user, const struct tp_cmdli
 		tp_word_choice(&tp_words[TPW_TSC_EARLY], v, vlen, &off);
 	if (TP_ARCH_TSC_EARLY && !has_word(user, TPW_TSC_EARLY_KHZ, &vlen) && off != 1) {
 		put_key(e, TPW_TSC_EARLY_KHZ);
-		tp_buf_putu(e, (x->tsc_hz + 500) / 1000);
+		tp_buf_putu(e, tp_tsc_early_khz(x->tsc_hz));
 		rep->added_tsc_early = 1;
 	}
 }
@@ -153,12 +213,12 @@ static void stub_words(struct tp_buf *e, const char *user, const struct tp_cmdli
 /* Offset of the first word "--" of line[0..n) (blanks before it kept out), or n. */
 static size_t dashes_at(const char *line, size_t n)
 {
-	size_t pos = 0, wl;
-	const char *w;
+	size_t pos = 0;
+	struct tp_arg a;
 
-	while ((wl = tp_line_word(line, &pos, &w)) != 0 && (size_t)(w - line) < n)
-		if (wl == 2 && w[0] == '-' && w[1] == '-') {
-			size_t at = (size_t)(w - line);
+	while (tp_line_arg(line, &pos, &a) && (size_t)(a.word - line) < n)
+		if (tp_arg_dashes(&a)) {
+			size_t at = (size_t)(a.word - line);
 
 			while (at > 0 && tp_line_blank(line[at - 1]))
 				at--;
@@ -215,6 +275,8 @@ int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 			tp_buf_putc(&b, ' ');
 		tp_buf_putn(&b, user + from, keep - from);
 	}
+	/* a blank cut off before "--" may have been a UTF-8 continuation byte */
+	tp_cmdline_utf8_repair(out);
 	rep->len = b.len;
 	return dropped;
 }
@@ -235,97 +297,98 @@ static const char *const kernel_words[] = {
 	"nowatchdog", "threadirqs", "lpj", "efi", "noefi", "apic", "lapic", "hugepages",
 };
 
-static int kernel_word(const char *w, size_t n)
+/* Linux's parameq() against the list; BOOT_IMAGE= and kexec are the loaders' (init/main.c). */
+static int kernel_word(const struct tp_arg *a)
 {
 	for (size_t i = 0; i < sizeof(kernel_words) / sizeof(kernel_words[0]); i++)
-		if (tp_streqn(w, n, kernel_words[i]))
+		if (tp_param_eq(a->name, a->name_len, kernel_words[i], tp_strlen(kernel_words[i])))
+			return 1;
+	return (a->has_val && tp_streqn(a->name, a->name_len, "BOOT_IMAGE")) ||
+	       (a->name_len >= 5 && tp_streqn(a->name, 5, "kexec"));
+}
+
+static int same_bytes(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
+/* 1 when a kept entry of kept[0..n) had a's name (Linux replaces it: strncmp of "name="). */
+static int env_seen(const char *kept, size_t n, const struct tp_arg *a)
+{
+	size_t pos = 0;
+	struct tp_arg k;
+
+	while (tp_line_arg(kept, &pos, &k) && (size_t)(k.word - kept) < n)
+		if (k.has_val && k.name_len == a->name_len &&
+		    same_bytes(k.name, a->name, a->name_len))
 			return 1;
 	return 0;
 }
 
-/* The name of word w[0..wl) (up to '='); its length. */
-static size_t name_len(const char *w, size_t wl)
-{
-	size_t n = 0;
-
-	while (n < wl && w[n] != '=')
-		n++;
-	return n;
-}
-
-/* 1 when a kept env word of kept[0..n) had w's name (Linux replaces the entry). */
-static int env_seen(const char *kept, size_t n, const char *w, size_t nl)
-{
-	size_t pos = 0, wl;
-	const char *v;
-
-	while (pos < n && (wl = tp_line_word(kept, &pos, &v)) != 0)
-		if (name_len(v, wl) == nl && nl < wl) {
-			size_t i;
-
-			for (i = 0; i < nl && v[i] == w[i]; i++)
-				;
-			if (i == nl)
-				return 1;
-		}
-	return 0;
-}
-
 /* What one word becomes in init/main.c: 0 nothing, 1 an argument, 2 an environment entry. */
-static int init_kind(const char *kept, size_t n, const char *w, size_t wl)
+static int init_kind(const char *kept, size_t n, const struct tp_arg *a)
 {
-	size_t nl = name_len(w, wl);
-
-	for (size_t i = 0; i < nl; i++)
-		if (w[i] == '.')
+	for (size_t i = 0; i < a->name_len; i++)
+		if (a->name[i] == '.')
 			return 0;	/* a module's parameter */
-	if (kernel_word(w, nl))
+	if (kernel_word(a))
 		return 0;
-	if (nl == wl)
+	if (!a->has_val)
 		return 1;
-	if (tp_streqn(w, nl, "HOME") || tp_streqn(w, nl, "TERM") || env_seen(kept, n, w, nl))
+	if (tp_streqn(a->name, a->name_len, "HOME") || tp_streqn(a->name, a->name_len, "TERM") ||
+	    env_seen(kept, n, a))
 		return 0;	/* replaces an entry */
 	return 2;
 }
 
-static int is_dashes(const char *w, size_t wl)
+struct cap_walk {
+	const char *line;
+	struct tp_init_cap *cap;
+	int dashes;	/* "--" seen: 1 every word is init's argument; 2 a second: none is */
+};
+
+/*
+ * Linux's two passes (init/main.c, start_kernel): parse_args() hands the
+ * words before "--" to unknown_bootoption(), and those after it to
+ * set_init_arg() up to a second "--", after which nothing is read.
+ */
+static int cap_keep(const struct tp_arg *a, size_t kept, void *arg)
 {
-	return wl == 2 && w[0] == '-' && w[1] == '-';
+	struct cap_walk *c = arg;
+	struct tp_init_cap *cap = c->cap;
+	int kind;
+	unsigned int *n;
+
+	if (tp_arg_dashes(a) && c->dashes < 2) {
+		c->dashes++;
+		return 1;
+	}
+	kind = c->dashes == 2 ? 0 : c->dashes ? 1 : init_kind(c->line, kept, a);
+	if (!kind)
+		return 1;
+	n = kind == 1 ? &cap->args : &cap->envs;
+	if (++*n <= (kind == 1 ? TP_INIT_ARGS_MAX : TP_INIT_ENVS_MAX))
+		return 1;
+	if (!cap->args_dropped && !cap->envs_dropped)
+		cap->first_dropped = (size_t)(a->word - c->line);
+	if (kind == 1)
+		cap->args_dropped++;
+	else
+		cap->envs_dropped++;
+	return 0;
 }
 
 unsigned int tp_cmdline_cap_init(char *line, struct tp_init_cap *cap)
 {
-	char kept[TP_CMDLINE_MAX + 1];
-	struct tp_buf b;
-	size_t pos = 0, wl;
-	const char *w;
-	int after = 0;
+	struct cap_walk c = { line, cap, 0 };
 
 	*cap = (struct tp_init_cap){ 0 };
 	if (!line)
 		return 0;
-	tp_buf_init(&b, kept, sizeof(kept));
-	while ((wl = tp_line_word(line, &pos, &w)) != 0) {
-		/* after "--" every word is init's argument (init/main.c, set_init_arg) */
-		int kind = after ? 1 : is_dashes(w, wl) ? 0 : init_kind(kept, b.len, w, wl);
-		unsigned int *n = kind == 1 ? &cap->args : &cap->envs;
-
-		after |= is_dashes(w, wl);
-		if (kind && ++*n > (kind == 1 ? TP_INIT_ARGS_MAX : TP_INIT_ENVS_MAX)) {
-			if (!cap->args_dropped && !cap->envs_dropped)
-				cap->first_dropped = (size_t)(w - line);
-			if (kind == 1)
-				cap->args_dropped++;
-			else
-				cap->envs_dropped++;
-			continue;
-		}
-		if (b.len)
-			tp_buf_putc(&b, ' ');
-		tp_buf_putn(&b, w, wl);
-	}
-	for (size_t i = 0; i <= b.len; i++)
-		line[i] = kept[i];
+	keep_words(line, cap_keep, &c);
 	return cap->args_dropped + cap->envs_dropped;
 }
 
@@ -342,10 +405,29 @@ static int has(const char *line, const char *name)
 	return 0;
 }
 
+/*
+ * 1 when Linux would take `noinitrd` from line: its __setup("noinitrd")
+ * matches any parameter that begins so (init/main.c, obsolete_checksetup,
+ * parameqn), before "--"; then it does not use the initramfs.
+ */
+static int has_noinitrd(const char *line)
+{
+	static const char no[] = "noinitrd";
+	size_t pos = 0, k = sizeof(no) - 1;
+	struct tp_arg a;
+
+	while (line && tp_line_arg(line, &pos, &a) && !tp_arg_dashes(&a))
+		if (a.name_len >= k && tp_param_eq(a.name, k, no, k))
+			return 1;
+	return 0;
+}
+
 unsigned int tp_cmdline_faults(const char *line, const struct tp_cmdline_env *env)
 {
 	unsigned int f = 0;
 
+	if (has_noinitrd(line))
+		f |= TP_CF_NOINITRD;
 	if (env->user_empty)
 		f |= TP_CF_EMPTY;
 	if (env->initrd_file && !has(line, tp_words[TPW_INITRD].name))
@@ -360,10 +442,11 @@ void tp_cmdline_faults_text(struct tp_buf *b, unsigned int faults)
 	static const char *const text[] = {
 		"no word survived decoding", "no initrd= (the initramfs is there)",
 		"no console= (the firmware has a serial port)",
+		"noinitrd (Linux would not use the initramfs)",
 	};
 	size_t start = b->len;
 
-	for (unsigned int i = 0; i < 3; i++) {
+	for (unsigned int i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
 		if (!(faults & (1u << i)))
 			continue;
 		if (b->len != start)
@@ -382,39 +465,36 @@ void tp_cmdline_report_text(struct tp_buf *b, const struct tp_cmdline_report *re
 }
 
 /* A timeprobe.* word a person may write, with a value the contract accepts. */
-static int valid_user_word(const char *w, size_t n)
+static int valid_user_word(const struct tp_arg *a)
 {
 	const struct tp_word *row;
 	const char *reason;
-	size_t k = TP_WORD_PREFIX_LEN, eq;
+	size_t k = TP_WORD_PREFIX_LEN;
 
-	if (n <= k || !tp_streqn(w, k, TP_WORD_PREFIX))
+	if (a->name_len <= k || !tp_streqn(a->name, k, TP_WORD_PREFIX))
 		return 0;
-	for (eq = k; eq < n && w[eq] != '='; eq++)
-		;
-	row = tp_word_find(w + k, eq - k);
+	row = tp_word_find(a->name + k, a->name_len - k);
 	if (!row || !(row->by & TP_BY_USER) || (row->flags & TP_WF_BARE))
 		return 0;
-	return tp_word_check(row, eq < n ? w + eq + 1 : 0, eq < n ? n - eq - 1 : 0, &reason) ==
-	       TP_WE_OK;
+	return tp_word_check(row, a->val, a->val_len, &reason) == TP_WE_OK;
 }
 
 unsigned int tp_cmdline_fallback(char *out, size_t cap, const char *user)
 {
 	struct tp_buf b;
-	size_t pos = 0, n;
-	const char *w;
+	size_t pos = 0;
+	struct tp_arg a;
 	unsigned int kept = 0;
 
 	tp_buf_init(&b, out, cap);
 	tp_buf_puts(&b, TP_CMDLINE_DEFAULT);
-	while (user && (n = tp_line_word(user, &pos, &w)) != 0) {
+	while (user && tp_line_arg(user, &pos, &a) && !tp_arg_dashes(&a)) {
 		size_t before = b.len;
 
-		if (!valid_user_word(w, n))
+		if (!valid_user_word(&a))
 			continue;
 		tp_buf_putc(&b, ' ');
-		tp_buf_putn(&b, w, n);
+		tp_buf_putn(&b, a.word, a.len);
 		if (b.overflow) {
 			/* words are short; a line full of them keeps what fits */
 			b.overflow = 0;

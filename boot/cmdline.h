@@ -32,6 +32,10 @@
 	TP_ARCH_CONSOLE " initrd=\\EFI\\timeprobe\\initramfs.img"
 
 /*
+ * Words are Linux's (common/words.h, tp_line_arg): blanks are Latin-1
+ * (0xA0 too), names match with '-' and '_' alike, and no parameter is read
+ * after "--", quoted or not.
+ *
  * Finds the last parameter `name` (as "name=value" or a bare "name") in a
  * command line, words separated by spaces outside double quotes. Returns a
  * pointer to the value (after '=', or to "" for a bare name) and sets *vlen,
@@ -53,6 +57,8 @@ unsigned int tp_cmdline_drop(char *line, const char *name);
 /* Removes every word holding sub anywhere (Linux finds initrd= so); how many. */
 unsigned int tp_cmdline_drop_substr(char *line, const char *sub);
 
+/* Bytes of ill-formed UTF-8 that cutting words left: ' ' for a blank, '?' else; how many. */
+unsigned int tp_cmdline_utf8_repair(char *line);
 /* What the stub knows when it adds its words for the kernel. */
 struct tp_cmdline_extras {
 	uint64_t tsc_hz;	/* 0: calibration failed, no tsc_early_khz= */
@@ -98,7 +104,10 @@ struct tp_init_cap {
 	size_t first_dropped;			/* offset of the first dropped word */
 };
 
-/* Drops the words past the limits from line, in place; returns how many. */
+/*
+ * Drops the words past the limits from line, in place (the blanks before
+ * each kept word kept, tp_cmdline_utf8_repair() after); returns how many.
+ */
 unsigned int tp_cmdline_cap_init(char *line, struct tp_init_cap *cap);
 
 /* The stub's warning for a line tp_cmdline_assemble() cut: what was dropped. */
@@ -109,6 +118,7 @@ void tp_cmdline_report_text(struct tp_buf *b, const struct tp_cmdline_report *re
 #define TP_CF_EMPTY 0x1		/* nothing of the user's file survived decoding */
 #define TP_CF_NO_INITRD 0x2	/* no initrd= while the initramfs file exists */
 #define TP_CF_NO_CONSOLE 0x4	/* no console= while the firmware has a serial port */
+#define TP_CF_NOINITRD 0x8	/* noinitrd: Linux would not use the initramfs, whichever */
 
 struct tp_cmdline_env {
 	int user_empty;		/* the user's source gave no word at all */

@@ -536,17 +536,18 @@ static uint32_t stub_option(struct tp_stub *s, enum tp_word_id id)
 
 /*
  * The stub's one reader of timeprobe.inject=: a skew:REF:PPM item of the
- * user's line (the last word's, common/skew.h) skews REF in the
- * calibration (tsc.c). Nothing but the line sets it; it is said.
+ * user's line (common/skew.h) skews REF in the calibration (tsc.c). Only
+ * the last timeprobe.inject= word counts, as for the suite (the last
+ * value wins, userland/options.c). Nothing but the line sets it; it is said.
  */
 static void inject_skew(struct tp_stub *s)
 {
 	char m[80];
 	struct tp_buf b;
-	size_t n, pos = 0;
-	const char *v;
+	size_t n;
+	const char *v = tp_cmdline_find(s->user, TP_WORD_PREFIX "inject", &n);
 
-	while ((v = tp_cmdline_next(s->user, TP_WORD_PREFIX "inject", &pos, &n)) != NULL)
+	if (v)
 		tp_skew_from_list(v, n, &s->tsc.skew);
 	if (!s->tsc.skew.ref[0])
 		return;
@@ -658,7 +659,7 @@ static void say_fallback(struct tp_stub *s, const struct tp_cmdline_final *f)
 	tp_buf_puts(&b, " timeprobe.* word(s) of it");
 	r = warn(s, "cmdline_fallback", s->cmdline_from, m);
 	tp_rec_bool(r, "empty", !!(f->faults & TP_CF_EMPTY));
-	tp_rec_bool(r, "no_initrd", !!(f->faults & TP_CF_NO_INITRD));
+	tp_rec_bool(r, "no_initrd", !!(f->faults & (TP_CF_NO_INITRD | TP_CF_NOINITRD)));
 	tp_rec_bool(r, "no_console", !!(f->faults & TP_CF_NO_CONSOLE));
 	tp_rec_uint(r, "words_kept", f->fallback_kept);
 	tp_con_emit(&s->con);

@@ -224,9 +224,16 @@ const struct tp_word tp_words[TPW_COUNT] = {
 	},
 };
 
+uint64_t tp_tsc_early_khz(uint64_t tsc_hz)
+{
+	return (tsc_hz + 500) / 1000;
+}
+
 int tp_line_blank(char c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+	unsigned char u = (unsigned char)c;
+
+	return u == ' ' || (u >= '\t' && u <= '\r') || u == 0xa0;
 }
 
 size_t tp_line_word(const char *line, size_t *pos, const char **start)
@@ -238,19 +245,80 @@ size_t tp_line_word(const char *line, size_t *pos, const char **start)
 		i++;
 	*start = line + i;
 	for (n = 0; line[i]; i++, n++) {
+		if (tp_line_blank(line[i]) && !q)
+			break;
 		if (line[i] == '"')
 			q = !q;
-		else if (tp_line_blank(line[i]) && !q)
-			break;
 	}
 	*pos = i;
 	return n;
 }
 
+/*
+ * next_arg()'s cuts, as offsets into the word w[0..n): a leading quote is
+ * skipped, the name ends at the first '=' after the first byte, a value's
+ * leading quote is skipped and a last quote of the word dropped.
+ */
+static void cut_arg(struct tp_arg *a)
+{
+	const char *w = a->word;
+	size_t n = a->len, q = w[0] == '"', eq = 0, end = n;
+
+	for (size_t i = q + 1; i < n && !eq; i++)
+		if (w[i] == '=')
+			eq = i;
+	a->name = w + q;
+	a->has_val = eq != 0;
+	if (!eq) {
+		if (q && n > q && w[n - 1] == '"')
+			end = n - 1;
+		a->name_len = end - q;
+		a->val = 0;
+		a->val_len = 0;
+		return;
+	}
+	a->name_len = eq - q;
+	a->val = w + eq + 1;
+	if (eq + 1 < n && w[eq + 1] == '"')
+		a->val++;
+	if ((q || w[eq + 1] == '"') && w[n - 1] == '"')
+		end = n - 1;
+	a->val_len = w + end > a->val ? (size_t)(w + end - a->val) : 0;
+}
+
+int tp_line_arg(const char *line, size_t *pos, struct tp_arg *a)
+{
+	a->len = tp_line_word(line, pos, &a->word);
+	if (!a->len)
+		return 0;
+	cut_arg(a);
+	return 1;
+}
+
+int tp_arg_dashes(const struct tp_arg *a)
+{
+	return !a->has_val && a->name_len == 2 && a->name[0] == '-' && a->name[1] == '-';
+}
+
+static char dash2underscore(char c)
+{
+	return c == '-' ? '_' : c;
+}
+
+int tp_param_eq(const char *a, size_t an, const char *b, size_t bn)
+{
+	if (an != bn)
+		return 0;
+	for (size_t i = 0; i < an; i++)
+		if (dash2underscore(a[i]) != dash2underscore(b[i]))
+			return 0;
+	return 1;
+}
+
 const struct tp_word *tp_word_find(const char *name, size_t n)
 {
 	for (size_t i = 0; i < TPW_COUNT; i++)
-		if (tp_streqn(name, n, tp_words[i].name))
+		if (tp_param_eq(name, n, tp_words[i].name, tp_strlen(tp_words[i].name)))
 			return &tp_words[i];
 	return 0;
 }

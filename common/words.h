@@ -109,17 +109,53 @@ enum tp_word_id {
 extern const struct tp_word tp_words[TPW_COUNT];
 
 /*
- * Next word of a command line at *pos (start with 0): blanks outside double
- * quotes separate words, as in Linux's next_arg() (lib/cmdline.c); the
- * quotes stay in the word. Sets *start and returns its length, 0 at the end.
- * The stub and the suite split the line with it.
+ * The kernel's word rules, written once (Linux 6.1, lib/cmdline.c next_arg,
+ * kernel/params.c parse_args and parameq); the stub and the suite walk every
+ * command line with these, and tests/unit/test_nextarg.c runs them against
+ * a copy of Linux's own next_arg on generated lines.
+ *
+ * Next word of a command line at *pos (start with 0): blanks (Linux's
+ * isspace, Latin-1: so byte 0xA0, also inside UTF-8 sequences such as
+ * C2 A0 and D0 A0) outside double quotes separate words; the quotes stay in
+ * the word. Sets *start and returns its length, 0 at the end.
  */
 size_t tp_line_word(const char *line, size_t *pos, const char **start);
 
-/* 1 for the bytes that separate words (Linux's isspace()). */
+/* 1 for the bytes that separate words: Linux's isspace() (lib/ctype.c), 0x09-0x0D, 0x20, 0xA0. */
 int tp_line_blank(char c);
 
-/* The row named name[0..n) (without prefix), or NULL. */
+/*
+ * One word as Linux's next_arg() reads it: its name (param) and value, the
+ * quotes it strips taken out ("a=\"b c\"" is a and b c). has_val: the word
+ * had a '=' after its first byte.
+ */
+struct tp_arg {
+	const char *word;	/* the word as written, quotes and all */
+	size_t len;
+	const char *name;	/* next_arg's param */
+	size_t name_len;
+	const char *val;	/* next_arg's val; NULL when has_val is 0 */
+	size_t val_len;
+	int has_val;
+};
+
+/* The next word of line at *pos into *a, as next_arg() cuts it; 0 at the end. */
+int tp_line_arg(const char *line, size_t *pos, struct tp_arg *a);
+
+/* 1 for the word that ends the kernel's parameters ("--", quoted or not; parse_args). */
+int tp_arg_dashes(const struct tp_arg *a);
+
+/* Linux's parameq(): names equal when '-' and '_' are taken alike. */
+int tp_param_eq(const char *a, size_t an, const char *b, size_t bn);
+
+/*
+ * The stub's tsc_early_khz= for its figure tsc_hz: kHz rounded to the
+ * nearest (docs/stub.md). The suite compares the kernel's value with it to
+ * tell the stub's word from one a person typed (issue 50, H3).
+ */
+uint64_t tp_tsc_early_khz(uint64_t tsc_hz);
+
+/* The row named name[0..n) (without prefix; '-' and '_' alike, as Linux's parameq), or NULL. */
 const struct tp_word *tp_word_find(const char *name, size_t n);
 
 /*

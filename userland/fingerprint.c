@@ -611,8 +611,12 @@ static void fingerprint_kernel_build(struct tp_rec *r, struct missing *ms, const
 	free(config);
 }
 
-/* The kernel's own TSC figure, the log line it came from and how it was derived. */
-static void fingerprint_kernel_tsc(struct tp_rec *r, struct missing *ms)
+/*
+ * The kernel's own TSC figure, the log line it came from and how it was
+ * derived; with tsc_early_khz= (either spelling) whose value is not the
+ * stub's figure, the user's (tscref.h).
+ */
+static void fingerprint_kernel_tsc(struct tp_rec *r, struct missing *ms, const struct options *o)
 {
 	static const char *const keys[] = { "kernel_tsc_khz", "kernel_tsc_from", "kernel_tsc_line" };
 	char *log = 0;
@@ -621,10 +625,12 @@ static void fingerprint_kernel_tsc(struct tp_rec *r, struct missing *ms)
 	struct ktsc k;
 	int rc = kmsg_read_all(&log, &len, &how);
 
-	if (!rc && tscref_ktsc_parse(log, &k)) {
+	if (!rc && tscref_ktsc_parse(log, o->tsc_hz, &k)) {
 		tp_rec_int(r, keys[0], k.khz);
 		tp_rec_str(r, keys[1], k.from);
 		tp_rec_str(r, keys[2], k.line);
+		if (k.early_khz)
+			tp_rec_str(r, "kernel_tsc_early_khz_by", k.early_is_user ? "user" : "stub");
 	} else {
 		for (size_t i = 0; i < 3; i++)
 			miss(r, ms, keys[i], rc, rc ? how : TSCREF_NO_KERNEL_FIGURE);
@@ -643,7 +649,7 @@ static void fingerprint_kernel(struct tp_rec *r, struct missing *ms, const struc
 	else
 		miss(r, ms, "kernel_variant", 0, "no timeprobe.variant word: not the appliance's kernel");
 	fingerprint_kernel_build(r, ms, o, u.release);
-	fingerprint_kernel_tsc(r, ms);
+	fingerprint_kernel_tsc(r, ms, o);
 }
 
 /* What the launcher and the stub handed over on the command line. */

@@ -314,15 +314,13 @@ static int set_one(const struct opt_row *r, struct options *o, const char *value
 	return -1;
 }
 
-/* A contract word (underscores) in its dashed spelling too, as a host's
- * options are written: --cpu-dma-latency is cpu_dma_latency. A probe's own
- * names (dashes) are matched as written. */
+/* A contract word in either spelling, as Linux's parameq() takes a
+ * parameter (common/words.h) and as a host's options are written:
+ * --cpu-dma-latency is cpu_dma_latency. A probe's own names (dashes) are
+ * matched as written. */
 static int same_word(const char *word, const char *name)
 {
-	for (; *word && *name; word++, name++)
-		if (*word != *name && !(*word == '_' && *name == '-'))
-			return 0;
-	return *word == *name;
+	return tp_param_eq(word, strlen(word), name, strlen(name));
 }
 
 /* The row called name (1), or whose old spelling it is (2); 0: none. */
@@ -405,85 +403,90 @@ int options_set(struct options *o, const char *name, const char *value, struct o
 	return options_set_from(o, OPT_FROM_USER, name, value, errs);
 }
 
-/* The word w[0..len) into word[1024], quotes taken out; its '=' cut, the value
- * after it returned (NULL: none). */
-static char *unquote(const char *w, size_t len, char word[1024])
+/* The word a into word[1024] as Linux's next_arg() cuts it (common/words.h):
+ * its name, then its value after a NUL, returned (NULL: none). */
+static char *cut(const struct tp_arg *a, char word[1024])
 {
-	size_t n = 0;
-	char *eq;
-
-	for (size_t i = 0; i < len; i++)
-		if (w[i] != '"' && n + 1 < 1024)
-			word[n++] = w[i];
-	word[n] = 0;
-	eq = strchr(word, '=');
-	if (eq)
-		*eq++ = 0;
-	return eq;
+	if (a->name_len + a->val_len + 2 > 1024)
+		return snprintf(word, 1024, "%.*s", (int)a->name_len, a->name), (char *)0;
+	memcpy(word, a->name, a->name_len);
+	word[a->name_len] = 0;
+	if (!a->has_val)
+		return 0;
+	memcpy(word + a->name_len + 1, a->val, a->val_len);
+	word[a->name_len + 1 + a->val_len] = 0;
+	return word + a->name_len + 1;
 }
 
-/* One "timeprobe.NAME=VALUE" word w[0..len), from src. */
-static void apply_word(struct options *o, enum opt_source src, const char *w, size_t len,
+/* One "timeprobe.NAME=VALUE" word a, from src. */
+static void apply_word(struct options *o, enum opt_source src, const struct tp_arg *a,
 		       struct opt_errors *errs)
 {
-	char word[1024], *value = unquote(w, len, word);
+	char word[1024], *value = cut(a, word);
 
 	if (!strncmp(word, TP_WORD_PREFIX, TP_WORD_PREFIX_LEN))
 		options_set_from(o, src, word + TP_WORD_PREFIX_LEN, value, errs);
 }
 
-/* One bare "NAME=VALUE" word of a bare row, from src; the last one wins, as
- * in Linux's parse_args(). A bad value keeps the one before, and says so. */
-static void apply_bare(struct options *o, enum opt_source src, const char *w, size_t len,
+/* One bare "NAME=VALUE" word of a bare row (either spelling, as Linux's
+ * parameq), from src; the last one wins, as in Linux's parse_args(). A bad
+ * value keeps the one before, and says so. */
+static void apply_bare(struct options *o, enum opt_source src, const struct tp_arg *a,
 		       struct opt_errors *errs)
 {
-	char word[1024], msg[96], *value = unquote(w, len, word);
+	char word[1024], msg[96], *value = cut(a, word);
 
 	for (size_t i = 0; value && i < N_BARE; i++) {
 		const struct tp_word *t = bare_rows[i].w;
 
-		if (strcmp(word, t->name) || refused(t, src))
+		if (!same_word(word, t->name) || refused(t, src))
 			continue;
 		if (set_one(&bare_rows[i], o, value, msg, sizeof(msg)))
 			fail(errs, t->name, value, msg);
 	}
 }
 
+/* Linux reads no parameter after "--" (kernel/params.c, parse_args); nor do we. */
+static int next_param(const char *line, size_t *pos, struct tp_arg *a)
+{
+	return tp_line_arg(line, pos, a) && !tp_arg_dashes(a);
+}
+
 static void from_line(struct options *o, const char *line, enum opt_source src,
 		      struct opt_errors *errs)
 {
-	size_t pos = 0, len;
-	const char *w;
+	size_t pos = 0;
+	struct tp_arg a;
 
-	while ((len = tp_line_word(line, &pos, &w)) != 0)
-		apply_word(o, src, w, len, errs);
+	while (next_param(line, &pos, &a))
+		apply_word(o, src, &a, errs);
 }
 
 void options_from_cmdline(struct options *o, const char *cmdline, struct opt_errors *errs)
 {
-	size_t pos = 0, len;
-	const char *w;
-	static const char seal[] = TP_WORD_PREFIX TP_WORD_RETIRED_SEAL "=";
+	size_t pos = 0, sl = sizeof(TP_WORD_PREFIX TP_WORD_RETIRED_SEAL) - 1;
+	struct tp_arg a;
 
-	/* words as the kernel splits them (common/words.c); none is the stub's */
-	while ((len = tp_line_word(cmdline, &pos, &w)) != 0) {
-		if (len >= sizeof(seal) - 1 && !strncmp(w, seal, sizeof(seal) - 1)) {
+	/* words as the kernel cuts them (common/words.c); none is the stub's */
+	while (next_param(cmdline, &pos, &a)) {
+		if (tp_param_eq(a.name, a.name_len, TP_WORD_PREFIX TP_WORD_RETIRED_SEAL, sl) &&
+		    a.has_val) {
 			fail(errs, TP_WORD_RETIRED_SEAL, "", "retired: the stub hands its figures "
 			     "over in " TP_STUB_FILE_PATH ", not on the command line; ignored");
 			continue;
 		}
-		apply_word(o, OPT_FROM_USER, w, len, errs);
-		apply_bare(o, OPT_FROM_USER, w, len, errs);
+		apply_word(o, OPT_FROM_USER, &a, errs);
+		apply_bare(o, OPT_FROM_USER, &a, errs);
 	}
 }
 
 void options_from_kernel(struct options *o, const char *cmdline, struct opt_errors *errs)
 {
-	size_t pos = 0, len;
-	const char *w;
+	size_t pos = 0;
+	struct tp_arg a;
 
-	while ((len = tp_line_word(cmdline, &pos, &w)) != 0)
-		apply_bare(o, OPT_FROM_USER, w, len, errs);
+	while (next_param(cmdline, &pos, &a))
+		apply_bare(o, OPT_FROM_USER, &a, errs);
 }
 
 void options_from_launcher(struct options *o, const char *words, struct opt_errors *errs)

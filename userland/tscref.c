@@ -5,6 +5,7 @@
 
 #include "tsckmsg.h"
 #include "tscref.h"
+#include "../common/words.h"
 
 /* ------------------------------------------------------------------ */
 /* The kernel's figure                                                 */
@@ -25,9 +26,25 @@ static const struct {
 
 struct scan {
 	const char *early_from, *early_ref;
-	int hpet, acpi_pm, early_khz;	/* registered clocksources; tsc_early_khz= */
+	int hpet, acpi_pm;		/* registered clocksources */
+	int64_t early_khz;		/* tsc_early_khz= on the command line; 0: none */
 	char detected[120], refined[120];
 };
+
+/* The last tsc_early_khz= (or tsc-early-khz=) of a command line, as the
+ * kernel reads it (common/words.h): its value in kHz, 0 when none. */
+static int64_t early_khz(const char *line)
+{
+	const struct tp_word *w = &tp_words[TPW_TSC_EARLY_KHZ];
+	size_t pos = 0;
+	struct tp_arg a;
+	int64_t v, khz = 0;
+
+	while (tp_line_arg(line, &pos, &a) && !tp_arg_dashes(&a))
+		if (a.has_val && tp_param_eq(a.name, a.name_len, w->name, strlen(w->name)))
+			khz = tp_word_int(w, a.val, a.val_len, &v) == TP_WE_OK ? v : 0;
+	return khz;
+}
 
 /* One message s, of line m (tsckmsg.h): the early calibration's lines,
  * the clocksources registered, and the kernel's figures, the first
@@ -42,7 +59,7 @@ static void scan_line(const char *s, const struct tsc_kmsg *m, struct ktsc *k, s
 	sc->hpet |= !strncmp(s, "clocksource: hpet:", 18);
 	sc->acpi_pm |= !strncmp(s, "clocksource: acpi_pm:", 21);
 	if (!strncmp(s, "Command line:", 13) || !strncmp(s, "Kernel command line:", 20))
-		sc->early_khz |= strstr(s, " tsc_early_khz=") != 0;
+		sc->early_khz = early_khz(strchr(s, ':') + 1);
 	if (m->kind != TSC_KMSG_FREQ || m->nfreq != 1)
 		return;
 	/* cpu_khz first; tsc_khz on its own line only when it differs */
@@ -67,10 +84,16 @@ static void refined_from(struct ktsc *k, const struct scan *sc)
 	k->ref = sc->hpet ? "hpet" : sc->acpi_pm ? "pmtimer" : 0;
 }
 
-int tscref_ktsc_parse(const char *log, struct ktsc *k)
+int tscref_early_is_user(int64_t early_khz, int64_t stub_hz)
+{
+	return early_khz > 0 &&
+	       (stub_hz <= 0 || early_khz != (int64_t)tp_tsc_early_khz((uint64_t)stub_hz));
+}
+
+int tscref_ktsc_parse(const char *log, int64_t stub_hz, struct ktsc *k)
 {
 	struct scan sc = { 0 };
-	char line[512];
+	char line[1024];	/* printk's longest record: the whole "Command line:" it kept */
 
 	memset(k, 0, sizeof(*k));
 	for (const char *p = log; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : 0) {
@@ -81,16 +104,22 @@ int tscref_ktsc_parse(const char *log, struct ktsc *k)
 		if (m.msg)
 			scan_line(m.msg, &m, k, &sc);
 	}
+	k->early_khz = sc.early_khz;
+	k->early_is_user = tscref_early_is_user(sc.early_khz, stub_hz);
 	if (k->refined_khz) {
 		k->khz = k->refined_khz;
 		refined_from(k, &sc);
 		snprintf(k->line, sizeof(k->line), "%s", sc.refined);
 	} else if (k->detected_khz) {
 		k->khz = k->detected_khz;
-		k->from = sc.early_khz ? "tsc_early_khz= on the command line (the stub's figure)"
+		k->from = k->early_is_user ? "tsc_early_khz= on the command line, set by the user "
+					     "(not the stub's figure)"
+			  : sc.early_khz ? "tsc_early_khz= on the command line (the stub's figure)"
 			  : sc.early_from ? sc.early_from
 					  : "CPUID 0x15/0x16 or an MSR (no calibration line in the log)";
-		k->ref = sc.early_khz ? "stub" : sc.early_from ? sc.early_ref : "cpuid";
+		/* a typed figure was measured against nothing known */
+		k->ref = k->early_is_user ? 0 : sc.early_khz ? "stub"
+			 : sc.early_from ? sc.early_ref : "cpuid";
 		snprintf(k->line, sizeof(k->line), "%s", sc.detected);
 	}
 	return k->khz > 0;

@@ -40,11 +40,19 @@ struct ktsc {
 				 * ("hpet", "pmtimer", "pit", "kvm-clock", "stub"), or NULL:
 				 * not known from the log */
 	char line[120];		/* the message khz came from */
+	int64_t early_khz;	/* tsc_early_khz= (either spelling) on its line; 0: none */
+	int early_is_user;	/* ... and it is not the stub's figure: a person set it */
 };
 
 /* Reads the kernel's figure from the log text (lines with or without a
- * /dev/kmsg or klogctl prefix, kmsg.h). 1 found, 0 none. */
-int tscref_ktsc_parse(const char *log, struct ktsc *k);
+ * /dev/kmsg or klogctl prefix, kmsg.h). stub_hz: the stub's figure (0:
+ * none), which tells its tsc_early_khz= from one a person typed: the
+ * origin is the value's, not the word's. 1 found, 0 none. */
+int tscref_ktsc_parse(const char *log, int64_t stub_hz, struct ktsc *k);
+
+/* 1 when tsc_early_khz= (0: none) is not the stub's word for its figure
+ * stub_hz (0: no stub), tp_tsc_early_khz(): a person set it. */
+int tscref_early_is_user(int64_t early_khz, int64_t stub_hz);
 
 /* 1, 0 or -1 (not known): is counter (drift's names: "CLOCK_MONOTONIC_RAW",
  * "hpet", "pmtimer") independent of the TSC under clocksource cs (NULL or

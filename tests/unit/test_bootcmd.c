@@ -53,7 +53,21 @@ static void test_clean(void)
 	is_str(CLEAN(""), "", "empty file");
 	is_str(CLEAN("# only\n# comments\n"), "", "only comments");
 	is_str(CLEAN("   \n\n  \r\n"), "", "only blanks");
-	is_str(CLEAN("a=1\0b=2"), "a=1", "stops at a NUL byte");
+	is_str(CLEAN("a=1\0b=2 c=3\n#d=4\n"), "c=3", "a NUL drops its word, not the rest (S4)");
+	ok(rep.refused == 1 && rep.bad_words == 1 && rep.bad[0].offset == 3 &&
+	   !strcmp(rep.bad[0].why, "U+0000"), "and is named, by byte offset");
+	is_str(CLEAN("\xff\xfe" "a\0=\0" "1\0\0\0 \0b\0"), "b",
+	       "in UTF-16 too: U+0000 drops its word");
+	ok(rep.bad_words == 1 && rep.bad[0].offset == 8, "named at its unit's offset");
+	is_str(CLEAN("a=1\r# timeprobe.probes=clocks\rb=2\r"), "a=1 b=2",
+	       "a CR alone ends a line: the # line after it is a comment (S3)");
+	is_str(CLEAN("a=\"x\ry\r"), "a=\"x\" y", "and closes an open quote, as a newline does");
+	is_str(CLEAN("v1=1\xc2\xa0v2=1\xd0\xa0v3=\"\xc2\xa0\"\n"), "v1=1\xc2\xa0v2=1\xd0\xa0v3=\"\xc2\xa0\"",
+	       "U+00A0 and U+0420 kept as they are, in quotes or not");
+	is_str(CLEAN("v1=1\xc2\xa0v2=\x01\xc2\xa0v3=1"), "v1=1\xc2\xa0 v3=1",
+	       "a refused byte drops Linux's word (ended by the A0 of U+00A0), the others kept");
+	is_str(CLEAN("v2=\x01\xc2\xa0v3=1"), "v3=1",
+	       "the first word dropped: the A0 it leaves alone goes too");
 	is_str(CLEAN("a=\x01x\x7f b=2"), "b=2", "a control character drops its word");
 	ok(rep.refused == 2 && rep.bad_words == 1 && rep.bad[0].offset == 2 &&
 	   rep.bad[1].offset == 4, "both named by byte offset, one word dropped");

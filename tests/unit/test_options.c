@@ -150,6 +150,26 @@ static void test_old_spellings(void)
 	   "a word near nothing: no suggestion (%s)", errs.n ? errs.e[0].reason : "-");
 }
 
+/* Linux's word rules (common/words.h), as the suite reads /proc/cmdline:
+ * either spelling of a bare row, next_arg()'s quotes, nothing after "--". */
+static void test_linux_rules(void)
+{
+	struct options o;
+	struct opt_errors errs = { 0 };
+
+	options_defaults(&o);
+	options_from_cmdline(&o, "tsc-early-khz=1234567 \"timeprobe.profile=quick\" "
+				 "timeprobe.probes=\"clocks,tsc\" \"--\" timeprobe.repeat=5 "
+				 "tsc_early_khz=7", &errs);
+	is_int(o.tsc_early_khz, 1234567, "tsc-early-khz= is Linux's tsc_early_khz= (parameq)");
+	ok(o.quick == 1 && o.probes.n == 2 && !strcmp(o.probes.v[1], "tsc"),
+	   "a quoted word and a quoted value, cut as next_arg() cuts them");
+	ok(o.repeat == 1 && errs.n == 0, "nothing after a quoted \"--\" is read (%zu errors)", errs.n);
+	options_defaults(&o);
+	options_from_kernel(&o, "a\xc2\xa0tsc_early_khz=2000000 x", &errs);
+	is_int(o.tsc_early_khz, 2000000, "a word after U+00A0 is a word (Linux's isspace)");
+}
+
 /* Words only the stub writes: taken from its file alone (issue 37: a forged
  * seal, a user's or an SMBIOS string's tsc_hz was reported as the stub's). */
 static void test_stub_owned(const struct options *d)
@@ -214,6 +234,7 @@ int main(void)
 	struct options o, d;
 	struct opt_errors errs = { 0 };
 
+	test_linux_rules();
 	options_defaults(&d);
 	/* the defaults come from the rows' def fields (common/words.c, the probes' rows) */
 	ok(d.repeat == 1 && d.hold_s == -1 && d.after == AFTER_POWEROFF && d.quick == 0 &&

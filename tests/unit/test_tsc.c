@@ -7,6 +7,7 @@
 #include "../../userland/kmsg.h"
 #include "../../userland/options.h"
 #include "../../userland/tsccal.h"
+#include "../../userland/tscref.h"
 #include "../../userland/probes/tsc.h"
 #include "../../userland/probes/tsc_impl.h"
 #include "tap.h"
@@ -305,6 +306,16 @@ static void test_derivation(void)
 	ok(tsc_by_construction(d, TSC_FIG_STUB, TSC_FIG_USER) &&
 	   tsc_by_construction(d, TSC_FIG_STUB, TSC_FIG_KERNEL),
 	   "derivation: every pair agrees by construction");
+	/* issue 50, H3: tsc_early_khz= a person typed (not the stub's value): judged */
+	in.early_is_user = 1;
+	tsc_derivation(&in, d);
+	ok(!strcmp(d[1], "typed") && !tsc_by_construction(d, TSC_FIG_STUB, TSC_FIG_KERNEL),
+	   "derivation: a typed tsc_early_khz=: stub vs kernel independent, so judged");
+	is_str(tsc_origin(d, TSC_FIG_USER), "typed", "derivation: the user figure's origin is the typed one");
+	in.early_is_user = 0;
+	ok(!tscref_early_is_user(2445426, 2445426059) && tscref_early_is_user(1234567, 2445426059) &&
+	   tscref_early_is_user(1234567, 0) && !tscref_early_is_user(0, 2445426059),
+	   "tscref_early_is_user: by value against the stub's figure, not by the word's presence");
 	/* a KVM guest with kvm-clock: kernel and user both from the host */
 	in.kernel_is_early = 0;
 	in.kvm_clock = 1;

@@ -5,6 +5,7 @@
  * bare-metal refinement, /dev/kmsg's prefix), and which references are
  * independent of the TSC (circular under clocksource tsc and kvm-clock).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "../../userland/tscref.h"
@@ -39,26 +40,56 @@ static void kernel_figure(void)
 {
 	struct ktsc k;
 
-	ok(tscref_ktsc_parse(q35, &k), "q35: a figure");
+	ok(tscref_ktsc_parse(q35, 2445426059, &k), "q35: a figure");
 	is_int(k.khz, 2445426, "q35: tsc_khz is the \"MHz TSC\" line, not cpu_khz");
 	is_str(k.ref, "stub", "q35: tsc_early_khz= on the command line: the stub's figure");
 	is_str(k.line, "tsc: Detected 2445.426 MHz TSC", "q35: the line it came from, prefix stripped");
+	ok(k.early_khz == 2445426 && !k.early_is_user, "q35: tsc_early_khz= is the stub's figure");
+}
 
-	ok(tscref_ktsc_parse(kvm, &k), "kvm: a figure");
+/* Issue 50, H3: the origin is the value's. A typed tsc_early_khz= (either
+ * spelling) that is not the stub's figure is the user's, not the stub's. */
+static void typed_early_khz(void)
+{
+	static const char *const lines[] = {
+		"[    0.000000] Command line: console=ttyS0 tsc_early_khz=1234567 panic=0\n",
+		"[    0.000000] Command line: console=ttyS0 tsc-early-khz=1234567\n",
+		"[    0.000000] Command line: tsc_early_khz=2445426 x\xc2\xa0tsc-early-khz=1234567\n",
+	};
+	static const char tail[] = "[    0.000000] tsc: Fast TSC calibration using PIT\n"
+				   "[    0.000000] tsc: Detected 1234.567 MHz TSC\n";
+	char log[512];
+	struct ktsc k;
+
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(log, sizeof(log), "%s%s", lines[i], tail);
+		ok(tscref_ktsc_parse(log, 2445426059, &k) && k.khz == 1234567 && k.early_khz == 1234567 &&
+		   k.early_is_user && !k.ref && strstr(k.from, "set by the user"),
+		   "typed tsc_early_khz=1234567 (%zu of 3: either spelling, the last wins): the user's", i + 1);
+	}
+	snprintf(log, sizeof(log), "%s%s", "[    0.000000] Command line: a -- tsc_early_khz=1\n", tail);
+	ok(tscref_ktsc_parse(log, 2445426059, &k) && !k.early_khz && !strcmp(k.ref, "pit"),
+	   "after \"--\" it is no parameter: the PIT's figure");
+	snprintf(log, sizeof(log), "%s%s", lines[0], tail);
+	ok(tscref_ktsc_parse(log, 1234567000, &k) && !k.early_is_user && !strcmp(k.ref, "stub"),
+	   "the same word with the stub's figure 1234567000 Hz: the stub's");
+	ok(tscref_ktsc_parse(log, 0, &k) && k.early_is_user, "and with no stub at all: the user's");
+
+	ok(tscref_ktsc_parse(kvm, 0, &k), "kvm: a figure");
 	is_int(k.khz, 2596150, "kvm: 2596.150 MHz");
 	is_str(k.ref, "kvm-clock", "kvm: from the hypervisor");
 
-	ok(tscref_ktsc_parse(metal, &k), "bare metal: a figure");
+	ok(tscref_ktsc_parse(metal, 0, &k), "bare metal: a figure");
 	is_int(k.khz, 2893055, "bare metal: the refined figure wins");
 	is_int(k.detected_khz, 2893012, "bare metal: the early one kept");
 	is_str(k.from, "refined against hpet", "bare metal: refined against hpet (registered)");
 	is_str(k.ref, "hpet", "bare metal: its counter");
 
 	ok(!tscref_ktsc_parse("[    0.000000] tsc: Detected 2596.15 MHz processor\n"
-		       "[    0.1] tsc: Refined TSC clocksource calibration: x MHz\n", &k),
+		       "[    0.1] tsc: Refined TSC clocksource calibration: x MHz\n", 0, &k),
 	   "two decimals or no number: no figure");
-	ok(!tscref_ktsc_parse("", &k) && k.khz == 0, "an empty log: none");
-	ok(tscref_ktsc_parse("[    0.000000] tsc: Detected 2893.012 MHz processor\n", &k) &&
+	ok(!tscref_ktsc_parse("", 0, &k) && k.khz == 0, "an empty log: none");
+	ok(tscref_ktsc_parse("[    0.000000] tsc: Detected 2893.012 MHz processor\n", 0, &k) &&
 		   !strcmp(k.ref, "cpuid"), "no calibration line: CPUID or an MSR");
 }
 
@@ -104,6 +135,7 @@ static void independence(void)
 int main(void)
 {
 	kernel_figure();
+	typed_early_khz();
 	independence();
 	return tap_done();
 }

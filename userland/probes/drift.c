@@ -514,7 +514,7 @@ static int open_all(struct series *s, size_t max)
 }
 
 /* The kernel's TSC figure from its log, or why there is none. */
-static void kernel_figure(struct refs *rf)
+static void kernel_figure(struct refs *rf, int64_t stub_hz)
 {
 	char *log = 0;
 	size_t len;
@@ -524,7 +524,7 @@ static void kernel_figure(struct refs *rf)
 	if (rc)
 		snprintf(rf->kmsg_why, sizeof(rf->kmsg_why), "the kernel log (%s): %s", how,
 			 strerror(-rc));
-	else if (!tscref_ktsc_parse(log, &rf->k))
+	else if (!tscref_ktsc_parse(log, stub_hz, &rf->k))
 		snprintf(rf->kmsg_why, sizeof(rf->kmsg_why), "%s", TSCREF_NO_KERNEL_FIGURE);
 	free(log);
 }
@@ -569,7 +569,7 @@ static enum probe_status run(struct probe_ctx *ctx)
 	      hz, ctx->tsc.source ? ctx->tsc.source : "none");
 	if (sysinfo_current_clocksource(rf.cs, sizeof(rf.cs)) <= 0)
 		rf.cs[0] = 0;
-	kernel_figure(&rf);
+	kernel_figure(&rf, ctx->opt->tsc_hz);
 	if (!rf.k.khz)
 		emit_skip(P, "drift vs kernel", rf.kmsg_why);
 	drift_mono_mark(&mono0);

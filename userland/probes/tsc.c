@@ -141,7 +141,7 @@ enum probe_status tsc_probe_run(struct probe_ctx *ctx)
 	}
 	emit_human("  %-7s %-20s %17s  %10s\n", "source", "ref", "tsc_hz", "spread_ppm");
 	tsc_log_read(&log);
-	tsc_derive(&f, &log, early_khz);
+	tsc_derive(&f, &log, early_khz, ctx->opt->tsc_hz);
 	tsc_stub_figures(ctx->opt, &f);
 	tsc_kernel_figures(&log, early_khz, &f);
 	tsc_log_free(&log);
@@ -186,7 +186,8 @@ static const struct probe_key tsc_keys[] = {
 	PKEY_FIG("*_hz", "Hz", PK_NEITHER, "TSC frequency by each source"),
 	PKEY_FIG("*_vs_*_ppm", "ppm", PK_ZERO, "disagreement between two sources"),
 	PKEY_FIG("*_ppm", "ppm", PK_LOWER, "spread of a source"),
-	PKEY_FIG("tsc_early_khz", "kHz", PK_NEITHER, "the stub's tsc_early_khz="),
+	PKEY_FIG("tsc_early_khz", "kHz", PK_NEITHER, "the kernel's tsc_early_khz="),
+	PKEY_CTX("tsc_early_khz_by", 0, "who set tsc_early_khz=: stub (its figure) or user"),
 	PKEY_FIG("cpuid1[56]_*", 0, PK_NEITHER, "CPUID's nominal frequency"),
 	PKEY_FIG("hv_tsc_khz", "kHz", PK_NEITHER, "the hypervisor's TSC frequency"),
 	PKEY_BUDGET("iterations", "count", "handoffs tried"),

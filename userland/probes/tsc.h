@@ -33,23 +33,27 @@ size_t tsc_calib_parse(const char *s, struct tsc_calib_entry *e, size_t max);
 enum tsc_fig { TSC_FIG_STUB, TSC_FIG_KERNEL, TSC_FIG_USER, TSC_FIGS };
 
 struct tsc_deps_in {
-	int kernel_is_early;	 /* the kernel's figure is tsc_early_khz=, the stub's */
+	int kernel_is_early;	 /* the kernel's figure is tsc_early_khz= */
+	int early_is_user;	 /* ... whose value is not the stub's figure: a person's */
 	int kvm_clock;		 /* kvm-clock registered: the kernel took tsc_khz from the host */
 	const char *clocksource; /* the current one: what CLOCK_MONOTONIC_RAW counts */
 };
 
 /*
  * What each figure was taken from rather than measured: derived[i] is NULL
- * for a measurement of its own, else "stub", "kernel" or "kvm-clock".
- * The stub always measures. The kernel's figure is the stub's with
- * tsc_early_khz=, else the hypervisor's under kvm-clock (kvm_get_tsc_khz()
+ * for a measurement of its own, else "stub", "kernel", "typed" or
+ * "kvm-clock". The stub always measures. The kernel's figure is the stub's
+ * with the stub's tsc_early_khz=, the typed figure ("typed") with a value
+ * a person set (issue 50: the origin is the value's, not the word's), else
+ * the hypervisor's under kvm-clock (kvm_get_tsc_khz()
  * as x86_platform.calibrate_tsc). The user figure counts TSC ticks across
  * CLOCK_MONOTONIC_RAW, which under clocksource tsc is those ticks scaled by
  * the kernel's own figure, under kvm-clock by the host's.
  */
 void tsc_derivation(const struct tsc_deps_in *in, const char *derived[TSC_FIGS]);
-/* Figure i's origin, following derived[] to its end: "stub", "kernel", "user"
- * or "kvm-clock". */
+
+/* Figure i's origin, following derived[] to its end: "stub", "kernel", "user",
+ * "typed" or "kvm-clock". */
 const char *tsc_origin(const char *const derived[TSC_FIGS], int i);
 /* 1 when a and b have the same origin: they agree by construction. */
 int tsc_by_construction(const char *const derived[TSC_FIGS], int a, int b);

@@ -15,6 +15,7 @@
 #include "../sysinfo.h"
 #include "../timeutil.h"
 #include "../tsccal.h"
+#include "../tscref.h"
 #include "tsc_impl.h"
 
 /* ---- pure parts (tsc.h) ---- */
@@ -91,7 +92,9 @@ void tsc_derivation(const struct tsc_deps_in *in, const char *derived[TSC_FIGS])
 	const char *cs = in->clocksource ? in->clocksource : "";
 
 	derived[TSC_FIG_STUB] = 0;
-	derived[TSC_FIG_KERNEL] = in->kernel_is_early ? "stub" : in->kvm_clock ? "kvm-clock" : 0;
+	derived[TSC_FIG_KERNEL] = in->kernel_is_early ? (in->early_is_user ? "typed" : "stub")
+				  : in->kvm_clock      ? "kvm-clock"
+						       : 0;
 	derived[TSC_FIG_USER] = !strcmp(cs, "tsc")	   ? "kernel"
 				: !strcmp(cs, "kvm-clock") ? "kvm-clock"
 							   : 0;
@@ -207,8 +210,10 @@ void tsc_stub_figures(const struct options *o, struct tsc_figures *f)
 					    "(not booted through the stub)");
 }
 
-/* tsc_early_khz= comes from the suite's options (the contract's row). */
-void tsc_derive(struct tsc_figures *f, const struct tsc_log *log, int64_t early_khz)
+/* tsc_early_khz= comes from the suite's options (the contract's row, either
+ * spelling); it is the stub's when its value is the stub's figure's. */
+void tsc_derive(struct tsc_figures *f, const struct tsc_log *log, int64_t early_khz,
+		int64_t stub_hz)
 {
 	static char cs[64], avail[256];
 	struct tsc_figures k = {0};
@@ -216,6 +221,8 @@ void tsc_derive(struct tsc_figures *f, const struct tsc_log *log, int64_t early_
 
 	tsc_kernel_final(log, &k);
 	in.kernel_is_early = early_khz > 0 && k.kernel_hz == (double)early_khz * 1000;
+	in.early_is_user = tscref_early_is_user(early_khz, stub_hz);
+	f->early_is_user = in.early_is_user;
 	if (sysinfo_read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail)) > 0)
 		in.kvm_clock = strstr(avail, "kvm-clock") != 0;
 	if (sysinfo_current_clocksource(cs, sizeof(cs)) >= 0)

@@ -22,7 +22,8 @@
 struct tsc_figures {
 	double stub_hz, kernel_hz, user_hz;
 	const char *stub_ref, *kernel_ref;
-	int kernel_is_early; /* the kernel's figure is tsc_early_khz=, i.e. the stub's */
+	int kernel_is_early; /* the kernel's figure is tsc_early_khz= */
+	int early_is_user;   /* tsc_early_khz= is not the stub's figure: a person's */
 	const char *derived[TSC_FIGS]; /* tsc_derivation() */
 };
 
@@ -46,7 +47,8 @@ void tsc_rec_deps(struct tp_rec *r, const struct tsc_figures *f, int fig);
 void tsc_human_calib(const char *source, const char *ref, double hz, double spread);
 /* Before any record: which figures are derived from which (tsc_derivation()),
  * from the kernel's final figure, tsc_early_khz= (0: none) and the clocksources. */
-void tsc_derive(struct tsc_figures *f, const struct tsc_log *log, int64_t early_khz);
+void tsc_derive(struct tsc_figures *f, const struct tsc_log *log, int64_t early_khz,
+		int64_t stub_hz);
 void tsc_stub_figures(const struct options *o, struct tsc_figures *f);
 void tsc_user_figures(struct probe_ctx *ctx, struct tsc_figures *f);
 void tsc_agreement(const struct tsc_figures *f);

@@ -182,6 +182,7 @@ static void kernel_summary(struct tsc_figures *f, const struct kmsg_seen *k,
 	if (early_khz > 0) {
 		f->kernel_is_early = f->kernel_hz == (double)early_khz * 1000;
 		tp_rec_int(&r, "tsc_early_khz", early_khz);
+		tp_rec_str(&r, "tsc_early_khz_by", f->early_is_user ? "user" : "stub");
 		tp_rec_bool(&r, "detected_is_early",
 			    early_khz == (log->khz_tsc ? log->khz_tsc : log->khz_detected));
 	}
@@ -197,9 +198,9 @@ static void kernel_summary(struct tsc_figures *f, const struct kmsg_seen *k,
 	if (k->warp >= 0)
 		emit_human("  kernel measured a %lld-tick TSC warp at boot\n", (long long)k->warp);
 	if (early_khz > 0)
-		emit_human("  kernel was given tsc_early_khz=%lld: its \"detected\" figure is the "
-		      "stub's\n",
-		      (long long)early_khz);
+		emit_human("  kernel was given tsc_early_khz=%lld: its \"detected\" figure is %s\n",
+			   (long long)early_khz,
+			   f->early_is_user ? "the user's (not the stub's figure)" : "the stub's");
 }
 void tsc_kernel_figures(const struct tsc_log *log, int64_t early_khz, struct tsc_figures *f)
 {
