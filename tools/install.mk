@@ -25,10 +25,12 @@ INSTALL ?= install
 
 .PHONY: install uninstall man completion deb
 
-# The version both programs print (tools/version.sh), remade when a source
-# or the changelog changes (not on every make: make -q must stay quiet).
+# The version both programs print (tools/version.sh), remade when a source,
+# the changelog or git's HEAD or index changes (not on every make: make -q
+# must stay quiet). A worktree's .git is a file naming its git folder.
+GIT_FOLDER := $(if $(wildcard .git/HEAD),.git,$(if $(wildcard .git),$(patsubst gitdir: %,%,$(file <.git))))
 $(B)/version.h: tools/version.sh debian/changelog $(USERLAND_SRC) $(wildcard tools/report/*.c) \
-		$(wildcard .git/logs/HEAD)
+		$(if $(GIT_FOLDER),$(wildcard $(GIT_FOLDER)/logs/HEAD $(GIT_FOLDER)/index))
 	@mkdir -p $(@D)
 	sh tools/version.sh > $@.tmp
 	mv $@.tmp $@
@@ -40,7 +42,7 @@ $(REPORT_OBJDIR)/tools/report/main.o: REPORT_CFLAGS += -include $(B)/version.h
 $(B)/man/timeprobe.1: $(B)/timeprobe tools/help2man.sh
 	@mkdir -p $(@D)
 	sh tools/help2man.sh $(B)/timeprobe 'timing probes of a machine: clocks, wake-ups, the TSC' \
-		'tp\-report(1); docs/ in the source tree, /usr/share/doc/timeprobe' > $@.tmp
+		'tp-report(1); docs/ in the source tree, /usr/share/doc/timeprobe' > $@.tmp
 	mv $@.tmp $@
 $(B)/man/tp-report.1: $(B)/tp-report tools/help2man.sh
 	@mkdir -p $(@D)
