@@ -20,5 +20,6 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 else
 	find . -path ./build -prune -o -type f -print0 | xargs -0 cp --parents -t "$src"
 fi
-(cd "$src" && dpkg-buildpackage -b -us -uc "$@")
+# -j: debian/rules calls make itself, which takes MAKEFLAGS
+(cd "$src" && nice -n 10 dpkg-buildpackage -b -us -uc -j"${DEB_JOBS:-2}" "$@")
 ls "$out"/*.deb
