@@ -57,22 +57,19 @@ $(B)/completion/timeprobe: $(B)/timeprobe $(B)/tp-report tools/completion.sh
 	mv $@.tmp $@
 completion: $(B)/completion/timeprobe
 
-$(B)/systemd/timeprobe-textfile.service: tools/systemd/timeprobe-textfile.service.in
-	@mkdir -p $(@D)
-	sed 's|@BINDIR@|$(BINDIR)|g' $< > $@
-
 # The appliance files that were built, each where the package puts it.
 INSTALL_APPLIANCE := $(wildcard $(B)/timeprobe.efi $(B)/timeprobe.iso)
 
-install: $(B)/timeprobe $(B)/tp-report man completion $(B)/systemd/timeprobe-textfile.service
+install: $(B)/timeprobe $(B)/tp-report man completion
 	$(INSTALL) -d $(call sq,$(DESTDIR)$(BINDIR)) $(call sq,$(DESTDIR)$(MANDIR)/man1) \
 		$(call sq,$(DESTDIR)$(COMPLETIONDIR)) $(call sq,$(DESTDIR)$(SYSTEMDUNITDIR))
 	$(INSTALL) -m 755 $(B)/timeprobe $(B)/tp-report $(call sq,$(DESTDIR)$(BINDIR))
 	$(INSTALL) -m 644 $(B)/man/timeprobe.1 $(B)/man/tp-report.1 $(call sq,$(DESTDIR)$(MANDIR)/man1)
 	$(INSTALL) -m 644 $(B)/completion/timeprobe $(call sq,$(DESTDIR)$(COMPLETIONDIR))/timeprobe
 	ln -sf timeprobe $(call sq,$(DESTDIR)$(COMPLETIONDIR))/tp-report
-	$(INSTALL) -m 644 $(B)/systemd/timeprobe-textfile.service tools/systemd/timeprobe-textfile.timer \
-		$(call sq,$(DESTDIR)$(SYSTEMDUNITDIR))
+	$(INSTALL) -m 644 tools/systemd/timeprobe-textfile.timer $(call sq,$(DESTDIR)$(SYSTEMDUNITDIR))
+	sed 's|@BINDIR@|$(BINDIR)|g' tools/systemd/timeprobe-textfile.service.in \
+		> $(call sq,$(DESTDIR)$(SYSTEMDUNITDIR))/timeprobe-textfile.service
 ifneq ($(INSTALL_APPLIANCE),)
 	$(INSTALL) -d $(call sq,$(DESTDIR)$(DATADIR))
 	$(INSTALL) -m 644 $(INSTALL_APPLIANCE) $(call sq,$(DESTDIR)$(DATADIR))

@@ -14,6 +14,14 @@ trap 'rm -rf "$tmp"' EXIT
 root=$tmp/root
 bin=$root/usr/local/bin
 clean() { env -i PATH="$bin" "$@"; }
+# verify_units ROOT DIR: systemd-analyze verify on the units in ROOT's DIR,
+# in a copy of ROOT as the root (their ExecStart= there) with this host's own
+# units beside them (sysinit.target, timers.target...)
+verify_units() {
+	rm -rf "$tmp/vroot"
+	cp -a "$1" "$tmp/vroot" && cp -rn /lib/systemd/system/. "$tmp/vroot$2/" 2>/dev/null
+	systemd-analyze verify --root="$tmp/vroot" --man=no "$2/timeprobe-textfile.timer" "$2/timeprobe-textfile.service"
+}
 
 ok "make install DESTDIR=... PREFIX=/usr/local" make -s --no-print-directory install DESTDIR="$root" PREFIX=/usr/local
 for f in bin/timeprobe bin/tp-report share/man/man1/timeprobe.1 share/man/man1/tp-report.1 \
@@ -28,10 +36,22 @@ else
 fi
 ok "the service runs the installed timeprobe" grep -q "^ExecStart=/usr/local/bin/timeprobe run " \
 	"$root/usr/local/lib/systemd/system/timeprobe-textfile.service"
+if command -v systemd-analyze >/dev/null; then
+	ok "systemd-analyze verify: the timer and the service" verify_units "$root" /usr/local/lib/systemd/system
+	# The check can fail: a unit whose ExecStart= is not there is refused.
+	mv "$bin/timeprobe" "$bin/timeprobe.away"
+	fails "... and one whose program is missing is refused" verify_units "$root" /usr/local/lib/systemd/system
+	mv "$bin/timeprobe.away" "$bin/timeprobe"
+else
+	skip "systemd-analyze verify" "no systemd-analyze"
+fi
 
 # ---- the installed programs, alone ----
-v=$(sh tools/version.sh | sed -n 's/^#define TP_VERSION "\(.*\)"$/\1/p')
-ok "timeprobe --version: the tree's version ($v)" sh -c '[ "$(env -i "$1/timeprobe" --version)" = "timeprobe $2" ]' - "$bin" "$v"
+# the version the build baked in (build/version.h, from tools/version.sh)
+v=$(sed -n 's/^#define TP_VERSION "\(.*\)"$/\1/p' build/version.h)
+ok "the build's version is git's or the changelog's ($v)" sh -c 'case $1 in "$(git describe --tags --always 2>/dev/null)"* | "$2") ;; *) exit 1 ;; esac' \
+	- "$v" "$(sed -n '1s/^[^ ]* (\([^)]*\)).*/\1/p' debian/changelog)"
+ok "timeprobe --version: the build's version" sh -c '[ "$(env -i "$1/timeprobe" --version)" = "timeprobe $2" ]' - "$bin" "$v"
 ok "tp-report --version" sh -c '[ "$(env -i "$1/tp-report" --version)" = "tp-report $2" ]' - "$bin" "$v"
 ok "timeprobe report --version finds tp-report beside it" sh -c '[ "$(env -i PATH=/nonexistent "$1/timeprobe" report --version)" = "tp-report $2" ]' - "$bin" "$v"
 for c in run list report check-words help; do
