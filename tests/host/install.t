@@ -128,6 +128,20 @@ else
 fi
 ok "the textfile has the run's start" grep -q '^timeprobe_run_start_timestamp_seconds' "$root$dir/timeprobe.prom"
 
+# ---- docs/fleet.md's backfill, as written, in a folder of results ----
+if command -v promtool >/dev/null; then
+	mkdir -p "$tmp/bf/results"
+	cp tests/data/aa-host3-1-a.log "$tmp/bf/results/node-1.tp1"
+	cp tests/data/aa-host3-2-a.log "$tmp/bf/results/node-2.tp1"
+	awk '/^## Appliance results: backfill/ { f = 1 } f && /^```$/ { if (in_) exit; in_ = 1; next } in_' \
+		docs/fleet.md > "$tmp/bf/backfill.sh"
+	ok "docs/fleet.md's backfill names tp-report and promtool" sh -c 'grep -q "^tp-report " "$1" && grep -q "^promtool " "$1"' - "$tmp/bf/backfill.sh"
+	ok "the backfill runs with the installed tp-report" sh -c 'cd "$1" && env -i PATH="$2:/usr/bin:/bin" sh -e backfill.sh' - "$tmp/bf" "$bin"
+	ok "... and makes blocks" sh -c '[ -n "$(ls "$1/blocks")" ]' - "$tmp/bf"
+else
+	skip "docs/fleet.md's backfill" "promtool not installed (Debian's prometheus; tools/deps.sh)"
+fi
+
 # ---- make uninstall ----
 ok "make uninstall" make -s --no-print-directory uninstall DESTDIR="$root" PREFIX=/usr/local
 rm -f "$root$dir/timeprobe.prom"
