@@ -25,6 +25,15 @@ INSTALL ?= install
 
 .PHONY: install uninstall man completion deb
 
+# ARCH=arm64: these run this host's programs (the man pages, the completion)
+# and package them for it; refused before anything is built, in the words of
+# the Makefile's ARM64_NOT table (docs/arm64.md, tests/build/arm64-targets.t).
+ifeq ($(ARCH),arm64)
+install_refused := $(firstword $(filter install uninstall man completion deb,$(MAKECMDGOALS)))
+$(if $(install_refused),$(error make $(install_refused): not for ARCH=arm64: it installs and packages \
+	this host's programs, and the arm64 build is cross-compiled for another CPU; run it without ARCH=arm64))
+endif
+
 # The version both programs print (tools/version.sh), remade when a source,
 # the changelog or git's HEAD or index changes (not on every make: make -q
 # must stay quiet). A worktree's .git is a file naming its git folder.
