@@ -5,6 +5,7 @@
 #   make test       unit, host and build tests and the quick QEMU boot tests
 #   make test-all   the above plus the slow checks
 #   make bench      side-by-side benchmarks on this host (docs/benchmarks.md)
+#   make install    timeprobe, tp-report and their pages (PREFIX=, DESTDIR=); make deb (tools/install.mk)
 #
 # Overrides: KERNEL_IMAGE=<bzImage> (use a prebuilt kernel; KERNEL_IMAGE_ARM64
 # for image-arm64), KERNEL_SRC=<dir>
@@ -251,6 +252,7 @@ export TIMEPROBE_CHECK
 -include tools/vm.mk
 -include tools/sign.mk
 -include tools/lava/lava.mk
+-include tools/install.mk
 
 # ---- disk image ----
 # The words added to cmdline.txt, rewritten only when they change (cmp || mv),

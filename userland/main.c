@@ -33,33 +33,11 @@
 #include "suite.h"
 #include "sysinfo.h"
 #include "textfile.h"
+#include "usage.h"
 
 #ifndef SYSLOG_ACTION_CONSOLE_LEVEL
 #define SYSLOG_ACTION_CONSOLE_LEVEL 8	/* man 2 syslog */
 #endif
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: timeprobe run [--probes=a,b] [--profile=quick|full] [--records=FILE]\n"
-		"                     [--openmetrics=FILE] [--OPTION=VALUE...]\n"
-		"       timeprobe list [--figures|--compare]\n"
-		"       timeprobe report FILE...\n"
-		"                        [--format=text|markdown|csv|json|kcidb|ktap|junit|pts|openmetrics]\n"
-		"                        [--plot=DIR] [--label=A,B] | --fleet FILES|DIR [--place=RUN]\n"
-		"       timeprobe check-words 'KERNEL LINE WORDS...'\n"
-		"       timeprobe help [markdown]\n\n"
-		"Output of run: on a terminal, tables and progress there and the records in a\n"
-		"new file (--records=FILE, or timeprobe-DATE-TIME.tp1 here, named at the end);\n"
-		"redirected (> FILE, a pipe), tables and records on stdout, progress on stderr.\n"
-		"--openmetrics=FILE: then the figures as OpenMetrics in FILE, for node_exporter's\n"
-		"textfile collector (written by tp-report, renamed into place; docs/fleet.md).\n\n"
-		"How long (each run prints its estimate first; measured on 2 CPUs shared with\n"
-		"other work, `time timeprobe run --profile=P > x.log` and `make run PROFILE=P`):\n"
-		"  profile quick: host 0:22-0:28, appliance under QEMU TCG 0:36\n"
-		"  profile full:  host 8:45, appliance under QEMU TCG 19:51\n\n");
-	options_usage(f);
-}
 
 /*
  * NAME=VALUE for every probe option whose default differs between the
@@ -474,6 +452,8 @@ static void valid_std_fds(void)
 
 int main(int argc, char **argv)
 {
+	int rc;
+
 	boottime_mark_pid1();	/* first: the boot timeline's PID 1 */
 	valid_std_fds();
 	setvbuf(stdout, 0, _IOLBF, 0);
@@ -483,6 +463,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (usage_asked(argc, argv, &rc))
+		return rc;
 	if (!strcmp(argv[1], "run"))
 		return cmd_run(argc - 2, argv + 2, argv[0]);
 	if (!strcmp(argv[1], "list"))

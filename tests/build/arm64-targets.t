@@ -21,7 +21,9 @@ test-boot:run_it_without_ARCH=arm64 test-host:run_it_without_ARCH=arm64
 test-unit:run_make_test-unit boot-tests:run_make_test-unit test-lava:run_make_test-lava
 compare:run_it_without_ARCH=arm64 bench:run_it_without_ARCH=arm64
 readme-options:run_it_without_ARCH=arm64 noise-floor:run_it_without_ARCH=arm64
-vm:build/arm64/timeprobe.img_as_a_raw_disk"
+vm:build/arm64/timeprobe.img_as_a_raw_disk
+install:run_it_without_ARCH=arm64 uninstall:run_it_without_ARCH=arm64
+man:run_it_without_ARCH=arm64 completion:run_it_without_ARCH=arm64 deb:run_it_without_ARCH=arm64"
 # target: a build/arm64 word its dry run must print ("-": nothing to name,
 # e.g. deps); the variables each one needs are given to all
 works="all:build/arm64/timeprobe.img image:build/arm64/timeprobe.img

@@ -44,6 +44,7 @@ struct cli {
 	const char **files;
 	size_t nfiles;
 	int help;
+	int version;
 	int schema;
 	int keys;
 	int check_keys;
@@ -195,6 +196,13 @@ static int opt_help(struct cli *c, const char *arg)
 	return 0;
 }
 
+static int opt_version(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->version = 1;
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int has_arg;
@@ -229,6 +237,7 @@ static const struct {
 	  "write FILE: the first run's timing datasheet, JSON (docs/datasheet.md)" },
 	{ "--help", 0, opt_help, "this text" },
 	{ "-h", 0, opt_help, NULL },
+	{ "--version", 0, opt_version, "print the version (git describe, or the package's, when it was built)" },
 };
 
 static void usage(FILE *f)
@@ -238,6 +247,9 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
 		if (options[i].help)
 			fprintf(f, "  %-10s %s\n", options[i].name, options[i].help);
+	fprintf(f, "\nExit status:\n  0: done\n  1: a file could not be read or held no run, an output could not\n"
+		"     be written, or --check-keys found unknown keys\n  2: bad usage\n"
+		"  3: --strict, and a run has a condition\n");
 }
 
 /* Returns 0, or 2 (bad usage) after one line on stderr. */
@@ -271,7 +283,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			return 2;
 		}
 	}
-	if (!c->nfiles && !c->help && !c->schema && !c->keys) {
+	if (!c->nfiles && !c->help && !c->version && !c->schema && !c->keys) {
 		fprintf(stderr, "report: no file given (%s)\n", USAGE);
 		return 2;
 	}
@@ -427,9 +439,11 @@ int main(int argc, char **argv)
 	int status;
 
 	status = parse_args(argc, argv, &c);
-	if (status || c.help || c.schema || c.keys) {
+	if (status || c.help || c.version || c.schema || c.keys) {
 		if (c.help)
 			usage(stdout);
+		else if (c.version)
+			printf("tp-report %s\n", TP_VERSION);
 		else if (c.schema)
 			schema_print_markdown(stdout);
 		else if (c.keys)
