@@ -297,7 +297,7 @@ static inline int64_t probe_round_ns(const struct probe_ctx *ctx, int64_t total_
 /* 1 when this child writes the run's figures: a whole probe, or its last round. */
 static inline int probe_round_last(const struct probe_ctx *ctx)
 {
-	return ctx->round >= ctx->rounds;
+	return ctx->rounds <= 1 || ctx->round >= ctx->rounds;
 }
 
 /*
