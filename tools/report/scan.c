@@ -169,11 +169,6 @@ static void add_record(struct scanner *sc, const char *json, size_t n, size_t li
 		return;
 	}
 	sc->st->records++;
-	/* a round's record (docs/records.md, "Rounds"): the run's record follows; not read yet */
-	if (json_object_get(obj, "round")) {
-		json_decref(obj);
-		return;
-	}
 	sc->fn(sc->ctx, &(struct rec){ obj, json_string_value(type), line });
 }
 
