@@ -13,6 +13,7 @@
 # before round 2 of rounds; yield's quick window of 200 ms holds 2 of its
 # smallest rounds); --rounds=1 runs every probe whole.
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -38,6 +39,8 @@ ok(w.get("n") == 6 and w.get("mean_x") == 234 and w.get("median_x") == 201,
    "the run's figures are over all six samples (not 200.5 and 200 of the rounds' figures)", w)
 vd = [r for r in run.recs if r.get("probe") == "vdso-check"]
 ok(vd and not any("round" in r for r in vd), "a whole probe writes no round record", vd[:2])
+ok(re.search(r"^timeprobe: 3 probes in (\d+) rounds, profile quick", run.p.stdout, re.M),
+   "the run's first line counts its rounds", run.p.stdout[:600])
 runrec = [r for r in run.recs if r["type"] == "run"]
 ok(runrec and runrec[0].get("rounds") == 3, "the run record says rounds 3", runrec[:1])
 keys = {r["for_probe"]: r for r in run.recs if r["type"] == "keys"}
