@@ -32,6 +32,12 @@ const struct tp_word tp_words[TPW_COUNT] = {
 		.hi = 100, .def = 1, .dflt = "1",
 		.help = "run the suite N times in one boot; records carry `iteration`",
 	},
+	[TPW_ROUNDS] = {
+		.name = "rounds", .type = TP_WT_INT, .by = USER, .reader = SUITE, .lo = 1,
+		.hi = 50, .def = 5, .dflt = "5",
+		.help = "split each probe's samples into N rounds, round 1 of every probe first; "
+			"result records carry `round`, then the run's figure over all rounds",
+	},
 	[TPW_TIMEOUT] = {
 		.name = "timeout", .type = TP_WT_INT, .by = USER, .reader = SUITE, .hi = 86400,
 		.dflt = "0 (each probe's own)", .bounds = "0..86400 s",
@@ -45,7 +51,7 @@ const struct tp_word tp_words[TPW_COUNT] = {
 	[TPW_INJECT] = {
 		.name = "inject", .type = TP_WT_NAMES, .by = USER, .reader = TP_FOR_STUB | SUITE,
 		.dflt = "none", .bounds = "`crash`, `hang`, `exit`, `exit1`, `grandchild`, `flood`, "
-		"`observers`, `skew:REF:PPM` (REF hpet, pmtimer, pit, stall)",
+		"`observers`, `rounds`, `skew:REF:PPM` (REF hpet, pmtimer, pit, stall)",
 		.help = "add fault-injection probes that do exactly that; skew: read REF PPM fast "
 			"in the stub's calibration and drift (docs/readiness.md)",
 	},

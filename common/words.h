@@ -89,7 +89,7 @@ struct tp_word {
 /* The contract's rows, by name: tp_words[TPW_CALIB_ROUNDS] and so on. */
 enum tp_word_id {
 	/* the suite's own, set by people */
-	TPW_PROBES, TPW_PROFILE, TPW_AFTER, TPW_REPEAT, TPW_TIMEOUT, TPW_WATCHDOG,
+	TPW_PROBES, TPW_PROFILE, TPW_AFTER, TPW_REPEAT, TPW_ROUNDS, TPW_TIMEOUT, TPW_WATCHDOG,
 	TPW_INJECT, TPW_SAVE, TPW_SAVE_TO, TPW_HOLD, TPW_LAVA, TPW_CPU_DMA_LATENCY,
 	/* the stub's own, set by people in cmdline.txt */
 	TPW_CALIB_ROUNDS, TPW_CALIB_MS, TPW_TSC_EARLY, TPW_HWLAT_MS, TPW_HWLAT_THRESH_US,

@@ -394,7 +394,7 @@ static void emit_missing(struct tp_rec *r, const struct attribution_snap *b, con
 	tp_rec_obj_end(r);
 }
 
-void attribution_end(struct attribution *a, const char *probe)
+void attribution_end(struct attribution *a, const char *probe, int line)
 {
 	struct attribution_snap *b = &a->before, *x = &a->after;
 	struct shown sh = { 0 };
@@ -427,7 +427,8 @@ void attribution_end(struct attribution *a, const char *probe)
 		tp_rec_uint(&r, "sources_left_out", left_out);
 	emit_missing(&r, b, x);
 	sink_emit(&r);
-	human_line(probe, &sh);
+	if (line)
+		human_line(probe, &sh);
 	free(di);
 	free(ds);
 	snap_free(b);

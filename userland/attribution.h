@@ -48,12 +48,14 @@ struct attribution_own {
 };
 
 /*
- * The suite's hook: begin before the probe, end after it (emits, frees).
+ * The suite's hook: begin before the probe (or a round of it), end after
+ * it (emits, frees; line: the console line too, for a whole probe or its
+ * last round; a round's record carries "round", emit.h).
  * PINNED lists the NPINNED CPUs the suite pins the probe to (NULL, 0:
  * none); their interrupts are the probe's share of the machine's.
  */
 void attribution_begin(struct attribution *a, const int *pinned, int npinned);
-void attribution_end(struct attribution *a, const char *probe);
+void attribution_end(struct attribution *a, const char *probe, int line);
 
 /* ---- pure parts ---- */
 

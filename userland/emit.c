@@ -8,11 +8,16 @@
 
 #include "emit.h"
 
-static int ctx_iteration;
+static int ctx_iteration, ctx_round;
 
 void emit_set_context(int iteration)
 {
 	ctx_iteration = iteration;
+}
+
+void emit_set_round(int round)
+{
+	ctx_round = round;
 }
 
 void emit_begin(struct tp_rec *r, const char *type)
@@ -20,6 +25,8 @@ void emit_begin(struct tp_rec *r, const char *type)
 	tp_rec_begin(r, type);
 	if (ctx_iteration > 0)
 		tp_rec_int(r, "iteration", ctx_iteration);
+	if (ctx_round > 0)
+		tp_rec_int(r, "round", ctx_round);
 }
 
 void emit_result_begin(struct tp_rec *r, const char *probe, const char *name)
@@ -91,7 +98,7 @@ void emit_skip(const char *probe, const char *name, const char *reason)
 		tp_rec_str(&r, "name", name);
 	tp_rec_str(&r, "reason", reason);
 	emit_end(&r);
-	printf("  %-40s skipped: %s\n", name ? name : probe, reason);
+	emit_human("  %-40s skipped: %s\n", name ? name : probe, reason);
 }
 
 void emit_error(const char *probe, const char *name, const char *reason)
@@ -104,13 +111,15 @@ void emit_error(const char *probe, const char *name, const char *reason)
 		tp_rec_str(&r, "name", name);
 	tp_rec_str(&r, "reason", reason);
 	emit_end(&r);
-	printf("  %-40s ERROR: %s\n", name ? name : probe, reason);
+	emit_human("  %-40s ERROR: %s\n", name ? name : probe, reason);
 }
 
 void emit_human(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (ctx_round > 0)
+		return;
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);

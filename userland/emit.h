@@ -17,6 +17,14 @@
  * ITERATION > 0.
  */
 void emit_set_context(int iteration);
+/*
+ * The round a probe's child writes (docs/records.md, "Rounds"): while
+ * ROUND > 0 every record carries "round":ROUND after the context fields and
+ * human lines are not written (a person reads the run's table, written
+ * once, by the last round). The suite sets it in each round's child; the
+ * last round sets 0 before it writes the run's records.
+ */
+void emit_set_round(int round);
 
 /* Begins a record of TYPE with the context fields; finish with emit_end(). */
 void emit_begin(struct tp_rec *r, const char *type);
@@ -38,7 +46,7 @@ void emit_rec_exact(struct tp_rec *r, const char *key, double v);
 void emit_skip(const char *probe, const char *name, const char *reason);
 void emit_error(const char *probe, const char *name, const char *reason);
 
-/* Human output (tables): printf to stdout. */
+/* Human output (tables): printf to stdout; nothing while a round is set. */
 void emit_human(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

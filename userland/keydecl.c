@@ -69,4 +69,12 @@ void keydecl_record(struct tp_rec *r, const struct probe *p)
 	for (size_t i = 0; i < p->n_keys; i++)
 		key_entry(r, &p->keys[i]);
 	tp_rec_obj_end(r);
+	/* how its results come (docs/records.md, "Rounds") */
+	if (p->rounds.min_round_ms > 0) {
+		tp_rec_bool(r, "rounds", 1);
+		tp_rec_int(r, "min_round_ms", p->rounds.min_round_ms);
+	} else {
+		tp_rec_bool(r, "rounds", 0);
+		tp_rec_str(r, "whole", p->rounds.whole ? p->rounds.whole : "not said");
+	}
 }

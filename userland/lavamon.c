@@ -141,7 +141,8 @@ size_t lavamon_lines(const char *line, size_t len, void (*put)(const char *line,
 	n = recread_members(&view, m, sizeof(m) / sizeof(m[0]));
 	type = find(m, n, "type");
 	probe = find(m, n, "probe");
-	if (!type || !tp_streqn(type->val, type->vlen, "\"result\"") || !probe ||
+	/* a round's result (docs/records.md, "Rounds"): the run's record follows */
+	if (!type || !tp_streqn(type->val, type->vlen, "\"result\"") || !probe || find(m, n, "round") ||
 	    probe->vlen < 3 || probe->vlen - 2 >= sizeof(name))
 		return 0;
 	memcpy(name, probe->val + 1, probe->vlen - 2);

@@ -35,6 +35,7 @@ static const struct opt_row suite_rows[] = {
 	{ W(TPW_PROFILE), AT(quick) },
 	{ W(TPW_AFTER), AT(after) },
 	{ W(TPW_REPEAT), AT(repeat) },
+	{ W(TPW_ROUNDS), AT(rounds) },
 	{ W(TPW_TIMEOUT), AT(timeout_s) },
 	{ W(TPW_WATCHDOG), AT(watchdog_s) },
 	{ W(TPW_INJECT), AT(inject) },

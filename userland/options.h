@@ -42,6 +42,7 @@ struct options {
 	int quick;			/* profile: 1 quick, 0 full */
 	enum after after;
 	int repeat;
+	int rounds;		/* each probe's samples in this many rounds, interleaved (suite.c) */
 	int timeout_s;			/* per-probe limit; 0: the probe's own, scaled by profile */
 	int watchdog_s;			/* whole-run limit; 0: off */
 	struct name_list inject;	/* crash, hang, exit */

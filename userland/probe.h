@@ -52,6 +52,16 @@ struct probe_ctx {
 	int64_t deadline_ns;	/* CLOCK_MONOTONIC: the suite kills the probe then */
 	int time_scale;		/* 1, or 4 on an emulated CPU (QEMU TCG): the limits' factor */
 	struct tsc_calib tsc;	/* filled lazily: call tsccal_probe() */
+	/*
+	 * Rounds (struct probe_rounds): this child runs round `round` of
+	 * `rounds` (1..rounds), with a share of the budget (probe_round_ns());
+	 * round 0 and rounds 1: the probe runs whole. state: state_len bytes
+	 * shared by all its rounds' children (zero before round 1), where a
+	 * probe keeps its samples until its last round writes the run's figure.
+	 */
+	int round, rounds;
+	void *state;
+	size_t state_len;
 };
 
 /*
@@ -229,6 +239,21 @@ struct probe_reason {
 	double (*read)(const char *recs, size_t len, char *from, size_t nfrom, char *why, size_t nwhy);
 };
 
+/*
+ * Whether a probe splits its sample budget into rounds (the suite's
+ * timeprobe.rounds=R, docs/records.md "Rounds"): round k of every selected
+ * probe runs before round k+1 of any, each in its own child. A probe that
+ * splits sets min_round_ms, the shortest round whose samples still mean
+ * something (it gets at most its expected time / min_round_ms rounds), and
+ * state_bytes, what it keeps across its rounds (ctx->state). One that stays
+ * whole (min_round_ms 0) says why in whole: its doc says it too.
+ */
+struct probe_rounds {
+	int64_t min_round_ms;
+	size_t (*state_bytes)(const struct probe_ctx *ctx);
+	const char *whole;
+};
+
 struct probe {
 	const char *name;
 	const char *summary;
@@ -260,7 +285,20 @@ struct probe {
 	const struct probe_reason *reasons;	/* and the reasons it judges them by */
 	size_t n_reasons;
 	int inject;		/* fault injection: runs only when named by inject= */
+	struct probe_rounds rounds;
 };
+
+/* This child's share of a budget of total_ns: the whole, or 1/rounds of it. */
+static inline int64_t probe_round_ns(const struct probe_ctx *ctx, int64_t total_ns)
+{
+	return ctx->rounds > 1 ? total_ns / ctx->rounds : total_ns;
+}
+
+/* 1 when this child writes the run's figures: a whole probe, or its last round. */
+static inline int probe_round_last(const struct probe_ctx *ctx)
+{
+	return ctx->rounds <= 1 || ctx->round >= ctx->rounds;
+}
 
 /*
  * A figure for expect_ms(): native_ms where the CPU is not emulated; on an

@@ -56,13 +56,15 @@ int64_t progress_next_ns(int64_t start_ns, int64_t last_ns, int inplace)
 	return start_ns + (k + 1) * every;
 }
 
-void progress_announce(int probes, int64_t total_ms, int scale, const char *profile)
+void progress_announce(int probes, int steps, int64_t total_ms, int scale, const char *profile)
 {
-	char line[200], t[24], suffix[96];
+	char line[240], t[24], suffix[96], rounds[48] = "";
 
 	snprintf(suffix, sizeof(suffix), " (an emulated CPU: each probe may take %d times its usual time limit)", scale);
-	snprintf(line, sizeof(line), "timeprobe: %d probe%s, profile %s, expected ~%s in all%s", probes,
-		 probes == 1 ? "" : "s", profile, progress_clock(t, sizeof(t), total_ms),
+	if (steps > probes)
+		snprintf(rounds, sizeof(rounds), " in %d rounds", steps);
+	snprintf(line, sizeof(line), "timeprobe: %d probe%s%s, profile %s, expected ~%s in all%s", probes,
+		 probes == 1 ? "" : "s", rounds, profile, progress_clock(t, sizeof(t), total_ms),
 		 scale > 1 ? suffix : "");
 	sink_progress(line, 1);
 }

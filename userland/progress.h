@@ -40,15 +40,16 @@ int64_t progress_total_ms(const struct probe *const *list, size_t n, int repeat,
 /* When the next line is due after one at last_ns, for a probe started at start_ns. */
 int64_t progress_next_ns(int64_t start_ns, int64_t last_ns, int inplace);
 
-/* One probe's progress while it runs. */
+/* One probe's progress while it runs (a round of it: its index counts rounds). */
 struct progress {
 	int index, total;
 	const char *name;
 	int64_t start_ns, expect_ms, next_ns;
 };
 
-/* The run's expected total, one line kept on the terminal or the consoles. */
-void progress_announce(int probes, int64_t total_ms, int scale, const char *profile);
+/* The run's expected total, one line kept on the terminal or the consoles;
+ * steps: the probes' rounds in all (said when more than the probes). */
+void progress_announce(int probes, int steps, int64_t total_ms, int scale, const char *profile);
 void progress_start(struct progress *pg, int index, int total, const char *name,
 		    int64_t expect_ms, int64_t now_ns);
 /* Called often (the supervisor's tick): a line when one is due. */

@@ -11,14 +11,16 @@ int recread_next(const char **pos, const char *end, struct rec_view *r)
 	while (*pos < end) {
 		const char *line = *pos, *nl = memchr(line, '\n', (size_t)(end - line));
 		size_t len = nl ? (size_t)(nl - line) : (size_t)(end - line);
+		size_t vlen;
 		long n;
 
 		*pos = nl ? nl + 1 : end;
 		n = tp_rec_check(line, len, &r->json);
-		if (n > 0) {
-			r->len = (size_t)n;
+		if (n <= 0)
+			continue;
+		r->len = (size_t)n;
+		if (!recread_raw(r, "round", &vlen))
 			return 1;
-		}
 	}
 	return 0;
 }

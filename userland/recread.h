@@ -19,7 +19,11 @@ struct rec_view {
 	size_t len;
 };
 
-/* The next record whose CRC matches in [*pos, end); advances *pos. 1 found, 0 none left. */
+/*
+ * The next record whose CRC matches in [*pos, end); advances *pos. 1 found,
+ * 0 none left. A round's record (key "round") is passed over: the run's
+ * record after the rounds holds the run's figure (docs/records.md, "Rounds").
+ */
 int recread_next(const char **pos, const char *end, struct rec_view *r);
 
 /* One top-level member: its key between the quotes (escapes kept) and its value's text. */

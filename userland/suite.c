@@ -32,6 +32,7 @@
 #include "sysinfo.h"
 #include "timeutil.h"
 #include "readiness.h"
+#include "rounds.h"
 #include "skewopt.h"
 #include "verdict.h"
 
@@ -124,6 +125,7 @@ static int probe_child(void *arg)
 	struct probe_run *pr = arg;
 
 	pin_to(pr->pin);
+	emit_set_round(pr->ctx->round);
 	migrations_close_inherited();	/* the suite's per-CPU counters: not in the probe's fd table */
 	return probe_exit_code(pr->p->run(pr->ctx));
 }
@@ -218,7 +220,7 @@ static void line_and_lava(const char *line, size_t len)
 static enum outcome run_one(const struct probe *p, struct probe_ctx *ctx, const struct pinning *pin,
 			    int64_t watchdog, struct progress *pg, int64_t *ran_ns)
 {
-	int limit = probe_limit_s(p, ctx->opt);
+	int limit = rounds_limit_s(probe_limit_s(p, ctx->opt), ctx->rounds);
 	struct probe_run pr = { p, ctx, pin };
 	struct sup_job job = {
 		.fn = probe_child, .arg = &pr, .watchdog_ns = watchdog,
@@ -304,22 +306,121 @@ static int exit_status(const struct suite_result *res)
 	return res->failed ? 1 : 0;
 }
 
+/*
+ * One selected probe through one iteration of the suite: its rounds
+ * (rounds.h), its own context (its round, its shared state) and its row
+ * of the summary, which adds up its rounds.
+ */
+struct slot {
+	const struct probe *p;
+	struct probe_ctx ctx;
+	int ran;		/* rounds run */
+	int done;		/* no more rounds: the last ran, or one did not end well */
+	struct summary_row row;
+};
+
+/* Before an iteration: each probe's rounds and their shared memory. */
+static void slots_open(struct slot *sl, const struct probe *const *list, size_t n,
+		       const struct probe_ctx *base, int want, int iteration)
+{
+	for (size_t i = 0; i < n; i++) {
+		sl[i] = (struct slot){ .p = list[i], .ctx = *base };
+		sl[i].ctx.rounds = rounds_of(list[i], base, want);
+		if (sl[i].ctx.rounds > 1 && rounds_state_open(list[i], &sl[i].ctx))
+			sl[i].ctx.rounds = 1;	/* no shared memory: whole */
+		sl[i].row = (struct summary_row){ list[i]->name, iteration, OUTCOME_OK, 0, 0,
+			progress_expect_ms(list[i], base) };
+	}
+}
+
+/* Every probe's rounds over the whole run, for the progress lines. */
+static int rounds_total(const struct probe *const *list, size_t n, const struct probe_ctx *ctx, int want)
+{
+	int sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += rounds_of(list[i], ctx, want);
+	return sum;
+}
+
+/* "yield round 2/5", or the name alone for a whole probe. */
+static const char *round_name(const struct slot *s, char *buf, size_t len)
+{
+	if (s->ctx.rounds <= 1)
+		return s->p->name;
+	snprintf(buf, len, "%s round %d/%d", s->p->name, s->ctx.round, s->ctx.rounds);
+	return buf;
+}
+
+/* Round k of slot s: its child, its attribution record, its share of the row. */
+static enum outcome run_round(struct slot *s, int k, const struct pinning *pin, int64_t watchdog,
+			      int step, int steps, struct attribution *attr)
+{
+	unsigned long before = sink_records();
+	int whole = s->ctx.rounds <= 1;
+	int64_t ran_ns, expect = s->row.expect_ms / s->ctx.rounds;
+	struct progress pg;
+	enum outcome out;
+	char name[64];
+
+	s->ctx.round = whole ? 0 : k;
+	if (k == s->ctx.rounds)	/* the run's table comes with the last round */
+		sink_human("\n== %s%s%.0d: %s ==\n", s->p->name, s->row.iteration ? " iteration " : "",
+			   s->row.iteration, s->p->summary);
+	attribution_begin(attr, pin->cpu, pin->n);
+	progress_start(&pg, step, steps, round_name(s, name, sizeof(name)), expect, mono_ns());
+	out = run_one(s->p, &s->ctx, pin, watchdog, &pg, &ran_ns);
+	emit_set_round(s->ctx.round);
+	attribution_end(attr, s->p->name, k == s->ctx.rounds);	/* not one of the probe's records */
+	emit_set_round(0);
+	s->row.records += sink_records() - before;
+	s->row.ms += ran_ns / NS_PER_MS;
+	s->row.out = out;
+	s->ran++;
+	s->done = out != OUTCOME_OK || k >= s->ctx.rounds;
+	return out;
+}
+
+/* One iteration: round 1 of every probe, then round 2, ...; *step counts rounds. */
+static int run_iteration(struct slot *sl, size_t n, const struct pinning *pin, int64_t watchdog,
+			 int *step, int steps, struct suite_result *res)
+{
+	static struct attribution attr;	/* two snapshots of 256 CPUs' SMI counts: not on the stack */
+	int stop = 0, last = 1;
+
+	for (size_t i = 0; i < n; i++)
+		if (sl[i].ctx.rounds > last)
+			last = sl[i].ctx.rounds;
+	for (int k = 1; k <= last && !stop; k++)
+		for (size_t i = 0; i < n && !stop; i++) {
+			enum outcome out;
+
+			if (sl[i].done || k > sl[i].ctx.rounds)
+				continue;
+			out = run_round(&sl[i], k, pin, watchdog, ++*step, steps, &attr);
+			if (sl[i].done)
+				count(res, out);
+			stop = out == OUTCOME_WATCHDOG || should_stop();
+		}
+	return stop;
+}
+
 int suite_run(const struct options *o, const struct opt_errors *errs, int appliance,
 	      const char *env, struct suite_result *res)
 {
 	const struct probe *list[MAX_SELECTED];
 	struct probe_ctx ctx = {
 		.opt = o, .quick = o->quick, .appliance = appliance, .ncpu = sysinfo_cpu_count(),
-		.time_scale = time_scale(),
+		.time_scale = time_scale(), .rounds = 1,
 	};
 	int64_t watchdog = o->watchdog_s ? mono_ns() + (int64_t)o->watchdog_s * NS_PER_S : 0;
 	struct summary_row sum[SUMMARY_MAX];
-	static struct attribution attr;	/* two snapshots of 256 CPUs' SMI counts: not on the stack */
+	static struct slot slots[MAX_SELECTED];
 	static struct pinning pin;
 	struct tp_skew skew;
 	struct busy_mark start;
 	size_t n, nsum = 0;
-	int stop = 0;
+	int stop = 0, step = 0, steps;
 	int64_t total_ms, t0 = mono_ns();
 
 	supervise_init();
@@ -334,30 +435,21 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	n = selection_probes(o, list, MAX_SELECTED);
 	isolated_cpus(&pin);
 	total_ms = progress_total_ms(list, n, o->repeat, &ctx);
-	progress_announce((int)n * o->repeat, total_ms, ctx.time_scale, o->quick ? "quick" : "full");
+	steps = rounds_total(list, n, &ctx, o->rounds) * o->repeat;
+	progress_announce((int)n * o->repeat, steps, total_ms, ctx.time_scale, o->quick ? "quick" : "full");
 
 	for (int it = 1; it <= o->repeat && !stop; it++) {
-		for (size_t i = 0; i < n && !stop; i++) {
-			int iteration = o->repeat > 1 ? it : 0;
-			unsigned long before = sink_records();
-			int64_t ran_ns;
-			enum outcome out;
-			struct progress pg;
+		int iteration = o->repeat > 1 ? it : 0;
 
-			emit_set_context(iteration);
-			sink_human("\n== %s%s%.0d: %s ==\n", list[i]->name,
-				   iteration ? " iteration " : "", iteration, list[i]->summary);
-			attribution_begin(&attr, pin.cpu, pin.n);
-			progress_start(&pg, (it - 1) * (int)n + (int)i + 1, (int)n * o->repeat, list[i]->name,
-				       progress_expect_ms(list[i], &ctx), mono_ns());
-			out = run_one(list[i], &ctx, &pin, watchdog, &pg, &ran_ns);
-			count(res, out);
-			if (nsum < SUMMARY_MAX)
-				sum[nsum++] = (struct summary_row){ list[i]->name, iteration, out,
-					sink_records() - before, ran_ns / NS_PER_MS,
-					progress_expect_ms(list[i], &ctx) };
-			attribution_end(&attr, list[i]->name);	/* not one of the probe's records */
-			stop = out == OUTCOME_WATCHDOG || should_stop();
+		emit_set_context(iteration);
+		slots_open(slots, list, n, &ctx, o->rounds, iteration);
+		stop = run_iteration(slots, n, &pin, watchdog, &step, steps, res);
+		for (size_t i = 0; i < n; i++) {
+			if (slots[i].ran && !slots[i].done)	/* stopped between its rounds */
+				count(res, slots[i].row.out);
+			if (slots[i].ran && nsum < SUMMARY_MAX)
+				sum[nsum++] = slots[i].row;
+			rounds_state_close(&slots[i].ctx);
 		}
 	}
 	res->stop_signal = stop_signal;

@@ -139,6 +139,7 @@ void summary_run_record(const struct options *o, const char *env, int ncpu,
 	emit_stub_words(&r, o);
 	tp_rec_str(&r, "profile", o->quick ? "quick" : "full");
 	tp_rec_int(&r, "repeat", o->repeat);
+	tp_rec_int(&r, "rounds", o->rounds);
 	dmalat_emit(&r);
 	tp_rec_str(&r, "start", when);
 	emit_load(&r, "loadavg_start", start);

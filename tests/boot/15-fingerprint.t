@@ -80,8 +80,12 @@ ok(fp.get("firmware_vendor") == stub.get("firmware_vendor") and stub.get("firmwa
    (fp.get("firmware_vendor"), fp.get("firmware_revision"), fp.get("uefi_revision"), stub))
 
 att = [r for r in suite if r["type"] == "attribution"]
-ok([r.get("for_probe") for r in att] == ["clocks", "yield"], "one attribution record per probe run, in order",
-   [r.get("for_probe") for r in att])
+# one after each probe, or after each round of a probe in rounds (yield), carrying it
+seq = [(r.get("for_probe"), r.get("round")) for r in att]
+yr = [k for p, k in seq if p == "yield"]
+ok(seq[:1] == [("clocks", None)] and [p for p, _ in seq[1:]] == ["yield"] * len(yr)
+   and (yr == [None] or yr == list(range(1, len(yr) + 1))),
+   "one attribution record per probe run (per round of yield), in order", seq)
 ok(all(isinstance(r.get("machine_context_switches"), int) for r in att), "the machine's context switches counted")
 ok(all(isinstance(r.get("own_vol_ctxsw"), int) and isinstance(r.get("own_invol_ctxsw"), int)
        and r["own_vol_ctxsw"] + r["own_invol_ctxsw"] <= r["machine_context_switches"] for r in att),

@@ -27,7 +27,8 @@ def per_signal_us(span_ns, signals):
 
 
 def mine(recs, kind):
-    return [r for r in recs if r.get("type") == kind and r.get("probe") == "itimer"]
+    """The run's records of KIND (not a round's: docs/records.md, "Rounds")."""
+    return [r for r in recs if r.get("type") == kind and r.get("probe") == "itimer" and "round" not in r]
 
 
 # 1. the quick default: load 0, intervals 10000, 1000, 100
@@ -38,6 +39,22 @@ ok(p.returncode == 0, "timeprobe run exits 0", p.stdout[-2000:])
 ok(not bad, "every record's CRC is valid", "\n".join(bad))
 ok(end and end[0]["probes_failed"] == 0, "the probe did not fail", end)
 ok(not mine(recs, "error"), "no error records", mine(recs, "error"))
+# in rounds the run's record is one window of every round's intervals:
+# its spans the rounds' summed, its signals their intervals + 1, its min
+# and max theirs
+rnd = [r for r in recs if r.get("type") == "result" and r.get("probe") == "itimer" and "round" in r]
+
+
+def of(r, key):
+    return [x[key] for x in rnd if x["name"] == r["name"]]
+
+
+ok(rnd and all(sum(of(r, "cpu_span_ns")) == r["cpu_span_ns"] and sum(of(r, "wall_span_ns")) == r["wall_span_ns"]
+               and sum(s - 1 for s in of(r, "signals")) + 1 == r["signals"]
+               and min(of(r, "min_us")) == r["min_us"] and max(of(r, "max_us")) == r["max_us"]
+               for r in res if len(of(r, "signals")) > 1),
+   "rounds: the run's spans, intervals, min and max are its rounds' together",
+   [(r["name"], r["round"], r["signals"], r["cpu_span_ns"]) for r in rnd][:9])
 missing = []
 for t in TIMERS:
     for us in (10000, 1000, 100):

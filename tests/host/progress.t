@@ -60,8 +60,9 @@ def file_records(path):
 
 
 try:
-    # a terminal: itimer runs ~3 s, long enough for in-place lines
-    rc, term = in_pty([BIN, "run", "--profile=quick", "--probes=itimer"])
+    # a terminal: itimer runs ~3 s, long enough for in-place lines, whole
+    # (in rounds each is about a second: tests/host/rounds.t has their count)
+    rc, term = in_pty([BIN, "run", "--profile=quick", "--probes=itimer", "--rounds=1"])
     ok(rc == 0, "on a terminal: exit 0 (got %d)" % rc, term[-500:])
     ok(EXPECTED.search(term), "the terminal shows the expected total", term[:500])
     ok("TP1 {" not in term, "the terminal shows no record")

@@ -84,7 +84,9 @@ def check_results(res, label):
 
 
 def by_name(recs, typ):
-    return {r["name"]: r for r in recs if r.get("type") == typ and r.get("probe") == "switch"}
+    """The run's records of TYP by name (not a round's: docs/records.md, "Rounds")."""
+    return {r["name"]: r for r in recs if r.get("type") == typ and r.get("probe") == "switch"
+            and "round" not in r}
 
 
 ncpu = len(os.sched_getaffinity(0))
@@ -103,6 +105,17 @@ else:
     ok(all(v in sk and sk[v]["reason"] for v in VARIANTS if v.endswith("cross-cpu")),
        "one CPU: the cross-CPU variants skip with a reason", sk)
 check_results(res, "default")
+rounds = [r for r in recs if r.get("type") == "result" and r.get("probe") == "switch" and "round" in r]
+ok(rounds and all(sum(x["reps"] for x in rounds if x["name"] == k) == r["reps"] for k, r in res.items()),
+   "rounds: each variant's repetitions over its rounds add up to the run record's",
+   [(r["name"], r["round"], r["reps"]) for r in rounds])
+# the run's figures are over every round's repetitions together: its
+# smallest and largest are the rounds' smallest and largest, to the digit
+ok(rounds and all(min(x["us_per_round_trip_min"] for x in rounds if x["name"] == k) == r["us_per_round_trip_min"]
+                  and max(x["us_per_round_trip_max"] for x in rounds if x["name"] == k) == r["us_per_round_trip_max"]
+                  for k, r in res.items()),
+   "rounds: the run's min and max round trip are the rounds' min and max (samples merged)",
+   [(r["name"], r["round"], r["us_per_round_trip_min"], r["us_per_round_trip_max"]) for r in rounds])
 
 # 2. one CPU, really: the cross-CPU variants must skip with a reason
 if shutil.which("taskset"):

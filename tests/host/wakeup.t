@@ -26,7 +26,8 @@ CLOCK = {"mq_timedreceive": "CLOCK_REALTIME"}   # its timeout is a CLOCK_REALTIM
 
 
 def mine(recs, kind):
-    return [r for r in recs if r.get("type") == kind and r.get("probe") == "wakeup"]
+    """The run's records of KIND (not a round's: docs/records.md, "Rounds")."""
+    return [r for r in recs if r.get("type") == kind and r.get("probe") == "wakeup" and "round" not in r]
 
 
 def hist_total(h):
@@ -37,6 +38,15 @@ def hist_total(h):
 p, recs, bad, human, _ = run_probe("wakeup", timeout=300)
 res, skips = mine(recs, "result"), mine(recs, "skip")
 ok(p.returncode == 0, "timeprobe run exits 0", p.stdout[-2000:])
+rnd = [r for r in recs if r.get("type") == "result" and r.get("probe") == "wakeup" and "round" in r]
+# in rounds each mechanism's samples are shared out; the run's record is over all of them
+ok(rnd and all(sum(x["samples"] for x in rnd if x["name"] == r["name"]) == r["samples"]
+               and min(x["min_ns"] for x in rnd if x["name"] == r["name"]) == r["min_ns"]
+               and max(x["max_ns"] for x in rnd if x["name"] == r["name"]) == r["max_ns"]
+               and sum(x["overruns"] for x in rnd if x["name"] == r["name"]) == r["overruns"]
+               for r in res),
+   "rounds: the run's samples, overruns, min and max are its rounds' together",
+   [(r["name"], r["round"], r["samples"], r["min_ns"], r["max_ns"]) for r in rnd][:12])
 ok(not bad, "every record's CRC is valid", "\n".join(bad))
 ok(not mine(recs, "error"), "no error records", mine(recs, "error"))
 missing = []

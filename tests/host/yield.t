@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Host test of probe `yield`: the sweep gives one record per thread count with
 # positive throughput, figures within the bounds their formulas allow, the seed's
-# gnuplot columns are printed, and every record's CRC is valid.
+# gnuplot columns are printed, and every record's CRC is valid. In rounds
+# (the default, 5): each N's round records, requested_ms the round's share,
+# then its run record (no "round") over all of them, which the checks below
+# read: its window the rounds' windows summed, its yields theirs.
 import os
 import re
 import subprocess
@@ -15,7 +18,9 @@ ncpu = os.cpu_count() or 1
 
 # 1. default quick sweep
 p, recs, bad, human, _ = run_probe("yield")
-res = [r for r in recs if r.get("type") == "result" and r.get("probe") == "yield"]
+allres = [r for r in recs if r.get("type") == "result" and r.get("probe") == "yield"]
+res = [r for r in allres if "round" not in r]
+rnd = [r for r in allres if "round" in r]
 ok(p.returncode == 0, "timeprobe run exits 0", p.stdout[-2000:])
 ok(not bad, "every record's CRC is valid", "\n".join(bad))
 want = sorted({1, 2, ncpu, 10})
@@ -26,6 +31,13 @@ ok(all(r["total_per_s"] > 0 and r["avg_per_thread_per_s"] > 0 for r in res),
 ok(all(abs(r["avg_per_thread_per_s"] * r["threads"] - r["total_per_s"]) <= 1e-6 * r["total_per_s"]
        for r in res), "avg_per_thread_per_s = total_per_s / threads")
 ok(all(r["ns_per_yield"] > 0 and r["total_yields"] > 0 for r in res), "ns_per_yield and total_yields positive")
+nr = max([r["round"] for r in rnd] or [0])
+ok(nr >= 2 and all(r["requested_ms"] == 200 // nr for r in rnd)
+   and all(r["total_yields"] == sum(x["total_yields"] for x in rnd if x["threads"] == r["threads"])
+           and abs(r["duration_ms"] - sum(x["duration_ms"] for x in rnd if x["threads"] == r["threads"])) < 0.01
+           for r in res),
+   "rounds: each asked 200 ms / %d; the run's yields and window are their sums" % nr,
+   [(r["threads"], r.get("round"), r["total_yields"], r["duration_ms"]) for r in allres])
 ok(all(r["duration_ms"] >= 200 and r["requested_ms"] == 200 for r in res),
    "quick: the common window closes at the 200 ms deadline or after",
    [(r["threads"], r["duration_ms"]) for r in res])
@@ -60,7 +72,7 @@ ok(any(re.match(r"\s+2\s+\d+\s+\d+\s+\d+\s+\d+\.\d+", h) for h in human),
 
 # 2. threads override, deduplicated and sorted; gnuplot columns
 p, recs, bad, human, _ = run_probe("yield", "--yield-threads=3,1,3", "--yield-gnuplot=1")
-res = [r for r in recs if r.get("type") == "result" and r.get("probe") == "yield"]
+res = [r for r in recs if r.get("type") == "result" and r.get("probe") == "yield" and "round" not in r]
 ok(not bad, "override run: every record's CRC is valid", "\n".join(bad))
 ok([r["threads"] for r in res] == [1, 3], "--yield-threads=3,1,3 runs 1 and 3",
    [r["threads"] for r in res])

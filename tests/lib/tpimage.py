@@ -310,9 +310,12 @@ def check_suite(text, name="", forged=False):
 
 # userland/progress.c's lines on a console: the run's expected total, then
 # "[k/n] probe m:ss of ~m:ss" every 10 s of a probe (its elapsed time is the
-# line's own time stamp).
-EXPECTED_TOTAL = re.compile(r"timeprobe: (\d+) probes?, profile (quick|full), expected ~(\d+(?::\d\d)+) in all")
-PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] (\S+) (\d+(?::\d\d)+) of ~(\d+(?::\d\d)+)\r?$", re.M)
+# line's own time stamp); with rounds "... in N rounds" and "[k/n] probe
+# round r/R m:ss of ~m:ss", k and n counting rounds.
+EXPECTED_TOTAL = re.compile(r"timeprobe: (\d+) probes?(?: in \d+ rounds)?, profile (quick|full), "
+                            r"expected ~(\d+(?::\d\d)+) in all")
+PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] (\S+)(?: round \d+/\d+)? (\d+(?::\d\d)+) of ~(\d+(?::\d\d)+)\r?$",
+                      re.M)
 
 
 def clock_s(text):

@@ -49,7 +49,7 @@ recs, corrupt = records(open(sys.argv[1]).read())
 if corrupt:
     print("%d corrupt records" % corrupt)
 decl = {r["for_probe"]: r["keys"] for r in recs if r["type"] == "keys"}
-frame = {"type", "probe", "name", "iteration"}
+frame = {"type", "probe", "name", "iteration", "round"}
 results = [r for r in recs if r["type"] == "result"]
 for r in results:
     keys = decl.get(r["probe"], {})

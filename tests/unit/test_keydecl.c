@@ -119,6 +119,19 @@ static void test_record(const struct probe *p)
 	for (size_t i = 0; i < p->n_keys; i++)
 		all &= entry_matches(&p->keys[i], json_object_get(keys, p->keys[i].name));
 	ok(all, "%s: every entry says what its row says", p->name);
+	/* rounds (probe.h's struct probe_rounds): it splits, with its smallest
+	 * round and its shared state, or it stays whole and says why */
+	if (p->rounds.min_round_ms > 0)
+		ok(json_is_true(json_object_get(doc, "rounds")) && p->rounds.state_bytes &&
+		   json_integer_value(json_object_get(doc, "min_round_ms")) == p->rounds.min_round_ms &&
+		   !json_object_get(doc, "whole"),
+		   "%s: splits into rounds of %lld ms or more, and says so", p->name,
+		   (long long)p->rounds.min_round_ms);
+	else
+		ok(json_is_false(json_object_get(doc, "rounds")) && p->rounds.whole &&
+		   strlen(p->rounds.whole) > 20 &&
+		   !strcmp(json_string_value(json_object_get(doc, "whole")) ?: "", p->rounds.whole),
+		   "%s: stays whole and says why (%s)", p->name, p->rounds.whole ?: "nothing");
 	json_decref(doc);
 }
 

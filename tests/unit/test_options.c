@@ -26,6 +26,11 @@ static const struct bad_case bad[] = {
 	{ "repeat", "99999999999999999999999", "out of range" },
 	{ "repeat", "3x", "not a number" },
 	{ "repeat", "", "not a number" },
+	{ "rounds", "0", "out of range" },
+	{ "rounds", "51", "out of range" },
+	{ "rounds", "99999999999999999999999", "out of range" },
+	{ "rounds", "five", "not a number" },
+	{ "rounds", "", "not a number" },
 	{ "timeout", "-5", "out of range" },
 	{ "hold", "-2", "out of range" },
 	{ "itimer-us", "100,abc", "not a number" },
@@ -237,7 +242,7 @@ int main(void)
 	test_linux_rules();
 	options_defaults(&d);
 	/* the defaults come from the rows' def fields (common/words.c, the probes' rows) */
-	ok(d.repeat == 1 && d.hold_s == -1 && d.after == AFTER_POWEROFF && d.quick == 0 &&
+	ok(d.repeat == 1 && d.rounds == 5 && d.hold_s == -1 && d.after == AFTER_POWEROFF && d.quick == 0 &&
 		   d.save == SAVE_AUTO && d.tsc_hz == 0 && !d.probes.n && !d.n_stub_words,
 	   "defaults from the table");
 	ok(pint("clocks-sweep") == -1 && pint("itimer-load") == -1 && pint("wakeup-priority") == -1 &&
@@ -281,12 +286,13 @@ int main(void)
 	errs.n = 0;
 	options_from_cmdline(&o,
 			     "console=ttyS0,115200 timeprobe.profile=quick  initrd=\\EFI\\x timeprobe.repeat=3 "
-			     "timeprobe.profile=fast timeprobe.bogus=1 \"timeprobe.probes=clocks,yield\" "
+			     "timeprobe.rounds=2 timeprobe.profile=fast timeprobe.bogus=1 \"timeprobe.probes=clocks,yield\" "
 			     "quiet timeprobe.yield-gnuplot", &errs);
 	through_stub_file(&(struct tp_stub_values){
 			  .bootpart = "gpt:0fc63daf-8483-4772-8e79-3d69d8477de4" }, &o, &errs);
 	ok(o.quick == 1, "cmdline: profile=quick applied, later bad value did not undo it");
 	is_int(o.repeat, 3, "cmdline: repeat");
+	is_int(o.rounds, 2, "cmdline: rounds");
 	is_int(o.probes.n, 2, "cmdline: quoted word");
 	is_str(o.bootpart, "gpt:0fc63daf-8483-4772-8e79-3d69d8477de4", "cmdline: bootpart from the stub");
 	is_int(pint("yield-gnuplot"), 1, "cmdline: bare boolean");

@@ -70,10 +70,27 @@ static void lines(void)
 	ok(!recread_next(&pos, buf + n, &r), "a cut line at the end: none left");
 }
 
+/* A round's record (docs/records.md, "Rounds") is passed over; the run's follows. */
+static void rounds(void)
+{
+	char buf[512];
+	const char *rnd = "{\"type\":\"result\",\"round\":2,\"x\":1}", *run = "{\"type\":\"result\",\"x\":3}";
+	const char *pos = buf;
+	struct rec_view r;
+	double d = 0;
+	int n = snprintf(buf, sizeof(buf), "TP1 %s *%08x\nTP1 %s *%08x\n", rnd, tp_crc32(0, rnd, strlen(rnd)),
+			 run, tp_crc32(0, run, strlen(run)));
+
+	ok(recread_next(&pos, buf + n, &r) && recread_num(&r, "x", &d) && d == 3,
+	   "a round's record passed over, the run's read (x 3)");
+	ok(!recread_next(&pos, buf + n, &r), "then none left");
+}
+
 int main(void)
 {
 	values();
 	broken();
 	lines();
+	rounds();
 	return tap_done();
 }

@@ -229,6 +229,64 @@ static void test_lat_ctx(void)
 	ok(inside, "lat_ctx: min <= figure <= max for 1..12 repetitions, 200 draws each");
 }
 
+/* One round's made-up window: counts c[0..n) over window_ns, its CPU time,
+ * ten equal sub-windows with the yields spread evenly but for the first. */
+static void made_up_round(struct yield_pool *p, uint64_t *counts, const uint64_t *c, size_t n,
+			  int64_t window_ns, int64_t cpu_ns, struct yield_result *r)
+{
+	struct yield_sample s[4];
+	struct yield_window w = { .created_ns = 0, .open_ns = 1000, .close_ns = 1000 + window_ns,
+				  .cpu_ns = cpu_ns };
+	int64_t mark_ns[YIELD_SUBWINDOWS + 1];
+	uint64_t mark_count[YIELD_SUBWINDOWS + 1], total = 0, scratch[4];
+
+	for (size_t i = 0; i < n; i++) {
+		s[i] = (struct yield_sample){ .count = c[i], .start_ns = 500 };
+		total += c[i];
+	}
+	for (int k = 0; k <= YIELD_SUBWINDOWS; k++) {
+		mark_ns[k] = w.open_ns + window_ns * k / YIELD_SUBWINDOWS;
+		mark_count[k] = k ? total * (uint64_t)(k + 1) / (YIELD_SUBWINDOWS + 1) : 0;
+	}
+	mark_count[YIELD_SUBWINDOWS] = total;
+	yield_summarize(s, n, &w, scratch, r);
+	yield_subwindow_ci(mark_ns, mark_count, YIELD_SUBWINDOWS, r);
+	yield_pool_add(p, counts, s, n, &w, mark_ns, mark_count, r);
+}
+
+/* Rounds: the run's figures are those of all the rounds' samples together. */
+static void test_pool(void)
+{
+	static struct yield_pool one, two;
+	const uint64_t a[] = { 100, 300 }, b[] = { 50, 0 }, ab[] = { 150, 300 };
+	uint64_t c1[2] = { 0 }, c2[2] = { 0 }, scratch[2];
+	struct yield_sample whole[2] = { { .count = ab[0], .start_ns = 1 }, { .count = ab[1], .start_ns = 1 } };
+	struct yield_window ww = { .created_ns = 0, .open_ns = 10, .close_ns = 10 + 1500 * NS_PER_MS,
+				   .cpu_ns = 1500000 };
+	struct yield_result ra, rb, pooled, want;
+
+	made_up_round(&one, c1, a, 2, NS_PER_S, 1000000, &ra);
+	yield_pool_result(&one, c1, scratch, &pooled);
+	ok(pooled.total_per_s == ra.total_per_s && pooled.ns_per_yield == ra.ns_per_yield &&
+	   pooled.normalized_variance == ra.normalized_variance && pooled.subwindows == ra.subwindows &&
+	   pooled.rel_lo == ra.rel_lo && pooled.rel_hi == ra.rel_hi,
+	   "one round pooled: the figures and interval of that round");
+
+	made_up_round(&two, c2, a, 2, NS_PER_S, 1000000, &ra);
+	made_up_round(&two, c2, b, 2, 500 * NS_PER_MS, 500000, &rb);
+	yield_pool_result(&two, c2, scratch, &pooled);
+	yield_summarize(whole, 2, &ww, scratch, &want);
+	is_int(pooled.total_yields, 450, "two rounds: every yield counted");
+	is_int(pooled.window_ns, 1500 * NS_PER_MS, "two rounds: the windows summed");
+	is_near(pooled.total_per_s, 300, 1e-9, "two rounds: 450 yields in 1.5 s, not the mean of 400 and 100");
+	ok(pooled.total_per_s == want.total_per_s && pooled.ns_per_yield == want.ns_per_yield &&
+	   pooled.normalized_variance == want.normalized_variance &&
+	   pooled.zero_work_threads == want.zero_work_threads && pooled.zero_work_threads == 0,
+	   "two rounds: the figures of one 1.5 s window with each thread's counts summed");
+	is_int(pooled.subwindows, 2 * YIELD_SUBWINDOWS, "two rounds: the interval over every sub-window");
+	is_int(two.rounds, 2, "two rounds added");
+}
+
 int main(void)
 {
 	test_normalized_variance();
@@ -236,5 +294,6 @@ int main(void)
 	test_sweep();
 	test_switch_helpers();
 	test_lat_ctx();
+	test_pool();
 	return tap_done();
 }

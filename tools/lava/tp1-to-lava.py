@@ -144,6 +144,8 @@ def cases(recs, corrupt, all_figures=False):
 	figures = run[0].get("figures") if run and run[0]["type"] == "run" else None
 	for r in run:
 		t = r["type"]
+		if "round" in r:
+			continue	# a round's record: the run's follows (docs/records.md, "Rounds")
 		if t == "result":
 			own = figures.get(r.get("probe")) if isinstance(figures, dict) else None
 			order = [k for k in own if isinstance(k, str)] if isinstance(own, list) else []

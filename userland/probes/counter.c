@@ -209,4 +209,6 @@ const struct probe counter_probe = {
 	PROBE_KEYS(counter_keys),
 	PROBE_FACTS(counter_facts),
 	PROBE_REASONS(counter_reasons),
+	.rounds = { .whole = "a scan for errata signatures: one bad read anywhere in its "
+			    "window is the finding, not a sample to pool" },
 };

@@ -708,4 +708,6 @@ const struct probe drift_probe = {
 	PROBE_VERDICT(drift_verdict),
 	PROBE_FACTS(drift_facts),
 	PROBE_REASONS(drift_reasons),
+	.rounds = { .whole = "rates, trends and Allan deviation need one long window: its "
+			    "longest tau is a quarter of it" },
 };

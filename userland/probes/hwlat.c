@@ -275,4 +275,6 @@ const struct probe hwlat_probe = {
 	PROBE_OPTS(hwlat_opts), PROBE_FIGURES("preos_max_ns", "tracer_max_ns"),
 	PROBE_KEYS(hwlat_keys),
 	PROBE_REASONS(hwlat_reasons),
+	.rounds = { .whole = "the kernel's hwlat tracer samples one window through "
+			    "tracefs, set up and torn down once" },
 };

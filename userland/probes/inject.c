@@ -136,6 +136,71 @@ static enum probe_status inject_observers(struct probe_ctx *ctx)
 	return PROBE_OK;
 }
 
+/*
+ * inject=rounds: a made-up probe that splits into rounds, for the suite's
+ * tests (tests/host/rounds.t). Round k draws k samples, k * 100 + j for
+ * j = 0..k-1 (unequal rounds, so a mean of round means is not the mean),
+ * keeps them in the shared state (ctx->state) and writes its round's n,
+ * mean and median; its last round writes the same over every round's
+ * samples together, as a probe's run figures are.
+ */
+#define MADEUP_MAX 64	/* samples over every round: 1 + 2 + ... + 10 < 64 */
+
+struct madeup_state {
+	int n;
+	double v[MADEUP_MAX];
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void madeup_result(const double *v, int n)
+{
+	double sorted[MADEUP_MAX], sum = 0;
+	struct tp_rec r;
+
+	memcpy(sorted, v, (size_t)n * sizeof(*v));
+	qsort(sorted, (size_t)n, sizeof(*sorted), cmp_double);
+	for (int i = 0; i < n; i++)
+		sum += v[i];
+	emit_result_begin(&r, "rounds", "made-up");
+	tp_rec_int(&r, "n", n);
+	emit_rec_double(&r, "mean_x", n ? sum / n : 0);
+	/* the lower median: one of the samples, exact in the record */
+	emit_rec_double(&r, "median_x", n ? sorted[(n - 1) / 2] : 0);
+	emit_end(&r);
+	emit_human("  made-up: n %d, mean %.3f, median %.0f\n", n, n ? sum / n : 0, n ? sorted[(n - 1) / 2] : 0);
+}
+
+static enum probe_status inject_rounds(struct probe_ctx *ctx)
+{
+	struct madeup_state *st = ctx->state, whole = { 0 };
+	int k = ctx->round > 0 ? ctx->round : 1, first;
+
+	if (!st || ctx->state_len < sizeof(*st))
+		st = &whole;
+	first = st->n;
+	for (int j = 0; j < k && st->n < MADEUP_MAX; j++)
+		st->v[st->n++] = k * 100 + j;
+	if (ctx->rounds > 1)
+		madeup_result(st->v + first, st->n - first);
+	if (!probe_round_last(ctx))
+		return PROBE_OK;
+	emit_set_round(0);
+	madeup_result(st->v, st->n);
+	return PROBE_OK;
+}
+
+static size_t madeup_state_bytes(const struct probe_ctx *ctx)
+{
+	(void)ctx;
+	return sizeof(struct madeup_state);
+}
+
 /* ---- the registry's rows (probes/registry.c) ---- */
 
 /* The run's estimate (probe.h): a moment, or the whole limit for hang. */
@@ -162,3 +227,16 @@ INJECT(exit1, "exits with status 1", 10, expect_moment);
 INJECT(grandchild, "ends well, leaving a setsid() grandchild that holds stdout", 10, expect_moment);
 INJECT(flood, "writes records far past the suite's cap", 60, expect_moment);
 INJECT(observers, "says what watches its task: perf event descriptors, a tracer", 10, expect_moment);
+
+/* expected 10 s: time for 10 rounds of 1 s (it takes a moment each) */
+static int64_t expect_rounds(const struct probe_ctx *ctx)
+{
+	(void)ctx;
+	return 10000;
+}
+
+const struct probe rounds_probe = {
+	.name = "rounds", .summary = "a made-up probe in rounds: k samples in round k, figures over all",
+	.run = inject_rounds, .limit_quick_s = 10, .limit_full_s = 10, .expect_ms = expect_rounds,
+	.inject = 1, .rounds = { .min_round_ms = 1000, .state_bytes = madeup_state_bytes },
+};

@@ -482,18 +482,133 @@ static int64_t interval_ns(const struct probe_ctx *ctx, int64_t us)
 	return BUDGET_NS(ctx) > want ? BUDGET_NS(ctx) : want;
 }
 
+#define NTIMERS (sizeof(timers) / sizeof(*timers))
+
+/*
+ * Rounds (docs/probes/itimer.md, "Rounds"): what one load, timer and
+ * interval gave over the rounds, in the suite's shared memory: its
+ * intervals' count, sum, sum of squares, least and largest (each round's
+ * intervals, never one across two rounds), its spans and times summed.
+ */
+struct itimer_pool {
+	int rounds;			/* rounds added */
+	int bad;			/* a round could not measure it: bad_o says why */
+	struct itimer_out bad_o;
+	size_t intervals;
+	double sum_ns, sumsq_ns, min_ns, max_ns;
+	int64_t cpu_span_ns, wall_span_ns, cpu_ns, wall_ns, claimed_us;
+	long nivcsw;
+};
+
+static void pool_add(struct itimer_pool *p, const struct itimer_out *o)
+{
+	const struct itimer_interval_stats *st = &o->st;
+	double n = (double)st->intervals;
+
+	if (o->err || !st->intervals) {
+		if (!p->bad)
+			p->bad_o = *o;
+		p->bad = 1;
+		return;
+	}
+	if (!p->intervals || st->min_ns < p->min_ns)
+		p->min_ns = st->min_ns;
+	if (!p->intervals || st->max_ns > p->max_ns)
+		p->max_ns = st->max_ns;
+	p->rounds++;
+	p->intervals += st->intervals;
+	p->sum_ns += st->mean_ns * n;
+	p->sumsq_ns += st->stddev_ns * st->stddev_ns * (n - 1) + n * st->mean_ns * st->mean_ns;
+	p->cpu_span_ns += o->cpu_span_ns;
+	p->wall_span_ns += o->wall_span_ns;
+	p->cpu_ns += o->cpu_ns;
+	p->wall_ns += o->wall_ns;
+	p->nivcsw += o->nivcsw;
+	p->claimed_us = o->claimed_us;
+}
+
+/*
+ * The run's figures as one window holding every round's intervals: its
+ * signals one more than the intervals, so that per signal is every span
+ * over every interval.
+ */
+static void pool_out(const struct itimer_pool *p, struct itimer_out *o)
+{
+	double n = (double)p->intervals, mean = n > 0 ? p->sum_ns / n : 0;
+
+	memset(o, 0, sizeof(*o));
+	o->st.intervals = p->intervals;
+	o->st.signals = p->intervals + 1;
+	o->st.mean_ns = mean;
+	o->st.min_ns = p->min_ns;
+	o->st.max_ns = p->max_ns;
+	o->st.stddev_ns = n > 1 ? sqrt(fmax(0, (p->sumsq_ns - n * mean * mean) / (n - 1))) : 0;
+	o->cpu_span_ns = p->cpu_span_ns;
+	o->wall_span_ns = p->wall_span_ns;
+	o->cpu_ns = p->cpu_ns;
+	o->wall_ns = p->wall_ns;
+	o->nivcsw = p->nivcsw;
+	o->claimed_us = p->claimed_us;
+	o->seen = p->intervals + 1;
+}
+
+static void table_head(const struct timer_kind *t, int load)
+{
+	emit_human("\n%s, load %d: requested, claimed and actual intervals in us and accuracy\n", t->name, load);
+	emit_human("%8s %8s %8s %6s   %8s %8s %8s %7s %8s %6s", "request", "claimed", "actual", "acc",
+	      "min", "max", "stddev", "signals", "wall/sig", "acc");
+	if (t->which == ITIMER_REAL)
+		emit_human(" %8s %8s", "slice", "model");
+	emit_human("\n");
+}
+
+/* This round's least signals: the rounds' intervals add up to the whole run's least. */
+static size_t round_min_signals(const struct probe_ctx *ctx)
+{
+	size_t n = MIN_SIGNALS(ctx), r = ctx->rounds > 1 ? (size_t)ctx->rounds : 1;
+
+	return r > 1 ? (n - 1 + r - 1) / r + 1 : n;
+}
+
+/* The last round: each load, timer and interval's run record over every round. */
+static int emit_pooled(const struct itimer_pool *pool, const int *loads, size_t nloads, const int64_t *us,
+		       size_t nus)
+{
+	int measured = 0;
+
+	emit_set_round(0);
+	for (size_t l = 0; l < nloads; l++)
+		for (size_t t = 0; t < NTIMERS; t++) {
+			table_head(&timers[t], loads[l]);
+			for (size_t i = 0; i < nus; i++) {
+				const struct itimer_pool *p = &pool[(l * NTIMERS + t) * nus + i];
+				struct itimer_cfg c = { .t = &timers[t], .requested_us = us[i] };
+				struct itimer_out o;
+
+				if (p->bad)
+					o = p->bad_o;
+				else
+					pool_out(p, &o);
+				emit_one(&c, loads[l], &o);
+				measured += !p->bad && p->intervals;
+			}
+		}
+	return measured;
+}
+
 enum probe_status itimer_probe_run(struct probe_ctx *ctx)
 {
 	int64_t us[MAX_INTERVALS];
 	int loads[ITIMER_MAX_LOADS];
 	size_t nus = itimer_intervals(&intervals_us, ctx->quick, us, MAX_INTERVALS);
 	size_t nloads = itimer_loads(burners, ctx->appliance, ctx->ncpu, loads);
-	int64_t budget_ns = BUDGET_NS(ctx);
-	size_t min_signals = MIN_SIGNALS(ctx);
+	int64_t budget_ns = probe_round_ns(ctx, BUDGET_NS(ctx));
+	size_t min_signals = round_min_signals(ctx);
 	int64_t *cpu = calloc(MAX_STAMPS, sizeof(*cpu));
 	int64_t *wall = calloc(MAX_STAMPS, sizeof(*wall));
 	uint64_t chunk = spin_chunk();
 	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+	struct itimer_pool *pool = ctx->rounds > 1 ? ctx->state : 0;
 	int measured = 0;
 
 	if (!cpu || !wall) {
@@ -503,7 +618,7 @@ enum probe_status itimer_probe_run(struct probe_ctx *ctx)
 		return PROBE_FAILED;
 	}
 	sigemptyset(&sa.sa_mask);
-	for (size_t t = 0; t < sizeof(timers) / sizeof(*timers); t++)
+	for (size_t t = 0; t < NTIMERS; t++)
 		sigaction(timers[t].signo, &sa, 0);
 
 	for (size_t l = 0; l < nloads; l++) {
@@ -520,14 +635,8 @@ enum probe_status itimer_probe_run(struct probe_ctx *ctx)
 			emit_error("itimer", "load", why);
 			continue;
 		}
-		for (size_t t = 0; t < sizeof(timers) / sizeof(*timers); t++) {
-			emit_human("\n%s, load %d: requested, claimed and actual intervals in us and accuracy\n",
-			      timers[t].name, loads[l]);
-			emit_human("%8s %8s %8s %6s   %8s %8s %8s %7s %8s %6s", "request", "claimed", "actual", "acc",
-			      "min", "max", "stddev", "signals", "wall/sig", "acc");
-			if (timers[t].which == ITIMER_REAL)
-				emit_human(" %8s %8s", "slice", "model");
-			emit_human("\n");
+		for (size_t t = 0; t < NTIMERS; t++) {
+			table_head(&timers[t], loads[l]);
 			for (size_t i = 0; i < nus; i++) {
 				int64_t want = us[i] * NS_PER_US * (int64_t)min_signals;
 				struct itimer_cfg c = {
@@ -544,16 +653,31 @@ enum probe_status itimer_probe_run(struct probe_ctx *ctx)
 						+ 500 * NS_PER_MS;
 				measure(&c, cpu, wall, cap < MAX_STAMPS ? cap : MAX_STAMPS, &o);
 				emit_one(&c, loads[l], &o);
+				if (pool)
+					pool_add(&pool[(l * NTIMERS + t) * nus + i], &o);
 				measured += !o.err && o.st.intervals;
 			}
 		}
 		load_stop(&ld);
 	}
-	for (size_t t = 0; t < sizeof(timers) / sizeof(*timers); t++)
+	for (size_t t = 0; t < NTIMERS; t++)
 		signal(timers[t].signo, SIG_IGN);	/* a late one must not kill us */
 	free(cpu);
 	free(wall);
+	if (pool && probe_round_last(ctx))
+		measured = emit_pooled(pool, loads, nloads, us, nus);
 	return measured ? PROBE_OK : PROBE_SKIPPED;
+}
+
+/* The rounds' shared state: a pool per load, timer and interval. */
+static size_t state_bytes(const struct probe_ctx *ctx)
+{
+	int64_t us[MAX_INTERVALS];
+	int loads[ITIMER_MAX_LOADS];
+	size_t nus = itimer_intervals(&intervals_us, ctx->quick, us, MAX_INTERVALS);
+	size_t nloads = itimer_loads(burners, ctx->appliance, ctx->ncpu, loads);
+
+	return nloads * NTIMERS * nus * sizeof(struct itimer_pool);
 }
 
 /*
@@ -638,4 +762,5 @@ const struct probe itimer_probe = {
 	PROBE_OPTS(itimer_opts), PROBE_FIGURES("actual_us", "claimed_us", "accuracy_pct", "wall_us_per_signal"),
 	PROBE_KEYS(itimer_keys),
 	PROBE_VERDICT(itimer_verdict),
+	.rounds = { .min_round_ms = 1000, .state_bytes = state_bytes },
 };

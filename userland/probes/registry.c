@@ -12,7 +12,7 @@
 #include "../probe.h"
 
 #define PROBES(X) X(clocks) X(vdso_check) X(yield) X(switch) X(tsc) X(tscsync) X(counter) X(drift) X(itimer) X(wakeup) X(noise) X(hwlat)
-#define INJECTIONS(X) X(crash) X(hang) X(exit) X(exit1) X(grandchild) X(flood) X(observers)
+#define INJECTIONS(X) X(crash) X(hang) X(exit) X(exit1) X(grandchild) X(flood) X(observers) X(rounds)
 
 #define DECLARE(n) extern const struct probe n##_probe;
 #define POINT(n) &n##_probe,

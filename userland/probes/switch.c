@@ -266,6 +266,8 @@ struct switch_result {
 	struct switch_lat_ctx lat_ctx;
 	int64_t vol_main, invol_main;
 	struct peer_report peer;
+	/* each repetition's round trip (us) and, with_overhead, its overhead (ns), as measured */
+	double us[SWITCH_MAX_REPS], ovh_ns[SWITCH_MAX_REPS];
 };
 
 static int pin(pid_t tid, int cpu)
@@ -367,6 +369,15 @@ static int warm_up(struct chan *c, int64_t rep_ns, uint64_t *per_rep, uint64_t *
 	return 0;
 }
 
+/* R's spread (and lat_ctx's figures, with_overhead) from REPS repetitions, sorting US. */
+static void summarize(struct switch_result *r, double *us, double *ovh_ns, size_t reps)
+{
+	if (r->with_overhead)
+		switch_lat_ctx(us, ovh_ns, reps, &r->spread, &r->lat_ctx);
+	else
+		switch_summarize(us, reps, &r->spread);
+}
+
 /*
  * Warms up, then the repetitions, each timed. With SELF (a pipe of the main
  * side's own), each repetition is followed by as many hand-overs through
@@ -409,10 +420,9 @@ static int measure_rounds(struct chan *c, const int *self, int reps, int64_t rep
 	r->invol_main = i1 - i0;
 	r->counted_round_trips = warm_total + (uint64_t)reps * r->rounds_per_rep;
 	r->with_overhead = self != 0;
-	if (self)
-		switch_lat_ctx(us, ovh_ns, (size_t)reps, &r->spread, &r->lat_ctx);
-	else
-		switch_summarize(us, (size_t)reps, &r->spread);
+	memcpy(r->us, us, (size_t)reps * sizeof(*us));
+	memcpy(r->ovh_ns, ovh_ns, (size_t)reps * sizeof(*ovh_ns));
+	summarize(r, us, ovh_ns, (size_t)reps);
 	return 0;
 }
 
@@ -563,12 +573,154 @@ static const struct switch_cfg variants[] = {
 	{ "futex-thread-cross-cpu", SW_FUTEX, SW_THREAD, 1 },
 };
 
+/*
+ * Rounds (docs/probes/switch.md, "Rounds"): a variant's repetitions from
+ * every round, kept in the suite's shared memory. The run's record is
+ * summarized from all of them, as one run of that many repetitions.
+ */
+struct switch_pool {
+	int failed;			/* a round could not measure it */
+	size_t reps;
+	double us[SWITCH_MAX_REPS], ovh_ns[SWITCH_MAX_REPS];
+	uint64_t round_trips, counted_round_trips;
+	int64_t vol_main, invol_main;
+	struct peer_report peer;
+	int with_overhead, cpu_main, cpu_peer;
+};
+
+#define N_VARIANTS (sizeof(variants) / sizeof(variants[0]))
+
+static void pool_add(struct switch_pool *p, const struct switch_result *r)
+{
+	size_t n = r->spread.reps;
+
+	if (p->reps + n > SWITCH_MAX_REPS)
+		n = SWITCH_MAX_REPS - p->reps;
+	memcpy(p->us + p->reps, r->us, n * sizeof(*r->us));
+	memcpy(p->ovh_ns + p->reps, r->ovh_ns, n * sizeof(*r->ovh_ns));
+	p->reps += n;
+	p->round_trips += (uint64_t)n * r->rounds_per_rep;
+	p->counted_round_trips += r->counted_round_trips;
+	p->vol_main += r->vol_main;
+	p->invol_main += r->invol_main;
+	p->peer.vol_ctxsw += r->peer.vol_ctxsw;
+	p->peer.invol_ctxsw += r->peer.invol_ctxsw;
+	p->with_overhead = r->with_overhead;
+	p->cpu_main = r->cpu_main;
+	p->cpu_peer = r->cpu_peer;
+}
+
+/* The run's result of a variant from its pool: every round's repetitions. */
+static void pool_result(const struct switch_pool *p, struct switch_result *r)
+{
+	double us[SWITCH_MAX_REPS], ovh_ns[SWITCH_MAX_REPS];
+
+	memset(r, 0, sizeof(*r));
+	memcpy(us, p->us, p->reps * sizeof(*us));
+	memcpy(ovh_ns, p->ovh_ns, p->reps * sizeof(*ovh_ns));
+	r->cpu_main = p->cpu_main;
+	r->cpu_peer = p->cpu_peer;
+	r->rounds_per_rep = p->reps ? p->round_trips / p->reps : 0;	/* the rounds' mean */
+	r->counted_round_trips = p->counted_round_trips;
+	r->vol_main = p->vol_main;
+	r->invol_main = p->invol_main;
+	r->peer = p->peer;
+	r->with_overhead = p->with_overhead;
+	summarize(r, us, ovh_ns, p->reps);
+}
+
+/* This round's share of REPS repetitions: they add up to REPS over the rounds. */
+static int round_reps(const struct probe_ctx *ctx, int reps)
+{
+	int k = ctx->round > 0 ? ctx->round : 1, n = ctx->rounds > 1 ? ctx->rounds : 1;
+
+	return reps * k / n - reps * (k - 1) / n;
+}
+
+static void table_head(void)
+{
+	emit_human("%-24s %8s %8s %9s %9s %9s %8s %10s %7s %7s\n", "variant", "lat_ctx", "pipe-ovh",
+	      "us/rt", "min", "max", "stddev", "ns/half-rt", "vol/rt", "invol/rt");
+}
+
+static void table_foot(void)
+{
+	emit_human("(lat_ctx = ns/half-rt - pipe-ovh, a context switch as lmbench's lat_ctx\n"
+	      " defines it: the pipe write + read the token needs, timed in one task\n"
+	      " on its own pipe (pipe-ovh, ns), subtracted; pipe variants on one CPU;\n"
+	      " us/rt: median round trip, min/max/stddev over the repetitions;\n"
+	      " ns/half-rt = us/rt / %d, the calls included: across two CPUs a hand-over\n"
+	      " (wake-up IPI, idle exit, wake-up; ns_per_handoff);\n"
+	      " vol/rt, invol/rt: context switches of both sides per round trip, from\n"
+	      " getrusage(RUSAGE_THREAD))\n",
+	      SWITCHES_PER_ROUND_TRIP);
+}
+
+/* One variant, this round's share; 1 measured, 0 skipped, -1 failed. */
+static int run_variant(const struct switch_cfg *cfg, int a, int b, int ncpus, int reps, int64_t rep_ns,
+		       const cpu_set_t *orig, struct switch_pool *pool)
+{
+	struct switch_result r;
+	const char *what = "";
+	char why[160];
+	int rc;
+
+	if (cfg->cross && ncpus < 2) {
+		emit_skip("switch", cfg->name, "one CPU available: the cross-CPU variant needs two");
+		return 0;
+	}
+	rc = switch_run(cfg, a, cfg->cross ? b : a, reps, rep_ns, &r, &what);
+	sched_setaffinity(0, sizeof(*orig), orig);
+	if (rc == -EINVAL && !strncmp(what, "sched_setaffinity", 17)) {
+		snprintf(why, sizeof(why), "%s: CPU %d not usable", what, cfg->cross ? b : a);
+		emit_skip("switch", cfg->name, why);
+		return 0;
+	}
+	if (rc) {
+		snprintf(why, sizeof(why), "%s: %s", what, strerror(-rc));
+		emit_error("switch", cfg->name, why);
+		if (pool)
+			pool->failed = 1;
+		return -1;
+	}
+	emit_switch(cfg, &r);
+	if (pool)
+		pool_add(pool, &r);
+	return 1;
+}
+
+/* The last round: the run's record of each variant, from every round's repetitions. */
+static enum probe_status emit_pooled(const struct switch_pool *pool, int ncpus)
+{
+	int ok = 0, failed = 0;
+
+	emit_set_round(0);
+	table_head();
+	for (size_t i = 0; i < N_VARIANTS; i++) {
+		struct switch_result r;
+
+		if (variants[i].cross && ncpus < 2) {
+			emit_skip("switch", variants[i].name, "one CPU available: the cross-CPU variant needs two");
+		} else if (pool[i].failed || !pool[i].reps) {
+			emit_error("switch", variants[i].name, "a round could not measure it (its round records say why)");
+			failed++;
+		} else {
+			pool_result(&pool[i], &r);
+			emit_switch(&variants[i], &r);
+			ok++;
+		}
+	}
+	table_foot();
+	return failed && !ok ? PROBE_FAILED : ok ? PROBE_OK : PROBE_SKIPPED;
+}
+
 enum probe_status switch_probe_run(struct probe_ctx *ctx)
 {
 	/* many short repetitions: a time slice of another task on the CPU
 	 * lands in few of them, and the median leaves those out */
-	int reps = ctx->quick ? 21 : 31;
+	int reps = round_reps(ctx, ctx->quick ? 21 : 31);
 	int64_t rep_ns = ctx->quick ? 5 * NS_PER_MS : 50 * NS_PER_MS;
+	struct switch_pool *pool = ctx->rounds > 1 ? ctx->state : 0;
 	cpu_set_t orig;
 	int a = 0, b = 0, ncpus, ok = 0, failed = 0;
 
@@ -579,48 +731,25 @@ enum probe_status switch_probe_run(struct probe_ctx *ctx)
 		return PROBE_SKIPPED;
 	}
 	ncpus = switch_pick_cpus(&orig, &a, &b);
-	emit_human("%-24s %8s %8s %9s %9s %9s %8s %10s %7s %7s\n", "variant", "lat_ctx", "pipe-ovh",
-	      "us/rt", "min", "max", "stddev", "ns/half-rt", "vol/rt", "invol/rt");
-	for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
-		const struct switch_cfg *cfg = &variants[i];
-		struct switch_result r;
-		const char *what = "";
-		char why[160];
-		int rc;
+	table_head();
+	for (size_t i = 0; i < N_VARIANTS; i++) {
+		int got = run_variant(&variants[i], a, b, ncpus, reps, rep_ns, &orig, pool ? &pool[i] : 0);
 
-		if (cfg->cross && ncpus < 2) {
-			emit_skip("switch", cfg->name,
-				  "one CPU available: the cross-CPU variant needs two");
-			continue;
-		}
-		rc = switch_run(cfg, a, cfg->cross ? b : a, reps, rep_ns, &r, &what);
-		sched_setaffinity(0, sizeof(orig), &orig);
-		if (rc == -EINVAL && !strncmp(what, "sched_setaffinity", 17)) {
-			snprintf(why, sizeof(why), "%s: CPU %d not usable", what, cfg->cross ? b : a);
-			emit_skip("switch", cfg->name, why);
-			continue;
-		}
-		if (rc) {
-			snprintf(why, sizeof(why), "%s: %s", what, strerror(-rc));
-			emit_error("switch", cfg->name, why);
-			failed++;
-			continue;
-		}
-		emit_switch(cfg, &r);
-		ok++;
+		ok += got > 0;
+		failed += got < 0;
 	}
-	emit_human("(lat_ctx = ns/half-rt - pipe-ovh, a context switch as lmbench's lat_ctx\n"
-	      " defines it: the pipe write + read the token needs, timed in one task\n"
-	      " on its own pipe (pipe-ovh, ns), subtracted; pipe variants on one CPU;\n"
-	      " us/rt: median round trip, min/max/stddev over the repetitions;\n"
-	      " ns/half-rt = us/rt / %d, the calls included: across two CPUs a hand-over\n"
-	      " (wake-up IPI, idle exit, wake-up; ns_per_handoff);\n"
-	      " vol/rt, invol/rt: context switches of both sides per round trip, from\n"
-	      " getrusage(RUSAGE_THREAD))\n",
-	      SWITCHES_PER_ROUND_TRIP);
+	table_foot();
+	if (pool && probe_round_last(ctx))
+		return emit_pooled(pool, ncpus);
 	if (failed && !ok)
 		return PROBE_FAILED;
 	return ok ? PROBE_OK : PROBE_SKIPPED;
+}
+
+static size_t state_bytes(const struct probe_ctx *ctx)
+{
+	(void)ctx;
+	return N_VARIANTS * sizeof(struct switch_pool);
 }
 
 /* The run's estimate (probe.h): its repetitions of every variant, measured
@@ -684,4 +813,5 @@ const struct probe switch_probe = {
 	PROBE_FIGURES("lat_ctx_ns", "pipe_overhead_ns", "us_per_round_trip", "ns_per_half_round_trip",
 		      "ns_per_handoff"),
 	PROBE_KEYS(switch_keys),
+	.rounds = { .min_round_ms = 150, .state_bytes = state_bytes },
 };

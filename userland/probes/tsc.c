@@ -291,4 +291,6 @@ const struct probe tsc_probe = {
 	PROBE_VERDICT(tsc_verdict),
 	PROBE_FACTS(tsc_facts),
 	PROBE_REASONS(tsc_reasons),
+	.rounds = { .whole = "figures the stub and the kernel measured once, and one warp "
+			    "check over every CPU pair" },
 };

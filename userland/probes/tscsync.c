@@ -583,4 +583,6 @@ const struct probe tscsync_probe = {
 	PROBE_VERDICT(tscsync_verdict),
 	PROBE_FACTS(tscsync_facts),
 	PROBE_REASONS(tscsync_reasons),
+	.rounds = { .whole = "each pair bounds its offset from every round trip of one "
+			    "window: a shorter window only widens the bound" },
 };

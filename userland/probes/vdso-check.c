@@ -190,4 +190,5 @@ const struct probe vdso_check_probe = {
 	.run = run, .limit_quick_s = 10, .limit_full_s = 30, .expect_ms = expect_ms,
 	PROBE_FIGURES("kernel_entries", "path"),
 	PROBE_KEYS(vdso_check_keys),
+	.rounds = { .whole = "one answer per clock (vDSO or a syscall), not a sample" },
 };

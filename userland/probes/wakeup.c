@@ -686,6 +686,121 @@ static void human_pct(double ns, double p, size_t n)
 	emit_human(" %8s", v);
 }
 
+#define NMECH (sizeof(mechs) / sizeof(*mechs))
+
+/*
+ * Rounds (docs/probes/wakeup.md, "Rounds"): what each mechanism at each
+ * period gave over the rounds, in the suite's shared memory; its latencies
+ * follow the slots (struct wakeup_state's lat, maxs per slot).
+ */
+struct wakeup_slot {
+	size_t n;
+	uint64_t overruns;
+	int stopped_early;
+	int outcome;		/* 0 measured, 1 skipped, -1 failed (why) */
+	char why[128];
+};
+
+struct wakeup_state {
+	size_t maxs;
+	struct wakeup_slot slot[MAX_PERIODS * NMECH];
+	int64_t lat[];
+};
+
+/* This round's share of n samples: the rounds' shares add up to n. */
+static size_t round_samples(const struct probe_ctx *ctx, size_t n)
+{
+	size_t k = ctx->round > 0 ? (size_t)ctx->round : 1, r = ctx->rounds > 1 ? (size_t)ctx->rounds : 1;
+
+	return n * k / r - n * (k - 1) / r;
+}
+
+static void human_head(const struct wsetup *s)
+{
+	char cpu[16], policy[24];
+
+	snprintf(cpu, sizeof(cpu), s->cpu < 0 ? "any" : "%d", s->cpu);
+	snprintf(policy, sizeof(policy), s->prio ? "SCHED_FIFO %d" : "SCHED_OTHER", s->prio);
+	emit_human("%s%s%s%s, mlockall %s, cpu %s, timer slack %ld ns\n", policy,
+	      s->prio_error[0] ? " (refused: " : "", s->prio_error, s->prio_error[0] ? ")" : "",
+	      s->mlocked ? "on" : "off", cpu, s->timerslack_ns);
+	emit_human("latency in us: wake-up - deadline (absolute) or - (call + period) (relative);\n"
+	      "a percentile with fewer than %d samples above it is in brackets: it is nearly the max\n",
+	      PCT_MIN_BEYOND);
+	emit_human("%-44s %7s %7s %8s %8s %8s %8s %8s %8s %8s\n", "mechanism", "period", "samples",
+	      "min", "avg", "p50", "p99", "p99.9", "max", "overruns");
+}
+
+/* The record and the table's row of o's samples (buckets and scratch: room for them). */
+static void report(const struct mech *m, const struct wcfg *c, const struct wsetup *s, const struct wout *o,
+		   uint64_t *buckets, double *scratch)
+{
+	struct lat_summary ls;
+	struct hist h;
+
+	stats_hist_init(&h, buckets, HIST_BUCKETS, HIST_WIDTH_NS);
+	for (size_t i = 0; i < o->n; i++)
+		stats_hist_add(&h, o->lat[i]);
+	wakeup_lat_summarize(o->lat, o->n, scratch, &ls);
+	emit_result(m, c, s, o, &ls, &h);
+	emit_human("%-44s %7lld %7zu", m->name, (long long)(c->period_ns / NS_PER_US), ls.samples);
+	human_us(ls.min_ns);
+	emit_human(" %8.1f", ls.avg_ns / NS_PER_US);
+	human_pct(ls.p50_ns, 50, ls.samples);
+	human_pct(ls.p99_ns, 99, ls.samples);
+	human_pct(ls.p999_ns, 99.9, ls.samples);
+	human_us(ls.max_ns);
+	emit_human(" %8llu%s\n", (unsigned long long)o->overruns, o->stopped_early ? " (stopped early)" : "");
+}
+
+/* A mechanism's outcome kept for the last round; its samples after the earlier rounds'. */
+static void keep(struct wakeup_state *st, size_t slot, int outcome, const char *why, const struct wout *o)
+{
+	struct wakeup_slot *w = &st->slot[slot];
+	size_t room = st->maxs - w->n, n = o && o->n < room ? o->n : room;
+
+	if (outcome) {
+		w->outcome = outcome;
+		snprintf(w->why, sizeof(w->why), "%s", why);
+		return;
+	}
+	memcpy(st->lat + slot * st->maxs + w->n, o->lat, n * sizeof(*o->lat));
+	w->n += n;
+	w->overruns += o->overruns;
+	w->stopped_early |= o->stopped_early;
+}
+
+/* The last round: each mechanism's run record over every round's samples. */
+static int report_pooled(struct wakeup_state *st, const int64_t *periods, size_t np, const struct wsetup *s,
+			 uint64_t *buckets, double *scratch, int *failed)
+{
+	int measured = 0;
+
+	emit_set_round(0);
+	human_head(s);
+	*failed = 0;
+	for (size_t p = 0; p < np; p++)
+		for (size_t m = 0; m < NMECH; m++) {
+			struct wakeup_slot *w = &st->slot[p * NMECH + m];
+			struct wcfg c = { .period_ns = periods[p] * NS_PER_US, .samples = w->n };
+			struct wout o = { .lat = st->lat + (p * NMECH + m) * st->maxs, .n = w->n,
+					  .overruns = w->overruns, .stopped_early = w->stopped_early };
+			char name[64];
+
+			snprintf(name, sizeof(name), "%s %lldus", mechs[m].name, (long long)periods[p]);
+			if (w->outcome == 1) {
+				emit_skip("wakeup", name, w->why);
+			} else if (w->outcome < 0 || !w->n) {
+				emit_error("wakeup", name, w->why[0] ? w->why : "no samples");
+				(*failed)++;
+			} else {
+				report(&mechs[m], &c, s, &o, buckets, scratch);
+				measured++;
+			}
+		}
+	return measured;
+}
+
 enum probe_status wakeup_probe_run(struct probe_ctx *ctx)
 {
 	int64_t periods[MAX_PERIODS];
@@ -695,7 +810,7 @@ enum probe_status wakeup_probe_run(struct probe_ctx *ctx)
 	int64_t *lat;
 	double *scratch;
 	struct wsetup s;
-	char cpu[16], policy[24];
+	struct wakeup_state *st = ctx->rounds > 1 ? ctx->state : 0;
 	int measured = 0, failed = 0;
 
 	setup(ctx, &s);
@@ -709,24 +824,14 @@ enum probe_status wakeup_probe_run(struct probe_ctx *ctx)
 		emit_error("wakeup", 0, "out of memory for samples");
 		return PROBE_FAILED;
 	}
-
-	snprintf(cpu, sizeof(cpu), s.cpu < 0 ? "any" : "%d", s.cpu);
-	snprintf(policy, sizeof(policy), s.prio ? "SCHED_FIFO %d" : "SCHED_OTHER", s.prio);
-	emit_human("%s%s%s%s, mlockall %s, cpu %s, timer slack %ld ns\n", policy,
-	      s.prio_error[0] ? " (refused: " : "", s.prio_error, s.prio_error[0] ? ")" : "",
-	      s.mlocked ? "on" : "off", cpu, s.timerslack_ns);
-	emit_human("latency in us: wake-up - deadline (absolute) or - (call + period) (relative);\n"
-	      "a percentile with fewer than %d samples above it is in brackets: it is nearly the max\n",
-	      PCT_MIN_BEYOND);
-	emit_human("%-44s %7s %7s %8s %8s %8s %8s %8s %8s %8s\n", "mechanism", "period", "samples",
-	      "min", "avg", "p50", "p99", "p99.9", "max", "overruns");
+	if (st)
+		st->maxs = maxs;
+	human_head(&s);
 	for (size_t p = 0; p < np; p++) {
-		for (size_t m = 0; m < sizeof(mechs) / sizeof(*mechs); m++) {
+		for (size_t m = 0; m < NMECH; m++) {
 			struct wcfg c = { .period_ns = periods[p] * NS_PER_US,
-					  .samples = wakeup_samples(ctx->quick, periods[p]) };
+					  .samples = round_samples(ctx, wakeup_samples(ctx->quick, periods[p])) };
 			struct wout o = { .lat = lat };
-			struct lat_summary ls;
-			struct hist h;
 			char why[128] = "", name[64];
 			int rc;
 
@@ -737,35 +842,43 @@ enum probe_status wakeup_probe_run(struct probe_ctx *ctx)
 			rc = mechs[m].run(&c, &o, why, sizeof(why));
 			if (rc == 1) {
 				emit_skip("wakeup", name, why);
+				if (st)
+					keep(st, p * NMECH + m, 1, why, 0);
 				continue;
 			}
 			if (rc < 0 || o.n == 0) {
 				emit_error("wakeup", name, why[0] ? why : "no samples");
+				if (st)
+					keep(st, p * NMECH + m, -1, why[0] ? why : "no samples", 0);
 				failed++;
 				continue;
 			}
-			stats_hist_init(&h, buckets, HIST_BUCKETS, HIST_WIDTH_NS);
-			for (size_t i = 0; i < o.n; i++)
-				stats_hist_add(&h, o.lat[i]);
-			wakeup_lat_summarize(o.lat, o.n, scratch, &ls);
-			emit_result(&mechs[m], &c, &s, &o, &ls, &h);
-			emit_human("%-44s %7lld %7zu", mechs[m].name, (long long)periods[p], ls.samples);
-			human_us(ls.min_ns);
-			emit_human(" %8.1f", ls.avg_ns / NS_PER_US);
-			human_pct(ls.p50_ns, 50, ls.samples);
-			human_pct(ls.p99_ns, 99, ls.samples);
-			human_pct(ls.p999_ns, 99.9, ls.samples);
-			human_us(ls.max_ns);
-			emit_human(" %8llu%s\n", (unsigned long long)o.overruns, o.stopped_early ? " (stopped early)" : "");
+			report(&mechs[m], &c, &s, &o, buckets, scratch);
+			if (st)
+				keep(st, p * NMECH + m, 0, "", &o);
 			measured++;
 		}
 	}
+	if (st && probe_round_last(ctx))
+		measured = report_pooled(st, periods, np, &s, buckets, scratch, &failed);
 	free(lat);
 	free(scratch);
 	free(buckets);
 	if (!measured)
 		return failed ? PROBE_FAILED : PROBE_SKIPPED;
 	return PROBE_OK;
+}
+
+/* The rounds' shared state: the slots, and room for every sample of each. */
+static size_t state_bytes(const struct probe_ctx *ctx)
+{
+	int64_t periods[MAX_PERIODS];
+	size_t np = wakeup_periods(&periods_us, periods, MAX_PERIODS), maxs = 0;
+
+	for (size_t p = 0; p < np; p++)
+		if (wakeup_samples(ctx->quick, periods[p]) > maxs)
+			maxs = wakeup_samples(ctx->quick, periods[p]);
+	return sizeof(struct wakeup_state) + np * NMECH * maxs * sizeof(int64_t);
 }
 
 /*
@@ -869,4 +982,5 @@ const struct probe wakeup_probe = {
 	PROBE_OPTS(wakeup_opts), PROBE_FIGURES("p99_ns", "samples"),
 	PROBE_KEYS(wakeup_keys),
 	PROBE_VERDICT(wakeup_verdict),
+	.rounds = { .min_round_ms = 200, .state_bytes = state_bytes },
 };

@@ -73,6 +73,19 @@ size_t yield_sweep(int *out, size_t max, const struct int_list *user, int ncpu, 
 	return k;
 }
 
+/* R's rates and spread from its total_yields and window_ns, the N threads'
+ * counts in SCRATCH (reordered) and the CPU time of the window. */
+static void rates(struct yield_result *r, uint64_t *scratch, size_t n, int64_t cpu_ns)
+{
+	if (r->window_ns > 0)
+		r->total_per_s = (double)r->total_yields * 1e9 / (double)r->window_ns;
+	r->avg_per_thread_per_s = r->total_per_s / (double)n;
+	r->zero_work_threads = stats_count_zero(scratch, n);
+	r->normalized_variance = stats_normalized_variance(scratch, n);
+	if (r->total_yields)
+		r->ns_per_yield = (double)cpu_ns / (double)r->total_yields;
+}
+
 void yield_summarize(const struct yield_sample *s, size_t n, const struct yield_window *w,
 		     uint64_t *scratch, struct yield_result *r)
 {
@@ -90,28 +103,28 @@ void yield_summarize(const struct yield_sample *s, size_t n, const struct yield_
 	 * the same counts by a time(2) difference, off by up to a second. */
 	r->window_ns = w->close_ns - w->open_ns;
 	r->start_spread_ns = w->open_ns - w->created_ns;
-	if (r->window_ns > 0)
-		r->total_per_s = (double)r->total_yields * 1e9 / (double)r->window_ns;
-	r->avg_per_thread_per_s = r->total_per_s / (double)n;
-	r->zero_work_threads = stats_count_zero(scratch, n);
-	r->normalized_variance = stats_normalized_variance(scratch, n);
-	if (r->total_yields)
-		r->ns_per_yield = (double)w->cpu_ns / (double)r->total_yields;
+	rates(r, scratch, n, w->cpu_ns);
 }
 
-void yield_subwindow_ci(const int64_t *t_ns, const uint64_t *count, size_t k,
-			struct yield_result *r)
+size_t yield_subwindow_rates(const int64_t *t_ns, const uint64_t *count, size_t k, double *rate,
+			     size_t n, size_t max)
 {
-	double rate[YIELD_SUBWINDOWS], sum = 0, ss = 0, mean, lo, hi;
-	size_t m = 0;
-
-	r->subwindows = 0;
-	for (size_t i = 0; i < k && m < YIELD_SUBWINDOWS; i++) {
+	for (size_t i = 0; i < k && n < max; i++) {
 		if (t_ns[i + 1] <= t_ns[i] || count[i + 1] < count[i])
 			continue;
-		rate[m] = (double)(count[i + 1] - count[i]) * 1e9 / (double)(t_ns[i + 1] - t_ns[i]);
-		sum += rate[m++];
+		rate[n++] = (double)(count[i + 1] - count[i]) * 1e9 / (double)(t_ns[i + 1] - t_ns[i]);
 	}
+	return n;
+}
+
+/* total_per_s's interval, relative to the mean, from m sub-window rates. */
+static void rates_ci(const double *rate, size_t m, struct yield_result *r)
+{
+	double sum = 0, ss = 0, mean, lo, hi;
+
+	r->subwindows = 0;
+	for (size_t i = 0; i < m; i++)
+		sum += rate[i];
 	if (m < 2 || !(sum > 0))
 		return;
 	mean = sum / (double)m;
@@ -121,6 +134,56 @@ void yield_subwindow_ci(const int64_t *t_ns, const uint64_t *count, size_t k,
 	r->rel_lo = lo > 0 ? lo / mean : 0;
 	r->rel_hi = hi / mean;
 	r->subwindows = m;
+}
+
+void yield_subwindow_ci(const int64_t *t_ns, const uint64_t *count, size_t k,
+			struct yield_result *r)
+{
+	double rate[YIELD_SUBWINDOWS];
+
+	rates_ci(rate, yield_subwindow_rates(t_ns, count, k, rate, 0, YIELD_SUBWINDOWS), r);
+}
+
+void yield_pool_add(struct yield_pool *p, uint64_t *counts, const struct yield_sample *s, size_t n,
+		    const struct yield_window *w, const int64_t *mark_ns, const uint64_t *mark_count,
+		    const struct yield_result *r)
+{
+	p->threads = (int)n;
+	p->rounds++;
+	for (size_t i = 0; i < n; i++)
+		counts[i] += s[i].count;
+	p->total_yields += r->total_yields;
+	p->window_ns += w->close_ns - w->open_ns;
+	p->cpu_ns += w->cpu_ns;
+	if (r->start_spread_ns > p->start_spread_ns)
+		p->start_spread_ns = r->start_spread_ns;
+	p->vol_ctxsw += r->vol_ctxsw;
+	p->invol_ctxsw += r->invol_ctxsw;
+	p->late_threads += r->late_threads;
+	p->creator_fifo = r->creator_fifo;
+	p->nrates = yield_subwindow_rates(mark_ns, mark_count, YIELD_SUBWINDOWS, p->rate, p->nrates,
+					  sizeof(p->rate) / sizeof(p->rate[0]));
+}
+
+void yield_pool_result(const struct yield_pool *p, const uint64_t *counts, uint64_t *scratch,
+		       struct yield_result *r)
+{
+	size_t n = p->threads > 0 ? (size_t)p->threads : 0;
+
+	memset(r, 0, sizeof(*r));
+	r->threads = (int)n;
+	if (!n)
+		return;
+	memcpy(scratch, counts, n * sizeof(*counts));
+	r->total_yields = p->total_yields;
+	r->window_ns = p->window_ns;
+	r->start_spread_ns = p->start_spread_ns;
+	r->late_threads = p->late_threads;
+	rates(r, scratch, n, p->cpu_ns);
+	rates_ci(p->rate, p->nrates, r);
+	r->vol_ctxsw = p->vol_ctxsw;
+	r->invol_ctxsw = p->invol_ctxsw;
+	r->creator_fifo = p->creator_fifo;
 }
 
 /* ---- the measurement ---- */
@@ -296,10 +359,12 @@ static void measure_window(struct yield_worker *w, int n, struct yield_shared *s
 }
 
 /*
- * Runs N threads for DURATION_NS and fills R. Returns 0, or -errno with
- * *FAILED_AT set to the thread that could not be created.
+ * Runs N threads for DURATION_NS and fills R (and adds the round to POOL
+ * and COUNTS, when given). Returns 0, or -errno with *FAILED_AT set to the
+ * thread that could not be created.
  */
-static int yield_run(int n, int64_t duration_ns, struct yield_result *r, int *failed_at)
+static int yield_run(int n, int64_t duration_ns, struct yield_result *r, int *failed_at,
+		     struct yield_pool *pool, uint64_t *counts)
 {
 	struct yield_shared sh = { .started = 0, .phase = PHASE_WARM };
 	struct yield_window win = { 0 };
@@ -343,6 +408,8 @@ static int yield_run(int n, int64_t duration_ns, struct yield_result *r, int *fa
 	r->vol_ctxsw = ru1.ru_nvcsw - ru0.ru_nvcsw;
 	r->invol_ctxsw = ru1.ru_nivcsw - ru0.ru_nivcsw;
 	r->creator_fifo = cr.fifo;
+	if (pool)
+		yield_pool_add(pool, counts, s, (size_t)n, &win, mark_ns, mark_count, r);
 out:
 	free(w);
 	free(s);
@@ -397,18 +464,70 @@ static void gnuplot_line(const struct yield_result *r)
 	      (int)r->avg_per_thread_per_s, (int)r->zero_work_threads, r->normalized_variance);
 }
 
+static void table_head(void)
+{
+	emit_human("%7s %13s %13s %9s %10s %9s %10s %10s %8s\n", "threads", "total/s",
+	      "avg/thread/s", "zero-work", "norm.var", "ns/yield", "vol_ctxsw", "invol_ctxsw", "ms");
+}
+
+/* The shared state of the rounds (probe.h), or NULL when it runs whole. */
+static struct yield_state *round_state(const struct probe_ctx *ctx)
+{
+	return ctx->rounds > 1 && ctx->state ? ctx->state : 0;
+}
+
+/* Where each thread count's per-thread sums start in st->counts. */
+static void place_counts(struct yield_state *st, const int *sweep, size_t n)
+{
+	size_t at = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		st->pool[i].counts_at = at;
+		at += (size_t)sweep[i];
+	}
+}
+
+/* The last round: the run's figures of each thread count from all its rounds. */
+static size_t emit_pooled(const struct probe_ctx *ctx, struct yield_state *st, const int *sweep, size_t n,
+			  int64_t total_ns, struct yield_result *res)
+{
+	uint64_t *scratch = calloc(YIELD_MAX_THREADS, sizeof(*scratch));
+	size_t done = 0;
+	char name[32];
+
+	emit_set_round(0);
+	table_head();
+	for (size_t i = 0; i < n && scratch; i++) {
+		const struct yield_pool *p = &st->pool[i];
+
+		snprintf(name, sizeof(name), "%d threads", sweep[i]);
+		if (p->failed || p->rounds != ctx->rounds) {
+			emit_skip("yield", name, "a round could not create its threads (its round records say why)");
+			continue;
+		}
+		yield_pool_result(p, st->counts + p->counts_at, scratch, &res[done]);
+		emit_yield(&res[done++], total_ns);
+	}
+	free(scratch);
+	return done;
+}
+
 enum probe_status yield_probe_run(struct probe_ctx *ctx)
 {
 	int sweep[YIELD_SWEEP_MAX];
 	struct yield_result res[YIELD_SWEEP_MAX];
 	size_t n = yield_sweep(sweep, YIELD_SWEEP_MAX, &thread_counts, ctx->ncpu, ctx->quick);
-	int64_t duration_ns = ctx->quick ? QUICK_NS : FULL_NS;
+	int64_t total_ns = ctx->quick ? QUICK_NS : FULL_NS, duration_ns = probe_round_ns(ctx, total_ns);
+	struct yield_state *st = round_state(ctx);
 	size_t done = 0;
 
-	emit_human("%7s %13s %13s %9s %10s %9s %10s %10s %8s\n", "threads", "total/s",
-	      "avg/thread/s", "zero-work", "norm.var", "ns/yield", "vol_ctxsw", "invol_ctxsw", "ms");
+	if (st)
+		place_counts(st, sweep, n);
+	table_head();
 	for (size_t i = 0; i < n; i++) {
-		int failed_at = 0, rc = yield_run(sweep[i], duration_ns, &res[done], &failed_at);
+		struct yield_pool *pool = st ? &st->pool[i] : 0;
+		int failed_at = 0, rc = yield_run(sweep[i], duration_ns, &res[done], &failed_at, pool,
+						  st ? st->counts + pool->counts_at : 0);
 		char name[32], why[128];
 
 		if (rc) {
@@ -418,11 +537,17 @@ enum probe_status yield_probe_run(struct probe_ctx *ctx)
 			snprintf(why, sizeof(why), "cannot create thread %d of %d: %s",
 				 failed_at + 1, sweep[i], strerror(-rc));
 			emit_skip("yield", name, why);
+			if (pool)
+				pool->failed = 1;
 			continue;
 		}
 		emit_yield(&res[done], duration_ns);
 		done++;
 	}
+	if (st && !probe_round_last(ctx))
+		return done ? PROBE_OK : PROBE_SKIPPED;
+	if (st)
+		done = emit_pooled(ctx, st, sweep, n, total_ns, res);
 	if (gnuplot) {
 		emit_human("# <nb_threads> <total work/s> <avg work> <zero-work threads> <normalized variance>\n");
 		for (size_t i = 0; i < done; i++)
@@ -450,6 +575,17 @@ static int64_t expect_ms(const struct probe_ctx *ctx)
 		ms += (ctx->quick ? QUICK_NS : FULL_NS) / NS_PER_MS + probe_expect(ctx, 50, 50) +
 		      (int64_t)sweep[i] * probe_expect(ctx, 0, 10);
 	return ms;
+}
+
+/* The rounds' shared state: a pool per thread count and a sum per thread. */
+static size_t state_bytes(const struct probe_ctx *ctx)
+{
+	int sweep[YIELD_SWEEP_MAX];
+	size_t n = yield_sweep(sweep, YIELD_SWEEP_MAX, &thread_counts, ctx->ncpu, ctx->quick), threads = 0;
+
+	for (size_t i = 0; i < n; i++)
+		threads += (size_t)sweep[i];
+	return sizeof(struct yield_state) + threads * sizeof(uint64_t);
 }
 
 static const struct probe_opt yield_opts[] = {
@@ -493,4 +629,5 @@ const struct probe yield_probe = {
 	.run = yield_probe_run, .limit_quick_s = 30, .limit_full_s = 120, .expect_ms = expect_ms,
 	PROBE_OPTS(yield_opts), PROBE_FIGURES("ns_per_yield", "total_per_s"),
 	PROBE_KEYS(yield_keys),
+	.rounds = { .min_round_ms = 100, .state_bytes = state_bytes },
 };

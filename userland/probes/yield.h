@@ -82,4 +82,47 @@ void yield_summarize(const struct yield_sample *s, size_t n, const struct yield_
 void yield_subwindow_ci(const int64_t *t_ns, const uint64_t *count, size_t k,
 			struct yield_result *r);
 
+/*
+ * Rounds (docs/probes/yield.md, "Rounds"): what one thread count's rounds
+ * add up to, kept in the suite's shared memory from round to round. The
+ * run's figures are those of one window as long as all its rounds' windows
+ * together: yields over the summed windows, CPU time per yield, each
+ * thread slot's counts summed over the rounds (thread i of every round),
+ * the interval over every round's sub-windows. counts: threads entries,
+ * beside the pool (struct yield_state).
+ */
+#define YIELD_ROUNDS_MAX 50	/* the bound of timeprobe.rounds */
+
+struct yield_pool {
+	int threads;
+	int rounds;			/* rounds added */
+	int failed;			/* a round could not create its threads */
+	uint64_t total_yields;
+	int64_t window_ns, cpu_ns;
+	int64_t start_spread_ns;	/* the largest */
+	int64_t vol_ctxsw, invol_ctxsw;
+	size_t late_threads;
+	int creator_fifo;		/* the last round's */
+	size_t nrates;
+	double rate[YIELD_SUBWINDOWS * YIELD_ROUNDS_MAX];	/* every sub-window's yields/s */
+	size_t counts_at;		/* its counts' index in struct yield_state's counts */
+};
+
+struct yield_state {
+	struct yield_pool pool[YIELD_SWEEP_MAX];
+	uint64_t counts[];
+};
+
+/* The yields/s of the k sub-windows between k + 1 marks, appended to rate[]
+ * (at most max in all); how many it holds now. */
+size_t yield_subwindow_rates(const int64_t *t_ns, const uint64_t *count, size_t k, double *rate,
+			     size_t n, size_t max);
+/* One round's window: its samples s (n threads), its window and sub-window marks. */
+void yield_pool_add(struct yield_pool *p, uint64_t *counts, const struct yield_sample *s, size_t n,
+		    const struct yield_window *w, const int64_t *mark_ns, const uint64_t *mark_count,
+		    const struct yield_result *r);
+/* The run's figures from every round added (scratch: threads entries). */
+void yield_pool_result(const struct yield_pool *p, const uint64_t *counts, uint64_t *scratch,
+		       struct yield_result *r);
+
 #endif
