@@ -112,4 +112,6 @@ for case, name, why in (("B1", "b1.img", "an entry names the stub's directory ru
     ok(summ and summ[0].get("tsc_hz", 0) > 10 ** 8 and stub.get("firmware_vendor") not in (None, SPOOF),
        "%s: the stub's genuine figures are in the log (%s Hz, %s)"
        % (case, summ[0].get("tsc_hz") if summ else None, stub.get("firmware_vendor")))
+    keys = check_keys(text)
+    ok(keys == "", "%s: every key of every record is in the report's identity schema" % case, keys)
 done()
