@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "between.h"
 #include "cells.h"
 #include "conditions.h"
 #include "judge.h"
@@ -249,13 +250,23 @@ static int poisson_beyond(double log_ratio, double nx, double ny)
  * of about sqrt(1/x + 1/y)), the same way, and beyond the floor identical
  * runs set (noise.h); by the smaller of the two.
  */
-/* An attribution count's floor: measured on identical unloaded runs, else LEAD_MIN_RATIO. */
+/*
+ * An attribution count's floor: the ratio its between-run variance (noise.h)
+ * lets two identical runs reach with probability JUDGE_ALPHA over the
+ * attribution figures compared at once (Bonferroni); LEAD_MIN_RATIO where
+ * none was measured.
+ */
 static double count_floor(const struct report *rp, const struct figure *fg, size_t r)
 {
 	int measured;
-	double fl = noise_floor_of(rp, fg, r, &measured);
+	double var = noise_between_var(rp, fg, r, NULL, &measured);
+	size_t m = 0;
 
-	return measured ? fmax(fl, 1) : LEAD_MIN_RATIO;
+	for (size_t i = 0; i < rp->nfigs; i++)
+		m += !strcmp(rp->figs[i].probe, fg->probe);
+	if (!measured)
+		return LEAD_MIN_RATIO;
+	return exp(between_z(JUDGE_ALPHA / 2 / (double)(m ? m : 1)) * sqrt(2 * var));
 }
 
 static double attribution_score(const struct report *rp, const struct figure *fg)
@@ -289,19 +300,22 @@ static double attribution_score(const struct report *rp, const struct figure *fg
 double lead_figure_score(const struct report *rp, const struct figure *fg)
 {
 	const struct agg *base = &fg->per_run[0];
+	enum key_kind kind = keys_kind(fg->probe, fg->key);
 	double best = 0;
 
 	if (!ratio_may_lead(rp, fg))
 		return 0;
 	if (!strcmp(fg->probe, ATTRIBUTION))
 		return attribution_score(rp, fg);
-	if ((fg->decl && fg->decl->dir == KEY_DIR_ZERO))
+	if ((fg->decl && fg->decl->dir == KEY_DIR_ZERO) || kind == KEY_KIND_CONTEXT)
 		return 0;
 	for (size_t r = 1; r < rp->nruns; r++) {
 		const struct agg *a = &fg->per_run[r];
 		struct judgement j;
 
-		if (a->n && base->n && isfinite(a->mean) && isfinite(base->mean) && a->mean >= 0 &&
+		/* a count or a maximum is judged as one (judge.h), never as news from 0 */
+		if (kind != KEY_KIND_COUNT && kind != KEY_KIND_MAX &&
+		    a->n && base->n && isfinite(a->mean) && isfinite(base->mean) && a->mean >= 0 &&
 		    base->mean >= 0 && (a->mean == 0) != (base->mean == 0)) {
 			if (judge_both_busy(rp, fg, r))
 				continue;
@@ -354,7 +368,7 @@ static void mark_judged(struct table *t, size_t row, const struct report *rp,
 		struct sbuf cond = { 0 };
 		size_t nc;
 
-		if (!a->n || !base->n || !(a->mean > 0) || !(base->mean > 0) ||
+		if (!a->n || !base->n || !(a->mean >= 0) || !(base->mean >= 0) ||
 		    !strcmp(fg->probe, ATTRIBUTION))
 			continue;
 		nc = conditions_brief(&rp->runs[r], &cond);
@@ -362,7 +376,13 @@ static void mark_judged(struct table *t, size_t row, const struct report *rp,
 			nc = conditions_brief(&rp->runs[0], &cond);
 		judge(rp, fg, r, &j);
 		fmt_ratio(ratio, sizeof(ratio), a->mean, base->mean);
-		if (j.how == JUDGE_WELCH)
+		if (j.how == JUDGE_COUNTS)
+			table_setf(t, row, 2 + 2 * r, "%.2fx per s, p %.2g%s%s%s", exp(j.lr), j.p,
+				   nc ? " (" : "", nc ? cond.s : "", nc ? ")" : "");
+		else if (j.how == JUDGE_EXTREMES)
+			table_setf(t, row, 2 + 2 * r, "%s; by rounds' ranks %.2fx, p %.2g%s%s%s", ratio,
+				   exp(j.lr), j.p, nc ? " (" : "", nc ? cond.s : "", nc ? ")" : "");
+		else if (j.how == JUDGE_WELCH || j.how == JUDGE_INTERVALS)
 			table_setf(t, row, 2 + 2 * r, "%s, p %.2g%s%s%s", ratio, j.p, nc ? " (" : "",
 				   nc ? cond.s : "", nc ? ")" : "");
 		else if (j.how == JUDGE_RANKS)

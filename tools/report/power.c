@@ -131,7 +131,7 @@ void lead_print_note(FILE *f, const struct report *rp, enum style style)
 		"repetitions, p shown, Benjamini-Hochberg over each probe's; else each run's own "
 		"interval with the floor %u identical unloaded runs set: the larger of the widest "
 		"pair and the bound every figure compared here stays within together, 95 %% of "
-		"the time)\n", JUDGE_BAND * 100, JUDGE_BAND_COUNT * 100, noise_runs);
+		"the time)\n", JUDGE_BAND * 100, JUDGE_BAND_COUNT * 100, noise_builtin_runs());
 	each_probe(rp, print_power, &pl);
 	if (pl.any)
 		fputs(")\n", f);
