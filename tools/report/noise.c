@@ -82,14 +82,13 @@ static void widen(struct noise_floor *to, const struct noise_floor *nf)
 
 /*
  * The measured floor of probe's result and key in env, else the widest of
- * its key's, else of its probe's (always for attribution); runs 0: none.
+ * its key's, else of its probe's; runs 0: none.
  */
 static struct noise_floor measured_in(const char *env, const char *probe, const char *result,
 				      const char *key)
 {
 	const struct noise_floor *t = table_for(env);
 	struct noise_floor of_key = { 0 }, of_probe = { 0 };
-	int attribution = !strcmp(probe, ATTRIBUTION);
 
 	for (size_t i = 0; env && t[i].env; i++) {
 		const struct noise_floor *nf = &t[i];
@@ -97,7 +96,7 @@ static struct noise_floor measured_in(const char *env, const char *probe, const 
 		if (strcmp(nf->env, env) || strcmp(nf->probe, probe))
 			continue;
 		widen(&of_probe, nf);
-		if (attribution || strcmp(nf->key, key))
+		if (strcmp(nf->key, key))
 			continue;
 		if (!strcmp(nf->result, result))
 			return *nf;
@@ -106,8 +105,8 @@ static struct noise_floor measured_in(const char *env, const char *probe, const 
 	return of_key.runs ? of_key : of_probe;
 }
 
-double noise_between_var(const struct report *rp, const struct figure *fg, size_t r,
-			 unsigned *df, int *measured)
+/* The larger of run 0's and run r's envs' floors of fg; runs 0: none. */
+static struct noise_floor floor_for(const struct report *rp, const struct figure *fg, size_t r)
 {
 	char b0[NOISE_ENV_MAX], br[NOISE_ENV_MAX];
 	char *result = noise_result_name(fg);
@@ -117,13 +116,35 @@ double noise_between_var(const struct report *rp, const struct figure *fg, size_
 					    result, fg->key);
 
 	free(result);
-	if (fr.runs && (!f0.runs || fr.sd > f0.sd))
-		f0 = fr;
+	return fr.runs && (!f0.runs || fr.sd > f0.sd) ? fr : f0;
+}
+
+double noise_between_var(const struct report *rp, const struct figure *fg, size_t r,
+			 unsigned *df, int *measured)
+{
+	struct noise_floor f = floor_for(rp, fg, r);
+
 	if (measured)
-		*measured = f0.runs > 0;
+		*measured = f.runs > 0;
 	if (df)
-		*df = f0.df;
-	return f0.runs ? f0.sd * f0.sd : 0;
+		*df = f.df;
+	return f.runs ? f.sd * f.sd : 0;
+}
+
+double noise_outlier_floor(const struct report *rp, const struct figure *fg, size_t r,
+			   int *measured)
+{
+	struct noise_floor f = floor_for(rp, fg, r);
+	enum key_kind kind;
+
+	if (measured)
+		*measured = f.runs > 0;
+	kind = keys_kind(fg->probe, fg->key);
+	/* context never; a count or a maximum of one run has no ratio to judge (judge.h) */
+	if (kind == KEY_KIND_CONTEXT || kind == KEY_KIND_COUNT || kind == KEY_KIND_MAX)
+		return INFINITY;
+	return exp(student_quantile(NOISE_OUTLIER_P, f.df ? f.df : 1) *
+		   sqrt(2 * (f.sd * f.sd + f.within * f.within)));
 }
 
 double noise_floor_of(const struct report *rp, const struct figure *fg, size_t r, int *measured)

@@ -93,6 +93,20 @@ double noise_between_var(const struct report *rp, const struct figure *fg, size_
 double noise_floor_of(const struct report *rp, const struct figure *fg, size_t r, int *measured);
 
 /*
+ * The ratio to a fleet's median beyond which one run of fg is an outlier
+ * (tp-report --fleet, --place): its whole variance between runs (the
+ * between-run term and the within-run part the table subtracted, the
+ * median's and the run's: twice), times Student's t at the table's df for
+ * a two-sided NOISE_OUTLIER_P (0.05 over 50 000 figures and runs at once:
+ * identical runs' tails are longer than a normal's). 1 when none was
+ * measured; infinite for a figure its probe declares context, a count or
+ * a maximum (one run's count or maximum has no ratio to judge: judge.h).
+ */
+#define NOISE_OUTLIER_P 1e-6
+double noise_outlier_floor(const struct report *rp, const struct figure *fg, size_t r,
+			   int *measured);
+
+/*
  * Is run loaded, so that no floor may be learnt from it: other work used
  * CONDITIONS_BUSY_PCT of its CPUs or more (its end record), or it has no
  * end record to say?

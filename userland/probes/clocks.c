@@ -399,7 +399,7 @@ static const struct probe_key clocks_keys[] = {
 	PKEY_BUDGET("elapsed_ms", "ms", "every batch together (seed 001's Elapsed)"),
 	PKEY_BUDGET("batch_ns", "ns", "length of one batch"),
 	PKEY_FIG("timer_share_pct", "%", PK_LOWER, "share of a batch spent reading the timer",
-		 .ci = PK_CI_NONE),
+		 .ci = PK_CI_NONE, .kind = PK_KIND_CONTEXT),
 	PKEY_FIG("timer_ns", "ns", PK_LOWER, "cost of the batch timer",
 		 .ci = PK_CI_UNSTABLE),
 	PKEY_FIG("tsc_hz", "Hz", PK_NEITHER, "TSC frequency used", .ci = PK_CI_NONE),
