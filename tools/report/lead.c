@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "between.h"
 #include "cells.h"
 #include "conditions.h"
 #include "judge.h"
@@ -16,6 +15,7 @@
 #include "ratio.h"
 #include "schema.h"
 #include "power.h"
+#include "student.h"
 #include "util.h"
 
 /* Bookkeeping, or measured on every boot anew: not what the machine is. */
@@ -253,20 +253,22 @@ static int poisson_beyond(double log_ratio, double nx, double ny)
 /*
  * An attribution count's floor: the ratio its between-run variance (noise.h)
  * lets two identical runs reach with probability JUDGE_ALPHA over the
- * attribution figures compared at once (Bonferroni); LEAD_MIN_RATIO where
+ * attribution figures compared at once (Bonferroni; Student's t at the
+ * table's degrees of freedom); LEAD_MIN_RATIO where
  * none was measured.
  */
 static double count_floor(const struct report *rp, const struct figure *fg, size_t r)
 {
 	int measured;
-	double var = noise_between_var(rp, fg, r, NULL, &measured);
+	unsigned df;
+	double var = noise_between_var(rp, fg, r, &df, &measured);
 	size_t m = 0;
 
 	for (size_t i = 0; i < rp->nfigs; i++)
 		m += !strcmp(rp->figs[i].probe, fg->probe);
 	if (!measured)
 		return LEAD_MIN_RATIO;
-	return exp(between_z(JUDGE_ALPHA / 2 / (double)(m ? m : 1)) * sqrt(2 * var));
+	return exp(student_quantile(JUDGE_ALPHA / (double)(m ? m : 1), df ? df : 1) * sqrt(2 * var));
 }
 
 static double attribution_score(const struct report *rp, const struct figure *fg)

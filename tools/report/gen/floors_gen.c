@@ -181,26 +181,48 @@ static int read_log(const char *path, int *loaded)
 	return err != 0;
 }
 
-/* s's pooled component, its df, the mean within part and the runs behind it; 0: under 2 in any group. */
+/*
+ * s's pooled component, its degrees of freedom, the mean within part and
+ * the runs behind it; 0: under 2 runs in every group. The degrees of
+ * freedom are the runs less one per group, shrunk by the residuals'
+ * kurtosis k as a variance estimate's are (Box: 2 (n - 1) / (k - 1), n - 1
+ * for a normal's 3): identical runs' tails are long (a run now and then far
+ * off), and a term of few degrees of freedom is tested by Student's t with
+ * as few, whose tails are as long.
+ */
 static int pool(const struct seen *s, double *var, unsigned *df, double *within, unsigned *runs)
 {
-	double sum = 0, wsum = 0;
+	double sum = 0, wsum = 0, m2 = 0, m4 = 0, k;
 
 	*df = *runs = 0;
-	for (size_t k = 0; k < s->ngroups; k++) {
-		const struct in_group *g = &s->groups[k];
+	for (size_t g = 0; g < s->ngroups; g++) {
+		const struct in_group *gr = &s->groups[g];
+		double mean = 0;
 
-		if (g->n < 2)
+		if (gr->n < 2)
 			continue;
-		sum += (double)(g->n - 1) * between_component(g->x, g->w, g->n);
-		for (size_t i = 0; i < g->n; i++)
-			wsum += g->w[i];
-		*df += (unsigned)(g->n - 1);
-		*runs += (unsigned)g->n;
+		sum += (double)(gr->n - 1) * between_component(gr->x, gr->w, gr->n);
+		for (size_t i = 0; i < gr->n; i++) {
+			wsum += gr->w[i];
+			mean += gr->x[i] / (double)gr->n;
+		}
+		for (size_t i = 0; i < gr->n; i++) {
+			double d2 = (gr->x[i] - mean) * (gr->x[i] - mean);
+
+			m2 += d2;
+			m4 += d2 * d2;
+		}
+		*df += (unsigned)(gr->n - 1);
+		*runs += (unsigned)gr->n;
 	}
-	*var = *df ? sum / *df : 0;
-	*within = *runs ? sqrt(wsum / *runs) : 0;
-	return *df > 0;
+	if (!*df)
+		return 0;
+	*var = sum / *df;
+	k = m2 > 0 ? m4 * *runs / (m2 * m2) : 3;
+	if (k > 3)
+		*df = (unsigned)fmax(1, floor(2.0 * *df / (k - 1)));
+	*within = sqrt(wsum / *runs);
+	return 1;
 }
 
 /* Is s printable ASCII without a tab (a name fit for a line of the table)? */
