@@ -328,6 +328,9 @@ double judge_alpha(const struct report *rp, size_t r)
 
 	if (rp->id && c_id == rp->id && c_r == r && c_gen == keys_generation())
 		return c_alpha;
+	/* sides of several runs keep Welch's per-probe level (their promise is their spread's) */
+	if (r < rp->nruns && (rp->runs[0].members || rp->runs[r].members))
+		return JUDGE_ALPHA;
 	for (size_t i = 0; i < rp->nfigs; i++) {
 		struct judgement j;
 

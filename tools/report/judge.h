@@ -90,7 +90,8 @@ double judge_detectable(const struct judgement *j);
 /*
  * The level each probe's Benjamini-Hochberg family is tested at: JUDGE_ALPHA
  * over the probes with a tested figure in the comparison of run r, so that
- * identical runs lead with any row in at most JUDGE_ALPHA of pairs.
+ * identical single runs lead with any row in at most JUDGE_ALPHA of pairs;
+ * JUDGE_ALPHA where a side pools several runs (sides.h).
  */
 double judge_alpha(const struct report *rp, size_t r);
 

@@ -384,7 +384,7 @@ static void mark_judged(struct table *t, size_t row, const struct report *rp,
 		else if (j.how == JUDGE_EXTREMES)
 			table_setf(t, row, 2 + 2 * r, "%s; by rounds' ranks %.2fx, p %.2g%s%s%s", ratio,
 				   exp(j.lr), j.p, nc ? " (" : "", nc ? cond.s : "", nc ? ")" : "");
-		else if (j.how == JUDGE_WELCH || j.how == JUDGE_INTERVALS)
+		else if (j.how == JUDGE_WELCH)
 			table_setf(t, row, 2 + 2 * r, "%s, p %.2g%s%s%s", ratio, j.p, nc ? " (" : "",
 				   nc ? cond.s : "", nc ? ")" : "");
 		else if (j.how == JUDGE_RANKS)

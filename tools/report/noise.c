@@ -80,15 +80,29 @@ static void widen(struct noise_floor *to, const struct noise_floor *nf)
 	to->df = to->df < nf->df ? to->df : nf->df;
 }
 
+#define NOISE_FEW_RUNS 40
+
+static int by_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 /*
  * The measured floor of probe's result and key in env, else the widest of
- * its key's, else of its probe's; runs 0: none.
+ * its key's, else of its probe's; runs 0: none. A figure's own variance,
+ * estimated from fewer than NOISE_FEW_RUNS runs, is drawn halfway towards
+ * its class's (the median over the env's results with that key) where that
+ * is larger: a run far off now and then may not have come among so few.
  */
 static struct noise_floor measured_in(const char *env, const char *probe, const char *result,
 				      const char *key)
 {
 	const struct noise_floor *t = table_for(env);
-	struct noise_floor of_key = { 0 }, of_probe = { 0 };
+	struct noise_floor of_key = { 0 }, of_probe = { 0 }, own = { 0 };
+	double *cls = NULL, med;
+	size_t n = 0, cap = 0;
 
 	for (size_t i = 0; env && t[i].env; i++) {
 		const struct noise_floor *nf = &t[i];
@@ -98,11 +112,20 @@ static struct noise_floor measured_in(const char *env, const char *probe, const 
 		widen(&of_probe, nf);
 		if (strcmp(nf->key, key))
 			continue;
+		grow(&cls, &cap, n + 1, sizeof(*cls));
+		cls[n++] = nf->sd * nf->sd;
 		if (!strcmp(nf->result, result))
-			return *nf;
+			own = *nf;
 		widen(&of_key, nf);
 	}
-	return of_key.runs ? of_key : of_probe;
+	if (own.runs && own.runs < NOISE_FEW_RUNS && n > 2) {
+		qsort(cls, n, sizeof(*cls), by_double);
+		med = cls[n / 2];
+		if (med > own.sd * own.sd)
+			own.sd = sqrt((own.sd * own.sd + med) / 2);
+	}
+	free(cls);
+	return own.runs ? own : of_key.runs ? of_key : of_probe;
 }
 
 /* The larger of run 0's and run r's envs' floors of fg; runs 0: none. */
@@ -322,9 +345,12 @@ static int parse_text(const char *name, const char *text, size_t len, struct noi
 		lineno = 0;
 	}
 	if (why) {
+		char num[32];
+
+		snprintf(num, sizeof(num), "%zu", lineno);
 		if (lineno)
-			warn_visible("report: --floors=%s: line %zu: %s; no floor taken\n", name,
-				     lineno, why);
+			warn_visible("report: --floors=%s: line %s: %s; no floor taken\n", name, num,
+				     why);
 		else
 			warn_visible("report: --floors=%s: %s; no floor taken\n", name, why);
 		free_table(out, n);
