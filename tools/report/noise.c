@@ -95,6 +95,8 @@ static int by_double(const void *a, const void *b)
  * estimated from fewer than NOISE_FEW_RUNS runs, is drawn halfway towards
  * its class's (the median over the env's results with that key) where that
  * is larger: a run far off now and then may not have come among so few.
+ * Attribution's sources are named per machine: its probe's widest is no
+ * floor for a source never measured.
  */
 static struct noise_floor measured_in(const char *env, const char *probe, const char *result,
 				      const char *key)
@@ -125,6 +127,9 @@ static struct noise_floor measured_in(const char *env, const char *probe, const 
 			own.sd = sqrt((own.sd * own.sd + med) / 2);
 	}
 	free(cls);
+	/* attribution's sources are named per machine: one never measured has no floor */
+	if (!strcmp(probe, ATTRIBUTION))
+		of_probe.runs = 0;
 	return own.runs ? own : of_key.runs ? of_key : of_probe;
 }
 
