@@ -420,18 +420,29 @@ static int shares_figure(const struct report *rp)
 	return 0;
 }
 
-static void print_top_figures(FILE *f, const struct report *rp, enum style style)
+size_t lead_ranked(const struct report *rp, size_t **out)
 {
-	size_t ncol = 2 + 2 * rp->nruns - 1, n = 0;
 	struct ranked *rk = xcalloc(rp->nfigs + 1, sizeof(*rk));
-	const char **titles = xcalloc(ncol, sizeof(*titles));
-	struct table *t;
-	char *h;
+	size_t n = 0;
 
 	for (size_t i = 0; i < rp->nfigs; i++)
 		if ((rk[n].score = lead_figure_score(rp, &rp->figs[i])) > 0)
 			rk[n++].i = i;
 	qsort(rk, n, sizeof(*rk), by_score);
+	*out = xcalloc(n + 1, sizeof(**out));
+	for (size_t k = 0; k < n; k++)
+		(*out)[k] = rk[k].i;
+	free(rk);
+	return n;
+}
+
+static void print_top_figures(FILE *f, const struct report *rp, enum style style)
+{
+	size_t ncol = 2 + 2 * rp->nruns - 1, *rk;
+	size_t n = lead_ranked(rp, &rk);
+	const char **titles = xcalloc(ncol, sizeof(*titles));
+	struct table *t;
+	char *h;
 	titles[0] = "probe";
 	titles[1] = "result: figure";
 	for (size_t r = 0, c = 2; r < rp->nruns; r++) {
@@ -443,7 +454,7 @@ static void print_top_figures(FILE *f, const struct report *rp, enum style style
 	for (size_t c = 2; c < ncol; c++)
 		table_align(t, c, 'r');
 	for (size_t k = 0, shown = 0, attr = 0; k < n && shown < LEAD_TOP_FIGURES; k++) {
-		const struct figure *fg = &rp->figs[rk[k].i];
+		const struct figure *fg = &rp->figs[rk[k]];
 		int is_attr = !strcmp(fg->probe, ATTRIBUTION);
 		size_t row;
 
@@ -464,14 +475,14 @@ static void print_top_figures(FILE *f, const struct report *rp, enum style style
 	}
 	h = xasprintf("Figures furthest from %s, largest ratio first", rp->runs[0].label);
 	fmt_heading(f, style, 2, h);
-	if (shares_figure(rp))
-		lead_print_note(f, rp, style);
 	if (n)
 		table_print(t, f, style, "  ");
 	else if (shares_figure(rp))
 		fprintf(f, "  (no figure differs from %s by more than its noise)\n", rp->runs[0].label);
 	else
 		fprintf(f, "  (no figure compares)\n");
+	if (shares_figure(rp))	/* the statistics under the table */
+		lead_print_note(f, rp, style);
 	free(h);
 	free(titles);
 	free(rk);

@@ -203,6 +203,43 @@ static void run_line(FILE *f, enum style style, const struct run *run)
 	sbuf_free(&line);
 }
 
+/* Is item id "not measured" in every run with a verdict record? */
+static int measured_nowhere(const struct report *rp, const char *id)
+{
+	for (size_t r = 0; r < rp->nruns; r++) {
+		const json_t *it = json_object_get(json_object_get(rp->runs[r].verdict, "items"), id);
+
+		if (rp->runs[r].verdict && (!it || strcmp(text_of(it, "word"), "not measured")))
+			return 0;
+	}
+	return 1;
+}
+
+/* text as lines of at most 118 columns after two spaces, at its spaces. */
+static void fold_line(FILE *f, enum style style, const char *text)
+{
+	size_t at = 0, n = strlen(text);
+
+	while (at < n) {
+		size_t len = n - at;
+
+		if (len > 116) {
+			len = 116;
+			while (len > 40 && text[at + len] != ' ')
+				len--;
+		}
+		char *seg = xasprintf("%.*s", (int)len, text + at);
+
+		fputs(at ? "    " : "  ", f);
+		table_text(f, style, seg);	/* a record's item id: escaped on a page */
+		free(seg);
+		fputs(style == STYLE_HTML ? "<br>\n" : "\n", f);
+		at += len;
+		while (text[at] == ' ')
+			at++;
+	}
+}
+
 /* The figures' table: a row per item, a column per run that has the record. */
 static void items_table(FILE *f, enum style style, const struct report *rp, size_t nwith)
 {
@@ -210,7 +247,7 @@ static void items_table(FILE *f, enum style style, const struct report *rp, size
 	size_t ncol = 3 + nwith + (nwith > 1), c;
 	const char **titles = xcalloc(ncol, sizeof(*titles));
 	struct table *t;
-	struct sbuf b = { 0 };
+	struct sbuf b = { 0 }, none = { 0 };
 
 	titles[0] = "figure";
 	titles[1] = "bounds (docs/verdict.md)";
@@ -225,7 +262,13 @@ static void items_table(FILE *f, enum style style, const struct report *rp, size
 	for (size_t i = 0; i < json_array_size(ids); i++) {
 		const char *id = json_string_value(json_array_get(ids, i));
 		const struct verdict_limit *l = verdict_limit_find(id);
-		size_t row = table_row(t);
+		size_t row;
+
+		if (measured_nowhere(rp, id)) {	/* one line under the table */
+			sbuf_addf(&none, "%s%s", none.s ? "; " : "", l ? l->what : id);
+			continue;
+		}
+		row = table_row(t);
 
 		table_set(t, row, 0, l ? l->what : id);
 		sbuf_reset(&b);
@@ -256,9 +299,17 @@ static void items_table(FILE *f, enum style style, const struct report *rp, size
 			table_set(t, row, c, b.s ? b.s : "");
 		}
 	}
-	table_print(t, f, style, "  ");
+	if (t->nrows > 1)
+		table_print(t, f, style, "  ");
+	if (none.s) {
+		sbuf_reset(&b);
+		sbuf_addf(&b, "not measured in any run (a probe not selected, or the reason by run "
+			  "in --format=json): %s", none.s);
+		fold_line(f, style, b.s);
+	}
 	table_free(t);
 	sbuf_free(&b);
+	sbuf_free(&none);
 	free(titles);
 	json_decref(ids);
 }
