@@ -38,6 +38,9 @@ diag() {
 lead() {
 	run "$TP_REPORT" "$@"
 	sed -n '/^Figures furthest/,/^$/p' "$TMP/out" | sed '1d;/^$/d' >"$TMP/lead-all"
-	grep -Ev '^  \((how|detectable|cannot|not comparable|no floor|both runs|the runs booted)' "$TMP/lead-all" >"$TMP/lead"
-	grep -E '^  \((how|detectable|cannot|not comparable|no floor|both runs|the runs booted)' "$TMP/lead-all" >"$TMP/lead-note"
+	# the notes under the table, each wrapped at 120 columns (continued after four spaces)
+	awk '/^  \((how|detectable|cannot|not comparable|no floor|both runs|the runs booted)/ { n = 1; print; next }
+	     /^    / && n { print; next } { n = 0 }' "$TMP/lead-all" >"$TMP/lead-note"
+	awk '/^  \((how|detectable|cannot|not comparable|no floor|both runs|the runs booted)/ { n = 1; next }
+	     /^    / && n { next } { n = 0; print }' "$TMP/lead-all" >"$TMP/lead"
 }

@@ -420,6 +420,24 @@ static int shares_figure(const struct report *rp)
 	return 0;
 }
 
+/* The lead's note (power.h), each of its lines wrapped at 120 columns. */
+static void print_note_wrapped(FILE *f, const struct report *rp, enum style style)
+{
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		lead_print_note(f, rp, style);
+		return;
+	}
+	lead_print_note(m, rp, STYLE_TEXT);
+	fclose(m);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		lead_put_wrapped(f, style, line + strspn(line, " "));
+	free(text);
+}
+
 size_t lead_ranked(const struct report *rp, size_t **out)
 {
 	struct ranked *rk = xcalloc(rp->nfigs + 1, sizeof(*rk));
@@ -482,7 +500,7 @@ static void print_top_figures(FILE *f, const struct report *rp, enum style style
 	else
 		fprintf(f, "  (no figure compares)\n");
 	if (shares_figure(rp))	/* the statistics under the table */
-		lead_print_note(f, rp, style);
+		print_note_wrapped(f, rp, style);
 	free(h);
 	free(titles);
 	free(rk);

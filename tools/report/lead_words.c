@@ -53,8 +53,7 @@ static void settings(struct sbuf *b, const struct report *rp, size_t r)
 	}
 }
 
-/* text as lines of at most WORDS_WIDTH columns after two spaces (four when continued). */
-static void put_wrapped(FILE *f, enum style style, const char *text)
+void lead_put_wrapped(FILE *f, enum style style, const char *text)
 {
 	size_t at = 0, n = strlen(text);
 
@@ -142,16 +141,16 @@ void lead_words_print(FILE *f, const struct report *rp, enum style style)
 	for (size_t k = 0; k < n && k < LEAD_WORDS_ROWS; k++) {
 		sbuf_reset(&b);
 		row_words(&b, rp, &rp->figs[rk[k]], r);
-		put_wrapped(f, style, b.s);
+		lead_put_wrapped(f, style, b.s);
 	}
 	if (!n) {
 		sbuf_reset(&b);
 		sbuf_addf(&b, "(no figure differs from %s by more than its noise)", rp->runs[0].label);
-		put_wrapped(f, style, b.s);
+		lead_put_wrapped(f, style, b.s);
 	}
 	sbuf_reset(&b);
 	promise(&b, rp, r);
-	put_wrapped(f, style, b.s);
+	lead_put_wrapped(f, style, b.s);
 	sbuf_free(&b);
 	free(rk);
 }
