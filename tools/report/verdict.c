@@ -244,7 +244,8 @@ static void fold_line(FILE *f, enum style style, const char *text)
 static void items_table(FILE *f, enum style style, const struct report *rp, size_t nwith)
 {
 	json_t *ids = item_ids(rp);
-	size_t ncol = 3 + nwith + (nwith > 1), c;
+	/* a spread of two runs is their two cells again: shown from three */
+	size_t ncol = 3 + nwith + (nwith > 2), c;
 	const char **titles = xcalloc(ncol, sizeof(*titles));
 	struct table *t;
 	struct sbuf b = { 0 }, none = { 0 };
@@ -255,7 +256,7 @@ static void items_table(FILE *f, enum style style, const struct report *rp, size
 	for (size_t r = 0; r < rp->nruns; r++)
 		if (rp->runs[r].verdict)
 			titles[c++] = rp->runs[r].label;
-	if (nwith > 1)
+	if (nwith > 2)
 		titles[c++] = "spread";
 	titles[c] = nwith == 1 ? "from, or why not" : "why not, by run";
 	t = table_new(ncol, titles);
@@ -293,7 +294,8 @@ static void items_table(FILE *f, enum style style, const struct report *rp, size
 		if (nwith > 1) {
 			sbuf_reset(&b);
 			spread(&b, rp, id);
-			table_set(t, row, c++, b.s ? b.s : "");
+			if (nwith > 2)
+				table_set(t, row, c++, b.s ? b.s : "");
 			sbuf_reset(&b);
 			whys(&b, rp, id);
 			table_set(t, row, c, b.s ? b.s : "");
