@@ -29,8 +29,11 @@ static const char *change_word(const struct figure *fg, double ratio)
 	return up ? "higher" : "lower";
 }
 
-/* The run-record settings that differ between run 0 and run r: "; differs: cpus 1 vs 2, ...". */
-static void settings(struct sbuf *b, const struct report *rp, size_t r)
+/*
+ * The run-record settings that differ between run 0 and run r: "; differs:
+ * cpus 1 vs 2, ..." in full, else "; differs: as above" where any does.
+ */
+static void settings(struct sbuf *b, const struct report *rp, size_t r, int full)
 {
 	static const char *const keys[] = {
 		"cpus", "clocksource", "kernel", "accel", "cpu_model", "profile", "machine",
@@ -44,6 +47,10 @@ static void settings(struct sbuf *b, const struct report *rp, size_t r)
 
 		if (!x || !y || json_equal(x, y))
 			continue;
+		if (!full) {
+			sbuf_adds(b, "; differs: as above");
+			return;
+		}
 		fmt_scalar(&sx, x);
 		fmt_scalar(&sy, y);
 		sbuf_addf(b, "%s%s %s vs %s", any++ ? ", " : "; differs: ", keys[i],
@@ -77,8 +84,9 @@ void lead_put_wrapped(FILE *f, enum style style, const char *text)
 	}
 }
 
-/* One leading figure as a sentence. */
-static void row_words(struct sbuf *b, const struct report *rp, const struct figure *fg, size_t r)
+/* One leading figure as a sentence; the settings that differ in full on the first row. */
+static void row_words(struct sbuf *b, const struct report *rp, const struct figure *fg, size_t r,
+		      int first)
 {
 	const struct agg *a = &fg->per_run[r], *base = &fg->per_run[0];
 	const char *unit = fg->decl && fg->decl->unit ? fg->decl->unit : "";
@@ -90,17 +98,17 @@ static void row_words(struct sbuf *b, const struct report *rp, const struct figu
 	ratio = j.how == JUDGE_COUNTS || j.how == JUDGE_EXTREMES ? exp(j.lr) : a->mean / base->mean;
 	fmt_num(x, sizeof(x), base->mean);
 	fmt_num(y, sizeof(y), a->mean);
-	sbuf_addf(b, "%s: %s%s%s %s %.2fx %s: %s → %s %s", fg->probe, fg->name, *fg->ident ? " " : "",
-		  fg->ident, fg->key, ratio, change_word(fg, ratio), x, y, unit);
+	sbuf_addf(b, "%s: %s%s%s %s %.2fx %s: %s → %s%s%s", fg->probe, fg->name, *fg->ident ? " " : "",
+		  fg->ident, fg->key, ratio, change_word(fg, ratio), x, y, *unit ? " " : "", unit);
 	if (j.how == JUDGE_COUNTS)
 		sbuf_addf(b, " (events per s of its rounds, p %.2g)", j.p);
 	else if (j.how == JUDGE_EXTREMES)
 		sbuf_addf(b, " (its rounds' maxima by ranks, p %.2g)", j.p);
-	else if (j.how == JUDGE_INTERVALS && j.floor_measured)
+	else if (j.how == JUDGE_INTERVALS && j.floor_measured && j.floor >= 1.005)
 		sbuf_addf(b, ", beyond ±%.0f %% between runs", (j.floor - 1) * 100);
 	else if (j.how == JUDGE_WELCH || j.how == JUDGE_RANKS)
 		sbuf_addf(b, " (p %.2g over the runs a side)", j.p);
-	settings(b, rp, r);
+	settings(b, rp, r, first);
 }
 
 /* "false rows: ...; detectable here: clocks 1.35x, ..." */
@@ -128,7 +136,7 @@ static void promise(struct sbuf *b, const struct report *rp, size_t r)
 
 void lead_words_print(FILE *f, const struct report *rp, enum style style)
 {
-	size_t *rk, r = rp->nruns - 1, n;
+	size_t *rk, r = rp->nruns - 1, n, shown = 0;
 	struct sbuf b = { 0 };
 	char *h;
 
@@ -138,12 +146,18 @@ void lead_words_print(FILE *f, const struct report *rp, enum style style)
 	h = xasprintf("What changed, %s against %s", rp->runs[r].label, rp->runs[0].label);
 	fmt_heading(f, style, 2, h);
 	free(h);
-	for (size_t k = 0; k < n && k < LEAD_WORDS_ROWS; k++) {
+	for (size_t k = 0; k < n && shown < LEAD_WORDS_ROWS; k++) {
+		const struct figure *fg = &rp->figs[rk[k]];
+		struct judgement j;
+
+		/* of several runs, the rows that lead for the last one */
+		if (rp->nruns > 2 && strcmp(fg->probe, ATTRIBUTION) && !judge(rp, fg, r, &j))
+			continue;
 		sbuf_reset(&b);
-		row_words(&b, rp, &rp->figs[rk[k]], r);
+		row_words(&b, rp, fg, r, !shown++);
 		lead_put_wrapped(f, style, b.s);
 	}
-	if (!n) {
+	if (!shown) {
 		sbuf_reset(&b);
 		sbuf_addf(&b, "(no figure differs from %s by more than its noise)", rp->runs[0].label);
 		lead_put_wrapped(f, style, b.s);
