@@ -134,7 +134,7 @@ R=$D/serial-pc-drift-repeat.log
 scaled 3 $R drift ns_per_read >"$TMP/r3.log"
 lead --label=a,b $R "$TMP/r3.log"
 grep -q "read cost hpet: ns_per_read .* 3.00x, p 0.00[0-9]* (TCG)$" "$TMP/lead" &&
-	grep -q "^  (how: .* repeated on both sides: Welch's t on the repetitions, p shown" "$TMP/lead-note"
+	grep -q "^  (how: .* several runs a side: Welch's t on the runs; p shown" "$TMP/lead-note"
 pass $? "both repeated, read costs 3x: Welch's p said in the row and the note"
 diag "$TMP/lead-all"
 
@@ -151,7 +151,7 @@ for a in $D/aa-*-a.log; do
 	lead --label=a,b "$a" "$b"
 	[ $rc -eq 0 ] && { [ "$(cat "$TMP/lead")" = "  $none" ] ||
 		! grep -v "(hogs: other work [0-9]* % of CPUs)\|^  probe " "$TMP/lead" | grep -q .; } &&
-		grep -q "^  (how: a figure leads when the 95 % interval of its ratio excludes 1 -/+ 5 %" \
+		grep -q "^  (how: one run a side: its rounds are its samples .* plus twice the figure's between-run variance" \
 			"$TMP/lead-note"
 	pass $? "identical pair $(basename "$a" -a.log): no figure leads but with the other work beside it, the note says how"
 	diag "$TMP/lead-all"

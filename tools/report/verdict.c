@@ -203,14 +203,22 @@ static void run_line(FILE *f, enum style style, const struct run *run)
 	sbuf_free(&line);
 }
 
-/* Is item id "not measured" in every run with a verdict record? */
+/* Is item id "not measured" in every run with a verdict record, for one same why? (Of
+ * several runs, such items go in one line under the table: the answer stays on the first
+ * screen.) */
 static int measured_nowhere(const struct report *rp, const char *id)
 {
+	const char *why = NULL;
+
 	for (size_t r = 0; r < rp->nruns; r++) {
 		const json_t *it = json_object_get(json_object_get(rp->runs[r].verdict, "items"), id);
 
-		if (rp->runs[r].verdict && (!it || strcmp(text_of(it, "word"), "not measured")))
+		if (!rp->runs[r].verdict)
+			continue;
+		if (!it || strcmp(text_of(it, "word"), "not measured") ||
+		    (why && strcmp(why, text_of(it, "why"))))
 			return 0;
+		why = text_of(it, "why");
 	}
 	return 1;
 }
@@ -265,7 +273,7 @@ static void items_table(FILE *f, enum style style, const struct report *rp, size
 		const struct verdict_limit *l = verdict_limit_find(id);
 		size_t row;
 
-		if (measured_nowhere(rp, id)) {	/* one line under the table */
+		if (nwith > 1 && measured_nowhere(rp, id)) {	/* one line under the table */
 			sbuf_addf(&none, "%s%s", none.s ? "; " : "", l ? l->what : id);
 			continue;
 		}
@@ -305,8 +313,8 @@ static void items_table(FILE *f, enum style style, const struct report *rp, size
 		table_print(t, f, style, "  ");
 	if (none.s) {
 		sbuf_reset(&b);
-		sbuf_addf(&b, "not measured in any run (a probe not selected, or the reason by run "
-			  "in --format=json): %s", none.s);
+		sbuf_addf(&b, "not measured in any run, for one reason each (a probe not "
+			  "selected; the reason: --format=json): %s", none.s);
 		fold_line(f, style, b.s);
 	}
 	table_free(t);
