@@ -38,7 +38,7 @@ const char *noise_env(const json_t *head, char *buf, size_t len);
  * within part Poisson's 1 / (events + 0.5). The result is the figure's row
  * as the lead names it (name, then its identity). The built-in table is
  * tools/report/floors.tsv, committed, made by `make noise-floor-table`
- * (floors_gen --tsv) from tests/data's identical runs; terminated by a NULL env.
+ * (floors_gen) from tests/data's identical runs; terminated by a NULL env.
  */
 struct noise_floor {
 	const char *env, *probe, *result, *key;
@@ -58,7 +58,7 @@ unsigned noise_builtin_runs(void);
 
 /*
  * Floors measured on the user's own machine (`make noise-floor`:
- * floors_gen --tsv, lines "env TAB probe TAB result TAB key TAB sd TAB df
+ * floors_gen, lines "env TAB probe TAB result TAB key TAB sd TAB df
  * TAB within TAB runs", '#' comments, LF or CRLF line ends): for every
  * env they name they take the place of the built-in ones. Hostile input:
  * a regular file, no NUL byte, names of plain printable text, an sd and a
