@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cells.h"
+#include "conditions.h"
 #include "judge.h"
 #include "keys.h"
 #include "lead.h"
@@ -159,7 +160,13 @@ void lead_words_print(FILE *f, const struct report *rp, enum style style)
 	}
 	if (!shown) {
 		sbuf_reset(&b);
-		sbuf_addf(&b, "(no figure differs from %s by more than its noise)", rp->runs[0].label);
+		if (rp->nruns == 2 && rp->nfigs && judge_both_busy(rp, &rp->figs[0], 1))
+			sbuf_addf(&b, "(both runs ran beside other work using %.0f %% of the CPUs or more: no "
+				  "figure compares by ratio; run on an idle machine, or several a side)",
+				  CONDITIONS_BUSY_PCT);
+		else
+			sbuf_addf(&b, "(no figure differs from %s by more than its noise)",
+				  rp->runs[0].label);
 		lead_put_wrapped(f, style, b.s);
 	}
 	sbuf_reset(&b);
