@@ -14,7 +14,8 @@
 # profile, its serial log kept as it is (tests/data/aa-tcg-*.log).
 #
 #   tools/aa-pairs.sh OUTDIR [PAIRS [STRESS [PREFIX]]]
-#   environment: TIMEPROBE=build/timeprobe, GAP=60, MODE=host|appliance
+#   environment: TIMEPROBE=build/timeprobe, GAP=60, MODE=host|appliance,
+#   PROBES=clocks,yield,switch (make noise-floor: every probe the comparison judges)
 set -eu
 
 out=${1:?usage: aa-pairs.sh OUTDIR [PAIRS [STRESS [PREFIX]]]}
@@ -25,7 +26,8 @@ gap=${GAP:-60}
 bin=${TIMEPROBE:-build/timeprobe}
 mode=${MODE:-host}
 here=$(dirname "$0")
-probes=clocks,yield,switch
+probes=${PROBES:-clocks,yield,switch}
+case $probes in *[!a-z0-9,-]*) echo "aa-pairs.sh: PROBES: a comma-separated list of probe names" >&2; exit 2 ;; esac
 
 for n in "$pairs" "$stress" "$gap"; do
 	case $n in '' | *[!0-9]*) echo "aa-pairs.sh: not a number: '$n'" >&2; exit 2 ;; esac

@@ -31,6 +31,16 @@ const char *keydecl_ci_name(enum probe_key_ci c)
 	return (unsigned)c < sizeof(names) / sizeof(names[0]) ? names[c] : 0;
 }
 
+const char *keydecl_kind_name(enum probe_key_kind k)
+{
+	static const char *const names[] = {
+		[PK_KIND_UNSAID] = 0, [PK_KIND_VALUE] = "value", [PK_KIND_COUNT] = "count",
+		[PK_KIND_MAX] = "max", [PK_KIND_CONTEXT] = "context",
+	};
+
+	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : 0;
+}
+
 static void str_or_null(struct tp_rec *r, const char *s)
 {
 	if (s)
@@ -46,7 +56,7 @@ static void key_entry(struct tp_rec *r, const struct probe_key *k)
 	str_or_null(r, k->unit);
 	str_or_null(r, keydecl_dir_name(k->dir));
 	str_or_null(r, k->same_as);
-	if (k->same_below_n || k->max_of || k->half_of || k->ci) {
+	if (k->same_below_n || k->max_of || k->half_of || k->ci || k->kind) {
 		tp_rec_obj_begin(r, 0);
 		if (k->same_below_n)
 			tp_rec_int(r, "same_below_n", k->same_below_n);
@@ -56,6 +66,8 @@ static void key_entry(struct tp_rec *r, const struct probe_key *k)
 			tp_rec_str(r, "half_of", k->half_of);
 		if (k->ci)
 			tp_rec_str(r, "ci", keydecl_ci_name(k->ci));
+		if (k->kind)
+			tp_rec_str(r, "kind", keydecl_kind_name(k->kind));
 		tp_rec_obj_end(r);
 	}
 	tp_rec_arr_end(r);

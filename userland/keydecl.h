@@ -27,4 +27,7 @@ const char *keydecl_dir_name(enum probe_key_dir d);
 /* A figure's uncertainty as the records name it: "interval", "none", "unstable"; NULL: unsaid. */
 const char *keydecl_ci_name(enum probe_key_ci c);
 
+/* A figure's kind as the records name it ("value", "count", "max", "context"); NULL: unsaid. */
+const char *keydecl_kind_name(enum probe_key_kind k);
+
 #endif

@@ -117,6 +117,16 @@ enum probe_key_dir { PK_NEITHER, PK_HIGHER, PK_LOWER, PK_ZERO };
 enum probe_key_ci { PK_CI_UNSAID, PK_CI_INTERVAL, PK_CI_NONE, PK_CI_UNSTABLE };
 
 /*
+ * What kind of number a figure is, for comparing two runs
+ * (docs/comparing.md): unsaid, an ordinary value (a mean, a median, a
+ * rate); an event count over its window (overruns, switches, interrupts),
+ * compared as a rate per second; a maximum or a far quantile of few
+ * samples, compared as an extreme through its rounds' maxima; or a count
+ * or maximum shown for context, never a lead row.
+ */
+enum probe_key_kind { PK_KIND_UNSAID, PK_KIND_VALUE, PK_KIND_COUNT, PK_KIND_MAX, PK_KIND_CONTEXT };
+
+/*
  * One row of a probe's key table. name is the record key, or an fnmatch()
  * pattern for keys named at run time (an interrupt's count). same_as names
  * the key that holds the same fact in its primary unit (bound_ticks:
@@ -141,6 +151,7 @@ struct probe_key {
 	const char *max_of;
 	const char *half_of;
 	enum probe_key_ci ci;
+	enum probe_key_kind kind;
 };
 
 /* Key table rows: a figure, then the other classes (direction neither). */

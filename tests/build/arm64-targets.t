@@ -43,7 +43,7 @@ report:build/arm64/tp-report report-check:build/arm64/tp-report
 report-golden:- report-schema-doc:build/arm64/tp-report
 bench-report:build/arm64/tp-report fuzz:build/arm64/fuzz-report
 fuzz-report:build/arm64/fuzz-report fuzz-report-quick:build/arm64/fuzz-report
-fuzz-report-long:build/arm64/fuzz-report"
+fuzz-report-long:build/arm64/fuzz-report noise-floor-table:build/arm64/report/tools/report/gen/floors"
 vars="KEY=db.key CERT=db.crt IMG=stick.img DEV=/dev/sdz"
 
 # The phony targets as make reads them with ARCH=arm64 (no goal: nothing refused).

@@ -78,7 +78,7 @@ pass $? "pc's pair 0>1: offset and bound the intersection of its two intervals, 
 
 run "$TP_REPORT" --label=q35,pc $Q $P
 pass $rc "text comparison: exit 0"
-sed -n '/^Figures furthest/,/^Runs/p' "$TMP/out" | grep -v '^  (' >"$TMP/lead"
+sed -n '/^Figures furthest/,/^Runs/p' "$TMP/out" | grep -v '^  (\|^    ' >"$TMP/lead"
 ! grep -q "offset_ns\|offset_ticks\|freq_ppm\|trend_ppm\|window_ppm" "$TMP/lead" &&
 	[ "$(grep -c '^  attribution' "$TMP/lead")" -le 3 ] &&
 	! grep '^  attribution' "$TMP/lead" | grep -qv 'while .* ran: .* per s'

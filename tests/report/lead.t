@@ -42,13 +42,16 @@ lead --label=a,b $Q "$TMP/x1.2.log"
 pass $? "every clock read 1.2x as dear, runs not repeated: within 1.5x, nothing leads"
 diag "$TMP/lead"
 
-# The q35 capture ran under TCG. Its identical boots (tests/data/aa-tcg*) keep some clock
-# reads steadier than others: a TSC instruction is emulated in a few host instructions, a
-# system call's cost varies with the host. Each row's floor is its own, so with every clock
-# read 2x as dear the steady rows lead and the others stay within their floors or cannot
-# compare; at 6x more lead; nothing but the scaled figures does, each at its factor.
-rows_at() {	# FACTOR: the lead's rows, all ns_per_call at FACTOR under TCG, else -1
-	if grep -v '^  probe' "$TMP/lead" | grep -qv ": ns_per_call  .* $1.00x (TCG)$"; then
+# The q35 capture ran under TCG. Its identical boots (tests/data/aa-tcg*) differ by about
+# 20 % between boots (a TSC instruction less, but a fresh identical pair, fresh-tcg-quiet-3,
+# shows rdtsc 0.72x by chance: power.t), and each row's between-run term is its own. With
+# every clock read 2x as dear, what leads (if anything) is a scaled clock read at its factor
+# (how many: a diagnostic; on purpose, issue 46: one boot a side under TCG cannot promise
+# 2x); at 6x rows lead, at least as many; nothing but the scaled figures does.
+rows_at() {	# FACTOR: the lead's rows, all ns_per_call at FACTOR under TCG (none: 0), else -1
+	if [ "$(cat "$TMP/lead")" = "  $none" ]; then
+		echo 0
+	elif grep -v '^  probe' "$TMP/lead" | grep -qv ": ns_per_call  .* $1.00x (TCG)$"; then
 		echo -1
 	else
 		grep -c ": ns_per_call  " "$TMP/lead"
@@ -57,7 +60,7 @@ rows_at() {	# FACTOR: the lead's rows, all ns_per_call at FACTOR under TCG, else
 scaled 2 >"$TMP/x2.log"
 lead --label=a,b $Q "$TMP/x2.log"
 n2=$(rows_at 2)
-[ "$n2" -ge 1 ]
+[ "$n2" -ge 0 ]
 pass $? "TCG, every clock read 2x as dear: $n2 rows lead, each a clock read at 2.00x"
 diag "$TMP/lead-all"
 scaled 6 >"$TMP/x6.log"
@@ -131,7 +134,7 @@ R=$D/serial-pc-drift-repeat.log
 scaled 3 $R drift ns_per_read >"$TMP/r3.log"
 lead --label=a,b $R "$TMP/r3.log"
 grep -q "read cost hpet: ns_per_read .* 3.00x, p 0.00[0-9]* (TCG)$" "$TMP/lead" &&
-	grep -q "^  (how: .* repeated on both sides: Welch's t on the repetitions, p shown" "$TMP/lead-note"
+	grep -q "^  (how: .* several runs a side: Welch's t on the runs; p shown" "$TMP/lead-note"
 pass $? "both repeated, read costs 3x: Welch's p said in the row and the note"
 diag "$TMP/lead-all"
 
@@ -148,7 +151,7 @@ for a in $D/aa-*-a.log; do
 	lead --label=a,b "$a" "$b"
 	[ $rc -eq 0 ] && { [ "$(cat "$TMP/lead")" = "  $none" ] ||
 		! grep -v "(hogs: other work [0-9]* % of CPUs)\|^  probe " "$TMP/lead" | grep -q .; } &&
-		grep -q "^  (how: a figure leads when the 95 % interval of its ratio excludes 1 -/+ 5 %" \
+		grep -q "^  (how: one run a side: its rounds are its samples .* plus twice the figure's between-run variance" \
 			"$TMP/lead-note"
 	pass $? "identical pair $(basename "$a" -a.log): no figure leads but with the other work beside it, the note says how"
 	diag "$TMP/lead-all"

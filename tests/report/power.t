@@ -201,22 +201,22 @@ quiet() {	# NS
 }
 quiet 100 >"$TMP/q1.log"
 quiet 200 >"$TMP/q2.log"
-# (env, probe, result, key, sd of the log, its df, widest pair, figure pairs: result "c
-# path=vdso clocksource=tsc" is not in the file, so its key's widest applies)
-printf '# mine\nos\tclocks\tother\tns_per_call\t0.01\t30\t1.2\t10\n' >"$TMP/f12.tsv"
-printf 'os\tclocks\tother\tns_per_call\t0.01\t30\t3\t10\n' >"$TMP/f3.tsv"
+# (env, probe, result, key, between-run sd of the log, its df, the within-run sd, runs:
+# result "c path=vdso clocksource=tsc" is not in the file, so its key's applies)
+printf '# mine\nos\tclocks\tother\tns_per_call\t0.01\t30\t0\t31\n' >"$TMP/f12.tsv"
+printf 'os\tclocks\tother\tns_per_call\t0.5\t30\t0\t31\n' >"$TMP/f3.tsv"
 lead --floors="$TMP/f12.tsv" --label=A,B "$TMP/q1.log" "$TMP/q2.log"
 grep -q ": ns_per_call  .* 2.00x$" "$TMP/lead"
-pass $? "--floors: quiet single runs, a floor of 1.2x: 2x leads"
+pass $? "--floors: quiet single runs, a between-run sd of 0.01: 2x leads"
 diag "$TMP/lead-all"
 lead --floors="$TMP/f3.tsv" --label=A,B "$TMP/q1.log" "$TMP/q2.log"
 [ "$(cat "$TMP/lead")" = "  $none" ]
-pass $? "--floors: a machine's own floor of 3x: 2x does not lead"
+pass $? "--floors: a machine's own between-run sd of 0.5 (two runs within 2.7x): 2x does not lead"
 diag "$TMP/lead-all"
-printf 'os\tclocks\tc\tns_per_call\t0.01\t30\t0.5\t10\n' >"$TMP/bad.tsv"
+printf 'os\tclocks\tc\tns_per_call\t0.01\t30\t25\t10\n' >"$TMP/bad.tsv"
 run "$TP_REPORT" --floors="$TMP/bad.tsv" "$TMP/q1.log" "$TMP/q2.log"
-[ $rc -eq 2 ] && grep -q "^report: --floors=.*bad.tsv: line 1: a ratio that is not a number from 1 to 1e9; no floor taken$" "$TMP/err"
-pass $? "--floors: a ratio below 1 is refused with its line, exit 2"
+[ $rc -eq 2 ] && grep -q "^report: --floors=.*bad.tsv: line 1: a within-run sd that is not a number from 0 to 20; no floor taken$" "$TMP/err"
+pass $? "--floors: a within-run sd of 25 is refused with its line, exit 2"
 diag "$TMP/err"
 
 done_testing

@@ -463,12 +463,12 @@ static int floors_from(const char *text)
 
 /*
  * The lead's score of c's ns_per_call, single runs a [alo, ahi] and b [blo, bhi] (95 %) of
- * env "unit", whose floor for it is 1.0001 (noise_load_floors()): their intervals decide.
+ * env "unit", whose between-run sd for it is 0 (noise_load_floors()): their intervals decide.
  */
 static double score_ci(double a, double alo, double ahi, double b, double blo, double bhi)
 {
 	static const char run[] = "{\"type\":\"run\",\"env\":\"unit\"}";
-	static const char floors[] = "unit\tclocks\tc\tns_per_call\t0\t1\t1.0001\t1\n";
+	static const char floors[] = "unit\tclocks\tc\tns_per_call\t0\t1\t0\t2\n";
 	char *ja = xasprintf("{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"c\","
 			     "\"ns_per_call\":%g,\"ns_per_call_ci95\":[%g,%g,100]}", a, alo, ahi);
 	char *jb = xasprintf("{\"type\":\"result\",\"probe\":\"clocks\",\"name\":\"c\","
@@ -549,33 +549,33 @@ static double floor_in(const char *env, const char *probe, const char *key, int 
 }
 
 /*
- * The floor as the lead applies it: the larger of the widest pair and
- * Student's t at df for 0.05 / m, times sqrt(2) sd (t 2.0423 at 30 df for
- * 0.05; 2.3596 for 0.025).
+ * The between-run term as the lead applies it (noise.h): the figure's own
+ * variance component, else its key's largest, else its probe's; shown as
+ * the ratio two identical runs stay within, exp(1.96 sqrt(2) sd).
  */
 static void test_noise_floors(void)
 {
 	int measured = -1;
 
 	is_near(floor_in("nowhere", "clocks", "ns_per_call", 1, &measured), 1, 0,
-		"floor: an env without identical pairs gets none, 1");
+		"floor: an env without identical runs gets none, 1");
 	is_int(measured, 0, "floor: ... and says none was measured");
-	ok(noise_pairs > 0 && noise_floors[0].env && noise_floors[0].df > 0,
-	   "floor: the built-in table holds floors from %u pairs, the first with %u df",
-	   noise_pairs, noise_floors[0].df);
-	is_int(floors_from("# mine\nos\tclocks\tx\tns_per_call\t0.1\t30\t1.2\t100\n"
-			   "os\tclocks\tz\tns_per_call\t0.2\t10\t1.1\t50\n"
-			   "os\tclocks\tz\tgranularity_ns\t0.05\t10\t3\t50\n"
-			   "os\tclocks\tz\toverhead_ns\t0.5\t10\t1.5\t50\n"), 0, "floor: a file of four read");
-	is_near(floor_in("os", "clocks", "ns_per_call", 1, &measured), exp(2.0423 * M_SQRT2 * 0.1),
-		1e-3, "floor: one figure, sd 0.1 of 30 df: the bound, t 2.042, beyond the widest pair's 1.2x");
+	ok(noise_builtin_runs() > 0 && noise_builtin()[0].env && noise_builtin()[0].df > 0,
+	   "floor: the built-in table holds variances from %u runs, the first with %u df",
+	   noise_builtin_runs(), noise_builtin()[0].df);
+	is_int(floors_from("# mine\nos\tclocks\tx\tns_per_call\t0.1\t30\t0.01\t31\n"
+			   "os\tclocks\tz\tns_per_call\t0.2\t10\t0\t11\n"
+			   "os\tclocks\tz\tgranularity_ns\t0.05\t10\t0\t11\n"
+			   "os\tclocks\tz\toverhead_ns\t0.5\t10\t0\t11\n"), 0, "floor: a file of four read");
+	is_near(floor_in("os", "clocks", "ns_per_call", 1, &measured), exp(1.959964 * M_SQRT2 * 0.1),
+		1e-6, "floor: one figure, sd 0.1: two runs within exp(1.96 sqrt(2) 0.1) = 1.3194x");
 	is_int(measured, 1, "floor: ... and says it was measured");
-	is_near(floor_in("os", "clocks", "ns_per_call", 2, NULL), exp(2.3596 * M_SQRT2 * 0.1), 1e-3,
-		"floor: two figures tested at once: t at 0.025, 2.360");
-	is_near(floor_in("os", "clocks", "granularity_ns", 1, NULL), 3, 1e-9,
-		"floor: a result never measured takes its key's widest: its pair's 3x beyond the bound");
-	is_near(floor_in("os", "clocks", "resolution_ns", 1, NULL), exp(2.2281 * M_SQRT2 * 0.5), 1e-3,
-		"floor: a key never measured takes its probe's widest: sd 0.5 at 10 df (2.2281)");
+	is_near(floor_in("os", "clocks", "ns_per_call", 2, NULL), exp(1.959964 * M_SQRT2 * 0.1), 1e-6,
+		"floor: the term is the figure's own, whatever else is compared");
+	is_near(floor_in("os", "clocks", "granularity_ns", 1, NULL), exp(1.959964 * M_SQRT2 * 0.05),
+		1e-6, "floor: a result never measured takes its key's largest sd, 0.05");
+	is_near(floor_in("os", "clocks", "resolution_ns", 1, NULL), exp(1.959964 * M_SQRT2 * 0.5), 1e-6,
+		"floor: a key never measured takes its probe's largest sd, 0.5");
 	noise_free_floors();
 }
 

@@ -115,12 +115,13 @@ static char *machine_of(const struct run *run)
 		   : xstrdup(export_str(run->head, "machine"));
 }
 
-/* The ratio an outlier must exceed: the measured floor of identical runs
- * (noise.h), or FLEET_FLOOR_UNMEASURED where none was measured for the env. */
+/* The ratio an outlier must exceed: the per-figure between-run term of
+ * identical runs (noise.h, noise_outlier_floor()), or FLEET_FLOOR_UNMEASURED
+ * where none was measured for the env. */
 static double fleet_floor(const struct report *rp, const struct figure *fg, size_t ri)
 {
 	int measured;
-	double f = noise_floor_of(rp, fg, ri, &measured);
+	double f = noise_outlier_floor(rp, fg, ri, &measured);
 
 	return measured ? f : FLEET_FLOOR_UNMEASURED;
 }

@@ -62,6 +62,7 @@ static void print_human(FILE *f, const struct report *rp, enum style style, cons
 	}
 	fmt_heading(f, style, 1, "Comparison");
 	conditions_print(f, rp, style);
+	print_words_sided(f, rp, style);	/* the answer on the first screen */
 	verdict_print(f, rp, style);
 	lineup_print(f, rp, style);
 	print_lead_sided(f, rp, style);

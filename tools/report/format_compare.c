@@ -158,6 +158,19 @@ void print_lead_sided(FILE *f, const struct report *rp, enum style style)
 	sides_free(&sides);
 }
 
+/* The lead in words (lead_words_print()), between sides where labels pool runs, else runs. */
+void print_words_sided(FILE *f, const struct report *rp, enum style style)
+{
+	struct report sides;
+
+	if (!sides_build(rp, &sides)) {
+		lead_words_print(f, rp, style);
+		return;
+	}
+	lead_words_print(f, &sides, style);
+	sides_free(&sides);
+}
+
 void print_tables(FILE *f, const struct report *rp, enum style style, const struct out_opts *o)
 {
 	if (rp->nruns == 1) {

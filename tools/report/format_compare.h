@@ -16,6 +16,9 @@
 void print_tables(FILE *f, const struct report *rp, enum style style, const struct out_opts *o);
 
 /* The lead (lead.h), between sides where --label pools runs (sides.h). */
+/* The lead in words on the first screen, between sides or runs (lead.h). */
+void print_words_sided(FILE *f, const struct report *rp, enum style style);
+
 void print_lead_sided(FILE *f, const struct report *rp, enum style style);
 
 #endif

@@ -4,12 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "between.h"
 #include "judge.h"
 #include "keys.h"
 #include "noise.h"
 #include "primary.h"
 #include "ranks.h"
 #include "ratio.h"
+#include "rounds.h"
 #include "schema.h"
 #include "student.h"
 #include "util.h"
@@ -20,16 +22,6 @@
 static double t975(double df)
 {
 	return student_quantile(JUDGE_ALPHA, df);
-}
-
-/* Run r's own standard error of log(fg) from its interval (one iteration); 0: none. */
-static double own_se(const struct figure *fg, size_t r)
-{
-	const struct fig_ci *ci = fg->ci ? &fg->ci[r] : NULL;
-
-	if (!ci || !ci->n || !(ci->lo > 0) || !(ci->hi >= ci->lo))
-		return 0;
-	return log(ci->hi / ci->lo) / (2 * Z975);
 }
 
 static double band_of(const struct figure *fg)
@@ -104,30 +96,161 @@ int judge_both_busy(const struct report *rp, const struct figure *fg, size_t r)
 	       noise_run_busy(&rp->runs[r]);
 }
 
-/* One run a side (at least one): own intervals (where given) and the floor. */
+/*
+ * Run r's variance of log(fg) within its run, and its degrees of freedom:
+ * its rounds' (rounds.h), or its iterations' where it repeated, or its own
+ * interval's (a large df), else 0.
+ */
+static double side_var(const struct report *rp, const struct figure *fg, size_t r, double *df)
+{
+	const struct agg *a = &fg->per_run[r];
+	double *v, se = rounds_own_se(fg, r), w = rounds_log_within(rp, fg, r);
+	size_t n = rounds_values(rp, fg, r, &v);
+
+	free(v);
+	if (a->n > 1 && a->mean > 0) {
+		*df = (double)a->n - 1;
+		return a->stddev * a->stddev / (a->mean * a->mean) / (double)a->n;
+	}
+	if (n >= 2 && isfinite(w) && !(se > 0 && w == se * se)) {
+		*df = (double)n - 1;
+		return w;
+	}
+	*df = fg->ci && fg->ci[r].n > 1 ? (double)fg->ci[r].n - 1 : 1e6;
+	return se * se;
+}
+
+/* Welch-Satterthwaite's degrees of freedom of a sum of variances v[i] with df[i] each. */
+static double satterthwaite(const double *v, const double *df, size_t n)
+{
+	double sum = 0, den = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		sum += v[i];
+		den += v[i] > 0 ? v[i] * v[i] / fmax(df[i], 1) : 0;
+	}
+	return den > 0 ? sum * sum / den : 1e6;
+}
+
+/* The between-run variance of fg (noise.h), 0 with how CANNOT where none or too wide. */
+static double between_of(const struct report *rp, const struct figure *fg, size_t r,
+			 struct judgement *j, unsigned *bdf)
+{
+	double vb = noise_between_var(rp, fg, r, bdf, &j->floor_measured);
+
+	j->floor = exp(Z975 * sqrt(2 * vb));
+	/* a run's own samples do not see the next run's neighbours: the term must be measured */
+	if (!j->floor_measured || j->floor > JUDGE_FLOOR_USELESS)
+		j->how = JUDGE_CANNOT;
+	return vb;
+}
+
+/* One run a side: its rounds or interval, and twice the between-run variance. */
 static void single(const struct report *rp, const struct figure *fg, size_t r,
 		   struct judgement *j)
 {
-	double sa = own_se(fg, r), sb = own_se(fg, 0);
-	const struct agg *a = &fg->per_run[r], *b = &fg->per_run[0];
+	double v[3], df[3], total;
+	unsigned bdf;
+	double vb = between_of(rp, fg, r, j, &bdf);
 
-	/* a side that repeated brings its iterations' spread as its own interval */
-	if (a->n > 1 && a->mean > 0)
-		sa = a->stddev / a->mean / sqrt((double)a->n) * t975((double)a->n - 1) / Z975;
-	if (b->n > 1 && b->mean > 0)
-		sb = b->stddev / b->mean / sqrt((double)b->n) * t975((double)b->n - 1) / Z975;
-	j->floor = noise_floor_of(rp, fg, r, &j->floor_measured);
-	/* a run's own interval does not see the next run's neighbours: a floor must */
-	if (!j->floor_measured) {
-		j->how = JUDGE_CANNOT;
+	if (j->how == JUDGE_CANNOT)
 		return;
-	}
-	if (j->floor_measured && j->floor > JUDGE_FLOOR_USELESS) {
-		j->how = JUDGE_CANNOT;
-		return;
-	}
+	v[0] = side_var(rp, fg, r, &df[0]);
+	v[1] = side_var(rp, fg, 0, &df[1]);
+	v[2] = 2 * vb;
+	df[2] = bdf;
+	total = v[0] + v[1] + v[2];
 	j->how = JUDGE_INTERVALS;
-	j->half = sqrt(Z975 * Z975 * (sa * sa + sb * sb) + pow(log(j->floor), 2));
+	j->sd = sqrt(total);
+	j->df = satterthwaite(v, df, 3);
+	if (!(total > 0)) {
+		j->p = j->lr != 0 ? 0 : 1;
+		j->half = 0;
+		return;
+	}
+	j->p = student_p(j->lr / j->sd, j->df);
+	j->half = t975(j->df) * j->sd;
+}
+
+/* Run r's rounds of fg (events) and their windows (NULL: equal); how many rounds. */
+static size_t count_rounds(const struct report *rp, const struct figure *fg, size_t r, double **c,
+			   double **t)
+{
+	size_t n = rounds_values(rp, fg, r, c);
+
+	if (rounds_windows(rp, fg, r, t) != n) {
+		free(*t);
+		*t = NULL;
+	}
+	return n;
+}
+
+/*
+ * An event count, one run a side: its rates by quasi-Poisson over the
+ * rounds (between.h), or where a side has none, Poisson's on its total,
+ * plus twice its between-run variance; JUDGE_NOT where neither saw one.
+ */
+static void counts(const struct report *rp, const struct figure *fg, size_t r, struct judgement *j)
+{
+	double *ca, *ta, *cb, *tb, tot_a[2], tot_b[2];
+	unsigned bdf;
+	double vb = between_of(rp, fg, r, j, &bdf);
+	size_t na = count_rounds(rp, fg, r, &ca, &ta), nb = count_rounds(rp, fg, 0, &cb, &tb);
+	struct between_qp q;
+	int ok;
+
+	if (j->how == JUDGE_CANNOT)
+		na = nb = 0;
+	if (na >= 2 && nb >= 2 && (!ta) == (!tb)) {
+		ok = between_quasi_poisson(cb, tb, nb, ca, ta, na, 2 * vb, &q);
+	} else {	/* one total a side, split in two halves so Poisson's rate is tested */
+		tot_a[0] = tot_a[1] = fg->per_run[r].mean * (double)fg->per_run[r].n / 2;
+		tot_b[0] = tot_b[1] = fg->per_run[0].mean * (double)fg->per_run[0].n / 2;
+		ok = j->how != JUDGE_CANNOT &&
+		     between_quasi_poisson(tot_b, NULL, 2, tot_a, NULL, 2, 2 * vb, &q);
+		q.phi = 1;
+	}
+	free(ca);
+	free(ta);
+	free(cb);
+	free(tb);
+	if (!ok || !(q.rate_a > 0 || q.rate_b > 0)) {
+		j->how = j->how == JUDGE_CANNOT ? JUDGE_CANNOT : JUDGE_NOT;
+		return;
+	}
+	*j = (struct judgement){ .how = JUDGE_COUNTS, .lr = q.lr, .p = q.p, .sd = q.se, .df = q.df,
+				 .half = t975(q.df) * q.se, .floor = j->floor, .band = j->band,
+				 .floor_measured = j->floor_measured };
+}
+
+/* A maximum, one run a side: its rounds' values by ranks; CANNOT without rounds. */
+static void extremes(const struct report *rp, const struct figure *fg, size_t r,
+		     struct judgement *j)
+{
+	double *x, *y;
+	size_t m = rounds_values(rp, fg, 0, &x), n = rounds_values(rp, fg, r, &y), k = 0;
+	struct ranks rk;
+
+	for (size_t i = 0; i < m; i++)
+		k += x[i] > 0;
+	for (size_t i = 0; i < n; i++)
+		k += y[i] > 0;
+	if (m < JUDGE_RANKS_MIN || n < JUDGE_RANKS_MIN || k != m + n) {
+		free(x);
+		free(y);
+		j->how = JUDGE_CANNOT;
+		return;
+	}
+	for (size_t i = 0; i < m; i++)
+		x[i] = log(x[i]);
+	for (size_t i = 0; i < n; i++)
+		y[i] = log(y[i]);
+	ranks_test(x, m, y, n, JUDGE_ALPHA, &rk);
+	free(x);
+	free(y);
+	*j = (struct judgement){ .how = JUDGE_EXTREMES, .lr = rk.shift, .p = rk.p, .floor = 1,
+				 .band = j->band, .lo = rk.lo, .hi = rk.hi,
+				 .half = (rk.hi - rk.lo) / 2 };
 }
 
 static int by_p(const void *x, const void *y)
@@ -140,27 +263,37 @@ static int by_p(const void *x, const void *y)
 static int judge_one(const struct report *rp, const struct figure *fg, size_t r,
 		     struct judgement *j);
 
+/* Is j one of its probe's many tests (Benjamini-Hochberg's family)? */
+static int in_family(const struct judgement *j)
+{
+	return !j->primary && (j->how == JUDGE_WELCH || j->how == JUDGE_INTERVALS ||
+			       j->how == JUDGE_COUNTS || j->how == JUDGE_EXTREMES);
+}
+
 /*
  * Many figures are tested at once, so a p below 0.05 comes up by chance in
  * about one test of twenty: Benjamini and Hochberg's step-up rule keeps the
- * expected share of false leads among a probe's leads at JUDGE_ALPHA (each
- * probe a family: its figures measure one thing). The largest
- * p_(k) <= k / m JUDGE_ALPHA over the m Welch tests of probe's figures
- * between run 0 and run r; -1 when none passes. Cached per report (its
- * id), run and probe (figures are sorted by probe).
+ * expected share of false leads among a probe's leads at alpha (each probe
+ * a family: its figures measure one thing; alpha judge_alpha()'s). The
+ * largest p_(k) <= k / m alpha over the m tests of probe's figures between
+ * run 0 and run r; -1 when none passes; *m the family's size. Cached per
+ * report (its id), run and probe (figures are sorted by probe).
  */
-static double fdr_threshold(const struct report *rp, size_t r, const char *probe)
+static double fdr_threshold(const struct report *rp, size_t r, const char *probe, size_t *mp)
 {
 	static unsigned c_id, c_gen;
-	static size_t c_r;
+	static size_t c_r, c_m;
 	static char *c_probe;
 	static double c_thr;
-	double *p, thr = -1;
+	double *p, thr = -1, alpha;
 	size_t m = 0;
 
 	if (rp->id && c_id == rp->id && c_r == r && c_gen == keys_generation() && c_probe &&
-	    !strcmp(c_probe, probe))
+	    !strcmp(c_probe, probe)) {
+		*mp = c_m;
 		return c_thr;
+	}
+	alpha = judge_alpha(rp, r);
 	p = xcalloc(rp->nfigs + 1, sizeof(*p));
 	for (size_t i = 0; i < rp->nfigs; i++) {
 		struct judgement j;
@@ -168,12 +301,12 @@ static double fdr_threshold(const struct report *rp, size_t r, const char *probe
 		if (strcmp(rp->figs[i].probe, probe))
 			continue;
 		judge_one(rp, &rp->figs[i], r, &j);
-		if (j.how == JUDGE_WELCH && !j.primary)
+		if (in_family(&j))
 			p[m++] = j.p;
 	}
 	qsort(p, m, sizeof(*p), by_p);
 	for (size_t k = 0; k < m; k++)
-		if (p[k] <= (double)(k + 1) / (double)m * JUDGE_ALPHA)
+		if (p[k] <= (double)(k + 1) / (double)m * alpha)
 			thr = p[k];
 	free(p);
 	c_id = rp->id;
@@ -182,15 +315,52 @@ static double fdr_threshold(const struct report *rp, size_t r, const char *probe
 	free(c_probe);
 	c_probe = xstrdup(probe);
 	c_thr = thr;
+	*mp = c_m = m;
 	return thr;
+}
+
+double judge_alpha(const struct report *rp, size_t r)
+{
+	static unsigned c_id, c_gen;
+	static size_t c_r;
+	static double c_alpha;
+	size_t probes = 0;
+
+	if (rp->id && c_id == rp->id && c_r == r && c_gen == keys_generation())
+		return c_alpha;
+	/* sides of several runs keep Welch's per-probe level (their promise is their spread's) */
+	if (r < rp->nruns && (rp->runs[0].members || rp->runs[r].members))
+		return JUDGE_ALPHA;
+	for (size_t i = 0; i < rp->nfigs; i++) {
+		struct judgement j;
+
+		if (i && !strcmp(rp->figs[i].probe, rp->figs[i - 1].probe) && probes)
+			continue;	/* this probe counted already (figures are sorted by probe) */
+		for (size_t k = i; k < rp->nfigs && !strcmp(rp->figs[k].probe, rp->figs[i].probe); k++) {
+			judge_one(rp, &rp->figs[k], r, &j);
+			if (in_family(&j)) {
+				probes++;
+				break;
+			}
+		}
+	}
+	c_id = rp->id;
+	c_r = r;
+	c_gen = keys_generation();
+	c_alpha = JUDGE_ALPHA / (double)(probes ? probes : 1);
+	return c_alpha;
 }
 
 int judge(const struct report *rp, const struct figure *fg, size_t r, struct judgement *j)
 {
 	int leads = judge_one(rp, fg, r, j);
 
-	if (j->how == JUDGE_WELCH && !j->primary)
-		return leads && j->p <= fdr_threshold(rp, r, fg->probe);
+	if (in_family(j)) {
+		double thr = fdr_threshold(rp, r, fg->probe, &j->m);
+
+		j->alpha = judge_alpha(rp, r);
+		return leads && j->p <= thr;
+	}
 	return leads;
 }
 
@@ -199,13 +369,26 @@ static int judge_one(const struct report *rp, const struct figure *fg, size_t r,
 {
 	const struct agg *a = &fg->per_run[r], *b = &fg->per_run[0];
 
+	enum key_kind kind = keys_kind(fg->probe, fg->key);
+	int single_side = a->n <= 1 || b->n <= 1;
+
 	*j = (struct judgement){ .how = JUDGE_NOT, .p = NAN, .floor = 1, .band = band_of(fg),
 				 .primary = primary_question(rp, fg, r) };
-	if (!r || r >= rp->nruns || !a->n || !b->n || !(a->mean > 0) || !(b->mean > 0) ||
-	    !isfinite(a->mean) || !isfinite(b->mean) || !ratio_may_lead(rp, fg) ||
-	    (fg->decl && fg->decl->dir == KEY_DIR_ZERO))
+	if (!r || r >= rp->nruns || !a->n || !b->n || !ratio_may_lead(rp, fg) ||
+	    kind == KEY_KIND_CONTEXT || (fg->decl && fg->decl->dir == KEY_DIR_ZERO))
+		return 0;
+	if (kind == KEY_KIND_COUNT && single_side && a->mean >= 0 && b->mean >= 0 &&
+	    !judge_both_busy(rp, fg, r)) {
+		counts(rp, fg, r, j);
+		return j->how == JUDGE_COUNTS && fabs(j->lr) - j->half > j->band;
+	}
+	if (!(a->mean > 0) || !(b->mean > 0) || !isfinite(a->mean) || !isfinite(b->mean))
 		return 0;
 	j->lr = log(a->mean / b->mean);
+	if (kind == KEY_KIND_MAX && single_side && !judge_both_busy(rp, fg, r)) {
+		extremes(rp, fg, r, j);
+		return j->how == JUDGE_EXTREMES && (j->hi < -j->band || j->lo > j->band);
+	}
 	if (fg->uncert == KEY_CI_UNSTABLE) {
 		j->how = JUDGE_UNSTABLE;
 		return 0;
@@ -225,5 +408,7 @@ static int judge_one(const struct report *rp, const struct figure *fg, size_t r,
 
 double judge_detectable(const struct judgement *j)
 {
+	if (j->how == JUDGE_INTERVALS || j->how == JUDGE_COUNTS)
+		return between_detectable(j->sd, j->alpha, j->m, 0.8, j->band, j->half);
 	return exp(j->half + j->band);
 }

@@ -8,10 +8,13 @@
  *   Benjamini-Hochberg's rule over all the figures tested so (the
  *   comparison's own question, primary_question(), primary.h, alone, by ranks where
  *   each side has enough runs);
- * - else each run's own interval (the figure's KEY_ci95, keys.h) and the
- *   between-run floor identical unloaded runs set for its result and key
- *   in their env (noise.h: the widest pair, or the bound all the figures
- *   compared at once stay within), not squared, combined in quadrature.
+ * - else (one run a side) the run's rounds as its samples (Welch's t on
+ *   their logs), or where it has none its own interval (KEY_ci95, keys.h),
+ *   plus twice the between-run variance identical runs show for the figure
+ *   in their env (noise.h), Benjamini-Hochberg over each probe's figures;
+ *   an event count by its rates, quasi-Poisson over the rounds (between.h);
+ *   a maximum by its rounds' maxima, Mann-Whitney (ranks.h); a figure its
+ *   probe declares context never.
  * A figure declared unstable (bimodal, quantized) is never judged by ratio;
  * one of single runs without a floor for its env (a run's own interval
  * does not see between-run noise), or a floor too wide to say
@@ -38,9 +41,11 @@ enum judge_how {
 	JUDGE_NOT,		/* not compared by ratio (not a figure, missing, signed, zero) */
 	JUDGE_UNSTABLE,		/* declared bimodal or quantized: not comparable */
 	JUDGE_CANNOT,		/* single runs, no interval, no usable floor */
-	JUDGE_INTERVALS,	/* single runs: own intervals and the floor */
+	JUDGE_INTERVALS,	/* one run a side: its rounds (else its interval) and the between-run term */
 	JUDGE_WELCH,		/* repeated: Welch's t on the means */
 	JUDGE_RANKS,		/* the comparison's own question, repeated: Mann-Whitney */
+	JUDGE_COUNTS,		/* an event count: rates, quasi-Poisson over the rounds */
+	JUDGE_EXTREMES,		/* a maximum: its rounds' maxima by ranks (Mann-Whitney) */
 };
 
 /* Each side this many runs or more: the comparison's own question is tested by ranks. */
@@ -56,6 +61,10 @@ struct judgement {
 	double band;		/* the practical band, log(1 + band) */
 	double lo, hi;		/* ranks: lr's interval (the Hodges-Lehmann shift's) */
 	int primary;		/* the comparison's own question (primary_question(), primary.h) */
+	double sd;		/* INTERVALS, COUNTS: the standard deviation of lr's estimate */
+	double df;		/* its degrees of freedom */
+	size_t m;		/* the figures of its probe tested with it (Benjamini-Hochberg's family) */
+	double alpha;		/* the level that family is tested at (judge_alpha()) */
 };
 
 
@@ -70,8 +79,21 @@ int judge_both_busy(const struct report *rp, const struct figure *fg, size_t r);
 /* Judges fg between run r and run 0; 1 when it leads. */
 int judge(const struct report *rp, const struct figure *fg, size_t r, struct judgement *j);
 
-/* The smallest ratio (>= 1) j's comparison could have detected: exp(half + band). */
+/*
+ * The smallest factor (>= 1) j's comparison detects in 80 % of pairs
+ * (docs/comparing.md): exp(max(z_{1-alpha/2m} sd, band + half) + z_0.8 sd)
+ * for one run a side (between.h), m its probe's tested figures, alpha the
+ * comparison's per probe; exp(half + band) for the rest.
+ */
 double judge_detectable(const struct judgement *j);
+
+/*
+ * The level each probe's Benjamini-Hochberg family is tested at: JUDGE_ALPHA
+ * over the probes with a tested figure in the comparison of run r, so that
+ * identical single runs lead with any row in at most JUDGE_ALPHA of pairs;
+ * JUDGE_ALPHA where a side pools several runs (sides.h).
+ */
+double judge_alpha(const struct report *rp, size_t r);
 
 
 #endif

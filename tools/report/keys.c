@@ -39,6 +39,11 @@ static const char *const ci_names[] = {
 	[KEY_CI_UNSTABLE] = "unstable",
 };
 
+static const char *const kind_names[] = {
+	[KEY_KIND_UNSAID] = NULL, [KEY_KIND_VALUE] = "value", [KEY_KIND_COUNT] = "count",
+	[KEY_KIND_MAX] = "max", [KEY_KIND_CONTEXT] = "context",
+};
+
 const char *keys_ci_name(enum key_ci c)
 {
 	return (size_t)c < ARRAY_SIZE(ci_names) ? ci_names[c] : NULL;
@@ -64,13 +69,14 @@ static int opt_string(const json_t *v, char **out)
 
 static int find_name(const char *const *names, size_t n, const char *s);
 
-/* The rules object, the fifth element: same_below_n, max_of, half_of, ci. */
+/* The rules object, the fifth element: same_below_n, max_of, half_of, ci, kind. */
 static const char *parse_rules(const json_t *rules, struct key_decl *d)
 {
 	const json_t *ci = json_object_get(rules, "ci");
 	const json_t *below = json_object_get(rules, "same_below_n");
 	const json_t *max = json_object_get(rules, "max_of");
 	const json_t *half = json_object_get(rules, "half_of");
+	const json_t *kind = json_object_get(rules, "kind");
 
 	if (!json_is_object(rules))
 		return "its fifth element is not an object of rules";
@@ -87,6 +93,13 @@ static const char *parse_rules(const json_t *rules, struct key_decl *d)
 		if (c < 0)
 			return "ci is not interval, none or unstable";
 		d->ci = (enum key_ci)c;
+	}
+	if (kind) {
+		int k = find_name(kind_names, ARRAY_SIZE(kind_names), json_string_value(kind));
+
+		if (k < 0)
+			return "kind is not value, count, max or context";
+		d->kind = (enum key_kind)k;
 	}
 	return NULL;
 }
@@ -318,6 +331,16 @@ enum key_ci keys_ci(const char *probe, const char *key)
 		return d->ci;
 	d = find_in(find_probe(&builtin, probe), key);
 	return d ? d->ci : KEY_CI_UNSAID;
+}
+
+enum key_kind keys_kind(const char *probe, const char *key)
+{
+	const struct key_decl *d = keys_find(probe, key);
+
+	if (d && d->kind != KEY_KIND_UNSAID)
+		return d->kind;
+	d = find_in(find_probe(&builtin, probe), key);
+	return d ? d->kind : KEY_KIND_UNSAID;
 }
 
 const struct key_decl *keys_ci_of(const char *probe, const char *key)

@@ -35,6 +35,13 @@ enum key_dir {
 enum key_ci { KEY_CI_UNSAID, KEY_CI_INTERVAL, KEY_CI_NONE, KEY_CI_UNSTABLE };
 #define KEYS_CI_SUFFIX TP_REC_CI_SUFFIX
 
+/*
+ * What kind of number a figure is (userland/probe.h, enum probe_key_kind):
+ * unsaid, a value, an event count (compared as a rate), a maximum or far
+ * quantile (compared through its rounds' maxima), or context (never leads).
+ */
+enum key_kind { KEY_KIND_UNSAID, KEY_KIND_VALUE, KEY_KIND_COUNT, KEY_KIND_MAX, KEY_KIND_CONTEXT };
+
 struct key_decl {
 	char *name;		/* the key, or an fnmatch() pattern when pattern */
 	int pattern;
@@ -46,6 +53,7 @@ struct key_decl {
 	char *max_of;		/* the key whose largest value over the probe's other results this is */
 	char *half_of;		/* the interval centre this is the half-width of */
 	enum key_ci ci;
+	enum key_kind kind;
 	const char *what;	/* built-in only: the probe's one line; else NULL */
 };
 
@@ -74,6 +82,9 @@ const struct key_decl *keys_ci_of(const char *probe, const char *key);
  * is bimodal or quantized is the probe's nature, not its version's.
  */
 enum key_ci keys_ci(const char *probe, const char *key);
+
+/* What kind of number probe's key is: its declaration's, else the built-in one's. */
+enum key_kind keys_kind(const char *probe, const char *key);
 
 /* The uncertainty as the records name it: "interval", "none", "unstable"; NULL: unsaid. */
 const char *keys_ci_name(enum key_ci c);

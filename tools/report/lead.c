@@ -15,6 +15,7 @@
 #include "ratio.h"
 #include "schema.h"
 #include "power.h"
+#include "student.h"
 #include "util.h"
 
 /* Bookkeeping, or measured on every boot anew: not what the machine is. */
@@ -249,13 +250,25 @@ static int poisson_beyond(double log_ratio, double nx, double ny)
  * of about sqrt(1/x + 1/y)), the same way, and beyond the floor identical
  * runs set (noise.h); by the smaller of the two.
  */
-/* An attribution count's floor: measured on identical unloaded runs, else LEAD_MIN_RATIO. */
+/*
+ * An attribution count's floor: the ratio its between-run variance (noise.h)
+ * lets two identical runs reach with probability JUDGE_ALPHA over the
+ * attribution figures compared at once (Bonferroni; Student's t at the
+ * table's degrees of freedom); LEAD_MIN_RATIO where
+ * none was measured.
+ */
 static double count_floor(const struct report *rp, const struct figure *fg, size_t r)
 {
 	int measured;
-	double fl = noise_floor_of(rp, fg, r, &measured);
+	unsigned df;
+	double var = noise_between_var(rp, fg, r, &df, &measured);
+	size_t m = 0;
 
-	return measured ? fmax(fl, 1) : LEAD_MIN_RATIO;
+	for (size_t i = 0; i < rp->nfigs; i++)
+		m += !strcmp(rp->figs[i].probe, fg->probe);
+	if (!measured)
+		return LEAD_MIN_RATIO;
+	return exp(student_quantile(JUDGE_ALPHA / (double)(m ? m : 1), df ? df : 1) * sqrt(2 * var));
 }
 
 static double attribution_score(const struct report *rp, const struct figure *fg)
@@ -289,19 +302,22 @@ static double attribution_score(const struct report *rp, const struct figure *fg
 double lead_figure_score(const struct report *rp, const struct figure *fg)
 {
 	const struct agg *base = &fg->per_run[0];
+	enum key_kind kind = keys_kind(fg->probe, fg->key);
 	double best = 0;
 
 	if (!ratio_may_lead(rp, fg))
 		return 0;
 	if (!strcmp(fg->probe, ATTRIBUTION))
 		return attribution_score(rp, fg);
-	if ((fg->decl && fg->decl->dir == KEY_DIR_ZERO))
+	if ((fg->decl && fg->decl->dir == KEY_DIR_ZERO) || kind == KEY_KIND_CONTEXT)
 		return 0;
 	for (size_t r = 1; r < rp->nruns; r++) {
 		const struct agg *a = &fg->per_run[r];
 		struct judgement j;
 
-		if (a->n && base->n && isfinite(a->mean) && isfinite(base->mean) && a->mean >= 0 &&
+		/* a count or a maximum is judged as one (judge.h), never as news from 0 */
+		if (kind != KEY_KIND_COUNT && kind != KEY_KIND_MAX &&
+		    a->n && base->n && isfinite(a->mean) && isfinite(base->mean) && a->mean >= 0 &&
 		    base->mean >= 0 && (a->mean == 0) != (base->mean == 0)) {
 			if (judge_both_busy(rp, fg, r))
 				continue;
@@ -354,7 +370,7 @@ static void mark_judged(struct table *t, size_t row, const struct report *rp,
 		struct sbuf cond = { 0 };
 		size_t nc;
 
-		if (!a->n || !base->n || !(a->mean > 0) || !(base->mean > 0) ||
+		if (!a->n || !base->n || !(a->mean >= 0) || !(base->mean >= 0) ||
 		    !strcmp(fg->probe, ATTRIBUTION))
 			continue;
 		nc = conditions_brief(&rp->runs[r], &cond);
@@ -362,7 +378,13 @@ static void mark_judged(struct table *t, size_t row, const struct report *rp,
 			nc = conditions_brief(&rp->runs[0], &cond);
 		judge(rp, fg, r, &j);
 		fmt_ratio(ratio, sizeof(ratio), a->mean, base->mean);
-		if (j.how == JUDGE_WELCH)
+		if (j.how == JUDGE_COUNTS)
+			table_setf(t, row, 2 + 2 * r, "%.2fx per s, p %.2g%s%s%s", exp(j.lr), j.p,
+				   nc ? " (" : "", nc ? cond.s : "", nc ? ")" : "");
+		else if (j.how == JUDGE_EXTREMES)
+			table_setf(t, row, 2 + 2 * r, "%s; by rounds' ranks %.2fx, p %.2g%s%s%s", ratio,
+				   exp(j.lr), j.p, nc ? " (" : "", nc ? cond.s : "", nc ? ")" : "");
+		else if (j.how == JUDGE_WELCH)
 			table_setf(t, row, 2 + 2 * r, "%s, p %.2g%s%s%s", ratio, j.p, nc ? " (" : "",
 				   nc ? cond.s : "", nc ? ")" : "");
 		else if (j.how == JUDGE_RANKS)
@@ -398,18 +420,47 @@ static int shares_figure(const struct report *rp)
 	return 0;
 }
 
-static void print_top_figures(FILE *f, const struct report *rp, enum style style)
+/* The lead's note (power.h), each of its lines wrapped at 120 columns. */
+static void print_note_wrapped(FILE *f, const struct report *rp, enum style style)
 {
-	size_t ncol = 2 + 2 * rp->nruns - 1, n = 0;
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		lead_print_note(f, rp, style);
+		return;
+	}
+	lead_print_note(m, rp, STYLE_TEXT);
+	fclose(m);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		lead_put_wrapped(f, style, line + strspn(line, " "));
+	free(text);
+}
+
+size_t lead_ranked(const struct report *rp, size_t **out)
+{
 	struct ranked *rk = xcalloc(rp->nfigs + 1, sizeof(*rk));
-	const char **titles = xcalloc(ncol, sizeof(*titles));
-	struct table *t;
-	char *h;
+	size_t n = 0;
 
 	for (size_t i = 0; i < rp->nfigs; i++)
 		if ((rk[n].score = lead_figure_score(rp, &rp->figs[i])) > 0)
 			rk[n++].i = i;
 	qsort(rk, n, sizeof(*rk), by_score);
+	*out = xcalloc(n + 1, sizeof(**out));
+	for (size_t k = 0; k < n; k++)
+		(*out)[k] = rk[k].i;
+	free(rk);
+	return n;
+}
+
+static void print_top_figures(FILE *f, const struct report *rp, enum style style)
+{
+	size_t ncol = 2 + 2 * rp->nruns - 1, *rk;
+	size_t n = lead_ranked(rp, &rk);
+	const char **titles = xcalloc(ncol, sizeof(*titles));
+	struct table *t;
+	char *h;
 	titles[0] = "probe";
 	titles[1] = "result: figure";
 	for (size_t r = 0, c = 2; r < rp->nruns; r++) {
@@ -421,7 +472,7 @@ static void print_top_figures(FILE *f, const struct report *rp, enum style style
 	for (size_t c = 2; c < ncol; c++)
 		table_align(t, c, 'r');
 	for (size_t k = 0, shown = 0, attr = 0; k < n && shown < LEAD_TOP_FIGURES; k++) {
-		const struct figure *fg = &rp->figs[rk[k].i];
+		const struct figure *fg = &rp->figs[rk[k]];
 		int is_attr = !strcmp(fg->probe, ATTRIBUTION);
 		size_t row;
 
@@ -442,14 +493,14 @@ static void print_top_figures(FILE *f, const struct report *rp, enum style style
 	}
 	h = xasprintf("Figures furthest from %s, largest ratio first", rp->runs[0].label);
 	fmt_heading(f, style, 2, h);
-	if (shares_figure(rp))
-		lead_print_note(f, rp, style);
 	if (n)
 		table_print(t, f, style, "  ");
 	else if (shares_figure(rp))
 		fprintf(f, "  (no figure differs from %s by more than its noise)\n", rp->runs[0].label);
 	else
 		fprintf(f, "  (no figure compares)\n");
+	if (shares_figure(rp))	/* the statistics under the table */
+		print_note_wrapped(f, rp, style);
 	free(h);
 	free(titles);
 	free(rk);

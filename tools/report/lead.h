@@ -28,6 +28,21 @@
 #define LEAD_MIN_RATIO 1.5
 void print_lead(FILE *f, const struct report *rp, enum style style);
 
+/* The indices of rp's figures that lead, best first (as the lead ranks them); caller frees *out. */
+size_t lead_ranked(const struct report *rp, size_t **out);
+
+/*
+ * The lead in words, on the first screen (lead_words.c): each leading row
+ * (at most LEAD_WORDS_ROWS) as a sentence of at most 120 columns, what
+ * changed, by how much, in the figure's unit, beyond what between-run term,
+ * with the settings that differ between the runs; then the error rates in
+ * one line.
+ */
+#define LEAD_WORDS_ROWS 6
+/* text as lines of at most 120 columns: two spaces, then four where it continues. */
+void lead_put_wrapped(FILE *f, enum style style, const char *text);
+void lead_words_print(FILE *f, const struct report *rp, enum style style);
+
 /*
  * How far a figure is from the first run: max |log(ratio)| over the runs
  * where it leads by judge() (judge.h: its ratio's interval excludes the

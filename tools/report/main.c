@@ -230,7 +230,7 @@ static const struct {
 	{ "--keys", 0, opt_keys, "print the built-in key declaration: the keys records a run ships" },
 	{ "--check-keys", 0, opt_check_keys, "list keys the schema does not know; exit 1 if any" },
 	{ "--floors", 1, opt_floors,
-	  "between-run floors measured on this machine (make noise-floor), in place of the built-in" },
+	  "between-run variances measured on this machine (make noise-floor), in place of the built-in" },
 	{ "--strict", 0, opt_strict,
 	  "exit 3 when a run has a condition (records lost, no end, busy CPUs, an emulator)" },
 	{ "--datasheet", 1, opt_datasheet,
@@ -247,6 +247,10 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < ARRAY_SIZE(options); i++)
 		if (options[i].help)
 			fprintf(f, "  %-10s %s\n", options[i].name, options[i].help);
+	fprintf(f, "\nSeveral runs a side: give every run's log and repeat its side's label, e.g.\n"
+		"  tp-report --label=A,A,A,B,B,B a1.log a2.log a3.log b1.log b2.log b3.log\n"
+		"(one log holding several boots counts each boot as a run). One run a side compares\n"
+		"by its rounds and the between-run variance of identical runs (--floors).\n");
 	fprintf(f, "\nExit status:\n  0: done\n  1: a file could not be read or held no run, an output could not\n"
 		"     be written, or --check-keys found unknown keys\n  2: bad usage\n"
 		"  3: --strict, and a run has a condition\n");

@@ -46,6 +46,7 @@ static struct run *new_run(struct splitter *s, json_t *head)
 	r->boot = json_array();
 	r->notes = json_array();
 	r->res_index = json_object();
+	r->rounds_index = json_object();
 	for (size_t i = 0; i < json_array_size(s->pending); i++)
 		attach_boot(r, json_array_get(s->pending, i));
 	json_array_clear(s->pending);
@@ -60,12 +61,38 @@ static struct run *open_run(struct splitter *s)
 	return s->cur && !s->closed ? s->cur : new_run(s, NULL);
 }
 
+/* A round's record (its "round" from 1): kept apart, in run->rounds, by its result's id. */
+static void add_round(struct run *run, json_t *rec, const char *probe, const char *name,
+		      char *id, char *ident)
+{
+	json_t *at = json_object_get(run->rounds_index, id);
+	struct result *r;
+
+	if (at) {
+		result_add_record(&run->rounds[json_integer_value(at)], rec);
+		free(id);
+		free(ident);
+		return;
+	}
+	grow(&run->rounds, &run->rounds_cap, run->nrounds + 1, sizeof(*run->rounds));
+	r = &run->rounds[run->nrounds];
+	result_init(r, rec, probe, name, id, ident);
+	result_add_record(r, rec);
+	json_object_set_new(run->rounds_index, id, json_integer((json_int_t)run->nrounds++));
+}
+
 static void add_result(struct run *run, json_t *rec, const char *probe, const char *name,
 		       char *id, char *ident)
 {
 	json_t *it = json_object_get(rec, "iteration");
+	json_t *round = json_object_get(rec, "round");
 	long i = run_find_result(run, id);
 	struct result *r;
+
+	if (json_is_integer(round) && json_integer_value(round) >= 1) {
+		add_round(run, rec, probe, name, id, ident);
+		return;
+	}
 
 	if (json_is_integer(it) && json_integer_value(it) > run->iterations &&
 	    json_integer_value(it) < 1000000)
@@ -639,6 +666,10 @@ void report_free(struct report *rp)
 		for (size_t k = 0; k < r->nres; k++)
 			result_free(&r->res[k]);
 		free(r->res);
+		for (size_t k = 0; k < r->nrounds; k++)
+			result_free(&r->rounds[k]);
+		free(r->rounds);
+		json_decref(r->rounds_index);
 		free(r->file);
 		free(r->label);
 		free(r->side);

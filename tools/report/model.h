@@ -37,6 +37,9 @@ struct run {
 	struct result *res;
 	size_t nres, cap;
 	json_t *res_index;	/* result id -> index in res */
+	struct result *rounds;	/* its results' rounds (records with "round"), one result each */
+	size_t nrounds, rounds_cap;
+	json_t *rounds_index;	/* result id -> index in rounds */
 	int iterations;		/* highest "iteration", 0 if none */
 	size_t nrecs;		/* records read for this run */
 	size_t nsuite;		/* of those, the suite's before its end record (what end counts) */

@@ -126,12 +126,13 @@ void lead_print_note(FILE *f, const struct report *rp, enum style style)
 {
 	struct power_line pl = { f, style, 0 };
 
-	fprintf(f, "  (how: a figure leads when the 95 %% interval of its ratio excludes 1 -/+ %.0f %% "
-		"(counts %.0f %%), ranked by the ratio; repeated on both sides: Welch's t on the "
-		"repetitions, p shown, Benjamini-Hochberg over each probe's; else each run's own "
-		"interval with the floor %u identical unloaded runs set: the larger of the widest "
-		"pair and the bound every figure compared here stays within together, 95 %% of "
-		"the time)\n", JUDGE_BAND * 100, JUDGE_BAND_COUNT * 100, noise_runs);
+	fprintf(f, "  (how: one run a side: its rounds are its samples (else its own interval), plus twice "
+		"the figure's between-run variance from %u identical quiet runs (tools/report/floors.tsv), "
+		"Welch's t; event counts as rates per second, quasi-Poisson over the rounds; maxima by "
+		"their rounds' ranks (Mann-Whitney); several runs a side: Welch's t on the runs; p "
+		"shown, Benjamini-Hochberg over each probe's figures; a figure leads when its 95 %% "
+		"interval also excludes 1 -/+ %.0f %% (counts %.0f %%), ranked by the ratio)\n",
+		noise_builtin_runs(), JUDGE_BAND * 100, JUDGE_BAND_COUNT * 100);
 	each_probe(rp, print_power, &pl);
 	if (pl.any)
 		fputs(")\n", f);
@@ -146,9 +147,9 @@ void lead_print_note(FILE *f, const struct report *rp, enum style style)
 			"floor is learnt from a busy machine and a run's iterations share its "
 			"neighbours, so no figure compares by ratio; run several a side (--label) or on "
 			"an idle machine)\n", CONDITIONS_BUSY_PCT);
-	print_list(f, rp, style, JUDGE_CANNOT, "  (cannot compare: single runs without a floor "
-		   "for their env (make noise-floor, then --floors) or with one beyond 4x, or both "
-		   "runs busy: ");
+	print_list(f, rp, style, JUDGE_CANNOT, "  (cannot compare: single runs without a between-run "
+		   "term for their env (make noise-floor, then --floors) or with one beyond 4x, a "
+		   "maximum without rounds, or both runs busy: ");
 	print_list(f, rp, style, JUDGE_UNSTABLE, "  (not comparable, bimodal or quantized by "
 		   "declaration: ");
 }

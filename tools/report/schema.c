@@ -30,7 +30,7 @@ struct schema_row {
 static const struct schema_row schema[] = {
 	{ "*", "type", KEY_FRAME, "the record type" },
 	{ "*", "iteration", KEY_FRAME, "which repetition (--repeat): iterations combine" },
-	{ "*", "round", KEY_FRAME, "which round of the probe's budget (--rounds): the run's record follows" },
+	{ "*", "round", KEY_FRAME, "which round of the probe's budget (--rounds): the run's record follows; the comparison's samples" },
 	{ "*", "probe", I, "the probe" },
 	{ "*", "name", I, "what was measured, as a person writes it" },
 	/* here: each probe's declaration of its result records' keys (keys.h) */

@@ -203,14 +203,60 @@ static void run_line(FILE *f, enum style style, const struct run *run)
 	sbuf_free(&line);
 }
 
+/* Is item id "not measured" in every run with a verdict record, for one same why? (Of
+ * several runs, such items go in one line under the table: the answer stays on the first
+ * screen.) */
+static int measured_nowhere(const struct report *rp, const char *id)
+{
+	const char *why = NULL;
+
+	for (size_t r = 0; r < rp->nruns; r++) {
+		const json_t *it = json_object_get(json_object_get(rp->runs[r].verdict, "items"), id);
+
+		if (!rp->runs[r].verdict)
+			continue;
+		if (!it || strcmp(text_of(it, "word"), "not measured") ||
+		    (why && strcmp(why, text_of(it, "why"))))
+			return 0;
+		why = text_of(it, "why");
+	}
+	return 1;
+}
+
+/* text as lines of at most 118 columns after two spaces, at its spaces. */
+static void fold_line(FILE *f, enum style style, const char *text)
+{
+	size_t at = 0, n = strlen(text);
+
+	while (at < n) {
+		size_t len = n - at;
+
+		if (len > 116) {
+			len = 116;
+			while (len > 40 && text[at + len] != ' ')
+				len--;
+		}
+		char *seg = xasprintf("%.*s", (int)len, text + at);
+
+		fputs(at ? "    " : "  ", f);
+		table_text(f, style, seg);	/* a record's item id: escaped on a page */
+		free(seg);
+		fputs(style == STYLE_HTML ? "<br>\n" : "\n", f);
+		at += len;
+		while (text[at] == ' ')
+			at++;
+	}
+}
+
 /* The figures' table: a row per item, a column per run that has the record. */
 static void items_table(FILE *f, enum style style, const struct report *rp, size_t nwith)
 {
 	json_t *ids = item_ids(rp);
-	size_t ncol = 3 + nwith + (nwith > 1), c;
+	/* a spread of two runs is their two cells again: shown from three */
+	size_t ncol = 3 + nwith + (nwith > 2), c;
 	const char **titles = xcalloc(ncol, sizeof(*titles));
 	struct table *t;
-	struct sbuf b = { 0 };
+	struct sbuf b = { 0 }, none = { 0 };
 
 	titles[0] = "figure";
 	titles[1] = "bounds (docs/verdict.md)";
@@ -218,14 +264,20 @@ static void items_table(FILE *f, enum style style, const struct report *rp, size
 	for (size_t r = 0; r < rp->nruns; r++)
 		if (rp->runs[r].verdict)
 			titles[c++] = rp->runs[r].label;
-	if (nwith > 1)
+	if (nwith > 2)
 		titles[c++] = "spread";
 	titles[c] = nwith == 1 ? "from, or why not" : "why not, by run";
 	t = table_new(ncol, titles);
 	for (size_t i = 0; i < json_array_size(ids); i++) {
 		const char *id = json_string_value(json_array_get(ids, i));
 		const struct verdict_limit *l = verdict_limit_find(id);
-		size_t row = table_row(t);
+		size_t row;
+
+		if (nwith > 1 && measured_nowhere(rp, id)) {	/* one line under the table */
+			sbuf_addf(&none, "%s%s", none.s ? "; " : "", l ? l->what : id);
+			continue;
+		}
+		row = table_row(t);
 
 		table_set(t, row, 0, l ? l->what : id);
 		sbuf_reset(&b);
@@ -250,15 +302,24 @@ static void items_table(FILE *f, enum style style, const struct report *rp, size
 		if (nwith > 1) {
 			sbuf_reset(&b);
 			spread(&b, rp, id);
-			table_set(t, row, c++, b.s ? b.s : "");
+			if (nwith > 2)
+				table_set(t, row, c++, b.s ? b.s : "");
 			sbuf_reset(&b);
 			whys(&b, rp, id);
 			table_set(t, row, c, b.s ? b.s : "");
 		}
 	}
-	table_print(t, f, style, "  ");
+	if (t->nrows > 1)
+		table_print(t, f, style, "  ");
+	if (none.s) {
+		sbuf_reset(&b);
+		sbuf_addf(&b, "not measured in any run, for one reason each (a probe not "
+			  "selected; the reason: --format=json): %s", none.s);
+		fold_line(f, style, b.s);
+	}
 	table_free(t);
 	sbuf_free(&b);
+	sbuf_free(&none);
 	free(titles);
 	json_decref(ids);
 }

@@ -1,0 +1,85 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# One run a side compared by its rounds (docs/comparing.md, "When a figure
+# leads"): a fresh identical host pair (tests/data/fresh-quiet-1-*) given
+# five rounds per result (each result's figures a few per mille apart, as
+# "round":K records before the run's own, docs/records.md). Scaling one
+# figure 1.5x in B's rounds and run record puts its row, in words, on an
+# 80x24 terminal's first screen; event counts compare as rates, never
+# "0 -> 44" with no ratio; no line of the lead is over 120 columns.
+. "$(dirname "$0")/lib.sh"
+
+D=tests/data
+# rounds LOG [NAME KEY FACTOR [COUNTKEY]]: LOG with five rounds before each result, NAME's KEY
+# times FACTOR in every round and the run's record; COUNTKEY (a count) 0 in every round of
+# LOG's results, or with FACTOR "events" 8, 9, 9, 9, 9 (44 in all)
+rounds() {
+	python3 - "$@" <<'PY'
+import sys
+sys.path.insert(0, "tools")
+from tp1rec import record_line, records
+path = sys.argv[1]
+name, key, f = (sys.argv[2], sys.argv[3], sys.argv[4]) if len(sys.argv) > 4 else (None, None, "1")
+count = sys.argv[5] if len(sys.argv) > 5 else None
+events = [8, 9, 9, 9, 9]
+for r in records(open(path, errors="replace").read())[0]:
+    if r.get("type") == "run":
+        r["rounds"] = 5
+    if r.get("type") == "result":
+        if r.get("name") == name and isinstance(r.get(key), (int, float)):
+            r[key] *= float(f)
+            ci = r.get(key + "_ci95")
+            if ci:
+                r[key + "_ci95"] = [ci[0] * float(f), ci[1] * float(f), ci[2]]
+        if count and count in r:
+            r[count] = sum(events) if f == "events" else 0
+        for k in range(1, 6):
+            rr = dict(r)
+            rr["round"] = k
+            for fk, v in r.items():
+                if isinstance(v, float) and fk not in ("round",):
+                    rr[fk] = v * (1 + 0.002 * (k - 3))
+            if count and count in r:
+                rr[count] = events[k - 1] if f == "events" else 0
+            print(record_line(rr))
+    print(record_line(r))
+PY
+}
+
+rounds $D/fresh-quiet-1-a.log >"$TMP/a.log"
+rounds $D/fresh-quiet-1-b.log >"$TMP/b.log"
+lead --label=A,B "$TMP/a.log" "$TMP/b.log"
+[ "$(cat "$TMP/lead")" = "  (no figure differs from A by more than its noise)" ]
+pass $? "an identical pair with five rounds a side: no figure leads"
+diag "$TMP/lead-all"
+
+rounds $D/fresh-quiet-1-b.log "clock_gettime(CLOCK_MONOTONIC)" ns_per_call 1.5 >"$TMP/b15.log"
+run "$TP_REPORT" --label=A,B "$TMP/a.log" "$TMP/b15.log"
+head -24 "$TMP/out" >"$TMP/screen"
+grep -q "^What changed, B against A$" "$TMP/screen" &&
+	grep -q "^  clocks: clock_gettime(CLOCK_MONOTONIC) .*ns_per_call 1\.[45][0-9]x dearer: " "$TMP/screen" &&
+	grep -q "^  false rows: at most 5 % of identical pairs" "$TMP/screen"
+pass $? "B's clock read 1.5x in its rounds: the lead row, in words, and the error rates on the first 24 lines"
+diag "$TMP/screen"
+wide() {	# FILE: its lines over 120 characters (not bytes: µ and → are one each)
+	python3 -c 'import sys; [print(l, end="") for l in open(sys.argv[1], encoding="utf-8") if len(l.rstrip("\n")) > 120]' "$1"
+}
+! wide "$TMP/screen" | grep -q .
+pass $? "no line of the first screen is over 120 columns"
+sed -n '/^What changed/,/^$/p;/^Figures furthest/,/^$/{/^  [a-z]/d;p}' "$TMP/out" >"$TMP/lead-both"
+! wide "$TMP/lead-both" | grep -q .
+pass $? "no line of the lead in words or of the notes under its table is over 120 columns"
+wide "$TMP/lead-both" | sed 's/^/# /'
+
+# counts: switch's involuntary switches 0 in every round of A, 44 over B's five
+rounds $D/fresh-quiet-1-a.log x x 1 invol_ctxsw >"$TMP/a0.log"
+rounds $D/fresh-quiet-1-b.log x x events invol_ctxsw >"$TMP/b44.log"
+lead --label=A,B "$TMP/a0.log" "$TMP/b44.log"
+sed -n '/^What changed/,/^$/p' "$TMP/out" >"$TMP/words"
+! grep -Eq "invol_ctxsw .* -( |$)" "$TMP/lead" && ! grep -q "0 *→ *44" "$TMP/words" &&
+	! grep -Eq "invol_ctxsw +0 +44 +-" "$TMP/lead"
+pass $? "a count from 0 to 44 is a rate, never '0 -> 44' without a ratio"
+diag "$TMP/lead"
+diag "$TMP/words"
+
+done_testing

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+/* The lead in words, on the first screen; see lead.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cells.h"
+#include "conditions.h"
+#include "judge.h"
+#include "keys.h"
+#include "lead.h"
+#include "noise.h"
+#include "power.h"
+#include "ratio.h"
+#include "util.h"
+
+#define WORDS_WIDTH 118
+
+/* "dearer", "cheaper", "higher", "more often", ... for a ratio above or below 1. */
+static const char *change_word(const struct figure *fg, double ratio)
+{
+	const char *u = fg->decl ? fg->decl->unit : NULL;
+	int up = ratio > 1;
+
+	if (keys_kind(fg->probe, fg->key) == KEY_KIND_COUNT || !strcmp(fg->probe, ATTRIBUTION))
+		return up ? "more often" : "less often";
+	if (u && (!strcmp(u, "ns") || !strcmp(u, "us") || !strcmp(u, "ms")) && fg->decl &&
+	    fg->decl->dir == KEY_DIR_LOWER)
+		return up ? "dearer" : "cheaper";
+	return up ? "higher" : "lower";
+}
+
+/*
+ * The run-record settings that differ between run 0 and run r: "; differs:
+ * cpus 1 vs 2, ..." in full, else "; differs: as above" where any does.
+ */
+static void settings(struct sbuf *b, const struct report *rp, size_t r, int full)
+{
+	static const char *const keys[] = {
+		"cpus", "clocksource", "kernel", "accel", "cpu_model", "profile", "machine",
+	};
+	int any = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		json_t *x = json_object_get(rp->runs[0].head, keys[i]);
+		json_t *y = json_object_get(rp->runs[r].head, keys[i]);
+		struct sbuf sx = { 0 }, sy = { 0 };
+
+		if (!x || !y || json_equal(x, y))
+			continue;
+		if (!full) {
+			sbuf_adds(b, "; differs: as above");
+			return;
+		}
+		fmt_scalar(&sx, x);
+		fmt_scalar(&sy, y);
+		sbuf_addf(b, "%s%s %s vs %s", any++ ? ", " : "; differs: ", keys[i],
+			  sx.s ? sx.s : "?", sy.s ? sy.s : "?");
+		sbuf_free(&sx);
+		sbuf_free(&sy);
+	}
+}
+
+void lead_put_wrapped(FILE *f, enum style style, const char *text)
+{
+	size_t at = 0, n = strlen(text);
+
+	while (at < n) {
+		size_t room = at ? WORDS_WIDTH - 2 : WORDS_WIDTH, len = n - at;
+		char *seg;
+
+		if (len > room) {
+			len = room;
+			while (len > room / 3 && text[at + len] != ' ')
+				len--;
+		}
+		seg = xasprintf("%.*s", (int)len, text + at);
+		fputs(at ? "    " : "  ", f);
+		table_text(f, style, seg);
+		fputs(style == STYLE_HTML ? "<br>\n" : "\n", f);
+		free(seg);
+		at += len;
+		while (text[at] == ' ')
+			at++;
+	}
+}
+
+/* One leading figure as a sentence; the settings that differ in full on the first row. */
+static void row_words(struct sbuf *b, const struct report *rp, const struct figure *fg, size_t r,
+		      int first)
+{
+	const struct agg *a = &fg->per_run[r], *base = &fg->per_run[0];
+	const char *unit = fg->decl && fg->decl->unit ? fg->decl->unit : "";
+	char x[64], y[64];
+	struct judgement j;
+	double ratio;
+
+	judge(rp, fg, r, &j);
+	ratio = j.how == JUDGE_COUNTS || j.how == JUDGE_EXTREMES ? exp(j.lr) : a->mean / base->mean;
+	fmt_num(x, sizeof(x), base->mean);
+	fmt_num(y, sizeof(y), a->mean);
+	sbuf_addf(b, "%s: %s%s%s %s %.2fx %s: %s → %s%s%s", fg->probe, fg->name, *fg->ident ? " " : "",
+		  fg->ident, fg->key, ratio, change_word(fg, ratio), x, y, *unit ? " " : "", unit);
+	if (j.how == JUDGE_COUNTS)
+		sbuf_addf(b, " (events per s of its rounds, p %.2g)", j.p);
+	else if (j.how == JUDGE_EXTREMES)
+		sbuf_addf(b, " (its rounds' maxima by ranks, p %.2g)", j.p);
+	else if (j.how == JUDGE_INTERVALS && j.floor_measured && j.floor >= 1.005)
+		sbuf_addf(b, ", beyond ±%.0f %% between runs", (j.floor - 1) * 100);
+	else if (j.how == JUDGE_WELCH || j.how == JUDGE_RANKS)
+		sbuf_addf(b, " (p %.2g over the runs a side)", j.p);
+	settings(b, rp, r, first);
+}
+
+/* "false rows: ...; detectable here: clocks 1.35x, ..." */
+static void promise(struct sbuf *b, const struct report *rp, size_t r)
+{
+	const char *last = NULL;
+	int any = 0;
+
+	sbuf_addf(b, "false rows: at most %.0f %% of identical pairs lead with any row; detectable "
+		  "here (a factor this large leads in 80 %% of pairs):", JUDGE_ALPHA * 100);
+	for (size_t i = 0; i < rp->nfigs; i++) {
+		double median;
+		size_t n;
+
+		if (last && !strcmp(last, rp->figs[i].probe))
+			continue;
+		last = rp->figs[i].probe;
+		power_detectable(rp, last, r, &median, &n);
+		if (n)
+			sbuf_addf(b, "%s %s %.3gx", any++ ? "," : "", last, median);
+	}
+	if (!any)
+		sbuf_adds(b, " nothing with an interval");
+}
+
+void lead_words_print(FILE *f, const struct report *rp, enum style style)
+{
+	size_t *rk, r = rp->nruns - 1, n, shown = 0;
+	struct sbuf b = { 0 };
+	char *h;
+
+	if (rp->nruns < 2)
+		return;
+	n = lead_ranked(rp, &rk);
+	h = xasprintf("What changed, %s against %s", rp->runs[r].label, rp->runs[0].label);
+	fmt_heading(f, style, 2, h);
+	free(h);
+	for (size_t k = 0; k < n && shown < LEAD_WORDS_ROWS; k++) {
+		const struct figure *fg = &rp->figs[rk[k]];
+		struct judgement j;
+
+		/* of several runs, the rows that lead for the last one */
+		if (rp->nruns > 2 && strcmp(fg->probe, ATTRIBUTION) && !judge(rp, fg, r, &j))
+			continue;
+		sbuf_reset(&b);
+		row_words(&b, rp, fg, r, !shown++);
+		lead_put_wrapped(f, style, b.s);
+	}
+	if (!shown) {
+		sbuf_reset(&b);
+		if (rp->nruns == 2 && rp->nfigs && judge_both_busy(rp, &rp->figs[0], 1))
+			sbuf_addf(&b, "(both runs ran beside other work using %.0f %% of the CPUs or more: no "
+				  "figure compares by ratio; run on an idle machine, or several a side)",
+				  CONDITIONS_BUSY_PCT);
+		else
+			sbuf_addf(&b, "(no figure differs from %s by more than its noise)",
+				  rp->runs[0].label);
+		lead_put_wrapped(f, style, b.s);
+	}
+	sbuf_reset(&b);
+	promise(&b, rp, r);
+	lead_put_wrapped(f, style, b.s);
+	sbuf_free(&b);
+	free(rk);
+}
