@@ -291,8 +291,9 @@ struct splitter *report_file_begin(struct report *rp, const char *file)
 
 void report_add_record(struct splitter *s, json_t *rec, const char *type)
 {
-	/* a round's record (docs/records.md, "Rounds"): counted, not read yet; the run's record follows */
-	if (json_object_get(rec, "round")) {
+	/* a round's result is a sample of its run's (add_result keeps it apart); a round's
+	 * other records (attribution) are counted, not read: the run's figures come from results */
+	if (json_object_get(rec, "round") && strcmp(type, "result")) {
 		open_run(s)->nsuite++;
 		return;
 	}
