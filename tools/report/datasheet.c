@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* The timing datasheet of one run; see datasheet.h and docs/datasheet.md. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "datasheet.h"
 #include "outfile.h"

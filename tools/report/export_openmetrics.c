@@ -8,12 +8,9 @@
  * Samples are gathered first, then written family by family, each series
  * in time order, as the specification wants them.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "../../common/verdict.h"
 #include "export.h"

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* The plots' files, quoting and scripts; see plotter.h. */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
