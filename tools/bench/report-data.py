@@ -5,6 +5,9 @@
   report-data.py probes N FILE    one run of N results, each of its own probe
   report-data.py records N FILE   one run of N results of four clocks probes,
                                   repeated over iterations (--repeat)
+  report-data.py wide N FILE      one run of N distinct results of 560 keys
+                                  each, every value distinct (the widest the
+                                  report keeps per byte read)
 
 Records are framed by tools/tp1rec.py, the one Python writer.
 The figures are made up; only their number and shape matter here.
@@ -52,10 +55,21 @@ def records(n, out):
     out.write(rec({"type": "end", "records": n + 1}))
 
 
+def wide(n, out):
+    """n results of their own probe, 560 figures each, none equal."""
+    head(out)
+    for i in range(n):
+        obj = {"type": "result", "probe": "w%05d" % i, "name": "n"}
+        for k in range(560):
+            obj["k%03d" % k] = i + k
+        out.write(rec(obj))
+    out.write(rec({"type": "end", "records": n + 1}))
+
+
 def main():
-    kinds = {"probes": probes, "records": records}
+    kinds = {"probes": probes, "records": records, "wide": wide}
     if len(sys.argv) != 4 or sys.argv[1] not in kinds or not sys.argv[2].isdigit():
-        sys.exit("usage: report-data.py probes|records N FILE")
+        sys.exit("usage: report-data.py probes|records|wide N FILE")
     with open(sys.argv[3], "w") as out:
         kinds[sys.argv[1]](int(sys.argv[2]), out)
 

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* The timing datasheet of one run; see datasheet.h and docs/datasheet.md. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "datasheet.h"
+#include "outfile.h"
 #include "scan.h"
 #include "util.h"
 
@@ -172,19 +171,16 @@ static void finish(struct sheet *s)
 
 static int save(const char *out, const json_t *sheet)
 {
-	size_t n = strlen(out) + 8;
-	char *tmp = xmalloc(n);
-	int rc = 0;
+	FILE *f = outfile_open(out);
 
-	snprintf(tmp, n, "%s.tmp", out);
-	if (json_dump_file(sheet, tmp, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10)) ||
-	    rename(tmp, out)) {
-		fprintf(stderr, "report: --datasheet=%s: %s\n", out, strerror(errno));
-		unlink(tmp);
-		rc = 1;
+	if (!f)
+		return 1;
+	if (json_dumpf(sheet, f, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10))) {
+		fprintf(stderr, "report: --datasheet=%s: the datasheet could not be written\n", out);
+		outfile_abort(f);
+		return 1;
 	}
-	free(tmp);
-	return rc;
+	return outfile_close(f) ? 1 : 0;
 }
 
 int datasheet_write(const char *out, const char *log, unsigned long long max_input)

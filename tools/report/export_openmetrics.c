@@ -8,17 +8,15 @@
  * Samples are gathered first, then written family by family, each series
  * in time order, as the specification wants them.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "../../common/verdict.h"
 #include "export.h"
 #include "keys.h"
 #include "openmetrics.h"
+#include "outfile.h"
 #include "util.h"
 
 /* The run's labels, in this order; an identity key of the same name gets "key_". */
@@ -361,33 +359,15 @@ int export_openmetrics(FILE *f, const struct report *rp, int all, int stamped)
 /*
  * node_exporter's textfile collector reads every *.prom file of its
  * directory at each scrape: written whole under another name in the same
- * directory (not *.prom) and renamed, it never sees half a file.
+ * directory (not *.prom) and renamed (outfile.h), it never sees half a file.
  */
 int export_openmetrics_file(const char *path, const struct report *rp, int all)
 {
-	char *tmp = xmalloc(strlen(path) + 8);
-	int fd, status, bad;
-	FILE *f;
+	FILE *f = outfile_open(path);
+	int status;
 
-	sprintf(tmp, "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		fprintf(stderr, "report: --textfile: cannot create %s: %s\n", tmp, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		free(tmp);
+	if (!f)
 		return 1;
-	}
 	status = export_openmetrics(f, rp, all, 0);
-	/* mkstemp made it 0600; the collector may run as another user */
-	bad = fchmod(fd, 0644) != 0;
-	bad |= fflush(f) != 0 || fsync(fd) != 0 || ferror(f);
-	bad |= fclose(f) != 0;
-	if (bad || rename(tmp, path)) {
-		fprintf(stderr, "report: --textfile: writing %s: %s\n", path, strerror(errno));
-		unlink(tmp);
-		status = 1;
-	}
-	free(tmp);
-	return status;
+	return outfile_close(f) ? 1 : status;
 }

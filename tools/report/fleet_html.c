@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fleet.h"
+#include "outfile.h"
 #include "plot.h"
 #include "plotter.h"
 #include "table.h"
@@ -119,10 +120,8 @@ static size_t write_all(const struct fleet *fl, FILE *dat, FILE *gp, FILE *html)
 static FILE *open_in(const char *dir, const char *name)
 {
 	char *path = xasprintf("%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
+	FILE *f = outfile_open(path);
 
-	if (!f)
-		fprintf(stderr, "report: --html: %s: %s\n", path, strerror(errno));
 	free(path);
 	return f;
 }
@@ -145,8 +144,15 @@ int fleet_html(const struct fleet *fl, const char *dir)
 		      "<title>timeprobe fleet</title></head>\n<body>\n<h1>timeprobe fleet</h1>\n", html);
 		write_all(fl, dat, gp, html);
 		fputs("</body></html>\n", html);
+		bad = outfile_close(dat) | outfile_close(gp) | outfile_close(html);
+	} else {
+		/* one could not be created: none of them is put at its name */
+		FILE *opened[] = { dat, gp, html };
+
+		for (size_t i = 0; i < ARRAY_SIZE(opened); i++)
+			if (opened[i])
+				outfile_abort(opened[i]);
 	}
-	bad |= (dat && fclose(dat)) | (gp && fclose(gp)) | (html && fclose(html));
 	if (bad) {
 		fprintf(stderr, "report: --html=%s: could not write the page\n", dir);
 		return 1;

@@ -98,10 +98,19 @@ static json_t *json_or_null(json_t *v)
 	return v ? json_incref(v) : json_null();
 }
 
-void print_json(FILE *f, const struct report *rp, const struct source *src, size_t nsrc)
+#define JSON_FLAGS (JSON_REAL_PRECISION(12) | JSON_ENSURE_ASCII)
+
+/* Writes v after sep, then drops it: one element of the document at a time. */
+static void put_json(FILE *f, const char *sep, json_t *v, size_t flags)
 {
-	json_t *doc = json_object(), *files = json_array(), *runs = json_array();
-	json_t *figs = json_array(), *rows = json_array();
+	fputs(sep, f);
+	json_dumpf(v, f, flags | JSON_FLAGS);
+	json_decref(v);
+}
+
+static json_t *json_files(const struct source *src, size_t nsrc)
+{
+	json_t *files = json_array();
 
 	for (size_t i = 0; i < nsrc; i++) {
 		const struct scan_stats *st = &src[i].st;
@@ -115,6 +124,13 @@ void print_json(FILE *f, const struct report *rp, const struct source *src, size
 			"unparsable", (json_int_t)st->unparsable,
 			"damaged_tag", (json_int_t)st->damaged_tag));
 	}
+	return files;
+}
+
+static json_t *json_runs(const struct report *rp)
+{
+	json_t *runs = json_array();
+
 	for (size_t i = 0; i < rp->nruns; i++) {
 		const struct run *r = &rp->runs[i];
 
@@ -125,38 +141,64 @@ void print_json(FILE *f, const struct report *rp, const struct source *src, size
 			"fingerprint", json_or_null(r->fingerprint),
 			"end", json_or_null(r->end), "boot", r->boot, "notes", r->notes));
 	}
-	for (size_t i = 0; i < rp->nfigs; i++) {
-		const struct figure *fg = &rp->figs[i];
-		json_t *vals = json_array(), *ratios = json_array();
+	return runs;
+}
 
-		for (size_t r = 0; r < rp->nruns; r++) {
-			const struct agg *a = &fg->per_run[r], *base = &fg->per_run[0];
-			json_t *v = json_agg(a);
+static json_t *json_figure(const struct report *rp, const struct figure *fg)
+{
+	json_t *vals = json_array();
 
-			/* the run's own 95 % interval, as its record carried it (keys.h) */
-			if (fg->ci && fg->ci[r].n)
-				json_object_set_new(v, "ci95", json_pack("[f, f, I]", fg->ci[r].lo,
-					fg->ci[r].hi, (json_int_t)fg->ci[r].n));
-			json_array_append_new(vals, v);
-			json_array_append_new(ratios, a->n && base->n && base->mean != 0 ?
-					      jnum(a->mean / base->mean) : json_null());
-		}
-		json_array_append_new(figs, json_pack("{s:s, s:s, s:s, s:s, s:b, s:o}",
-			"probe", fg->probe, "result", fg->name, "ident", fg->ident,
-			"figure", fg->key, "as_booted", fg->as_booted, "runs", vals));
-		json_array_append_new(rows, json_pack("{s:I, s:o}", "figure", (json_int_t)i,
-						      "ratios", ratios));
+	for (size_t r = 0; r < rp->nruns; r++) {
+		json_t *v = json_agg(&fg->per_run[r]);
+
+		/* the run's own 95 % interval, as its record carried it (keys.h) */
+		if (fg->ci && fg->ci[r].n)
+			json_object_set_new(v, "ci95", json_pack("[f, f, I]", fg->ci[r].lo,
+				fg->ci[r].hi, (json_int_t)fg->ci[r].n));
+		json_array_append_new(vals, v);
 	}
-	json_object_set_new(doc, "tool", json_string("tp-report"));
-	json_object_set_new(doc, "format", json_integer(1));
-	json_object_set_new(doc, "files", files);
-	json_object_set_new(doc, "runs", runs);
-	json_object_set_new(doc, "figures", figs);
-	json_object_set_new(doc, "comparison", json_pack("{s:i, s:s?, s:o}", "baseline", 0,
-		"baseline_label", rp->nruns ? rp->runs[0].label : NULL, "rows", rows));
-	json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12) | JSON_ENSURE_ASCII);
-	fputc('\n', f);
-	json_decref(doc);
+	return json_pack("{s:s, s:s, s:s, s:s, s:b, s:o}", "probe", fg->probe, "result", fg->name,
+			 "ident", fg->ident, "figure", fg->key, "as_booted", fg->as_booted,
+			 "runs", vals);
+}
+
+static json_t *json_ratios(const struct report *rp, const struct figure *fg)
+{
+	json_t *ratios = json_array();
+	const struct agg *base = &fg->per_run[0];
+
+	for (size_t r = 0; r < rp->nruns; r++) {
+		const struct agg *a = &fg->per_run[r];
+
+		json_array_append_new(ratios, a->n && base->n && base->mean != 0 ?
+				      jnum(a->mean / base->mean) : json_null());
+	}
+	return ratios;
+}
+
+/*
+ * The whole model, written a figure at a time: what it holds in memory is
+ * one figure's object, never the document's (docs/comparing.md, section 3).
+ */
+void print_json(FILE *f, const struct report *rp, const struct source *src, size_t nsrc)
+{
+	const char *label = rp->nruns ? rp->runs[0].label : NULL;
+
+	fputs("{\n  \"tool\": \"tp-report\",\n  \"format\": 1,\n  \"files\": ", f);
+	put_json(f, "", json_files(src, nsrc), JSON_INDENT(2));
+	put_json(f, ",\n  \"runs\": ", json_runs(rp), JSON_INDENT(2));
+	fputs(",\n  \"figures\": [", f);
+	for (size_t i = 0; i < rp->nfigs; i++)
+		put_json(f, i ? ",\n    " : "\n    ", json_figure(rp, &rp->figs[i]), JSON_COMPACT);
+	fputs("\n  ],\n  \"comparison\": {\n    \"baseline\": 0,\n    \"baseline_label\": ", f);
+	put_json(f, "", label ? json_string(label) : json_null(), JSON_ENCODE_ANY);
+	fputs(",\n    \"rows\": [", f);
+	for (size_t i = 0; i < rp->nfigs; i++) {
+		fprintf(f, "%s{\"figure\": %zu, \"ratios\": ", i ? ",\n      " : "\n      ", i);
+		put_json(f, "", json_ratios(rp, &rp->figs[i]), JSON_COMPACT);
+		fputc('}', f);
+	}
+	fputs("\n    ]\n  }\n}\n", f);
 }
 
 /* Markdown within FOLD_MD_MAX characters unless --full (fold.h). */

@@ -12,6 +12,7 @@
 #include "html.h"
 #include "lead.h"
 #include "lineup.h"
+#include "outfile.h"
 #include "plot.h"
 #include "table.h"
 #include "verdict.h"
@@ -227,9 +228,8 @@ int html_report(const struct report *rp, const struct source *src, size_t nsrc, 
 	int failed = plot_report(rp, dir, &pg.charts) < 0;
 
 	path = xasprintf("%s/index.html", dir);
-	f = fopen(path, "w");
+	f = outfile_open(path);
 	if (!f) {
-		fprintf(stderr, "report: %s: %s\n", path, strerror(errno));
 		free(path);
 		charts_free(&pg.charts);
 		return -1;
@@ -243,10 +243,8 @@ int html_report(const struct report *rp, const struct source *src, size_t nsrc, 
 		fputs("</section>\n", f);
 	}
 	fputs("</body></html>\n", f);
-	if (fclose(f)) {
-		fprintf(stderr, "report: %s: %s\n", path, strerror(errno));
+	if (outfile_close(f))
 		failed = 1;
-	}
 	free(path);
 	charts_free(&pg.charts);
 	return failed ? -1 : 0;

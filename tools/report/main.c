@@ -6,10 +6,12 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../../common/record.h"
 #include "conditions.h"
@@ -25,6 +27,16 @@
 #include "scan.h"
 #include "schema.h"
 #include "util.h"
+
+/*
+ * The report's memory against its input (docs/comparing.md, section 3):
+ * while reading it keeps at most REPORT_KEEP_RATIO times the input (and
+ * REPORT_KEEP_MIN bytes whatever the input), so that with what it builds
+ * afterwards the whole stays under 8 times: past it, the rest of the input
+ * is ignored, with one line saying so.
+ */
+#define REPORT_KEEP_RATIO 3
+#define REPORT_KEEP_MIN ((size_t)16 << 20)
 
 #define USAGE "usage: tp-report FILE... " \
 	"[--format=text|markdown|csv|json|kcidb|ktap|junit|pts|openmetrics] [--all] " \
@@ -349,6 +361,10 @@ static void say_limits(const struct source *s, unsigned long long max_input)
 	if (s->st.capped)
 		fprintf(stderr, "report: %s: read the first %llu bytes (--max-input=%s); "
 			"the rest was ignored\n", s->path, s->st.bytes, size);
+	if (s->st.full)
+		fprintf(stderr, "report: %s: read the first %llu bytes (what the report keeps of "
+			"them reached %d times the input's size); the rest was ignored\n", s->path,
+			s->st.bytes, REPORT_KEEP_RATIO);
 	if (s->st.long_lines)
 		fprintf(stderr, "report: %s: %zu line%s longer than %d bytes skipped\n", s->path,
 			s->st.long_lines, s->st.long_lines == 1 ? "" : "s", SCAN_LINE_MAX);
@@ -358,12 +374,26 @@ struct reading {
 	struct splitter *split;	/* records go to the report ... */
 	json_t *unknown;	/* ... or, with --check-keys, only their keys here */
 	const char *path;
+	size_t keep_max;	/* the heap the report may reach while reading (keep_limit()) */
+	struct scan_stats *st;	/* st->full set once it has */
 };
+
+/* The heap in use now (glibc: what malloc handed out and was not freed). */
+static size_t heap_in_use(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+}
 
 static void on_record(void *ctx, const struct rec *r)
 {
 	struct reading *rd = ctx;
 
+	if (rd->st->full) {
+		json_decref(r->obj);
+		return;
+	}
 	/* a run's keys records come before its results: its declaration classifies them */
 	keys_note_record(r->obj, rd->path);
 	if (rd->unknown)
@@ -371,6 +401,28 @@ static void on_record(void *ctx, const struct rec *r)
 	else
 		report_add_record(rd->split, r->obj, r->type);
 	json_decref(r->obj);
+	if (heap_in_use() > rd->keep_max)
+		rd->st->full = 1;
+}
+
+/*
+ * What the report may keep while reading: REPORT_KEEP_RATIO times the
+ * input (the files' sizes, as far as --max-input reads them), and
+ * REPORT_KEEP_MIN whatever the input. What it builds afterwards (figures,
+ * the output) takes as much again, so the whole stays within
+ * REPORT_MEM_RATIO times the input (tests/report/memory.t).
+ */
+static size_t keep_limit(const char *const *files, size_t n, unsigned long long max_input)
+{
+	unsigned long long input = 0;
+	struct stat sb;
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(files[i], "-") && !stat(files[i], &sb) && S_ISREG(sb.st_mode))
+			input += (unsigned long long)sb.st_size < max_input ?
+				 (unsigned long long)sb.st_size : max_input;
+	input *= REPORT_KEEP_RATIO;
+	return input > REPORT_KEEP_MIN ? (size_t)input : REPORT_KEEP_MIN;
 }
 
 /*
@@ -378,9 +430,10 @@ static void on_record(void *ctx, const struct rec *r)
  * the report needs, not the file. Returns 0, or 1 if it could not be read.
  */
 static int read_source(struct report *rp, struct source *s, json_t *unknown,
-		       unsigned long long max_input)
+		       unsigned long long max_input, size_t keep_max)
 {
-	struct reading rd = { unknown ? NULL : report_file_begin(rp, s->path), unknown, s->path };
+	struct reading rd = { unknown ? NULL : report_file_begin(rp, s->path), unknown, s->path,
+			      keep_max, &s->st };
 
 	s->err = scan_file(s->path, max_input, on_record, &rd, &s->st);
 	if (rd.split)
@@ -440,6 +493,7 @@ int main(int argc, char **argv)
 	struct report rp = { 0 };
 	struct source *src;
 	json_t *unknown = NULL;
+	size_t keep_max;
 	int status;
 
 	status = parse_args(argc, argv, &c);
@@ -461,9 +515,10 @@ int main(int argc, char **argv)
 	if (c.check_keys)
 		unknown = json_object();
 	src = xcalloc(c.nfiles, sizeof(*src));
+	keep_max = keep_limit(c.files, c.nfiles, c.max_input);
 	for (size_t i = 0; i < c.nfiles; i++) {
 		src[i].path = c.files[i];
-		status |= read_source(&rp, &src[i], unknown, c.max_input);
+		status |= read_source(&rp, &src[i], unknown, c.max_input, keep_max);
 	}
 	if (unknown) {
 		status |= print_unknown(unknown);

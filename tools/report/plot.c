@@ -4,6 +4,7 @@
  * and tscsync's offsets are drawn here, histograms in plot_hist.c, bars in
  * plot_bars.c, all through plotter.c; running gnuplot is here.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -140,7 +141,7 @@ static void plot_series(struct plotter *p, const struct series_spec *s)
 				pts[k][i].lo, pts[k][i].hi);
 		fputs("\n\n", dat);
 	}
-	if (plot_close(p, dat, file) || !(gp = plot_open(p, gpf)))
+	if (plot_close(p, dat) || !(gp = plot_open(p, gpf)))
 		goto out;
 	title = plot_title(rp, s->title);
 	gp_begin(gp, s->base, title, s->xlabel, s->ylabel, 0);
@@ -157,7 +158,7 @@ static void plot_series(struct plotter *p, const struct series_spec *s)
 		gp_str(gp, key);
 	}
 	gp_end(p, gp, s->base, s->caption, 0, NULL);
-	plot_close(p, gp, gpf);
+	plot_close(p, gp);
 out:
 	for (size_t k = 0; k < nser; k++)
 		free(pts[k]);
@@ -319,13 +320,13 @@ static void plot_tscsync(struct plotter *p)
 			has[r] |= tscsync_cells(dat, &rp->runs[r], pairs[k]);
 		fputc('\n', dat);
 	}
-	if (plot_close(p, dat, "tscsync.dat") || !(gp = plot_open(p, "tscsync.gp")))
+	if (plot_close(p, dat) || !(gp = plot_open(p, "tscsync.gp")))
 		goto out;
 	tscsync_script(gp, rp, pairs, npairs, has);
 	gp_end(p, gp, "tscsync", "The counter offset of each ordered CPU pair (the TSC, or CNTVCT_EL0 "
 	       "on arm64, of B minus that of A, in ns) with the bound the round trips prove as "
 	       "error bars; runs side by side.", 0, NULL);
-	plot_close(p, gp, "tscsync.gp");
+	plot_close(p, gp);
 out:
 	free(has);
 	free(pairs);
@@ -373,24 +374,70 @@ static int in_path(const char *prog)
 	return found;
 }
 
+/*
+ * Moves every file gnuplot drew in tmp to dir under its name, as
+ * outfile.h does for ours (a rename replaces a symlink, never writes
+ * through it), and removes tmp; 0 or -errno.
+ */
+static int move_drawn(const char *tmp, const char *dir)
+{
+	DIR *d = opendir(tmp);
+	struct dirent *e;
+	int err = d ? 0 : -errno;
+
+	while (d && (e = readdir(d))) {
+		char *from, *to;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		from = xasprintf("%s/%s", tmp, e->d_name);
+		to = xasprintf("%s/%s", dir, e->d_name);
+		if (rename(from, to) && !err)
+			err = -errno;
+		unlink(from);
+		free(from);
+		free(to);
+	}
+	if (d)
+		closedir(d);
+	if (rmdir(tmp) && !err)
+		err = -errno;
+	return err;
+}
+
+/*
+ * gnuplot runs in a directory of its own made in dir (mkdtemp), finding the
+ * script and its .dat files in dir through its loadpath; what it draws
+ * there is then moved into dir. So its "set output" opens only files it
+ * just made, never one planted at a chart's name.
+ */
 static int run_gnuplot(const char *dir, const char *script)
 {
+	char *tmp = xasprintf("%s/.gnuplot.XXXXXX", dir), *up;
 	pid_t pid;
-	int status;
+	int status, err;
 
+	if (!mkdtemp(tmp)) {
+		err = -errno;
+		free(tmp);
+		return err;
+	}
+	up = xasprintf("../%s", script);
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return -errno;
 	if (!pid) {
-		if (chdir(dir))
+		if (chdir(tmp))
 			_exit(126);
-		execlp("gnuplot", "gnuplot", script, (char *)NULL);
+		execlp("gnuplot", "gnuplot", "-e", "set loadpath '..'", up, (char *)NULL);
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	err = pid < 0 || waitpid(pid, &status, 0) < 0 ? -errno : 0;
+	if (!err)
+		err = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	status = move_drawn(tmp, dir);
+	free(up);
+	free(tmp);
+	return err ? err : status;
 }
 
 

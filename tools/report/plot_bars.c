@@ -164,7 +164,7 @@ static void bars_chart(struct plotter *p, const char *base, struct panel *pn, si
 	for (size_t k = 0; k < npanels; k++)
 		panel_write(dat, &body, file, rp, &pn[k], k, floor_v);
 	sbuf_adds(&body, "unset multiplot\n");
-	if (plot_close(p, dat, file) || !(gp = plot_open(p, gpf)))
+	if (plot_close(p, dat) || !(gp = plot_open(p, gpf)))
 		goto out;
 	gp_begin(gp, base, title, xlabel, "", h);
 	fprintf(gp, "set logscale x 10\nset xrange [%.10g:%.10g]\nunset grid\nset grid xtics\n"
@@ -173,7 +173,7 @@ static void bars_chart(struct plotter *p, const char *base, struct panel *pn, si
 	fputs(extra ? extra : "", gp);
 	fputs(body.s, gp);
 	gp_end(p, gp, base, caption, h, body.s);
-	plot_close(p, gp, gpf);
+	plot_close(p, gp);
 out:
 	sbuf_free(&body);
 	free(file);

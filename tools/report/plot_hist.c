@@ -201,13 +201,13 @@ static void plot_hist_one(struct plotter *p, const char *id, const struct result
 		hist_block(dat, &rp->runs[ri], &r->hist, &c);
 		hist_series(&c, file, &rp->runs[ri], r, logx);
 	}
-	if (plot_close(p, dat, file) || !c.blocks || !(gp = plot_open(p, gpf)))
+	if (plot_close(p, dat) || !c.blocks || !(gp = plot_open(p, gpf)))
 		goto out;
 	hist_script(gp, base, any, rp, &c, logx);
 	caption = hist_caption(any, &c);
 	gp_end(p, gp, base, caption, 0, NULL);
 	free(caption);
-	plot_close(p, gp, gpf);
+	plot_close(p, gp);
 out:
 	free(base);
 	free(file);

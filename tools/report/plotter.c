@@ -1,29 +1,26 @@
 // SPDX-License-Identifier: MIT
 /* The plots' files, quoting and scripts; see plotter.h. */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "outfile.h"
 #include "plotter.h"
 
 FILE *plot_open(struct plotter *p, const char *name)
 {
 	char *path = xasprintf("%s/%s", p->dir, name);
-	FILE *f = fopen(path, "w");
+	FILE *f = outfile_open(path);
 
-	if (!f) {
-		fprintf(stderr, "report: %s: %s\n", path, strerror(errno));
+	if (!f)
 		p->failed = 1;
-	}
 	free(path);
 	return f;
 }
 
-int plot_close(struct plotter *p, FILE *f, const char *name)
+int plot_close(struct plotter *p, FILE *f)
 {
-	if (fclose(f)) {
-		fprintf(stderr, "report: %s/%s: %s\n", p->dir, name, strerror(errno));
+	if (outfile_close(f)) {
 		p->failed = 1;
 		return -1;
 	}

@@ -26,8 +26,11 @@ struct plotter {
 
 /* A file in the plot directory, for writing; NULL after saying why (p->failed set). */
 FILE *plot_open(struct plotter *p, const char *name);
-/* Closes it; 0, or -1 after saying why (p->failed set). */
-int plot_close(struct plotter *p, FILE *f, const char *name);
+/*
+ * Closes it and puts it at its name (outfile.h); 0, or -1 after saying why
+ * (p->failed set).
+ */
+int plot_close(struct plotter *p, FILE *f);
 
 /* s as a single-quoted gnuplot string: the one way text gets into a script. */
 void gp_quote(struct sbuf *b, const char *s);

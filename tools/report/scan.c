@@ -425,9 +425,10 @@ void scan_feed(struct scanner *sc, const char *buf, size_t len)
 
 void scan_close(struct scanner *sc)
 {
-	if (sc->line.len || sc->too_long)
+	/* a reader that stopped (full) left the rest unread, not cut */
+	if (!sc->st->full && (sc->line.len || sc->too_long))
 		end_line(sc);
-	if (sc->has_pending)
+	if (sc->has_pending && !sc->st->full)
 		sc->st->cut++;
 	sc->st->lines += sc->lineno;
 	sbuf_free(&sc->line);
@@ -465,7 +466,7 @@ int scan_file(const char *path, unsigned long long max_bytes, scan_fn *fn, void 
 	if (!f)
 		return -errno;
 	sc = scan_open(fn, ctx, st);
-	while (got < max_bytes) {
+	while (got < max_bytes && !st->full) {
 		size_t want = max_bytes - got < sizeof(chunk) ? (size_t)(max_bytes - got) : sizeof(chunk);
 
 		n = fread(chunk, 1, want, f);

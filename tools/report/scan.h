@@ -39,6 +39,7 @@ struct scan_stats {
 	size_t long_lines;	/* longer than SCAN_LINE_MAX: skipped */
 	unsigned long long bytes;	/* read by scan_file() */
 	int capped;		/* scan_file() stopped at its limit with more to read */
+	int full;		/* set by the reader: scan_file() stops at the next chunk */
 };
 
 struct rec {
