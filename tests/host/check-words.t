@@ -32,11 +32,27 @@ ok "a letter left out names the option meant" has "$tmp/out" \
 ok "an old spelling is said and taken" has "$tmp/out" "timeprobe.priority=20: priority is now wakeup-priority (taken)"
 ok "one line a word" test "$(wc -l < "$tmp/out")" -eq 5
 
+# A mistyped prefix (issue 49): the whole word refused, with the word meant;
+# Linux's own words beginning with t are not taken for one.
+"$tp" check-words "timeprob.profile=quick quiet tsc=reliable tp_printk trace_options=x threadirqs" \
+	"timeprobe_profile=quick tmeprobe.probes=clocks thermal.off=1 tsx_async_abort=off" >"$tmp/out" 2>&1
+exits "three mistyped prefixes: exit 2" 2 sh -c 'exit '$?
+ok "timeprob.profile=quick: the word meant" has "$tmp/out" \
+	"timeprobe: timeprob.profile=quick: a mistyped prefix; did you mean timeprobe.profile?"
+ok "timeprobe_profile=quick: the word meant" has "$tmp/out" \
+	"timeprobe_profile=quick: a mistyped prefix; did you mean timeprobe.profile?"
+ok "tmeprobe.probes=clocks: the word meant" has "$tmp/out" \
+	"tmeprobe.probes=clocks: a mistyped prefix; did you mean timeprobe.probes?"
+ok "one line a mistyped word, none for Linux's" test "$(wc -l < "$tmp/out")" -eq 3
+
 # The image scripts' one flattening checks the words it was given.
 TIMEPROBE_CHECK=$tp sh tools/cmdline-flatten.sh tools/cmdline.txt "timeprobe.probes=wakup" >"$tmp/line" 2>"$tmp/err"
 exits "cmdline-flatten with a refused word: exit 1" 1 sh -c 'exit '$?
 ok "no line is written" test ! -s "$tmp/line"
 ok "the suite's message reaches the person" has "$tmp/err" "did you mean wakeup?"
+TIMEPROBE_CHECK=$tp sh tools/cmdline-flatten.sh tools/cmdline.txt "timeprob.profile=quick" >"$tmp/line" 2>"$tmp/err"
+exits "cmdline-flatten with a mistyped prefix: exit 1" 1 sh -c 'exit '$?
+ok "and the word meant" has "$tmp/err" "did you mean timeprobe.profile?"
 TIMEPROBE_CHECK=$tp sh tools/cmdline-flatten.sh tools/cmdline.txt "timeprobe.probes=wakeup" >"$tmp/line" 2>"$tmp/err"
 ok "cmdline-flatten with good words: the line" has "$tmp/line" "timeprobe.probes=wakeup"
 
