@@ -73,6 +73,14 @@ if [ -f build/timeprobe.img ] && [ -f build/image-words ]; then
 	pass $? "make run APPEND=timeprobe.probes=wakup fails (status $rc)"
 	ok "with the suite's message" has "$tmp/make" "timeprobe.probes=wakup: no such probe; did you mean wakeup?"
 	ok "before QEMU started" test ! -e "$tmp/qemu"
+	PATH="$tmp/bin:$PATH" ACCEL=tcg make --no-print-directory run APPEND="timeprob.profile=quick" \
+		>"$tmp/make" 2>&1
+	rc=$?
+	cp -p "$tmp/image-words" build/image-words
+	[ "$rc" != 0 ]
+	pass $? "make run APPEND=timeprob.profile=quick fails (status $rc)"
+	ok "with the word meant" has "$tmp/make" "did you mean timeprobe.profile?"
+	ok "before QEMU started" test ! -e "$tmp/qemu"
 else
 	skip "make run APPEND=timeprobe.probes=wakup fails" "no build/timeprobe.img (make image)"
 fi
