@@ -65,22 +65,19 @@ if [ -f build/timeprobe.img ] && [ -f build/image-words ]; then
 		chmod +x "$tmp/bin/$q"
 	done
 	cp -p build/image-words "$tmp/image-words"
-	PATH="$tmp/bin:$PATH" ACCEL=tcg make --no-print-directory run APPEND="timeprobe.probes=wakup" \
-		>"$tmp/make" 2>&1
-	rc=$?
-	cp -p "$tmp/image-words" build/image-words
-	[ "$rc" != 0 ]
-	pass $? "make run APPEND=timeprobe.probes=wakup fails (status $rc)"
-	ok "with the suite's message" has "$tmp/make" "timeprobe.probes=wakup: no such probe; did you mean wakeup?"
-	ok "before QEMU started" test ! -e "$tmp/qemu"
-	PATH="$tmp/bin:$PATH" ACCEL=tcg make --no-print-directory run APPEND="timeprob.profile=quick" \
-		>"$tmp/make" 2>&1
-	rc=$?
-	cp -p "$tmp/image-words" build/image-words
-	[ "$rc" != 0 ]
-	pass $? "make run APPEND=timeprob.profile=quick fails (status $rc)"
-	ok "with the word meant" has "$tmp/make" "did you mean timeprobe.profile?"
-	ok "before QEMU started" test ! -e "$tmp/qemu"
+	# make_refuses WORD MESSAGE: make run APPEND=WORD fails with MESSAGE, QEMU never started
+	make_refuses() {
+		PATH="$tmp/bin:$PATH" ACCEL=tcg make --no-print-directory run APPEND="$1" >"$tmp/make" 2>&1
+		rc=$?
+		cp -p "$tmp/image-words" build/image-words
+		[ "$rc" != 0 ]
+		pass $? "make run APPEND=$1 fails (status $rc)"
+		ok "with the suite's message" has "$tmp/make" "$2"
+		ok "before QEMU started" test ! -e "$tmp/qemu"
+	}
+	make_refuses timeprobe.probes=wakup "timeprobe.probes=wakup: no such probe; did you mean wakeup?"
+	make_refuses timeprob.profile=quick \
+		"timeprob.profile=quick: a mistyped prefix; did you mean timeprobe.profile?"
 else
 	skip "make run APPEND=timeprobe.probes=wakup fails" "no build/timeprobe.img (make image)"
 fi
