@@ -260,8 +260,8 @@ static int cmd_check_words(int argc, char **argv)
 	for (size_t i = 0; i < errs.n; i++) {
 		const struct opt_error *e = &errs.e[i];
 
-		fprintf(stderr, "timeprobe: %s%s=%s: %s%s\n", TP_WORD_PREFIX, e->name, e->value,
-			e->reason, e->taken ? " (taken)" : "");
+		fprintf(stderr, "timeprobe: %s%s=%s: %s%s\n", e->as_typed ? "" : TP_WORD_PREFIX,
+			e->name, e->value, e->reason, e->taken ? " (taken)" : "");
 		refused += !e->taken;
 	}
 	if ((bad = selection_unknown(&o, &which))) {

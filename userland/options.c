@@ -172,6 +172,7 @@ static struct opt_error *fail(struct opt_errors *errs, const char *name, const c
 	snprintf(e->value, sizeof(e->value), "%s", value ? value : "");
 	snprintf(e->reason, sizeof(e->reason), "%s", reason);
 	e->taken = 0;
+	e->as_typed = 0;
 	return e;
 }
 
@@ -463,6 +464,23 @@ static void from_line(struct options *o, const char *line, enum opt_source src,
 		apply_word(o, src, &a, errs);
 }
 
+/* 1 when a's prefix is a near miss of "timeprobe." (suggest.h): refused, with the word meant. */
+static int prefix_typo(const struct tp_arg *a, struct opt_errors *errs)
+{
+	char word[1024], msg[160], *value;
+	size_t lead;
+	struct opt_error *e;
+
+	if (!suggest_prefix_typo(a->name, a->name_len, TP_WORD_PREFIX, &lead))
+		return 0;
+	value = cut(a, word);
+	snprintf(msg, sizeof(msg), "a mistyped prefix; did you mean " TP_WORD_PREFIX
+		 "%s?", lead < a->name_len ? word + lead : "<option>");
+	if ((e = fail(errs, word, value, msg)))
+		e->as_typed = 1;
+	return 1;
+}
+
 void options_from_cmdline(struct options *o, const char *cmdline, struct opt_errors *errs)
 {
 	size_t pos = 0, sl = sizeof(TP_WORD_PREFIX TP_WORD_RETIRED_SEAL) - 1;
@@ -476,6 +494,8 @@ void options_from_cmdline(struct options *o, const char *cmdline, struct opt_err
 			     "over in " TP_STUB_FILE_PATH ", not on the command line; ignored");
 			continue;
 		}
+		if (prefix_typo(&a, errs))
+			continue;
 		apply_word(o, OPT_FROM_USER, &a, errs);
 		apply_bare(o, OPT_FROM_USER, &a, errs);
 	}

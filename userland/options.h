@@ -82,6 +82,7 @@ struct opt_error {
 	char value[80];
 	char reason[160];
 	int taken;		/* 1: the value was set all the same (an old spelling): a warning */
+	int as_typed;		/* 1: name is a whole word's name, a mistyped "timeprobe." in it */
 };
 
 struct opt_errors {
@@ -125,7 +126,9 @@ int options_set(struct options *o, const char *name, const char *value,
  * other words are the kernel's and are ignored. Every word is the user's:
  * a word only the stub writes is refused by name (the stub's values come
  * from its file, userland/stubread.c), and the retired
- * timeprobe.seal= is one error record. `timeprobe check-words` reads an
+ * timeprobe.seal= is one error record. A word whose prefix is a near miss
+ * of "timeprobe." (timeprob.profile=quick, suggest_prefix_typo()) is one
+ * too, with the word meant, as_typed. `timeprobe check-words` reads an
  * image's line through it before the image is made.
  */
 void options_from_cmdline(struct options *o, const char *cmdline, struct opt_errors *errs);

@@ -322,4 +322,6 @@ void readiness_gather(struct readiness *rd, const struct probe *const *probes, s
 	vote_post(rd, base);
 	reasons(rd, d, nd < 0 ? READINESS_REASONS : (size_t)nd, base, recs, len);
 	decide(rd, d, nd < 0 ? READINESS_REASONS : (size_t)nd);
+	readiness_conditions(rd, recs, len);
+	readiness_next(rd, d, nd < 0 ? READINESS_REASONS : (size_t)nd);
 }

@@ -8,9 +8,11 @@
  * does; docs/readiness.md. Each fact and each reason is a declaration of
  * the probe that measures it (struct probe_fact, struct probe_reason,
  * probe.h): which figure of which record, the reason's bound and its
- * source; these files know no probe. Four files: readiness_facts.c reads
+ * source; these files know no probe. Five files: readiness_facts.c reads
  * the records the declarations name, readiness.c votes and judges,
- * readiness_out.c writes the record and the block; readiness_hidden.c reads
+ * readiness_next.c says under what the run ran and, for an unknown
+ * answer, what it lacked and what to do next, readiness_out.c writes the
+ * record and the block; readiness_hidden.c reads
  * the stub's scan summary for hwlat's hidden_gaps. Tested by
  * tests/unit/test_readiness.c.
  */
@@ -26,6 +28,7 @@
 #define READINESS_REASONS 16
 #define READINESS_CLOCKS 6
 #define READINESS_TEXT 160
+#define READINESS_NEXT 320
 
 struct probe;
 struct probe_reason;
@@ -101,6 +104,11 @@ struct readiness {
 	char kernel_args[48];
 	int sockets;		/* -1: not known */
 	struct tp_skew skew;	/* what timeprobe.inject= injected, ref "" when nothing */
+	char emulated[16];	/* "tcg", "hypervisor" or "": as the verdict reads it */
+	char emulated_by[64];	/* the accelerator or the hypervisor's signature */
+	const struct rd_rule *missing[READINESS_REASONS];	/* unknown: the required rules it lacked */
+	size_t nmissing;
+	char next_step[READINESS_NEXT];	/* unknown: the one step that supplies them, "" else */
 };
 
 /* 1 when ref is one of the platform references (hpet, pmtimer, pit). */
@@ -131,6 +139,17 @@ double readiness_hidden(const char *recs, size_t len, char *from, size_t nfrom, 
  * the caller found them. */
 void readiness_gather(struct readiness *rd, const struct probe *const *probes, size_t nprobes,
 		      const char *recs, size_t len, int sockets, const struct tp_skew *skew);
+
+/* rd's emulated and emulated_by from the `run` and `fingerprint` records (readiness_next.c). */
+void readiness_conditions(struct readiness *rd, const char *recs, size_t len);
+
+/*
+ * After the answer: when it is unknown, the required rules of d[0..nd)
+ * with no measured figure (missing) and the one step that supplies them
+ * (next_step: the probes that declare them, on the machine itself when
+ * the run is a guest's or an emulator's). readiness_next.c.
+ */
+void readiness_next(struct readiness *rd, const struct readiness_decl *d, size_t nd);
 
 void readiness_record(struct tp_rec *r, const struct readiness *rd);
 

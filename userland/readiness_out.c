@@ -10,6 +10,7 @@
 #include "readiness.h"
 #include "sink.h"
 #include "timeutil.h"
+#include "verdict.h"
 
 static void record_reason(struct tp_rec *r, const struct readiness_reason *it)
 {
@@ -39,6 +40,20 @@ static void record_vote(struct tp_rec *r, const char *key, const struct rd_vote_
 		tp_rec_str(r, "named", named);
 	emit_rec_double(r, "floor_ppm", RD_VOTE_FLOOR_PPM);
 	tp_rec_obj_end(r);
+}
+
+/* Under what the run ran, what an unknown answer lacked and the step that supplies it. */
+static void record_next(struct tp_rec *r, const struct readiness *rd)
+{
+	verdict_rec_emulation(r, rd->emulated, rd->emulated_by);
+	tp_rec_arr_begin(r, "missing");
+	for (size_t i = 0; i < rd->nmissing; i++)
+		tp_rec_str(r, 0, rd->missing[i]->id);
+	tp_rec_arr_end(r);
+	if (rd->next_step[0])
+		tp_rec_str(r, "next_step", rd->next_step);
+	else
+		tp_rec_null(r, "next_step");
 }
 
 void readiness_record(struct tp_rec *r, const struct readiness *rd)
@@ -71,6 +86,7 @@ void readiness_record(struct tp_rec *r, const struct readiness *rd)
 	for (size_t i = 0; i < rd->n; i++)
 		record_reason(r, &rd->reason[i]);
 	tp_rec_arr_end(r);
+	record_next(r, rd);
 }
 
 static const char *pass_word(enum rd_pass p)
@@ -78,12 +94,41 @@ static const char *pass_word(enum rd_pass p)
 	return p == RD_PASSED ? "pass" : p == RD_FAILED ? "FAIL" : "-";
 }
 
+/* The kernel line's words in words: none is either "no words needed" or "none can be advised". */
+static const char *kernel_words(const struct readiness *rd)
+{
+	if (rd->kernel_args[0])
+		return rd->kernel_args;
+	if (!TP_HAVE_TSC)
+		return "(no such word on arm64)";
+	return rd->answer == RD_SAFE ? "no words needed" : "none can be advised";
+}
+
+/* The emulator's caveat, as the verdict says it; what an unknown answer lacked, and the step. */
+static void print_conditions(const struct readiness *rd)
+{
+	if (!strcmp(rd->emulated, "tcg"))
+		sink_human("Under an emulator (%s): the emulator's clocks, not a machine's; "
+			   "this answer is not the machine's.\n", rd->emulated_by);
+	else if (rd->emulated[0])
+		sink_human("Under a hypervisor (%s): the virtual machine's clocks; the host's may "
+			   "answer otherwise.\n", rd->emulated_by);
+	if (!rd->nmissing)
+		return;
+	sink_human("lacked:");
+	for (size_t i = 0; i < rd->nmissing; i++)
+		sink_human("%s %s (%s)", i ? ";" : "", rd->missing[i]->what, rd->missing[i]->id);
+	sink_human("\n");
+	if (rd->next_step[0])
+		sink_human("next: %s\n", rd->next_step);
+}
+
 static void print_block(const struct readiness *rd)
 {
 	sink_human("\n== tsc=reliable? ==\n");
 	sink_human("%s: %s; kernel line: %s\n", TP_HAVE_TSC ? "tsc=reliable" : "CNTVCT_EL0",
-		   rd_answer_name(rd->answer), rd->kernel_args[0] ? rd->kernel_args :
-		   TP_HAVE_TSC ? "(nothing)" : "(no such word on arm64)");
+		   rd_answer_name(rd->answer), kernel_words(rd));
+	print_conditions(rd);
 	if (rd->wrong)
 		sink_human("wrong reference: %s, %+.0f ppm off the others (%s vote)\n", rd->wrong,
 			   rd->wrong_ppm, rd->wrong_when);

@@ -31,6 +31,7 @@ static void problem(struct opt_errors *errs, const char *value, const char *reas
 	snprintf(e->value, sizeof(e->value), "%s", value);
 	snprintf(e->reason, sizeof(e->reason), "%s", reason);
 	e->taken = 0;
+	e->as_typed = 0;
 }
 
 /*

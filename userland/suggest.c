@@ -101,3 +101,29 @@ void suggest_append(char *out, size_t len, const char *typed,
 	snprintf(out + used, len - used, best[1] ? "; did you mean %s or %s?" : "; did you mean %s?",
 		 best[0], best[1]);
 }
+
+/* The length of name's lead (suggest.h): up to and with its first '.', else '-' or '_'. */
+static size_t lead_len(const char *name, size_t n)
+{
+	const char *dot = memchr(name, '.', n);
+
+	if (dot)
+		return (size_t)(dot - name) + 1;
+	for (size_t i = 0; i < n; i++)
+		if (name[i] == '-' || name[i] == '_')
+			return i + 1;
+	return n;
+}
+
+int suggest_prefix_typo(const char *name, size_t n, const char *prefix, size_t *lead)
+{
+	char typed[SUGGEST_MAX_LEN + 1];
+	size_t l = lead_len(name, n);
+
+	*lead = l;
+	if (l > SUGGEST_MAX_LEN || (l == strlen(prefix) && !memcmp(name, prefix, l)))
+		return 0;
+	memcpy(typed, name, l);
+	typed[l] = 0;
+	return suggest_distance(typed, prefix) <= 2;
+}

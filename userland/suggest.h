@@ -30,4 +30,13 @@ int suggest_near(const char *typed, const char *known);
 void suggest_append(char *out, size_t len, const char *typed,
 		    const char *(*name)(size_t i, const void *ctx), size_t n, const void *ctx);
 
+/*
+ * Whether the name[0..n) of a word (Linux's param, no value) was meant to
+ * begin with prefix, a word ending in '.' ("timeprobe."): its lead, up to
+ * and with its first '.' (with none: its first '-' or '_'; with none: the
+ * whole name), is not prefix but within 2 edits of it ("timeprob.",
+ * "timeprobe_", "tmeprobe."). The rest of the name starts at name + *lead.
+ */
+int suggest_prefix_typo(const char *name, size_t n, const char *prefix, size_t *lead);
+
 #endif

@@ -124,27 +124,34 @@ static void take(struct verdict_item *it, const struct rec_view *r, const char *
 }
 
 /* Whether the run is an emulator's or a hypervisor's: the fingerprint's signature. */
-static void from_fingerprint(struct verdict *v, const struct rec_view *r)
+static void from_fingerprint(const struct rec_view *r, char *kind, char *by)
 {
 	char vendor[64];
 
-	if (recread_str(r, "hypervisor_vendor", vendor, sizeof(vendor)) && vendor[0] &&
-	    !v->emulated[0]) {
-		snprintf(v->emulated, sizeof(v->emulated), "%s",
+	if (recread_str(r, "hypervisor_vendor", vendor, sizeof(vendor)) && vendor[0] && !kind[0]) {
+		snprintf(kind, VERDICT_EMU_KIND, "%s",
 			 strcmp(vendor, "TCGTCGTCGTCG") ? "hypervisor" : "tcg");
-		snprintf(v->emulated_by, sizeof(v->emulated_by), "%s", vendor);
+		snprintf(by, VERDICT_EMU_BY, "%s", vendor);
 	}
 }
 
 /* The launcher's word (timeprobe.accel=) that the CPU is QEMU's TCG. */
-static void from_run(struct verdict *v, const struct rec_view *r)
+static void from_run(const struct rec_view *r, char *kind, char *by)
 {
 	char accel[48];
 
 	if (recread_str(r, "accel", accel, sizeof(accel)) && !strncmp(accel, "tcg", 3)) {
-		snprintf(v->emulated, sizeof(v->emulated), "tcg");
-		snprintf(v->emulated_by, sizeof(v->emulated_by), "QEMU %s", accel);
+		snprintf(kind, VERDICT_EMU_KIND, "tcg");
+		snprintf(by, VERDICT_EMU_BY, "QEMU %s", accel);
 	}
+}
+
+void verdict_emulation(const struct rec_view *r, char *kind, char *by)
+{
+	if (recread_is(r, "type", "run"))
+		from_run(r, kind, by);
+	else if (recread_is(r, "type", "fingerprint"))
+		from_fingerprint(r, kind, by);
 }
 
 /* The first skip reason of each item's probe, for "not measured" (in v's order). */
@@ -160,10 +167,7 @@ static void read_one(struct verdict *v, struct skips *s, const struct rec_view *
 
 	if (!recread_str(r, "type", type, sizeof(type)))
 		return;
-	if (!strcmp(type, "run"))
-		from_run(v, r);
-	else if (!strcmp(type, "fingerprint"))
-		from_fingerprint(v, r);
+	verdict_emulation(r, v->emulated, v->emulated_by);
 	of_probe = recread_str(r, "probe", probe, sizeof(probe));
 	recread_str(r, "name", name, sizeof(name));
 	for (size_t i = 0; i < v->n; i++) {
@@ -262,15 +266,20 @@ void verdict_gather(struct verdict *v, const struct probe *const *probes, size_t
 	judge(v, &s, rows, nrows);
 }
 
-void verdict_record(struct tp_rec *r, const struct verdict *v)
+void verdict_rec_emulation(struct tp_rec *r, const char *kind, const char *by)
 {
-	emit_begin(r, "verdict");
-	if (v->emulated[0]) {
-		tp_rec_str(r, "emulated", v->emulated);
-		tp_rec_str(r, "emulated_by", v->emulated_by);
+	if (kind[0]) {
+		tp_rec_str(r, "emulated", kind);
+		tp_rec_str(r, "emulated_by", by);
 	} else {
 		tp_rec_null(r, "emulated");
 	}
+}
+
+void verdict_record(struct tp_rec *r, const struct verdict *v)
+{
+	emit_begin(r, "verdict");
+	verdict_rec_emulation(r, v->emulated, v->emulated_by);
 	tp_rec_obj_begin(r, "items");
 	for (size_t i = 0; i < v->n; i++) {
 		const struct verdict_item *it = &v->item[i];

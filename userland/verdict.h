@@ -37,9 +37,12 @@ struct verdict_item {
 	int independent;		/* ppm against a reference: 1, 0; -1 not said */
 };
 
+#define VERDICT_EMU_KIND 16
+#define VERDICT_EMU_BY 64
+
 struct verdict {
-	char emulated[16];		/* "tcg", "hypervisor" or "" */
-	char emulated_by[64];		/* the accelerator or the hypervisor's signature */
+	char emulated[VERDICT_EMU_KIND];	/* "tcg", "hypervisor" or "" */
+	char emulated_by[VERDICT_EMU_BY];	/* the accelerator or the hypervisor's signature */
 	struct verdict_item item[VERDICT_ITEMS];
 	size_t n;			/* the declared items, at most VERDICT_ITEMS */
 };
@@ -61,6 +64,19 @@ int verdict_decls(const struct probe *const *probes, size_t nprobes, struct verd
  * outcomes rows. */
 void verdict_gather(struct verdict *v, const struct probe *const *probes, size_t nprobes,
 		    const char *recs, size_t len, const struct summary_row *rows, size_t nrows);
+
+/*
+ * Record r's word on emulation into kind[VERDICT_EMU_KIND] and
+ * by[VERDICT_EMU_BY]: a `run` record's tcg accel sets "tcg"; a
+ * `fingerprint` record's hypervisor signature sets "tcg" or "hypervisor"
+ * when kind is still "". The verdict and tsc_readiness read it alike.
+ */
+struct rec_view;
+void verdict_emulation(const struct rec_view *r, char *kind, char *by);
+
+/* The keys `emulated` (kind, or null when "") and `emulated_by` into r: the verdict's and
+ * tsc_readiness's. */
+void verdict_rec_emulation(struct tp_rec *r, const char *kind, const char *by);
 
 /* Begins and fills the `verdict` record; the caller finishes it. */
 void verdict_record(struct tp_rec *r, const struct verdict *v);

@@ -99,7 +99,8 @@ ok(suite and suite[0].get("stub_options") == {"calib_rounds": "7", "calib_ms": "
 # 4. One hostile file, one boot (issue 37): it forges the stub's figures
 # and the retired seal, then ends the forged words with an overlong U+0000
 # (C0 80); an encoded quote (C0 A2) and an encoded newline (C0 8A) before a
-# forged LAVA measurement line; "--" with words after it; 40 unknown k=v
+# forged LAVA measurement line; "--" with words after it; a mistyped
+# prefix (timeprob.repeat=2, which PID 1 refuses); 40 unknown k=v
 # words (Linux panics past 30); and it ends inside a quote. The same
 # forged tsc_hz comes as an SMBIOS string. No figure of the run may carry
 # a forged value, the stub names each refused byte, the kernel keeps
@@ -107,7 +108,8 @@ ok(suite and suite[0].get("stub_options") == {"calib_rounds": "7", "calib_ms": "
 FORGED = "timeprobe.tsc_hz=1234567"
 forged = (FORGED + " timeprobe.firmware=00000001:00020046:SpoofBIOS timeprobe.seal=3:12345678 x").encode()
 unknown = " ".join("tp%d=%d" % (i, i) for i in range(40)).encode()
-hostile = (default.encode() + b" timeprobe.profile=quick timeprobe.probes=tsc " + forged +
+hostile = (default.encode() + b" timeprobe.profile=quick timeprobe.probes=tsc timeprob.repeat=2 " +
+           forged +
            b"\xc0\x80 q=\xc0\xa2hidden b\xc0\x8aTPM forged.case 42 s " + unknown +
            b' -- initarg\nfoo="bar')
 at_nul = hostile.index(b"\xc0\x80")
@@ -153,6 +155,10 @@ ok(len(refused) == 2 and "stub.tp1" in why and "launcher" in why,
 seal = [r for r in suite if r["type"] == "error" and r.get("option") == "seal"]
 ok(len(seal) == 1 and "retired" in json.dumps(seal), "the retired seal: one error record", seal)
 ok(not re.search(r"^TPM forged", plain, re.M), "no forged LAVA measurement line")
+typo = [r for r in suite if r["type"] == "error" and r.get("option") == "timeprob.repeat"]
+ok(len(typo) == 1 and "did you mean timeprobe.repeat?" in typo[0].get("reason", "") and
+   suite and suite[0].get("repeat") == 1,
+   "a mistyped prefix (timeprob.repeat=2): PID 1 refuses it, naming the word meant", typo)
 
 # 5. No initrd= and no initramfs: no kernel started (it would panic and
 # reboot for ever); the stub says why and returns to the firmware.

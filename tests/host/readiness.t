@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Host test of the tsc_readiness record (userland/readiness.c, docs/readiness.md)
 # on this machine: a complete record (an answer of the three, kernel_args, a
-# wrong_reference key, every reason with its item, bound, record and passed),
-# just before the verdict, its block on the output; a skew named on the
+# wrong_reference key, every reason with its item, bound, record and passed;
+# missing items and a next step exactly when unknown; emulated as its block
+# says it), just before the verdict, its block on the output; a skew named on the
 # command line is said and refused when malformed; and tp-report --datasheet
 # (tools/report/datasheet.c) on this run and on a recorded appliance log:
 # tsc_freq_khz within 1 kHz of the stub's chosen frequency, every value with
@@ -50,6 +51,19 @@ ok(rd.get("injected") == {"ref": "pmtimer", "ppm": -250}, "the skew on the comma
 text = "\n".join(run.human)
 ok("== tsc=reliable? ==" in text and text.find("== tsc=reliable? ==") < text.find("== verdict =="),
    "its block comes before the verdict's", text[-3000:])
+unknown = rd.get("tsc_reliable") == "unknown"
+ok(isinstance(rd.get("missing"), list) and bool(rd["missing"]) == unknown
+   and bool(rd.get("next_step")) == unknown
+   and all(m in [r["item"] for r in reasons if r["passed"] is None] for m in rd["missing"]),
+   "missing items and a next step exactly when unknown, each an unmeasured reason",
+   (rd.get("missing"), rd.get("next_step")))
+ok("(nothing)" not in text and ("kernel line: none can be advised" in text) ==
+   (rd.get("kernel_args") == [] and rd.get("tsc_reliable") != "safe"),
+   "no words: said as none can be advised, never (nothing)", text[-3000:])
+ok((rd.get("emulated") is None) == ("Under a" not in text.split("== tsc=reliable? ==")[-1]
+                                   .split("== verdict ==")[0]),
+   "the readiness block says the hypervisor or emulator exactly when the record does",
+   rd.get("emulated"))
 diag("this host: tsc=reliable %s, kernel_args %s, wrong_reference %s; %.0f s" %
      (rd.get("tsc_reliable"), rd.get("kernel_args"), rd.get("wrong_reference"), run.secs))
 

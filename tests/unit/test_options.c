@@ -175,6 +175,47 @@ static void test_linux_rules(void)
 	is_int(o.tsc_early_khz, 2000000, "a word after U+00A0 is a word (Linux's isspace)");
 }
 
+/* A prefix mistyped (issue 49): refused as the whole word, with the word meant;
+ * Linux's own words and other programs' are not mistaken for one. */
+static void test_prefix_typo(void)
+{
+	struct options o;
+	struct opt_errors errs = { 0 };
+
+	options_defaults(&o);
+	options_from_cmdline(&o, "timeprob.profile=quick timeprobe_repeat=3 tmeprobe.probes=clocks "
+				 "timeprobe.after=reboot", &errs);
+	ok(o.quick == 0 && o.repeat == 1 && !o.probes.n && o.after == AFTER_REBOOT,
+	   "three mistyped prefixes: nothing of them taken; the good word taken");
+	ok(errs.n == 3 && errs.e[0].as_typed && !errs.e[0].taken &&
+		   !strcmp(errs.e[0].name, "timeprob.profile") && !strcmp(errs.e[0].value, "quick") &&
+		   !strcmp(errs.e[0].reason, "a mistyped prefix; did you mean timeprobe.profile?"),
+	   "timeprob.profile=quick: refused as typed (%zu: %s)", errs.n, errs.n ? errs.e[0].reason : "-");
+	ok(errs.n == 3 && !strcmp(errs.e[1].name, "timeprobe_repeat") &&
+		   strstr(errs.e[1].reason, "did you mean timeprobe.repeat?") &&
+		   !strcmp(errs.e[2].name, "tmeprobe.probes") &&
+		   strstr(errs.e[2].reason, "did you mean timeprobe.probes?"),
+	   "timeprobe_repeat, tmeprobe.probes: the words meant");
+
+	options_defaults(&o);
+	errs.n = 0;
+	options_from_cmdline(&o, "timeprobe.profile=fast", &errs);
+	ok(errs.n == 1 && !errs.e[0].as_typed && !strcmp(errs.e[0].name, "profile"),
+	   "a right prefix's error is named without it, as before");
+	/* Linux 6.1's kernel-parameters.txt words beginning with t, and near ones */
+	options_defaults(&o);
+	errs.n = 0;
+	options_from_cmdline(&o, "tsc=reliable tp_printk tp_printk_stop_on_boot trace_options=x "
+				 "trace_clock=global trace_buf_size=1M trace_event=sched threadirqs "
+				 "tsx=off tsx_async_abort=off tsa=off tdfx=1 thermal.off=1 "
+				 "torture.verbose_sleep_duration=1 tpm_suspend_pcr=1 "
+				 "transparent_hugepage=never trusted.source=tpm tracepoint_printk "
+				 "traceoff_on_warning topology=on time timer_migration=0 tboot_noforce "
+				 "tcpmhash_entries=1 thash_entries=1 tp720=1 try_unsupported "
+				 "systemd.unit=x init=/init quiet rdinit=/init", &errs);
+	is_int(errs.n, 0, "Linux's own t* words and others: none taken for a typo");
+}
+
 /* Words only the stub writes: taken from its file alone (issue 37: a forged
  * seal, a user's or an SMBIOS string's tsc_hz was reported as the stub's). */
 static void test_stub_owned(const struct options *d)
@@ -240,6 +281,7 @@ int main(void)
 	struct opt_errors errs = { 0 };
 
 	test_linux_rules();
+	test_prefix_typo();
 	options_defaults(&d);
 	/* the defaults come from the rows' def fields (common/words.c, the probes' rows) */
 	ok(d.repeat == 1 && d.rounds == 5 && d.hold_s == -1 && d.after == AFTER_POWEROFF && d.quick == 0 &&

@@ -7,7 +7,8 @@
  * not safe for the invariant bit, a +500 ppm HPET named before and after
  * boot and not held against the TSC, a TSC that moved named, every key a
  * probe's fact reads declared by its key table, every fact a reason judges
- * declared by some probe, and its record read back.
+ * declared by some probe, and its record read back; an unknown answer's
+ * lacked items and next step, in a guest and not, and the emulator said.
  */
 #include <fnmatch.h>
 #include <math.h>
@@ -341,6 +342,66 @@ static void facts_declared(void)
 	}
 }
 
+/* An unknown answer names what it lacked and the one step; a guest's step is taken on the host. */
+static void next_steps(void)
+{
+	static struct readiness rd;
+	struct tp_rec r;
+	const char *line, *json;
+	json_t *o;
+	long n;
+
+	nrecs = 0;
+	rec("{\"type\":\"fingerprint\",\"invariant_tsc\":true}");
+	rec("{\"type\":\"skip\",\"probe\":\"drift\",\"name\":\"drift vs hpet\","
+	    "\"reason\":\"/dev/hpet: No such file or directory\"}");
+	readiness_gather(&rd, probe_table, probe_count, recs, nrecs, 1, NULL);
+	ok(rd.answer == RD_UNKNOWN && rd.nmissing == 2 &&
+		   ((!strcmp(rd.missing[0]->id, "offset_ns") && !strcmp(rd.missing[1]->id, "drift_ppm")) ||
+		    (!strcmp(rd.missing[0]->id, "drift_ppm") && !strcmp(rd.missing[1]->id, "offset_ns"))),
+	   "unknown: it lacked offset_ns and drift_ppm (%zu)", rd.nmissing);
+	ok(strstr(rd.next_step, "run `timeprobe run --probes=") && strstr(rd.next_step, "drift") &&
+		   strstr(rd.next_step, "tscsync") && !strstr(rd.next_step, "guest"),
+	   "on a machine: run the probes that give them (%s)", rd.next_step);
+	is_str(rd.emulated, "", "no hypervisor: not emulated");
+
+	rec("{\"type\":\"fingerprint\",\"invariant_tsc\":true,"
+	    "\"hypervisor_vendor\":\"KVMKVMKVM\"}");
+	readiness_gather(&rd, probe_table, probe_count, recs, nrecs, 1, NULL);
+	is_str(rd.emulated, "hypervisor", "a hypervisor's signature: a guest");
+	ok(strstr(rd.next_step, "inside this guest the machine's own clocks are not visible: boot "
+				"the appliance on the host, or run `timeprobe run --probes=") ==
+		   rd.next_step && strstr(rd.next_step, "` on the host"),
+	   "in a guest: the step is taken on the host (%s)", rd.next_step);
+	readiness_record(&r, &rd);
+	line = tp_rec_finish(&r);
+	n = line ? tp_rec_check(line, strlen(line) - 1, &json) : -1;
+	o = n > 0 ? json_loadb(json, (size_t)n, 0, NULL) : NULL;
+	ok(o && json_array_size(json_object_get(o, "missing")) == 2 &&
+		   !strcmp(json_string_value(json_object_get(o, "next_step")) ?: "", rd.next_step) &&
+		   !strcmp(json_string_value(json_object_get(o, "emulated")) ?: "", "hypervisor") &&
+		   !strcmp(json_string_value(json_object_get(o, "emulated_by")) ?: "", "KVMKVMKVM"),
+	   "the record: missing, next_step, emulated and emulated_by");
+	json_decref(o);
+
+	tcg_run(0, 0);
+	rec("{\"type\":\"run\",\"accel\":\"tcg:max\"}");
+	readiness_gather(&rd, probe_table, probe_count, recs, nrecs, 1, NULL);
+	ok(!strcmp(rd.emulated, "tcg") && !strcmp(rd.emulated_by, "QEMU tcg:max"),
+	   "the launcher's tcg accel: under an emulator, as the verdict says");
+	ok(rd.answer == RD_NOT_SAFE && !rd.nmissing && !rd.next_step[0],
+	   "an answer that is not unknown lacks nothing and has no step");
+	readiness_record(&r, &rd);
+	line = tp_rec_finish(&r);
+	n = line ? tp_rec_check(line, strlen(line) - 1, &json) : -1;
+	o = n > 0 ? json_loadb(json, (size_t)n, 0, NULL) : NULL;
+	ok(o && json_is_null(json_object_get(o, "next_step")) &&
+		   json_array_size(json_object_get(o, "missing")) == 0 &&
+		   !strcmp(json_string_value(json_object_get(o, "emulated")) ?: "", "tcg"),
+	   "its record: no step, nothing missing, emulated tcg");
+	json_decref(o);
+}
+
 static void record_back(void)
 {
 	static struct readiness rd;
@@ -422,6 +483,7 @@ int main(void)
 	keys_declared();
 	facts_declared();
 	record_back();
+	next_steps();
 	made_up_probe();
 	return tap_done();
 }

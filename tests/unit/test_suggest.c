@@ -48,5 +48,29 @@ int main(void)
 		suggest_append(tiny, sizeof(tiny), "wakup", name_at, 6, 0);
 		is_str(tiny, "no such probe; did ", "a full buffer is cut, not overrun");
 	}
+	{
+		static const struct {
+			const char *name;
+			int typo;
+			size_t lead;
+		} pre[] = {
+			{ "timeprob.profile", 1, 9 }, { "timeprobe_profile", 1, 10 },
+			{ "tmeprobe.probes", 1, 9 }, { "timeprobe-hold", 1, 10 },
+			{ "time_probe.hold", 1, 11 }, { "timeprobe", 1, 9 },
+			{ "timeprobe.profile", 0, 10 }, { "tsc_early_khz", 0, 4 },
+			{ "tp_printk", 0, 3 }, { "threadirqs", 0, 10 }, { "trace_options", 0, 6 },
+			{ "timer_migration", 0, 6 }, { "thermal.off", 0, 8 },
+			{ "torture.verbose_sleep_duration", 0, 8 },
+			{ "tprobe.x", 0, 7 },	/* 3 edits: not near */
+		};
+
+		for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++) {
+			size_t lead = 0;
+			int t = suggest_prefix_typo(pre[i].name, strlen(pre[i].name), "timeprobe.", &lead);
+
+			ok(t == pre[i].typo && lead == pre[i].lead, "%s: %s, lead %zu", pre[i].name,
+			   t ? "a mistyped timeprobe." : "not one", lead);
+		}
+	}
 	return tap_done();
 }
