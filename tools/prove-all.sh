@@ -5,11 +5,12 @@
 #   tools/prove-all.sh FILE...
 #
 # A .t file that measures timing, or whose results a test running beside it
-# could disturb, says so with a line starting "# timing:" (and why): those
-# run alone, one after another, after the rest. The others run in parallel,
-# PROVE_JOBS at a time (default: the CPUs, nproc), in the order given (the
-# longest first is best). Every file's time is printed (prove --timer), the
-# slowest ten at the end, then one summary for the whole run:
+# could disturb, says so with a line starting "# timing:" (and why); one that
+# rewrites what other tests read (the build's own outputs), with "# alone:".
+# Those run alone, one after another, after the rest. The others run in
+# parallel, PROVE_JOBS at a time (default: the CPUs, nproc), in the order
+# given (the longest first is best). Every file's time is printed (prove
+# --timer), the slowest ten at the end, then one summary for the whole run:
 #
 #   prove-all: N files (P in parallel, -jJ; A alone), T tests in S s: N passed, 0 failed
 #   All tests successful.
@@ -28,12 +29,12 @@ t0=$(date +%s)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tp-prove-all.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
-# The files that run alone: a .t with a "# timing:" line.
+# The files that run alone: a .t with a "# timing:" or "# alone:" line.
 : >"$tmp/alone"
 : >"$tmp/parallel"
 for f in "$@"; do
 	case $f in
-	*.t) grep -q '^# timing:' "$f" && { echo "$f" >>"$tmp/alone"; continue; } ;;
+	*.t) grep -Eq '^# (timing|alone):' "$f" && { echo "$f" >>"$tmp/alone"; continue; } ;;
 	esac
 	echo "$f" >>"$tmp/parallel"
 done
