@@ -303,6 +303,7 @@ test-boot: image efi image-arm64
 # run first. `image` builds tp-report itself: naming `report` beside it
 # would run its generators twice at once, in one folder.
 test: deps
+	@echo "test: KVM or TCG (tools/accel.sh: boots the firmware under KVM once per machine)"
 	@sh tools/accel.sh >/dev/null
 	@echo "test: building the x86 appliance (kernel cached or built, minutes) and tp-report"
 	$(MAKE) image
@@ -315,6 +316,7 @@ test: deps
 	$(PROVE_ALL) $(BOOT_TESTS_QUICK) $(BUILD_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(UNIT_TESTS)
 
 test-all: deps
+	@echo "test-all: KVM or TCG (tools/accel.sh: boots the firmware under KVM once per machine)"
 	@sh tools/accel.sh >/dev/null
 	@echo "test-all: building the x86 appliance (kernel cached or built, minutes) and tp-report"
 	$(MAKE) image
