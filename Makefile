@@ -284,10 +284,11 @@ HOST_SCRIPTS := $(sort $(wildcard tests/host/*.t))
 # all relative, as gnu-efi's self-relocation needs (stub-relocs.t).
 BUILD_TESTS := $(sort $(wildcard tests/build/*.t))
 
-# tools/prove-all.sh runs the files given in parallel, as many at a time as
-# there are CPUs (PROVE_JOBS=N to choose), the longest (boot tests) first;
-# a .t with a "# timing:" line runs alone after the rest. One summary at the
-# end, with every file's time and the slowest ten.
+# tools/prove-all.sh runs the boot tests (QEMU guests of QEMU_CPUS CPUs) a
+# CPUS / QEMU_CPUS at a time and the other files beside them on the CPUs
+# left (CPUS: PROVE_JOBS=N, else nproc); a .t with a "# timing:" or
+# "# alone:" line runs alone after the rest. One summary at the end, with
+# every file's time and the slowest ten.
 PROVE_ALL := sh tools/prove-all.sh
 
 test-unit: $(UNIT_TESTS)
