@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
+# timing: the guest's vote compares clocks read in real time; a busy neighbour blurs it under TCG; run alone (tools/prove-all.sh)
 """The reference vote proven by fault injection: timeprobe.inject=skew:REF:+500
 makes the stub's calibration and probe drift read REF 500 ppm fast, and the
 tsc_readiness record names REF as wrong_reference, for the HPET, the PM timer
@@ -47,7 +48,7 @@ def one(ref):
 
 def datasheet(text):
     """tp-report --datasheet on the boot's serial log, and the stub's chosen frequency."""
-    d = os.path.join(BUILD, "tests")
+    d = test_dir()
     log, out = os.path.join(d, "skew-datasheet.log"), os.path.join(d, "skew-datasheet.json")
     with open(log, "w") as f:
         f.write(text)

@@ -16,8 +16,7 @@ from tp1 import *  # noqa
 from tpimage import *  # noqa
 
 QUICK = "timeprobe.profile=quick timeprobe.probes=clocks"
-d = os.path.join(BUILD, "tests")
-os.makedirs(d, exist_ok=True)
+d = test_dir()
 com1 = spcr_table(os.path.join(d, "spcr-com1.bin"))
 
 # 1. no serial console on the command line: SPCR's COM1 is added, Linux uses it

@@ -16,10 +16,9 @@ from tpimage import *  # noqa
 
 QUICK = "timeprobe.profile=quick timeprobe.probes=clocks"
 efi = single_efi("netboot", efi_default_cmdline() + " " + QUICK)
-tftp = os.path.join(BUILD, "tests", "netboot", "tftp")
-os.makedirs(tftp, exist_ok=True)
+tftp = test_dir("tftp")
 shutil.copyfile(efi, os.path.join(tftp, "timeprobe.efi"))
-blank = os.path.join(BUILD, "tests", "netboot.img")
+blank = os.path.join(test_dir(), "netboot.img")
 with open(blank, "wb") as f:
     f.truncate(1 << 20)      # no partition table: nothing to boot from disk
 

@@ -176,7 +176,7 @@ ok("Linux version" not in plain, "no initrd= and no initramfs: no kernel was sta
 
 # 6. An empty file and an SPCR naming COM2 (I/O 0x2f8): the fallback line
 # still gets console=ttyS1 (the boot stops once the stub has started Linux).
-com2 = spcr_table(os.path.join(BUILD, "tests", "spcr-com2.bin"), address=0x2f8)
+com2 = spcr_table(os.path.join(test_dir(), "spcr-com2.bin"), address=0x2f8)
 img = image_copy("cmdline-empty-spcr")
 put_cmdline(img, b"")
 status, secs, text = boot(img, "q35", timeout=300, extra=["-acpitable", "file=" + com2],

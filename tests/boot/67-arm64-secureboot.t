@@ -7,7 +7,7 @@ stub starts the signed kernel (Linux says Secure Boot is enabled) and the
 suite saves its results; the unsigned image is refused by the firmware
 (Access Denied). The key's passphrase is "snakeoil" (Debian's
 qemu-efi-aarch64 README). Works on copies of build/arm64's stub, kernel and
-initramfs in build/tests/arm64-sb; two short TCG boots."""
+initramfs in build/tests/boot-67-arm64-secureboot/arm64-sb; two short TCG boots."""
 import os
 import shutil
 import subprocess
@@ -28,7 +28,7 @@ if not shutil.which("sbsign"):
     print("1..0 # SKIP sbsign missing (apt-get install sbsigntool)")
     sys.exit(0)
 
-b = os.path.join(BUILD, "tests", "arm64-sb")
+b = test_dir("arm64-sb")
 shutil.rmtree(b, ignore_errors=True)
 for d in ("boot", "kernel"):
     os.makedirs(os.path.join(b, d))

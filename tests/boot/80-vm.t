@@ -22,8 +22,7 @@ from tpimage import *  # noqa
 
 APPEND = "timeprobe.profile=quick timeprobe.probes=clocks"
 FORMATS = ("vmdk", "vdi", "vhdx")
-d = os.path.join(BUILD, "tests", "vm")
-os.makedirs(d, exist_ok=True)
+d = test_dir("vm")
 
 img = image_copy("vm-source", APPEND)
 r = subprocess.run(["sh", os.path.join(ROOT, "tools/mkvm.sh"), img, os.path.join(d, "timeprobe")],

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
+# timing: the stub's calibration under CPU hogs it starts itself; run alone (tools/prove-all.sh)
 """The stub's calibration on a loaded host: QEMU TCG beside 2, then 4 CPU
 hogs (busy loops of ordinary priority), ten boots each, every boot stopped
 once the stub has handed over ("Kernel command line"). In at least 9 of 10

@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import *  # noqa
 from tpimage import *  # noqa
 
-OUT = os.path.join(BUILD, "tests", "compare")
+OUT = test_dir("compare")
 img = image_copy("compare-source", "timeprobe.profile=full timeprobe.probes=wakeup")
 cmd = ["sh", os.path.join(ROOT, "tools/compare.sh"), "--out", OUT, "--timeout", "900",
        "--bin", os.path.join(BUILD, "timeprobe"), img, "profile=quick", "probes=clocks"]
@@ -75,6 +75,6 @@ ok(any(h != "-" for h, a in cost) and any(a != "-" for h, a in cost),
    "clock read costs from both sides are in it (%d rows)" % len(cost), report[:2000])
 plots = os.path.join(OUT, "plots")
 ok(os.path.isdir(plots) and any(f.endswith((".svg", ".png")) for f in os.listdir(plots)),
-   "plots drawn into build/tests/compare/plots/",
+   "plots drawn into %s" % os.path.relpath(plots, ROOT),
    os.listdir(plots) if os.path.isdir(plots) else "no plots dir")
 done()

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
+# timing: counts the machine's switches and CPU time around a probe run here; run alone (tools/prove-all.sh)
 # Host test of the attribution record (userland/attribution.c) around probe
 # `switch` (its last round's), which hands a token back and forth through pipes: the record and
 # its console line name the machine's counts and the probe's own apart, and

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# alone: its `make run` rewrites build/image-words and copies the kernel into build/kernel (then puts image-words back), which boot tests read; run alone (tools/prove-all.sh)
 # A mistyped word is refused before anything boots: `timeprobe check-words`
 # reads a kernel line's words with the suite's own option table, each
 # refused word in one line with a near name when there is one;

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
+# timing: runs probe clocks on this host, whose figures a test beside it would disturb; run alone (tools/prove-all.sh)
 # Host test of probe clocks: runs `build/timeprobe run --probes=clocks
 # --profile=quick` and checks the records and the human table (TAP).
 import os

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# timing: checks the progress lines' times (0:02 to 0:04) of stand-ins that sleep; run alone (tools/prove-all.sh)
 # tools/compare.sh (make compare) refuses, before running anything, an
 # option word that would not reach both sides intact: each becomes
 # --NAME=VALUE in an argv and timeprobe.NAME=VALUE on a kernel command line,

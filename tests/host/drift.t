@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
+# timing: runs probe drift on this host, whose figures a test beside it would disturb; run alone (tools/prove-all.sh)
 # Host test of probe `drift` (3 s of sampling): CLOCK_MONOTONIC_RAW always
 # measured, HPET and the PM timer measured or skipped with a reason, ADEV
 # records with their tau and sample count at the taus the run allows, read

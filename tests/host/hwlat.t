@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
+# timing: runs probe hwlat on this host, whose figures a test beside it would disturb; run alone (tools/prove-all.sh)
 # Host test of probe `hwlat`: on a host no stub handed a pre-OS scan over, so
 # that part is a skip that says so; the kernel's hwlat tracer runs where
 # tracefs has it (root), else a skip that says why; a stub's word given on

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
+# timing: runs probe itimer on this host, whose figures a test beside it would disturb; run alone (tools/prove-all.sh)
 # Host test of probe `itimer`: every timer and quick interval gives a result
 # (or a skip with a reason), claimed >= requested, the headline actual_us is
 # the seed's CPU time per signal computed from the record's own counts, wall

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
+# timing: runs probe noise on this host, whose figures a test beside it would disturb; run alone (tools/prove-all.sh)
 # Host test of probe `noise`: the quick profile gives one record per CPU and a
 # total in under 5 s, with sane figures (stolen below 100 %, only gaps at or
 # above the threshold, percentiles ordered, histogram counts adding up), the

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
+# timing: a probe's run past 10 s, and its progress lines, timed here; run alone (tools/prove-all.sh)
 # Where a host run's output goes (README, "Under a full OS"): on a terminal
 # (a pty here) the tables and progress, the records in a file named at the
 # end; with stdout redirected, everything in the file as the appliance's

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
+# timing: runs probes tsc, tscsync and drift on this host; run alone (tools/prove-all.sh)
 # Host test of the tsc_readiness record (userland/readiness.c, docs/readiness.md)
 # on this machine: a complete record (an answer of the three, kernel_args, a
 # wrong_reference key, every reason with its item, bound, record and passed;

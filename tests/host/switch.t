@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
+# timing: runs probe switch on this host, whose figures a test beside it would disturb; run alone (tools/prove-all.sh)
 # Host test of probe `switch`: the same-CPU and cross-CPU variants all appear
 # (or the cross-CPU ones skip with a reason when one CPU is available; checked
 # for real by running under `taskset -c 0`), the figures are consistent, and

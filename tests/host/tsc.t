@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
+# timing: runs probe tsc on this host, whose figures a test beside it would disturb; run alone (tools/prove-all.sh)
 # Host test of probe `tsc`: the user calibration is plausible and agrees with
 # the kernel's figure where the log has one, the flags record is complete,
 # the cross-CPU check gives a record per pair (or skips with a reason on one

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
+# timing: runs probe tscsync on this host, whose figures a test beside it would disturb; run alone (tools/prove-all.sh)
 # Host test of probe `tscsync`: on a machine with two CPUs or more, a record
 # per ordered pair whose interval is coherent (bound >= 0, round trip >= the
 # interval's width), a summary that agrees with the pairs, each naming the

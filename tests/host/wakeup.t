@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
+# timing: runs probe wakeup on this host, whose figures a test beside it would disturb; run alone (tools/prove-all.sh)
 # Host test of probe `wakeup`: every mechanism and period gives a result (or
 # a skip with a reason), the figures are ordered (min <= p50 <= p99 <= p99.9
 # <= max), nothing wakes before its time, the histogram's counts add up to

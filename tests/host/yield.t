@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
+# timing: runs probe yield on this host, whose figures a test beside it would disturb; run alone (tools/prove-all.sh)
 # Host test of probe `yield`: the sweep gives one record per thread count with
 # positive throughput, figures within the bounds their formulas allow, the seed's
 # gnuplot columns are printed, and every record's CRC is valid. In rounds

@@ -70,11 +70,26 @@ def tp_report():
     return path
 
 
+# The running test file's folder and name without .t (boot-10-q35 for
+# tests/boot/10-q35.t): tests/host and tests/report share some names.
+_script = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else "python"
+TEST_NAME = "%s-%s" % (os.path.basename(os.path.dirname(_script)),
+                       os.path.splitext(os.path.basename(_script))[0])
+
+
+def test_dir(*parts):
+    """build/tests/TEST_NAME (and parts below it), made on demand: the folder
+    of this test file's own images, logs and scratch files, so that tests
+    running side by side (tools/prove-all.sh) never write the same file."""
+    d = os.path.join(BUILD, "tests", TEST_NAME, *parts)
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
 def check_keys(text):
     """tp-report --check-keys on a serial log: "" when every key is
     classified, else its list of unclassified keys."""
-    path = os.path.join(BUILD, "tests", "check-keys.log")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    path = os.path.join(test_dir(), "check-keys.log")
     with open(path, "w") as f:
         f.write(text)
     r = subprocess.run([os.path.join(BUILD, "tp-report"), "--check-keys", path],

@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import time
 
-from tp1 import BUILD, ROOT, bail, check_keys, diag, ok, records, suite_records, timing
+from tp1 import BUILD, ROOT, bail, check_keys, diag, ok, records, suite_records, test_dir, timing
 import qemu_watch  # the launcher's watcher: its patterns are the contract
 
 IMAGE = os.path.join(BUILD, "timeprobe.img")
@@ -37,9 +37,7 @@ def image_copy(name, cmdline_extra="", remove=(), source=IMAGE):
     added to cmdline.txt and files removed."""
     if not os.path.exists(source):
         bail("no %s: run `make image` (IMAGE_ARM64: `make ARCH=arm64 image`) first" % source)
-    d = os.path.join(BUILD, "tests")
-    os.makedirs(d, exist_ok=True)
-    img = os.path.join(d, name + ".img")
+    img = os.path.join(test_dir(), name + ".img")
     shutil.copyfile(source, img)
     global _default_cmdline
     _default_cmdline = esp_read(img, "/EFI/timeprobe/cmdline.txt").strip()
@@ -355,8 +353,7 @@ EFI = os.path.join(BUILD, "timeprobe.efi")
 def efi_section(efi, name, arch="x86"):
     """The bytes of one PE section of a single-file efi (objcopy keeps a PE
     section's exact VirtualSize)."""
-    out = os.path.join(BUILD, "tests", "section%s.bin" % name)
-    os.makedirs(os.path.dirname(out), exist_ok=True)
+    out = os.path.join(test_dir(), "section%s.bin" % name)
     subprocess.run([ARCHS[arch]["objcopy"], "-O", "binary", "-j", name, efi, out], check=True)
     with open(out, "rb") as f:
         data = f.read()
@@ -372,8 +369,7 @@ def single_efi(name, cmdline, arch="x86"):
     efi = os.path.join(a["build"], "timeprobe.efi")
     if not os.path.exists(efi):
         bail("no %s: run `%s efi` first" % (efi, a["make"]))
-    d = os.path.join(BUILD, "tests", name)
-    os.makedirs(d, exist_ok=True)
+    d = test_dir(name)
     parts = {}
     for sec in ("linux", "initrd"):
         parts[sec] = os.path.join(d, sec + ".bin")
@@ -400,8 +396,7 @@ def single_image(name, efi, cmdline_txt=None, arch="x86"):
     """A disk image whose ESP holds only efi as \\EFI\\BOOT\\BOOTX64.EFI
     (BOOTAA64.EFI for arch "arm64"; tools/mkimage-single.sh), plus
     \\EFI\\timeprobe\\cmdline.txt when given."""
-    d = os.path.join(BUILD, "tests")
-    img = os.path.join(d, name + ".img")
+    img = os.path.join(test_dir(), name + ".img")
     cmd = ["sh", os.path.join(ROOT, "tools/mkimage-single.sh"), img, efi]
     if cmdline_txt is not None:
         cl = img + ".cmdline.txt"
@@ -444,7 +439,7 @@ def esp_files(img):
 # ---- ISO images (tools/mkiso.sh), for tests/boot/70-iso.t ----
 
 def iso_build(name, cmdline_extra="", arch="x86"):
-    """build/tests/<name>.iso from the stub, kernel and initramfs `make image`
+    """build/tests/TEST_NAME/<name>.iso from the stub, kernel and initramfs `make image`
     (arch "arm64": `make ARCH=arm64 image`) built, with the image's command
     line words plus cmdline_extra."""
     a = ARCHS[arch]
@@ -456,9 +451,7 @@ def iso_build(name, cmdline_extra="", arch="x86"):
     words = subprocess.run(["sh", os.path.join(ROOT, "tools/kconfig-words.sh"),
                             os.path.join(build, "kernel/bzImage.config"), "", "2"],
                            capture_output=True, text=True, check=True).stdout.strip()
-    d = os.path.join(BUILD, "tests")
-    os.makedirs(d, exist_ok=True)
-    iso = os.path.join(d, name + ".iso")
+    iso = os.path.join(test_dir(), name + ".iso")
     r = subprocess.run(["sh", os.path.join(ROOT, "tools/mkiso.sh"), iso] + parts +
                        [os.path.join(ROOT, a["cmdline"]), (words + " " + cmdline_extra).strip()],
                        capture_output=True, text=True, env=dict(os.environ, ARCH=arch))
