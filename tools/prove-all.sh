@@ -17,6 +17,7 @@
 # summary for the whole run:
 #
 #   prove-all: N files (B boot tests, -jJ; R others, -jK; A alone), T tests in S s: N passed, 0 failed
+#   prove-all: N passed, 0 failed
 #   All tests successful.
 #   Result: PASS
 #
@@ -88,6 +89,7 @@ cat "$tmp"/*.out 2>/dev/null | awk -v boot="$(wc -l <"$tmp/boot")" -v rest="$(wc
 	END {
 		printf "prove-all: %d files (%d boot tests, -j%d; %d others, -j%d; %d alone), %d tests in %d s: %d passed, %d failed\n",
 			files, boot, bj, rest, rj, alone, tests, secs, files - failed, failed
+		printf "prove-all: %d passed, %d failed\n", files - failed, failed
 	}'
 for name in boot rest alone; do
 	[ ! -s "$tmp/$name" ] || [ "$(cat "$tmp/$name.rc" 2>/dev/null)" = 0 ] || {
