@@ -434,7 +434,7 @@ static void print_note_wrapped(FILE *f, const struct report *rp, enum style styl
 	lead_print_note(m, rp, STYLE_TEXT);
 	fclose(m);
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		lead_put_wrapped(f, style, line + strspn(line, " "));
+		table_wrapped(f, style, line + strspn(line, " "));
 	free(text);
 }
 

@@ -39,8 +39,6 @@ size_t lead_ranked(const struct report *rp, size_t **out);
  * one line.
  */
 #define LEAD_WORDS_ROWS 6
-/* text as lines of at most 120 columns: two spaces, then four where it continues. */
-void lead_put_wrapped(FILE *f, enum style style, const char *text);
 void lead_words_print(FILE *f, const struct report *rp, enum style style);
 
 /*

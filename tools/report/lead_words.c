@@ -14,7 +14,6 @@
 #include "ratio.h"
 #include "util.h"
 
-#define WORDS_WIDTH 118
 
 /* "dearer", "cheaper", "higher", "more often", ... for a ratio above or below 1. */
 static const char *change_word(const struct figure *fg, double ratio)
@@ -58,30 +57,6 @@ static void settings(struct sbuf *b, const struct report *rp, size_t r, int full
 			  sx.s ? sx.s : "?", sy.s ? sy.s : "?");
 		sbuf_free(&sx);
 		sbuf_free(&sy);
-	}
-}
-
-void lead_put_wrapped(FILE *f, enum style style, const char *text)
-{
-	size_t at = 0, n = strlen(text);
-
-	while (at < n) {
-		size_t room = at ? WORDS_WIDTH - 2 : WORDS_WIDTH, len = n - at;
-		char *seg;
-
-		if (len > room) {
-			len = room;
-			while (len > room / 3 && text[at + len] != ' ')
-				len--;
-		}
-		seg = xasprintf("%.*s", (int)len, text + at);
-		fputs(at ? "    " : "  ", f);
-		table_text(f, style, seg);
-		fputs(style == STYLE_HTML ? "<br>\n" : "\n", f);
-		free(seg);
-		at += len;
-		while (text[at] == ' ')
-			at++;
 	}
 }
 
@@ -156,7 +131,7 @@ void lead_words_print(FILE *f, const struct report *rp, enum style style)
 			continue;
 		sbuf_reset(&b);
 		row_words(&b, rp, fg, r, !shown++);
-		lead_put_wrapped(f, style, b.s);
+		table_wrapped(f, style, b.s);
 	}
 	if (!shown) {
 		sbuf_reset(&b);
@@ -167,11 +142,11 @@ void lead_words_print(FILE *f, const struct report *rp, enum style style)
 		else
 			sbuf_addf(&b, "(no figure differs from %s by more than its noise)",
 				  rp->runs[0].label);
-		lead_put_wrapped(f, style, b.s);
+		table_wrapped(f, style, b.s);
 	}
 	sbuf_reset(&b);
 	promise(&b, rp, r);
-	lead_put_wrapped(f, style, b.s);
+	table_wrapped(f, style, b.s);
 	sbuf_free(&b);
 	free(rk);
 }

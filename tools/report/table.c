@@ -473,3 +473,27 @@ void table_free(struct table *t)
 	free(t->legend);
 	free(t);
 }
+
+void table_wrapped(FILE *f, enum style style, const char *text)
+{
+	size_t at = 0, n = strlen(text);
+
+	while (at < n) {
+		size_t room = at ? TABLE_WRAPPED_COLS - 2 : TABLE_WRAPPED_COLS, len = n - at;
+		char *seg;
+
+		if (len > room) {
+			len = room;
+			while (len > room / 3 && text[at + len] != ' ')
+				len--;
+		}
+		seg = xasprintf("%.*s", (int)len, text + at);
+		fputs(at ? "    " : "  ", f);
+		table_text(f, style, seg);
+		fputs(style == STYLE_HTML ? "<br>\n" : "\n", f);
+		free(seg);
+		at += len;
+		while (text[at] == ' ')
+			at++;
+	}
+}

@@ -65,6 +65,10 @@ void table_text(FILE *f, enum style style, const char *s);
  * HTML a line; escaped as table_text().
  */
 void table_item(FILE *f, enum style style, const char *first, const char *cont, const char *s);
+/* Text as lines of at most 120 columns: two spaces, then four where it continues
+ * (TABLE_WRAPPED_COLS of text after them); escaped as table_text(). */
+#define TABLE_WRAPPED_COLS 118
+void table_wrapped(FILE *f, enum style style, const char *text);
 /* s with &, <, >, " and ' as character references: the one way text enters HTML. */
 void html_escape(FILE *f, const char *s);
 
