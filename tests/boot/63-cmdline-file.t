@@ -27,16 +27,6 @@ QUICK = "timeprobe.profile=quick timeprobe.probes=clocks"
 SMBIOS_QUICK = ["-smbios", "type=11,value=timeprobe.profile=quick,value=timeprobe.probes=clocks"]
 
 
-def put_cmdline(img, data):
-    """cmdline.txt on img, byte for byte."""
-    tmp = img + ".cmdline"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    subprocess.run(["mcopy", "-o", "-i", img + ESP_OFFSET, tmp, "::/EFI/timeprobe/cmdline.txt"],
-                   env=mtools_env(), check=True)
-    os.unlink(tmp)
-
-
 def warnings(recs, what):
     return [r for r in recs if r["type"] == "stub_warning" and r.get("what") == what]
 

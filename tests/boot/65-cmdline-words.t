@@ -20,16 +20,6 @@ from tp1 import *  # noqa
 from tpimage import *  # noqa
 
 
-def put_cmdline(img, data):
-    """cmdline.txt on img, byte for byte."""
-    tmp = img + ".cmdline"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    subprocess.run(["mcopy", "-o", "-i", img + ESP_OFFSET, tmp, "::/EFI/timeprobe/cmdline.txt"],
-                   env=mtools_env(), check=True)
-    os.unlink(tmp)
-
-
 def run(name, data):
     img = image_copy(name)
     put_cmdline(img, data)

@@ -32,6 +32,16 @@ def mtools_env():
     return env
 
 
+def put_cmdline(img, data):
+    """cmdline.txt on img, byte for byte."""
+    tmp = img + ".cmdline"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    subprocess.run(["mcopy", "-o", "-i", img + ESP_OFFSET, tmp, "::/EFI/timeprobe/cmdline.txt"],
+                   env=mtools_env(), check=True)
+    os.unlink(tmp)
+
+
 def image_copy(name, cmdline_extra="", remove=(), source=IMAGE):
     """A copy of the built image (source: IMAGE, or IMAGE_ARM64) with words
     added to cmdline.txt and files removed."""
