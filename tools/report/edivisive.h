@@ -27,10 +27,11 @@
 /* A segment either side of a change holds this many values at least:
  * one or two odd runs are never a change of their own. */
 #define EDIV_MIN_RUNS 3
-/* Apache Otava's (Hunter's) default significance, and enough shuffles that
- * p can reach it: p <= 0.001 needs no shuffle of 999 to match the split. */
+/* Apache Otava's (Hunter's) default significance, and shuffles enough that
+ * one chance match among them (8 runs against 8 apart: 1 in 6435) does
+ * not hide a change: p <= 0.001 allows one of 1999. */
 #define EDIV_P_MAX 0.001
-#define EDIV_PERMUTATIONS 999
+#define EDIV_PERMUTATIONS 1999
 #define EDIV_SEED 0x74696d6570726f62ULL	/* "timeprob" */
 
 /* Q of x[0, n) split at tau (2 <= tau <= n - 2), computed directly. */
