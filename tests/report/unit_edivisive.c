@@ -33,23 +33,25 @@ int main(void)
 	is_int(ediv_best(x, 5, 3, &q), 0, "5 values cannot hold 3 a side: no split");
 	is_int(ediv_best(y, 6, 3, &q), 3, "y's only split, tau 3");
 	is_near(q, 30, 1e-12, "its Q is 30, worked by hand");
-	is_int(ediv_changes(y, 6, cp, 8), 0, "y: 2 shuffles in 20 match it (p ~0.1): no change");
+	is_int(ediv_changes(y, 6, cp, 8, 0), 0, "y: 2 shuffles in 20 match it (p ~0.1): no change");
 	/* 12 runs about 100, then 12 about 130 (log values, noise of 1 %) */
 	for (int i = 0; i < 24; i++)
 		z[i] = log((i < 12 ? 100 : 130) * (1 + 0.01 * ((i * 7) % 5 - 2)));
-	n = ediv_changes(z, 24, cp, 8);
+	n = ediv_changes(z, 24, cp, 8, 0);
 	ok(n == 1 && cp[0] == 12, "a x1.3 step after 12 of 24 runs: one change, at run 13 (index 12)");
 	for (int i = 0; i < 20; i++)
 		flat[i] = log(100 * (1 + 0.01 * ((i * 7) % 5 - 2)));
-	is_int(ediv_changes(flat, 20, cp, 8), 0, "20 runs of noise alone: no change");
+	is_int(ediv_changes(flat, 20, cp, 8, 0), 0, "20 runs of noise alone: no change");
 	z[5] = log(300);
-	n = ediv_changes(z, 24, cp, 8);
+	n = ediv_changes(z, 24, cp, 8, 0);
 	ok(n == 1 && cp[0] == 12, "one wild run before the step is no change of its own");
 	/* two steps: the first split leaves the other inside a half */
 	for (int i = 0; i < 24; i++)
 		z[i] = log((i < 8 ? 100 : i < 16 ? 150 : 220) * (1 + 0.01 * ((i * 3) % 5 - 2)));
-	n = ediv_changes(z, 24, cp, 8);
+	n = ediv_changes(z, 24, cp, 8, 0);
 	ok(n == 2 && cp[0] == 8 && cp[1] == 16, "up at 8 and again at 16: both found (bisection)");
-	is_int(ediv_changes(z, 24, cp, 8), n, "the same series gives the same answer (fixed seed)");
+	is_int(ediv_changes(z, 24, cp, 8, 0), n, "the same series gives the same answer (fixed seed)");
+	n = ediv_changes(z, 24, cp, 8, log(1.6));
+	ok(n == 1 && cp[0] == 8, "a segment within the span (150 to 220: x1.47 of x1.6) is not split again");
 	return tap_done();
 }

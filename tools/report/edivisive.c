@@ -100,10 +100,17 @@ struct seg {
 	double q;
 };
 
-static struct seg seg_of(const double *x, size_t lo, size_t hi)
+static struct seg seg_of(const double *x, size_t lo, size_t hi, double span)
 {
 	struct seg s = { lo, hi, 0, -INFINITY };
+	double min = INFINITY, max = -INFINITY;
 
+	for (size_t i = lo; i < hi; i++) {
+		min = x[i] < min ? x[i] : min;
+		max = x[i] > max ? x[i] : max;
+	}
+	if (max - min <= span)
+		return s;
 	s.tau = ediv_best(x + lo, hi - lo, EDIV_MIN_RUNS, &s.q);
 	if (s.tau)
 		s.tau += lo;
@@ -117,14 +124,14 @@ static int cmp_size(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-size_t ediv_changes(const double *x, size_t n, size_t *cp, size_t max_cp)
+size_t ediv_changes(const double *x, size_t n, size_t *cp, size_t max_cp, double span)
 {
 	struct seg *segs = xmalloc((max_cp + 1) * sizeof(*segs));
 	double *work = xmalloc((n ? n : 1) * sizeof(*work));
 	uint64_t seed = EDIV_SEED;
 	size_t nseg = 1, ncp = 0;
 
-	segs[0] = seg_of(x, 0, n);
+	segs[0] = seg_of(x, 0, n, span);
 	while (ncp < max_cp) {
 		size_t top = 0;
 
@@ -135,8 +142,8 @@ size_t ediv_changes(const double *x, size_t n, size_t *cp, size_t max_cp)
 						   segs[top].q, work, &seed))
 			break;
 		cp[ncp++] = segs[top].tau;
-		segs[nseg++] = seg_of(x, segs[top].tau, segs[top].hi);
-		segs[top] = seg_of(x, segs[top].lo, segs[top].tau);
+		segs[nseg++] = seg_of(x, segs[top].tau, segs[top].hi, span);
+		segs[top] = seg_of(x, segs[top].lo, segs[top].tau, span);
 	}
 	free(segs);
 	free(work);

@@ -46,8 +46,10 @@ size_t ediv_best(const double *x, size_t n, size_t min_runs, double *q);
 
 /*
  * The change points of x[0, n): ascending indexes of the first value of
- * each new segment, into cp (at most max_cp); returns how many.
+ * each new segment, into cp (at most max_cp); returns how many. A segment
+ * whose values lie within span of each other is not split (no test run):
+ * no change inside it can be larger than span. 0: every segment is tested.
  */
-size_t ediv_changes(const double *x, size_t n, size_t *cp, size_t max_cp);
+size_t ediv_changes(const double *x, size_t n, size_t *cp, size_t max_cp, double span);
 
 #endif

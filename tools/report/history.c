@@ -71,21 +71,29 @@ static size_t fig_of(struct history *h, const struct figure *fg, const struct ke
 	grow(&h->figs, &h->figcap, h->nfigs + 1, sizeof(*h->figs));
 	h->figs[h->nfigs] = (struct hist_fig){
 		xstrdup(fg->probe), xasprintf("%s%s%s", fg->name, *fg->ident ? " " : "", fg->ident),
-		xstrdup(fg->key), d->unit ? xstrdup(d->unit) : NULL, d->dir, ratio_is_count(d) };
+		xstrdup(fg->key), d->unit ? xstrdup(d->unit) : NULL, d->dir, ratio_is_count(d), NULL, 1 };
 	json_object_set_new(h->fig_index, id.s, json_integer((json_int_t)h->nfigs));
 	sbuf_free(&id);
 	return h->nfigs++;
 }
 
-/* The ratio a change of fg must exceed: its between-run term (noise.h), never
- * less than the lead's practical band (judge.h). */
-static float floor_of(const struct report *rp, const struct figure *fg, size_t ri, int is_count)
+/* The ratio a change of fg (hf) must exceed: its between-run term (noise.h),
+ * never less than the lead's practical band (judge.h); looked up once per env. */
+static float floor_of(const struct report *rp, const struct figure *fg, size_t ri,
+		      struct hist_fig *hf)
 {
+	char buf[NOISE_ENV_MAX];
+	const char *env = noise_env(rp->runs[ri].head, buf, sizeof(buf));
+	double f, band = 1 + (hf->is_count ? JUDGE_BAND_COUNT : JUDGE_BAND);
 	int measured;
-	double f = noise_floor_of(rp, fg, ri, &measured), band = 1 + (is_count ? JUDGE_BAND_COUNT
-									   : JUDGE_BAND);
 
-	return (float)(f > band ? f : band);
+	if (hf->env && !strcmp(hf->env, env ? env : ""))
+		return hf->floor;
+	f = noise_floor_of(rp, fg, ri, &measured);
+	free(hf->env);
+	hf->env = xstrdup(env ? env : "");
+	hf->floor = (float)(f > band ? f : band);
+	return hf->floor;
 }
 
 static int cmp_val(const void *a, const void *b)
@@ -153,7 +161,7 @@ static void add_run(struct history *h, const struct report *rp, size_t ri)
 		if (!hr->vals)
 			hr->vals = xmalloc(rp->nfigs * sizeof(*hr->vals));
 		hr->vals[hr->nvals++] = (struct hist_val){ (uint32_t)f,
-			floor_of(rp, fg, ri, h->figs[f].is_count), a->mean };
+			floor_of(rp, fg, ri, &h->figs[f]), a->mean };
 	}
 	/* what is kept is the run's headline values, in figure order (hist_value()) */
 	if (hr->nvals) {
@@ -345,20 +353,13 @@ static size_t beyond_floor(const struct series *s, size_t *cp, size_t n)
 static void find_fig(const struct history *h, struct hist_machine *m, size_t fig, struct series *s,
 		     size_t *cp, size_t *chcap)
 {
-	double lo = INFINITY, hi = -INFINITY;
 	size_t n;
 
 	series_of(h, m, fig, s);
 	if (s->n < 2 * EDIV_MIN_RUNS)
 		return;
-	for (size_t i = 0; i < s->n; i++) {
-		lo = s->x[i] < lo ? s->x[i] : lo;
-		hi = s->x[i] > hi ? s->x[i] : hi;
-	}
-	/* no two runs apart by more than the floor: no change can be beyond it */
-	if (hi - lo <= log(s->floor))
-		return;
-	n = beyond_floor(s, cp, ediv_changes(s->x, s->n, cp, s->n / EDIV_MIN_RUNS));
+	/* runs no further apart than the floor hold no change beyond it */
+	n = beyond_floor(s, cp, ediv_changes(s->x, s->n, cp, s->n / EDIV_MIN_RUNS, log(s->floor)));
 	for (size_t c = 0; c < n; c++) {
 		struct hist_change ch = { fig, s->pos[cp[c]], s->pos[cp[c] - 1], 0, 0, s->floor };
 
@@ -457,6 +458,7 @@ void hist_free(struct history *h)
 		free(h->figs[i].result);
 		free(h->figs[i].key);
 		free(h->figs[i].unit);
+		free(h->figs[i].env);
 	}
 	for (size_t k = 0; k < h->nmachines; k++) {
 		free(h->machines[k].runs);

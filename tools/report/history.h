@@ -52,6 +52,8 @@ struct hist_fig {
 	char *unit;		/* the declared unit; NULL: none */
 	int dir;		/* enum key_dir */
 	int is_count;		/* a count: 0 taken as 1 event for its log */
+	char *env;		/* the env its floor was last looked up for (noise_env()) */
+	float floor;		/* that floor (a lookup costs a walk of the table) */
 };
 
 /* One figure's change: at run position `at` of its machine. */
