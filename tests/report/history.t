@@ -9,7 +9,7 @@ change; with the busy capture aa-host6-3-a (beside stress-ng, other work 50 %)
 as run 14 still none, and that run is said busy. --format=json gives the
 change to a real parser; --machine keeps one machine of two; --html draws one
 plot for the one changed figure; a hostile machine id never reaches the
-terminal or the page unescaped."""
+terminal or the page unescaped; the boots under TCG of fresh-tcg5-* say so once."""
 import glob
 import json
 import os
@@ -93,6 +93,13 @@ try:
 	ok(re.search(r"^  run 14 \(\S+, \S+m01-r014\.log\): busy, left out of every series "
 		     r"\(hogs: other work 50 % of CPUs\)$", a, re.M), "that run is said busy, as the comparison says it",
 	   a[:800])
+
+	tcg = sorted(glob.glob(os.path.join(DATA, "fresh-tcg5-*.log")))
+	p = report(*tcg)
+	ok(p.returncode == 0 and len(tcg) > 10 and
+	   re.search(r"^History: %d runs of 1 machine .*\n(.*\n)*  every run: TCG$" % len(tcg), answer(p.stdout),
+		     re.M),
+	   "%d boots under TCG: the emulator said once, as the comparison says it" % len(tcg), answer(p.stdout)[:600])
 
 	two = history("two", QUIET, "--machines=2")
 	p = report("--machine=m02", two)

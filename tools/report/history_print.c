@@ -142,6 +142,56 @@ static void print_changes(FILE *f, const struct history *h, const struct hist_ma
 	}
 }
 
+/* A run's line: "  run 14 (2026-01-01, FILE): " */
+static void add_run_at(struct sbuf *b, const struct history *h, const struct hist_machine *m, size_t i)
+{
+	const struct hist_run *r = &h->runs[m->runs[i]];
+
+	sbuf_addf(b, "  run %zu (", i + 1);
+	add_date(b, r->start);
+	sbuf_adds(b, ", ");
+	sbuf_add_visible(b, r->file);
+	sbuf_adds(b, "): ");
+}
+
+/*
+ * The conditions of the runs that are not busy (an emulator, records lost,
+ * no end), as the comparison says them: once when every run has the same,
+ * else run by run, up to HIST_CONDITION_RUNS of them.
+ */
+#define HIST_CONDITION_RUNS 10
+static void print_conditions(FILE *f, const struct history *h, const struct hist_machine *m)
+{
+	const char *same = NULL;
+	size_t with = 0, quiet = 0, said = 0;
+
+	for (size_t i = 0; i < m->nruns; i++) {
+		const struct hist_run *r = &h->runs[m->runs[i]];
+
+		quiet += !r->busy;
+		if (r->busy || !*r->conditions)
+			continue;
+		same = !with++ || (same && !strcmp(same, r->conditions)) ? r->conditions : NULL;
+	}
+	if (with && with == quiet && same) {
+		fprintf(f, "  every run%s: %s\n", quiet < m->nruns ? " not busy" : "", same);
+		return;
+	}
+	for (size_t i = 0; i < m->nruns && with; i++) {
+		const struct hist_run *r = &h->runs[m->runs[i]];
+		struct sbuf b = { 0 };
+
+		if (r->busy || !*r->conditions || ++said > HIST_CONDITION_RUNS)
+			continue;
+		add_run_at(&b, h, m, i);
+		sbuf_adds(&b, r->conditions);
+		fprintf(f, "%s\n", b.s);
+		sbuf_free(&b);
+	}
+	if (said > HIST_CONDITION_RUNS)
+		fprintf(f, "  and %zu more runs with conditions\n", said - HIST_CONDITION_RUNS);
+}
+
 static void print_busy(FILE *f, const struct history *h, const struct hist_machine *m)
 {
 	for (size_t i = 0; i < m->nruns; i++) {
@@ -150,11 +200,8 @@ static void print_busy(FILE *f, const struct history *h, const struct hist_machi
 
 		if (!r->busy)
 			continue;
-		sbuf_addf(&b, "  run %zu (", i + 1);
-		add_date(&b, r->start);
-		sbuf_adds(&b, ", ");
-		sbuf_add_visible(&b, r->file);
-		sbuf_addf(&b, "): busy, left out of every series (%s)", r->conditions);
+		add_run_at(&b, h, m, i);
+		sbuf_addf(&b, "busy, left out of every series (%s)", r->conditions);
 		fprintf(f, "%s\n", b.s);
 		sbuf_free(&b);
 	}
@@ -252,6 +299,7 @@ void hist_print(FILE *f, const struct history *h)
 		if (!m->nch)
 			fputs("  no change beyond the figures' between-run noise\n", f);
 		print_busy(f, h, m);
+		print_conditions(f, h, m);
 	}
 	for (size_t k = 0; k < h->nmachines; k++)
 		print_machine_series(f, h, &h->machines[k]);
