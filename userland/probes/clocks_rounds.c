@@ -21,10 +21,17 @@ size_t clocks_state_bytes(const struct probe_ctx *ctx)
 	return sizeof(struct clk_state) + (size_t)CLK_SLOTS * nb * sizeof(double);
 }
 
-/* A round's share of the plan: budgets and least counts over R (the cap on batches stays the run's). */
+/*
+ * A round's share of the plan: budgets and least counts over R (the cap on
+ * batches stays the run's), and its share of the slices in which the
+ * sources take turns, at least one: as many slice ends as a whole run has
+ * (quick 4 slices in 5 rounds: 5), since a slice that a preemption ends
+ * overshoots its budget by that preemption's length.
+ */
 static void round_plan(const struct plan *w, int r, struct plan *p)
 {
 	*p = *w;
+	p->rounds = (w->rounds + r - 1) / r;
 	p->budget_ns = w->budget_ns / r;
 	p->hard_ns = w->hard_ns / r;
 	p->min_batches = (w->min_batches + r - 1) / r;
