@@ -336,16 +336,16 @@ static struct clk_result *measure_devices(struct env *e, struct clk_dev *dev)
 	e->dev_res = res;
 	if (!clocks_rounds_last(&d))
 		return res;
-	if (d.st) {	/* the last round: the run's records, then this round's again */
+	if (d.st) {	/* the last round: the run's records and table, then this round's again */
 		clocks_rounds_as_run(&d, 1);
 		clocks_rounds_total(&d, res, CLK_NDEV, CLK_SLOT_DEV);
 		clocks_emit_skips(&d, res, CLK_NDEV, &skipped);
 		emit_results(&d, res, CLK_NDEV);
-		clocks_rounds_as_run(&d, 0);
 	}
 	emit_human("\n-- platform counters read from user space (the device access under the hpet, acpi_pm "
 	      "and pit clocksources), CPU %d, loop overhead %.3g ns/call --\n", d.cpu, d.overhead_ns);
 	clocks_print_table(&d, res, CLK_NDEV);
+	clocks_rounds_as_run(&d, 0);
 	return res;
 }
 
