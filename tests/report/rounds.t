@@ -82,6 +82,28 @@ pass $? "a count from 0 to 44 is a rate, never '0 -> 44' without a ratio"
 diag "$TMP/lead"
 diag "$TMP/words"
 
+# a run pinned with `taskset -c 0` records 1 CPU against 2 (its run record's cpus): "What
+# differs" names it, never "the fingerprints agree", and so does each lead row
+python3 - "$TMP/b15.log" >"$TMP/b15-1cpu.log" <<'PY'
+import sys
+sys.path.insert(0, "tools")
+from tp1rec import record_line, records
+for r in records(open(sys.argv[1], errors="replace").read())[0]:
+    if r.get("type") == "run":
+        r["cpus"] = 1
+    print(record_line(r))
+PY
+run "$TP_REPORT" --label=A,B "$TMP/a.log" "$TMP/b15-1cpu.log"
+sed -n '/^What differs/,/^$/p' "$TMP/out" >"$TMP/differs"
+grep -Eq "^  run\.cpus +2 +1$" "$TMP/differs" && ! grep -q "agree" "$TMP/differs"
+pass $? "B pinned to one CPU: 'What differs' names run.cpus 2 against 1, not that the fingerprints agree"
+diag "$TMP/differs"
+{ sed -n '/^What changed/,/^$/p' "$TMP/out" | tr -s ' \n' '  '; echo; } >"$TMP/words"
+grep -q "clock_gettime(CLOCK_MONOTONIC) [^;]*ns_per_call 1\.[45][0-9]x dearer: [^;]*; differs: cpus 2 vs 1" "$TMP/words" &&
+	! grep -q "as above" "$TMP/words"
+pass $? "each lead row names the setting that differs on itself: cpus 2 vs 1"
+diag "$TMP/words"
+
 # attribution of a probe in rounds (docs/records.md, "attribution"): the suite writes one a
 # round, with "round"; the run's is its own record where it has one, else the rounds' sum
 attr_rounds() {	# LOG MODE: LOG's attribution split into 5 rounds; MODE both keeps the run's too
