@@ -191,7 +191,7 @@ static void print_differences(FILE *f, const struct report *rp, enum style style
 		if (t->nrows > 1)
 			table_print(t, f, style, "  ");
 		else
-			fprintf(f, "  (the fingerprints agree)\n");
+			fprintf(f, "  (the fingerprints and the runs' settings agree)\n");
 		table_free(t);
 		if (differs(flat, rp->nruns, "clocksource"))
 			print_booted_clock(f, rp);
