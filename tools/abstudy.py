@@ -12,9 +12,12 @@ every result of PROBE with KEY). The key and its `KEY_ci95` interval are
 scaled in every record of that result, the run's and each round's, and the
 CRCs redone (tools/tp1rec.py), as a real change would move them. Each
 comparison is `tp-report --label=A,B A.log B.log` (TP_REPORT, else
-build/tp-report; FLOORS=FILE adds --floors=FILE), run without a shell.
+build/tp-report; FLOORS=FILE adds --floors=FILE), run without a shell: the
+lead's rows from its text, a case's verdict and detectable ratio from its
+--format=json (`leads`, `detectable`).
 Prints one markdown table; exits 2 on a usage error."""
 import glob
+import json
 import os
 import re
 import subprocess
@@ -24,14 +27,34 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tp1rec import record_line, records  # noqa: E402
 
+def tp_report(*args):
+    cmd = [os.environ.get("TP_REPORT", "build/tp-report"), "--label=A,B"]
+    if os.environ.get("FLOORS"):
+        cmd.append("--floors=" + os.environ["FLOORS"])
+    return subprocess.run(cmd + list(args), capture_output=True, text=True).stdout
+
+
+def judged(a, b, probe, result, key):
+    """Whether any figure KEY of PROBE's RESULT leads in `tp-report
+    --format=json A B`, and the least detectable ratio printed for them."""
+    doc = json.loads(tp_report("--format=json", a, b))
+    figs, led, det = doc["figures"], False, None
+    for row in doc["comparison"]["rows"]:
+        f = figs[row["figure"]]
+        if f["probe"] != probe or f["figure"] != key or (result != "*" and f["result"] != result):
+            continue
+        led = led or bool(row.get("leads", [None, False])[1])
+        d = row.get("detectable", [None, None])[1]
+        if d is not None and (det is None or d < det):
+            det = d
+    return led, det
+
+
 def report(a, b):
     """The lead rows of `tp-report A B` (each row one line again; its notes
     in parentheses are not rows) and its promise line (false rows and
     detectable ratios)."""
-    cmd = [os.environ.get("TP_REPORT", "build/tp-report"), "--label=A,B"]
-    if os.environ.get("FLOORS"):
-        cmd.append("--floors=" + os.environ["FLOORS"])
-    out = subprocess.run(cmd + [a, b], capture_output=True, text=True).stdout
+    out = tp_report(a, b)
     rows, promise, section, cur = [], "", False, None
     for line in out.split("\n"):
         if line.startswith("What changed"):
@@ -81,11 +104,6 @@ def scaled(path, probe, result, key, f, out):
             dst.write(record_line(r) + "\n")
 
 
-def detectable(promise, probe):
-    m = re.search(r"\b" + re.escape(probe) + r"[^,;)]*? ([0-9.]+)x", promise)
-    return m.group(1) + "x" if m else "-"
-
-
 def aa(d, prefix):
     print("| pair | lead rows | rows |")
     print("| --: | --: | --- |")
@@ -113,11 +131,9 @@ def ab(d, prefix, cases):
                 base = os.path.join(d, "%s-%d" % (prefix, n))
                 b = os.path.join(tmp, "b.log")
                 scaled(base + "-b.log", probe, result, key, float(f), b)
-                rows, promise = report(base + "-a.log", b)
-                name = "" if result == "*" else result
-                hits += any(r.startswith(probe + ":") and name in r and " " + key + " " in r
-                            for r in rows)
-                dets.append(detectable(promise, probe))
+                led, det = judged(base + "-a.log", b, probe, result, key)
+                hits += led
+                dets.append("%.3gx" % det if det else "-")
             print("| %s %s %s x%s | %d of %d | %s |" % (probe, result, key, f, hits, len(ns),
                                                    ", ".join(dets)))
 

@@ -11,6 +11,7 @@
 #include "fold.h"
 #include "verdict.h"
 #include "format.h"
+#include "judge.h"
 #include "format_data.h"
 #include "keys.h"
 #include "schema.h"
@@ -177,6 +178,27 @@ static json_t *json_ratios(const struct report *rp, const struct figure *fg)
 }
 
 /*
+ * Each run against run 0 as the lead judges it: whether the figure leads,
+ * and the smallest ratio it could have shown (judge_detectable(); null
+ * for run 0, and where no ratio is judged).
+ */
+static json_t *json_judged(const struct report *rp, const struct figure *fg)
+{
+	json_t *leads = json_array(), *det = json_array();
+
+	for (size_t r = 0; r < rp->nruns; r++) {
+		struct judgement j;
+		int led = r ? judge(rp, fg, r, &j) : 0;
+		int shown = r && (j.how == JUDGE_INTERVALS || j.how == JUDGE_WELCH ||
+				  j.how == JUDGE_COUNTS);
+
+		json_array_append_new(leads, r ? json_boolean(led) : json_null());
+		json_array_append_new(det, shown ? jnum(judge_detectable(&j)) : json_null());
+	}
+	return json_pack("{s:o, s:o}", "leads", leads, "detectable", det);
+}
+
+/*
  * The whole model, written a figure at a time: what it holds in memory is
  * one figure's object, never the document's (docs/comparing.md, section 3).
  */
@@ -196,6 +218,15 @@ void print_json(FILE *f, const struct report *rp, const struct source *src, size
 	for (size_t i = 0; i < rp->nfigs; i++) {
 		fprintf(f, "%s{\"figure\": %zu, \"ratios\": ", i ? ",\n      " : "\n      ", i);
 		put_json(f, "", json_ratios(rp, &rp->figs[i]), JSON_COMPACT);
+		if (rp->nruns > 1) {
+			json_t *jd = json_judged(rp, &rp->figs[i]);
+
+			put_json(f, ", \"leads\": ", json_incref(json_object_get(jd, "leads")),
+				 JSON_COMPACT);
+			put_json(f, ", \"detectable\": ",
+				 json_incref(json_object_get(jd, "detectable")), JSON_COMPACT);
+			json_decref(jd);
+		}
 		fputc('}', f);
 	}
 	fputs("\n    ]\n  }\n}\n", f);
