@@ -46,11 +46,11 @@ try:
 	ok(p.returncode == 0 and out.startswith("Fleet: 200 runs from 200 files, 1 group"),
 	   "--fleet DIR reads 200 runs into one group", out[:300] + p.stderr[-500:])
 	outliers = out.split("\nOutliers", 1)[1].split("\nRuns most", 1)[0] if "\nOutliers" in out else ""
-	named = set(re.findall(r"(node-\d+)\.log \((node-\d+)\)", outliers))
+	named = set(re.findall(r"^  (node-\d+) .*/(node-\d+)\.log$", outliers, re.M))
 	ok(named == {("node-137", "node-137")}, "the outliers name node-137, file and machine, and no other",
 	   sorted(named)[:10])
-	per_call = re.search(r"path=vdso: ns_per_call\n +\S+ ns +(\S+)x the median +\S*node-137\.log",
-			     outliers)
+	per_call = re.search(r"^  node-137 .*path=vdso[^:\n]*: ns_per_call +\S+ +ns +(\S+)x ", outliers,
+			     re.M)
 	ok(per_call and float(per_call.group(1)) == 10, "with its ratio to the median: 10x",
 	   outliers[:800])
 	top = out.split("\nRuns most often an outlier:\n", 1)[-1].splitlines()[:1]
@@ -61,12 +61,12 @@ try:
 
 	p, _ = report("--fleet", "--place=" + os.path.join(fleet, "node-137.log"), fleet)
 	row = re.search(r"^ *(\S+) +\S+ +\S+ +\S+x +ns +clocks clock_gettime\(CLOCK_MONOTONIC\)[^\n]*"
-			r"path=vdso[^\n:]*: ns_per_call  \(outlier\)$", p.stdout, re.M)
+			r"path=vdso[^\n:]*: ns_per_call +\(outlier\)$", p.stdout, re.M)
 	ok(p.returncode == 0 and row and float(row.group(1)) > 99,
 	   "--place: node-137's clock read ranks at the top, an outlier", p.stdout[:1200])
 	p, _ = report("--fleet", "--place=" + os.path.join(fleet, "node-001.log"), fleet)
 	row = re.search(r"^ *(\S+) +\S+ +\S+ +(\S+)x +ns +clocks clock_gettime\(CLOCK_MONOTONIC\)[^\n]*"
-			r"path=vdso[^\n:]*: ns_per_call$", p.stdout, re.M)
+			r"path=vdso[^\n:]*: ns_per_call *$", p.stdout, re.M)
 	ok(p.returncode == 0 and row and 45 < float(row.group(1)) < 55 and float(row.group(2)) == 1,
 	   "--place: node-001 ranks in the middle, at the median", p.stdout[:1200])
 
@@ -97,14 +97,20 @@ try:
 	small = os.path.join(tmp, "small")
 	subprocess.run([sys.executable, os.path.join(ROOT, "tools", "bench", "fleet-data.py"),
 			os.path.join(DATA, "serial-q35-lava.log"), small, "4"], check=True)
-	p, _ = report("--fleet", small, *files)
-	rows = len(re.findall(r"^ +\d+ .*: \S+$", p.stdout, re.M))
-	p, _ = report("--fleet", "--html=" + html, small, *files)
+	p, _ = report("--fleet", "--html=" + html, small, *files, os.path.join(fleet, "node-137.log"),
+		      *[os.path.join(fleet, "node-%03d.log" % i) for i in range(1, 9)])
 	page = open(os.path.join(html, "index.html")).read() if os.path.exists(html) else ""
-	imgs = re.findall(r'<img alt="[^"]*" src="(fleet-\d+\.png)">', page)
-	ok(p.returncode == 0 and rows and len(imgs) == rows and p.stdout == html + "/index.html\n",
-	   "--html: one plot per figure of each group (%d), the page's path on stdout" % rows,
-	   p.stdout[-300:] + p.stderr[-800:])
+	imgs = re.findall(r'<img alt="[^"]*" src="(fleet-\d+\.png)"', page)
+	# the statistics tables: figure, n, median, p5, p95, unit, outliers
+	stats = re.findall(r'<tr><td>([^<]*)</td><td class="num">\d+</td>(?:<td[^>]*>[^<]*</td>){4}'
+			   r'<td class="num">(\d+)</td></tr>', page)
+	want = [f for f, out in stats if int(out) or f.startswith("verdict ")]
+	ok(p.returncode == 0 and stats and want and len(imgs) == len(want) and
+	   p.stdout == html + "/index.html\n",
+	   "--html: one plot per figure with an outlier or of the verdict (%d of %d), the page's path "
+	   "on stdout" % (len(want), len(stats)), (len(imgs), len(want), p.stdout[-300:] + p.stderr[-800:]))
+	ok(page.find("<h2>Outliers: ") < page.find("<img") and "node-137" in page.split("</table>")[0],
+	   "--html: the page opens with the outlier table, node-137 in it", page[:600])
 	if shutil.which("gnuplot"):
 		ok(all(os.path.getsize(os.path.join(html, i)) > 1000 for i in imgs),
 		   "gnuplot drew every one from the one script (a hostile title quoted)", p.stderr[-800:])
