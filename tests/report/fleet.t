@@ -7,7 +7,8 @@ ratio to the group's median; --place gives node-137 the top rank and an
 ordinary node the middle; 16 runs of one configuration (A/A) name no
 outlier; captures of two environments make two groups; a
 file that cannot be read is said and the rest reported; a hostile machine
-name reaches the terminal with its control characters written out. The
+name reaches the terminal with its control characters written out;
+--place gives a signed offset a difference, not a ratio, in aligned columns. The
 time and peak memory are TAP diagnostics (docs/benchmarks.md, "fleet"),
 never pass/fail."""
 import glob
@@ -92,6 +93,27 @@ try:
 	p, _ = report("--fleet", *files)
 	ok(p.returncode == 0 and "\x1b" not in p.stdout and "\x07" not in p.stdout and "\\x1b" in p.stdout,
 	   "control characters from records are written out, never sent", repr(p.stdout[:400]))
+
+	# --place: a signed figure (an offset) gets a difference, not a ratio; every figure a rank
+	offs = []
+	for i, off in enumerate([-5.0, 3.0, 10.0, -2.0, 7.0]):
+		offs.append(write_log(os.path.join(tmp, "off-%d.log" % i), [
+			{"type": "run", "version": "0.1.0", "records_version": 1, "env": "os", "kernel": "k",
+			 "cpu_model": "c", "machine": "m%d" % i, "start": "2026-12-03T10:00:00Z"},
+			{"type": "result", "probe": "tscsync", "name": "offset cpu1 cpu0", "cpu_a": 1, "cpu_b": 0,
+			 "offset_ns": off, "bound_ns": 20.0, "round_trip_ns": 100.0 + i}]))
+	p, _ = report("--fleet", "--place=" + offs[0], *offs)
+	rows = [l.split() for l in p.stdout.splitlines() if "tscsync offset" in l]
+	off = next((r for r in rows if r[-1] == "offset_ns"), None)
+	rt = next((r for r in rows if r[-1] == "round_trip_ns"), None)
+	ok(p.returncode == 0 and off and off[:4] == ["10", "-5", "3", "-8"] and rt and rt[3].endswith("x"),
+	   "--place: offset_ns -5 against 3 is -8 (a difference), round_trip_ns a ratio", p.stdout)
+	ok(len(rows) == 3 and all(re.match(r"^[0-9.]+$", r[0]) for r in rows),
+	   "--place: every figure has a percentile rank", rows)
+	header = next((l for l in p.stdout.splitlines() if l.startswith("rank %")), "")
+	body = [l for l in p.stdout.splitlines() if "tscsync offset" in l]
+	ok(header and all(l.index(" ns ") == body[0].index(" ns ") for l in body),
+	   "--place: the columns line up", p.stdout)
 
 	html = os.path.join(tmp, "html")
 	small = os.path.join(tmp, "small")
