@@ -20,6 +20,7 @@
 #include "fleet.h"
 #include "format.h"
 #include "gate.h"
+#include "history.h"
 #include "html.h"
 #include "model.h"
 #include "noise.h"
@@ -41,7 +42,7 @@
 
 #define USAGE "usage: tp-report FILE... " \
 	"[--format=text|markdown|csv|json|kcidb|ktap|junit|pts|openmetrics] [--all] " \
-	"[--textfile=FILE] [--fleet [--place=RUN]] " \
+	"[--textfile=FILE] [--fleet [--place=RUN]] [--history [--machine=ID]] " \
 	"[--label=A,B,...] [--plot=DIR] [--html=DIR] [--tables] [--full] [--max-input=SIZE] [--check-keys] [--strict] [--fail-on=LEVEL] [--datasheet=FILE] | --schema | --keys"
 
 struct cli {
@@ -54,6 +55,8 @@ struct cli {
 	const char *textfile;	/* --textfile: OpenMetrics for node_exporter, nothing on stdout */
 	int fleet;		/* --fleet: FILES|DIR as a fleet (fleet.h) */
 	const char *place;	/* --place: one run's standing in the fleet */
+	int history;		/* --history: FILES|DIR as machines' histories (history.h) */
+	const char *machine;	/* --machine: that machine's history only */
 	const char **files;
 	size_t nfiles;
 	int help;
@@ -149,6 +152,20 @@ static int opt_place(struct cli *c, const char *arg)
 	return *arg ? 0 : -1;
 }
 
+static int opt_history(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->history = 1;
+	return 0;
+}
+
+static int opt_machine(struct cli *c, const char *arg)
+{
+	c->machine = arg;
+	c->history = 1;
+	return *arg ? 0 : -1;
+}
+
 static int opt_tables(struct cli *c, const char *arg)
 {
 	(void)arg;
@@ -237,6 +254,9 @@ static const struct {
 	{ "--fleet", 0, opt_fleet,
 	  "FILES or DIR as a fleet: by environment, per figure n, median, p5, p95, outliers" },
 	{ "--place", 1, opt_place, "with --fleet: where run RUN stands, figure by figure" },
+	{ "--history", 0, opt_history,
+	  "FILES or DIR as each machine's history: the runs where a figure changed, and what changed with it" },
+	{ "--machine", 1, opt_machine, "with --history: machine ID's runs only (its machine_id, else machine)" },
 	{ "--label", 1, opt_label, "labels for the runs, in order, comma-separated" },
 	{ "--plot", 1, opt_plot, "write .dat/.gp files and SVG/PNG charts into DIR" },
 	{ "--html", 1, opt_html, "write DIR/index.html, the report and its plots on one page, and print its path (only)" },
@@ -498,6 +518,34 @@ static int run_fleet(const struct cli *c)
 	return status;
 }
 
+/* --history: the files as machines' histories (history.h). 0, or 1. */
+static int run_history(const struct cli *c)
+{
+	struct history h = { .max_input = c->max_input, .only = c->machine };
+	int status;
+
+	hist_read(&h, c->files, c->nfiles);
+	status = h.unread ? 1 : 0;
+	if (!h.nruns) {
+		fprintf(stderr, "report: --history: no runs%s in any file\n",
+			c->machine ? " of that machine" : "");
+		status = 1;
+	} else {
+		hist_find(&h);
+		if (c->html_dir) {
+			status |= hist_html(&h, c->html_dir);
+			if (!status)
+				printf("%s/index.html\n", c->html_dir);
+		} else if (c->out.format == FMT_JSON) {
+			hist_print_json(stdout, &h);
+		} else {
+			hist_print(stdout, &h);
+		}
+	}
+	hist_free(&h);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { .out.format = FMT_TEXT, .max_input = SCAN_INPUT_MAX };
@@ -521,6 +569,10 @@ int main(int argc, char **argv)
 	}
 	if (c.fleet) {
 		status = run_fleet(&c);
+		goto out;
+	}
+	if (c.history) {
+		status = run_history(&c);
 		goto out;
 	}
 	if (c.check_keys)
