@@ -57,6 +57,11 @@ r = report("--fail-on=poor", HOST, POOR)
 ok(r.returncode == 4 and r.stderr.count("report: --fail-on:") == 1,
    "of two runs, the one that reached the level fails the whole", r.stderr)
 
+prom = os.path.join(tmp, "gate.prom")
+r = report("--fail-on=poor", "--textfile=" + prom, POOR)
+ok(r.returncode == 4 and os.path.getsize(prom) > 0, "--textfile: written, and the gate's 4 too",
+   (r.returncode, r.stderr))
+
 for bad in ("bad", "", "poor,", "Poor"):
     r = report("--fail-on=" + bad, POOR)
     ok(r.returncode == 2, "--fail-on=%r is bad usage" % bad, r.returncode)

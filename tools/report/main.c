@@ -600,6 +600,8 @@ int main(int argc, char **argv)
 	gated = c.fail_on && gate_check(stderr, &rp, c.fail_on);
 	if (c.textfile) {
 		status |= export_openmetrics_file(c.textfile, &rp, c.out.all);
+		if (gated && !status)
+			status = GATE_EXIT;
 		goto out_src;
 	}
 	/* a run left out of the OpenMetrics (no start time) is an exit status too */
