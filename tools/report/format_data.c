@@ -47,9 +47,23 @@ static void csv_num(FILE *f, double v, int present)
 		fputc(',', f);
 }
 
+/* The run's conditions and tsc=reliable answer, the last four columns (export_facts()). */
+static void csv_facts(FILE *f, const struct export_facts *ef)
+{
+	csv_field(f, ef->emulator ? ef->emulator : "", 0);
+	csv_field(f, ef->hypervisor ? ef->hypervisor : "", 0);
+	csv_num(f, ef->busy_pct, 1);
+	csv_field(f, ef->tsc_reliable ? ef->tsc_reliable : "", 1);
+}
+
 void print_csv(FILE *f, const struct report *rp)
 {
-	fputs("run,label,file,probe,result,ident,figure,n,mean,min,max,stddev,ratio,combine\r\n", f);
+	struct export_facts *ef = xcalloc(rp->nruns ? rp->nruns : 1, sizeof(*ef));
+
+	for (size_t r = 0; r < rp->nruns; r++)
+		export_facts(&rp->runs[r], &ef[r]);
+	fputs("run,label,file,probe,result,ident,figure,n,mean,min,max,stddev,ratio,combine,"
+	      "emulator,hypervisor,other_busy_pct,tsc_reliable\r\n", f);
 	for (size_t i = 0; i < rp->nfigs; i++) {
 		const struct figure *fg = &rp->figs[i];
 
@@ -73,9 +87,11 @@ void print_csv(FILE *f, const struct report *rp)
 			if (ratio && isfinite(a->mean / base->mean))
 				fprintf(f, "%.6g", a->mean / base->mean);
 			fputc(',', f);
-			csv_field(f, a->n ? agg_combine_name(a) : "", 1);
+			csv_field(f, a->n ? agg_combine_name(a) : "", 0);
+			csv_facts(f, &ef[r]);
 		}
 	}
+	free(ef);
 }
 
 /* --- JSON: the whole model, for programs ---------------------------------- */

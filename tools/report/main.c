@@ -19,6 +19,7 @@
 #include "export.h"
 #include "fleet.h"
 #include "format.h"
+#include "gate.h"
 #include "history.h"
 #include "html.h"
 #include "model.h"
@@ -42,7 +43,7 @@
 #define USAGE "usage: tp-report FILE... " \
 	"[--format=text|markdown|csv|json|kcidb|ktap|junit|pts|openmetrics] [--all] " \
 	"[--textfile=FILE] [--fleet [--place=RUN]] [--history [--machine=ID]] " \
-	"[--label=A,B,...] [--plot=DIR] [--html=DIR] [--tables] [--full] [--max-input=SIZE] [--check-keys] [--strict] [--datasheet=FILE] | --schema | --keys"
+	"[--label=A,B,...] [--plot=DIR] [--html=DIR] [--tables] [--full] [--max-input=SIZE] [--check-keys] [--strict] [--fail-on=LEVEL] [--datasheet=FILE] | --schema | --keys"
 
 struct cli {
 	struct out_opts out;
@@ -65,6 +66,7 @@ struct cli {
 	int check_keys;
 	int strict;		/* --strict: exit 3 on a run's conditions (conditions.h) */
 	const char *datasheet;	/* --datasheet=FILE (datasheet.h) */
+	unsigned fail_on;	/* --fail-on: GATE_* levels (gate.h) */
 };
 
 static int opt_format(struct cli *c, const char *arg)
@@ -212,6 +214,11 @@ static int opt_strict(struct cli *c, const char *arg)
 	return 0;
 }
 
+static int opt_fail_on(struct cli *c, const char *arg)
+{
+	return gate_parse(arg, &c->fail_on);
+}
+
 static int opt_datasheet(struct cli *c, const char *arg)
 {
 	c->datasheet = arg;
@@ -265,6 +272,9 @@ static const struct {
 	  "between-run variances measured on this machine (make noise-floor), in place of the built-in" },
 	{ "--strict", 0, opt_strict,
 	  "exit 3 when a run has a condition (records lost, no end, busy CPUs, an emulator)" },
+	{ "--fail-on", 1, opt_fail_on,
+	  "poor, fair or unsafe (or several, comma-separated): exit " STR(GATE_EXIT) " when a verdict item "
+	  "is poor (fair: fair or poor) or tsc=reliable is not safe, each on stderr" },
 	{ "--datasheet", 1, opt_datasheet,
 	  "write FILE: the first run's timing datasheet, JSON (docs/datasheet.md)" },
 	{ "--help", 0, opt_help, "this text" },
@@ -285,7 +295,8 @@ static void usage(FILE *f)
 		"by its rounds and the between-run variance of identical runs (--floors).\n");
 	fprintf(f, "\nExit status:\n  0: done\n  1: a file could not be read or held no run, an output could not\n"
 		"     be written, or --check-keys found unknown keys\n  2: bad usage\n"
-		"  3: --strict, and a run has a condition\n");
+		"  3: --strict, and a run has a condition\n"
+		"  " STR(GATE_EXIT) ": --fail-on, and a run reached its level (the items on stderr)\n");
 }
 
 /* Returns 0, or 2 (bad usage) after one line on stderr. */
@@ -542,7 +553,7 @@ int main(int argc, char **argv)
 	struct source *src;
 	json_t *unknown = NULL;
 	size_t keep_max;
-	int status;
+	int status, gated;
 
 	status = parse_args(argc, argv, &c);
 	if (status || c.help || c.version || c.schema || c.keys) {
@@ -586,8 +597,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "report: --label: %zu labels for %zu runs; the rest are unused\n",
 			c.nlabels, rp.nruns);
 	report_finish(&rp, c.labels, c.nlabels);
+	gated = c.fail_on && gate_check(stderr, &rp, c.fail_on);
 	if (c.textfile) {
 		status |= export_openmetrics_file(c.textfile, &rp, c.out.all);
+		if (gated && !status)
+			status = GATE_EXIT;
 		goto out_src;
 	}
 	/* a run left out of the OpenMetrics (no start time) is an exit status too */
@@ -596,6 +610,8 @@ int main(int argc, char **argv)
 	/* with --html the page is the report: stdout names it, and only it */
 	else if (!c.html_dir)
 		print_report(stdout, &rp, src, c.nfiles, &c.out);
+	if (gated && !status)
+		status = GATE_EXIT;
 	if (c.strict && !status && conditions_count(&rp))
 		status = 3;
 	if (c.plot_dir && plot_report(&rp, c.plot_dir, NULL))
