@@ -141,29 +141,31 @@ static struct table *differences_table(const struct report *rp, json_t *const *f
  * each machine as it booted, with each ratio to the first run and the
  * floor it would have to pass to lead.
  */
-static void print_booted_clock(FILE *f, const struct report *rp)
+static void print_booted_clock(FILE *f, const struct report *rp, enum style style)
 {
 	const struct figure *fg = primary_booted_clock(rp);
 	const struct agg *base = fg ? &fg->per_run[0] : NULL;
 	char num[64], ratio[64];
+	struct sbuf b = { 0 };
 
 	if (!fg)
 		return;
-	fprintf(f, "  reading the default clock as booted (%s through libc), ns:", fg->name);
+	sbuf_addf(&b, "reading the default clock as booted (%s through libc), ns:", fg->name);
 	for (size_t r = 0; r < rp->nruns; r++) {
 		const struct agg *a = &fg->per_run[r];
 		const char *cs = run_booted_clocksource(&rp->runs[r]);
 
 		fmt_num(num, sizeof(num), a->mean);
-		fprintf(f, "%s %s %s (%s", r ? ";" : "", rp->runs[r].label, a->n ? num : "-",
-			cs ? cs : "clocksource unknown");
+		sbuf_addf(&b, "%s %s %s (%s", r ? ";" : "", rp->runs[r].label, a->n ? num : "-",
+			  cs ? cs : "clocksource unknown");
 		if (r && a->n && base->n && a->mean > 0 && base->mean > 0) {
 			fmt_ratio(ratio, sizeof(ratio), a->mean, base->mean);
-			fprintf(f, ", %s, noise floor %.3gx", ratio, noise_floor_of(rp, fg, r, NULL));
+			sbuf_addf(&b, ", %s, noise floor %.3gx", ratio, noise_floor_of(rp, fg, r, NULL));
 		}
-		fputc(')', f);
+		sbuf_adds(&b, ")");
 	}
-	fputc('\n', f);
+	table_wrapped(f, style, b.s);
+	sbuf_free(&b);
 }
 
 static void print_differences(FILE *f, const struct report *rp, enum style style)
@@ -194,7 +196,7 @@ static void print_differences(FILE *f, const struct report *rp, enum style style
 			fprintf(f, "  (the fingerprints and the runs' settings agree)\n");
 		table_free(t);
 		if (differs(flat, rp->nruns, "clocksource"))
-			print_booted_clock(f, rp);
+			print_booted_clock(f, rp, style);
 	}
 	for (size_t r = 0; r < rp->nruns; r++)
 		json_decref(flat[r]);
