@@ -34,6 +34,7 @@
 #include "sysinfo.h"
 #include "textfile.h"
 #include "upload.h"
+#include "omverdict.h"
 #include "http.h"
 #include "usage.h"
 
@@ -490,9 +491,15 @@ static void appliance_send(const struct options *o)
 		sink_human("timeprobe: /etc/resolv.conf: %s\n", strerror(errno));
 	if (o->upload[0])
 		upload_results(o->upload, saved, len);
-	if (o->push[0])
-		sink_human("timeprobe: push: the appliance has no OpenMetrics writer (tp-report's); "
-			   "the figures are in the uploaded results file\n");
+	if (o->push[0]) {
+		static char text[8192];
+		size_t tlen;
+
+		saved = sink_saved(&len);	/* the upload's record may have moved it */
+		tlen = omverdict_text(saved, len, text, sizeof(text));
+
+		upload_push(o->push, saved, len, text, tlen);
+	}
 }
 
 static int pid1(void)
