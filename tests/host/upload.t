@@ -15,8 +15,6 @@ time is a diagnostic (docs/benchmarks.md). Skips with the reason when
 either server is missing or cannot start."""
 import os
 import re
-import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -25,107 +23,15 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tp1 import BUILD, ROOT, diag, done, ok, records, skip  # noqa: E402
+from tp1 import BUILD, ROOT, diag, done, ok, records  # noqa: E402
+from labserve import NGINX, PUSHGW, free_port, start_nginx, start_pushgateway, stop_all, stop_on_signals  # noqa: E402
 
 TIMEPROBE = os.path.join(BUILD, "timeprobe")
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-PUSHGW = shutil.which("prometheus-pushgateway")
 LIMIT_S = 60		# userland/upload.h UPLOAD_LIMIT_S: one transfer's announced limit
 LOAD_N = 200
 LOAD_LIMIT_S = 120	# the whole load test: the bound that fails it
 tmp = tempfile.mkdtemp(prefix="timeprobe-upload.")
-servers = []
-
-
-def stop_all(*_):
-	"""Stops every server started here, whatever ends the test."""
-	for p in servers:
-		if p.poll() is None:
-			p.terminate()
-			try:
-				p.wait(10)
-			except subprocess.TimeoutExpired:
-				p.kill()
-				p.wait()
-	servers.clear()
-	shutil.rmtree(tmp, ignore_errors=True)
-
-
-def on_signal(sig, _frame):
-	stop_all()
-	sys.exit(128 + sig)
-
-
-for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-	signal.signal(s, on_signal)
-
-
-def free_port():
-	with socket.socket() as s:
-		s.bind(("127.0.0.1", 0))
-		return s.getsockname()[1]
-
-
-def wait_port(port, proc, seconds=20):
-	"""True once 127.0.0.1:port accepts, False if proc ended or time ran out."""
-	end = time.monotonic() + seconds
-	while time.monotonic() < end and proc.poll() is None:
-		try:
-			socket.create_connection(("127.0.0.1", port), 1).close()
-			return True
-		except OSError:
-			time.sleep(0.1)
-	return False
-
-
-NGINX_CONF = """
-daemon off;
-worker_processes 1;
-pid {d}/nginx.pid;
-error_log {d}/error.log;
-{user}
-events {{ worker_connections 1024; }}
-http {{
-	access_log off;
-	client_body_temp_path {d}/body;
-	proxy_temp_path {d}/proxy;
-	fastcgi_temp_path {d}/fastcgi;
-	uwsgi_temp_path {d}/uwsgi;
-	scgi_temp_path {d}/scgi;
-	client_max_body_size 64m;
-	server {{
-		listen 127.0.0.1:{port};
-		root {d}/www;
-		location / {{
-			dav_methods PUT;
-			create_full_put_path on;
-		}}
-		location /e404/ {{ return 404; }}
-		location /e500/ {{ return 500; }}
-	}}
-}}
-"""
-
-
-def start_nginx():
-	d = os.path.join(tmp, "nginx")
-	os.makedirs(os.path.join(d, "www"))
-	port = free_port()
-	conf = os.path.join(d, "nginx.conf")
-	with open(conf, "w") as f:
-		f.write(NGINX_CONF.format(d=d, port=port, user="user root;" if os.geteuid() == 0 else ""))
-	p = subprocess.Popen([NGINX, "-p", d, "-c", conf, "-e", os.path.join(d, "error.log")],
-			     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-	servers.append(p)
-	return (port, os.path.join(d, "www")) if wait_port(port, p) else (None, None)
-
-
-def start_pushgateway():
-	port = free_port()
-	p = subprocess.Popen([PUSHGW, "--web.listen-address=127.0.0.1:%d" % port],
-			     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-	servers.append(p)
-	return port if wait_port(port, p) else None
+stop_on_signals(tmp)
 
 
 def run(name, *opts):
@@ -237,7 +143,7 @@ def main():
 	if not os.path.exists(NGINX) or not PUSHGW:
 		print("1..0 # SKIP nginx or prometheus-pushgateway not installed (tools/deps.sh installs them)")
 		return
-	port, www = start_nginx()
+	port, www = start_nginx(tmp)
 	push_port = start_pushgateway()
 	if not port or not push_port:
 		print("1..0 # SKIP %s could not start on 127.0.0.1" % ("nginx" if not port else "prometheus-pushgateway"))
@@ -251,4 +157,4 @@ def main():
 try:
 	main()
 finally:
-	stop_all()
+	stop_all(tmp)
