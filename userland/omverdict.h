@@ -6,7 +6,7 @@
  * under the names and base units tp-report's --textfile gives them
  * (tools/report/openmetrics.c: `timeprobe_verdict_<key>` with its unit word
  * replaced by the base unit, the value scaled), no labels and no
- * timestamps: the Pushgateway adds job and instance. tests/boot/95-net-upload.t
+ * timestamps: the Pushgateway adds job and instance. tests/boot/69-net-upload.t
  * checks every name against tp-report's on the same run.
  */
 #ifndef TP_OMVERDICT_H

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """The lab's servers on 127.0.0.1 for the upload tests (tests/host/upload.t,
-tests/boot/95-net-upload.t; docs/lab.md): Debian's nginx with a private
+tests/boot/69-net-upload.t; docs/lab.md): Debian's nginx with a private
 configuration in a scratch folder (WebDAV PUT, create_full_put_path; a 404
 and a 500 location) and prometheus-pushgateway, each on a free port. Every
 server started here is stopped by stop_all(), which the tests call whatever
