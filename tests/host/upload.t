@@ -107,6 +107,24 @@ def check_failures(port):
 	mute.close()
 
 
+def check_words():
+	"""Bad URLs: one clear line each from the word check, before any boot, and from a host run."""
+	for word, why in (("timeprobe.upload=https://10.0.2.100/results/", "https:// is not supported yet"),
+			  ('timeprobe.upload="http://10.0.2.100/a b"', "not allowed in a URL path"),
+			  ("timeprobe.upload=ftp://10.0.2.100/results/", "not an http"),
+			  ("timeprobe.push=http://10.0.2.100:99999", "1..65535"),
+			  ("timeprobe.upload=http://no-such-host.invalid/results/", "does not resolve")):
+		p = subprocess.run([TIMEPROBE, "check-words", word], stdout=subprocess.PIPE,
+				   stderr=subprocess.PIPE, text=True, timeout=60)
+		lines = p.stderr.splitlines()
+		ok(p.returncode == 2 and len(lines) == 1 and why in lines[0] and word.split("=")[0] + "=" in lines[0],
+		   "check-words: %s: one line, %r" % (word, why), p.stderr)
+	p = subprocess.run([TIMEPROBE, "run", "--probes=clocks", "--upload=https://127.0.0.1/x"],
+			   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+	ok(p.returncode == 2 and "https:// is not supported yet" in p.stderr and not p.stdout,
+	   "run --upload=https://...: refused before the run", p.stderr)
+
+
 def check_load(port, www):
 	"""LOAD_N concurrent `timeprobe upload`s of real captures, each to its own folder."""
 	caps = sorted(os.path.join(ROOT, "tests", "data", f) for f in os.listdir(os.path.join(ROOT, "tests", "data"))
@@ -148,6 +166,7 @@ def main():
 	if not port or not push_port:
 		print("1..0 # SKIP %s could not start on 127.0.0.1" % ("nginx" if not port else "prometheus-pushgateway"))
 		return
+	check_words()
 	check_stored(port, www, push_port)
 	check_failures(port)
 	check_load(port, www)
