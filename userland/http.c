@@ -71,7 +71,9 @@ static int connect_to(const struct sockaddr_in *sa, int connect_ms, int64_t dead
 	socklen_t el = sizeof(err);
 
 	if (fd < 0)
-		return fail(r, "socket", strerror(errno)), -1;
+		return fail(r, "socket", errno == ENOSYS || errno == EAFNOSUPPORT ?
+			    "this kernel has no network (the `net` variant has: make efi KVARIANT=net)" :
+			    strerror(errno)), -1;
 	if (connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) && errno != EINPROGRESS) {
 		fail(r, "connect", strerror(errno));
 		close(fd);
