@@ -5,7 +5,8 @@ the lab's NICs) netbooted under OVMF PXE into the lab's servers, with no
 packet off this machine: QEMU's user network with restrict=on (the guest
 reaches nothing but the forwards), TFTP for timeprobe.efi, and guestfwd
 10.0.2.100:80 to nginx and 10.0.2.101:9091 to prometheus-pushgateway, both
-started on free 127.0.0.1 ports (tests/lib/labserve.py). Checks: the file
+started on free 127.0.0.1 ports (tests/lib/labserve.py), each guest
+connection through tests/lib/guestfwd.py to 127.0.0.1 only. Checks: the file
 nginx stored is byte for byte the records the guest printed, every CRC
 good; the Pushgateway's /metrics holds the verdict's clock read cost with
 the record's value, under the name tp-report's --textfile gives it; with
@@ -51,10 +52,11 @@ def netboot(port, push_port):
     blank = os.path.join(test_dir(), "netboot-net.img")
     with open(blank, "wb") as f:
         f.truncate(1 << 20)      # no partition table: nothing to boot from disk
+    fwd = "cmd:%s %s" % (sys.executable, os.path.join(ROOT, "tests", "lib", "guestfwd.py"))
     status, _secs, text = boot(blank, "q35", timeout=900, extra=[
         "-netdev", "user,id=n0,restrict=on,tftp=%s,bootfile=timeprobe.efi,"
-        "guestfwd=tcp:10.0.2.100:80-tcp:127.0.0.1:%d,guestfwd=tcp:10.0.2.101:9091-tcp:127.0.0.1:%d"
-        % (tftp, port, push_port),
+        "guestfwd=tcp:10.0.2.100:80-%s %d,guestfwd=tcp:10.0.2.101:9091-%s %d"
+        % (tftp, fwd, port, fwd, push_port),
         "-device", "virtio-net-pci,netdev=n0,romfile="])
     return status, text
 
