@@ -4,6 +4,7 @@
 #include "buf.h"
 #include "handoff.h"
 #include "hwlat.h"
+#include "url.h"
 
 #define USER TP_BY_USER
 #define STUB TP_BY_STUB
@@ -67,6 +68,21 @@ const struct tp_word tp_words[TPW_COUNT] = {
 		.help = "save the records on this partition instead (see `lsblk -o NAME,PARTUUID`): "
 			"an ISO, a network boot, a timeprobe.efi on another ESP",
 		.check = tp_bootpart_check,
+	},
+	/* the network: docs/lab.md; refused here, before boot, when not http://HOST[:PORT]/PATH */
+	[TPW_UPLOAD] = {
+		.name = "upload", .type = TP_WT_STR, .by = USER, .reader = SUITE, .hi = TP_URL_MAX,
+		.dflt = "none", .bounds = "`http://HOST[:PORT]/PATH`",
+		.help = "after the run, PUT the results file to PATH/<machine id>/<NNNN>.tp1 "
+			"(3 tries within 60 s; the `net` kernel's file, docs/lab.md)",
+		.check = tp_url_check,
+	},
+	[TPW_PUSH] = {
+		.name = "push", .type = TP_WT_STR, .by = USER, .reader = SUITE, .hi = TP_URL_MAX,
+		.dflt = "none", .bounds = "`http://HOST[:PORT]`",
+		.help = "after the run, PUT the headline figures as OpenMetrics to this Pushgateway's "
+			"/metrics/job/timeprobe/instance/<machine id>",
+		.check = tp_url_check,
 	},
 	[TPW_HOLD] = {
 		.name = "hold", .type = TP_WT_INT, .by = USER, .reader = SUITE, .lo = -1,

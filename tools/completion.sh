@@ -57,7 +57,7 @@ _timeprobe()
 	local cur prev words cword split
 	_init_completion -s || return
 	if ((cword == 1)); then
-		COMPREPLY=(\$(compgen -W "run list report check-words help --help --version" -- "\$cur"))
+		COMPREPLY=(\$(compgen -W "run list report check-words upload help --help --version" -- "\$cur"))
 		return
 	fi
 	case \${words[1]} in
@@ -65,6 +65,7 @@ _timeprobe()
 	list) COMPREPLY=(\$(compgen -W "--figures --compare --help" -- "\$cur")) ;;
 	check-words) COMPREPLY=(\$(compgen -W "$words --help" -- "\$cur")); compopt -o nospace ;;
 	help) COMPREPLY=(\$(compgen -W "markdown --help" -- "\$cur")) ;;
+	upload) COMPREPLY=(\$(compgen -f -- "\$cur")) ;;
 	report) _tp_report ;;
 	esac
 }

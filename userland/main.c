@@ -33,6 +33,9 @@
 #include "suite.h"
 #include "sysinfo.h"
 #include "textfile.h"
+#include "upload.h"
+#include "omverdict.h"
+#include "http.h"
 #include "usage.h"
 
 #ifndef SYSLOG_ACTION_CONSOLE_LEVEL
@@ -143,6 +146,8 @@ static int open_records(const char *name, char *path, size_t n)
  * lines and records, and progress on stderr (in place when that is a
  * terminal); --records=FILE writes the records there too.
  */
+static int records_fd = -1;	/* the records file, once route_output() opened it */
+
 static int route_output(const char *records, char *path, size_t n)
 {
 	int fd = 1;
@@ -155,6 +160,7 @@ static int route_output(const char *records, char *path, size_t n)
 		if (rfd < 0)
 			return -1;
 		sink_add_output(rfd, SINK_RECORDS);
+		records_fd = rfd;
 	}
 	if (isatty(1)) {
 		sink_set_output_kinds(1, SINK_HUMAN);
@@ -163,6 +169,59 @@ static int route_output(const char *records, char *path, size_t n)
 		sink_set_progress(2, isatty(2));
 	}
 	return 0;
+}
+
+/* The whole of a file, malloc'd (NULL with a line on stderr). */
+static char *read_whole(const char *file, size_t *len)
+{
+	FILE *f = fopen(file, "rb");
+	char *buf = 0;
+	long n;
+
+	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
+	    (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n)
+		*len = (size_t)n;
+	else {
+		fprintf(stderr, "timeprobe: run: cannot read %s: %s\n", file, strerror(errno));
+		free(buf);
+		buf = 0;
+	}
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+/*
+ * --upload and --push after a host run: the records file as it is when the
+ * run ended (the `upload` records then go to stdout only, never into the
+ * file they report on); the figures from tp-report's textfile, the one
+ * OpenMetrics writer (--openmetrics's FILE, or a scratch one). 0: all sent.
+ */
+static int host_send(const struct options *o, const char *self, const char *records,
+		     const char *openmetrics)
+{
+	char tmp[4200];
+	size_t len = 0, tlen = 0;
+	char *data = read_whole(records, &len), *text;
+	int bad = !data;
+
+	if (records_fd >= 0)
+		sink_set_output_kinds(records_fd, 0);
+	if (data && o->upload[0])
+		bad |= upload_results(o->upload, data, len) != 0;
+	if (data && o->push[0]) {
+		snprintf(tmp, sizeof(tmp), "%s.prom", records);
+		if (!openmetrics && textfile_write(self, records, tmp))
+			bad = 1;
+		else if ((text = read_whole(openmetrics ? openmetrics : tmp, &tlen))) {
+			bad |= upload_push(o->push, data, len, text, tlen) != 0;
+			free(text);
+		}
+		if (!openmetrics)
+			unlink(tmp);
+	}
+	free(data);
+	return bad;
 }
 
 /* self: how this program was started (argv[0]), for the closing hint. */
@@ -220,8 +279,8 @@ static int cmd_run(int argc, char **argv, const char *self)
 	}
 	options_resolve(&o, OPT_ENV_HOST);
 	/* --openmetrics needs the records in a file: a scratch one unless --records */
-	if (openmetrics && !records) {
-		textfile_records_name(openmetrics, scratch, sizeof(scratch));
+	if ((openmetrics || o.upload[0] || o.push[0]) && !records) {
+		textfile_records_name(openmetrics ? openmetrics : "timeprobe", scratch, sizeof(scratch));
 		records = scratch;
 	}
 	/* stdout is the result: a write error there ends the run (exit 1) */
@@ -232,12 +291,26 @@ static int cmd_run(int argc, char **argv, const char *self)
 	rc = suite_run(&o, &errs, 0, "os", &res);
 	if (openmetrics && textfile_write(self, path, openmetrics))
 		return rc ? rc : 1;
+	if ((o.upload[0] || o.push[0]) && host_send(&o, self, path, openmetrics) && !rc)
+		rc = 1;
 	if (scratch[0] && !unlink(path))
 		path[0] = 0;
 	if (path[0])
 		fprintf(isatty(1) ? stdout : stderr,
 			"timeprobe: records in %s (read them with `%s report %s`)\n", path, self, path);
 	return rc;
+}
+
+/* 1 with one line on stderr when URL (its form already checked) names a host that does not resolve here. */
+static int check_host(const char *word, const char *url)
+{
+	struct tp_url u;
+	const char *why;
+
+	if (!url[0] || tp_url_parse(url, strlen(url), &u) || !(why = http_resolve_check(u.host)))
+		return 0;
+	fprintf(stderr, "timeprobe: %s%s=%s: %s\n", TP_WORD_PREFIX, word, url, why);
+	return 1;
 }
 
 /*
@@ -271,7 +344,33 @@ static int cmd_check_words(int argc, char **argv)
 			selection_why(which, bad, why, sizeof(why)));
 		refused++;
 	}
+	refused += check_host("upload", o.upload) + check_host("push", o.push);
 	return refused ? 2 : 0;
+}
+
+/* `timeprobe upload URL FILE`: a saved results file, as --upload sends one. */
+static int cmd_upload(int argc, char **argv)
+{
+	struct tp_url u;
+	const char *why;
+	size_t len;
+	char *data;
+	int rc;
+
+	if (argc != 2) {
+		fprintf(stderr, "timeprobe: upload: give a URL and a file (timeprobe upload --help)\n");
+		return 2;
+	}
+	if ((why = tp_url_parse(argv[0], strlen(argv[0]), &u))) {
+		fprintf(stderr, "timeprobe: upload: %s: %s\n", argv[0], why);
+		return 2;
+	}
+	if (!(data = read_whole(argv[1], &len)))
+		return 2;
+	sink_set_outputs((int[]){ 1 }, 1, 0);
+	rc = upload_results(argv[0], data, len) ? 1 : 0;
+	free(data);
+	return rc;
 }
 
 /* ---- PID 1 ---- */
@@ -375,6 +474,34 @@ static void hold(const struct options *o)
 	sleep((unsigned)o->hold_s);
 }
 
+/*
+ * timeprobe.upload= and timeprobe.push= after the results are saved (the
+ * `net` kernel, docs/lab.md). The kernel's DHCP (ip=dhcp) lists the DNS
+ * servers in /proc/net/pnp, in resolv.conf's form: musl reads it there.
+ */
+static void appliance_send(const struct options *o)
+{
+	size_t len;
+	const char *saved = sink_saved(&len);
+
+	if (!o->upload[0] && !o->push[0])
+		return;
+	mkdir("/etc", 0755);
+	if (symlink("/proc/net/pnp", "/etc/resolv.conf") && errno != EEXIST)
+		sink_human("timeprobe: /etc/resolv.conf: %s\n", strerror(errno));
+	if (o->upload[0])
+		upload_results(o->upload, saved, len);
+	if (o->push[0]) {
+		static char text[8192];
+		size_t tlen;
+
+		saved = sink_saved(&len);	/* the upload's record may have moved it */
+		tlen = omverdict_text(saved, len, text, sizeof(text));
+
+		upload_push(o->push, saved, len, text, tlen);
+	}
+}
+
 static int pid1(void)
 {
 	struct options o;
@@ -421,6 +548,7 @@ static int pid1(void)
 	suite_run(&o, &errs, 1, "appliance", &res);
 	boottime_emit(&o);
 	save_results(&o);
+	appliance_send(&o);
 	hold(&o);
 	/* reap anything left */
 	while (waitpid(-1, 0, WNOHANG) > 0)
@@ -473,6 +601,8 @@ int main(int argc, char **argv)
 		return cmd_check_words(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argv + 1, argv[0]);
+	if (!strcmp(argv[1], "upload"))
+		return cmd_upload(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		/* README's tables come from here (tests/host/readme-options.t) */
 		if (argc > 2 && !strcmp(argv[2], "markdown"))

@@ -44,6 +44,8 @@ static const struct opt_row suite_rows[] = {
 	{ W(TPW_HOLD), AT(hold_s) },
 	{ W(TPW_LAVA), AT(lava) },
 	{ W(TPW_CPU_DMA_LATENCY), AT(cpu_dma_latency_us) },
+	{ W(TPW_UPLOAD), AT(upload) },
+	{ W(TPW_PUSH), AT(push) },
 };
 
 /* After the probes' rows: the words of the stub, the build and the launcher. */

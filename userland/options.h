@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "../common/handoff.h"
+#include "../common/url.h"
 
 #define OPT_LIST_MAX 32
 #define OPT_ERRORS_MAX 32
@@ -51,6 +52,8 @@ struct options {
 	int hold_s;			/* -1: default for the machine */
 	int lava;			/* 1: LAVA monitor lines too (lavamon.h) */
 	int cpu_dma_latency_us;		/* held for the run (dmalat.h); -1: none */
+	char upload[TP_URL_MAX + 1];	/* timeprobe.upload=: where the results file goes; empty: nowhere */
+	char push[TP_URL_MAX + 1];	/* timeprobe.push=: a Pushgateway for the headline figures */
 
 	/* Handed over by the stub in its file (common/stubfile.h). */
 	int64_t tsc_hz;			/* 0: none */

@@ -31,7 +31,9 @@ static const struct command commands[] = {
 	  "new file (--records=FILE, or timeprobe-DATE-TIME.tp1 here, named at the end);\n"
 	  "redirected (> FILE, a pipe), tables and records on stdout, progress on stderr.\n"
 	  "--openmetrics=FILE: then the figures as OpenMetrics in FILE, for node_exporter's\n"
-	  "textfile collector (written by tp-report, renamed into place; docs/fleet.md).\n\n"
+	  "textfile collector (written by tp-report, renamed into place; docs/fleet.md).\n"
+	  "--upload=URL, --push=URL: then the records file PUT to an HTTP server and the\n"
+	  "figures to a Pushgateway; `upload` records on stdout, not in the file (docs/lab.md).\n\n"
 	  "How long (each run prints its estimate first; measured on 2 CPUs shared with\n"
 	  "other work, `time timeprobe run --profile=P > x.log` and `make run PROFILE=P`):\n"
 	  "  profile quick: host 0:22-0:28, appliance under QEMU TCG 0:36\n"
@@ -58,6 +60,11 @@ static const struct command commands[] = {
 	  "checked as the appliance will read them: each refused word on one line on\n"
 	  "stderr, with the reason; an old spelling is said and taken.\n",
 	  "  0: every word taken\n  2: a word refused\n", 0 },
+	{ "upload", "timeprobe upload http://HOST[:PORT]/PATH FILE\n",
+	  "PUT a results file (a saved .tp1) to PATH/<machine id>/<NNNN>.tp1, as\n"
+	  "--upload=URL does after a run (docs/lab.md): the machine id is the file's run\n"
+	  "record's, NNNN the first number the server has no file for; 3 tries within 60 s.\n",
+	  "  0: stored (2xx)\n  1: not stored (the reason on stdout)\n  2: bad usage\n", 0 },
 	{ "help", "timeprobe help [markdown]\n",
 	  "This text; markdown: README's options tables, printed from the same table.\n",
 	  "  0: printed\n", 0 },

@@ -18,6 +18,7 @@
 #include "../../boot/cmdline.h"
 #include "../../boot/devpath.h"
 #include "../../common/handoff.h"
+#include "../../common/url.h"
 #include "../../common/words.h"
 #include "../../userland/options.h"
 #include "../../userland/recread.h"
@@ -330,9 +331,10 @@ static size_t samples(const struct tp_word *w, char v[][64])
 		snprintf(v[n++], 64, "clocks,tsc");
 		break;
 	case TP_WT_STR:
-		/* a partition's identity (save_to), or any text */
+		/* a partition's identity (save_to), a URL (upload, push), or any text */
 		snprintf(v[n++], 64, "%s", w->check == tp_bootpart_check ?
-			 "gpt:0fc63daf-8483-4772-8e79-3d69d8477de4" : "kvm:host");
+			 "gpt:0fc63daf-8483-4772-8e79-3d69d8477de4" :
+			 w->check == tp_url_check ? "http://10.0.2.100:8080/results/" : "kvm:host");
 		break;
 	}
 	return n;

@@ -97,6 +97,7 @@ static const struct schema_row schema[] = {
 	{ "boot", "stub_hwlat_us", B, "the pre-OS scan: the length timeprobe.hwlat_preos= gave it" },
 	{ "boot", "*_us", F, "a boot phase or span in us (TSC over the stub's frequency)" },
 	{ "boot", "*", C, "the boot timeline: the clock, its frequency, how to read it" },
+	{ "upload", "*", C, "the results file or the figures sent to a server after the run: URL, status, bytes, tries" },
 };
 
 
