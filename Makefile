@@ -12,6 +12,7 @@
 # (build another tree with our fragment), KVARIANT=<name> (kernel/variants/),
 # QEMU_MACHINE=q35|pc, APPEND="timeprobe.profile=quick ..." (added to cmdline.txt),
 # ACCEL=auto|kvm|tcg (tools/accel.sh), PROFILE=quick|full (make run),
+# FAIL_ON=poor|fair|unsafe (make run: exit 4 when the verdict reaches it),
 # ARCH=x86|arm64 (the appliance's architecture; docs/arm64.md).
 # Local settings may go in config.mak (not tracked).
 
@@ -288,7 +289,7 @@ image-arm64: deps
 # The image's words depend on the accelerator (tools/run.sh), so the script
 # builds it, with the make that runs this one.
 run: deps
-	@PROFILE=$(call sq,$(PROFILE)) APPEND=$(call sq,$(APPEND)) MAKE=$(call sq,$(SCRIPT_MAKE)) \
+	@PROFILE=$(call sq,$(PROFILE)) APPEND=$(call sq,$(APPEND)) FAIL_ON=$(call sq,$(FAIL_ON)) MAKE=$(call sq,$(SCRIPT_MAKE)) \
 		sh tools/run.sh $(call sq,$(B)/timeprobe.img) $(call sq,$(QEMU_MACHINE)) $(call sq,$(QEMU_CPUS))
 
 # README's options tables are rewritten from `timeprobe help markdown`, which

@@ -14,7 +14,9 @@
 # iso-<date>-<time>.log (tp-report reads both). Either way its path is
 # printed. Exit status: STATUS when QEMU failed, else 1 when the log has no
 # end record (the run did not end), a probe failed or an option was refused
-# (cmdline.txt edited on the stick after make checked it), else 0.
+# (cmdline.txt edited on the stick after make checked it), else, with
+# FAIL_ON set (make run FAIL_ON=poor), tp-report --fail-on's status (4 when
+# the verdict reached it; TP_REPORT, default tp-report beside LOG), else 0.
 set -eu
 
 [ $# -ge 2 ] || { echo "usage: tools/after-run.sh STATUS LOG [IMAGE]" >&2; exit 2; }
@@ -49,7 +51,11 @@ case $refused in
 *) echo "run: $refused option(s) on the command line were refused (repeated after the verdict in the log)" >&2 ;;
 esac
 case $failed in
-0) [ "${refused:-0}" = 0 ] || exit 1; exit 0 ;;
+0) [ "${refused:-0}" = 0 ] || exit 1 ;;
 '') echo "run: the end record says nothing of failed probes: $end" >&2; exit 1 ;;
 *) echo "run: $failed probe(s) failed (the error records in the log say why)" >&2; exit 1 ;;
 esac
+
+# the gate last: a run that ended well may still be poor (tools/report/gate.h)
+[ -n "${FAIL_ON-}" ] || exit 0
+"${TP_REPORT:-$(dirname "$log")/tp-report}" --fail-on="$FAIL_ON" "$log" > /dev/null

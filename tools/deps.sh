@@ -3,6 +3,7 @@
 # Installs the Debian packages timeprobe needs, when they are missing
 # (chromium: make test draws tp-report --html's page headless, tests/report/html.t;
 # prometheus, with promtool: make test backfills and queries OpenMetrics, tests/report/prometheus.t;
+# prometheus-node-exporter: tests/host/install.t serves the installed textfile folder and scrapes it;
 # debhelper, lintian, bash-completion: make deb, and the tests of the package and the
 # completion, tests/host/install.t and tests/boot/97-deb.t).
 # As root it runs apt-get; otherwise it prints the exact command.
@@ -17,7 +18,7 @@ set -eu
 pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
 gnu-efi musl-tools ovmf qemu-system-x86 linux-source-6.1 mtools dosfstools gdisk
 libjansson-dev zlib1g-dev python3 perl gnuplot-nox clang libclang-rt-14-dev xorriso sbsigntool openssl jq lava-common
-qemu-utils util-linux strace python3-jsonschema libxml2-utils chromium prometheus
+qemu-utils util-linux strace python3-jsonschema libxml2-utils chromium prometheus prometheus-node-exporter
 gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu linux-libc-dev-arm64-cross
 qemu-system-arm qemu-efi-aarch64 musl-dev:arm64 debhelper lintian bash-completion $*"
 

@@ -21,5 +21,5 @@ iso: deps
 	$(MAKE) $(B)/timeprobe.iso
 
 run-iso: deps
-	@PROFILE=$(call sq,$(PROFILE)) APPEND=$(call sq,$(APPEND)) MAKE=$(call sq,$(SCRIPT_MAKE)) \
+	@PROFILE=$(call sq,$(PROFILE)) APPEND=$(call sq,$(APPEND)) FAIL_ON=$(call sq,$(FAIL_ON)) MAKE=$(call sq,$(SCRIPT_MAKE)) \
 		sh tools/run.sh $(call sq,$(B)/timeprobe.iso) $(call sq,$(QEMU_MACHINE)) $(call sq,$(QEMU_CPUS))

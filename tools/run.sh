@@ -7,7 +7,8 @@
 #
 # Environment: MAKE, the make that builds IMAGE (default make; the command
 # line's variables reach it through MAKEFLAGS); PROFILE, quick, full or
-# empty; APPEND, the words make adds to cmdline.txt; ACCEL (tools/accel.sh).
+# empty; APPEND, the words make adds to cmdline.txt; ACCEL (tools/accel.sh);
+# FAIL_ON, tp-report --fail-on's levels for the run's status (after-run.sh).
 # Under TCG the full profile takes minutes and measures the emulator: unless
 # a profile was chosen (PROFILE, or timeprobe.profile= in APPEND), the image
 # boots the quick one there and says so. The serial log goes to the terminal
@@ -46,6 +47,11 @@ fi
 
 # report too: README's next command after make run is `build/timeprobe report`
 "$make" --no-print-directory "$img" report APPEND="$append${append:+${extra:+ }}$extra"
+# FAIL_ON checked before the boot, by the tp-report that judges after it
+if [ -n "${FAIL_ON-}" ] && ! "$(dirname "$img")/tp-report" --fail-on="$FAIL_ON" --version > /dev/null; then
+	echo "make run: FAIL_ON=$FAIL_ON: give poor, fair or unsafe (or several, comma-separated)" >&2
+	exit 2
+fi
 log=$(dirname "$img")/run-serial.log
 st=$(mktemp "${TMPDIR:-/tmp}/timeprobe-run.XXXXXX")
 trap 'rm -f "$st"' EXIT

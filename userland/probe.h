@@ -279,6 +279,12 @@ struct probe {
 	 * its limit. The probes' figures are measured (README, "How long").
 	 */
 	int64_t (*expect_ms)(const struct probe_ctx *ctx);
+	/*
+	 * A length the user asked of it through its own options, in ms
+	 * (wakeup: --wakeup-seconds, --wakeup-samples); 0, or NULL: none. The
+	 * probe's time limit is then at least twice it (progress_limit_ms()).
+	 */
+	int64_t (*asked_ms)(const struct probe_ctx *ctx);
 	const struct probe_opt *opts;	/* its own options */
 	size_t n_opts;
 	/*

@@ -28,10 +28,19 @@ int progress_format(char *buf, size_t n, int index, int total, const char *name,
 			progress_clock(ex, sizeof(ex), expect_ms));
 }
 
-int64_t progress_expect_ms(const struct probe *p, const struct probe_ctx *ctx)
+int64_t progress_limit_ms(const struct probe *p, const struct probe_ctx *ctx)
 {
 	int scale = ctx->time_scale > 0 ? ctx->time_scale : 1;
 	int64_t limit_ms = (int64_t)(ctx->quick ? p->limit_quick_s : p->limit_full_s) * 1000 * scale;
+	int64_t asked = p->asked_ms ? p->asked_ms(ctx) : 0;
+
+	/* a length the user asked past it (--wakeup-seconds): twice that */
+	return 2 * asked > limit_ms ? 2 * asked : limit_ms;
+}
+
+int64_t progress_expect_ms(const struct probe *p, const struct probe_ctx *ctx)
+{
+	int64_t limit_ms = progress_limit_ms(p, ctx);
 	int64_t ms = p->expect_ms ? p->expect_ms(ctx) : limit_ms / 4;
 
 	return ms > limit_ms ? limit_ms : ms < 0 ? 0 : ms;

@@ -33,6 +33,12 @@ int progress_format(char *buf, size_t n, int index, int total, const char *name,
  * ctx->time_scale, as the suite scales it).
  */
 int64_t progress_expect_ms(const struct probe *p, const struct probe_ctx *ctx);
+/*
+ * The probe's time limit in ms: its declared one (quick or full) times the
+ * emulator's scale, or twice the length the user asked of it (its
+ * asked_ms(), --wakeup-seconds) when that is longer.
+ */
+int64_t progress_limit_ms(const struct probe *p, const struct probe_ctx *ctx);
 /* The run's estimate: every probe of list, repeat times. */
 int64_t progress_total_ms(const struct probe *const *list, size_t n, int repeat,
 			  const struct probe_ctx *ctx);

@@ -7,6 +7,7 @@
  * crashes or overruns its time limit, then go on with the next one.
  */
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -70,13 +71,15 @@ static int time_scale(void)
 	return sysinfo_running_in_qemu() && !sysinfo_cpu_has_flag("constant_tsc") ? 4 : 1;
 }
 
-static int probe_limit_s(const struct probe *p, const struct options *o)
+/* --timeout, or the probe's limit (progress_limit_ms()), in whole seconds. */
+static int probe_limit_s(const struct probe *p, const struct probe_ctx *ctx)
 {
-	int s = o->quick ? p->limit_quick_s : p->limit_full_s;
+	int64_t s;
 
-	if (o->timeout_s > 0)
-		return o->timeout_s;
-	return s * time_scale();
+	if (ctx->opt->timeout_s > 0)
+		return ctx->opt->timeout_s;
+	s = (progress_limit_ms(p, ctx) + 999) / 1000;
+	return s > INT_MAX ? INT_MAX : (int)s;
 }
 
 /*
@@ -220,7 +223,7 @@ static void line_and_lava(const char *line, size_t len)
 static enum outcome run_one(const struct probe *p, struct probe_ctx *ctx, const struct pinning *pin,
 			    int64_t watchdog, struct progress *pg, int64_t *ran_ns)
 {
-	int limit = rounds_limit_s(probe_limit_s(p, ctx->opt), ctx->rounds);
+	int limit = rounds_limit_s(probe_limit_s(p, ctx), ctx->rounds);
 	struct probe_run pr = { p, ctx, pin };
 	struct sup_job job = {
 		.fn = probe_child, .arg = &pr, .watchdog_ns = watchdog,

@@ -48,7 +48,8 @@ static const struct command commands[] = {
 	{ "report",
 	  "timeprobe report FILE...\n"
 	  "                        [--format=text|markdown|csv|json|kcidb|ktap|junit|pts|openmetrics]\n"
-	  "                        [--plot=DIR] [--label=A,B] | --fleet FILES|DIR [--place=RUN]\n",
+	  "                        [--plot=DIR] [--label=A,B] | --fleet FILES|DIR [--place=RUN]\n"
+	  "                        | --history FILES|DIR [--machine=ID]\n",
 	  "tp-report, found beside timeprobe (else on PATH), with these arguments:\n"
 	  "`timeprobe report --help` is its help, tp-report(1).\n",
 	  "  tp-report's own; 127: tp-report could not be started\n", 0 },

@@ -5,7 +5,9 @@
 # every command, the man pages holding every option of the tables, the bash
 # completion; docs/fleet.md's cron line, taken from the page, run as cron
 # runs it (the textfile folder moved under the scratch root), its textfile
-# checked by promtool; make uninstall leaves no file. The package: tests/boot/97-deb.t.
+# checked by promtool, then served by Debian's node_exporter and scraped by
+# its Prometheus (tests/lib/scrape.py: one figure equal to the job's record,
+# a skip with the reason where either cannot start); make uninstall leaves no file. The package: tests/boot/97-deb.t.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/tap.sh
@@ -117,8 +119,9 @@ case $job in *"$dir/timeprobe.prom"*) ok "the job writes into node_exporter's fo
 scratch_path=$(printf '%s\n' "$cron_path" | tr ':' '\n' | sed "s|^|$root|" | paste -sd:)
 mkdir -p "$root$dir"
 start=$(date +%s)
+# its records kept (the doc sends them to /dev/null): the scrape below checks a figure against them
 ok "the cron job runs (env -i, cron's variables)" env -i HOME=/root LOGNAME=root SHELL=/bin/sh PATH="$scratch_path" \
-	/bin/sh -c "$(printf '%s\n' "$job" | sed "s|$dir|$root$dir|g")"
+	/bin/sh -c "$(printf '%s\n' "$job" | sed -e "s|$dir|$root$dir|g" -e "s|>/dev/null|>$tmp/job.tp1|")"
 echo "# the job (the quick profile) took $(($(date +%s) - start)) s"
 ok "its textfile is there, alone in the folder" sh -c '[ "$(ls "$1")" = timeprobe.prom ]' - "$root$dir"
 if command -v promtool >/dev/null; then
@@ -127,6 +130,15 @@ else
 	skip "promtool check metrics" "promtool not installed (Debian's prometheus; tools/deps.sh)"
 fi
 ok "the textfile has the run's start" grep -q '^timeprobe_run_start_timestamp_seconds' "$root$dir/timeprobe.prom"
+# node_exporter serving the folder and Prometheus scraping it (tests/lib/scrape.py)
+scraped=$(python3 tests/lib/scrape.py "$root$dir" "$tmp/job.tp1")
+rc=$?
+printf '%s\n' "$scraped" | sed 's/^/# /'
+if [ "$rc" = 77 ]; then
+	skip "node_exporter serves the textfile, Prometheus scrapes a figure equal to its record" "$scraped"
+else
+	pass "$rc" "node_exporter serves the textfile, Prometheus scrapes a figure equal to its record"
+fi
 
 # ---- docs/fleet.md's backfill, as written, in a folder of results ----
 if command -v promtool >/dev/null; then

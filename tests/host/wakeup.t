@@ -8,7 +8,8 @@
 # valid. A second run asks for SCHED_FIFO: it is in force, or the refusal is
 # in the record. clock_nanosleep TIMER_ABSTIME on CLOCK_REALTIME, BOOTTIME
 # and TAI, and mq_timedreceive (whose timeout is a REALTIME time), say the
-# clock they waited on.
+# clock they waited on. Then the length asked, --wakeup-samples and
+# --wakeup-seconds, in the records and the estimate.
 import os
 import sys
 
@@ -104,5 +105,21 @@ ok(res and all(r["priority_requested"] == 90 and
    res[:1])
 ok(res and all(r["cpu"] == 0 or r.get("cpu_error") for r in res), "pinned to CPU 0, or why not")
 ok(not mine(recs, "error"), "no error records", mine(recs, "error"))
+
+# 3. the length asked (cyclictest's -l and -D), from the probe's own option table
+p, recs, bad, human, _ = run_probe("wakeup", "--wakeup-samples=37", "--wakeup-us=1000", timeout=120)
+res = mine(recs, "result")
+ok(p.returncode == 0 and res and all(r["samples"] == 37 for r in res),
+   "--wakeup-samples=37: every mechanism's record says 37 samples",
+   [(r["name"], r["samples"]) for r in res][:4] or p.stdout[-1500:])
+p, recs, bad, human, _ = run_probe("wakeup", "--wakeup-seconds=1", "--wakeup-us=1000", timeout=120)
+res = mine(recs, "result")
+# 1 s shared by the mechanisms at one period: 1000000 us / mechanisms / 1000 us each
+want = 1000000 // len(MECHS) // 1000
+ok(p.returncode == 0 and res and all(r["samples"] == want for r in res),
+   "--wakeup-seconds=1: %d samples each of %d mechanisms at 1000 us" % (want, len(MECHS)),
+   [(r["name"], r["samples"]) for r in res][:4] or p.stdout[-1500:])
+ok(any("~0:01" in l for l in human), "the estimate says the second asked",
+   [l for l in human if "expected" in l])
 
 done()

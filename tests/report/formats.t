@@ -36,10 +36,10 @@ for set in single compare; do
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
 widths = {len(r) for r in rows}
-assert len(rows) > 1 and widths == {14}, widths
+assert len(rows) > 1 and widths == {18}, widths
 assert rows[0][:3] == ["run", "label", "file"]
 PY
-	pass $? "$set: csv has 14 columns on every row"
+	pass $? "$set: csv has 18 columns on every row"
 
 	# shellcheck disable=SC2086
 	run "$TP_REPORT" --format=markdown $files

@@ -219,4 +219,22 @@ run "$TP_REPORT" --floors="$TMP/bad.tsv" "$TMP/q1.log" "$TMP/q2.log"
 pass $? "--floors: a within-run sd of 25 is refused with its line, exit 2"
 diag "$TMP/err"
 
+# --format=json says per figure whether it leads and what it could show: the
+# clock read x1.5 of fresh-quiet's pair 1 leads, its detectable ratio at or
+# below 1.5, and nothing else of the pair leads
+scale $D/fresh-quiet-1-b.log clocks "clock_gettime(CLOCK_MONOTONIC)" ns_per_call 1.5 >"$TMP/s.log"
+"$TP_REPORT" --format=json --label=A,B $D/fresh-quiet-1-a.log "$TMP/s.log" >"$TMP/j.json"
+python3 - "$TMP/j.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+led = [(d["figures"][r["figure"]], r["detectable"][1]) for r in d["comparison"]["rows"]
+       if r["leads"][1]]
+ok = (led and all(f["probe"] == "clocks" and f["result"] == "clock_gettime(CLOCK_MONOTONIC)"
+                  and f["figure"] == "ns_per_call" for f, _ in led)
+      and all(x is not None and x <= 1.5 for _, x in led))
+print("# leads:", [(f["ident"], x) for f, x in led])
+sys.exit(0 if ok else 1)
+PY
+pass $? "--format=json: the scaled clock read leads, detectable at or below 1.5x, and nothing else"
+
 done_testing

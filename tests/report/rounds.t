@@ -82,4 +82,73 @@ pass $? "a count from 0 to 44 is a rate, never '0 -> 44' without a ratio"
 diag "$TMP/lead"
 diag "$TMP/words"
 
+# a run pinned with `taskset -c 0` records 1 CPU against 2 (its run record's cpus): "What
+# differs" names it, never "the fingerprints agree", and so does each lead row
+python3 - "$TMP/b15.log" >"$TMP/b15-1cpu.log" <<'PY'
+import sys
+sys.path.insert(0, "tools")
+from tp1rec import record_line, records
+for r in records(open(sys.argv[1], errors="replace").read())[0]:
+    if r.get("type") == "run":
+        r["cpus"] = 1
+    print(record_line(r))
+PY
+run "$TP_REPORT" --label=A,B "$TMP/a.log" "$TMP/b15-1cpu.log"
+sed -n '/^What differs/,/^$/p' "$TMP/out" >"$TMP/differs"
+grep -Eq "^  run\.cpus +2 +1$" "$TMP/differs" && ! grep -q "agree" "$TMP/differs"
+pass $? "B pinned to one CPU: 'What differs' names run.cpus 2 against 1, not that the fingerprints agree"
+diag "$TMP/differs"
+{ sed -n '/^What changed/,/^$/p' "$TMP/out" | tr -s ' \n' '  '; echo; } >"$TMP/words"
+grep -q "clock_gettime(CLOCK_MONOTONIC) [^;]*ns_per_call 1\.[45][0-9]x dearer: [^;]*; differs: cpus 2 vs 1" "$TMP/words" &&
+	! grep -q "as above" "$TMP/words"
+pass $? "each lead row names the setting that differs on itself: cpus 2 vs 1"
+diag "$TMP/words"
+
+# attribution of a probe in rounds (docs/records.md, "attribution"): the suite writes one a
+# round, with "round"; the run's is its own record where it has one, else the rounds' sum
+attr_rounds() {	# LOG MODE: LOG's attribution split into 5 rounds; MODE both keeps the run's too
+	python3 - "$@" <<'PY'
+import sys
+sys.path.insert(0, "tools")
+from tp1rec import record_line, records
+path, mode = sys.argv[1], sys.argv[2]
+for r in records(open(path, errors="replace").read())[0]:
+    if r.get("type") != "attribution":
+        print(record_line(r))
+        continue
+    for k in range(1, 6):
+        rr = dict(r)
+        rr["round"] = k
+        for fk, v in r.items():
+            if isinstance(v, int) and not isinstance(v, bool) and (fk.startswith("own_") or fk == "ran_ms"):
+                rr[fk] = v // 5 + (v % 5 if k == 5 else 0)
+        print(record_line(rr))
+    if mode == "both":
+        print(record_line(r))
+PY
+}
+attr_of() {	# CSV FOR KEY: the run's value of attribution FOR's KEY
+	awk -F, -v p="$2" -v k="$3" '$4 == "attribution" && $5 == p && $7 == k { print $9 }' "$1"
+}
+A=$D/fresh-quiet-1-a.log
+"$TP_REPORT" --format=csv "$A" >"$TMP/whole.csv"
+attr_rounds "$A" rounds >"$TMP/ar.log"
+"$TP_REPORT" --format=csv "$TMP/ar.log" >"$TMP/ar.csv"
+attr_rounds "$A" both >"$TMP/ab.log"
+"$TP_REPORT" --format=csv "$TMP/ab.log" >"$TMP/ab.csv"
+for k in ran_ms own_vol_ctxsw own_invol_ctxsw; do
+	w=$(attr_of "$TMP/whole.csv" switch $k)
+	[ -n "$w" ] && [ "$(attr_of "$TMP/ar.csv" switch $k)" = "$w" ]
+	pass $? "switch's attribution only in rounds: its $k is the rounds' sum, the whole record's ($w)"
+	[ "$(attr_of "$TMP/ab.csv" switch $k)" = "$w" ]
+	pass $? "switch's attribution in rounds and a run record: its $k is the run record's, not added to the rounds'"
+done
+run "$TP_REPORT" "$TMP/ar.log"
+grep -q "^attribution$" "$TMP/out" && grep -Eq "^  switch +$(attr_of "$TMP/whole.csv" switch ran_ms) " "$TMP/out"
+pass $? "the run's table shows the attribution of probes in rounds"
+lead --label=A,B "$TMP/ar.log" "$TMP/ar.log"
+[ "$(cat "$TMP/lead")" = "  (no figure differs from A by more than its noise)" ]
+pass $? "a run in rounds against itself: its attribution's rounds lead with nothing"
+diag "$TMP/lead-all"
+
 done_testing

@@ -181,10 +181,47 @@ static void test_loghist(void)
 	ok(line && strstr(line, "\"1250\":123456789"), "loghist: keys are lower edges in ns");
 }
 
+/* Rounds: three rounds' interrupt deltas added by name and CPU column (noise_irqsum_add). */
+static void test_irqsum(void)
+{
+	static const char *round_text[] = {
+		"           CPU0       CPU1\n LOC:         10          20   Local timer interrupts\n"
+		" RES:          1           0   Rescheduling interrupts\n",
+		"           CPU0       CPU1\n LOC:          5           7   Local timer interrupts\n"
+		" 24:          0           3   PCI-MSI 1-edge      virtio0-input.0\n",
+		"           CPU0\n LOC:        100   Local timer interrupts\n",
+	};
+	static struct noise_irqsum s;	/* 256 KiB: not on the stack */
+	struct irqstat_table d, v;
+	int parsed = 1;
+
+	memset(&s, 0, sizeof(s));
+	for (int k = 0; k < 2; k++) {
+		parsed &= !irqstat_parse_interrupts(round_text[k], &d);
+		noise_irqsum_add(&s, &d);
+		irqstat_table_free(&d);
+	}
+	ok(parsed && s.rounds == 2 && s.nrows == 3, "irqsum: two rounds, three sources by name");
+	ok(s.row[0].total == 42 && s.row[1].total == 1 && s.row[2].total == 3,
+	   "irqsum: each source's total is the rounds' sum (LOC 30 + 12, a source of one round alone)");
+	noise_irqsum_view(&s, &v);
+	ok(v.ncol == 2 && v.cpu[1] == 1 && v.count[0] == 15 && v.count[1] == 27 && v.count[2 * 2 + 1] == 3,
+	   "irqsum: per CPU column while every round had the same columns");
+	memset(&s, 0, sizeof(s));
+	for (int k = 0; k < 3; k++) {
+		parsed &= !irqstat_parse_interrupts(round_text[k], &d);
+		noise_irqsum_add(&s, &d);
+		irqstat_table_free(&d);
+	}
+	ok(parsed && s.ncol == 0 && s.row[0].total == 142,
+	   "irqsum: a round with other CPU columns leaves the totals alone (LOC 142), no column");
+}
+
 int main(void)
 {
 	test_gaps();
 	test_summary();
 	test_loghist();
+	test_irqsum();
 	return tap_done();
 }

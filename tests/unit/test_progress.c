@@ -31,6 +31,8 @@ static const struct probe p_two = { .name = "two", .limit_quick_s = 30, .limit_f
 static const struct probe p_win = { .name = "win", .limit_quick_s = 40, .limit_full_s = 420, .expect_ms = windowed };
 static const struct probe p_none = { .name = "none", .limit_quick_s = 40, .limit_full_s = 40 };
 static const struct probe p_huge = { .name = "huge", .limit_quick_s = 10, .limit_full_s = 10, .expect_ms = huge };
+static const struct probe p_asked = { .name = "asked", .limit_quick_s = 10, .limit_full_s = 10,
+				      .expect_ms = huge, .asked_ms = huge };
 
 static void clocks(void)
 {
@@ -70,6 +72,9 @@ static void estimates(void)
 	is_int(progress_expect_ms(&p_none, &q), 10000, "none declared: a quarter of the limit");
 	is_int(progress_expect_ms(&p_huge, &q), 10000, "never above the limit");
 	is_int(progress_expect_ms(&p_huge, &qe), 40000, "the limit scaled as the suite scales it");
+	is_int(progress_limit_ms(&p_huge, &q), 10000, "the limit: as declared");
+	is_int(progress_limit_ms(&p_asked, &q), 2 * 999999999LL, "a length asked past it: twice that");
+	is_int(progress_expect_ms(&p_asked, &q), 999999999, "and the estimate is the length asked");
 	is_int(progress_total_ms(list, 3, 1, &q), 2000 + 10400 + 10000, "the run: the sum");
 	is_int(progress_total_ms(list, 3, 3, &q), 3 * 22400, "repeat=3: three times");
 	is_int(progress_total_ms(list, 0, 1, &q), 0, "no probes: 0");

@@ -61,6 +61,12 @@ static void test_defaults(void)
 	is_int(wakeup_samples(0, 100), 30000, "full: 3 s at 100 us");
 	is_int(wakeup_samples(0, 10), 30000, "full: at most 30000");
 	is_int(wakeup_samples(0, 100000), 1000, "full: at least 1000");
+	is_int(wakeup_length(37, 0, 32, 1, 1000), 37, "--wakeup-samples=37: 37, quick or not");
+	is_int(wakeup_length(37, 60, 32, 0, 100), 37, "--wakeup-samples over --wakeup-seconds");
+	is_int(wakeup_length(0, 2, 16, 0, 1000), 125, "--wakeup-seconds=2, 16 slots, 1000 us: 125 each");
+	is_int(wakeup_length(0, 1, 16, 0, 100000), 1, "--wakeup-seconds: at least 1 sample");
+	is_int(wakeup_length(0, 86400, 1, 0, 10), WAKEUP_SAMPLES_MAX, "at most WAKEUP_SAMPLES_MAX");
+	is_int(wakeup_length(0, 0, 16, 1, 1000), 200, "neither: the profile's");
 	is_int(wakeup_priority(-1, 1), 90, "appliance: SCHED_FIFO 90");
 	is_int(wakeup_priority(-1, 0), 0, "host: none");
 	is_int(wakeup_priority(0, 1), 0, "wakeup-priority=0: none in the appliance too");

@@ -30,6 +30,11 @@ DOC = os.environ.get("DOC", "docs/benchmarks.md")
 WORK = tempfile.mkdtemp(prefix="tp-peers.")
 BEGIN, END = "<!-- peers: written by tools/bench/peers.sh -->", "<!-- peers end -->"
 NSLEEP_SRC = os.path.join(HERE, "nsleep_lat_ref.c")
+YIELD_SRC = os.path.join(HERE, "yield_ref.c")
+# The yield pairs: stress-ng's yield stressor runs 2 yielders per CPU (4 on
+# 2 CPUs, whatever --yield's count: one instance of 4 or two of 2), each
+# switching on every call; ours runs as many threads, so both switch alike.
+YIELDERS = 2 * (os.cpu_count() or 1)
 # The wake-up pair: cyclictest's settings, taken by ours too.
 WAKE_US, WAKE_PRIO, WAKE_SAMPLES = 1000, 80, 200
 
@@ -74,7 +79,9 @@ def noise_ours(out):
 
 
 def noise_oslat(out):
-    """oslat's loops of 2 us or more per second, mean over its cores."""
+    """oslat's loops of 2 us or more per second, mean over its cores: its
+    bucket labelled k counts loops of k - 1 to k us (001 holds those under
+    1 us), so gaps of 2 us or more are the labels from 3 up, as ours count."""
     cores, buckets, dur = [], {}, []
     for line in out.splitlines():
         m = re.match(r"\s*Core:\s*(.*)", line)
@@ -86,13 +93,16 @@ def noise_oslat(out):
         m = re.match(r"\s*Duration:\s*([\d. ]+)", line)
         if m:
             dur = [float(x) for x in m.group(1).split()]
-    rates = [sum(v[i] for k, v in buckets.items() if k >= 2) / dur[i]
+    rates = [sum(v[i] for k, v in buckets.items() if k >= 3) / dur[i]
              for i in range(len(cores)) if i < len(dur) and dur[i]]
     return statistics.mean(rates) if rates else None
 
 
 def cyclictest_p50(path):
-    """The median of cyclictest's 1 us histogram (its --json), in us."""
+    """The median of cyclictest's 1 us histogram (its --json), in us, read at
+    its bucket's middle: bucket k holds latencies of k to k + 1 us, and its
+    lower edge would read 0.5 us (about 3.5 % at 10 us) short of ours, an
+    exact sample median."""
     def get(out):
         try:
             threads = json.load(open(path))["thread"]
@@ -106,7 +116,7 @@ def cyclictest_p50(path):
         for us in sorted(hist):
             seen += hist[us]
             if 2 * seen >= total:
-                return float(us)
+                return us + 0.5
         return None
     return get
 
@@ -117,11 +127,11 @@ def yield_peer(out):
     return 1e9 / float(m.group(1)) if m and float(m.group(1)) > 0 else None
 
 
-def nsleep_ref():
-    """The selftests' sleep loop, built in the work folder; None without a compiler."""
+def ref(src):
+    """A reference loop of tools/bench, built in the work folder; None without a compiler."""
     cc = shutil.which(os.environ.get("CC", "cc"))
-    exe = os.path.join(WORK, "nsleep_lat_ref")
-    if not cc or subprocess.run([cc, "-O2", "-o", exe, NSLEEP_SRC]).returncode:
+    exe = os.path.join(WORK, os.path.basename(src)[:-2])
+    if not cc or subprocess.run([cc, "-O2", "-pthread", "-o", exe, src]).returncode:
         return None
     return exe
 
@@ -132,13 +142,17 @@ PAIRS = [
      "ours": ["taskset", "-c", "0", *ours("switch")],
      "get": key("switch", "pipe-process-same-cpu", "us_per_round_trip"),
      "need": "perf", "peer": ["taskset", "-c", "0", "perf", "bench", "sched", "pipe", "-l", "100000"],
-     "peer_get": number(r"([\d.]+) usecs/op")},
+     "peer_get": number(r"([\d.]+) usecs/op"),
+     "why": "both one round trip of two processes on one CPU; ours is the median of its "
+            "repetitions, perf's the mean of one long loop, which a shared CPU moves more"},
     {"name": "clocks", "figure": "clock_gettime(CLOCK_MONOTONIC) through the vDSO (ns per call)",
      "ours": ["taskset", "-c", "0", *ours("clocks")],
      "get": key("clocks", "clock_gettime(CLOCK_MONOTONIC)", "ns_per_call"),
      "need": "stress-ng", "peer": ["taskset", "-c", "0", "stress-ng", "--vdso", "1", "--vdso-func",
                                    "clock_gettime", "--metrics", "-t", "3"],
-     "peer_get": number(r"vdso:? *([\d.]+) nanosec\S* per call")},
+     "peer_get": number(r"vdso:? *([\d.]+) nanosec\S* per call"),
+     "why": "both the vDSO call in a loop; ours subtracts its loop's own cost (overhead_ns), "
+            "stress-ng does not, so ours is expected a few ns below"},
     {"name": "wakeup", "figure": "clock_nanosleep TIMER_ABSTIME %d us, SCHED_FIFO %d, "
                                  "cpu_dma_latency 0: p50 (us)" % (WAKE_US, WAKE_PRIO),
      "ours": ours("wakeup", "--wakeup-us=%d" % WAKE_US, "--wakeup-priority=%d" % WAKE_PRIO,
@@ -146,18 +160,35 @@ PAIRS = [
      "get": key("wakeup", "clock_nanosleep TIMER_ABSTIME %dus" % WAKE_US, "p50_ns", 1e-3),
      "need": "cyclictest", "peer": ["cyclictest", "-q", "-m", "-p", str(WAKE_PRIO), "-i", str(WAKE_US),
                                     "-l", str(WAKE_SAMPLES), "-h", "10000", "--json=" + CT_JSON],
-     "peer_get": cyclictest_p50(CT_JSON)},
+     "peer_get": cyclictest_p50(CT_JSON),
+     "why": "the same period, policy, priority and latency request; cyclictest's p50 is read "
+            "at its 1 us bucket's middle, ours is the samples' median"},
     {"name": "noise", "figure": "interruptions of 2 us or more per second, mean over CPUs",
      "ours": ours("noise", "--noise-ms=3000", "--noise-threshold-ns=2000"), "get": noise_ours,
-     "need": "oslat", "peer": ["oslat", "-D", "3"], "peer_get": noise_oslat},
-    {"name": "yield", "figure": "CPU time per sched_yield() call, 2 threads / 2 stress-ng workers (ns)",
-     "ours": ours("yield"), "get": key("yield", "2 threads", "ns_per_yield"),
-     "need": "stress-ng", "peer": ["stress-ng", "--yield", "2", "--metrics", "-t", "3"],
-     "peer_get": yield_peer},
+     "need": "oslat", "peer": ["oslat", "-D", "3"], "peer_get": noise_oslat,
+     "why": "gaps of 2 us or more on every CPU, counted alike (oslat's labels from 3 up); "
+            "oslat times its loop with the TSC, ours with its own calibrated counter"},
+    {"name": "yield", "figure": "CPU time per sched_yield() call, %d threads / stress-ng's %d "
+                                "yielders, 2 a CPU, switching on every call (ns)" % (YIELDERS, YIELDERS),
+     "ours": ours("yield", "--yield-threads=%d" % YIELDERS),
+     "get": key("yield", "%d threads" % YIELDERS, "ns_per_yield"),
+     "need": "stress-ng", "peer": ["stress-ng", "--yield", "1", "--metrics", "-t", "3"],
+     "peer_get": yield_peer,
+     "why": "threads of one process against processes: a switch between threads keeps the "
+            "address space, one between processes changes it, so ours is expected below 1"},
+    {"name": "yield-ref", "figure": "CPU time per sched_yield() call, %d threads each side (ns)"
+                                    % YIELDERS,
+     "ours": ours("yield", "--yield-threads=%d" % YIELDERS),
+     "get": key("yield", "%d threads" % YIELDERS, "ns_per_yield"),
+     "need": "cc", "peer": None, "peer_get": number(r"cpu_ns_per_yield ([\d.]+)"),
+     "why": "the same loop with nothing around it (tools/bench/yield_ref.c): what is left is "
+            "the probe's own bookkeeping"},
     {"name": "sleep", "figure": "clock_nanosleep relative 1000 us: mean latency (us)",
      "ours": ours("wakeup", "--wakeup-us=1000"),
      "get": key("wakeup", "clock_nanosleep relative 1000us", "avg_ns", 1e-3),
-     "need": "cc", "peer": None, "peer_get": number(r"mean_latency_us ([\d.]+)")},
+     "need": "cc", "peer": None, "peer_get": number(r"mean_latency_us ([\d.]+)"),
+     "why": "relative sleeps of 1000 us back to back; the selftests' loop times the span of all, "
+            "ours each sleep"},
 ]
 
 
@@ -195,7 +226,9 @@ def main():
         if pair["name"] not in wanted:
             continue
         if pair["name"] == "sleep":
-            pair["peer"] = [nsleep_ref(), "1000", str(WAKE_SAMPLES)] if shutil.which("cc") else [None]
+            pair["peer"] = [ref(NSLEEP_SRC), "1000", str(WAKE_SAMPLES)]
+        if pair["name"] == "yield-ref":
+            pair["peer"] = [ref(YIELD_SRC), str(YIELDERS), "3"]
         if not shutil.which(pair["need"]) or pair["peer"][0] is None:
             line = "peers: SKIP %s: %s not installed" % (pair["name"], pair["need"])
             print(line, flush=True)
@@ -211,7 +244,7 @@ def main():
                "%.2f" % statistics.median(ratios) if ratios else "-",
                "%.2f" % min(ratios) if ratios else "-", "%.2f" % max(ratios) if ratios else "-",
                len(ratios), " ".join(pair["ours"]).replace(BIN, "timeprobe"),
-               " ".join(pair["peer"]).replace(WORK + "/", ""))
+               " ".join(pair["peer"]).replace(WORK + "/", ""), pair["why"])
         rows.append(row)
         print("  %-7s ours %s, peer %s, ratio %s (min %s, max %s, %d rounds)" % (row[:1] + row[2:8]),
               flush=True)
@@ -219,12 +252,12 @@ def main():
     head = ("| pair | figure | timeprobe | peer | ratio | min | max | rounds |\n"
             "|---|---|---|---|---|---|---|---|\n")
     table = head + "".join("| %s | %s | %s | %s | **%s** | %s | %s | %d |\n" % r[:8] for r in rows)
-    cmds = "".join("- %s: `%s` against `%s`\n" % (r[0], r[8], r[9]) for r in rows)
+    cmds = "".join("- %s: `%s` against `%s`; %s\n" % (r[0], r[8], r[9], r[10]) for r in rows)
     skips = "".join("- %s\n" % s for s in lines)
     text = ("%s\n`sh tools/bench/peers.sh` (`ROUNDS=%d`), %s, %d CPUs, kernel %s, "
             "load average %s at the start and %s at the end. Ratio: the median of the "
             "per-round ratios timeprobe / peer, rounds interleaved; min and max of those ratios; "
-            "timeprobe and peer: each side's median.\n\n%s\nCommands:\n\n%s%s%s\n"
+            "timeprobe and peer: each side's median.\n\n%s\nCommands, and what each pair pairs:\n\n%s%s%s\n"
             % (BEGIN, ROUNDS, os.uname().machine, os.cpu_count(), os.uname().release, load0,
                load1, table, cmds, ("\nSkipped:\n\n" + skips) if skips else "", END))
     print(table)

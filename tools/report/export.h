@@ -16,6 +16,7 @@
 
 #include "keys.h"
 #include "model.h"
+#include "util.h"
 
 enum export_status {
 	EXPORT_OK,	/* measured: at least one result, no error */
@@ -62,6 +63,23 @@ struct export_verdict_item {
 /* The items of run's verdict in the record's order; 0 (and NULL) without one. */
 size_t export_verdict(const struct run *run, struct export_verdict_item **out);
 void export_verdict_free(struct export_verdict_item *v, size_t n);
+
+/*
+ * A run's conditions and tsc=reliable answer, which every export carries
+ * (export_facts.c): a CI job reading any of them can tell an emulator's
+ * run from a machine's. Strings are the records'; NULL is "none" or
+ * "no such record".
+ */
+struct export_facts {
+	const char *emulator;		/* under QEMU's TCG: its accel ("tcg:max") */
+	const char *hypervisor;		/* in a virtual machine: its signature ("KVMKVMKVM") or "yes" */
+	double busy_pct;		/* other work on the run's CPUs, %; NAN without an end record */
+	int busy;			/* busy_pct at CONDITIONS_BUSY_PCT or more */
+	const char *tsc_reliable;	/* tsc_readiness's answer: safe, not safe, unknown */
+};
+void export_facts(const struct run *run, struct export_facts *f);
+/* "emulator tcg:max; hypervisor none; other work 0 % of CPUs (not busy); tsc=reliable not safe" */
+void export_facts_line(struct sbuf *b, const struct export_facts *f);
 
 /* Is fg a headline figure (declared a figure by its probe)? Sets *decl when it is. */
 int export_is_headline(const struct figure *fg, const struct key_decl **decl);

@@ -7,9 +7,12 @@
  * passing <testcase> per figure and one per skip or error record,
  * <skipped/> or <failure/> with the record's reason. First, per run, a
  * suite "verdict": one test case per verdict item, a poor one a <failure/>,
- * one not measured or unknown <skipped/>, so CI can gate on the verdict.
- * docs/exporting.md.
+ * one not measured or unknown <skipped/>, so CI can gate on the verdict;
+ * its properties the run's conditions (emulator, hypervisor, busy) and
+ * tsc=reliable answer (export_facts()), in a suite "conditions" of no test
+ * when the run has no verdict. docs/exporting.md.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,24 +109,59 @@ static void junit_probe(FILE *f, const struct run *run, int several, const struc
 	free(name);
 }
 
+/* A property of the run's first suite: name and value, escaped. */
+static void junit_fact(FILE *f, const char *name, const char *value)
+{
+	fputs("      <property", f);
+	junit_attr(f, "name", name);
+	junit_attr(f, "value", value);
+	fputs("/>\n", f);
+}
+
+/* The run's conditions and tsc=reliable answer (export_facts()), "none" for none. */
+static void junit_facts(FILE *f, const struct run *run)
+{
+	struct export_facts ef;
+	struct sbuf b = { 0 };
+
+	export_facts(run, &ef);
+	fputs("    <properties>\n", f);
+	junit_fact(f, "timeprobe.emulator", ef.emulator ? ef.emulator : "none");
+	junit_fact(f, "timeprobe.hypervisor", ef.hypervisor ? ef.hypervisor : "none");
+	if (isfinite(ef.busy_pct))
+		sbuf_addf(&b, "%s: other work %.0f %% of CPUs", ef.busy ? "busy" : "not busy", ef.busy_pct);
+	junit_fact(f, "timeprobe.busy", b.len ? b.s : "unknown (no end record)");
+	junit_fact(f, "timeprobe.tsc_readiness", ef.tsc_reliable ? ef.tsc_reliable : "no record");
+	sbuf_reset(&b);
+	export_facts_line(&b, &ef);
+	junit_fact(f, "timeprobe.conditions", b.s);
+	fputs("    </properties>\n", f);
+	sbuf_free(&b);
+}
+
+/*
+ * The run's first suite: "verdict", one test case per item, or
+ * "conditions" with none when the run has no verdict record; either way
+ * the run's conditions as its properties.
+ */
 static void junit_verdict(FILE *f, const struct run *run, int several)
 {
 	struct export_verdict_item *v;
 	size_t n = export_verdict(run, &v), failed = 0, skipped = 0;
-	char *name = several ? xasprintf("%s.verdict", run->label) : xstrdup("verdict");
+	const char *what = n ? "verdict" : "conditions";
+	char *name = several ? xasprintf("%s.%s", run->label, what) : xstrdup(what);
 
 	for (size_t i = 0; i < n; i++) {
 		failed += v[i].status == EXPORT_VERDICT_FAIL;
 		skipped += v[i].status == EXPORT_VERDICT_SKIP;
 	}
-	if (n) {
-		fputs("  <testsuite", f);
-		junit_attr(f, "name", name);
-		fprintf(f, " tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\"", n, failed,
-			skipped);
-		junit_attr(f, "timestamp", export_str(run->head, "start"));
-		fputs(">\n", f);
-	}
+	fputs("  <testsuite", f);
+	junit_attr(f, "name", name);
+	fprintf(f, " tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\"", n, failed,
+		skipped);
+	junit_attr(f, "timestamp", export_str(run->head, "start"));
+	fputs(">\n", f);
+	junit_facts(f, run);
 	for (size_t i = 0; i < n; i++) {
 		fputs("    <testcase", f);
 		junit_attr(f, "classname", name);
@@ -136,8 +174,7 @@ static void junit_verdict(FILE *f, const struct run *run, int several)
 		junit_attr(f, "message", v[i].detail);
 		fputs("/>\n    </testcase>\n", f);
 	}
-	if (n)
-		fputs("  </testsuite>\n", f);
+	fputs("  </testsuite>\n", f);
 	export_verdict_free(v, n);
 	free(name);
 }

@@ -7,11 +7,13 @@
  * `number` {value, unit}, per error record a test with status FAIL, per
  * skip record one with SKIP, and per verdict item a test
  * timeprobe.verdict.ITEM with PASS (good, fair), FAIL (poor) or SKIP (not
- * measured, unknown), so CI can gate on it; the fingerprint goes into every test's
+ * measured, unknown), so CI can gate on it; the fingerprint, the run's
+ * conditions and its tsc=reliable answer go into every test's
  * environment.misc. Ids are "timeprobe:" and a hash of the run record, so
  * the same run gives the same ids. docs/exporting.md.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,13 +102,36 @@ static char *test_path(const char *probe, const char *name, const char *ident, c
 	return sbuf_take(&b);
 }
 
-/* The environment every test of a run carries: its label and fingerprint. */
+/* A string, or JSON null for none. */
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+/* misc.conditions: emulator, hypervisor, busy (export_facts()); null is none or unknown. */
+static json_t *kcidb_conditions(const struct export_facts *ef)
+{
+	return json_pack("{s:o, s:o, s:o, s:b}", "emulator", str_or_null(ef->emulator),
+			 "hypervisor", str_or_null(ef->hypervisor), "other_busy_pct",
+			 isfinite(ef->busy_pct) ? json_real(ef->busy_pct) : json_null(),
+			 "busy", ef->busy);
+}
+
+/*
+ * The environment every test of a run carries: its label, fingerprint,
+ * conditions and tsc=reliable answer (misc.tsc_readiness, null without).
+ */
 static json_t *kcidb_env(const struct run *run)
 {
 	json_t *env = json_pack("{s:s, s:{}}", "comment", run->label, "misc");
+	json_t *misc = json_object_get(env, "misc");
+	struct export_facts ef;
 
 	if (run->fingerprint)
-		json_object_set(json_object_get(env, "misc"), "fingerprint", run->fingerprint);
+		json_object_set(misc, "fingerprint", run->fingerprint);
+	export_facts(run, &ef);
+	json_object_set_new(misc, "conditions", kcidb_conditions(&ef));
+	json_object_set_new(misc, "tsc_readiness", str_or_null(ef.tsc_reliable));
 	return env;
 }
 

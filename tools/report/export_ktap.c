@@ -7,7 +7,9 @@
  * result's own name and identity go into the diagnostic, with no '#' or
  * newline. Each run with a verdict has one more test, "verdict", first:
  * one subtest per item, not ok when poor, SKIP when not measured or
- * unknown, so CI can gate on it. docs/exporting.md.
+ * unknown, so CI can gate on it. After each run's "# run" line, a
+ * diagnostic "# conditions:" with its conditions and tsc=reliable answer
+ * (export_facts()). docs/exporting.md.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +117,20 @@ static size_t ktap_verdict(FILE *f, const struct run *run, int several, size_t n
 	return n ? 1 : 0;
 }
 
+/* "# conditions: emulator tcg:max; ...; tsc=reliable not safe" (export_facts()). */
+static void ktap_facts(FILE *f, const struct run *run)
+{
+	struct export_facts ef;
+	struct sbuf b = { 0 };
+
+	export_facts(run, &ef);
+	export_facts_line(&b, &ef);
+	fputs("# conditions: ", f);
+	export_line_text(f, b.s);
+	fputc('\n', f);
+	sbuf_free(&b);
+}
+
 /* How many runs of rp have a verdict: each is one more top-level test. */
 static size_t ktap_verdicts(const struct report *rp)
 {
@@ -144,6 +160,7 @@ void export_ktap(FILE *f, const struct report *rp)
 		fputs(": ", f);
 		export_line_text(f, rp->runs[r].file);
 		fputc('\n', f);
+		ktap_facts(f, &rp->runs[r]);
 		num += ktap_verdict(f, &rp->runs[r], rp->nruns > 1, num + 1);
 		for (size_t i = 0; i < n[r]; i++)
 			ktap_probe(f, &rp->runs[r], rp->nruns > 1, &per_run[r][i], ++num);

@@ -4,7 +4,8 @@
  * figure, named and scaled by openmetrics.h, one sample per run and result
  * with the run's labels (machine, env, kernel, cpu_model, accel), the
  * result's name and its identity keys as labels; the verdict's items as
- * timeprobe_verdict_*; the run's start as timeprobe_run_start_timestamp_seconds.
+ * timeprobe_verdict_*; the run's start as timeprobe_run_start_timestamp_seconds;
+ * its conditions and tsc=reliable answer (add_facts()).
  * Samples are gathered first, then written family by family, each series
  * in time order, as the specification wants them.
  */
@@ -246,6 +247,48 @@ static void add_verdict(struct om_doc *d, const struct run *run, const char *lab
 	}
 }
 
+/* labels and one more, name="value", as a new string. */
+static char *labels_plus(const char *labels, const char *name, const char *value)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = labels_open(&buf, &len);
+
+	fputs(labels, m);
+	put_label(m, name, value);
+	fclose(m);
+	return buf;
+}
+
+/*
+ * The run's conditions (export_facts()) as 0/1 gauges and a ratio, and its
+ * tsc=reliable answer as timeprobe_tsc_reliable{answer="..."} 1 (none
+ * without a tsc_readiness record).
+ */
+static void add_facts(struct om_doc *d, const struct run *run, const char *labels, long long ts)
+{
+	struct export_facts ef;
+	char *with;
+
+	export_facts(run, &ef);
+	add_sample(d, family_of(d, xstrdup(OM_PREFIX "run_emulated"),
+		   "1 when QEMU's TCG emulator ran it: its timings are the emulator's", NULL, "run",
+		   "emulated"), labels, ts, ef.emulator != NULL);
+	add_sample(d, family_of(d, xstrdup(OM_PREFIX "run_virtual"),
+		   "1 when a hypervisor ran it (a virtual machine's timings)", NULL, "run", "virtual"),
+		   labels, ts, ef.hypervisor != NULL);
+	add_sample(d, family_of(d, xstrdup(OM_PREFIX "run_other_busy_ratio"),
+		   "other work on the run's CPUs (end record's other_busy_pct / 100)", "ratio", "run",
+		   "other_busy_pct"), labels, ts, ef.busy_pct / 100);
+	if (!ef.tsc_reliable)
+		return;
+	with = labels_plus(labels, "answer", ef.tsc_reliable);
+	add_sample(d, family_of(d, xstrdup(OM_PREFIX "tsc_reliable"),
+		   "the tsc=reliable answer (tsc_readiness record, docs/readiness.md), as its label",
+		   NULL, "readiness", "tsc_reliable"), with, ts, 1);
+	free(with);
+}
+
 /* Run ri's samples; 0, or -1 when stamped and it has no start time to stamp them with. */
 static int add_run(struct om_doc *d, const struct report *rp, size_t ri, int all, int stamped)
 {
@@ -265,6 +308,7 @@ static int add_run(struct om_doc *d, const struct report *rp, size_t ri, int all
 					"when the run began (run record's start)", "seconds", "run",
 					"start"), labels, ts, (double)start);
 	add_verdict(d, run, labels, ts);
+	add_facts(d, run, labels, ts);
 	free(labels);
 	for (size_t i = 0; i < rp->nfigs; i++)
 		add_figure(d, rp, ri, &rp->figs[i], all, ts);

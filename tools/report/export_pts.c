@@ -3,7 +3,8 @@
  * A Phoronix Test Suite / OpenBenchmarking.org result file, composite.xml
  * (phoronix-test-suite pts-core/openbenchmarking.org/schemas/result-file.xsd,
  * a copy in tests/schemas/pts/): one <System> per run, described from its
- * fingerprint (or its run record), and one <Result> per headline figure
+ * fingerprint (or its run record), its Notes its conditions and
+ * tsc=reliable answer (export_facts()), and one <Result> per headline figure
  * with one <Entry> per run that has it, so runs of several machines (bare
  * metal and a VM) sit side by side in the tools that read such files. The
  * schema's length limits (a title 2 to 50 characters, a system 1 to 128)
@@ -106,6 +107,7 @@ static void pts_system(FILE *f, const struct run *run)
 		{ "Variant", "variant" }, { "Clocksource", "clocksource" }, { "Accel", "accel" },
 		{ "Env", "env" }, { "Profile", "profile" },
 	};
+	struct export_facts ef;
 	struct sbuf b = { 0 };
 	char when[20];
 
@@ -121,7 +123,9 @@ static void pts_system(FILE *f, const struct run *run)
 	pts_elem(f, "    ", "TimeStamp", when, SIZE_MAX);
 	pts_elem(f, "    ", "TestClientVersion", export_str(run->head, "version"), SIZE_MAX);
 	sbuf_reset(&b);
-	sbuf_addf(&b, "run %d of %s", run->seq, run->file);
+	export_facts(run, &ef);
+	sbuf_addf(&b, "run %d of %s; ", run->seq, run->file);
+	export_facts_line(&b, &ef);
 	pts_elem(f, "    ", "Notes", b.s, SIZE_MAX);
 	fputs("  </System>\n", f);
 	sbuf_free(&b);

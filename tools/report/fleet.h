@@ -6,7 +6,8 @@
  * (median absolute deviation). Each file is read into a report of its own,
  * its headline values kept and the report freed: memory grows with runs x
  * headline figures, never with records. fleet.c reads and groups,
- * fleet_stats.c computes, fleet_print.c writes text, fleet_html.c the page.
+ * fleet_stats.c computes, fleet_outliers.c finds the outliers both the
+ * text (fleet_print.c) and the page (fleet_html.c) open with.
  */
 #ifndef TP_REPORT_FLEET_H
 #define TP_REPORT_FLEET_H
@@ -119,10 +120,38 @@ int fleet_is_outlier(const struct fleet_series *s, const struct fleet_stats *st,
 /* The percentile rank of v in s: 100 x (values below + half those equal) / n. */
 double fleet_rank(const struct fleet_series *s, double v);
 
+/* One outlier: the value at of series series of group group (fleet_outliers.c). */
+struct fleet_outlier {
+	size_t group, series, at;
+	double value, median;
+};
+
+/*
+ * Every outlier of fl, group by group and figure by figure, into *out (to
+ * free); per_run (fl->nruns, zeroed) counts each run's. Returns how many.
+ */
+size_t fleet_outliers(const struct fleet *fl, struct fleet_outlier **out, size_t *per_run);
+
+/* A run's cells for people: its machine (busy said beside it) and file (run N). Caller frees. */
+void fleet_run_cells(const struct fleet_run *r, char **machine, char **file);
+
+/*
+ * The outliers as a table, the fleet's answer: machine, figure, value,
+ * unit, ratio to its group's median, group, how many figures of its run
+ * are outliers (per_run), file. table_free() it.
+ */
+struct table;
+struct table *fleet_outlier_table(const struct fleet *fl, const struct fleet_outlier *o,
+				  size_t n, const size_t *per_run);
+
 /* Writes the fleet as text; with place >= 0, that run's standing instead (fleet_print.c). */
 void fleet_print(FILE *f, const struct fleet *fl, long place);
 
-/* Writes DIR/index.html, one distribution plot per figure (fleet_html.c). 0, or 1. */
+/*
+ * Writes DIR/index.html (fleet_html.c): the outlier table, then one
+ * distribution plot per figure that has an outlier and per verdict item,
+ * then every figure's statistics as a table. 0, or 1.
+ */
 int fleet_html(const struct fleet *fl, const char *dir);
 
 #endif

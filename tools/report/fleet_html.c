@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * `tp-report --fleet --html=DIR`: DIR/index.html with one distribution plot
- * per figure of each group (the runs' values as an empirical distribution,
- * outliers marked), drawn by one gnuplot script, fleet.gp, from fleet.dat.
+ * `tp-report --fleet --html=DIR`: DIR/index.html opening with the outlier
+ * table, then per group one distribution plot (the runs' values as an
+ * empirical distribution, outliers marked) per figure with an outlier and
+ * per verdict item, each declaring its size, and a table of every figure;
+ * drawn by one gnuplot script, fleet.gp, from fleet.dat.
  * Record text reaches the script only through gp_str() (plotter.c) and the
  * page only through table_text() (table.c); file names are numbers.
  */
@@ -88,31 +90,112 @@ static void put_group_heading(FILE *html, const struct fleet_group *g, size_t gi
 	fputs("</p>\n", html);
 }
 
-/* Data, script and page for every group's figures; the number of charts. */
+/* Does series s get a plot: it has an outlier, or it is a verdict item. */
+static int plotted(const struct fleet *fl, const struct fleet_series *s, const struct fleet_stats *st)
+{
+	if (!strcmp(fl->figs[s->fig].probe, "verdict"))
+		return 1;
+	for (size_t k = 0; k < s->n; k++)
+		if (fleet_is_outlier(s, st, s->v[k]))
+			return 1;
+	return 0;
+}
+
+/* Block k of the data and script, and its figure on the page, its size declared. */
+static void put_plot(const struct fleet *fl, const struct fleet_series *s,
+		     const struct fleet_stats *st, size_t k, FILE *dat, FILE *gp, FILE *html)
+{
+	const struct fleet_fig *fg = &fl->figs[s->fig];
+	char *name = fleet_fig_name(fg);
+
+	put_block(dat, s, st);
+	put_chart(gp, k, name, fg->unit, st->lo, st->hi);
+	fputs("<figure><img alt=\"", html);
+	table_text(html, STYLE_HTML, name);
+	fprintf(html, "\" src=\"fleet-%04zu.png\" width=\"%d\" height=\"%d\"><figcaption>", k,
+		FLEET_PLOT_W, FLEET_PLOT_H);
+	table_text(html, STYLE_HTML, name);
+	fprintf(html, ": n %zu, outliers in red</figcaption></figure>\n", st->n);
+	free(name);
+}
+
+/* Every figure of group g: n, median, p5, p95, unit, outliers; a table, no plot. */
+static void put_stats_table(FILE *html, const struct fleet *fl, const struct fleet_group *g)
+{
+	static const char *const titles[] = { "figure", "n", "median", "p5", "p95", "unit", "outliers" };
+	struct table *t = table_new(ARRAY_SIZE(titles), titles);
+	char num[64];
+
+	for (size_t c = 1; c < 7; c++)
+		if (c != 5)
+			table_align(t, c, 'r');
+	for (size_t i = 0; i < g->ns; i++) {
+		const struct fleet_series *s = &g->s[i];
+		size_t row = table_row(t), out = 0;
+		struct fleet_stats st;
+		char *name = fleet_fig_name(&fl->figs[s->fig]);
+		fleet_stats_of(s, &st);
+		for (size_t k = 0; k < s->n; k++)
+			out += fleet_is_outlier(s, &st, s->v[k]);
+		table_set(t, row, 0, name);
+		table_setf(t, row, 1, "%zu", st.n);
+		fmt_num(num, sizeof(num), st.median);
+		table_set(t, row, 2, num);
+		fmt_num(num, sizeof(num), st.p5);
+		table_set(t, row, 3, num);
+		fmt_num(num, sizeof(num), st.p95);
+		table_set(t, row, 4, num);
+		table_set(t, row, 5, fl->figs[s->fig].unit ? fl->figs[s->fig].unit : "");
+		table_setf(t, row, 6, "%zu", out);
+		free(name);
+	}
+	table_print(t, html, STYLE_HTML, "");
+	table_free(t);
+}
+
+/* The outliers, the page's first table (fleet_outlier_table()). */
+static void put_outliers(FILE *html, const struct fleet *fl)
+{
+	size_t *per_run = xcalloc(fl->nruns ? fl->nruns : 1, sizeof(*per_run));
+	struct fleet_outlier *o;
+	size_t n = fleet_outliers(fl, &o, per_run);
+	struct table *t;
+
+	fprintf(html, "<h2>Outliers: %zu</h2>\n", n);
+	if (n) {
+		t = fleet_outlier_table(fl, o, n, per_run);
+		table_print(t, html, STYLE_HTML, "");
+		table_free(t);
+	} else {
+		fputs("<p>No run stands out of its group beyond what identical runs show.</p>\n", html);
+	}
+	free(o);
+	free(per_run);
+}
+
+/*
+ * Data, script and page: the outliers; per group the plots of its figures
+ * with an outlier and of its verdict items, then every figure's statistics.
+ * Returns the number of charts.
+ */
 static size_t write_all(const struct fleet *fl, FILE *dat, FILE *gp, FILE *html)
 {
 	size_t k = 0;
 
 	put_script_head(gp);
+	put_outliers(html, fl);
 	for (size_t gi = 0; gi < fl->ngroups; gi++) {
 		const struct fleet_group *g = &fl->groups[gi];
 
 		put_group_heading(html, g, gi);
-		for (size_t i = 0; i < g->ns; i++, k++) {
-			const struct fleet_fig *fg = &fl->figs[g->s[i].fig];
-			char *name = fleet_fig_name(fg);
+		for (size_t i = 0; i < g->ns; i++) {
 			struct fleet_stats st;
 
 			fleet_stats_of(&g->s[i], &st);
-			put_block(dat, &g->s[i], &st);
-			put_chart(gp, k, name, fg->unit, st.lo, st.hi);
-			fputs("<figure><img alt=\"", html);
-			table_text(html, STYLE_HTML, name);
-			fprintf(html, "\" src=\"fleet-%04zu.png\"><figcaption>", k);
-			table_text(html, STYLE_HTML, name);
-			fprintf(html, ": n %zu, outliers in red</figcaption></figure>\n", st.n);
-			free(name);
+			if (plotted(fl, &g->s[i], &st))
+				put_plot(fl, &g->s[i], &st, k++, dat, gp, html);
 		}
+		put_stats_table(html, fl, g);
 	}
 	return k;
 }

@@ -11,6 +11,7 @@
 #include "fold.h"
 #include "verdict.h"
 #include "format.h"
+#include "judge.h"
 #include "format_data.h"
 #include "keys.h"
 #include "schema.h"
@@ -46,9 +47,23 @@ static void csv_num(FILE *f, double v, int present)
 		fputc(',', f);
 }
 
+/* The run's conditions and tsc=reliable answer, the last four columns (export_facts()). */
+static void csv_facts(FILE *f, const struct export_facts *ef)
+{
+	csv_field(f, ef->emulator ? ef->emulator : "", 0);
+	csv_field(f, ef->hypervisor ? ef->hypervisor : "", 0);
+	csv_num(f, ef->busy_pct, 1);
+	csv_field(f, ef->tsc_reliable ? ef->tsc_reliable : "", 1);
+}
+
 void print_csv(FILE *f, const struct report *rp)
 {
-	fputs("run,label,file,probe,result,ident,figure,n,mean,min,max,stddev,ratio,combine\r\n", f);
+	struct export_facts *ef = xcalloc(rp->nruns ? rp->nruns : 1, sizeof(*ef));
+
+	for (size_t r = 0; r < rp->nruns; r++)
+		export_facts(&rp->runs[r], &ef[r]);
+	fputs("run,label,file,probe,result,ident,figure,n,mean,min,max,stddev,ratio,combine,"
+	      "emulator,hypervisor,other_busy_pct,tsc_reliable\r\n", f);
 	for (size_t i = 0; i < rp->nfigs; i++) {
 		const struct figure *fg = &rp->figs[i];
 
@@ -72,9 +87,11 @@ void print_csv(FILE *f, const struct report *rp)
 			if (ratio && isfinite(a->mean / base->mean))
 				fprintf(f, "%.6g", a->mean / base->mean);
 			fputc(',', f);
-			csv_field(f, a->n ? agg_combine_name(a) : "", 1);
+			csv_field(f, a->n ? agg_combine_name(a) : "", 0);
+			csv_facts(f, &ef[r]);
 		}
 	}
+	free(ef);
 }
 
 /* --- JSON: the whole model, for programs ---------------------------------- */
@@ -177,6 +194,27 @@ static json_t *json_ratios(const struct report *rp, const struct figure *fg)
 }
 
 /*
+ * Each run against run 0 as the lead judges it: whether the figure leads,
+ * and the smallest ratio it could have shown (judge_detectable(); null
+ * for run 0, and where no ratio is judged).
+ */
+static json_t *json_judged(const struct report *rp, const struct figure *fg)
+{
+	json_t *leads = json_array(), *det = json_array();
+
+	for (size_t r = 0; r < rp->nruns; r++) {
+		struct judgement j;
+		int led = r ? judge(rp, fg, r, &j) : 0;
+		int shown = r && (j.how == JUDGE_INTERVALS || j.how == JUDGE_WELCH ||
+				  j.how == JUDGE_COUNTS);
+
+		json_array_append_new(leads, r ? json_boolean(led) : json_null());
+		json_array_append_new(det, shown ? jnum(judge_detectable(&j)) : json_null());
+	}
+	return json_pack("{s:o, s:o}", "leads", leads, "detectable", det);
+}
+
+/*
  * The whole model, written a figure at a time: what it holds in memory is
  * one figure's object, never the document's (docs/comparing.md, section 3).
  */
@@ -196,6 +234,15 @@ void print_json(FILE *f, const struct report *rp, const struct source *src, size
 	for (size_t i = 0; i < rp->nfigs; i++) {
 		fprintf(f, "%s{\"figure\": %zu, \"ratios\": ", i ? ",\n      " : "\n      ", i);
 		put_json(f, "", json_ratios(rp, &rp->figs[i]), JSON_COMPACT);
+		if (rp->nruns > 1) {
+			json_t *jd = json_judged(rp, &rp->figs[i]);
+
+			put_json(f, ", \"leads\": ", json_incref(json_object_get(jd, "leads")),
+				 JSON_COMPACT);
+			put_json(f, ", \"detectable\": ",
+				 json_incref(json_object_get(jd, "detectable")), JSON_COMPACT);
+			json_decref(jd);
+		}
 		fputc('}', f);
 	}
 	fputs("\n    ]\n  }\n}\n", f);

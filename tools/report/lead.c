@@ -68,6 +68,25 @@ static json_t *flatten(const json_t *fp)
 	return out;
 }
 
+/*
+ * The run record's settings that bear on every figure, beside the
+ * fingerprint's facts: how many CPUs the suite had (a run under `taskset -c
+ * 0` has 1), its profile, rounds and held latency limit; "run.KEY".
+ */
+static void run_settings(json_t *flat, const json_t *head)
+{
+	static const char *const keys[] = { "cpus", "profile", "rounds", "repeat", "cpu_dma_latency_us" };
+
+	for (size_t i = 0; head && i < ARRAY_SIZE(keys); i++) {
+		json_t *v = json_object_get(head, keys[i]);
+		char *key = xasprintf("run.%s", keys[i]);
+
+		if (v)
+			json_object_set_new(flat, key, text_of(v));
+		free(key);
+	}
+}
+
 /* 1 when the runs that have KEY's field disagree (a run without a fingerprint has no say). */
 static int differs(json_t *const *flat, size_t n, const char *key)
 {
@@ -159,6 +178,7 @@ static void print_differences(FILE *f, const struct report *rp, enum style style
 		if (!rp->runs[r].fingerprint)
 			continue;
 		flat[r] = flatten(rp->runs[r].fingerprint);
+		run_settings(flat[r], rp->runs[r].head);
 		have++;
 		json_object_foreach(flat[r], k, v)
 			json_object_set(keys, k, json_true());
@@ -171,7 +191,7 @@ static void print_differences(FILE *f, const struct report *rp, enum style style
 		if (t->nrows > 1)
 			table_print(t, f, style, "  ");
 		else
-			fprintf(f, "  (the fingerprints agree)\n");
+			fprintf(f, "  (the fingerprints and the runs' settings agree)\n");
 		table_free(t);
 		if (differs(flat, rp->nruns, "clocksource"))
 			print_booted_clock(f, rp);

@@ -30,13 +30,14 @@ static const char *change_word(const struct figure *fg, double ratio)
 }
 
 /*
- * The run-record settings that differ between run 0 and run r: "; differs:
- * cpus 1 vs 2, ..." in full, else "; differs: as above" where any does.
+ * The run-record settings that differ between run 0 and run r, on every
+ * lead row: "; differs: cpus 1 vs 2, ...".
  */
-static void settings(struct sbuf *b, const struct report *rp, size_t r, int full)
+static void settings(struct sbuf *b, const struct report *rp, size_t r)
 {
 	static const char *const keys[] = {
-		"cpus", "clocksource", "kernel", "accel", "cpu_model", "profile", "machine",
+		"cpus", "clocksource", "kernel", "accel", "cpu_model", "profile", "rounds",
+		"cpu_dma_latency_us", "machine",
 	};
 	int any = 0;
 
@@ -47,10 +48,6 @@ static void settings(struct sbuf *b, const struct report *rp, size_t r, int full
 
 		if (!x || !y || json_equal(x, y))
 			continue;
-		if (!full) {
-			sbuf_adds(b, "; differs: as above");
-			return;
-		}
 		fmt_scalar(&sx, x);
 		fmt_scalar(&sy, y);
 		sbuf_addf(b, "%s%s %s vs %s", any++ ? ", " : "; differs: ", keys[i],
@@ -60,9 +57,8 @@ static void settings(struct sbuf *b, const struct report *rp, size_t r, int full
 	}
 }
 
-/* One leading figure as a sentence; the settings that differ in full on the first row. */
-static void row_words(struct sbuf *b, const struct report *rp, const struct figure *fg, size_t r,
-		      int first)
+/* One leading figure as a sentence, with the settings that differ. */
+static void row_words(struct sbuf *b, const struct report *rp, const struct figure *fg, size_t r)
 {
 	const struct agg *a = &fg->per_run[r], *base = &fg->per_run[0];
 	const char *unit = fg->decl && fg->decl->unit ? fg->decl->unit : "";
@@ -84,27 +80,31 @@ static void row_words(struct sbuf *b, const struct report *rp, const struct figu
 		sbuf_addf(b, ", beyond ±%.0f %% between runs", (j.floor - 1) * 100);
 	else if (j.how == JUDGE_WELCH || j.how == JUDGE_RANKS)
 		sbuf_addf(b, " (p %.2g over the runs a side)", j.p);
-	settings(b, rp, r, first);
+	settings(b, rp, r);
 }
 
-/* "false rows: ...; detectable here: clocks 1.35x, ..." */
+/*
+ * "false rows: ...; detectable here ...: clocks 1.12x / 1.6x, ...": per
+ * probe its steadiest figure's detectable ratio, then the median of its
+ * figures' (the note under the table names the steadiest).
+ */
 static void promise(struct sbuf *b, const struct report *rp, size_t r)
 {
 	const char *last = NULL;
 	int any = 0;
 
 	sbuf_addf(b, "false rows: at most %.0f %% of identical pairs lead with any row; detectable "
-		  "here (a factor this large leads in 80 %% of pairs):", JUDGE_ALPHA * 100);
+		  "here (a factor this large leads in 80 %% of pairs), its steadiest figure / half "
+		  "its figures:", JUDGE_ALPHA * 100);
 	for (size_t i = 0; i < rp->nfigs; i++) {
-		double median;
-		size_t n;
+		struct power pw;
 
 		if (last && !strcmp(last, rp->figs[i].probe))
 			continue;
 		last = rp->figs[i].probe;
-		power_detectable(rp, last, r, &median, &n);
-		if (n)
-			sbuf_addf(b, "%s %s %.3gx", any++ ? "," : "", last, median);
+		if (!power_detectable(rp, last, r, &pw))
+			continue;
+		sbuf_addf(b, "%s %s %.3gx / %.3gx", any++ ? "," : "", last, pw.least, pw.median);
 	}
 	if (!any)
 		sbuf_adds(b, " nothing with an interval");
@@ -130,7 +130,8 @@ void lead_words_print(FILE *f, const struct report *rp, enum style style)
 		if (rp->nruns > 2 && strcmp(fg->probe, ATTRIBUTION) && !judge(rp, fg, r, &j))
 			continue;
 		sbuf_reset(&b);
-		row_words(&b, rp, fg, r, !shown++);
+		row_words(&b, rp, fg, r);
+		shown++;
 		table_wrapped(f, style, b.s);
 	}
 	if (!shown) {

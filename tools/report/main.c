@@ -19,6 +19,8 @@
 #include "export.h"
 #include "fleet.h"
 #include "format.h"
+#include "gate.h"
+#include "history.h"
 #include "html.h"
 #include "model.h"
 #include "noise.h"
@@ -40,8 +42,8 @@
 
 #define USAGE "usage: tp-report FILE... " \
 	"[--format=text|markdown|csv|json|kcidb|ktap|junit|pts|openmetrics] [--all] " \
-	"[--textfile=FILE] [--fleet [--place=RUN]] " \
-	"[--label=A,B,...] [--plot=DIR] [--html=DIR] [--tables] [--full] [--max-input=SIZE] [--check-keys] [--strict] [--datasheet=FILE] | --schema | --keys"
+	"[--textfile=FILE] [--fleet [--place=RUN]] [--history [--machine=ID]] " \
+	"[--label=A,B,...] [--plot=DIR] [--html=DIR] [--tables] [--full] [--max-input=SIZE] [--check-keys] [--strict] [--fail-on=LEVEL] [--datasheet=FILE] | --schema | --keys"
 
 struct cli {
 	struct out_opts out;
@@ -53,6 +55,8 @@ struct cli {
 	const char *textfile;	/* --textfile: OpenMetrics for node_exporter, nothing on stdout */
 	int fleet;		/* --fleet: FILES|DIR as a fleet (fleet.h) */
 	const char *place;	/* --place: one run's standing in the fleet */
+	int history;		/* --history: FILES|DIR as machines' histories (history.h) */
+	const char *machine;	/* --machine: that machine's history only */
 	const char **files;
 	size_t nfiles;
 	int help;
@@ -62,6 +66,7 @@ struct cli {
 	int check_keys;
 	int strict;		/* --strict: exit 3 on a run's conditions (conditions.h) */
 	const char *datasheet;	/* --datasheet=FILE (datasheet.h) */
+	unsigned fail_on;	/* --fail-on: GATE_* levels (gate.h) */
 };
 
 static int opt_format(struct cli *c, const char *arg)
@@ -147,6 +152,20 @@ static int opt_place(struct cli *c, const char *arg)
 	return *arg ? 0 : -1;
 }
 
+static int opt_history(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->history = 1;
+	return 0;
+}
+
+static int opt_machine(struct cli *c, const char *arg)
+{
+	c->machine = arg;
+	c->history = 1;
+	return *arg ? 0 : -1;
+}
+
 static int opt_tables(struct cli *c, const char *arg)
 {
 	(void)arg;
@@ -195,6 +214,11 @@ static int opt_strict(struct cli *c, const char *arg)
 	return 0;
 }
 
+static int opt_fail_on(struct cli *c, const char *arg)
+{
+	return gate_parse(arg, &c->fail_on);
+}
+
 static int opt_datasheet(struct cli *c, const char *arg)
 {
 	c->datasheet = arg;
@@ -230,6 +254,9 @@ static const struct {
 	{ "--fleet", 0, opt_fleet,
 	  "FILES or DIR as a fleet: by environment, per figure n, median, p5, p95, outliers" },
 	{ "--place", 1, opt_place, "with --fleet: where run RUN stands, figure by figure" },
+	{ "--history", 0, opt_history,
+	  "FILES or DIR as each machine's history: the runs where a figure changed, and what changed with it" },
+	{ "--machine", 1, opt_machine, "with --history: machine ID's runs only (its machine_id, else machine)" },
 	{ "--label", 1, opt_label, "labels for the runs, in order, comma-separated" },
 	{ "--plot", 1, opt_plot, "write .dat/.gp files and SVG/PNG charts into DIR" },
 	{ "--html", 1, opt_html, "write DIR/index.html, the report and its plots on one page, and print its path (only)" },
@@ -245,6 +272,9 @@ static const struct {
 	  "between-run variances measured on this machine (make noise-floor), in place of the built-in" },
 	{ "--strict", 0, opt_strict,
 	  "exit 3 when a run has a condition (records lost, no end, busy CPUs, an emulator)" },
+	{ "--fail-on", 1, opt_fail_on,
+	  "poor, fair or unsafe (or several, comma-separated): exit " STR(GATE_EXIT) " when a verdict item "
+	  "is poor (fair: fair or poor) or tsc=reliable is not safe, each on stderr" },
 	{ "--datasheet", 1, opt_datasheet,
 	  "write FILE: the first run's timing datasheet, JSON (docs/datasheet.md)" },
 	{ "--help", 0, opt_help, "this text" },
@@ -265,7 +295,8 @@ static void usage(FILE *f)
 		"by its rounds and the between-run variance of identical runs (--floors).\n");
 	fprintf(f, "\nExit status:\n  0: done\n  1: a file could not be read or held no run, an output could not\n"
 		"     be written, or --check-keys found unknown keys\n  2: bad usage\n"
-		"  3: --strict, and a run has a condition\n");
+		"  3: --strict, and a run has a condition\n"
+		"  " STR(GATE_EXIT) ": --fail-on, and a run reached its level (the items on stderr)\n");
 }
 
 /* Returns 0, or 2 (bad usage) after one line on stderr. */
@@ -487,6 +518,34 @@ static int run_fleet(const struct cli *c)
 	return status;
 }
 
+/* --history: the files as machines' histories (history.h). 0, or 1. */
+static int run_history(const struct cli *c)
+{
+	struct history h = { .max_input = c->max_input, .only = c->machine };
+	int status;
+
+	hist_read(&h, c->files, c->nfiles);
+	status = h.unread ? 1 : 0;
+	if (!h.nruns) {
+		fprintf(stderr, "report: --history: no runs%s in any file\n",
+			c->machine ? " of that machine" : "");
+		status = 1;
+	} else {
+		hist_find(&h);
+		if (c->html_dir) {
+			status |= hist_html(&h, c->html_dir);
+			if (!status)
+				printf("%s/index.html\n", c->html_dir);
+		} else if (c->out.format == FMT_JSON) {
+			hist_print_json(stdout, &h);
+		} else {
+			hist_print(stdout, &h);
+		}
+	}
+	hist_free(&h);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { .out.format = FMT_TEXT, .max_input = SCAN_INPUT_MAX };
@@ -494,7 +553,7 @@ int main(int argc, char **argv)
 	struct source *src;
 	json_t *unknown = NULL;
 	size_t keep_max;
-	int status;
+	int status, gated;
 
 	status = parse_args(argc, argv, &c);
 	if (status || c.help || c.version || c.schema || c.keys) {
@@ -510,6 +569,10 @@ int main(int argc, char **argv)
 	}
 	if (c.fleet) {
 		status = run_fleet(&c);
+		goto out;
+	}
+	if (c.history) {
+		status = run_history(&c);
 		goto out;
 	}
 	if (c.check_keys)
@@ -534,8 +597,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "report: --label: %zu labels for %zu runs; the rest are unused\n",
 			c.nlabels, rp.nruns);
 	report_finish(&rp, c.labels, c.nlabels);
+	gated = c.fail_on && gate_check(stderr, &rp, c.fail_on);
 	if (c.textfile) {
 		status |= export_openmetrics_file(c.textfile, &rp, c.out.all);
+		if (gated && !status)
+			status = GATE_EXIT;
 		goto out_src;
 	}
 	/* a run left out of the OpenMetrics (no start time) is an exit status too */
@@ -544,6 +610,8 @@ int main(int argc, char **argv)
 	/* with --html the page is the report: stdout names it, and only it */
 	else if (!c.html_dir)
 		print_report(stdout, &rp, src, c.nfiles, &c.out);
+	if (gated && !status)
+		status = GATE_EXIT;
 	if (c.strict && !status && conditions_count(&rp))
 		status = 3;
 	if (c.plot_dir && plot_report(&rp, c.plot_dir, NULL))

@@ -28,6 +28,7 @@ struct splitter {
 	int closed;		/* cur takes no more records: a new boot began or it ended */
 	json_t *pending;	/* boot records waiting for their run record */
 	int seq;
+	size_t first_run;	/* this file's first run in rp */
 };
 
 static void attach_boot(struct run *run, json_t *rec);
@@ -47,6 +48,7 @@ static struct run *new_run(struct splitter *s, json_t *head)
 	r->notes = json_array();
 	r->res_index = json_object();
 	r->rounds_index = json_object();
+	r->attr_rounds = json_object();
 	for (size_t i = 0; i < json_array_size(s->pending); i++)
 		attach_boot(r, json_array_get(s->pending, i));
 	json_array_clear(s->pending);
@@ -222,17 +224,83 @@ static void on_readiness(struct splitter *s, json_t *rec)
  * for_probe), so its counts line up across runs and iterations like a
  * probe's figures.
  */
+/*
+ * A round's attribution record added to its probe's sum over the rounds:
+ * figures and budgets (counts, windows, CPU time) added, every other key
+ * (the CPUs read, the scope, what is missing) the latest round's.
+ */
+static void attr_round_sum(struct run *run, json_t *rec, const char *for_probe)
+{
+	json_t *it = json_object_get(rec, "iteration"), *sum, *v;
+	char *k = xasprintf("%s\x1f%lld", for_probe, (long long)json_integer_value(it));
+	const char *key;
+
+	sum = json_object_get(run->attr_rounds, k);
+	if (!sum) {
+		sum = json_object();
+		json_object_set_new(run->attr_rounds, k, sum);
+	}
+	free(k);
+	json_object_foreach(rec, key, v) {
+		json_t *had = json_object_get(sum, key);
+
+		if (!strcmp(key, "round"))
+			continue;
+		if (json_is_number(v) && json_is_number(had) &&
+		    schema_is_figure(rec_key_class(rec, key, v)))
+			json_object_set_new(sum, key, json_is_integer(v) && json_is_integer(had)
+				? json_integer(json_integer_value(had) + json_integer_value(v))
+				: json_real(json_number_value(had) + json_number_value(v)));
+		else
+			json_object_set(sum, key, v);
+	}
+}
+
+/*
+ * The suite writes a split probe's attribution once a round, with "round"
+ * (docs/records.md, "attribution"): those are the rounds of the probe's
+ * attribution result, like a result's rounds; the run's own is a whole
+ * probe's record, or, where the run has none, the rounds' sum (attr_runs()).
+ */
 static void on_attribution(struct splitter *s, json_t *rec)
 {
 	struct run *run = open_run(s);
 	const char *for_probe = json_string_value(json_object_get(rec, "for_probe"));
+	json_t *round = json_object_get(rec, "round");
 
 	run->nrecs++;
 	run->nsuite++;
 	if (!for_probe)
 		return;
+	if (json_is_integer(round) && json_integer_value(round) >= 1)
+		attr_round_sum(run, rec, for_probe);
 	add_result(run, rec, ATTRIBUTION, for_probe, xasprintf(ATTRIBUTION "\x1f%s", for_probe),
 		   xstrdup(""));
+}
+
+/* Each sum of a run's round attributions becomes its run record where the run has none of its own. */
+static void attr_runs(struct run *run)
+{
+	json_t *own = json_object(), *sum;
+	const char *k;
+
+	json_object_foreach(run->attr_rounds, k, sum) {	/* the probes with a run record of their own */
+		const char *for_probe = json_string_value(json_object_get(sum, "for_probe"));
+		char *id = xasprintf(ATTRIBUTION "\x1f%s", for_probe ? for_probe : "");
+
+		if (for_probe && run_find_result(run, id) >= 0)
+			json_object_set_new(own, for_probe, json_true());
+		free(id);
+	}
+	json_object_foreach(run->attr_rounds, k, sum) {
+		const char *for_probe = json_string_value(json_object_get(sum, "for_probe"));
+
+		if (for_probe && !json_object_get(own, for_probe))
+			add_result(run, sum, ATTRIBUTION, for_probe,
+				   xasprintf(ATTRIBUTION "\x1f%s", for_probe), xstrdup(""));
+	}
+	json_object_clear(run->attr_rounds);
+	json_decref(own);
 }
 
 /*
@@ -285,15 +353,16 @@ struct splitter *report_file_begin(struct report *rp, const char *file)
 
 	s->rp = rp;
 	s->file = file;
+	s->first_run = rp->nruns;
 	s->pending = json_array();
 	return s;
 }
 
 void report_add_record(struct splitter *s, json_t *rec, const char *type)
 {
-	/* a round's result is a sample of its run's (add_result keeps it apart); a round's
-	 * other records (attribution) are counted, not read: the run's figures come from results */
-	if (json_object_get(rec, "round") && strcmp(type, "result")) {
+	/* a round's result or attribution is a sample of its run's (add_result keeps it apart);
+	 * a round's other records (skip, error) are counted, not read: the run's come after */
+	if (json_object_get(rec, "round") && strcmp(type, "result") && strcmp(type, "attribution")) {
 		open_run(s)->nsuite++;
 		return;
 	}
@@ -308,6 +377,8 @@ void report_add_record(struct splitter *s, json_t *rec, const char *type)
 
 void report_file_end(struct splitter *s)
 {
+	for (size_t i = s->first_run; i < s->rp->nruns; i++)
+		attr_runs(&s->rp->runs[i]);
 	/* a boot that never reached its run record (crash, cut capture) still is one */
 	if (json_array_size(s->pending))
 		new_run(s, NULL);
@@ -671,6 +742,7 @@ void report_free(struct report *rp)
 			result_free(&r->rounds[k]);
 		free(r->rounds);
 		json_decref(r->rounds_index);
+		json_decref(r->attr_rounds);
 		free(r->file);
 		free(r->label);
 		free(r->side);

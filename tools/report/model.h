@@ -40,6 +40,7 @@ struct run {
 	struct result *rounds;	/* its results' rounds (records with "round"), one result each */
 	size_t nrounds, rounds_cap;
 	json_t *rounds_index;	/* result id -> index in rounds */
+	json_t *attr_rounds;	/* "for_probe\x1fiteration" -> its rounds' attribution summed */
 	int iterations;		/* highest "iteration", 0 if none */
 	size_t nrecs;		/* records read for this run */
 	size_t nsuite;		/* of those, the suite's before its end record (what end counts) */

@@ -18,12 +18,11 @@ static int by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-double power_detectable(const struct report *rp, const char *probe, size_t r, double *median,
-			size_t *n)
+double power_detectable(const struct report *rp, const char *probe, size_t r, struct power *pw)
 {
-	double *v = xcalloc(rp->nfigs + 1, sizeof(*v)), least = 0;
-	size_t k = 0;
+	double *v = xcalloc(rp->nfigs + 1, sizeof(*v));
 
+	memset(pw, 0, sizeof(*pw));
 	for (size_t i = 0; i < rp->nfigs; i++) {
 		struct judgement j;
 
@@ -32,19 +31,21 @@ double power_detectable(const struct report *rp, const char *probe, size_t r, do
 		    rp->figs[i].decl->ci != KEY_CI_INTERVAL)
 			continue;
 		judge(rp, &rp->figs[i], r, &j);
-		if (j.how == JUDGE_INTERVALS || j.how == JUDGE_WELCH)
-			v[k++] = judge_detectable(&j);
+		if (j.how != JUDGE_INTERVALS && j.how != JUDGE_WELCH)
+			continue;
+		v[pw->n] = judge_detectable(&j);
+		if (!pw->n || v[pw->n] < pw->least) {
+			pw->least = v[pw->n];
+			pw->steadiest = &rp->figs[i];
+		}
+		pw->n++;
 	}
-	if (k) {
-		qsort(v, k, sizeof(*v), by_value);
-		least = v[0];
+	if (pw->n) {
+		qsort(v, pw->n, sizeof(*v), by_value);
+		pw->median = v[pw->n / 2];
 	}
-	if (median)
-		*median = k ? v[k / 2] : 0;
-	if (n)
-		*n = k;
 	free(v);
-	return least;
+	return pw->least;
 }
 
 /* Each probe once, in figure order, as fn's argument. */
@@ -65,17 +66,19 @@ struct power_line {
 static void print_power(const struct report *rp, const char *probe, void *arg)
 {
 	struct power_line *pl = arg;
-	double median;
-	size_t n;
-	double least = power_detectable(rp, probe, rp->nruns - 1, &median, &n);
+	struct power pw;
 
-	if (!n)
+	if (!power_detectable(rp, probe, rp->nruns - 1, &pw))
 		return;
-	fputs(pl->any++ ? ", " : "  (detectable here: the smallest ratio each probe's figures with "
-		"an interval could show, the last run against the first, and the median over them: ",
-	      pl->f);
+	fputs(pl->any++ ? "; " : "  (detectable here: the smallest ratio each probe's figures with "
+		"an interval could show, the last run against the first, its figure, and the median "
+		"over them: ", pl->f);
 	table_text(pl->f, pl->style, probe);
-	fprintf(pl->f, " >= %.3gx (median %.3gx of %zu)", least, median, n);
+	fprintf(pl->f, " >= %.3gx (", pw.least);
+	table_text(pl->f, pl->style, pw.steadiest->name);
+	fputc(' ', pl->f);
+	table_text(pl->f, pl->style, pw.steadiest->key);
+	fprintf(pl->f, "), median %.3gx of %zu", pw.median, pw.n);
 }
 
 /* "KIND: probe key, key, ...; probe key" for the figures judged how, keys once. */

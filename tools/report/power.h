@@ -19,12 +19,15 @@
 
 void lead_print_note(FILE *f, const struct report *rp, enum style style);
 
-/*
- * The smallest ratio probe's figures could have shown between run 0 and
- * run r (the least detectable ratio over them), 0 when none was judged;
- * *median (when not NULL): the median over them, *n how many.
- */
-double power_detectable(const struct report *rp, const char *probe, size_t r, double *median,
-			size_t *n);
+/* What probe's figures with an interval could show between run 0 and run r. */
+struct power {
+	double least;	/* the smallest detectable ratio over them (its steadiest figure) */
+	double median;
+	size_t n;	/* how many; 0: none was judged */
+	const struct figure *steadiest;
+};
+
+/* *pw for probe between run 0 and run r; returns pw->least (0 when none). */
+double power_detectable(const struct report *rp, const char *probe, size_t r, struct power *pw);
 
 #endif

@@ -219,6 +219,36 @@ static void block_heading(const struct env *e)
 	      e->cs, tsc, e->cpu, e->overhead_ns, e->traced ? "ptrace" : "cost");
 }
 
+/* Its result records: this round's, or the run's (whole, or the last round's after the sums). */
+static void emit_results(const struct env *e, const struct clk_result *res, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!res[i].skipped)
+			clocks_emit_result(e, &res[i]);
+}
+
+/* In rounds, the last round's run records: skips, every round's sums, the block's record. */
+static void emit_block_run(const struct probe_ctx *ctx, struct env *e, struct clk_result *res, size_t n,
+			   size_t measured, int rc, const char *cs_end)
+{
+	size_t skipped = 0;
+
+	clocks_rounds_as_run(e, 1);
+	clocks_rounds_total(e, res, n, CLK_SLOT_BLOCK);
+	clocks_emit_skips(e, res, n, &skipped);
+	emit_results(e, res, n);
+	clocks_emit_block(ctx, e, measured, skipped, rc, cs_end);
+}
+
+static size_t count_skipped(const struct clk_result *res, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += res[i].skipped != 0;
+	return k;
+}
+
 enum probe_status clocks_measure_block(const struct probe_ctx *ctx, struct env *e)
 {
 	struct source src[MAX_SOURCES];
@@ -241,14 +271,23 @@ enum probe_status clocks_measure_block(const struct probe_ctx *ctx, struct env *
 	}
 	/* the loop alone, taking its turns like the others */
 	res[n].src = (struct source){ .kind = K_EMPTY, .via = VIA_NONE, .name = "empty loop" };
-	clocks_emit_skips(e, res, n, &skipped);
+	clocks_rounds_load(e, res, n, CLK_SLOT_BLOCK);
+	if (e->st)	/* in rounds the skips are the run's, written once */
+		skipped = count_skipped(res, n);
+	else
+		clocks_emit_skips(e, res, n, &skipped);
 	rc = clocks_measure_all(e, res, n, &measured);
-	for (size_t i = 0; i < n; i++)
-		if (!res[i].skipped)
-			clocks_emit_result(e, &res[i]);
+	clocks_rounds_save(e, res, n, CLK_SLOT_BLOCK);
+	emit_results(e, res, n);
 
 	sysinfo_current_clocksource(cs_end, sizeof(cs_end));
 	clocks_emit_block(ctx, e, measured, skipped, rc, cs_end);
+	if (!clocks_rounds_last(e)) {
+		free(res);
+		return measured ? PROBE_OK : PROBE_SKIPPED;
+	}
+	if (e->st)
+		emit_block_run(ctx, e, res, n, measured, rc, cs_end);
 	block_heading(e);
 	/* the empty loop's slot (res[n]) is done with: the device row takes it */
 	clocks_print_table(e, res, n + device_row(e, &res[n]));
@@ -287,25 +326,47 @@ static struct clk_result *measure_devices(struct env *e, struct clk_dev *dev)
 		precheck(&d, &res[i]);
 	}
 	res[CLK_NDEV].src = (struct source){ .kind = K_EMPTY, .via = VIA_NONE, .name = "empty loop" };
-	clocks_emit_skips(&d, res, CLK_NDEV, &skipped);
+	clocks_rounds_load(&d, res, CLK_NDEV, CLK_SLOT_DEV);
+	if (!d.st)
+		clocks_emit_skips(&d, res, CLK_NDEV, &skipped);
 	clocks_measure_costs(&d, res, CLK_NDEV);
-	for (size_t i = 0; i < CLK_NDEV; i++)
-		if (!res[i].skipped)
-			clocks_emit_result(&d, &res[i]);
+	clocks_rounds_save(&d, res, CLK_NDEV, CLK_SLOT_DEV);
+	emit_results(&d, res, CLK_NDEV);
+	e->dev = dev;
+	e->dev_res = res;
+	if (!clocks_rounds_last(&d))
+		return res;
+	if (d.st) {	/* the last round: the run's records and table, then this round's again */
+		clocks_rounds_as_run(&d, 1);
+		clocks_rounds_total(&d, res, CLK_NDEV, CLK_SLOT_DEV);
+		clocks_emit_skips(&d, res, CLK_NDEV, &skipped);
+		emit_results(&d, res, CLK_NDEV);
+	}
 	emit_human("\n-- platform counters read from user space (the device access under the hpet, acpi_pm "
 	      "and pit clocksources), CPU %d, loop overhead %.3g ns/call --\n", d.cpu, d.overhead_ns);
 	clocks_print_table(&d, res, CLK_NDEV);
-	e->dev = dev;
-	e->dev_res = res;
+	clocks_rounds_as_run(&d, 0);
 	return res;
 }
 
 /* ---- the entry point ---- */
 
+/* In rounds, round 1's calibration for every round (their batches are in its ticks). */
+static double calibrate(struct probe_ctx *ctx, const struct env *e)
+{
+	if (e->st && e->st->calibrated)
+		ctx->tsc = e->st->tsc;
+	else if (tsccal_probe(ctx) >= 0 && e->st) {
+		e->st->tsc = ctx->tsc;
+		e->st->calibrated = 1;
+	}
+	return ctx->tsc.hz;
+}
+
 /* The TSC calibration the suite has, or none: then batches are timed by the clock. */
 static void take_calibration(struct probe_ctx *ctx, struct env *e)
 {
-	if (e->have_tsc && tsccal_probe(ctx) > 0) {
+	if (e->have_tsc && calibrate(ctx, e) > 0) {
 		e->tsc_hz = ctx->tsc.hz;
 		e->calib_source = ctx->tsc.source;
 		e->calib_ref = ctx->tsc.ref;
@@ -327,9 +388,9 @@ enum probe_status clocks_probe_run(struct probe_ctx *ctx)
 	struct clk_dev dev[CLK_NDEV];
 	struct clk_result *dev_res;
 	enum probe_status st;
-	struct env e = { .plan = clocks_plan(ctx->quick), .cpu = -1,
-			 .calib_source = "none", .calib_ref = "none", .ns_per_unit = 1 };
+	struct env e = { .cpu = -1, .calib_source = "none", .calib_ref = "none", .ns_per_unit = 1 };
 
+	clocks_rounds_env(ctx, &e);
 	if (sysinfo_current_clocksource(orig, sizeof(orig)) <= 0)
 		snprintf(orig, sizeof(orig), "unknown");
 	e.cs = orig;
@@ -452,6 +513,5 @@ const struct probe clocks_probe = {
 	PROBE_OPTS(clocks_opts), PROBE_FIGURES("ns_per_call", "resolution_ns"),
 	PROBE_KEYS(clocks_keys),
 	PROBE_VERDICT(clocks_verdict),
-	.rounds = { .whole = "not split yet: its clocksource sweep and its batches taken "
-			    "in turns run in one child (issue 46)" },
+	.rounds = { .min_round_ms = 300, .state_bytes = clocks_state_bytes },
 };

@@ -10,6 +10,8 @@
  *   clocks_measure.c  the measurement kernel: batches, steps, the vDSO check
  *   clocks_out.c      records and the human table
  *   clocks_sweep.c    the clocksource sweep
+ *   clocks_rounds.c   its rounds: what they keep in the suite's shared
+ *                     memory, a round's share of the plan, the run's sums
  *   clocks_dev.c      the platform counters as paths (clocks_dev.h)
  *
  * The pure helpers, tested alone, are in clocks.h.
@@ -111,6 +113,7 @@ struct plan {
 	int rounds;		/* slices per source, taken in turns */
 	int64_t step_budget_ns;	/* granularity sampling per source */
 	uint64_t step_min_reads;
+	uint64_t step_min_forward;	/* steps forward to see before the budget is spent */
 };
 
 /* The plan for the profile: quick or full. */
@@ -133,6 +136,9 @@ struct env {
 	int traced;		/* vDSO use checked by ptrace, else by cost */
 	const struct clk_dev *dev;		/* the platform counters, CLK_NDEV */
 	const struct clk_result *dev_res;	/* their figures, measured once per run */
+	/* rounds (clocks_rounds.c): what they share, NULL when the probe runs whole */
+	struct clk_state *st;
+	int round, rounds;
 };
 
 /* What one source gave. */
@@ -152,6 +158,7 @@ struct clk_result {
 	int64_t last;
 	double *batch;		/* max_batches durations, timer units */
 	int batches;
+	int first;		/* this round's first batch (0 when whole, or for the run's figures) */
 	long iters;		/* of UNROLL calls per batch */
 	uint64_t calls_per_batch;
 	double batch_ns;
@@ -179,6 +186,56 @@ void clocks_measure_costs(struct env *e, struct clk_result *res, size_t n);
  * Returns the tracer's result (0 or -errno); counts what was measured.
  */
 int clocks_measure_all(struct env *e, struct clk_result *res, size_t n, size_t *measured);
+
+/* The cost figures of batches [first, batches): the round's, or the run's with first 0. */
+void clocks_finish_costs(struct env *e, struct clk_result *res, size_t n);
+
+/* ---- rounds (clocks_rounds.c; docs/probes/clocks.md, "Rounds") ---- */
+
+/* Where a block's sources (and its empty loop) and the platform counters keep their rounds. */
+#define CLK_SLOT_BLOCK 0
+#define CLK_SLOT_DEV (MAX_SOURCES + 1)
+#define CLK_SLOTS (CLK_SLOT_DEV + CLK_NDEV + 1)
+
+/* What one source keeps from round to round; its batches are in clk_state's batch[]. */
+struct clk_slot {
+	long iters;			/* sized once, in round 1: every batch the same calls */
+	int batches;
+	int vdso;
+	double kernel_entries;
+	struct step_acc steps;
+	int64_t step_window_ns;
+	int64_t user_us, sys_us, vol_ctxsw, invol_ctxsw;
+};
+
+/* The suite's shared memory for clocks' rounds (ctx->state). */
+struct clk_state {
+	int calibrated, vdso_done;
+	struct tsc_calib tsc;		/* round 1's calibration, every round's ticks */
+	int trace_rc;
+	struct plan plan;		/* a round's share of the profile's plan */
+	size_t nb;			/* batches a slot holds: the plan's max_batches */
+	struct clk_slot slot[CLK_SLOTS];
+	double batch[];			/* CLK_SLOTS * nb */
+};
+
+size_t clocks_state_bytes(const struct probe_ctx *ctx);
+
+/* Sets e->st, e->round, e->rounds and e->plan: a round's share, or the whole plan. */
+void clocks_rounds_env(const struct probe_ctx *ctx, struct env *e);
+
+/* 1 when this child writes the run's records: whole, or the last round. */
+int clocks_rounds_last(const struct env *e);
+
+/* Records from now on are the run's (run 1) or this round's (run 0). */
+void clocks_rounds_as_run(const struct env *e, int run);
+
+/* res[0..n] from and back to slots base..base+n: iters, batches (in the state), the vDSO's word. */
+void clocks_rounds_load(const struct env *e, struct clk_result *res, size_t n, int base);
+void clocks_rounds_save(const struct env *e, const struct clk_result *res, size_t n, int base);
+
+/* res[0..n] made the run's: every round's batches, steps and rusage (the last round). */
+void clocks_rounds_total(struct env *e, struct clk_result *res, size_t n, int base);
 
 /* ---- records and the table (clocks_out.c) ---- */
 

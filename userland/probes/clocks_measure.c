@@ -29,12 +29,12 @@
 static const struct plan plan_quick = {
 	.batch_min_ns = 50 * NS_PER_US, .budget_ns = 40 * NS_PER_MS, .hard_ns = 1000 * NS_PER_MS,
 	.min_batches = 12, .max_batches = 4000, .rounds = 4,
-	.step_budget_ns = 30 * NS_PER_MS, .step_min_reads = 4096,
+	.step_budget_ns = 30 * NS_PER_MS, .step_min_reads = 4096, .step_min_forward = 4,
 };
 static const struct plan plan_full = {
 	.batch_min_ns = 200 * NS_PER_US, .budget_ns = 500 * NS_PER_MS, .hard_ns = 5000 * NS_PER_MS,
 	.min_batches = 100, .max_batches = 20000, .rounds = 10,
-	.step_budget_ns = 300 * NS_PER_MS, .step_min_reads = 65536,
+	.step_budget_ns = 300 * NS_PER_MS, .step_min_reads = 65536, .step_min_forward = 4,
 };
 
 const struct plan *clocks_plan(int quick)
@@ -136,10 +136,12 @@ static void measure_slice(const struct env *e, struct clk_result *res)
 	res->invol_ctxsw += r1.ru_nivcsw - r0.ru_nivcsw;
 }
 
+/* The figures of batches [first, batches): this round's (all of them when whole). */
 static void finish_cost(const struct env *e, struct clk_result *res)
 {
 	res->calls_per_batch = (uint64_t)res->iters * UNROLL;
-	per_call_figures(res->batch, (size_t)res->batches, res->calls_per_batch, e->ns_per_unit, &res->ns);
+	per_call_figures(res->batch + res->first, (size_t)(res->batches - res->first), res->calls_per_batch,
+			 e->ns_per_unit, &res->ns);
 	res->batch_ns = res->ns.p50 * (double)res->calls_per_batch;
 	res->ticks_p50 = e->have_tsc ? res->ns.p50 / e->ns_per_unit : NAN;
 }
@@ -157,7 +159,8 @@ static void measure_steps(const struct env *e, struct clk_result *res)
 		clocks_fill_reads(&res->src, buf, STEP_CHUNK);
 		step_acc_add(&res->steps, buf, STEP_CHUNK);
 		elapsed = (int64_t)((double)(timer_now(e) - start) * e->ns_per_unit);
-	} while (!(res->steps.reads >= e->plan->step_min_reads && res->steps.forward >= 4) &&
+	} while (!(res->steps.reads >= e->plan->step_min_reads &&
+		   res->steps.forward >= e->plan->step_min_forward) &&
 		 elapsed < e->plan->step_budget_ns);
 	res->step_window_ns = elapsed;
 }
@@ -237,10 +240,21 @@ void clocks_setup_tsc_clock(struct env *e)
 	e->tclk.base_ns = ts_ns(&t);
 }
 
-void clocks_measure_costs(struct env *e, struct clk_result *res, size_t n)
+void clocks_finish_costs(struct env *e, struct clk_result *res, size_t n)
 {
 	for (size_t i = 0; i <= n; i++)
 		if (!res[i].skipped)
+			finish_cost(e, &res[i]);
+	e->overhead_ns = res[n].ns.p50;
+	if (!e->traced)
+		vdso_by_cost_all(res, n);
+}
+
+/* Batches in slices; a source's batch is sized once (in rounds: by round 1, iters kept). */
+void clocks_measure_costs(struct env *e, struct clk_result *res, size_t n)
+{
+	for (size_t i = 0; i <= n; i++)
+		if (!res[i].skipped && !res[i].iters)
 			res[i].iters = size_batch(e, &res[i].src);
 	for (int round = 0; round < e->plan->rounds; round++)
 		for (size_t i = 0; i <= n; i++)
@@ -252,9 +266,24 @@ void clocks_measure_costs(struct env *e, struct clk_result *res, size_t n)
 	e->overhead_ns = res[n].ns.p50;
 }
 
+/* The vDSO check, once a run: in rounds, round 1's answer (its slots keep each source's). */
+static int vdso_once(struct env *e, struct clk_result *res, size_t n)
+{
+	int rc;
+
+	if (e->st && e->st->vdso_done)
+		return e->st->trace_rc;
+	rc = vdso_check(res, n);
+	if (e->st) {
+		e->st->vdso_done = 1;
+		e->st->trace_rc = rc;
+	}
+	return rc;
+}
+
 int clocks_measure_all(struct env *e, struct clk_result *res, size_t n, size_t *measured)
 {
-	int rc = vdso_check(res, n);
+	int rc = vdso_once(e, res, n);
 
 	e->traced = rc == 0;
 	clocks_measure_costs(e, res, n);
@@ -273,7 +302,7 @@ int clocks_measure_all(struct env *e, struct clk_result *res, size_t n, size_t *
  * allocation (the table sorts the results: one free() needs no order). */
 struct clk_result *clocks_alloc_results(const struct env *e, size_t count)
 {
-	size_t nb = (size_t)e->plan->max_batches;
+	size_t nb = e->st ? 0 : (size_t)e->plan->max_batches;	/* rounds: in the state */
 	struct clk_result *res = calloc(1, count * (sizeof(*res) + nb * sizeof(double)));
 	double *buf = (double *)(res + count);
 

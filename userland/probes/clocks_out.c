@@ -156,7 +156,7 @@ void clocks_emit_result(const struct env *e, const struct clk_result *res)
 	tp_rec_str(&r, "last_value", last);
 	if (unit)
 		tp_rec_str(&r, "last_value_unit", unit);
-	tp_rec_int(&r, "batches", res->batches);
+	tp_rec_int(&r, "batches", res->batches - res->first);	/* this round's, or all */
 	tp_rec_uint(&r, "calls_per_batch", res->calls_per_batch);
 	emit_rec_double(&r, "batch_ns", res->batch_ns);
 	emit_rec_double(&r, "timer_share_pct", 100 * e->timer_ns / res->batch_ns);

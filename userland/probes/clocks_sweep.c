@@ -110,14 +110,18 @@ static void sweep_list(struct clocksource_list *l, const char *orig, char *avail
 	emit_end(&r);
 }
 
-/* One block per clocksource of the list, each with its share of what is left. 1 if one failed. */
-static int sweep_blocks(const struct probe_ctx *ctx, const struct env *base, const struct clocksource_list *l)
+/*
+ * One block per clocksource of the list from the first'th, each with its
+ * share of what is left. 1 if one failed.
+ */
+static int sweep_blocks(const struct probe_ctx *ctx, const struct env *base, const struct clocksource_list *l,
+			size_t first)
 {
 	char now[CS_NAME_LEN], why[128];
 	int64_t start = mono_ns(), budget = sweep_budget_ns(ctx);
 	int failed = 0;
 
-	for (size_t i = 0; i < l->n; i++) {
+	for (size_t i = first; i < l->n; i++) {
 		struct env e = *base;
 		int64_t left = budget - (mono_ns() - start);
 		int rc;
@@ -180,23 +184,59 @@ static enum probe_status sweep(const struct probe_ctx *ctx, struct env *base, co
 	int failed;
 
 	sweep_list(&l, orig, avail);
-	failed = sweep_blocks(ctx, base, &l);
+	failed = sweep_blocks(ctx, base, &l, 0);
 	return restore(orig) || failed ? PROBE_FAILED : PROBE_OK;
+}
+
+/*
+ * In rounds: every round measures the original clocksource, in this
+ * child; the last round, after the run's records of it, sweeps the others
+ * whole, each in a child with the whole plan (docs/probes/clocks.md,
+ * "Rounds": switching the clocksource R times would disturb every probe
+ * beside it, and a clocksource's block is no sample of another's).
+ */
+static enum probe_status sweep_in_rounds(const struct probe_ctx *ctx, struct env *e, const char *orig,
+					 char *avail)
+{
+	struct clocksource_list l;
+	struct env whole = *e;
+	enum probe_status st = clocks_measure_block(ctx, e);
+	int failed;
+
+	if (!clocks_rounds_last(e))
+		return st;
+	clocks_rounds_as_run(e, 1);
+	whole.st = 0;
+	whole.plan = clocks_plan(ctx->quick);
+	sweep_list(&l, orig, avail);
+	failed = sweep_blocks(ctx, &whole, &l, 1);
+	return restore(orig) || failed || st == PROBE_FAILED ? PROBE_FAILED : PROBE_OK;
+}
+
+/* Why the sweep cannot run here, or NULL (then avail holds the clocksources). */
+static const char *no_sweep(char *avail, size_t len)
+{
+	if (geteuid() != 0)
+		return "needs root (writes current_clocksource)";
+	if (sysinfo_read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, len) <= 0)
+		return "no " CLOCKSOURCE_DIR "/available_clocksource";
+	return 0;
 }
 
 enum probe_status clocks_sweep_run(const struct probe_ctx *ctx, struct env *e, int want, const char *orig)
 {
 	char avail[256];
+	const char *why = want ? no_sweep(avail, sizeof(avail)) : 0;
 
 	if (!want)
 		return clocks_measure_block(ctx, e);
-	if (geteuid() != 0) {
-		clocks_emit_clocksource_record("skip", orig, "clocksource sweep", "needs root (writes current_clocksource)");
+	if (why) {
+		if (clocks_rounds_last(e)) {	/* in rounds: the run's, once */
+			clocks_rounds_as_run(e, 1);
+			clocks_emit_clocksource_record("skip", orig, "clocksource sweep", why);
+			clocks_rounds_as_run(e, 0);
+		}
 		return clocks_measure_block(ctx, e);
 	}
-	if (sysinfo_read_text(CLOCKSOURCE_DIR "/available_clocksource", avail, sizeof(avail)) <= 0) {
-		clocks_emit_clocksource_record("skip", orig, "clocksource sweep", "no " CLOCKSOURCE_DIR "/available_clocksource");
-		return clocks_measure_block(ctx, e);
-	}
-	return sweep(ctx, e, orig, avail);
+	return e->st ? sweep_in_rounds(ctx, e, orig, avail) : sweep(ctx, e, orig, avail);
 }

@@ -333,27 +333,18 @@ static void emit_interrupts(const struct irqstat_table *irq, const struct irqsta
 		human_top("softirqs", soft);
 }
 
-/* SMIs in the window (irqstat.h reads them): a result, or a skip saying why. */
-static void emit_smis(const struct irqstat_smi *before, const struct irqstat_smi *after,
-		      int64_t duration_ms)
+static void emit_smi_record(uint64_t n, int cpus, int changed, int64_t duration_ms)
 {
 	struct tp_rec r;
-	uint64_t n;
-	int changed;
 
-	if (before->why || after->why) {
-		emit_skip(P, "smis", before->why ? before->why : after->why);
-		return;
-	}
-	n = irqstat_smi_delta(before, after, &changed);
 	emit_result_begin(&r, P, "smis");
 	tp_rec_uint(&r, "smis", n);
-	tp_rec_int(&r, "smi_cpus", after->n);
+	tp_rec_int(&r, "smi_cpus", cpus);
 	tp_rec_int(&r, "duration_ms", duration_ms);
 	if (changed)
 		tp_rec_bool(&r, "smi_cpus_changed", 1);
 	emit_end(&r);
-	emit_human("  SMIs during the run: %llu on %d CPUs\n", (unsigned long long)n, after->n);
+	emit_human("  SMIs during the run: %llu on %d CPUs\n", (unsigned long long)n, cpus);
 }
 
 static void emit_stats(const char *name, int cpu, const struct noise_stats *s,
@@ -381,8 +372,70 @@ static void emit_stats(const char *name, int cpu, const struct noise_stats *s,
 	emit_end(&r);
 }
 
+/*
+ * Rounds (docs/probes/noise.md, "Rounds"): what each CPU's spinner keeps
+ * from round to round in the suite's shared memory, its kept gaps in its
+ * share of the pool's buffer (g.gap points there: the mapping is at one
+ * address in every round's child).
+ */
+struct noise_cpu_acc {
+	int cpu, pin_error;
+	struct noise_gaps g;	/* every round's gaps: counts, sums, the kept ones */
+	uint64_t dur_ticks, reads;
+	long nivcsw;
+};
+
+struct noise_pool {
+	int calibrated;
+	struct tsc_calib tsc;		/* round 1's: every round's ticks are the same ns */
+	int cap;			/* CPUs it holds */
+	size_t per_cpu;			/* gaps kept per CPU */
+	struct noise_irqsum irq, soft;
+	int smi_rounds;
+	uint64_t smis;
+	int smi_cpus, smi_changed;
+	char smi_why[112];
+	/* then cap struct noise_cpu_acc, then cap * per_cpu gaps */
+};
+
+static size_t gaps_per_cpu(int ncpu)
+{
+	return GAPS_TOTAL / (size_t)ncpu < GAPS_PER_CPU ? GAPS_TOTAL / (size_t)ncpu : GAPS_PER_CPU;
+}
+
+static struct noise_cpu_acc *pool_acc(struct noise_pool *p)
+{
+	return (struct noise_cpu_acc *)(p + 1);
+}
+
+static uint64_t *pool_gaps(struct noise_pool *p, int i)
+{
+	return (uint64_t *)(pool_acc(p) + p->cap) + (size_t)i * p->per_cpu;
+}
+
+static size_t state_bytes(const struct probe_ctx *ctx)
+{
+	int cap = ctx->ncpu > 0 ? ctx->ncpu : 1;
+
+	return sizeof(struct noise_pool) + (size_t)cap * (sizeof(struct noise_cpu_acc) +
+							  gaps_per_cpu(cap) * sizeof(uint64_t));
+}
+
+/* The pool of this round's child, or NULL when the probe runs whole. */
+static struct noise_pool *pool_of(const struct probe_ctx *ctx)
+{
+	struct noise_pool *p = ctx->rounds > 1 && ctx->state_len >= state_bytes(ctx) ? ctx->state : 0;
+
+	if (p && !p->cap) {
+		p->cap = ctx->ncpu > 0 ? ctx->ncpu : 1;
+		p->per_cpu = gaps_per_cpu(p->cap);
+	}
+	return p;
+}
+
 /* One run of the probe: its spinners, and what /proc said before and after. */
 struct noise_run {
+	struct noise_pool *pool;	/* rounds: what they share; NULL: whole */
 	struct probe_ctx *ctx;
 	double hz;
 	int threshold_ns, ncpu, nrun, have_irq, have_soft;
@@ -413,22 +466,26 @@ static int noise_setup(struct noise_run *nr, const cpu_set_t *set, int64_t durat
 	size_t per_cpu;
 
 	nr->ncpu = CPU_COUNT(set);
-	per_cpu = GAPS_TOTAL / (size_t)nr->ncpu < GAPS_PER_CPU ? GAPS_TOTAL / (size_t)nr->ncpu
-							     : GAPS_PER_CPU;
+	if (nr->pool && nr->ncpu > nr->pool->cap)
+		return -2;
+	per_cpu = nr->pool ? nr->pool->per_cpu : gaps_per_cpu(nr->ncpu);
 	nr->sp = calloc((size_t)nr->ncpu, sizeof(*nr->sp));
-	nr->gapbuf = malloc((size_t)nr->ncpu * per_cpu * sizeof(*nr->gapbuf));
+	nr->gapbuf = nr->pool ? 0 : malloc((size_t)nr->ncpu * per_cpu * sizeof(*nr->gapbuf));
 	nr->h = calloc((size_t)nr->ncpu + 1, sizeof(*nr->h));
-	if (!nr->sp || !nr->gapbuf || !nr->h)
+	if (!nr->sp || (!nr->pool && !nr->gapbuf) || !nr->h)
 		return -1;
 	for (int c = 0, i = 0; c < CPU_SETSIZE && i < nr->ncpu; c++) {
 		struct spinner *s = &nr->sp[i];
+		/* in rounds: the free part of the CPU's share of the pool */
+		size_t kept = nr->pool ? pool_acc(nr->pool)[i].g.n : 0;
+		uint64_t *buf = nr->pool ? pool_gaps(nr->pool, i) + kept : nr->gapbuf + (size_t)i * per_cpu;
 
 		if (!CPU_ISSET(c, set))
 			continue;
 		s->cpu = c;
 		s->start = &nr->start;
 		/* ceil: a counted gap is never shorter than the threshold in ns */
-		noise_gaps_init(&s->g, nr->gapbuf + (size_t)i * per_cpu, per_cpu,
+		noise_gaps_init(&s->g, buf, per_cpu - kept,
 				(uint64_t)ceil((double)nr->threshold_ns * nr->hz / 1e9));
 		s->duration_ticks = (uint64_t)((double)duration_ms * nr->hz / 1e3);
 		i++;
@@ -544,6 +601,30 @@ static double noise_report(struct noise_run *nr)
 	return st.duration_ns;
 }
 
+/* SMIs in the window (irqstat.h reads them): a result, or a skip saying why; in rounds, added up. */
+static void noise_smis(struct noise_run *nr, int64_t duration_ms)
+{
+	const struct irqstat_smi *b = &nr->smi[0], *a = &nr->smi[1];
+	struct noise_pool *p = nr->pool;
+	uint64_t n;
+	int changed;
+
+	if (b->why || a->why) {
+		emit_skip(P, "smis", b->why ? b->why : a->why);
+		if (p)
+			snprintf(p->smi_why, sizeof(p->smi_why), "%s", b->why ? b->why : a->why);
+		return;
+	}
+	n = irqstat_smi_delta(b, a, &changed);
+	emit_smi_record(n, a->n, changed, duration_ms);
+	if (p) {
+		p->smi_rounds++;
+		p->smis += n;
+		p->smi_cpus = a->n;
+		p->smi_changed |= changed;
+	}
+}
+
 /* The interrupts, softirqs and SMIs counted during the spin. */
 static void noise_interrupts(struct noise_run *nr, double duration_ns)
 {
@@ -556,12 +637,84 @@ static void noise_interrupts(struct noise_run *nr, double duration_ns)
 		ok_irq = nr->have_irq && !irqstat_delta(&nr->irq0, &nr->irq1, &dirq);
 		ok_soft = nr->have_soft && !irqstat_delta(&nr->soft0, &nr->soft1, &dsoft);
 		emit_interrupts(ok_irq ? &dirq : 0, ok_soft ? &dsoft : 0, (int64_t)(duration_ns / 1e6));
+		if (ok_irq && nr->pool)
+			noise_irqsum_add(&nr->pool->irq, &dirq);
+		if (ok_soft && nr->pool)
+			noise_irqsum_add(&nr->pool->soft, &dsoft);
 		if (ok_irq)
 			irqstat_table_free(&dirq);
 		if (ok_soft)
 			irqstat_table_free(&dsoft);
 	}
-	emit_smis(&nr->smi[0], &nr->smi[1], (int64_t)(duration_ns / 1e6));
+	noise_smis(nr, (int64_t)(duration_ns / 1e6));
+}
+
+/* This round's spinners added to the pool. */
+static void pool_add(struct noise_run *nr)
+{
+	struct noise_cpu_acc *acc = pool_acc(nr->pool);
+
+	for (int i = 0; i < nr->ncpu; i++) {
+		const struct spinner *s = &nr->sp[i];
+		size_t kept = acc[i].g.n + s->g.n;
+
+		acc[i].cpu = s->cpu;
+		acc[i].pin_error |= s->pin_error;
+		noise_gaps_add(&acc[i].g, &s->g);
+		acc[i].g.threshold_ticks = s->g.threshold_ticks;
+		acc[i].g.gap = pool_gaps(nr->pool, i);
+		acc[i].g.n = acc[i].g.cap = kept;
+		acc[i].dur_ticks += s->t_last - s->t_first;
+		acc[i].reads += s->reads;
+		acc[i].nivcsw += s->nivcsw;
+	}
+}
+
+/* The run's interrupt and SMI records: every round's counts added up. */
+static void pool_interrupts(struct noise_pool *p, double duration_ns)
+{
+	struct irqstat_table irq, soft;
+	int64_t ms = (int64_t)(duration_ns / 1e6);
+
+	noise_irqsum_view(&p->irq, &irq);
+	noise_irqsum_view(&p->soft, &soft);
+	if (!p->irq.rounds && !p->soft.rounds)
+		emit_skip(P, "interrupts", "no /proc/interrupts or /proc/softirqs");
+	else
+		emit_interrupts(p->irq.rounds ? &irq : 0, p->soft.rounds ? &soft : 0, ms);
+	if (p->smi_why[0])
+		emit_skip(P, "smis", p->smi_why);
+	else if (p->smi_rounds)
+		emit_smi_record(p->smis, p->smi_cpus, p->smi_changed, ms);
+}
+
+/*
+ * The last round: the run's records, each CPU's over every round's spin
+ * (its gaps, its time, its reads), as a whole run of that spin gives them.
+ */
+static void pool_report(struct noise_run *nr)
+{
+	const struct noise_cpu_acc *acc = pool_acc(nr->pool);
+	struct spinner *round = nr->sp, *run = calloc((size_t)nr->ncpu, sizeof(*run));
+
+	if (!run) {
+		emit_error(P, 0, "out of memory for the run's figures");
+		return;
+	}
+	for (int i = 0; i < nr->ncpu; i++) {
+		run[i].cpu = acc[i].cpu;
+		run[i].pin_error = acc[i].pin_error;
+		run[i].g = acc[i].g;
+		run[i].t_last = acc[i].dur_ticks;
+		run[i].reads = acc[i].reads;
+		run[i].nivcsw = acc[i].nivcsw;
+	}
+	nr->sp = run;
+	emit_set_round(0);
+	noise_head(nr);
+	pool_interrupts(nr->pool, noise_report(nr));
+	nr->sp = round;
+	free(run);
 }
 
 static void noise_free(struct noise_run *nr)
@@ -573,6 +726,18 @@ static void noise_free(struct noise_run *nr)
 	free(nr->gapbuf);
 	free(nr->sp);
 	free(nr->h);
+}
+
+/* In rounds, round 1's calibration for every round (their gaps are in its ticks). */
+static double calibrate(struct probe_ctx *ctx, struct noise_pool *p)
+{
+	if (p && p->calibrated)
+		ctx->tsc = p->tsc;
+	else if (tsccal_probe(ctx) >= 0 && p) {
+		p->tsc = ctx->tsc;
+		p->calibrated = 1;
+	}
+	return ctx->tsc.hz;
 }
 
 static int threshold_ns;	/* --noise-threshold-ns= */
@@ -587,15 +752,18 @@ enum probe_status noise_probe_run(struct probe_ctx *ctx)
 		.ctx = ctx, .smi = smi, .pre = &pre, .map = &map,
 		.threshold_ns = threshold_ns > 0 ? threshold_ns : 1000,
 	};
-	int64_t duration_ms = spin_ms > 0 ? spin_ms : (ctx->quick ? 1000 : 10000);
+	/* in rounds, each spins its share */
+	int64_t duration_ms = probe_round_ns(ctx, spin_ms > 0 ? spin_ms : (ctx->quick ? 1000 : 10000));
 	enum probe_status rc = PROBE_FAILED;
+	int set_rc;
 	cpu_set_t set;
 
 	if (tsccal_no_counter()) {
 		emit_skip(P, 0, tsccal_no_counter());
 		return PROBE_SKIPPED;
 	}
-	nr.hz = tsccal_probe(ctx);
+	nr.pool = pool_of(ctx);
+	nr.hz = calibrate(ctx, nr.pool);
 	if (!(nr.hz > 0)) {
 		emit_skip(P, 0,
 			  "no TSC calibration (stub hand-over absent, user calibration failed)");
@@ -610,8 +778,11 @@ enum probe_status noise_probe_run(struct probe_ctx *ctx)
 		emit_error(P, 0, "sched_getaffinity failed");
 		return PROBE_FAILED;
 	}
-	if (noise_setup(&nr, &set, duration_ms)) {
-		emit_error(P, 0, "out of memory for the gap buffers");
+	if (duration_ms < 1)
+		duration_ms = 1;
+	if ((set_rc = noise_setup(&nr, &set, duration_ms))) {
+		emit_error(P, 0, set_rc == -2 ? "more CPUs than its rounds' shared memory holds (run --rounds=1)"
+					      : "out of memory for the gap buffers");
 	} else {
 		noise_spin(&nr);
 		if (nr.nrun < nr.ncpu) {
@@ -619,6 +790,10 @@ enum probe_status noise_probe_run(struct probe_ctx *ctx)
 		} else {
 			noise_head(&nr);
 			noise_interrupts(&nr, noise_report(&nr));
+			if (nr.pool)
+				pool_add(&nr);
+			if (nr.pool && probe_round_last(ctx))
+				pool_report(&nr);
 			rc = PROBE_OK;
 		}
 	}
@@ -710,6 +885,5 @@ const struct probe noise_probe = {
 	PROBE_OPTS(noise_opts), PROBE_FIGURES("stolen_pct"),
 	PROBE_KEYS(noise_keys),
 	PROBE_VERDICT(noise_verdict),
-	.rounds = { .whole = "not split yet: its per-CPU spinners keep their gap "
-			    "histograms in one child (issue 46)" },
+	.rounds = { .min_round_ms = 150, .state_bytes = state_bytes },
 };

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../irqstat.h"
 #include "../stats.h"
 
 /* ---- gaps: what the spin loop finds ---- */
@@ -63,5 +64,27 @@ void noise_summarize(const struct noise_gaps *g, uint64_t duration_ticks, int nc
 /* Adds src into dst (a machine total from per-CPU gaps); the buffers are
  * not merged: dst->n counts, dst->gap is left alone. */
 void noise_gaps_add(struct noise_gaps *dst, const struct noise_gaps *src);
+
+/*
+ * Rounds (docs/probes/noise.md, "Rounds"): the interrupt and softirq
+ * counts of every round's window added up, by row name, per CPU column
+ * while every round had the same columns (at most NOISE_SUM_COLS; else the
+ * totals alone), at most NOISE_SUM_ROWS rows (later names are left out and
+ * counted in dropped). Plain arrays: it lives in the suite's shared memory.
+ */
+#define NOISE_SUM_ROWS 512
+#define NOISE_SUM_COLS 64
+struct noise_irqsum {
+	int rounds;		/* deltas added */
+	int ncol;
+	int cpu[NOISE_SUM_COLS];
+	size_t nrows, dropped;
+	struct irqstat_row row[NOISE_SUM_ROWS];
+	uint64_t count[NOISE_SUM_ROWS * NOISE_SUM_COLS];
+};
+
+void noise_irqsum_add(struct noise_irqsum *s, const struct irqstat_table *d);
+/* The sum as a table to read (its arrays are the sum's: never freed). */
+void noise_irqsum_view(struct noise_irqsum *s, struct irqstat_table *t);
 
 #endif

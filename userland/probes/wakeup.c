@@ -66,6 +66,8 @@
 static struct int_list periods_us;	/* --wakeup-us=; empty: 1000 and 100 */
 static int fifo_prio = -1;		/* --wakeup-priority=; -1: the default for where it runs */
 static int pin_cpu = -1;		/* --wakeup-cpu=; -1: not pinned */
+static int asked_samples;		/* --wakeup-samples=; 0: by the profile */
+static int asked_seconds;		/* --wakeup-seconds=; 0: by the profile */
 
 /* ---- arithmetic (wakeup.h) ---- */
 
@@ -119,6 +121,20 @@ size_t wakeup_samples(int quick, int64_t period_us)
 		return 200;
 	n = 3 * 1000000 / (period_us > 0 ? period_us : 1);
 	return (size_t)(n < 1000 ? 1000 : n > 30000 ? 30000 : n);
+}
+
+size_t wakeup_length(int samples, int seconds, size_t slots, int quick, int64_t period_us)
+{
+	int64_t n;
+
+	if (samples > 0)
+		n = samples;
+	else if (seconds > 0)
+		n = (int64_t)seconds * 1000000 / (int64_t)(slots ? slots : 1) /
+		    (period_us > 0 ? period_us : 1);
+	else
+		return wakeup_samples(quick, period_us);
+	return (size_t)(n < 1 ? 1 : n > WAKEUP_SAMPLES_MAX ? WAKEUP_SAMPLES_MAX : n);
 }
 
 int wakeup_priority(int asked, int appliance)
@@ -688,6 +704,12 @@ static void human_pct(double ns, double p, size_t n)
 
 #define NMECH (sizeof(mechs) / sizeof(*mechs))
 
+/* Samples per mechanism at period_us, of np periods, as the options ask (wakeup_length()). */
+static size_t samples_at(const struct probe_ctx *ctx, int64_t period_us, size_t np)
+{
+	return wakeup_length(asked_samples, asked_seconds, np * NMECH, ctx->quick, period_us);
+}
+
 /*
  * Rounds (docs/probes/wakeup.md, "Rounds"): what each mechanism at each
  * period gave over the rounds, in the suite's shared memory; its latencies
@@ -815,8 +837,8 @@ enum probe_status wakeup_probe_run(struct probe_ctx *ctx)
 
 	setup(ctx, &s);
 	for (size_t p = 0; p < np; p++)
-		if (wakeup_samples(ctx->quick, periods[p]) > maxs)
-			maxs = wakeup_samples(ctx->quick, periods[p]);
+		if (samples_at(ctx, periods[p], np) > maxs)
+			maxs = samples_at(ctx, periods[p], np);
 	lat = calloc(maxs, sizeof(*lat));
 	scratch = calloc(maxs, sizeof(*scratch));
 	buckets = calloc(HIST_BUCKETS, sizeof(*buckets));
@@ -830,7 +852,7 @@ enum probe_status wakeup_probe_run(struct probe_ctx *ctx)
 	for (size_t p = 0; p < np; p++) {
 		for (size_t m = 0; m < NMECH; m++) {
 			struct wcfg c = { .period_ns = periods[p] * NS_PER_US,
-					  .samples = round_samples(ctx, wakeup_samples(ctx->quick, periods[p])) };
+					  .samples = round_samples(ctx, samples_at(ctx, periods[p], np)) };
 			struct wout o = { .lat = lat };
 			char why[128] = "", name[64];
 			int rc;
@@ -876,8 +898,8 @@ static size_t state_bytes(const struct probe_ctx *ctx)
 	size_t np = wakeup_periods(&periods_us, periods, MAX_PERIODS), maxs = 0;
 
 	for (size_t p = 0; p < np; p++)
-		if (wakeup_samples(ctx->quick, periods[p]) > maxs)
-			maxs = wakeup_samples(ctx->quick, periods[p]);
+		if (samples_at(ctx, periods[p], np) > maxs)
+			maxs = samples_at(ctx, periods[p], np);
 	return sizeof(struct wakeup_state) + np * NMECH * maxs * sizeof(int64_t);
 }
 
@@ -893,8 +915,14 @@ static int64_t expect_ms(const struct probe_ctx *ctx)
 	size_t np = wakeup_periods(&periods_us, periods, MAX_PERIODS);
 
 	for (size_t p = 0; p < np; p++)
-		us += (int64_t)wakeup_samples(ctx->quick, periods[p]) * (periods[p] + extra_us);
+		us += (int64_t)samples_at(ctx, periods[p], np) * (periods[p] + extra_us);
 	return us * (int64_t)(sizeof(mechs) / sizeof(*mechs)) / 1000;
+}
+
+/* The length asked through --wakeup-samples or --wakeup-seconds: the estimate; else 0. */
+static int64_t asked_ms(const struct probe_ctx *ctx)
+{
+	return asked_samples > 0 || asked_seconds > 0 ? expect_ms(ctx) : 0;
 }
 
 /* ---- the registry's row (probes/registry.c) ---- */
@@ -931,6 +959,16 @@ static const struct probe_opt wakeup_opts[] = {
 		.hi = 4095, .def = -1, .dflt = "-1 (not pinned)",
 		.help = "`wakeup`: CPU to pin the measuring thread to",
 	  }, .store = &pin_cpu },
+	{ .w = {
+		.name = "wakeup-samples", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = 0,
+		.hi = WAKEUP_SAMPLES_MAX, .def = 0, .dflt = "0 (quick 200; full 3 s worth, 1000..30000)",
+		.help = "`wakeup`: samples per mechanism and period (cyclictest's -l); over --wakeup-seconds",
+	  }, .store = &asked_samples },
+	{ .w = {
+		.name = "wakeup-seconds", .type = TP_WT_INT, .by = TP_BY_USER, .reader = TP_FOR_SUITE, .lo = 0,
+		.hi = 86400, .def = 0, .dflt = "0 (by the profile)",
+		.help = "`wakeup`: seconds the probe measures, shared by its mechanisms and periods (cyclictest's -D)",
+	  }, .store = &asked_seconds },
 };
 
 /*
@@ -980,6 +1018,7 @@ static const struct probe_verdict wakeup_verdict[] = {
 const struct probe wakeup_probe = {
 	.name = "wakeup", .summary = "wake-up latency of every sleep and timer mechanism (cyclictest)",
 	.run = wakeup_probe_run, .limit_quick_s = 60, .limit_full_s = 900, .expect_ms = expect_ms,
+	.asked_ms = asked_ms,
 	PROBE_OPTS(wakeup_opts), PROBE_FIGURES("p99_ns", "samples"),
 	PROBE_KEYS(wakeup_keys),
 	PROBE_VERDICT(wakeup_verdict),

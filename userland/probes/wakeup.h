@@ -32,6 +32,18 @@ size_t wakeup_periods(const struct int_list *asked, int64_t *us, size_t max);
 /* Samples per mechanism and period: quick 200; full 3 s worth, 1000..30000. */
 size_t wakeup_samples(int quick, int64_t period_us);
 
+/* The most samples one mechanism takes at one period, however asked (memory: 8 bytes each). */
+#define WAKEUP_SAMPLES_MAX 1000000
+
+/*
+ * Samples per mechanism and period as asked (cyclictest's -l and -D):
+ * samples > 0 (--wakeup-samples) that many; else seconds > 0
+ * (--wakeup-seconds) the probe's whole measuring time, shared evenly by
+ * its slots (mechanisms x periods), in periods of period_us, at least 1;
+ * else wakeup_samples(). At most WAKEUP_SAMPLES_MAX.
+ */
+size_t wakeup_length(int samples, int seconds, size_t slots, int quick, int64_t period_us);
+
 /* The SCHED_FIFO priority to ask for: ASKED (--wakeup-priority) when >= 0,
  * or by default 90 in the appliance and none (0) on a host. */
 int wakeup_priority(int asked, int appliance);

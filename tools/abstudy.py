@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: MIT
+"""The comparison's two error rates, measured (docs/comparing.md, "Measured
+on this kind of machine"). Over identical pairs PREFIX-N-a.log and
+PREFIX-N-b.log in DIR (tools/aa-pairs.sh makes them):
+
+    abstudy.py aa DIR PREFIX            each pair as it is: the rows that lead
+    abstudy.py ab DIR PREFIX CASES      each case's figure of run B scaled:
+                                        whether its row leads, per pair
+
+CASES is a file of lines `PROBE TAB RESULT TAB KEY TAB FACTOR` (RESULT `*`:
+every result of PROBE with KEY). The key and its `KEY_ci95` interval are
+scaled in every record of that result, the run's and each round's, and the
+CRCs redone (tools/tp1rec.py), as a real change would move them. Each
+comparison is `tp-report --label=A,B A.log B.log` (TP_REPORT, else
+build/tp-report; FLOORS=FILE adds --floors=FILE), run without a shell: the
+lead's rows from its text, a case's verdict and detectable ratio from its
+--format=json (`leads`, `detectable`).
+Prints one markdown table; exits 2 on a usage error."""
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tp1rec import record_line, records  # noqa: E402
+
+def tp_report(*args):
+    cmd = [os.environ.get("TP_REPORT", "build/tp-report"), "--label=A,B"]
+    if os.environ.get("FLOORS"):
+        cmd.append("--floors=" + os.environ["FLOORS"])
+    return subprocess.run(cmd + list(args), capture_output=True, text=True).stdout
+
+
+def judged(a, b, probe, result, key):
+    """Whether any figure KEY of PROBE's RESULT leads in `tp-report
+    --format=json A B`, and the least detectable ratio printed for them."""
+    doc = json.loads(tp_report("--format=json", a, b))
+    figs, led, det = doc["figures"], False, None
+    for row in doc["comparison"]["rows"]:
+        f = figs[row["figure"]]
+        if f["probe"] != probe or f["figure"] != key or (result != "*" and f["result"] != result):
+            continue
+        led = led or bool(row.get("leads", [None, False])[1])
+        d = row.get("detectable", [None, None])[1]
+        if d is not None and (det is None or d < det):
+            det = d
+    return led, det
+
+
+def report(a, b):
+    """The lead rows of `tp-report A B` (each row one line again; its notes
+    in parentheses are not rows) and its promise line (false rows and
+    detectable ratios)."""
+    out = tp_report(a, b)
+    rows, promise, section, cur = [], "", False, None
+    for line in out.split("\n"):
+        if line.startswith("What changed"):
+            section = True
+        elif not section:
+            continue
+        elif not line.strip():
+            break
+        elif line.startswith("    "):
+            if cur == "promise":
+                promise += " " + line.strip()
+            elif cur == "row":
+                rows[-1] += " " + line.strip()
+        elif line.startswith("  false rows:"):
+            promise, cur = line.strip(), "promise"
+        elif line.strip().startswith("("):
+            cur = "note"
+        else:
+            rows.append(line.strip())
+            cur = "row"
+    return rows, promise
+
+
+def pairs(d, prefix):
+    """The numbers N of DIR/PREFIX-N-a.log that have their -b.log."""
+    ns = []
+    for a in glob.glob(os.path.join(d, glob.escape(prefix) + "-*-a.log")):
+        m = re.fullmatch(re.escape(prefix) + r"-([0-9]+)-a\.log", os.path.basename(a))
+        if m and os.path.exists(a[:-6] + "-b.log"):
+            ns.append(int(m.group(1)))
+    return sorted(ns)
+
+
+def scaled(path, probe, result, key, f, out):
+    """PATH with KEY (and KEY_ci95) of PROBE's RESULT times F, into OUT."""
+    with open(path, encoding="utf-8", errors="replace") as src:
+        recs = records(src.read())[0]
+    with open(out, "w", encoding="utf-8") as dst:
+        for r in recs:
+            if (r.get("type") == "result" and r.get("probe") == probe
+                    and (result == "*" or r.get("name") == result)
+                    and isinstance(r.get(key), (int, float))):
+                r[key] = r[key] * f
+                ci = r.get(key + "_ci95")
+                if isinstance(ci, list) and len(ci) == 3:
+                    r[key + "_ci95"] = [ci[0] * f, ci[1] * f, ci[2]]
+            dst.write(record_line(r) + "\n")
+
+
+def aa(d, prefix):
+    print("| pair | lead rows | rows |")
+    print("| --: | --: | --- |")
+    leading = 0
+    ns = pairs(d, prefix)
+    for n in ns:
+        base = os.path.join(d, "%s-%d" % (prefix, n))
+        rows, _ = report(base + "-a.log", base + "-b.log")
+        leading += bool(rows)
+        print("| %d | %d | %s |" % (n, len(rows), "; ".join(r[:100] for r in rows)))
+    print("\nA/A: %d of %d pairs lead with any row" % (leading, len(ns)))
+
+
+def ab(d, prefix, cases):
+    print("| case | leads in | detectable printed (per pair) |")
+    print("| --- | --: | --- |")
+    ns = pairs(d, prefix)
+    with tempfile.TemporaryDirectory() as tmp, open(cases, encoding="utf-8") as cf:
+        for line in cf:
+            if not line.strip() or line.startswith("#"):
+                continue
+            probe, result, key, f = line.rstrip("\n").split("\t")
+            hits, dets = 0, []
+            for n in ns:
+                base = os.path.join(d, "%s-%d" % (prefix, n))
+                b = os.path.join(tmp, "b.log")
+                scaled(base + "-b.log", probe, result, key, float(f), b)
+                led, det = judged(base + "-a.log", b, probe, result, key)
+                hits += led
+                dets.append("%.3gx" % det if det else "-")
+            print("| %s %s %s x%s | %d of %d | %s |" % (probe, result, key, f, hits, len(ns),
+                                                   ", ".join(dets)))
+
+
+def main(argv):
+    if len(argv) == 4 and argv[1] == "aa":
+        aa(argv[2], argv[3])
+    elif len(argv) == 5 and argv[1] == "ab":
+        ab(argv[2], argv[3], argv[4])
+    else:
+        sys.stderr.write(__doc__)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
