@@ -8,7 +8,8 @@
 # is written to OUTDIR/PREFIX-N-a.log and -b.log with its run record's
 # kernel command line replaced by "console=ttyS0 quiet" (it names the
 # host's own boot; no other line is touched, so every other record keeps
-# its CRC as written). tests/data/aa-host*-*.log were made this way.
+# its CRC as written). tests/data/aa-host*-*.log were made this way
+# (kept packed: tests/data/README.md).
 # With MODE=appliance, each run is a boot of the appliance image in QEMU
 # (tools/qemu-run.sh: TCG here, KVM where it works) with the same probes and
 # profile, its serial log kept as it is (tests/data/aa-tcg-*.log).

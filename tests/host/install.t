@@ -143,8 +143,9 @@ fi
 # ---- docs/fleet.md's backfill, as written, in a folder of results ----
 if command -v promtool >/dev/null; then
 	mkdir -p "$tmp/bf/results"
-	cp tests/data/aa-host3-1-a.log "$tmp/bf/results/node-1.tp1"
-	cp tests/data/aa-host3-2-a.log "$tmp/bf/results/node-2.tp1"
+	D=$(sh tests/lib/testdata.sh) || exit 1	# tests/data, its sets of runs extracted
+	cp "$D/aa-host3-1-a.log" "$tmp/bf/results/node-1.tp1"
+	cp "$D/aa-host3-2-a.log" "$tmp/bf/results/node-2.tp1"
 	awk '/^## Appliance results: backfill/ { f = 1 } f && /^```$/ { if (in_) exit; in_ = 1; next } in_' \
 		docs/fleet.md > "$tmp/bf/backfill.sh"
 	ok "docs/fleet.md's backfill names tp-report and promtool" sh -c 'grep -q "^tp-report " "$1" && grep -q "^promtool " "$1"' - "$tmp/bf/backfill.sh"

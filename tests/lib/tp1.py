@@ -15,6 +15,15 @@ BUILD = os.path.join(ROOT, "build")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from tp1rec import ANSI, LINE_MAX, frame, parse_line, record_line, records, suite_records  # noqa: E402,F401
 
+
+def test_data():
+    """The folder holding every file of tests/data under its own name, the
+    sets of runs extracted from their archives (tests/lib/testdata.sh)."""
+    out = subprocess.run(["sh", os.path.join(ROOT, "tests", "lib", "testdata.sh")], cwd=ROOT,
+                         check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
+    return os.path.join(ROOT, out)
+
+
 _n = 0
 _failed = 0
 

@@ -19,10 +19,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
-from tp1 import ROOT, done, ok, skip, tp_report  # noqa: E402
+from tp1 import ROOT, done, ok, skip, tp_report, test_data  # noqa: E402
 
 TP_REPORT = tp_report()
-DATA = os.path.join(ROOT, "tests", "data")
+DATA = test_data()
 TCG = os.path.join(DATA, "aa-tcg2-1-a.log")
 KVM = os.path.join(DATA, "aa-host3-1-a.log")
 BUSY = os.path.join(DATA, "fresh-yield-stress2-1.log")

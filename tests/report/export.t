@@ -20,10 +20,10 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tp1 import ROOT, ok, skip, diag, done, record_line, tp_report  # noqa: E402
+from tp1 import ROOT, ok, skip, diag, done, record_line, tp_report, test_data  # noqa: E402
 
 REPORT = tp_report()
-DATA = os.path.join(ROOT, "tests", "data")
+DATA = test_data()
 SCHEMAS = os.path.join(ROOT, "tests", "schemas")
 HOST = os.path.join(DATA, "aa-host-1-a.log")
 Q35 = os.path.join(DATA, "serial-q35-fingerprint.log")

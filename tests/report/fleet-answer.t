@@ -20,11 +20,11 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
-from tp1 import ROOT, done, ok, timing, tp_report  # noqa: E402
+from tp1 import ROOT, done, ok, timing, tp_report, test_data  # noqa: E402
 from tp1rec import record_line, records  # noqa: E402
 
 TP_REPORT = tp_report()
-CAPTURE = os.path.join(ROOT, "tests", "data", "aa-host3-1-a.log")
+CAPTURE = os.path.join(test_data(), "aa-host3-1-a.log")
 RUNS, BAD, SLOW = 1000, 500, 10
 tmp = tempfile.mkdtemp(prefix="tp-fleet-answer.")
 

@@ -22,10 +22,10 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tp1 import ROOT, ok, done, diag, timing, write_log, tp_report  # noqa: E402
+from tp1 import ROOT, ok, done, diag, timing, write_log, tp_report, test_data  # noqa: E402
 
 REPORT = tp_report()
-DATA = os.path.join(ROOT, "tests", "data")
+DATA = test_data()
 HOST = os.path.join(DATA, "aa-host-1-a.log")
 tmp = tempfile.mkdtemp(prefix="timeprobe-fleet.")
 

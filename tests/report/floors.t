@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 GEN=$(dirname "$TP_REPORT")/report/floors_gen
-D=tests/data
+D=$(sh tests/lib/testdata.sh) || exit 1	# tests/data, its sets of runs extracted
 F=tools/report/floors.tsv
 
 # the committed table against its inputs, where they are (a clone without

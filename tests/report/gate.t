@@ -16,10 +16,10 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
-from tp1 import ROOT, done, ok, tp_report  # noqa: E402
+from tp1 import ROOT, done, ok, tp_report, test_data  # noqa: E402
 
 TP_REPORT = tp_report()
-DATA = os.path.join(ROOT, "tests", "data")
+DATA = test_data()
 POOR = os.path.join(DATA, "aa-tcg2-1-a.log")   # TCG: clock_read_ns poor, tsc=reliable not safe
 FAIR = os.path.join(DATA, "aa-tcg2-1-b.log")   # TCG: clock_read_ns fair, tsc_invariant poor
 HOST = os.path.join(DATA, "aa-host3-1-a.log")  # KVM guest: good and not measured, unknown

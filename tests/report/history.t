@@ -20,10 +20,10 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tp1 import ROOT, ok, done, write_log, tp_report  # noqa: E402
+from tp1 import ROOT, ok, done, write_log, tp_report, test_data  # noqa: E402
 
 REPORT = tp_report()
-DATA = os.path.join(ROOT, "tests", "data")
+DATA = test_data()
 GEN = os.path.join(ROOT, "tools", "bench", "history-data.py")
 FIG = "clocks:clock_gettime(CLOCK_MONOTONIC):path=vdso:ns_per_call"
 QUIET = sorted(glob.glob(os.path.join(DATA, "aa-host4-*.log"))) + \

@@ -9,7 +9,7 @@
 # and the identical pairs of tests/data/aa-*.
 . "$(dirname "$0")/lib.sh"
 
-D=tests/data
+D=$(sh tests/lib/testdata.sh) || exit 1	# tests/data, its sets of runs extracted
 Q=$D/serial-q35-fingerprint.log
 
 # scaled FACTOR [LOG [PROBE KEY]]: the q35 capture (or LOG) with every clocks ns_per_call

@@ -15,7 +15,7 @@
 # against acpi_pm, five boots a side) leads with the default clock's cost.
 . "$(dirname "$0")/lib.sh"
 
-D=tests/data
+D=$(sh tests/lib/testdata.sh) || exit 1	# tests/data, its sets of runs extracted
 none="(no figure differs from A by more than its noise)"
 SIDES="--label=A,A,A,B,B,B"
 side_a() { echo $D/fresh-side-1-a.log $D/fresh-side-2-a.log $D/fresh-side-3-a.log; }

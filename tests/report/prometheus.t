@@ -26,10 +26,10 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tp1 import ROOT, ok, skip, done, records, write_log, tp_report  # noqa: E402
+from tp1 import ROOT, ok, skip, done, records, write_log, tp_report, test_data  # noqa: E402
 
 REPORT = tp_report()
-DATA = os.path.join(ROOT, "tests", "data")
+DATA = test_data()
 CAPTURES = {"host": "aa-host-1-a.log", "q35": "serial-q35-fingerprint.log",
 	    "arm64": "serial-arm64-virt-quick.log"}
 PROMTOOL = shutil.which("promtool")

@@ -9,7 +9,7 @@
 # "0 -> 44" with no ratio; no line of the lead is over 120 columns.
 . "$(dirname "$0")/lib.sh"
 
-D=tests/data
+D=$(sh tests/lib/testdata.sh) || exit 1	# tests/data, its sets of runs extracted
 # rounds LOG [NAME KEY FACTOR [COUNTKEY]]: LOG with five rounds before each result, NAME's KEY
 # times FACTOR in every round and the run's record; COUNTKEY (a count) 0 in every round of
 # LOG's results, or with FACTOR "events" 8, 9, 9, 9, 9 (44 in all)

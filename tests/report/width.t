@@ -11,7 +11,8 @@ longest_line() {
 	python3 -c 'import sys; print(max([len(l) for l in open(sys.argv[1], encoding="utf-8").read().split("\n")] + [0]))' "$1"
 }
 
-for log in tests/data/aa-host-1-a.log tests/data/serial-pc-quick.log tests/data/serial-q35-drift.log \
+D=$(sh tests/lib/testdata.sh) || exit 1	# tests/data, its sets of runs extracted
+for log in $D/aa-host-1-a.log tests/data/serial-pc-quick.log tests/data/serial-q35-drift.log \
 	tests/data/serial-q35-fingerprint.log tests/data/report-qemu.log; do
 	run "$TP_REPORT" "$log"
 	w=$(longest_line "$TMP/out")
@@ -29,14 +30,14 @@ pass $? "a legend under the clocks table, from the probe's key declaration"
 grep -q "^  gettimeofday()  path=syscall clocksource=acpi_pm  *5.8803 µs  *17611.5  *1 ns  *5.88 µs" "$TMP/out"
 pass $? "durations scaled: 5880.3 ns is 5.88 µs, 1 ns stays ns"
 
-run "$TP_REPORT" tests/data/aa-host-1-a.log
+run "$TP_REPORT" $D/aa-host-1-a.log
 short=$(wc -l <"$TMP/out")
-run "$TP_REPORT" --full tests/data/aa-host-1-a.log
+run "$TP_REPORT" --full $D/aa-host-1-a.log
 [ "$(wc -l <"$TMP/out")" -gt "$short" ] && grep -q "^  name  .*calls_per_batch" "$TMP/out"
 pass $? "--full adds the budget and context columns (calls_per_batch)"
 
 # a comparison whose Markdown is 119 568 characters in full
-PAIR="tests/data/aa-host-1-a.log tests/data/serial-pc-quick.log"
+PAIR="$D/aa-host-1-a.log tests/data/serial-pc-quick.log"
 for opt in "" --tables; do
 	# shellcheck disable=SC2086
 	run "$TP_REPORT" --format=markdown $opt $PAIR

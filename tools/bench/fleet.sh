@@ -5,11 +5,11 @@
 # runs, each a machine of its own, node-137's clock reads 10x
 # (tools/bench/fleet-data.py). GNU time measures (a process forked from
 # Python would count Python's memory in its peak RSS). Timings, never a test.
-# Environment: TP_REPORT=build/tp-report CAPTURE=tests/data/aa-host-1-a.log SIZES="20 200 1000"
+# Environment: TP_REPORT=build/tp-report CAPTURE=$(sh tests/lib/testdata.sh)/aa-host-1-a.log SIZES="20 200 1000"
 set -eu
 
 BIN=${TP_REPORT:-build/tp-report}
-CAPTURE=${CAPTURE:-tests/data/aa-host-1-a.log}
+CAPTURE=${CAPTURE:-$(sh tests/lib/testdata.sh)/aa-host-1-a.log}
 SIZES=${SIZES:-20 200 1000}
 
 [ -x "$BIN" ] || { echo "fleet.sh: $BIN not built (make report)" >&2; exit 1; }

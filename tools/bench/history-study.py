@@ -23,7 +23,9 @@ import tempfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 REPORT = os.environ.get("TP_REPORT", os.path.join(ROOT, "build", "tp-report"))
-CAPTURE = os.path.join(ROOT, "tests", "data", "aa-host4-1-a.log")
+# tests/data, its sets of runs extracted (tests/lib/testdata.sh)
+CAPTURE = os.path.join(ROOT, subprocess.run(["sh", os.path.join(ROOT, "tests", "lib", "testdata.sh")], check=True,
+                                            stdout=subprocess.PIPE, text=True).stdout.strip(), "aa-host4-1-a.log")
 FIG = "clocks:clock_gettime(CLOCK_MONOTONIC):path=vdso:ns_per_call_min"
 SD = 0.0185
 

@@ -17,9 +17,10 @@ RUNS=${RUNS:-100}
 work=$(mktemp -d /tmp/tp-history-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
+data=$(sh tests/lib/testdata.sh)	# tests/data, its sets of runs extracted
 python3 tools/bench/history-data.py "$work/runs" "$RUNS" --machines="$MACHINES" \
 	--figure='clocks:clock_gettime(CLOCK_MONOTONIC):path=vdso:ns_per_call' --scale=1.3 --from=61 \
-	--kernel=6.19.1-fc tests/data/aa-host4-*.log tests/data/aa-host3-[1-5]-*.log
+	--kernel=6.19.1-fc "$data"/aa-host4-*.log "$data"/aa-host3-[1-5]-*.log
 /usr/bin/time -o "$work/time" -f '%e %U %S %M %x' "$BIN" --history "$work/runs" >"$work/out" 2>/dev/null || true
 read -r wall user sys rss status <"$work/time"
 printf 'history %s runs of %s machines: %6s s wall, %5.2f s CPU, peak RSS %5.1f MiB, exit %s; %s\n' \

@@ -39,7 +39,8 @@ REPORT_KEYS_C := $(REPORT_OBJDIR)/keys_builtin.c
 REPORT_FLOORS_GEN := $(REPORT_OBJDIR)/floors_gen
 REPORT_FLOORS_TSV := tools/report/floors.tsv
 REPORT_FLOORS_C := $(REPORT_OBJDIR)/floors_builtin.c
-REPORT_FLOORS_LOGS = $(sort $(wildcard tests/data/aa-*.log))
+# (tests/data keeps them in archives, aa-SET.tar.xz: tests/lib/testdata.sh
+# extracts them, and noise-floor-table estimates from there)
 # everything but the two programs' mains, plus the record framing it shares
 REPORT_LIB_SRC := $(filter-out tools/report/main.c tools/report/fuzz.c, \
 	$(wildcard tools/report/*.c)) common/record.c common/verdict.c
@@ -95,8 +96,9 @@ $(REPORT_FLOORS_C): $(REPORT_FLOORS_TSV)
 
 # Re-estimates the committed table from tests/data's identical runs.
 noise-floor-table: $(REPORT_FLOORS_GEN)
-	@echo "noise-floor-table: estimating from $(words $(REPORT_FLOORS_LOGS)) runs in tests/data (about 20 s)"
-	$(REPORT_FLOORS_GEN) $(REPORT_FLOORS_LOGS) >$(REPORT_FLOORS_TSV).tmp
+	@d=$$(B='$(B)' sh tests/lib/testdata.sh) && export LC_ALL=C && set -- "$$d"/aa-*.log && \
+	echo "noise-floor-table: estimating from $$# runs in tests/data (about 20 s)" && \
+	$(REPORT_FLOORS_GEN) "$$@" >$(REPORT_FLOORS_TSV).tmp
 	mv $(REPORT_FLOORS_TSV).tmp $(REPORT_FLOORS_TSV)
 
 $(REPORT_OBJDIR)/floors_builtin.o: $(REPORT_FLOORS_C) tools/report/noise.h
