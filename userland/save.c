@@ -224,11 +224,11 @@ static int write_file(const char *tmp, const char *id, char *name, size_t namele
 	return 0;
 }
 
-void save_results(const struct options *o)
+void save_results(const struct options *o, const struct stub_handoff *st)
 {
 	char dev[300] = "", id[64], name[128] = "";
 	struct save_target t;
-	const char *why = bootpart_save_where(o, &t);
+	const char *why = bootpart_save_where(o, st, &t);
 	int found, rc;
 	size_t len;
 	const char *saved = sink_saved(&len);
