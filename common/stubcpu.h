@@ -6,9 +6,9 @@
  * record per AP (`what` `pair`: the BSP against it) and one for the BSP
  * (`bsp`), a `stub_hwlat` record per CPU (`cpu`) and the scan's `summary`.
  * They carry every CPU the stub measured, up to TP_STUB_CPUS_MAX, and are
- * the only way the per-CPU figures reach the suite. A CPU is named by its hardware ID: the APIC ID
- * (`apic`, `apic_a`, `apic_b`) on x86, MPIDR_EL1 packed by tp_mpidr_pack()
- * (`mpidr`, ...) on arm64. Freestanding C (docs/stub.md, docs/records.md).
+ * the only way the per-CPU figures reach the suite. A CPU is named by its
+ * hardware ID: the APIC ID (`apic`, `apic_a`, `apic_b`) on x86, MPIDR_EL1
+ * packed by tp_mpidr_pack() (`mpidr`, ...) on arm64. Freestanding C (docs/stub.md, docs/records.md).
  */
 #ifndef TP_COMMON_STUBCPU_H
 #define TP_COMMON_STUBCPU_H

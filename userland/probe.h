@@ -38,7 +38,7 @@ static inline int probe_exit_code(enum probe_status s)
 }
 
 /* The best TSC calibration available to this run. */
-struct tsc_calib {
+struct tsc_rate {
 	double hz;		/* 0: none (no TSC, or calibration failed) */
 	const char *source;	/* "stub" (from its file, ctx->stub), "user" or "cntfrq" (tsccal_probe_or_claim()) */
 	const char *ref;	/* the reference it was measured against */
@@ -53,7 +53,7 @@ struct probe_ctx {
 	int ncpu;		/* CPUs online */
 	int64_t deadline_ns;	/* CLOCK_MONOTONIC: the suite kills the probe then */
 	int time_scale;		/* 1, or 4 on an emulated CPU (QEMU TCG): the limits' factor */
-	struct tsc_calib tsc;	/* filled lazily: call tsccal_probe() */
+	struct tsc_rate tsc;	/* filled lazily: call tsccal_probe() */
 	/*
 	 * Rounds (struct probe_rounds): this child runs round `round` of
 	 * `rounds` (1..rounds), with a share of the budget (probe_round_ns());

@@ -23,6 +23,7 @@
 #include "../../userland/options.h"
 #include "../../userland/recread.h"
 #include "../../userland/save.h"
+#include "../../userland/skewopt.h"
 #include "../../userland/stubvals.h"
 
 /* The figures of docs/stub.md's example, as the stub's calibration gives them. */
@@ -806,6 +807,43 @@ static void test_any_file(void)
 	printf("# %u of them fell back to the built-in line\n", fell_back);
 }
 
+/*
+ * Two timeprobe.inject= words (issue 50, S6): the stub (stub.c's
+ * inject_skew(): the line's word as tp_cmdline_find() gives it) and the
+ * suite (options.c, skewopt.c) take the same skew, or none, from the line.
+ */
+static void test_two_injects(void)
+{
+	static const char *const files[] = {
+		"timeprobe.inject=skew:hpet:100 timeprobe.inject=skew:pit:-50",
+		"timeprobe.inject=skew:pit:50 timeprobe.inject=crash",
+		"timeprobe.inject=skew:hpet:100,skew:pit:7 timeprobe.inject=hang,skew:pmtimer:3",
+		"timeprobe.inject=skew:hpet:100 timeprobe.inject=skew:nosuch:5",
+		"timeprobe.inject=crash timeprobe.inject=skew:stall:-9",
+	};
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char file[256];
+		struct tp_cmdline_final f;
+		struct tp_skew stub = { 0 }, suite;
+		struct opt_errors errs = { 0 };
+		struct options o;
+		const char *line, *v;
+		size_t n;
+
+		snprintf(file, sizeof(file), "console=ttyS0 initrd=\\x %s", files[i]);
+		line = stub_line(file, strlen(file), &disk, &f);
+		if ((v = tp_cmdline_find(line, TP_WORD_PREFIX "inject", &n)) != NULL)
+			tp_skew_from_list(v, n, &stub);
+		options_defaults(&o);
+		options_from_cmdline(&o, line, &errs);
+		skewopt_get(&o, &suite);
+		ok(!strcmp(stub.ref, suite.ref) && (!stub.ref[0] || stub.ppm == suite.ppm),
+		   "two inject words, '%s': the stub and the suite take the same skew (%s %d, %s %d)",
+		   files[i], stub.ref, (int)stub.ppm, suite.ref, (int)suite.ppm);
+	}
+}
+
 /* MPIDR_EL1 values as Linux logs them (MPIDR_HWID_BITMASK 0xff00ffffff). */
 static void test_mpidr_pack(void)
 {
@@ -824,6 +862,7 @@ int main(void)
 	test_formats();
 	test_firmware();
 	test_hostile_figures();
+	test_two_injects();
 	test_docs_example();
 	test_every_row();
 	test_stub_rows();
