@@ -45,7 +45,7 @@
  * mpshare.h) and start the other CPUs their own way (hwlat.c, mp.c
  * through MP services; arm64/hwlat.c, arm64/mp.c through PSCI).
  */
-#include "../common/handoff.h"
+#include "../common/stubcpu.h"
 
 #if defined(__aarch64__)
 #include "arm64.h"
@@ -60,7 +60,7 @@ static inline __attribute__((always_inline)) void tp_relax(void)
 	__asm__ __volatile__("yield" ::: "memory");
 }
 
-/* The running CPU's name in records and hand-off words: MPIDR_EL1 packed. */
+/* The running CPU's name in its per-CPU records: MPIDR_EL1 packed (common/stubcpu.h). */
 #define TP_ARCH_CPU_ID_KEY "mpidr"
 #define TP_ARCH_CPU_ID_NAME "MPIDR"
 static inline __attribute__((always_inline)) uint32_t tp_cpu_id(void)
