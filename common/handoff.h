@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The formats of the values the stub hands to the suite in the
- * stub_handoff records of its file (common/stubfile.h), each with its one
+ * stub_handoff record of its file (common/stubfile.h), each with its one
  * formatter and its one parser (docs/stub.md, "The stub's file"):
  *   bootpart    gpt:<guid> | mbr:<8 hex>:<n> | unknown
  *   firmware    <FirmwareRevision, 8 hex>:<UEFI revision, 8 hex>:<vendor>

@@ -92,7 +92,8 @@ void boottime_emit(const struct stub_handoff *st)
 {
 	uint64_t end = tsc_now();
 	struct boot_timeline t;
-	const char *why = st->have_boot_tsc ? 0 : "the stub's file (stub.tp1) gave no boot_tsc";
+	const char *why = st->have_boot_tsc ? 0 : st->found ? "the stub's file (stub.tp1) gave no boot_tsc"
+							   : STUB_NONE;
 	struct tp_rec r;
 
 	if (!why)

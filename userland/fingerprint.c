@@ -411,7 +411,7 @@ static void fingerprint_stub_firmware(struct tp_rec *r, struct missing *ms,
 	if (!st->have_firmware) {
 		for (size_t i = 0; i < 3; i++)
 			miss(r, ms, keys[i], 0, st->found ? "the stub's file (stub.tp1) gave no firmware"
-							  : "no stub file (stub.tp1): not started by the timeprobe stub");
+							  : STUB_NONE);
 		return;
 	}
 	tp_rec_str(r, "firmware_vendor", st->firmware.vendor);
@@ -705,7 +705,7 @@ static void fingerprint_libc(struct tp_rec *r, struct missing *ms)
 /* Why a figure of the stub is missing: no file, or a file without it. */
 static const char *stub_none(const struct stub_handoff *st, const char *what)
 {
-	return st->found ? what : "no stub file (stub.tp1): not started by the timeprobe stub";
+	return st->found ? what : STUB_NONE;
 }
 
 static void fingerprint_handed_over(struct tp_rec *r, struct missing *ms, const struct options *o,

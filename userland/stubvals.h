@@ -23,6 +23,9 @@
 
 #define STUB_CALIB_MAX 16
 
+/* Why there is no stub figure at all: the file's name, never a command-line word. */
+#define STUB_NONE "no stub file (stub.tp1) taken: no timeprobe stub, or its digest did not match"
+
 /* One reference the stub measured the TSC against: a `calib` record with a measurement. */
 struct stub_calib {
 	char ref[TP_CALIB_REF_MAX + 1];	/* [a-z0-9_] */

@@ -150,7 +150,7 @@ void tsc_stub_figures(const struct stub_handoff *st, struct tsc_figures *f)
 		emit_skip(P, "stub calibration",
 			  st->found ? "the stub's file (stub.tp1) holds no tsc_hz and no measured "
 				      "calib record (every reference failed)"
-				    : "no stub file (stub.tp1): not booted through the timeprobe stub");
+				    : STUB_NONE);
 }
 
 /* tsc_early_khz= comes from the suite's options (the contract's row, either
