@@ -38,7 +38,7 @@
 
 /*
  * The counter the stub's milestones and the per-CPU round trips are read
- * with (the boot timeline, timeprobe.boot_tsc=, mpshare.h): the TSC, or
+ * with (the boot timeline, the stub file's boot_tsc, mpshare.h): the TSC, or
  * CNTVCT_EL0, each ordered against the loads before it; the running
  * CPU's ID, interrupts off and on, and the SMI counter for the pre-OS scan
  * and the per-CPU step, which run the same code on both (hwlatrun.h,

@@ -55,7 +55,7 @@ struct tp_stub {
 	struct tp_boot_tsc boot_tsc;		/* the TSC at the stub's milestones */
 	char boot_tsc_word[TP_BOOT_TSC_WORD_MAX + 1];
 	char bootpart[64];
-	char firmware[TP_FW_WORD_MAX + 1];	/* timeprobe.firmware's value */
+	char firmware[TP_FW_WORD_MAX + 1];	/* the firmware value of its file */
 	struct tp_payload pl;			/* the stub's own sections */
 	int embedded;				/* .linux present: single-file mode */
 	const char *cmdline_source;		/* "file", "embedded", "builtin" */
@@ -216,7 +216,7 @@ static void stub_record(struct tp_stub *s)
 	tp_con_emit(&s->con);
 }
 
-/* timeprobe.bootpart: UEFI 2.10, 10.3.5.1 Hard Drive Media Device Path */
+/* The bootpart value of its file: UEFI 2.10, 10.3.5.1 Hard Drive Media Device Path */
 static void find_bootpart(struct tp_stub *s)
 {
 	EFI_DEVICE_PATH *dp = DevicePathFromHandle(s->li->DeviceHandle);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Saving results: find the one partition named by the user
- * (timeprobe.save_to) or by the stub (timeprobe.bootpart, and then only
+ * (timeprobe.save_to) or by the stub (the bootpart of its file, stub.tp1, and then only
  * when its \timeprobe\id says this image made it), mount it as vfat, write
  * every record to
  * /timeprobe/results/<sequence>-<machine id>.tp1 through a temporary name,
