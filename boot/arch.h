@@ -38,14 +38,14 @@
 
 /*
  * The counter the stub's milestones and the per-CPU round trips are read
- * with (the boot timeline, timeprobe.boot_tsc=, mpshare.h): the TSC, or
+ * with (the boot timeline, the stub file's boot_tsc, mpshare.h): the TSC, or
  * CNTVCT_EL0, each ordered against the loads before it; the running
  * CPU's ID, interrupts off and on, and the SMI counter for the pre-OS scan
  * and the per-CPU step, which run the same code on both (hwlatrun.h,
  * mpshare.h) and start the other CPUs their own way (hwlat.c, mp.c
  * through MP services; arm64/hwlat.c, arm64/mp.c through PSCI).
  */
-#include "../common/handoff.h"
+#include "../common/stubcpu.h"
 
 #if defined(__aarch64__)
 #include "arm64.h"
@@ -60,7 +60,7 @@ static inline __attribute__((always_inline)) void tp_relax(void)
 	__asm__ __volatile__("yield" ::: "memory");
 }
 
-/* The running CPU's name in records and hand-off words: MPIDR_EL1 packed. */
+/* The running CPU's name in its per-CPU records: MPIDR_EL1 packed (common/stubcpu.h). */
 #define TP_ARCH_CPU_ID_KEY "mpidr"
 #define TP_ARCH_CPU_ID_NAME "MPIDR"
 static inline __attribute__((always_inline)) uint32_t tp_cpu_id(void)

@@ -227,10 +227,10 @@ struct tp_rec *tp_con_rec(struct tp_console *c, const char *type)
 
 struct tp_rec *tp_con_calib(struct tp_console *c, const char *ref)
 {
-	struct tp_rec *r = tp_con_rec(c, "calib");
+	struct tp_rec *r = tp_con_rec(c, TP_CALIB_REC);
 
 	tp_rec_str(r, "source", "stub");
-	tp_rec_str(r, "ref", ref);
+	tp_rec_str(r, TP_CALIB_REF, ref);
 	return r;
 }
 

@@ -10,6 +10,7 @@
 #include <efi.h>
 
 #include "../common/record.h"
+#include "../common/stubfile.h"
 
 #define TP_CON_MAX_TEXT_OUT 8
 

@@ -2,7 +2,7 @@
 /*
  * The boot partition from the stub's device path, EFI-free: the last Hard
  * Drive node, named in the contract's format (common/handoff.h,
- * timeprobe.bootpart). Tested by tests/unit/test_bootcmd.c.
+ * the bootpart value of the stub's file). Tested by tests/unit/test_bootcmd.c.
  */
 #ifndef TP_BOOT_DEVPATH_H
 #define TP_BOOT_DEVPATH_H

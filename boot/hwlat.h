@@ -4,15 +4,15 @@
  * every AP (StartupAllAPs of the firmware's MP services, non-blocking)
  * read the TSC back to back with interrupts off for one window, all at
  * once, and count the gaps (common/hwlat.h). hwlat.c runs it; hwlatrec.c
- * prints the `stub_hwlat` records and fills timeprobe.hwlat_preos=
- * (common/handoff.h).
+ * prints the `stub_hwlat` records (common/stubcpu.h), the only way its
+ * figures reach the suite.
  */
 #ifndef TP_BOOT_HWLAT_H
 #define TP_BOOT_HWLAT_H
 
 #include <efi.h>
 
-#include "../common/handoff.h"
+#include "../common/stubcpu.h"
 #include "../common/hidden.h"
 #include "../common/hwlat.h"
 #include "console.h"
@@ -60,8 +60,6 @@ struct tp_hwlat_report {
 	struct tp_hwlat_merge merge;
 	struct tp_hwlat_ref ref;	/* the BSP's reference for hidden time */
 	struct tp_hidden_sum hidden;	/* its chunks against the TSC */
-	size_t left_out;		/* CPUs left out of the word for length */
-	char word[TP_HWLAT_WORD_MAX + 1];	/* timeprobe.hwlat_preos's value, or "" */
 };
 
 /*
@@ -86,7 +84,7 @@ uint64_t tp_hwlat_limit_s(uint32_t window_ms, uint64_t cpus);
 /* 1 when slot i reported (its procedure ended within the time-out). */
 int tp_hwlat_reported(const struct tp_hwlat_report *rep, uint32_t i);
 
-/* The records and the word (hwlatrec.c). */
+/* The records (hwlatrec.c). */
 void tp_hwlat_say(struct tp_console *con, struct tp_hwlat_report *rep);
 
 #endif

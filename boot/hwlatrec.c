@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The pre-OS scan's `stub_hwlat` records (one per CPU, then a summary), a
- * line for people per CPU, and the value of timeprobe.hwlat_preos=; see
- * hwlat.h and docs/probes/hwlat.md.
+ * line for people per CPU; see hwlat.h and docs/probes/hwlat.md.
  */
 #include <efi.h>
 #include <efilib.h>
@@ -53,11 +52,11 @@ static void rec_gaps(struct tp_rec *r, const struct tp_hwlat_report *rep,
 	tp_rec_arr_end(r);
 }
 
-/* A CPU's figures as its record and the summary carry them; c NULL: it did not report. */
-static void word_entry(struct tp_hwlat_word_cpu *e, const struct tp_hwlat_report *rep,
+/* A CPU's figures as its record carries them; c NULL: it did not report. */
+static void cpu_entry(struct tp_sc_cpu *e, const struct tp_hwlat_report *rep,
 		       uint32_t apic, const struct tp_hwlat_cpu *c)
 {
-	*e = (struct tp_hwlat_word_cpu){ .apic = apic };
+	*e = (struct tp_sc_cpu){ .apic = apic };
 	if (!c)
 		return;
 	e->reported = 1;
@@ -97,9 +96,9 @@ static void say_cpu(struct tp_console *con, const struct tp_hwlat_report *rep, u
 	const struct tp_hwlat_cpu *c = &rep->slot[i].cpu;
 	struct tp_rec *r = tp_con_rec(con, TP_SC_HWLAT);
 	uint32_t cov = tp_hwlat_coverage_ppm(c, rep->window_ticks);
-	struct tp_hwlat_word_cpu e;
+	struct tp_sc_cpu e;
 
-	word_entry(&e, rep, c->apic, c);
+	cpu_entry(&e, rep, c->apic, c);
 	tp_rec_str(r, TP_SC_WHAT, TP_SC_CPU);
 	tp_sc_scan_keys(r, TP_ARCH_CPU_ID_KEY, &e);
 	tp_rec_bool(r, "bsp", (int)rep->slot[i].bsp);
@@ -114,7 +113,7 @@ static void say_cpu(struct tp_console *con, const struct tp_hwlat_report *rep, u
 static void say_missing(struct tp_console *con, uint32_t apic, const char *why)
 {
 	struct tp_rec *r = tp_con_rec(con, TP_SC_HWLAT);
-	struct tp_hwlat_word_cpu e = { .apic = apic };
+	struct tp_sc_cpu e = { .apic = apic };
 	char m[160];
 	struct tp_buf b;
 
@@ -138,16 +137,6 @@ static int has_slot(const struct tp_hwlat_report *rep, uint32_t apic)
 		if (rep->slot[i].cpu.apic == apic)
 			return 1;
 	return 0;
-}
-
-static void word_cpu(struct tp_hwlat_word *w, size_t *beyond, const struct tp_hwlat_report *rep,
-		     uint32_t apic, const struct tp_hwlat_cpu *c)
-{
-	if (w->n >= TP_HWLAT_WORD_CPUS) {
-		(*beyond)++;	/* the summary is full: the CPU's own record has it all */
-		return;
-	}
-	word_entry(&w->cpu[w->n++], rep, apic, c);
 }
 
 /* The BSP's chunks against the reference: the summary's hidden-time keys (stubcpu.h). */
@@ -240,14 +229,10 @@ static void say_summary(struct tp_console *con, const struct tp_hwlat_report *re
 
 void tp_hwlat_say(struct tp_console *con, struct tp_hwlat_report *rep)
 {
-	static struct tp_hwlat_word w;
 	struct tp_hwlat_cpu *cpus;
 	uint32_t reported = 0, n = 0, min_cov = 1000000;
 	uint64_t max_ticks = 0;
-	size_t beyond = 0;
-	struct tp_buf b;
 
-	rep->word[0] = 0;
 	if (!rep->scanned) {
 		tp_con_msg(con, rep->why);
 		say_summary(con, rep, 0, 0, 0);
@@ -266,10 +251,6 @@ void tp_hwlat_say(struct tp_console *con, struct tp_hwlat_report *rep)
 			cpus[n++] = rep->slot[i].cpu;
 	tp_hwlat_merge(cpus, n, tp_muldiv64(HWLAT_MERGE_SLACK_US, rep->tsc_hz, 1000000, 0),
 		       &rep->merge);
-	w = (struct tp_hwlat_word){ .window_ms = rep->window_ms, .thresh_us = rep->thresh_us,
-				    .system_wide = rep->merge.system_wide,
-				    .system_wide_max_ns = tp_hwlat_ns(rep->merge.system_wide_max_ticks,
-								      rep->tsc_hz) };
 	n = 0;
 	for (uint32_t i = 0; i < rep->nslots; i++) {
 		const struct tp_hwlat_cpu *c = &rep->slot[i].cpu;
@@ -277,12 +258,10 @@ void tp_hwlat_say(struct tp_console *con, struct tp_hwlat_report *rep)
 		if (!tp_hwlat_reported(rep, i)) {
 			say_missing(con, c->apic, "did not report: its scan procedure did not "
 						  "return within the time-out");
-			word_cpu(&w, &beyond, rep, c->apic, NULL);
 			continue;
 		}
 		rep->slot[i].cpu = cpus[n++];
 		say_cpu(con, rep, i);
-		word_cpu(&w, &beyond, rep, c->apic, c);
 		reported++;
 		max_ticks = c->max_ticks > max_ticks ? c->max_ticks : max_ticks;
 		if (tp_hwlat_coverage_ppm(c, rep->window_ticks) < min_cov)
@@ -292,13 +271,10 @@ void tp_hwlat_say(struct tp_console *con, struct tp_hwlat_report *rep)
 		if (!has_slot(rep, rep->expected_apic[k])) {
 			say_missing(con, rep->expected_apic[k], "did not report: it never started "
 								"the scan procedure");
-			word_cpu(&w, &beyond, rep, rep->expected_apic[k], NULL);
 		}
 	if (rep->why)
 		tp_con_msg(con, rep->why);
 	say_summary(con, rep, reported, max_ticks, reported ? min_cov : 0);
-	tp_buf_init(&b, rep->word, sizeof(rep->word));
-	rep->left_out = tp_hwlat_word_fmt(&b, &w) + beyond;
 	if (cpus != &rep->slot[0].cpu)
 		FreePool(cpus);
 }

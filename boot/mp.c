@@ -119,7 +119,7 @@ out:
 
 static void rec_adjust(struct tp_rec *r, int present, uint64_t value)
 {
-	struct tp_preos_adjust a = { .present = present, .value = (int64_t)value };
+	struct tp_sc_adjust a = { .present = present, .value = (int64_t)value };
 
 	tp_sc_adjust_keys(r, &a);
 }
@@ -178,17 +178,6 @@ static void say_pair(struct tp_console *con, uint32_t bsp_apic, const struct mp_
 	tp_con_msg(con, m);
 }
 
-/* The pair in the hand-off word (only measured ones), with its IA32_TSC_ADJUST. */
-static void add_pair(struct tp_preos *w, const struct mp_pair *p)
-{
-	struct tp_preos_pair *e = tp_rt_word(w, (uint32_t)p->info.processor_id, p->why, &p->s);
-
-	if (!e)
-		return;
-	e->adjust.present = (int)p->ln->has_adjust;
-	e->adjust.value = (int64_t)p->ln->adjust;
-}
-
 struct mp_count {
 	UINTN processors, enabled, bsp, aps, measured, failed, disabled, over_cap;
 	UINTN max_aps;		/* lines the pool gave */
@@ -219,9 +208,10 @@ static void say_summary(struct tp_console *con, const char *why, EFI_STATUS stat
 
 /* The BSP: who it is, and its own TSC_ADJUST. */
 static EFI_STATUS bsp_info(struct tp_console *con, struct tp_mp_services *mp, struct mp_count *c,
-			   struct tp_preos *w)
+			   uint32_t *bsp_id)
 {
 	struct tp_processor_info info;
+	struct tp_sc_adjust adj;
 	EFI_STATUS status;
 	struct tp_rec *r;
 
@@ -232,14 +222,14 @@ static EFI_STATUS bsp_info(struct tp_console *con, struct tp_mp_services *mp, st
 		status = uefi_call_wrapper(mp->get_processor_info, 3, mp, c->bsp, &info);
 	if (EFI_ERROR(status))
 		return status;
-	w->bsp_apic = (uint32_t)info.processor_id;
-	w->bsp_adjust.present = tp_has_tsc_adjust();
-	w->bsp_adjust.value = w->bsp_adjust.present ? (int64_t)tp_rdmsr(TP_MSR_TSC_ADJUST) : 0;
+	*bsp_id = (uint32_t)info.processor_id;
+	adj.present = tp_has_tsc_adjust();
+	adj.value = adj.present ? (int64_t)tp_rdmsr(TP_MSR_TSC_ADJUST) : 0;
 	r = tp_con_rec(con, "stub_tscsync");
 	tp_rec_str(r, "what", "bsp");
 	tp_rec_uint(r, "processor", c->bsp);
 	tp_rec_uint(r, "apic", info.processor_id);
-	rec_adjust(r, w->bsp_adjust.present, (uint64_t)w->bsp_adjust.value);
+	rec_adjust(r, adj.present, (uint64_t)adj.value);
 	tp_con_emit(con);
 	return EFI_SUCCESS;
 }
@@ -265,7 +255,7 @@ static struct mp_line *alloc_lines(UINTN n, UINTN *got)
  * GetProcessorInfo refused it).
  */
 static void each_ap(struct tp_console *con, struct tp_mp_services *mp, uint64_t ticks_per_ms,
-		    struct mp_count *c, struct tp_preos *w)
+		    struct mp_count *c, uint32_t bsp_id)
 {
 	struct mp_line *lines = alloc_lines(c->processors ? c->processors - 1 : 0, &c->max_aps);
 	static struct mp_pair p;
@@ -286,13 +276,12 @@ static void each_ap(struct tp_console *con, struct tp_mp_services *mp, uint64_t 
 		}
 		p.ln = &lines[c->aps - 1];
 		run_pair(mp, ticks_per_ms, &p);
-		say_pair(con, w->bsp_apic, &p);
+		say_pair(con, bsp_id, &p);
 		if (p.why) {
 			c->failed++;
 			continue;
 		}
 		c->measured++;
-		add_pair(w, &p);
 	}
 }
 
@@ -304,7 +293,6 @@ void tp_mp_tscsync(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint64_t tsc_hz
 	struct tp_mp_services *mp = NULL;
 	struct mp_count c = { 0 };
 	EFI_STATUS status;
-	struct tp_buf b;
 
 	*rep = (struct tp_mp_report){ 0 };
 	/* UEFI 2.10, 7.3 LocateProtocol */
@@ -314,17 +302,14 @@ void tp_mp_tscsync(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint64_t tsc_hz
 		say_summary(con, "no EFI_MP_SERVICES_PROTOCOL", status, &c, tsc_hz);
 		return;
 	}
-	status = bsp_info(con, mp, &c, &rep->preos);
+	status = bsp_info(con, mp, &c, &rep->bsp_id);
 	if (EFI_ERROR(status)) {
 		say_summary(con, "MP services: cannot enumerate the processors", status, &c, tsc_hz);
 		return;
 	}
 	tp_mp_announce(con, c.processors ? c.processors - 1 : 0);
-	each_ap(con, mp, ticks_per_ms, &c, &rep->preos);
+	each_ap(con, mp, ticks_per_ms, &c, rep->bsp_id);
 	say_summary(con, NULL, EFI_SUCCESS, &c, tsc_hz);
-	tp_buf_init(&b, rep->word, sizeof(rep->word));
-	/* the summary holds TP_PREOS_MAX_APS pairs; each pair's record holds it all */
-	rep->left_out = tp_preos_fmt(&b, &rep->preos) + (c.measured - rep->preos.n);
 	rep->cpus = c.processors;
 	rep->measured = 1;
 }

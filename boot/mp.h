@@ -5,7 +5,7 @@
  * through the firmware's MP services (mp.c, boot/mpservices.h), with
  * IA32_TSC_ADJUST on each CPU; on arm64 CNTVCT_EL0, the CPUs started by
  * PSCI CPU_ON (arm64/mp.c), with CNTFRQ_EL0 on each. Prints `stub_tscsync`
- * records and fills the value of timeprobe.tsc_preos= (common/handoff.h).
+ * records (common/stubcpu.h), the only way its figures reach the suite.
  * See docs/stub.md, "TSC offsets before the OS", and docs/arm64.md.
  */
 #ifndef TP_BOOT_MP_H
@@ -13,7 +13,7 @@
 
 #include <efi.h>
 
-#include "../common/handoff.h"
+#include "../common/stubcpu.h"
 #include "console.h"
 
 /*
@@ -37,11 +37,9 @@
 #define MP_STOP UINT64_MAX
 
 struct tp_mp_report {
-	int measured;			/* the word below is worth handing over */
-	struct tp_preos preos;
-	size_t left_out;		/* pairs left out of the word (length, TP_PREOS_MAX_APS) */
+	int measured;			/* the APs were enumerated and tried */
+	uint32_t bsp_id;		/* the BSP's hardware ID (APIC ID; packed MPIDR) */
 	uint64_t cpus;			/* the CPUs the firmware named, the BSP among them */
-	char word[TP_PREOS_WORD_MAX + 1];	/* timeprobe.tsc_preos's value, or "" */
 };
 
 /* tsc_hz: the calibration's figure (0: unknown), for the spin time-outs. */

@@ -58,7 +58,7 @@ int tp_rt_call(struct tp_rt *rt, uint64_t ticks_per_ms, struct tscsync_bounds *s
 
 void tp_rt_rec(struct tp_rec *r, const struct tscsync_bounds *s, const struct tscsync_interval *iv)
 {
-	struct tp_preos_pair e = {
+	struct tp_sc_pair e = {
 		.lo_ticks = iv->lo_ticks,
 		.hi_ticks = iv->hi_ticks,
 		.rtt_ticks = (uint64_t)s->min_rtt_ticks,
@@ -68,24 +68,4 @@ void tp_rt_rec(struct tp_rec *r, const struct tscsync_bounds *s, const struct ts
 
 	tp_sc_pair_keys(r, &e);
 	tp_rec_uint(r, "rejected", s->rejected);
-}
-
-struct tp_preos_pair *tp_rt_word(struct tp_preos *w, uint32_t id, const char *why,
-				 const struct tscsync_bounds *s)
-{
-	struct tscsync_interval iv;
-	struct tp_preos_pair *e = &w->pair[w->n];
-
-	if (why || tscsync_interval(s, &iv) || w->n >= TP_PREOS_MAX_APS)
-		return 0;
-	*e = (struct tp_preos_pair){
-		.apic = id,
-		.lo_ticks = iv.lo_ticks,
-		.hi_ticks = iv.hi_ticks,
-		.rtt_ticks = (uint64_t)s->min_rtt_ticks,
-		.samples = s->samples,
-		.consistent = iv.consistent,
-	};
-	w->n++;
-	return e;
 }

@@ -4,8 +4,8 @@
  * MP services, arm64/mp.c through PSCI): the round trip on one cache line
  * between the BSP (A) and an AP (B), timed on the architecture's counter
  * (arch.h: the TSC between LFENCEs, or CNTVCT_EL0 after an ISB), and the
- * keys a measured pair gives its stub_tscsync record and its entry in
- * timeprobe.tsc_preos=. The spins are inlined: the AP's procedure calls
+ * keys a measured pair gives its stub_tscsync record (common/stubcpu.h).
+ * The spins are inlined: the AP's procedure calls
  * nothing of ours (on x86 the firmware calls it with the Microsoft ABI).
  */
 #ifndef TP_BOOT_MPSHARE_H
@@ -86,12 +86,5 @@ int tp_rt_call(struct tp_rt *rt, uint64_t ticks_per_ms, struct tscsync_bounds *s
 
 /* A measured pair's keys (common/stubcpu.h: lo_ticks .. excludes_zero, then rejected) into r. */
 void tp_rt_rec(struct tp_rec *r, const struct tscsync_bounds *s, const struct tscsync_interval *iv);
-/*
- * The pair of the AP named id in the hand-off word, when it was measured
- * (why NULL, a usable round trip) and the word has room: its entry (no
- * IA32_TSC_ADJUST yet), or NULL.
- */
-struct tp_preos_pair *tp_rt_word(struct tp_preos *w, uint32_t id, const char *why,
-				 const struct tscsync_bounds *s);
 
 #endif

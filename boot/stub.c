@@ -55,7 +55,7 @@ struct tp_stub {
 	struct tp_boot_tsc boot_tsc;		/* the TSC at the stub's milestones */
 	char boot_tsc_word[TP_BOOT_TSC_WORD_MAX + 1];
 	char bootpart[64];
-	char firmware[TP_FW_WORD_MAX + 1];	/* timeprobe.firmware's value */
+	char firmware[TP_FW_WORD_MAX + 1];	/* the firmware value of its file */
 	struct tp_payload pl;			/* the stub's own sections */
 	int embedded;				/* .linux present: single-file mode */
 	const char *cmdline_source;		/* "file", "embedded", "builtin" */
@@ -216,7 +216,7 @@ static void stub_record(struct tp_stub *s)
 	tp_con_emit(&s->con);
 }
 
-/* timeprobe.bootpart: UEFI 2.10, 10.3.5.1 Hard Drive Media Device Path */
+/* The bootpart value of its file: UEFI 2.10, 10.3.5.1 Hard Drive Media Device Path */
 static void find_bootpart(struct tp_stub *s)
 {
 	EFI_DEVICE_PATH *dp = DevicePathFromHandle(s->li->DeviceHandle);
@@ -562,33 +562,12 @@ static void inject_skew(struct tp_stub *s)
 
 /*
  * The TSC offsets of the APs against the BSP before the OS (mp.c), after
- * the calibration (its figure sizes the time-outs); pairs that do not fit
- * timeprobe.tsc_preos= are said here.
+ * the calibration (its figure sizes the time-outs).
  */
 static void preos_tscsync(struct tp_stub *s)
 {
-	struct tp_rec *r;
-	char m[160];
-	struct tp_buf b;
-
 	tp_con_msg(&s->con, "measuring the " TP_ARCH_COUNTER " offsets between the CPUs" TP_ARCH_MP_VIA);
 	tp_mp_tscsync(&s->con, s->st, s->tsc.tsc_hz, &s->mp);
-	if (!s->mp.left_out)
-		return;
-	tp_buf_init(&b, m, sizeof(m));
-	tp_buf_puts(&b, "the summary tsc_preos holds at most ");
-	tp_buf_putu(&b, TP_PREOS_MAX_APS);
-	tp_buf_puts(&b, " pairs and ");
-	tp_buf_putu(&b, TP_PREOS_WORD_MAX);
-	tp_buf_puts(&b, " bytes: ");
-	tp_buf_putu(&b, s->mp.left_out);
-	tp_buf_puts(&b, " pair(s) left out of it (the suite reads every stub_tscsync record)");
-	tp_con_msg(&s->con, m);
-	r = tp_con_rec(&s->con, "stub_warning");
-	tp_rec_str(r, "what", "tsc_preos_cut");
-	tp_rec_uint(r, "pairs_left_out", s->mp.left_out);
-	tp_rec_uint(r, "limit", TP_PREOS_WORD_MAX);
-	tp_con_emit(&s->con);
 }
 
 /*
@@ -598,7 +577,6 @@ static void preos_tscsync(struct tp_stub *s)
 static void preos_hwlat(struct tp_stub *s)
 {
 	struct tp_hwlat_ref ref;
-	struct tp_rec *r;
 	uint32_t window_ms = stub_option(s, TPW_HWLAT_MS);
 	size_t n, pos = 0;
 	const char *v;
@@ -625,13 +603,6 @@ static void preos_hwlat(struct tp_stub *s)
 		      stub_option(s, TPW_HWLAT_STUCK) == 1, &ref, &s->hwlat);
 	tp_tsc_scan_ref_end();
 	tp_hwlat_say(&s->con, &s->hwlat);
-	if (!s->hwlat.left_out)
-		return;
-	r = tp_con_rec(&s->con, "stub_warning");
-	tp_rec_str(r, "what", "hwlat_preos_cut");
-	tp_rec_uint(r, "cpus_left_out", s->hwlat.left_out);
-	tp_rec_uint(r, "limit", TP_HWLAT_WORD_MAX);
-	tp_con_emit(&s->con);
 }
 
 /* What the line is checked against before the kernel gets it (cmdline.h). */
@@ -706,25 +677,22 @@ static void say_truncated(struct tp_stub *s, const struct tp_cmdline_report *rep
 }
 
 /*
- * The stub_handoff records: the values PID 1 takes from the stub's file
- * alone (common/stubfile.h), under the contract's names.
+ * The stub_handoff record: the values PID 1 takes from the stub's file
+ * alone (common/stubfile.h), under the contract's names; the calibration
+ * per reference and the per-CPU figures are records of their own.
  */
 static void say_handoff(struct tp_stub *s)
 {
 	struct tp_stub_values v = {
 		.tsc_hz = s->tsc.tsc_hz,
 		.tsc_ref = s->tsc.tsc_hz ? s->tsc.chosen : NULL,
-		.tsc_calib = s->tsc.calib_list,
 		.bootpart = s->bootpart,
 		.firmware = s->firmware,
-		.tsc_preos = s->mp.measured ? s->mp.word : NULL,
-		.hwlat_preos = s->hwlat.word,
 		.boot_tsc = s->boot_tsc_word,
 	};
 
-	for (int part = 0; part < TP_STUB_HANDOFF_PARTS; part++)
-		if (tp_stub_handoff(tp_con_rec(&s->con, TP_STUB_HANDOFF), &v, part))
-			tp_con_emit(&s->con);
+	tp_stub_handoff(tp_con_rec(&s->con, TP_STUB_HANDOFF), &v);
+	tp_con_emit(&s->con);
 }
 
 static EFI_STATUS build_cmdline(struct tp_stub *s)

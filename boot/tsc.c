@@ -7,6 +7,7 @@
 #include "../common/announce.h"
 #include "../common/buf.h"
 #include "../common/handoff.h"
+#include "../common/stubfile.h"
 #include "../common/x86clock.h"
 #include "measure.h"
 #include "tsc.h"
@@ -239,8 +240,8 @@ static void ref_record(struct tp_console *con, struct ref_ctx *x, const struct r
 	struct tp_rec *r = tp_con_calib(con, op->name);
 
 	if (out->present) {
-		tp_rec_uint(r, "tsc_hz", out->res.tsc_hz);
-		tp_rec_uint(r, "spread_ppm", out->res.spread_ppm);
+		tp_rec_uint(r, TP_CALIB_HZ, out->res.tsc_hz);
+		tp_rec_uint(r, TP_CALIB_SPREAD, out->res.spread_ppm);
 		tp_rec_uint(r, "rounds", out->res.rounds);
 		tp_rec_uint(r, "rejected", out->res.rejected);
 		tp_rec_uint(r, "retried", out->retried);

@@ -53,7 +53,7 @@ static int hex_u64(const char *s, size_t n, uint64_t *v)
 	return 0;
 }
 
-/* ---- timeprobe.tsc_calib ---- */
+/* ---- the calibration ---- */
 
 void tp_calib_list_add(struct tp_buf *b, const char *ref, uint64_t hz, uint32_t spread_ppm)
 {
@@ -66,92 +66,13 @@ void tp_calib_list_add(struct tp_buf *b, const char *ref, uint64_t hz, uint32_t 
 	tp_buf_putu(b, spread_ppm);
 }
 
-size_t tp_calib_list_next(const char *list, size_t *pos, const char **item)
+const char *tp_calib_ref_check(const char *s, size_t n)
 {
-	size_t i = *pos, n;
-
-	if (!list)
-		return 0;
-	while (list[i] == ',')
-		i++;
-	*item = list + i;
-	for (n = 0; list[i] && list[i] != ','; i++)
-		n++;
-	*pos = i;
-	return n;
-}
-
-/* "12" or "1.5": ppm with up to 3 decimals, as thousandths. */
-static const char *parse_spread(const char *s, size_t n, uint64_t *mppm)
-{
-	size_t dot = 0, frac;
-	uint64_t whole, part = 0;
-
-	while (dot < n && s[dot] != '.')
-		dot++;
-	frac = dot < n ? n - dot - 1 : 0;
-	if (dec_u64(s, dot, &whole) || whole > 1000000000 || (dot < n && !frac) || frac > 3 ||
-	    (frac && dec_u64(s + dot + 1, frac, &part)))
-		return "spread_ppm not a non-negative number (up to 3 decimals)";
-	for (; frac < 3; frac++)
-		part *= 10;
-	*mppm = whole * 1000 + part;
-	return 0;
-}
-
-const char *tp_calib_item_parse(const char *s, size_t n, struct tp_calib_item *it)
-{
-	size_t c1 = 0, c2, c3;
-	uint64_t hz;
-	const char *why;
-
-	it->ref[0] = 0;
-	it->hz = 0;
-	it->spread_mppm = 0;
-	while (c1 < n && s[c1] != ':')
-		c1++;
-	for (c2 = c1 + (c1 < n); c2 < n && s[c2] != ':'; c2++)
-		;
-	for (c3 = c2 + (c2 < n); c3 < n && s[c3] != ':'; c3++)
-		;
-	if (c2 >= n)
-		return "fewer than 3 fields (want ref:hz:spread_ppm)";
-	if (c3 < n)
-		return "more than 3 fields (want ref:hz:spread_ppm)";
-	if (c1 == 0 || c1 > TP_CALIB_REF_MAX)
-		return "reference name empty or longer than 15";
-	for (size_t i = 0; i < c1; i++)
+	if (!n || n > TP_CALIB_REF_MAX)
+		return "a reference's name is 1 to 15 bytes";
+	for (size_t i = 0; i < n; i++)
 		if (!(s[i] >= 'a' && s[i] <= 'z') && !is_digit(s[i]) && s[i] != '_')
-			return "reference name not [a-z0-9_]";
-	if (dec_u64(s + c1 + 1, c2 - c1 - 1, &hz))
-		return "hz not an integer";
-	if (hz < TP_CALIB_HZ_MIN || hz > TP_CALIB_HZ_MAX)
-		return "hz out of range 1e6..1e11";
-	why = parse_spread(s + c2 + 1, n - c2 - 1, &it->spread_mppm);
-	if (why)
-		return why;
-	for (size_t i = 0; i < c1; i++)
-		it->ref[i] = s[i];
-	it->ref[c1] = 0;
-	it->hz = (int64_t)hz;
-	return 0;
-}
-
-const char *tp_calib_list_check(const char *s, size_t n)
-{
-	struct tp_calib_item it;
-	const char *why;
-
-	/* the list is one word: split it on commas within n bytes */
-	for (size_t i = 0; i < n;) {
-		size_t len = 0;
-
-		while (i + len < n && s[i + len] != ',')
-			len++;
-		if (len && (why = tp_calib_item_parse(s + i, len, &it)) != 0)
-			return why;
-		i += len + 1;
-	}
+			return "a reference's name is [a-z0-9_]";
 	return 0;
 }
 
@@ -195,7 +116,7 @@ int tp_guid_parse(const char *s, size_t n, uint8_t g[16])
 	return 0;
 }
 
-/* ---- timeprobe.bootpart ---- */
+/* ---- bootpart ---- */
 
 void tp_bootpart_fmt(struct tp_buf *b, const struct tp_bootpart *bp)
 {
@@ -256,7 +177,7 @@ void tp_bootpart_partuuid(struct tp_buf *b, const struct tp_bootpart *bp)
 	}
 }
 
-/* ---- timeprobe.firmware ---- */
+/* ---- firmware ---- */
 
 static int fw_plain(unsigned char c)
 {
@@ -374,72 +295,10 @@ void tp_fmt_uefi_revision(struct tp_buf *b, uint32_t revision)
 	}
 }
 
-/* ---- timeprobe.tsc_preos ---- */
-
-/* Signed decimal s[0..n) into *v; -1 when not one or outside int64_t. */
-static int dec_i64(const char *s, size_t n, int64_t *v)
-{
-	uint64_t x = 0;
-	int neg = n && s[0] == '-';
-
-	if (n - (size_t)neg == 0 || n - (size_t)neg > 19)
-		return -1;
-	for (size_t i = (size_t)neg; i < n; i++) {
-		if (!is_digit(s[i]))
-			return -1;
-		x = x * 10 + (uint64_t)(s[i] - '0');	/* 19 digits: no wrap */
-	}
-	if (x > (uint64_t)INT64_MAX + (uint64_t)neg)
-		return -1;
-	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
-	return 0;
-}
-
-static void preos_put_adjust(struct tp_buf *b, const struct tp_preos_adjust *a)
-{
-	tp_buf_putc(b, ':');
-	if (a->present)
-		tp_buf_puti(b, a->value);
-	else
-		tp_buf_putc(b, 'x');
-}
-
-size_t tp_preos_fmt(struct tp_buf *b, const struct tp_preos *p)
-{
-	size_t start = b->len, n = p->n < TP_PREOS_MAX_APS ? p->n : TP_PREOS_MAX_APS;
-
-	tp_buf_putu(b, p->bsp_apic);
-	preos_put_adjust(b, &p->bsp_adjust);
-	for (size_t i = 0; i < n; i++) {
-		const struct tp_preos_pair *e = &p->pair[i];
-		size_t before = b->len;
-
-		tp_buf_putc(b, ',');
-		tp_buf_putu(b, e->apic);
-		tp_buf_putc(b, ':');
-		tp_buf_puti(b, e->lo_ticks);
-		tp_buf_putc(b, ':');
-		tp_buf_puti(b, e->hi_ticks);
-		tp_buf_putc(b, ':');
-		tp_buf_putu(b, e->rtt_ticks);
-		tp_buf_putc(b, ':');
-		tp_buf_putu(b, e->samples);
-		tp_buf_putc(b, ':');
-		tp_buf_putc(b, e->consistent ? '1' : '0');
-		preos_put_adjust(b, &e->adjust);
-		if (b->overflow || b->len - start > TP_PREOS_WORD_MAX) {
-			/* this entry does not fit: none after it is tried */
-			b->len = before;
-			b->overflow = 0;
-			b->s[before] = 0;
-			return n - i;
-		}
-	}
-	return 0;
-}
+/* ---- boot_tsc ---- */
 
 /* Splits s[0..n) at ':' into at most max fields; returns how many, max + 1 if more. */
-static size_t preos_fields(const char *s, size_t n, const char **f, size_t *len, size_t max)
+static size_t fields(const char *s, size_t n, const char **f, size_t *len, size_t max)
 {
 	size_t k = 0, start = 0;
 
@@ -455,93 +314,6 @@ static size_t preos_fields(const char *s, size_t n, const char **f, size_t *len,
 	return k;
 }
 
-static const char *preos_adjust(const char *s, size_t n, struct tp_preos_adjust *a)
-{
-	a->present = !(n == 1 && s[0] == 'x');
-	a->value = 0;
-	if (a->present && dec_i64(s, n, &a->value))
-		return "TSC_ADJUST not a signed decimal or x";
-	return 0;
-}
-
-static const char *preos_apic(const char *s, size_t n, uint32_t *apic)
-{
-	uint64_t v;
-
-	if (dec_u64(s, n, &v) || v > 0xffffffffu)
-		return "APIC ID not a decimal 0..4294967295";
-	*apic = (uint32_t)v;
-	return 0;
-}
-
-/* One AP entry: apic:lo:hi:rtt:samples:c:adj. */
-static const char *preos_pair(const char *s, size_t n, struct tp_preos_pair *e)
-{
-	const char *f[7], *why;
-	size_t len[7];
-
-	if (preos_fields(s, n, f, len, 7) != 7)
-		return "an AP entry is not apic:lo:hi:rtt:samples:c:adj";
-	if ((why = preos_apic(f[0], len[0], &e->apic)) != 0)
-		return why;
-	if (dec_i64(f[1], len[1], &e->lo_ticks) || dec_i64(f[2], len[2], &e->hi_ticks))
-		return "lo or hi not a signed decimal";
-	if (dec_u64(f[3], len[3], &e->rtt_ticks) || e->rtt_ticks > INT64_MAX)
-		return "rtt not a decimal";
-	if (dec_u64(f[4], len[4], &e->samples) || !e->samples)
-		return "samples not a decimal >= 1";
-	if (len[5] != 1 || (f[5][0] != '0' && f[5][0] != '1'))
-		return "consistency flag not 0 or 1";
-	e->consistent = f[5][0] == '1';
-	if (e->lo_ticks > e->hi_ticks ||
-	    (uint64_t)e->hi_ticks - (uint64_t)e->lo_ticks > e->rtt_ticks)
-		return "interval not lo <= hi within one round trip";
-	return preos_adjust(f[6], len[6], &e->adjust);
-}
-
-const char *tp_preos_parse(const char *s, size_t n, struct tp_preos *p)
-{
-	const char *f[2], *why;
-	size_t len[2], i = 0, end;
-
-	*p = (struct tp_preos){ 0 };
-	if (n > TP_PREOS_WORD_MAX)
-		return "longer than 767 bytes";
-	for (end = 0; end < n && s[end] != ','; end++)
-		;
-	if (preos_fields(s, end, f, len, 2) != 2)
-		return "the BSP entry is not apic:adj";
-	if ((why = preos_apic(f[0], len[0], &p->bsp_apic)) != 0 ||
-	    (why = preos_adjust(f[1], len[1], &p->bsp_adjust)) != 0)
-		return why;
-	for (i = end + 1; i <= n && end < n; i = end + 1) {
-		struct tp_preos_pair *e = &p->pair[p->n];
-
-		for (end = i; end < n && s[end] != ','; end++)
-			;
-		if (p->n == TP_PREOS_MAX_APS)
-			return "more than 15 AP entries";
-		if ((why = preos_pair(s + i, end - i, e)) != 0)
-			return why;
-		if (e->apic == p->bsp_apic)
-			return "an AP entry has the BSP's APIC ID";
-		for (size_t k = 0; k < p->n; k++)
-			if (p->pair[k].apic == e->apic)
-				return "two AP entries with one APIC ID";
-		p->n++;
-	}
-	return 0;
-}
-
-const char *tp_preos_check(const char *s, size_t n)
-{
-	struct tp_preos p;
-
-	return tp_preos_parse(s, n, &p);
-}
-
-/* ---- timeprobe.hwlat_preos ---- */
-
 /* Decimals separated by ':'. */
 static void put_u64s(struct tp_buf *b, const uint64_t *v, size_t n)
 {
@@ -551,133 +323,6 @@ static void put_u64s(struct tp_buf *b, const uint64_t *v, size_t n)
 		tp_buf_putu(b, v[i]);
 	}
 }
-
-static void hwlat_put_cpu(struct tp_buf *b, const struct tp_hwlat_word_cpu *c)
-{
-	const uint64_t v[] = { c->apic, c->coverage_ppm, c->count, c->max_ns, c->total_ns };
-
-	tp_buf_putc(b, ',');
-	if (!c->reported) {
-		tp_buf_putu(b, c->apic);
-		tp_buf_puts(b, ":-");
-		return;
-	}
-	put_u64s(b, v, 5);
-	tp_buf_putc(b, ':');
-	if (c->smi_read)
-		tp_buf_putu(b, c->smi);
-	else
-		tp_buf_putc(b, 'x');
-}
-
-size_t tp_hwlat_word_fmt(struct tp_buf *b, const struct tp_hwlat_word *w)
-{
-	size_t start = b->len, n = w->n < TP_HWLAT_WORD_CPUS ? w->n : TP_HWLAT_WORD_CPUS;
-	const uint64_t head[] = { w->window_ms, w->thresh_us, w->system_wide, w->system_wide_max_ns };
-
-	put_u64s(b, head, 4);
-	for (size_t i = 0; i < n; i++) {
-		size_t before = b->len;
-
-		hwlat_put_cpu(b, &w->cpu[i]);
-		if (b->overflow || b->len - start > TP_HWLAT_WORD_MAX) {
-			b->len = before;
-			b->overflow = 0;
-			b->s[before] = 0;
-			return w->n - i;
-		}
-	}
-	return w->n - n;
-}
-
-/* Decimal into *v when it is at most max. */
-static int dec_max(const char *s, size_t n, uint64_t max, uint64_t *v)
-{
-	return dec_u64(s, n, v) || *v > max ? -1 : 0;
-}
-
-static const char *hwlat_cpu(const char *s, size_t n, struct tp_hwlat_word_cpu *c)
-{
-	const char *f[6], *why;
-	size_t len[6], k = preos_fields(s, n, f, len, 6);
-	uint64_t cov;
-
-	*c = (struct tp_hwlat_word_cpu){ 0 };
-	if (k < 2 || (why = preos_apic(f[0], len[0], &c->apic)) != 0)
-		return k < 2 ? "a CPU entry is not apic:cov:count:max:total:smi or apic:-" : why;
-	if (k == 2 && len[1] == 1 && f[1][0] == '-')
-		return 0;
-	if (k != 6)
-		return "a CPU entry is not apic:cov:count:max:total:smi or apic:-";
-	c->reported = 1;
-	if (dec_max(f[1], len[1], 1000000, &cov))
-		return "coverage not 0..1000000 ppm";
-	c->coverage_ppm = (uint32_t)cov;
-	if (dec_u64(f[2], len[2], &c->count) || dec_u64(f[3], len[3], &c->max_ns) ||
-	    dec_u64(f[4], len[4], &c->total_ns))
-		return "count, max or total not a decimal";
-	if (c->max_ns > c->total_ns || (c->count && !c->max_ns) || (!c->count && c->total_ns))
-		return "max, total and count disagree";
-	c->smi_read = !(len[5] == 1 && f[5][0] == 'x');
-	if (c->smi_read && dec_u64(f[5], len[5], &c->smi))
-		return "SMI count not a decimal or x";
-	return 0;
-}
-
-static const char *hwlat_head(const char *s, size_t n, struct tp_hwlat_word *w)
-{
-	const char *f[4];
-	size_t len[4];
-	uint64_t v[3];
-
-	if (preos_fields(s, n, f, len, 4) != 4)
-		return "the head is not window_ms:thresh_us:system_wide:max_ns";
-	if (dec_max(f[0], len[0], 0xffffffffu, &v[0]) || dec_max(f[1], len[1], 0xffffffffu, &v[1]) ||
-	    dec_max(f[2], len[2], 0xffffffffu, &v[2]) || dec_u64(f[3], len[3], &w->system_wide_max_ns))
-		return "the head's fields are not decimals";
-	w->window_ms = (uint32_t)v[0];
-	w->thresh_us = (uint32_t)v[1];
-	w->system_wide = (uint32_t)v[2];
-	return 0;
-}
-
-const char *tp_hwlat_word_parse(const char *s, size_t n, struct tp_hwlat_word *w)
-{
-	const char *why;
-	size_t i, end;
-
-	*w = (struct tp_hwlat_word){ 0 };
-	if (n > TP_HWLAT_WORD_MAX)
-		return "longer than 767 bytes";
-	for (end = 0; end < n && s[end] != ','; end++)
-		;
-	if ((why = hwlat_head(s, end, w)) != 0)
-		return why;
-	for (i = end + 1; i <= n && end < n; i = end + 1) {
-		struct tp_hwlat_word_cpu *c = &w->cpu[w->n];
-
-		for (end = i; end < n && s[end] != ','; end++)
-			;
-		if (w->n == TP_HWLAT_WORD_CPUS)
-			return "more than 32 CPU entries";
-		if ((why = hwlat_cpu(s + i, end - i, c)) != 0)
-			return why;
-		for (size_t k = 0; k < w->n; k++)
-			if (w->cpu[k].apic == c->apic)
-				return "two CPU entries with one APIC ID";
-		w->n++;
-	}
-	return 0;
-}
-
-const char *tp_hwlat_word_check(const char *s, size_t n)
-{
-	static struct tp_hwlat_word w;	/* 1.6 KiB: off the stub's stack */
-
-	return tp_hwlat_word_parse(s, n, &w);
-}
-
-/* ---- timeprobe.boot_tsc ---- */
 
 /* The moments in the word's order. */
 static uint64_t *boot_tsc_at(struct tp_boot_tsc *t, size_t i)
@@ -702,7 +347,7 @@ const char *tp_boot_tsc_parse(const char *s, size_t n, struct tp_boot_tsc *t)
 	size_t len[TP_BOOT_TSC_N];
 
 	*t = (struct tp_boot_tsc){ 0 };
-	if (n > TP_BOOT_TSC_WORD_MAX || preos_fields(s, n, f, len, TP_BOOT_TSC_N) != TP_BOOT_TSC_N)
+	if (n > TP_BOOT_TSC_WORD_MAX || fields(s, n, f, len, TP_BOOT_TSC_N) != TP_BOOT_TSC_N)
 		return "not entry:calib_start:calibrated:scan_start:scanned:handover";
 	for (size_t i = 0; i < TP_BOOT_TSC_N; i++) {
 		if (dec_u64(f[i], len[i], boot_tsc_at(t, i)))

@@ -3,7 +3,7 @@
 #include "stubcpu.h"
 #include "tscsync.h"
 
-void tp_sc_pair_keys(struct tp_rec *r, const struct tp_preos_pair *e)
+void tp_sc_pair_keys(struct tp_rec *r, const struct tp_sc_pair *e)
 {
 	struct tscsync_interval iv = { .lo_ticks = e->lo_ticks, .hi_ticks = e->hi_ticks };
 
@@ -17,7 +17,7 @@ void tp_sc_pair_keys(struct tp_rec *r, const struct tp_preos_pair *e)
 	tp_rec_bool(r, TP_SC_EXCLUDES_ZERO, e->lo_ticks > 0 || e->hi_ticks < 0);
 }
 
-void tp_sc_adjust_keys(struct tp_rec *r, const struct tp_preos_adjust *a)
+void tp_sc_adjust_keys(struct tp_rec *r, const struct tp_sc_adjust *a)
 {
 	if (a->present) {
 		tp_rec_int(r, TP_SC_ADJUST, a->value);
@@ -27,7 +27,7 @@ void tp_sc_adjust_keys(struct tp_rec *r, const struct tp_preos_adjust *a)
 	tp_rec_str(r, TP_SC_ADJUST_REASON, "CPUID.(EAX=07H,ECX=0):EBX[1] clear: no IA32_TSC_ADJUST");
 }
 
-void tp_sc_scan_keys(struct tp_rec *r, const char *id_key, const struct tp_hwlat_word_cpu *c)
+void tp_sc_scan_keys(struct tp_rec *r, const char *id_key, const struct tp_sc_cpu *c)
 {
 	tp_rec_uint(r, id_key, c->apic);
 	tp_rec_bool(r, TP_SC_REPORTED, c->reported);

@@ -29,24 +29,14 @@ static void str_key(struct tp_rec *r, enum tp_word_id id, const char *v)
 		tp_rec_str(r, tp_words[id].name, v);
 }
 
-int tp_stub_handoff(struct tp_rec *r, const struct tp_stub_values *v, int part)
+void tp_stub_handoff(struct tp_rec *r, const struct tp_stub_values *v)
 {
-	if (part == 1) {
-		str_key(r, TPW_TSC_PREOS, v->tsc_preos);
-		return v->tsc_preos && v->tsc_preos[0];
-	}
-	if (part == 2) {
-		str_key(r, TPW_HWLAT_PREOS, v->hwlat_preos);
-		return v->hwlat_preos && v->hwlat_preos[0];
-	}
 	if (v->tsc_hz)
 		tp_rec_uint(r, tp_words[TPW_TSC_HZ].name, v->tsc_hz);
 	str_key(r, TPW_TSC_REF, v->tsc_ref);
-	str_key(r, TPW_TSC_CALIB, v->tsc_calib);
 	str_key(r, TPW_BOOTPART, v->bootpart);
 	str_key(r, TPW_FIRMWARE, v->firmware);
 	str_key(r, TPW_BOOT_TSC, v->boot_tsc);
-	return 1;
 }
 
 static size_t align4(size_t n)

@@ -5,12 +5,14 @@
  * LINUX_EFI_INITRD_MEDIA_GUID and appends one newc cpio archive of its own
  * (Linux, Documentation/driver-api/early-userspace/buffer-format.rst:
  * concatenated archives unpack in order) holding TP_STUB_FILE: every TP1
- * record the stub printed, verbatim, each with its CRC. Among the last are
- * the TP_STUB_HANDOFF records, whose keys are the contract's rows the stub
- * alone writes (common/words.c: tsc_hz, tsc_ref, tsc_calib, bootpart,
- * firmware, tsc_preos, hwlat_preos, boot_tsc), each once, in the formats
- * of common/handoff.h. PID 1 takes the stub's values from that file alone,
- * and only when its SHA-256 is the one the stub handed over in a volatile
+ * record the stub printed, verbatim, each with its CRC. Among the last is
+ * the TP_STUB_HANDOFF record, whose keys are the contract's rows the stub
+ * alone writes (common/words.c: tsc_hz, tsc_ref, bootpart, firmware,
+ * boot_tsc), each once, in the formats of common/handoff.h; the
+ * calibration per reference is in its `calib` records, the per-CPU figures
+ * in its common/stubcpu.h records. PID 1 reads that file once into typed
+ * values (userland/stubread.h, the probes' ctx->stub), and only
+ * when its SHA-256 is the one the stub handed over in a volatile
  * EFI variable (TP_STUB_DIGEST_VAR below): the stick can put a file of that
  * name in the initramfs (an initrd= archive), but it cannot set a variable
  * that lives only from this boot's SetVariable on. Freestanding C, built
@@ -33,6 +35,22 @@
 
 /* The records that carry the stub's values, by the contract's row names. */
 #define TP_STUB_HANDOFF "stub_handoff"
+
+/*
+ * A `calib` record's keys, one per reference the stub tried (boot/console.c,
+ * boot/tsc.c, boot/arm64/calib.c write them; userland/stubvals.c reads the
+ * calibration back from them): a measured one has TP_CALIB_HZ with
+ * TP_CALIB_SPREAD (rounds against a reference) or TP_CALIB_WINDOW_S (arm64's
+ * RTC edges, whose TP_CALIB_BOUND is its spread); a nominal one (CPUID, the
+ * hypervisor's leaf, CNTFRQ_EL0) has TP_CALIB_HZ alone.
+ */
+#define TP_CALIB_REC "calib"
+#define TP_CALIB_REF "ref"
+#define TP_CALIB_HZ "tsc_hz"
+#define TP_CALIB_SPREAD "spread_ppm"
+#define TP_CALIB_BOUND "bound_ppm"
+#define TP_CALIB_WINDOW_S "window_s"
+#define TP_CALIB_ABSENT "absent"
 
 /*
  * Every record type the stub writes (boot/, tests/build/stub-types.t checks
@@ -72,21 +90,14 @@ extern const struct tp_guid tp_vendor_guid;
 #define TP_EFIVARFS "/sys/firmware/efi/efivars"
 #define TP_STUB_DIGEST_EFIVARFS TP_EFIVARFS "/" TP_STUB_DIGEST_VAR "-" TP_VENDOR_GUID_STR
 
-/* The stub's values; NULL (0 for tsc_hz) leaves a key out. */
+/* The stub's values; NULL or "" (0 for tsc_hz) leaves a key out. */
 struct tp_stub_values {
 	uint64_t tsc_hz;
-	const char *tsc_ref, *tsc_calib, *bootpart, *firmware, *tsc_preos, *hwlat_preos,
-		*boot_tsc;
+	const char *tsc_ref, *bootpart, *firmware, *boot_tsc;
 };
 
-/*
- * The TP_STUB_HANDOFF records' members into r (begun by the caller): part
- * 0 the short values, part 1 tsc_preos, part 2 hwlat_preos (each up to
- * TP_HANDOFF_VALUE_MAX bytes, so each has a record of its own). Returns 0
- * when the part has no member (no record is needed).
- */
-#define TP_STUB_HANDOFF_PARTS 3
-int tp_stub_handoff(struct tp_rec *r, const struct tp_stub_values *v, int part);
+/* The TP_STUB_HANDOFF record's members into r (begun by the caller). */
+void tp_stub_handoff(struct tp_rec *r, const struct tp_stub_values *v);
 
 /* ---- newc cpio (the kernel's usr/gen_init_cpio.c writes the same) ---- */
 

@@ -156,18 +156,13 @@ const struct tp_word tp_words[TPW_COUNT] = {
 		.name = "tsc_ref", .type = TP_WT_STR, .by = STUB, .reader = SUITE,
 		.hi = TP_CALIB_REF_MAX, .dflt = "none",
 		.help = "reference the stub chose (hpet, pmtimer, pit, stall)",
+		.check = tp_calib_ref_check,
 	},
-	/* each entry is checked by the tsc probe, which reports the bad ones */
-	[TPW_TSC_CALIB] = {
-		.name = "tsc_calib", .type = TP_WT_STR, .by = STUB, .reader = SUITE, .hi = 511,
-		.dflt = "none", .bounds = "`ref:Hz:spread_ppm,...`",
-		.help = "every reference the stub measured",
-	},
-	/* checked where it is used (save.c), which refuses to guess a partition */
 	[TPW_BOOTPART] = {
 		.name = "bootpart", .type = TP_WT_STR, .by = STUB, .reader = SUITE, .hi = 79,
 		.dflt = "none", .bounds = "`gpt:<guid>`, `mbr:<sig>:<n>`, `unknown`",
 		.help = "the partition the stub was loaded from",
+		.check = tp_bootpart_check,
 	},
 	[TPW_FIRMWARE] = {
 		.name = "firmware", .type = TP_WT_STR, .by = STUB, .reader = SUITE,
@@ -175,22 +170,6 @@ const struct tp_word tp_words[TPW_COUNT] = {
 		.bounds = "`<revision, 8 hex>:<UEFI revision, 8 hex>:<vendor, %-encoded>`",
 		.help = "the firmware's vendor and revisions, from the UEFI system table",
 		.check = tp_firmware_check,
-	},
-	/* checked here and again by the tscsync probe, which says why it refuses one */
-	[TPW_TSC_PREOS] = {
-		.name = "tsc_preos", .type = TP_WT_STR, .by = STUB, .reader = SUITE,
-		.hi = TP_PREOS_WORD_MAX, .dflt = "none",
-		.bounds = "`<bsp apic>:<adj>,<apic>:<lo>:<hi>:<rtt>:<samples>:<c>:<adj>,...`",
-		.help = "TSC offsets of the APs against the BSP, and IA32_TSC_ADJUST, before the OS",
-		.check = tp_preos_check,
-	},
-	/* checked here and again by the hwlat probe, which says why it refuses one */
-	[TPW_HWLAT_PREOS] = {
-		.name = "hwlat_preos", .type = TP_WT_STR, .by = STUB, .reader = SUITE,
-		.hi = TP_HWLAT_WORD_MAX, .dflt = "none",
-		.bounds = "`<ms>:<thresh_us>:<sys>:<sys_max_ns>,<apic>:<cov_ppm>:<n>:<max_ns>:<total_ns>:<smi>,...`",
-		.help = "the pre-OS latency scan per CPU (interrupts off on every CPU at once)",
-		.check = tp_hwlat_word_check,
 	},
 	[TPW_BOOT_TSC] = {
 		.name = "boot_tsc", .type = TP_WT_STR, .by = STUB, .reader = SUITE,

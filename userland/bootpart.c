@@ -23,9 +23,10 @@ int bootpart_to_partuuid(const char *bp, char *out, size_t len)
 	return b.overflow ? -1 : 0;
 }
 
-const char *bootpart_save_where(const struct options *o, struct save_target *t)
+const char *bootpart_save_where(const struct options *o, const struct stub_handoff *st,
+				struct save_target *t)
 {
-	const char *bp = o->bootpart;
+	struct tp_buf b;
 
 	*t = (struct save_target){ 0 };
 	if (o->save == SAVE_OFF)
@@ -36,14 +37,14 @@ const char *bootpart_save_where(const struct options *o, struct save_target *t)
 			return "timeprobe.save_to= names no partition";
 		return 0;
 	}
-	if (!bp[0])
-		return "no timeprobe stub named the partition it booted from; "
+	if (!st->have_bootpart)
+		return "no stub file (stub.tp1) named the partition the stub booted from; "
 		       "name one with timeprobe.save_to=gpt:<PARTUUID>";
-	if (!strcmp(bp, "unknown"))
+	if (st->bootpart.kind == TP_BOOTPART_UNKNOWN)
 		return "booted from a device without a partition (network?); "
 		       "name one with timeprobe.save_to=gpt:<PARTUUID>";
-	if (bootpart_to_partuuid(bp, t->partuuid, sizeof(t->partuuid)))
-		return "the stub's timeprobe.bootpart is malformed";
+	tp_buf_init(&b, t->partuuid, sizeof(t->partuuid));
+	tp_bootpart_partuuid(&b, &st->bootpart);
 	/* OVMF and others report a CD's El Torito image as an MBR without a signature */
 	if (!strncmp(t->partuuid, "00000000-", 9)) {
 		t->partuuid[0] = 0;

@@ -88,21 +88,20 @@ static void say(const struct boot_timeline *t)
 		   (long long)t->us[BP_PID1_FIRST_RESULT], (long long)t->us[BP_TO_POWEROFF]);
 }
 
-void boottime_emit(const struct options *o)
+void boottime_emit(const struct stub_handoff *st)
 {
 	uint64_t end = tsc_now();
-	struct tp_boot_tsc s;
 	struct boot_timeline t;
-	const char *why = o->boot_tsc[0] ? tp_boot_tsc_parse(o->boot_tsc, strlen(o->boot_tsc), &s)
-					 : "the stub handed over no timeprobe.boot_tsc";
+	const char *why = st->have_boot_tsc ? 0 : st->found ? "the stub's file (stub.tp1) gave no boot_tsc"
+							   : STUB_NONE;
 	struct tp_rec r;
 
 	if (!why)
-		why = boottime_compute(&s, pid1_tsc, sink_first_result_tsc(), end,
-				       (uint64_t)o->tsc_hz, &t);
+		why = boottime_compute(&st->boot_tsc, pid1_tsc, sink_first_result_tsc(), end,
+				       (uint64_t)st->tsc_hz, &t);
 	tp_rec_begin(&r, "boot");
 	tp_rec_str(&r, "clock", TP_COUNTER_NAME);
-	tp_rec_uint(&r, "tsc_hz", (uint64_t)o->tsc_hz);
+	tp_rec_uint(&r, "tsc_hz", (uint64_t)st->tsc_hz);
 	if (why) {
 		tp_rec_str(&r, "reason", why);
 		sink_emit(&r);

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "../common/handoff.h"
-#include "options.h"
+#include "stubvals.h"
 
 enum boot_phase {
 	BP_FIRMWARE,		/* reset -> stub entry */
@@ -51,7 +51,7 @@ const char *boottime_compute(const struct tp_boot_tsc *s, uint64_t pid1, uint64_
 /* PID 1's first TSC read: called first thing in main(). */
 void boottime_mark_pid1(void);
 
-/* The `boot` record and a line for people, from the options the stub handed over. */
-void boottime_emit(const struct options *o);
+/* The `boot` record and a line for people, from the stub's figures (its boot_tsc, tsc_hz). */
+void boottime_emit(const struct stub_handoff *st);
 
 #endif

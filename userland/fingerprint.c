@@ -399,42 +399,37 @@ static void fingerprint_hypervisor(struct tp_rec *r, struct missing *ms)
 		   "no /sys/hypervisor/type (no Xen; the kernel names no other hypervisor there)");
 }
 
-/* The stub's timeprobe.firmware word: the UEFI system table's vendor and revisions. */
-static void fingerprint_stub_firmware(struct tp_rec *r, struct missing *ms, const struct options *o)
+/* The firmware of the stub's file: the UEFI system table's vendor and revisions. */
+static void fingerprint_stub_firmware(struct tp_rec *r, struct missing *ms,
+				      const struct stub_handoff *st)
 {
 	static const char *const keys[] = { "firmware_vendor", "firmware_revision",
 					    "uefi_revision" };
-	static char why[128];
-	struct tp_firmware fw;
+	char text[32];
 	struct tp_buf b;
-	const char *bad;
 
-	if (!o->firmware[0] || !strcmp(o->firmware, "none")) {
+	if (!st->have_firmware) {
 		for (size_t i = 0; i < 3; i++)
-			miss(r, ms, keys[i], 0, "no timeprobe.firmware word: no stub started this kernel");
+			miss(r, ms, keys[i], 0, st->found ? "the stub's file (stub.tp1) gave no firmware"
+							  : STUB_NONE);
 		return;
 	}
-	if ((bad = tp_firmware_parse(o->firmware, strlen(o->firmware), &fw)) != 0) {
-		snprintf(why, sizeof(why), "timeprobe.firmware refused: %s", bad);
-		for (size_t i = 0; i < 3; i++)
-			miss(r, ms, keys[i], 0, why);
-		return;
-	}
-	tp_rec_str(r, "firmware_vendor", fw.vendor);
-	tp_rec_uint(r, "firmware_revision", fw.revision);
-	tp_buf_init(&b, why, sizeof(why));
-	tp_fmt_uefi_revision(&b, fw.uefi);
-	tp_rec_str(r, "uefi_revision", why);
+	tp_rec_str(r, "firmware_vendor", st->firmware.vendor);
+	tp_rec_uint(r, "firmware_revision", st->firmware.revision);
+	tp_buf_init(&b, text, sizeof(text));
+	tp_fmt_uefi_revision(&b, st->firmware.uefi);
+	tp_rec_str(r, "uefi_revision", text);
 }
 
-static void fingerprint_firmware(struct tp_rec *r, struct missing *ms, const struct options *o)
+static void fingerprint_firmware(struct tp_rec *r, struct missing *ms,
+				 const struct stub_handoff *st)
 {
 	static const char *const dmi[] = { "sys_vendor", "product_name", "product_version",
 					   "board_vendor", "board_name", "bios_vendor",
 					   "bios_version", "bios_date", "bios_release" };
 	char path[96], key[32];
 
-	fingerprint_stub_firmware(r, ms, o);
+	fingerprint_stub_firmware(r, ms, st);
 	text_field(r, ms, "efi_platform_bits", "/sys/firmware/efi/fw_platform_size",
 		   "no /sys/firmware/efi/fw_platform_size (not started through UEFI)");
 	int dmi_rc = access("/sys/class/dmi/id", F_OK) ? -errno : 0;
@@ -616,7 +611,8 @@ static void fingerprint_kernel_build(struct tp_rec *r, struct missing *ms, const
  * derived; with tsc_early_khz= (either spelling) whose value is not the
  * stub's figure, the user's (tscref.h).
  */
-static void fingerprint_kernel_tsc(struct tp_rec *r, struct missing *ms, const struct options *o)
+static void fingerprint_kernel_tsc(struct tp_rec *r, struct missing *ms,
+				   const struct stub_handoff *st)
 {
 	static const char *const keys[] = { "kernel_tsc_khz", "kernel_tsc_from", "kernel_tsc_line" };
 	char *log = 0;
@@ -625,7 +621,7 @@ static void fingerprint_kernel_tsc(struct tp_rec *r, struct missing *ms, const s
 	struct ktsc k;
 	int rc = kmsg_read_all(&log, &len, &how);
 
-	if (!rc && tscref_ktsc_parse(log, o->tsc_hz, &k)) {
+	if (!rc && tscref_ktsc_parse(log, st->tsc_hz, &k)) {
 		tp_rec_int(r, keys[0], k.khz);
 		tp_rec_str(r, keys[1], k.from);
 		tp_rec_str(r, keys[2], k.line);
@@ -638,7 +634,8 @@ static void fingerprint_kernel_tsc(struct tp_rec *r, struct missing *ms, const s
 	free(log);
 }
 
-static void fingerprint_kernel(struct tp_rec *r, struct missing *ms, const struct options *o)
+static void fingerprint_kernel(struct tp_rec *r, struct missing *ms, const struct options *o,
+			       const struct stub_handoff *st)
 {
 	struct utsname u;
 
@@ -649,10 +646,10 @@ static void fingerprint_kernel(struct tp_rec *r, struct missing *ms, const struc
 	else
 		miss(r, ms, "kernel_variant", 0, "no timeprobe.variant word: not the appliance's kernel");
 	fingerprint_kernel_build(r, ms, o, u.release);
-	fingerprint_kernel_tsc(r, ms, o);
+	fingerprint_kernel_tsc(r, ms, st);
 }
 
-/* What the launcher and the stub handed over on the command line. */
+/* What the launcher handed over on the command line, and the stub in its file. */
 /* The idle driver, governor and deepest state (cpuidle.h), and the latency
  * limit in force (dmalat.h, the run's request and others'): wake-ups depend on them. */
 static void fingerprint_idle(struct tp_rec *r, struct missing *ms)
@@ -705,24 +702,37 @@ static void fingerprint_libc(struct tp_rec *r, struct missing *ms)
 	tp_rec_str(r, "rseq_how", li.rseq_how);
 }
 
-static void fingerprint_handed_over(struct tp_rec *r, struct missing *ms, const struct options *o)
+/* Why a figure of the stub is missing: no file, or a file without it. */
+static const char *stub_none(const struct stub_handoff *st, const char *what)
 {
+	return st->found ? what : STUB_NONE;
+}
+
+static void fingerprint_handed_over(struct tp_rec *r, struct missing *ms, const struct options *o,
+				    const struct stub_handoff *st)
+{
+	char calib[512];
+	struct tp_buf b;
+
 	if (o->accel[0])
 		tp_rec_str(r, "accel", o->accel);
 	else
 		miss(r, ms, "accel", 0, "no launcher said (hardware, another hypervisor, a host run)");
-	if (o->tsc_ref[0])
-		tp_rec_str(r, "stub_tsc_ref", o->tsc_ref);
+	if (st->tsc_ref[0])
+		tp_rec_str(r, "stub_tsc_ref", st->tsc_ref);
 	else
-		miss(r, ms, "stub_tsc_ref", 0, "no timeprobe.tsc_ref word: no stub calibrated this boot");
-	if (o->tsc_calib[0])
-		tp_rec_str(r, "stub_tsc_calib", o->tsc_calib);
+		miss(r, ms, "stub_tsc_ref", 0, stub_none(st, "the stub's file (stub.tp1) gave no tsc_ref"));
+	tp_buf_init(&b, calib, sizeof(calib));
+	stubvals_calib_list(st, &b);
+	if (calib[0])
+		tp_rec_str(r, "stub_tsc_calib", calib);
 	else
-		miss(r, ms, "stub_tsc_calib", 0, "no timeprobe.tsc_calib word: no stub calibrated this boot");
-	if (o->tsc_hz)
-		tp_rec_int(r, "stub_tsc_hz", o->tsc_hz);
+		miss(r, ms, "stub_tsc_calib", 0,
+		     stub_none(st, "the stub's file (stub.tp1) holds no measured calib record"));
+	if (st->tsc_hz)
+		tp_rec_int(r, "stub_tsc_hz", st->tsc_hz);
 	else
-		miss(r, ms, "stub_tsc_hz", 0, "no timeprobe.tsc_hz word: no stub calibrated this boot");
+		miss(r, ms, "stub_tsc_hz", 0, stub_none(st, "the stub's file (stub.tp1) gave no tsc_hz"));
 }
 
 /* ------------------------------------------------------------------ */
@@ -751,6 +761,7 @@ static void fingerprint_human(const struct missing *ms)
 
 struct fingerprint_job {
 	const struct options *o;
+	const struct stub_handoff *st;
 	const char *env;
 };
 
@@ -771,20 +782,20 @@ static int fingerprint_child(void *arg)
 	fingerprint_clocks(&r, &ms);
 	fingerprint_hpet(&r, &ms);
 	fingerprint_counter(&r, &ms);
-	fingerprint_firmware(&r, &ms, j->o);
-	fingerprint_kernel(&r, &ms, j->o);
+	fingerprint_firmware(&r, &ms, j->st);
+	fingerprint_kernel(&r, &ms, j->o, j->st);
 	fingerprint_idle(&r, &ms);
 	fingerprint_libc(&r, &ms);
-	fingerprint_handed_over(&r, &ms, j->o);
+	fingerprint_handed_over(&r, &ms, j->o, j->st);
 	emit_missing(&r, &ms);
 	emit_end(&r);
 	fingerprint_human(&ms);
 	return 0;
 }
 
-void fingerprint_emit(const struct options *o, const char *env)
+void fingerprint_emit(const struct options *o, const struct stub_handoff *st, const char *env)
 {
-	struct fingerprint_job j = { o, env };
+	struct fingerprint_job j = { o, st, env };
 	struct sup_job job = {
 		.fn = fingerprint_child, .arg = &j, .line = sink_line,
 		.deadline_ns = mono_ns() + FP_LIMIT_S * NS_PER_S,

@@ -15,9 +15,10 @@
 #include <stdint.h>
 
 #include "options.h"
+#include "stubvals.h"
 
 /* Gathers and emits the record (and one human line) in a supervised child. */
-void fingerprint_emit(const struct options *o, const char *env);
+void fingerprint_emit(const struct options *o, const struct stub_handoff *st, const char *env);
 
 /* ---- pure parts ---- */
 

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Which Linux CPU each hardware CPU ID names: the IDs the stub names CPUs
- * by in its records and hand-off words (timeprobe.tsc_preos,
- * timeprobe.hwlat_preos). On x86 the local APIC ID, from /proc/cpuinfo's
+ * by in its per-CPU records (common/stubcpu.h). On x86 the local APIC ID, from /proc/cpuinfo's
  * `apicid` (sysinfo.h); on arm64 MPIDR_EL1 packed by tp_mpidr_pack(), from
  * the kernel's boot lines (mpidr.h). Used by the probes tscsync and hwlat.
  */

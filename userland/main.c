@@ -228,6 +228,7 @@ static int host_send(const struct options *o, const char *self, const char *reco
 static int cmd_run(int argc, char **argv, const char *self)
 {
 	struct options o;
+	static const struct stub_handoff no_stub;	/* a host run reads no stub file */
 	struct opt_errors errs = { 0 };
 	struct suite_result res = { 0 };
 	struct sigaction ign = { .sa_handler = SIG_IGN };
@@ -288,7 +289,7 @@ static int cmd_run(int argc, char **argv, const char *self)
 	if (route_output(records, path, sizeof(path)))
 		return 2;
 	suite_catch_signals();
-	rc = suite_run(&o, &errs, 0, "os", &res);
+	rc = suite_run(&o, &no_stub, &errs, 0, "os", &res);
 	if (openmetrics && textfile_write(self, path, openmetrics))
 		return rc ? rc : 1;
 	if ((o.upload[0] || o.push[0]) && host_send(&o, self, path, openmetrics) && !rc)
@@ -507,7 +508,8 @@ static int pid1(void)
 	struct options o;
 	struct opt_errors errs = { 0 };
 	struct suite_result res = { 0 };
-	struct stubfile_report stub;
+	static struct stub_handoff stub;	/* the stub's figures, read once */
+	struct stubfile_report rep;
 	char cmdline[4096];
 	struct sigaction sa = { .sa_handler = SIG_IGN };
 
@@ -537,17 +539,17 @@ static int pid1(void)
 	options_defaults(&o);
 	sysinfo_read_text("/proc/cmdline", cmdline, sizeof(cmdline));
 	options_from_cmdline(&o, cmdline, &errs);
-	stubfile_read(&o, &errs, &stub);
-	if (stub.found)
+	stubfile_read(&stub, &errs, &rep);
+	if (rep.found)
 		sink_human("timeprobe: %u records of the stub taken from " TP_STUB_FILE_PATH
-			   " (%u lines refused, %u values)\n", stub.records, stub.refused, stub.values);
+			   " (%u lines refused, %u values)\n", rep.records, rep.refused, rep.values);
 	options_from_smbios(&o, &errs);
 	options_resolve(&o, OPT_ENV_APPLIANCE);
 
 	wait_for_settled_clocksource();
-	suite_run(&o, &errs, 1, "appliance", &res);
-	boottime_emit(&o);
-	save_results(&o);
+	suite_run(&o, &stub, &errs, 1, "appliance", &res);
+	boottime_emit(&stub);
+	save_results(&o, &stub);
 	appliance_send(&o);
 	hold(&o);
 	/* reap anything left */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/handoff.h"
+#include "../common/stubcpu.h"
 #include "kmsg.h"
 #include "mpidr.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Which Linux CPU each arm64 CPU is, by its MPIDR_EL1 (the hardware name
- * the stub hands CPUs over by: tp_mpidr_pack(), common/handoff.h). The
+ * the stub hands CPUs over by: tp_mpidr_pack(), common/stubcpu.h). The
  * kernel says it once per CPU in its log (Linux 6.1):
  *
  *   Booting Linux on physical CPU 0x0000000000 [0x410fd083]

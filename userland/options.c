@@ -57,15 +57,16 @@ static const struct opt_row handoff_rows[] = {
 	{ W(TPW_HWLAT_MS), NOWHERE },
 	{ W(TPW_HWLAT_THRESH_US), NOWHERE },
 	{ W(TPW_HWLAT_STUCK), NOWHERE },
-	/* Written by the stub, the build and the launcher. */
-	{ W(TPW_TSC_HZ), AT(tsc_hz) },
-	{ W(TPW_TSC_REF), AT(tsc_ref) },
-	{ W(TPW_TSC_CALIB), AT(tsc_calib) },
-	{ W(TPW_BOOTPART), AT(bootpart) },
-	{ W(TPW_FIRMWARE), AT(firmware) },
-	{ W(TPW_TSC_PREOS), AT(tsc_preos) },
-	{ W(TPW_HWLAT_PREOS), AT(hwlat_preos) },
-	{ W(TPW_BOOT_TSC), AT(boot_tsc) },
+	/*
+	 * Written by the stub in its file alone: refused on any line (refused()),
+	 * read by stubread.c into the probes' ctx->stub, never kept here.
+	 */
+	{ W(TPW_TSC_HZ), NOWHERE },
+	{ W(TPW_TSC_REF), NOWHERE },
+	{ W(TPW_BOOTPART), NOWHERE },
+	{ W(TPW_FIRMWARE), NOWHERE },
+	{ W(TPW_BOOT_TSC), NOWHERE },
+	/* Written by the build and the launcher. */
 	{ W(TPW_VARIANT), AT(variant) },
 	{ W(TPW_KCONFIG), AT(kconfig) },
 	{ W(TPW_ACCEL), AT(accel) },

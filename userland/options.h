@@ -35,8 +35,6 @@ struct name_list {
 	char v[OPT_LIST_MAX][24];
 };
 
-struct stubcpus;
-
 /* The suite's own words; each probe keeps its own options (struct probe_opt). */
 struct options {
 	struct name_list probes;	/* empty: all */
@@ -55,16 +53,7 @@ struct options {
 	char upload[TP_URL_MAX + 1];	/* timeprobe.upload=: where the results file goes; empty: nowhere */
 	char push[TP_URL_MAX + 1];	/* timeprobe.push=: a Pushgateway for the headline figures */
 
-	/* Handed over by the stub in its file (common/stubfile.h). */
-	int64_t tsc_hz;			/* 0: none */
-	char tsc_ref[16];
-	char tsc_calib[512];		/* compact per-reference results */
-	char bootpart[80];		/* identity of the boot partition */
-	char firmware[TP_FW_WORD_MAX + 1];	/* the stub's firmware word */
-	char tsc_preos[TP_PREOS_WORD_MAX + 1];	/* the stub's pre-OS TSC offsets */
-	char hwlat_preos[TP_HWLAT_WORD_MAX + 1];	/* the stub's pre-OS latency scan */
-	char boot_tsc[TP_BOOT_TSC_WORD_MAX + 1];	/* the stub's TSC at its milestones */
-	struct stubcpus *stub_cpus;	/* its per-CPU records (stubcpus.h); NULL: none read */
+	/* Written by the image build and the launcher (the stub's figures: stubvals.h). */
 	char variant[32];		/* kernel variant name */
 	char kconfig[64];		/* kernel configuration highlights (hz:N,preempt:M,nohz:K) */
 	char accel[64];			/* the launcher's accelerator and CPU model ("tcg:max", "kvm:host") */
@@ -105,7 +94,6 @@ void options_resolve(struct options *o, enum opt_env env);
 /* Who put a word where the suite read it; each row's writer (tp_word.by) says who may. */
 enum opt_source {
 	OPT_FROM_USER,		/* cmdline.txt's words, a host's --NAME=VALUE: not the stub's rows */
-	OPT_FROM_STUB,		/* the stub's file (common/stubfile.h, stubfile.c): every row */
 	OPT_FROM_LAUNCHER,	/* SMBIOS OEM strings: the rows a launcher writes */
 };
 

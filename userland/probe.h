@@ -20,6 +20,7 @@
 #include "readiness.h"
 #include "recread.h"
 #include "supervise.h"
+#include "stubvals.h"
 #include "tsccal.h"
 #include "../common/verdict.h"
 #include "../common/words.h"
@@ -37,21 +38,22 @@ static inline int probe_exit_code(enum probe_status s)
 }
 
 /* The best TSC calibration available to this run. */
-struct tsc_calib {
+struct tsc_rate {
 	double hz;		/* 0: none (no TSC, or calibration failed) */
-	const char *source;	/* "stub" (from the command line), "user" or "cntfrq" (tsccal_probe_or_claim()) */
+	const char *source;	/* "stub" (from its file, ctx->stub), "user" or "cntfrq" (tsccal_probe_or_claim()) */
 	const char *ref;	/* the reference it was measured against */
 	struct user_calib user;	/* source "user": its rounds, failures, spread */
 };
 
 struct probe_ctx {
 	const struct options *opt;
+	const struct stub_handoff *stub;	/* the stub's figures, read once (stubvals.h); zero: none */
 	int quick;		/* profile quick */
 	int appliance;		/* running as PID 1 in the appliance */
 	int ncpu;		/* CPUs online */
 	int64_t deadline_ns;	/* CLOCK_MONOTONIC: the suite kills the probe then */
 	int time_scale;		/* 1, or 4 on an emulated CPU (QEMU TCG): the limits' factor */
-	struct tsc_calib tsc;	/* filled lazily: call tsccal_probe() */
+	struct tsc_rate tsc;	/* filled lazily: call tsccal_probe() */
 	/*
 	 * Rounds (struct probe_rounds): this child runs round `round` of
 	 * `rounds` (1..rounds), with a share of the budget (probe_round_ns());

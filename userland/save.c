@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Saving results: find the one partition named by the user
- * (timeprobe.save_to) or by the stub (timeprobe.bootpart, and then only
+ * (timeprobe.save_to) or by the stub (the bootpart of its file, stub.tp1, and then only
  * when its \timeprobe\id says this image made it), mount it as vfat, write
  * every record to
  * /timeprobe/results/<sequence>-<machine id>.tp1 through a temporary name,
@@ -224,11 +224,11 @@ static int write_file(const char *tmp, const char *id, char *name, size_t namele
 	return 0;
 }
 
-void save_results(const struct options *o)
+void save_results(const struct options *o, const struct stub_handoff *st)
 {
 	char dev[300] = "", id[64], name[128] = "";
 	struct save_target t;
-	const char *why = bootpart_save_where(o, &t);
+	const char *why = bootpart_save_where(o, st, &t);
 	int found, rc;
 	size_t len;
 	const char *saved = sink_saved(&len);

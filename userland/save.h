@@ -5,9 +5,10 @@
 
 #include <stddef.h>
 #include "options.h"
+#include "stubvals.h"
 
 /* Says what it did on the consoles (human lines); never fails the run. */
-void save_results(const struct options *o);
+void save_results(const struct options *o, const struct stub_handoff *st);
 
 /*
  * Turns the stub's partition identity ("gpt:<guid>" or "mbr:<sig>:<n>") into
@@ -18,8 +19,8 @@ int bootpart_to_partuuid(const char *bootpart, char *out, size_t len);
 
 /*
  * Where the records may be saved: the partition the user named
- * (timeprobe.save_to), or else the one the stub booted from
- * (timeprobe.bootpart), which must then prove it is this image's own by its
+ * (timeprobe.save_to), or else the one the stub booted from (the
+ * bootpart of its file, st->bootpart), which must then prove it is this image's own by its
  * \timeprobe\id file (bootpart_image_id_matches). Nothing is guessed from what a
  * partition holds.
  */
@@ -29,7 +30,8 @@ struct save_target {
 };
 
 /* Fills t and returns NULL, or returns why nothing is saved (for a console line). */
-const char *bootpart_save_where(const struct options *o, struct save_target *t);
+const char *bootpart_save_where(const struct options *o, const struct stub_handoff *st,
+				struct save_target *t);
 
 /* 1 when an \timeprobe\id file's text (its first line) names partuuid. */
 int bootpart_image_id_matches(const char *text, size_t n, const char *partuuid);

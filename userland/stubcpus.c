@@ -67,12 +67,12 @@ static int get_id(const struct rec_view *r, const char *suffix, uint32_t *id)
 }
 
 /* tsc_adjust: an integer (present), null or absent (not present); -1: something else. */
-static int get_adjust(const struct rec_view *r, struct tp_preos_adjust *a)
+static int get_adjust(const struct rec_view *r, struct tp_sc_adjust *a)
 {
 	size_t n;
 	const char *p = recread_raw(r, TP_SC_ADJUST, &n);
 
-	*a = (struct tp_preos_adjust){ 0 };
+	*a = (struct tp_sc_adjust){ 0 };
 	if (!p || (n == 4 && !memcmp(p, "null", 4)))
 		return 0;
 	a->present = 1;
@@ -90,7 +90,7 @@ static const char *take_bsp(struct tp_sc_preos *p, const struct rec_view *r)
 }
 
 /* The pair's figures, as common/handoff.c's parser checks the summary's. */
-static const char *pair_figures(const struct rec_view *r, struct tp_preos_pair *e)
+static const char *pair_figures(const struct rec_view *r, struct tp_sc_pair *e)
 {
 	int c;
 
@@ -111,7 +111,7 @@ static const char *pair_figures(const struct rec_view *r, struct tp_preos_pair *
 
 static const char *take_pair(struct tp_sc_preos *p, const struct rec_view *r)
 {
-	struct tp_preos_pair e = { 0 };
+	struct tp_sc_pair e = { 0 };
 	uint32_t a;
 	int absent = 0;
 	const char *why;
@@ -134,7 +134,7 @@ static const char *take_pair(struct tp_sc_preos *p, const struct rec_view *r)
 }
 
 /* A scanned CPU's figures; coverage_pct is a percentage with 4 decimals. */
-static const char *cpu_figures(const struct rec_view *r, struct tp_hwlat_word_cpu *c)
+static const char *cpu_figures(const struct rec_view *r, struct tp_sc_cpu *c)
 {
 	double cov;
 	size_t n;
@@ -155,7 +155,7 @@ static const char *cpu_figures(const struct rec_view *r, struct tp_hwlat_word_cp
 
 static const char *take_cpu(struct tp_sc_scan *s, const struct rec_view *r)
 {
-	struct tp_hwlat_word_cpu c = { 0 };
+	struct tp_sc_cpu c = { 0 };
 	const char *why;
 
 	if (get_id(r, "", &c.apic) || !recread_bool(r, TP_SC_REPORTED, &c.reported))

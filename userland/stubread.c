@@ -12,6 +12,7 @@
 #include "stubcpus.h"
 #include "stubread.h"
 #include "stubtrust.h"
+#include "stubvals.h"
 #include "../common/record.h"
 #include "../common/stubfile.h"
 #include "../common/words.h"
@@ -35,15 +36,16 @@ static void problem(struct opt_errors *errs, const char *value, const char *reas
 }
 
 /*
- * One member of a stub_handoff record: a row only the stub writes, from the
- * stub, once (seen[] marks the rows taken).
+ * One member of a stub_handoff record: a row only the stub writes, once
+ * (seen[] marks the rows taken), checked by its row and typed into st.
  */
-static int take_member(struct options *o, const struct rec_view *r, const struct rec_member *m,
+static int take_member(struct stub_handoff *st, const struct rec_view *r, const struct rec_member *m,
 		       struct opt_errors *errs, unsigned char *seen)
 {
 	static char val[TP_REC_MAX];
-	char key[48];
+	char key[48], msg[160];
 	const struct tp_word *w;
+	const char *why;
 
 	snprintf(key, sizeof(key), "%.*s", (int)(m->klen < 47 ? m->klen : 47), m->key);
 	if (!strcmp(key, "type"))
@@ -63,29 +65,41 @@ static int take_member(struct options *o, const struct rec_view *r, const struct
 	} else {
 		snprintf(val, sizeof(val), "%.*s", (int)(m->vlen < 64 ? m->vlen : 64), m->val);
 	}
-	return options_set_from(o, OPT_FROM_STUB, key, val, errs) == 0;
+	if ((why = stubvals_set(st, w, val, msg, sizeof(msg))) != NULL) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "stub_handoff %s", key);
+		problem(errs, what, why);
+		return 0;
+	}
+	return 1;
 }
 
-static void take_handoff(struct options *o, const struct rec_view *r, struct opt_errors *errs,
+static void take_handoff(struct stub_handoff *st, const struct rec_view *r, struct opt_errors *errs,
 			 struct stubfile_report *rep, unsigned char *seen)
 {
 	struct rec_member m[TPW_COUNT + 2];
 	size_t n = recread_members(r, m, sizeof(m) / sizeof(m[0]));
 
 	for (size_t i = 0; i < n; i++)
-		rep->values += (unsigned int)take_member(o, r, &m[i], errs, seen);
+		rep->values += (unsigned int)take_member(st, r, &m[i], errs, seen);
 }
 
-/* A per-CPU record into o->stub_cpus (when there is one), or an error naming why not. */
-static void take_cpu_record(struct options *o, const struct rec_view *r, struct opt_errors *errs)
+/*
+ * A `calib` record into st->calib, a per-CPU record into st->cpus (when
+ * there is one), or an error naming why not.
+ */
+static void take_record(struct stub_handoff *st, const struct rec_view *r, struct opt_errors *errs)
 {
 	const char *why;
 
-	if (o->stub_cpus && (why = stubcpus_take(o->stub_cpus, r)) != NULL)
+	if ((why = stubvals_calib(st, r)) != NULL)
+		problem(errs, "calib", why);
+	if (st->cpus && (why = stubcpus_take(st->cpus, r)) != NULL)
 		problem(errs, recread_is(r, "type", TP_SC_TSCSYNC) ? TP_SC_TSCSYNC : TP_SC_HWLAT, why);
 }
 
-void stubfile_apply(struct options *o, const char *text, size_t len, struct opt_errors *errs,
+void stubfile_apply(struct stub_handoff *st, const char *text, size_t len, struct opt_errors *errs,
 		    void (*keep)(const char *line, size_t len), struct stubfile_report *rep)
 {
 	const char *p = text, *end = text + len;
@@ -93,8 +107,9 @@ void stubfile_apply(struct options *o, const char *text, size_t len, struct opt_
 	unsigned char seen[TPW_COUNT] = { 0 };
 
 	*rep = (struct stubfile_report){ .found = 1 };
-	if (o->stub_cpus)
-		stubcpus_init(o->stub_cpus);
+	*st = (struct stub_handoff){ .found = 1, .cpus = st->cpus };
+	if (st->cpus)
+		stubcpus_init(st->cpus);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
@@ -114,9 +129,9 @@ void stubfile_apply(struct options *o, const char *text, size_t len, struct opt_
 				keep(p, nl ? n + 1 : n);
 			if (recread_is(&r, "type", TP_STUB_HANDOFF)) {
 				handoffs++;
-				take_handoff(o, &r, errs, rep, seen);
+				take_handoff(st, &r, errs, rep, seen);
 			}
-			take_cpu_record(o, &r, errs);
+			take_record(st, &r, errs);
 		}
 		p = nl ? nl + 1 : end;
 	}
@@ -124,7 +139,7 @@ void stubfile_apply(struct options *o, const char *text, size_t len, struct opt_
 		problem(errs, "stub_handoff", "the stub's file holds no stub_handoff record");
 }
 
-void stubfile_read(struct options *o, struct opt_errors *errs, struct stubfile_report *rep)
+void stubfile_read(struct stub_handoff *st, struct opt_errors *errs, struct stubfile_report *rep)
 {
 	char *buf;
 	ssize_t n;
@@ -140,8 +155,8 @@ void stubfile_read(struct options *o, struct opt_errors *errs, struct stubfile_r
 		return;
 	}
 	buf = malloc(STUBFILE_MAX);
-	if (!o->stub_cpus)
-		o->stub_cpus = calloc(1, sizeof(*o->stub_cpus));	/* for the run: never freed */
+	if (!st->cpus)
+		st->cpus = calloc(1, sizeof(*st->cpus));	/* for the run: never freed */
 	while (buf && len < STUBFILE_MAX && (n = read(fd, buf + len, STUBFILE_MAX - len)) > 0)
 		len += (size_t)n;
 	close(fd);
@@ -150,7 +165,7 @@ void stubfile_read(struct options *o, struct opt_errors *errs, struct stubfile_r
 		return;
 	}
 	if (!(why = stubtrust_check(buf, len, hex)))
-		stubfile_apply(o, buf, len, errs, stubtrust_keep, rep);
+		stubfile_apply(st, buf, len, errs, stubtrust_keep, rep);
 	else
 		problem(errs, hex, why);
 	free(buf);

@@ -408,12 +408,13 @@ static int run_iteration(struct slot *sl, size_t n, const struct pinning *pin, i
 	return stop;
 }
 
-int suite_run(const struct options *o, const struct opt_errors *errs, int appliance,
-	      const char *env, struct suite_result *res)
+int suite_run(const struct options *o, const struct stub_handoff *stub,
+	      const struct opt_errors *errs, int appliance, const char *env,
+	      struct suite_result *res)
 {
 	const struct probe *list[MAX_SELECTED];
 	struct probe_ctx ctx = {
-		.opt = o, .quick = o->quick, .appliance = appliance, .ncpu = sysinfo_cpu_count(),
+		.opt = o, .stub = stub, .quick = o->quick, .appliance = appliance, .ncpu = sysinfo_cpu_count(),
 		.time_scale = time_scale(), .rounds = 1,
 	};
 	int64_t watchdog = o->watchdog_s ? mono_ns() + (int64_t)o->watchdog_s * NS_PER_S : 0;
@@ -431,7 +432,7 @@ int suite_run(const struct options *o, const struct opt_errors *errs, int applia
 	busy_mark(&start);
 	hold_latency(o->cpu_dma_latency_us);
 	summary_run_record(o, env, ctx.ncpu, &start);
-	fingerprint_emit(o, env);
+	fingerprint_emit(o, stub, env);
 	summary_keys_records();
 	for (size_t i = 0; errs && i < errs->n; i++)
 		summary_option_error(&errs->e[i]);

@@ -8,6 +8,7 @@
 #define TP_SUITE_H
 
 #include "options.h"
+#include "stubvals.h"
 
 struct suite_result {
 	int ok, skipped, failed;
@@ -27,7 +28,8 @@ void suite_catch_signals(void);
  * records file) could not be written, 128 + signal when stopped by one of
  * suite_catch_signals()'s.
  */
-int suite_run(const struct options *o, const struct opt_errors *errs, int appliance,
-	      const char *env, struct suite_result *res);
+int suite_run(const struct options *o, const struct stub_handoff *stub,
+	      const struct opt_errors *errs, int appliance, const char *env,
+	      struct suite_result *res);
 
 #endif

@@ -130,10 +130,10 @@ double tsccal_probe(struct probe_ctx *ctx)
 
 	if (ctx->tsc.hz > 0)
 		return ctx->tsc.hz;
-	if (ctx->opt && ctx->opt->tsc_hz > 0) {
-		ctx->tsc.hz = (double)ctx->opt->tsc_hz;
+	if (ctx->stub && ctx->stub->tsc_hz > 0) {
+		ctx->tsc.hz = (double)ctx->stub->tsc_hz;
 		ctx->tsc.source = "stub";
-		ctx->tsc.ref = ctx->opt->tsc_ref[0] ? ctx->opt->tsc_ref : "unknown";
+		ctx->tsc.ref = ctx->stub->tsc_ref[0] ? ctx->stub->tsc_ref : "unknown";
 		return ctx->tsc.hz;
 	}
 	if (!TP_HAVE_COUNTER)

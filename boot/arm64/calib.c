@@ -23,6 +23,7 @@
 #include "../../common/gtdt.h"
 #include "../../common/buf.h"
 #include "../../common/handoff.h"
+#include "../../common/stubfile.h"
 #include "../arm64.h"
 #include "../edges.h"
 #include "../efiacpi.h"
@@ -55,7 +56,7 @@ static void versus_cntfrq(struct tp_rec *r, uint64_t hz, uint64_t cntfrq, uint32
 	if (!cntfrq)
 		return;
 	tp_rec_fixed(r, "vs_cntfrq_ppm", tp_ppm_milli(hz, cntfrq), 3);
-	tp_rec_uint(r, "bound_ppm", bound_ppm);
+	tp_rec_uint(r, TP_CALIB_BOUND, bound_ppm);
 }
 
 /* Rounds of Stall(ms): the counter's ticks per requested microsecond. */
@@ -79,8 +80,8 @@ static void stall_ref(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rou
 		tp_rec_bool(r, "absent", 1);
 		tp_rec_str(r, "reason", out->reason);
 	} else {
-		tp_rec_uint(r, "tsc_hz", out->res.tsc_hz);
-		tp_rec_uint(r, "spread_ppm", out->res.spread_ppm);
+		tp_rec_uint(r, TP_CALIB_HZ, out->res.tsc_hz);
+		tp_rec_uint(r, TP_CALIB_SPREAD, out->res.spread_ppm);
 		tp_rec_uint(r, "rounds", out->res.rounds);
 		tp_rec_uint(r, "rejected", out->res.rejected);
 		tp_rec_uint(r, "window_ms", ms);
@@ -158,8 +159,8 @@ static void rtc_ref(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint64_t cntfr
 		tp_rec_bool(r, "absent", 1);
 		tp_rec_str(r, "reason", why);
 	} else {
-		tp_rec_uint(r, "tsc_hz", rate.hz);
-		tp_rec_uint(r, "window_s", tp_rtc_elapsed(start, sec));
+		tp_rec_uint(r, TP_CALIB_HZ, rate.hz);
+		tp_rec_uint(r, TP_CALIB_WINDOW_S, tp_rtc_elapsed(start, sec));
 		versus_cntfrq(r, rate.hz, cntfrq, rate.bound_ppm);
 	}
 	tp_rec_null(r, "independent");

@@ -5,8 +5,8 @@
  * services), reads its MPIDR, MIDR and CNTFRQ_EL0 and answers round trips
  * on CNTVCT_EL0 (ap.c); the boot CPU turns them into the proven offset
  * interval of common/tscsync.h, then waits until PSCI says the CPU is off
- * again. `stub_tscsync` records, and timeprobe.tsc_preos= with the CPUs
- * named by tp_mpidr_pack(). docs/arm64.md, "Before the OS".
+ * again. `stub_tscsync` records, the CPUs named by tp_mpidr_pack()
+ * (common/stubcpu.h). docs/arm64.md, "Before the OS".
  */
 #include <efi.h>
 #include <efilib.h>
@@ -188,7 +188,7 @@ static void tell_pair(struct tp_console *con, const struct arm_pair *p)
  * (one for each CPU kept but the boot CPU; halved while it refuses).
  */
 static void each_ap(struct tp_console *con, struct arm_mp *m, const struct tp_gicc *cpu,
-		    size_t n, struct tp_preos *w)
+		    size_t n)
 {
 	static struct arm_pair p;
 	size_t slot = 0;
@@ -218,7 +218,6 @@ static void each_ap(struct tp_console *con, struct arm_mp *m, const struct tp_gi
 			continue;
 		}
 		m->measured++;
-		tp_rt_word(w, tp_mpidr_pack(p.cpu.mpidr), p.why, &p.s);
 	}
 }
 
@@ -275,7 +274,6 @@ void tp_mp_tscsync(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint64_t tsc_hz
 	struct arm_mp m = { .cntfrq = tp_cntfrq(), .bsp = tp_cpu_id() };
 	const char *why;
 	int64_t version;
-	struct tp_buf b;
 
 	*rep = (struct tp_mp_report){ 0 };
 	m.ticks_per_ms = (tsc_hz ? tsc_hz : m.cntfrq ? m.cntfrq : 1000000000ull) / 1000;
@@ -288,13 +286,10 @@ void tp_mp_tscsync(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint64_t tsc_hz
 	m.cpus = c.total;
 	version = tp_psci_call(m.hvc, PSCI_VERSION, 0, 0, 0);
 	say_bsp(con, &m, (uint64_t)version);
-	rep->preos.bsp_apic = m.bsp;
+	rep->bsp_id = m.bsp;
 	tp_mp_announce(con, m.cpus ? m.cpus - 1 : 0);
-	each_ap(con, &m, c.cpu, c.n, &rep->preos);
+	each_ap(con, &m, c.cpu, c.n);
 	say_summary(con, NULL, &m);
-	tp_buf_init(&b, rep->word, sizeof(rep->word));
-	/* the summary holds TP_PREOS_MAX_APS pairs; each pair's record holds it all */
-	rep->left_out = tp_preos_fmt(&b, &rep->preos) + (m.measured - rep->preos.n);
 	rep->cpus = m.cpus;
 	rep->measured = 1;
 }

@@ -69,9 +69,12 @@ ek = fp.get("enters_kernel") if isinstance(fp.get("enters_kernel"), dict) else {
 ok(isinstance(ek.get("CLOCK_MONOTONIC"), bool) and ek.get("CLOCK_PROCESS_CPUTIME_ID") is True,
    "enters_kernel: CLOCK_MONOTONIC checked, the CPU-time clocks always enter", ek)
 sv = stub_values(records(text)[0])
+calib = ",".join("%s:%d:%d" % (r["ref"], r["tsc_hz"], r["spread_ppm"]) for r in records(text)[0]
+                 if r["type"] == "calib" and not r.get("absent") and "spread_ppm" in r)
 ok(fp.get("stub_tsc_ref") == sv.get("tsc_ref") and sv.get("tsc_ref")
-   and fp.get("stub_tsc_calib") == sv.get("tsc_calib"),
-   "the stub's reference and spread as its file carried them", fp.get("stub_tsc_ref"))
+   and calib and fp.get("stub_tsc_calib") == calib and "tsc_calib" not in sv,
+   "the stub's reference and every reference's figure and spread as its calib records carried them",
+   (fp.get("stub_tsc_ref"), fp.get("stub_tsc_calib"), calib))
 stub = first(records(text)[0], "stub")
 ok(fp.get("firmware_vendor") == stub.get("firmware_vendor") and stub.get("firmware_vendor")
    and fp.get("firmware_revision") == stub.get("firmware_revision")

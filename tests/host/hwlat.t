@@ -3,8 +3,8 @@
 # timing: runs probe hwlat on this host, whose figures a test beside it would disturb; run alone (tools/prove-all.sh)
 # Host test of probe `hwlat`: on a host no stub handed a pre-OS scan over, so
 # that part is a skip that says so; the kernel's hwlat tracer runs where
-# tracefs has it (root), else a skip that says why; a stub's word given on
-# the command line (--hwlat_preos= is the stub's alone) is refused (TAP).
+# tracefs has it (root), else a skip that says why; the retired summary
+# word --hwlat_preos= on the command line is refused as unknown (TAP).
 import os
 import sys
 
@@ -28,8 +28,8 @@ ok(traced or skips.get("tracer", {}).get("reason"), "the tracer's figures, or a 
 for r in traced:
     diag("%s: tracer %d gaps, max %d ns" % (r["name"], r["tracer_gaps_n"], r["tracer_max_ns"]))
 forged = run_probe("hwlat", "--hwlat_preos=1000:1:0:0,0:1000000:1:5:5:x")
-ok("the stub's alone" in forged.p.stdout and
+ok("unknown option" in forged.p.stdout and
    not [r for r in forged.recs if "preos_max_ns" in r],
-   "a forged --hwlat_preos= is refused (only the stub writes it) and not taken",
+   "the retired --hwlat_preos= is refused (the stub's scan comes only as its records) and not taken",
    forged.p.stdout[-1500:])
 done()

@@ -92,9 +92,10 @@ else:
 
 # 3. a host has no stub: its words are refused, no figure is labelled the stub's
 uhz = int(u.get("tsc_hz") or 2000000000)
-for word in ("--tsc_hz=%d" % uhz, "--tsc_calib=hpet:%d:12" % uhz, "--tsc_ref=hpet"):
+for word, why in (("--tsc_hz=%d" % uhz, "the stub's alone"), ("--tsc_ref=hpet", "the stub's alone"),
+                  ("--tsc_calib=hpet:%d:12" % uhz, "unknown option")):
     p, recs, bad, _ = run(word)
-    ok(p.returncode == 2 and "the stub's alone" in p.stdout and not pick(recs, "calib"),
+    ok(p.returncode == 2 and why in p.stdout and not pick(recs, "calib"),
        "%s: refused on a host (exit 2, says why), no calib record" % word.split("=")[0],
        p.stdout[-600:])
 

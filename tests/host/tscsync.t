@@ -61,7 +61,7 @@ if summ and pairs:
 ok(any("offset (ns; row A" in l for l in run.human), "a human matrix", run.human[-20:])
 pre = [r for r in mine if r.get("when") == "pre-os"]
 ok(len(pre) == 1 and pre[0]["type"] == "skip" and
-   pre[0].get("reason") == "no pre-OS figures: not booted by the timeprobe stub",
+   pre[0].get("reason") == "no pre-OS figures: no stub file (stub.tp1), not booted by the timeprobe stub",
    "a host run: one pre-os skip, not booted by the stub", pre)
 
 

@@ -231,13 +231,14 @@ def check_readiness(suite, name=""):
 # PID 1's line after reading the stub's file (userland/main.c, stubread.c).
 STUB_FILE_LINE = re.compile(r"timeprobe: (\d+) records of the stub taken from /run/timeprobe/stub\.tp1 "
                             r"\((\d+) lines refused, (\d+) values\)")
-# A value only the stub writes, or the retired seal, or any initrd=, as a word of a line.
+# A value only the stub writes, or a retired one (the seal, the summaries tsc_calib, tsc_preos,
+# hwlat_preos), or any initrd=, as a word of a line.
 STUB_WORD = re.compile(r"(?:^| )(?:timeprobe\.(?:tsc_hz|tsc_ref|tsc_calib|bootpart|firmware|tsc_preos|"
                        r"hwlat_preos|boot_tsc|seal)=|\S*initrd=)")
 
 
 def stub_values(recs):
-    """The values of the stub's stub_handoff records (its file's, as printed)."""
+    """The values of the stub's stub_handoff record (its file's, as printed)."""
     v = {}
     for r in recs:
         if r["type"] == "stub_handoff":

@@ -3,10 +3,11 @@
  * The whole hand-off on the host: a cmdline.txt and a set of calibration
  * results go through the stub's code (boot/cmdfile.c, boot/cmdline.c,
  * boot/devpath.c, common/stubfile.c) to a kernel line and the stub's file,
- * which the suite's code (userland/options.c, stubread.c, bootpart.c,
- * probes/tsc.c) reads back. Every row of
- * the contract (common/words.c) and the examples in docs/stub.md are sent
- * across; broken files must still give a line that boots. TAP.
+ * which the suite's code (userland/options.c, stubread.c, stubvals.c,
+ * bootpart.c) reads back once into the probes' struct stub_handoff: every
+ * field of it is checked. Every row of the contract (common/words.c) and the
+ * examples in docs/stub.md are sent across; broken files must still give a
+ * line that boots. TAP.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +23,9 @@
 #include "../../common/words.h"
 #include "../../userland/options.h"
 #include "../../userland/recread.h"
-#include "../../userland/probes/tsc.h"
 #include "../../userland/save.h"
+#include "../../userland/skewopt.h"
+#include "../../userland/stubvals.h"
 
 /* The figures of docs/stub.md's example, as the stub's calibration gives them. */
 static const struct {
@@ -36,22 +38,20 @@ static const struct {
 };
 static const char example_guid[] = "4e2c1a7b-3f5d-4c6e-9a8b-0123456789ab";
 
-static char calib_list[512], bootpart[64], firmware[TP_FW_WORD_MAX + 1];
-static char preos_word[TP_PREOS_WORD_MAX + 1];
-/* The pre-OS offsets of docs/stub.md's example: BSP APIC 0, one AP, no TSC_ADJUST. */
-static const struct tp_preos preos_example = {
-	.bsp_apic = 0, .n = 1,
-	.pair = { { .apic = 1, .lo_ticks = -161, .hi_ticks = 214, .rtt_ticks = 375,
-		    .samples = 2104, .consistent = 1 } },
+static char bootpart[64], firmware[TP_FW_WORD_MAX + 1];
+/* The pre-OS pair of docs/stub.md's example: BSP APIC 0, one AP, no TSC_ADJUST. */
+static const struct tp_sc_pair pair_example = {
+	.apic = 1, .lo_ticks = -161, .hi_ticks = 214, .rtt_ticks = 375, .samples = 2104,
+	.consistent = 1,
 };
-/* A pre-OS scan on two CPUs: the BSP with one gap, an AP that did not report. */
-static const struct tp_hwlat_word hwlat_example = {
-	.window_ms = 1000, .thresh_us = 1, .system_wide = 0, .n = 2,
-	.cpu = { { .apic = 0, .reported = 1, .coverage_ppm = 999981, .count = 3, .max_ns = 12005,
-		   .total_ns = 15200, .smi_read = 0 },
-		 { .apic = 1 } },
+/* A pre-OS scan on two CPUs: the BSP with three gaps, an AP that did not report. */
+static const struct tp_sc_cpu scan_example[2] = {
+	{ .apic = 0, .reported = 1, .coverage_ppm = 999981, .count = 3, .max_ns = 12005,
+	  .total_ns = 15200, .smi_read = 0 },
+	{ .apic = 1 },
 };
-static char hwlat_word[TP_HWLAT_WORD_MAX + 1];
+/* The stub's other records of the example (make_records()), before its stub_handoff. */
+static char records[8192];
 /* The stub's milestones of a 2.096 GHz boot. */
 static const struct tp_boot_tsc boot_tsc_example = {
 	.entry = 2931000000, .calib_start = 2940000000, .calibrated = 4101000000,
@@ -65,87 +65,92 @@ static const struct tp_cmdline_extras extras = { .tsc_hz = 2096019976 };
 static struct tp_stub_values vals = { .tsc_hz = 2096019976, .tsc_ref = "hpet" };
 static const struct tp_cmdline_env disk = { .initrd_file = 1, .serial = 1 };
 
-/* The values as the stub makes them: its list formatter, its device path node. */
+static struct tp_rec rec;
+
+static void put_rec(size_t *n)
+{
+	const char *line = tp_rec_finish(&rec);
+
+	if (line && *n + rec.len < sizeof(records)) {
+		memcpy(records + *n, line, rec.len);
+		*n += rec.len;
+		records[*n] = 0;
+	}
+}
+
+/*
+ * The example's other records as the stub writes them (boot/console.c,
+ * boot/tsc.c, boot/mp.c, boot/hwlatrec.c, with common/stubfile.h's and
+ * common/stubcpu.h's keys): a `calib` record per measured reference, a
+ * nominal one and an absent one (neither is a measurement), the BSP, its
+ * pair with AP 1, the two CPUs' scans and the scan's summary.
+ */
+static void make_records(void)
+{
+	static const struct tp_sc_adjust none = { 0 };
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++) {
+		tp_rec_begin(&rec, TP_CALIB_REC);
+		tp_rec_str(&rec, "source", "stub");
+		tp_rec_str(&rec, TP_CALIB_REF, figures[i].ref);
+		tp_rec_uint(&rec, TP_CALIB_HZ, figures[i].hz);
+		tp_rec_uint(&rec, TP_CALIB_SPREAD, figures[i].spread_ppm);
+		put_rec(&n);
+	}
+	tp_rec_begin(&rec, TP_CALIB_REC);
+	tp_rec_str(&rec, TP_CALIB_REF, "cpuid16");
+	tp_rec_uint(&rec, TP_CALIB_HZ, 2100000000);
+	put_rec(&n);
+	tp_rec_begin(&rec, TP_CALIB_REC);
+	tp_rec_str(&rec, TP_CALIB_REF, "cpuid15");
+	tp_rec_bool(&rec, TP_CALIB_ABSENT, 1);
+	put_rec(&n);
+	tp_rec_begin(&rec, TP_SC_TSCSYNC);
+	tp_rec_str(&rec, TP_SC_WHAT, TP_SC_BSP);
+	tp_rec_uint(&rec, TP_SC_APIC, 0);
+	tp_sc_adjust_keys(&rec, &none);
+	put_rec(&n);
+	tp_rec_begin(&rec, TP_SC_TSCSYNC);
+	tp_rec_str(&rec, TP_SC_WHAT, TP_SC_PAIR);
+	tp_rec_uint(&rec, TP_SC_APIC "_a", 0);
+	tp_rec_uint(&rec, TP_SC_APIC "_b", pair_example.apic);
+	tp_sc_pair_keys(&rec, &pair_example);
+	tp_sc_adjust_keys(&rec, &pair_example.adjust);
+	put_rec(&n);
+	for (size_t i = 0; i < 2; i++) {
+		tp_rec_begin(&rec, TP_SC_HWLAT);
+		tp_rec_str(&rec, TP_SC_WHAT, TP_SC_CPU);
+		tp_sc_scan_keys(&rec, TP_SC_APIC, &scan_example[i]);
+		put_rec(&n);
+	}
+	tp_rec_begin(&rec, TP_SC_HWLAT);
+	tp_rec_str(&rec, TP_SC_WHAT, TP_SC_SUMMARY);
+	tp_rec_bool(&rec, TP_SC_SCANNED, 1);
+	tp_rec_uint(&rec, TP_SC_WINDOW, 1000);
+	tp_rec_uint(&rec, TP_SC_THRESH, 1);
+	tp_rec_uint(&rec, TP_SC_SYSTEM_WIDE, 0);
+	tp_rec_uint(&rec, TP_SC_SYSTEM_WIDE_MAX, 0);
+	put_rec(&n);
+}
+
+/* The values as the stub makes them: its formatters, its device path node. */
 static void make_extras(void)
 {
 	struct tp_hd_node hd = { .part_number = 1, .sig_type = 2 };
 	struct tp_buf b;
 
-	tp_buf_init(&b, calib_list, sizeof(calib_list));
-	for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
-		tp_calib_list_add(&b, figures[i].ref, figures[i].hz, figures[i].spread_ppm);
 	ok(!tp_guid_parse(example_guid, 36, hd.signature), "the example's GUID parses");
 	tp_buf_init(&b, bootpart, sizeof(bootpart));
 	tp_bootpart_format(&b, &hd);
 	tp_buf_init(&b, firmware, sizeof(firmware));
 	tp_firmware_fmt(&b, fw_vendor, 0x10000, 0x20046);
-	vals.tsc_calib = calib_list;
 	vals.bootpart = bootpart;
 	vals.firmware = firmware;
-	tp_buf_init(&b, preos_word, sizeof(preos_word));
-	ok(tp_preos_fmt(&b, &preos_example) == 0, "the example's pre-OS offsets fit");
-	vals.tsc_preos = preos_word;
-	tp_buf_init(&b, hwlat_word, sizeof(hwlat_word));
-	ok(tp_hwlat_word_fmt(&b, &hwlat_example) == 0, "the example's pre-OS scan fits");
-	vals.hwlat_preos = hwlat_word;
 	tp_buf_init(&b, boot_tsc_word, sizeof(boot_tsc_word));
 	tp_boot_tsc_fmt(&b, &boot_tsc_example);
 	vals.boot_tsc = boot_tsc_word;
-}
-
-/* The scan's word arrives with every field of every CPU. */
-static void check_hwlat(const char *word, const struct tp_hwlat_word *want, const char *what)
-{
-	struct tp_hwlat_word got;
-	const char *bad = tp_hwlat_word_parse(word, strlen(word), &got);
-	int same = !bad && got.n == want->n && got.window_ms == want->window_ms &&
-		   got.thresh_us == want->thresh_us && got.system_wide == want->system_wide &&
-		   got.system_wide_max_ns == want->system_wide_max_ns;
-
-	for (size_t i = 0; same && i < want->n; i++) {
-		const struct tp_hwlat_word_cpu *x = &got.cpu[i], *y = &want->cpu[i];
-
-		same = x->apic == y->apic && x->reported == y->reported &&
-		       x->coverage_ppm == y->coverage_ppm && x->count == y->count &&
-		       x->max_ns == y->max_ns && x->total_ns == y->total_ns &&
-		       x->smi_read == y->smi_read && x->smi == y->smi;
-	}
-	ok(same, "%s: hwlat_preos arrives equal (%s)", what, bad ? bad : word);
-}
-
-static void check_boot_tsc(const char *word, const char *what)
-{
-	struct tp_boot_tsc got;
-	const char *bad = tp_boot_tsc_parse(word, strlen(word), &got);
-
-	ok(!bad && !memcmp(&got, &boot_tsc_example, sizeof(got)), "%s: boot_tsc arrives equal (%s)",
-	   what, bad ? bad : word);
-}
-
-/* a and b hold the same figures in their first n pairs (fields, not padding). */
-static int preos_same(const struct tp_preos *a, const struct tp_preos *b, size_t n)
-{
-	int same = a->bsp_apic == b->bsp_apic && a->bsp_adjust.present == b->bsp_adjust.present &&
-		   a->bsp_adjust.value == b->bsp_adjust.value;
-
-	for (size_t i = 0; i < n; i++) {
-		const struct tp_preos_pair *x = &a->pair[i], *y = &b->pair[i];
-
-		same &= x->apic == y->apic && x->lo_ticks == y->lo_ticks && x->hi_ticks == y->hi_ticks &&
-			x->rtt_ticks == y->rtt_ticks && x->samples == y->samples &&
-			x->consistent == y->consistent && x->adjust.present == y->adjust.present &&
-			x->adjust.value == y->adjust.value;
-	}
-	return same;
-}
-
-static void check_preos(const char *word, const struct tp_preos *want, const char *what)
-{
-	struct tp_preos got;
-	const char *bad = tp_preos_parse(word, strlen(word), &got);
-
-	ok(!bad && got.n == want->n && preos_same(&got, want, want->n), "%s: tsc_preos arrives equal (%s)", what,
-	   bad ? bad : word);
+	make_records();
 }
 
 /* The initrd= words the stub took from the last line stub_line() made. */
@@ -189,14 +194,17 @@ static const char *stub_line(const void *file, size_t n, const struct tp_cmdline
 	return line;
 }
 
-/* The suite's path: the line and the stub's file to options; errors counted. */
+/* The stub's figures as the suite read them, once (the probes' ctx->stub). */
+static struct stub_handoff st;
+
+/* The suite's path: the line to options, the stub's file to st; errors counted. */
 static size_t suite_read(const char *line, struct options *o)
 {
 	struct opt_errors errs = { 0 };
 
 	options_defaults(o);
 	options_from_cmdline(o, line, &errs);
-	through_stub_file(&vals, o, &errs);
+	through_stub_file_with(records, &vals, &st, &errs);
 	for (size_t i = 0; i < errs.n; i++)
 		printf("# error: %s=%s: %s\n", errs.e[i].name, errs.e[i].value, errs.e[i].reason);
 	return errs.n;
@@ -233,35 +241,67 @@ static int doc_block(const char *lead, char *out, size_t cap, const char *sep)
 	return found;
 }
 
-static void check_firmware(const char *word, const char *what)
+static void check_firmware(const struct stub_handoff *s, const char *what)
 {
-	struct tp_firmware fw = { 0 };
-	const char *bad = tp_firmware_parse(word, strlen(word), &fw);
-
-	ok(!bad && fw.revision == 0x10000 && fw.uefi == 0x20046 &&
-		   !strcmp(fw.vendor, fw_vendor_utf8),
-	   "%s: firmware arrives equal (%s)", what, bad ? bad : word);
+	ok(s->have_firmware && s->firmware.revision == 0x10000 && s->firmware.uefi == 0x20046 &&
+		   !strcmp(s->firmware.vendor, fw_vendor_utf8),
+	   "%s: firmware arrives equal (%s)", what, s->firmware.vendor);
 }
 
-static void check_figures(const struct options *o, const char *what)
+/* Every measured reference arrives with its figures, in order; nothing else. */
+static void check_calib(const struct stub_handoff *s, const char *what)
 {
-	struct tsc_calib_entry e[TSC_CALIB_MAX];
-	size_t n = tsc_calib_parse(o->tsc_calib, e, TSC_CALIB_MAX), good = 0;
-	char partuuid[64] = "";
+	size_t good = 0;
 
-	for (size_t i = 0; i < n && i < sizeof(figures) / sizeof(figures[0]); i++)
-		good += !e[i].error[0] && !strcmp(e[i].ref, figures[i].ref) &&
-			e[i].hz == (int64_t)figures[i].hz && e[i].spread_ppm == figures[i].spread_ppm;
-	ok(n == 4 && good == 4, "%s: every tsc_calib entry arrives equal (%zu of 4)", what, good);
-	is_int(o->tsc_hz, vals.tsc_hz, "tsc_hz arrives equal");
-	is_str(o->tsc_ref, "hpet", "tsc_ref arrives equal");
-	ok(!bootpart_to_partuuid(o->bootpart, partuuid, sizeof(partuuid)) &&
-		   !strcmp(partuuid, example_guid), "bootpart arrives as the partition's PARTUUID (%s)",
-	   partuuid);
-	check_firmware(o->firmware, what);
-	check_preos(o->tsc_preos, &preos_example, what);
-	check_hwlat(o->hwlat_preos, &hwlat_example, what);
-	check_boot_tsc(o->boot_tsc, what);
+	for (size_t i = 0; i < s->n_calib && i < sizeof(figures) / sizeof(figures[0]); i++)
+		good += !strcmp(s->calib[i].ref, figures[i].ref) &&
+			s->calib[i].hz == (int64_t)figures[i].hz &&
+			s->calib[i].spread_ppm == figures[i].spread_ppm;
+	ok(s->n_calib == 4 && good == 4,
+	   "%s: every measured calib record arrives equal, the nominal and absent ones left (%zu of %zu)",
+	   what, good, s->n_calib);
+}
+
+/* The BSP, its pair with AP 1, both CPUs' scans and the scan's plan arrive equal. */
+static void check_cpus(const struct stub_handoff *s, const char *what)
+{
+	const struct stubcpus *c = s->cpus;
+	const struct tp_sc_pair *p = c ? &c->preos.pair[0] : NULL;
+
+	ok(c && c->preos.have_bsp && c->preos.bsp_apic == 0 && !c->preos.bsp_adjust.present &&
+		   c->preos.n == 1 && p->apic == pair_example.apic &&
+		   p->lo_ticks == pair_example.lo_ticks && p->hi_ticks == pair_example.hi_ticks &&
+		   p->rtt_ticks == pair_example.rtt_ticks && p->samples == pair_example.samples &&
+		   p->consistent == pair_example.consistent && !p->adjust.present,
+	   "%s: the BSP and its pre-OS pair arrive equal", what);
+	ok(c && c->scan.have_summary && c->scan.window_ms == 1000 && c->scan.thresh_us == 1 &&
+		   c->scan.system_wide == 0 && c->scan.n == 2 &&
+		   !memcmp(&c->scan.cpu[0], &scan_example[0], sizeof(scan_example[0])) &&
+		   !memcmp(&c->scan.cpu[1], &scan_example[1], sizeof(scan_example[1])),
+	   "%s: the pre-OS scan arrives equal, CPU by CPU", what);
+}
+
+/* Every field of the struct the probes read: the stub's figures, as it had them. */
+static void check_figures(const struct stub_handoff *s, const char *what)
+{
+	struct options o;
+	struct save_target t;
+	uint8_t g[16];
+
+	ok(s->found, "%s: the stub's file was read", what);
+	is_int(s->tsc_hz, vals.tsc_hz, "tsc_hz arrives equal");
+	is_str(s->tsc_ref, "hpet", "tsc_ref arrives equal");
+	tp_guid_parse(example_guid, 36, g);
+	ok(s->have_bootpart && s->bootpart.kind == TP_BOOTPART_GPT && !memcmp(s->bootpart.guid, g, 16),
+	   "%s: bootpart arrives as the partition's GUID", what);
+	options_defaults(&o);
+	ok(!bootpart_save_where(&o, s, &t) && !strcmp(t.partuuid, example_guid),
+	   "%s: the results go to that partition's PARTUUID (%s)", what, t.partuuid);
+	check_firmware(s, what);
+	ok(s->have_boot_tsc && !memcmp(&s->boot_tsc, &boot_tsc_example, sizeof(s->boot_tsc)),
+	   "%s: boot_tsc arrives equal", what);
+	check_calib(s, what);
+	check_cpus(s, what);
 }
 
 static void test_docs_example(void)
@@ -289,10 +329,10 @@ static void test_docs_example(void)
 		if (t[i] != '\n' && n + 1 < sizeof(file))
 			file[n++] = t[i];
 	file[n] = 0;
-	is_str(file, rec, "docs/stub.md: the stub makes the documented stub_handoff records");
+	is_str(file, rec, "docs/stub.md: the stub makes the documented stub_handoff record");
 	is_int(f.faults, 0, "docs example: nothing wrong with it");
 	is_int(suite_read(line, &o), 0, "docs example: the suite reads it without an error record");
-	check_figures(&o, "docs example");
+	check_figures(&st, "docs example");
 	ok(stub_word(&o, "calib_rounds") && !strcmp(stub_word(&o, "calib_rounds"), "7") &&
 		   stub_word(&o, "calib_ms") && !strcmp(stub_word(&o, "calib_ms"), "20"),
 	   "docs example: the stub's own words are listed for the run record");
@@ -403,7 +443,7 @@ static void test_stub_rows(void)
 	const char *line = stub_line("console=ttyS0 initrd=\\x", 23, &disk, &f);
 
 	ok(t && recread_next(&pos, t + len, &r) && recread_is(&r, "type", TP_STUB_HANDOFF),
-	   "the stub's file holds its stub_handoff records, CRC and all");
+	   "the stub's file holds its stub_handoff record, CRC and all");
 	for (size_t i = 0; i < TPW_COUNT; i++) {
 		const struct tp_word *w = &tp_words[i];
 		char key[48], val[1024];
@@ -431,7 +471,7 @@ static void test_stub_rows(void)
 		   w->name);
 	}
 	is_int(suite_read(line, &o), 0, "the suite reads the stub's file without an error record");
-	check_figures(&o, "stub's file");
+	check_figures(&st, "stub's file");
 }
 
 /*
@@ -457,8 +497,8 @@ static void test_hostile_file(void)
 		   vlen == 3, "a stray quote closed: foo=\"bar\" (value bar, as Linux cuts it) and panic= are words of their own");
 	options_defaults(&o);
 	options_from_cmdline(&o, line, &errs);
-	through_stub_file(&vals, &o, &errs);
-	check_figures(&o, "forged cmdline.txt");
+	through_stub_file_with(records, &vals, &st, &errs);
+	check_figures(&st, "forged cmdline.txt");
 	ok(errs.n == 2 && !strcmp(errs.e[0].name, "tsc_hz") && !strcmp(errs.e[0].value, "1234567") &&
 		   !strcmp(errs.e[1].name, "bootpart"),
 	   "the file's tsc_hz=1234567 and bootpart=unknown refused by name (%zu errors)", errs.n);
@@ -469,8 +509,8 @@ static void test_hostile_file(void)
 	errs.n = 0;
 	options_defaults(&o);
 	options_from_cmdline(&o, line, &errs);
-	through_stub_file(&vals, &o, &errs);
-	check_figures(&o, "forged seal");
+	through_stub_file_with(records, &vals, &st, &errs);
+	check_figures(&st, "forged seal");
 	ok(errs.n == 3 && !strcmp(errs.e[0].name, "tsc_hz") && !strcmp(errs.e[1].name, "firmware") &&
 		   !strcmp(errs.e[2].name, "seal"),
 	   "the forged tsc_hz, firmware and seal each one error record (%zu)", errs.n);
@@ -480,7 +520,6 @@ static void test_hostile_file(void)
 static void test_formats(void)
 {
 	struct tp_bootpart bp = { .kind = TP_BOOTPART_MBR, .mbr_sig = 0xbe1afdfa, .part = 1 }, back;
-	struct tp_calib_item it;
 	uint8_t g[16], h[16];
 	char text[80];
 	struct tp_buf b;
@@ -504,13 +543,6 @@ static void test_formats(void)
 		   back.mbr_sig == bp.mbr_sig && back.part == 1, "bootpart: MBR parsed back");
 	ok(tp_bootpart_parse("mbr:be1afdfa:256", 16, &back) && tp_bootpart_parse("usb:1", 5, &back) &&
 		   tp_bootpart_parse("gpt:", 4, &back), "bootpart: junk refused");
-	ok(!tp_calib_item_parse("pit:2096022123:1.25", 19, &it) && it.spread_mppm == 1250,
-	   "tsc_calib: a spread with decimals");
-	ok(tp_calib_item_parse("pit:2096022123:1.", 17, &it) &&
-		   tp_calib_item_parse("pit:2096022123:1.2345", 21, &it) &&
-		   tp_calib_item_parse("pit:2096022123:-1", 17, &it), "tsc_calib: junk spreads refused");
-	ok(tp_calib_list_check("hpet:2096019976:1,,pit:x:1", 26) != 0 &&
-		   !tp_calib_list_check(calib_list, strlen(calib_list)), "tsc_calib: list check");
 }
 
 /* timeprobe.firmware: the vendor's encoding and the parser's refusals. */
@@ -559,69 +591,61 @@ static void test_firmware(void)
 	is_str(out, "2.7", "UEFI revision 2.70 as text");
 }
 
-/* timeprobe.tsc_preos: every field across, the length cap, and junk refused. */
-static void test_preos(void)
+/* A `calib` record with one key's value (JSON text) in place of a good one's. */
+static const char *calib_with(const char *key, const char *val)
 {
-	static const char *const bad[] = {
-		"", "0", "0:", "0:y", "a:x", "4294967296:x", "0:x,", "0:x,1:-1:1:2:5:1",
-		"0:x,1:-1:1:2:5:1:x:9", "0:x,1:1:-1:2:5:1:x", "0:x,1:-1:1:1:5:1:x",
-		"0:x,1:-1:1:2:0:1:x", "0:x,1:-1:1:2:5:2:x", "0:x,1:-1:1:2:5:1:-", "0:x,0:-1:1:2:5:1:x",
-		"0:x,1:-1:1:2:5:1:x,1:-1:1:2:5:1:x", "0:x,1:9223372036854775808:1:2:5:1:x",
-		"0:x,1: -1:1:2:5:1:x", "0:x,,1:-1:1:2:5:1:x", "0:x,1:-1:1:-2:5:1:x",
-	};
-	struct tp_preos p = { .bsp_apic = 4294967295u, .bsp_adjust = { 1, INT64_MIN } }, back;
-	char out[TP_PREOS_WORD_MAX + 1], big[1200];
-	struct tp_buf b;
-	size_t left;
+	static char text[256];
 
-	for (size_t i = 0; i < TP_PREOS_MAX_APS; i++) {
-		/* the widest entries there are: every field at its extreme */
-		p.pair[i] = (struct tp_preos_pair){
-			.apic = (uint32_t)i, .lo_ticks = INT64_MIN + (int64_t)i, .hi_ticks = INT64_MIN + 100,
-			.rtt_ticks = INT64_MAX, .samples = UINT64_MAX / 2, .consistent = (int)(i & 1),
-			.adjust = { (int)(i & 1), i & 1 ? -(int64_t)i * 1000000007 : 0 },
-		};
-	}
-	p.n = 3;
-	tp_buf_init(&b, out, sizeof(out));
-	ok(tp_preos_fmt(&b, &p) == 0 && !tp_preos_parse(out, b.len, &back) && back.n == 3 &&
-		   preos_same(&p, &back, 3), "3 extreme entries: formatted and parsed back equal");
-	p.n = TP_PREOS_MAX_APS;
-	tp_buf_init(&b, big, sizeof(big));
-	left = tp_preos_fmt(&b, &p);
-	ok(left > 0 && b.len <= TP_PREOS_WORD_MAX && !b.overflow && !tp_preos_parse(big, b.len, &back),
-	   "63 extreme entries in 1200 bytes: %zu left out, %zu bytes, within %d, the rest parses", left, b.len,
-	   TP_PREOS_WORD_MAX);
-	ok(back.n + left == TP_PREOS_MAX_APS && preos_same(&p, &back, back.n),
-	   "the entries kept are the first ones, equal (%zu)", back.n);
-	tp_buf_init(&b, out, 40);
-	ok(tp_preos_fmt(&b, &p) == TP_PREOS_MAX_APS && !b.overflow && !tp_preos_parse(out, b.len, &back) &&
-		   back.n == 0 && back.bsp_adjust.value == INT64_MIN,
-	   "a 40-byte buffer: the BSP alone (%s)", out);
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ok(tp_preos_check(bad[i], strlen(bad[i])) != 0, "refused: \"%s\" (%s)", bad[i],
-		   tp_preos_check(bad[i], strlen(bad[i])));
-	memset(big, '1', sizeof(big));
-	memcpy(big, "0:x", 3);
-	ok(tp_preos_check(big, TP_PREOS_WORD_MAX + 1) != 0, "refused: 768 bytes");
+	tp_rec_begin(&rec, TP_CALIB_REC);
+	if (!strcmp(key, TP_CALIB_REF))
+		tp_rec_number(&rec, TP_CALIB_REF, val);	/* a JSON string, as given */
+	else
+		tp_rec_str(&rec, TP_CALIB_REF, "hpet");
+	tp_rec_number(&rec, TP_CALIB_HZ, !strcmp(key, TP_CALIB_HZ) ? val : "2096019976");
+	tp_rec_number(&rec, TP_CALIB_SPREAD, !strcmp(key, TP_CALIB_SPREAD) ? val : "1");
+	snprintf(text, sizeof(text), "%s", tp_rec_finish(&rec));
+	return text;
 }
 
-/* A hostile tsc_preos in the stub's file: an error record, nothing kept. */
-static void test_preos_suite(void)
+/* Hostile calib records and stub_handoff values: an error record each, nothing kept. */
+static void test_hostile_figures(void)
 {
-	struct options o;
+	static const struct { const char *key, *val, *why; } bad[] = {
+		{ "ref", "\"HPET\"", "ref is not" }, { "ref", "\"averyveryverylongname\"", "ref is not" },
+		{ "tsc_hz", "999999", "1e6..1e11" }, { "tsc_hz", "2096019976.5", "1e6..1e11" },
+		{ "spread_ppm", "-1", "negative" },
+	};
+	static const struct tp_stub_values lies[] = {
+		{ .tsc_hz = 999999 }, { .bootpart = "usb:1" }, { .boot_tsc = "5:4:6:7:8:9" },
+		{ .firmware = "00010000:00020046:a b" }, { .tsc_ref = "HPET" },
+	};
 	struct opt_errors errs = { 0 };
+	char two[512];
 
-	options_defaults(&o);
-	through_stub_file(&(struct tp_stub_values){ .tsc_preos = "0:x,1:5:-5:9:1:1:x" }, &o, &errs);
-	ok(errs.n == 1 && !strcmp(errs.e[0].name, "tsc_preos") && !o.tsc_preos[0] &&
-		   strstr(errs.e[0].reason, "lo <= hi"),
-	   "the suite refuses an interval with lo > hi, says why, keeps nothing (%s)",
-	   errs.n ? errs.e[0].reason : "no error");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		errs.n = 0;
+		through_stub_file_with(calib_with(bad[i].key, bad[i].val), &vals, &st, &errs);
+		ok(errs.n == 1 && st.n_calib == 0 && strstr(errs.e[0].reason, bad[i].why),
+		   "a calib record with %s %s: refused, nothing kept (%s)", bad[i].key, bad[i].val,
+		   errs.n ? errs.e[0].reason : "no error");
+	}
+	snprintf(two, sizeof(two), "%s%s", calib_with("", ""), calib_with("tsc_hz", "2096000000"));
 	errs.n = 0;
-	through_stub_file(&(struct tp_stub_values){ .tsc_preos = "0:-7,1:-5:5:10:3:0:12" }, &o,
-			  &errs);
-	ok(!errs.n && !strcmp(o.tsc_preos, "0:-7,1:-5:5:10:3:0:12"), "and keeps a good one");
+	through_stub_file_with(two, &vals, &st, &errs);
+	ok(errs.n == 1 && st.n_calib == 1 && st.calib[0].hz == 2096019976,
+	   "a reference given twice: the first kept, the second refused");
+	for (size_t i = 0; i < sizeof(lies) / sizeof(lies[0]); i++) {
+		errs.n = 0;
+		through_stub_file(&lies[i], &st, &errs);
+		ok(errs.n == 1 && !strncmp(errs.e[0].value, "stub_handoff ", 13) && !st.tsc_hz &&
+			   !st.tsc_ref[0] && !st.have_bootpart && !st.have_boot_tsc && !st.have_firmware,
+		   "a stub_handoff %s the row refuses: one error record, nothing kept (%s)",
+		   errs.n ? errs.e[0].value : "value", errs.n ? errs.e[0].reason : "no error");
+	}
+	ok(!tp_boot_tsc_parse("1:1:2:3:5:8", 11, &(struct tp_boot_tsc){ 0 }) &&
+		   tp_boot_tsc_parse("1:2:3", 5, &(struct tp_boot_tsc){ 0 }) &&
+		   tp_boot_tsc_parse("1:2:3:4:5:x", 11, &(struct tp_boot_tsc){ 0 }),
+	   "boot_tsc: six rising decimals and nothing else");
 }
 
 /* 1 when a row's default in words (its help text) is its default number. */
@@ -785,41 +809,41 @@ static void test_any_file(void)
 	printf("# %u of them fell back to the built-in line\n", fell_back);
 }
 
-/* The scan's and the timeline's words: the cap, and junk refused with a reason. */
-static void test_hwlat_words(void)
+/*
+ * Two timeprobe.inject= words (issue 50, S6): the stub (stub.c's
+ * inject_skew(): the line's word as tp_cmdline_find() gives it) and the
+ * suite (options.c, skewopt.c) take the same skew, or none, from the line.
+ */
+static void test_two_injects(void)
 {
-	static struct tp_hwlat_word w, got;
-	static const char *const bad[] = {
-		"", "1000:1:0", "1000:1:0:0,", "1000:1:0:0,1:2", "1000:1:0:0,1:1000001:0:0:0:x",
-		"1000:1:0:0,1:5:2:10:5:x", "1000:1:0:0,1:5:0:0:7:x", "1000:1:0:0,1:-,1:-",
-		"1000:1:0:0,1:5:1:5:5:y", "x:1:0:0", "1000:1:0:0,1:5:1:5:5:x:9",
+	static const char *const files[] = {
+		"timeprobe.inject=skew:hpet:100 timeprobe.inject=skew:pit:-50",
+		"timeprobe.inject=skew:pit:50 timeprobe.inject=crash",
+		"timeprobe.inject=skew:hpet:100,skew:pit:7 timeprobe.inject=hang,skew:pmtimer:3",
+		"timeprobe.inject=skew:hpet:100 timeprobe.inject=skew:nosuch:5",
+		"timeprobe.inject=crash timeprobe.inject=skew:stall:-9",
 	};
-	char word[TP_HWLAT_WORD_MAX + 64];
-	struct tp_boot_tsc t;
-	struct tp_buf b;
-	size_t left;
 
-	w = (struct tp_hwlat_word){ .window_ms = 600000, .thresh_us = 1000, .n = TP_HWLAT_WORD_CPUS };
-	for (size_t i = 0; i < w.n; i++)
-		w.cpu[i] = (struct tp_hwlat_word_cpu){ .apic = 4000000000u + (uint32_t)i, .reported = 1,
-			.coverage_ppm = 1000000, .count = 99999999, .max_ns = 999999999999ull,
-			.total_ns = 999999999999ull, .smi_read = 1, .smi = 4294967295ull };
-	tp_buf_init(&b, word, sizeof(word));
-	left = tp_hwlat_word_fmt(&b, &w);
-	ok(left == 0 && strlen(word) <= TP_HWLAT_WORD_MAX && !tp_hwlat_word_parse(word, strlen(word), &got) &&
-		   got.n == w.n, "%d CPUs of the longest figures: none left out, %zu bytes within %d, parsed "
-	   "back", TP_HWLAT_WORD_CPUS, strlen(word), TP_HWLAT_WORD_MAX);
-	tp_buf_init(&b, word, 400);
-	left = tp_hwlat_word_fmt(&b, &w);
-	ok(left > 0 && !tp_hwlat_word_parse(word, strlen(word), &got) && got.n == w.n - left,
-	   "in 400 bytes: %zu left out, the rest parsed back", left);
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ok(tp_hwlat_word_parse(bad[i], strlen(bad[i]), &got) != NULL, "hwlat_preos refuses '%s'",
-		   bad[i]);
-	ok(!tp_hwlat_word_parse("0:1:0:0", 7, &got) && got.n == 0, "a head without CPUs parses");
-	ok(tp_boot_tsc_parse("1:2:3", 5, &t) && tp_boot_tsc_parse("1:2:3:4:5:x", 11, &t) &&
-		   tp_boot_tsc_parse("5:4:6:7:8:9", 11, &t) && !tp_boot_tsc_parse("1:1:2:3:5:8", 11, &t),
-	   "boot_tsc: six rising decimals and nothing else");
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char file[256];
+		struct tp_cmdline_final f;
+		struct tp_skew stub = { 0 }, suite;
+		struct opt_errors errs = { 0 };
+		struct options o;
+		const char *line, *v;
+		size_t n;
+
+		snprintf(file, sizeof(file), "console=ttyS0 initrd=\\x %s", files[i]);
+		line = stub_line(file, strlen(file), &disk, &f);
+		if ((v = tp_cmdline_find(line, TP_WORD_PREFIX "inject", &n)) != NULL)
+			tp_skew_from_list(v, n, &stub);
+		options_defaults(&o);
+		options_from_cmdline(&o, line, &errs);
+		skewopt_get(&o, &suite);
+		ok(!strcmp(stub.ref, suite.ref) && (!stub.ref[0] || stub.ppm == suite.ppm),
+		   "two inject words, '%s': the stub and the suite take the same skew (%s %d, %s %d)",
+		   files[i], stub.ref, (int)stub.ppm, suite.ref, (int)suite.ppm);
+	}
 }
 
 /* MPIDR_EL1 values as Linux logs them (MPIDR_HWID_BITMASK 0xff00ffffff). */
@@ -839,9 +863,8 @@ int main(void)
 	test_table();
 	test_formats();
 	test_firmware();
-	test_preos();
-	test_preos_suite();
-	test_hwlat_words();
+	test_hostile_figures();
+	test_two_injects();
 	test_docs_example();
 	test_every_row();
 	test_stub_rows();

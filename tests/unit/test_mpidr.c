@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../common/handoff.h"
+#include "../../common/stubcpu.h"
 #include "../../userland/mpidr.h"
 #include "tap.h"
 

@@ -52,7 +52,7 @@ static const struct bad_case bad[] = {
 	{ "itimer_us", "100", "unknown option" },
 	{ "nosuch", "1", "unknown option" },
 	{ "probes", "", "empty list" },
-	{ "tsc_hz", "12", "out of range" },
+	{ "tsc_hz", "12", "the stub's alone" },
 	{ "variant", "a-very-long-variant-name-that-does-not-fit-at-all", "longer than" },
 	/* the stub's own words: the stub's bounds (common/words.c), said here too */
 	{ "calib_rounds", "33", "out of range 1..32" },
@@ -222,13 +222,14 @@ static void test_stub_owned(const struct options *d)
 {
 	struct options o = *d;
 	struct opt_errors errs = { 0 };
+	static struct stub_handoff st;
 	static uint8_t a[65536];
 	size_t n;
 
 	options_from_cmdline(&o, "timeprobe.tsc_hz=1234567 quiet", &errs);
 	through_stub_file(&(struct tp_stub_values){ .tsc_hz = 2596139133, .bootpart = "unknown" },
-			  &o, &errs);
-	ok(o.tsc_hz == 2596139133LL && !strcmp(o.bootpart, "unknown"),
+			  &st, &errs);
+	ok(st.tsc_hz == 2596139133LL && st.have_bootpart && st.bootpart.kind == TP_BOOTPART_UNKNOWN,
 	   "the stub's tsc_hz and bootpart from its file, not the user's");
 	ok(errs.n == 1 && !strcmp(errs.e[0].name, "tsc_hz") && !strcmp(errs.e[0].value, "1234567") &&
 		   strstr(errs.e[0].reason, "stub.tp1"),
@@ -239,7 +240,8 @@ static void test_stub_owned(const struct options *d)
 	options_from_cmdline(&o, "quiet timeprobe.tsc_hz=1234567 timeprobe.bootpart=gpt:0fc63daf-8483-"
 				 "4772-8e79-3d69d8477de4 timeprobe.profile=quick "
 				 "timeprobe.seal=2:0badf00d", &errs);
-	ok(!o.tsc_hz && !o.bootpart[0] && o.quick == 1 && errs.n == 3 &&
+	ok(o.quick == 1 && errs.n == 3 && !strcmp(errs.e[0].name, "tsc_hz") &&
+		   !strcmp(errs.e[1].name, "bootpart") &&
 		   !strcmp(errs.e[2].name, "seal") && strstr(errs.e[2].reason, "retired"),
 	   "no file: stub words and the retired seal refused (%zu errors), the user's kept", errs.n);
 
@@ -249,29 +251,30 @@ static void test_stub_owned(const struct options *d)
 	for (size_t i = 0; i + 10 < n; i++)
 		if (!memcmp(a + i, "2596139133", 10))
 			a[i] = '9';	/* a changed figure: its record's CRC no longer checks */
-	suite_archive(a, n, &o, &errs);
-	ok(!o.tsc_hz && errs.n == 2 && strstr(errs.e[0].reason, "CRC") &&
+	suite_archive(a, n, &st, &errs);
+	ok(!st.tsc_hz && errs.n == 2 && strstr(errs.e[0].reason, "CRC") &&
 		   strstr(errs.e[1].reason, "no stub_handoff"),
 	   "a figure changed in the file: its record refused, nothing taken (%s)",
 	   errs.n ? errs.e[0].reason : "-");
 
 	o = *d;
 	errs.n = 0;
-	stubfile_apply(&o, "junk\n", 5, &errs, 0, &(struct stubfile_report){ 0 });
-	ok(!o.tsc_hz && errs.n == 2, "a file of junk: an error for the line, one for no record");
+	stubfile_apply(&st, "junk\n", 5, &errs, 0, &(struct stubfile_report){ 0 });
+	ok(!st.tsc_hz && st.found && errs.n == 2,
+	   "a file of junk: an error for the line, one for no record");
 
 	o = *d;
 	errs.n = 0;
 	options_from_launcher(&o, "timeprobe.tsc_hz=1234567 timeprobe.accel=tcg:max "
 				  "timeprobe.profile=quick timeprobe.repeat=3", &errs);
-	ok(!o.tsc_hz && !strcmp(o.accel, "tcg:max") && o.quick == 1 && o.repeat == 1 && errs.n == 2 &&
+	ok(!strcmp(o.accel, "tcg:max") && o.quick == 1 && o.repeat == 1 && errs.n == 2 &&
 		   !strcmp(errs.e[0].name, "tsc_hz") && strstr(errs.e[0].reason, "launcher"),
 	   "SMBIOS: the launcher's words taken, tsc_hz and repeat refused (%s)",
 	   errs.n ? errs.e[0].reason : "-");
 
 	o = *d;
 	errs.n = 0;
-	ok(options_set(&o, "bootpart", "unknown", &errs) == -1 && !o.bootpart[0],
+	ok(options_set(&o, "bootpart", "unknown", &errs) == -1 && strstr(errs.e[0].reason, "stub.tp1"),
 	   "a host's --bootpart is refused: no stub there");
 }
 
@@ -285,7 +288,7 @@ int main(void)
 	options_defaults(&d);
 	/* the defaults come from the rows' def fields (common/words.c, the probes' rows) */
 	ok(d.repeat == 1 && d.rounds == 5 && d.hold_s == -1 && d.after == AFTER_POWEROFF && d.quick == 0 &&
-		   d.save == SAVE_AUTO && d.tsc_hz == 0 && !d.probes.n && !d.n_stub_words,
+		   d.save == SAVE_AUTO && !d.probes.n && !d.n_stub_words,
 	   "defaults from the table");
 	ok(pint("clocks-sweep") == -1 && pint("itimer-load") == -1 && pint("wakeup-priority") == -1 &&
 		   pint("wakeup-cpu") == -1 && pint("noise-threshold-ns") == 1000 &&
@@ -298,7 +301,7 @@ int main(void)
 
 		o = d;
 		errs.n = 0;
-		ok(options_set_from(&o, OPT_FROM_STUB, c->name, c->value, &errs) == -1 && errs.n == 1 &&
+		ok(options_set_from(&o, OPT_FROM_USER, c->name, c->value, &errs) == -1 && errs.n == 1 &&
 			   !errs.e[0].taken && !strcmp(errs.e[0].name, c->name) &&
 			   !strcmp(errs.e[0].value, c->value) && strstr(errs.e[0].reason, c->reason_has) &&
 			   !memcmp(&o, &d, sizeof(o)) && probe_values(after, sizeof(after)) == nb &&
@@ -317,8 +320,12 @@ int main(void)
 	ok(!options_set(&o, "yield-gnuplot", 0, &errs) && pint("yield-gnuplot") == 1,
 	   "a boolean without value is on");
 	ok(!options_set(&o, "clocks-sweep", "off", &errs) && pint("clocks-sweep") == 0, "boolean off");
-	ok(!options_set_from(&o, OPT_FROM_STUB, "tsc_hz", "2893012345", &errs) &&
-		   o.tsc_hz == 2893012345LL, "tsc_hz beyond int32");
+	{
+		static struct stub_handoff st;
+
+		through_stub_file(&(struct tp_stub_values){ .tsc_hz = 2893012345 }, &st, &errs);
+		ok(st.tsc_hz == 2893012345LL, "the stub's tsc_hz beyond int32");
+	}
 	is_int(errs.n, 0, "no errors for good values");
 	ok(options_set(&o, "repeat", 0, &errs) == -1 && strstr(errs.e[0].reason, "needs a value"),
 	   "a number without value is an error");
@@ -330,13 +337,21 @@ int main(void)
 			     "console=ttyS0,115200 timeprobe.profile=quick  initrd=\\EFI\\x timeprobe.repeat=3 "
 			     "timeprobe.rounds=2 timeprobe.profile=fast timeprobe.bogus=1 \"timeprobe.probes=clocks,yield\" "
 			     "quiet timeprobe.yield-gnuplot", &errs);
-	through_stub_file(&(struct tp_stub_values){
-			  .bootpart = "gpt:0fc63daf-8483-4772-8e79-3d69d8477de4" }, &o, &errs);
+	{
+		static struct stub_handoff st;
+		struct tp_buf b;
+		char partuuid[40];
+
+		through_stub_file(&(struct tp_stub_values){
+				  .bootpart = "gpt:0fc63daf-8483-4772-8e79-3d69d8477de4" }, &st, &errs);
+		tp_buf_init(&b, partuuid, sizeof(partuuid));
+		tp_bootpart_partuuid(&b, &st.bootpart);
+		is_str(partuuid, "0fc63daf-8483-4772-8e79-3d69d8477de4", "cmdline: bootpart from the stub");
+	}
 	ok(o.quick == 1, "cmdline: profile=quick applied, later bad value did not undo it");
 	is_int(o.repeat, 3, "cmdline: repeat");
 	is_int(o.rounds, 2, "cmdline: rounds");
 	is_int(o.probes.n, 2, "cmdline: quoted word");
-	is_str(o.bootpart, "gpt:0fc63daf-8483-4772-8e79-3d69d8477de4", "cmdline: bootpart from the stub");
 	is_int(pint("yield-gnuplot"), 1, "cmdline: bare boolean");
 	is_int(errs.n, 2, "cmdline: two bad options reported");
 	is_str(errs.e[0].name, "profile", "cmdline: first error names the option");

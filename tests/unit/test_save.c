@@ -88,21 +88,24 @@ static void where_tests(void)
 		{ "mbr:1a2b3c4d:2", "", 0, "1a2b3c4d-02", 0 },
 		{ "mbr:00000000:1", "", "a CD or an ISO image", 0, 0 },
 		{ "unknown", "", "network", 0, 0 },
-		{ "", "", "no timeprobe stub", 0, 0 },
+		{ "", "", "no stub file (stub.tp1)", 0, 0 },
 		{ "mbr:00000000:1", "gpt:0fc63daf-8483-4772-8e79-3d69d8477de4", 0, guid, 1 },
 		{ "", "mbr:1a2b3c4d:1", 0, "1a2b3c4d-01", 1 },
 		{ "gpt:0fc63daf-8483-4772-8e79-3d69d8477de4", "unknown", "names no partition", 0, 1 },
 	};
 	struct options o;
+	struct stub_handoff st;
 	struct save_target t;
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		const char *why;
 
 		options_defaults(&o);
-		snprintf(o.bootpart, sizeof(o.bootpart), "%s", c[i].bootpart);
+		st = (struct stub_handoff){ 0 };
+		st.have_bootpart = c[i].bootpart[0] &&
+				   !tp_bootpart_parse(c[i].bootpart, strlen(c[i].bootpart), &st.bootpart);
 		snprintf(o.save_to, sizeof(o.save_to), "%s", c[i].save_to);
-		why = bootpart_save_where(&o, &t);
+		why = bootpart_save_where(&o, &st, &t);
 		ok(c[i].why_has ? why && strstr(why, c[i].why_has) && !t.partuuid[0] :
 				  !why && !strcmp(t.partuuid, c[i].partuuid) && t.named == c[i].named,
 		   "bootpart=%s save_to=%s: %s", c[i].bootpart, c[i].save_to,
@@ -111,7 +114,8 @@ static void where_tests(void)
 	options_defaults(&o);
 	snprintf(o.save_to, sizeof(o.save_to), "%s", c[0].bootpart);
 	o.save = SAVE_OFF;
-	ok(bootpart_save_where(&o, &t) && strstr(bootpart_save_where(&o, &t), "save=off"), "save=off wins over save_to");
+	ok(bootpart_save_where(&o, &st, &t) && strstr(bootpart_save_where(&o, &st, &t), "save=off"),
+	   "save=off wins over save_to");
 
 	ok(bootpart_image_id_matches("0FC63DAF-8483-4772-8E79-3D69D8477DE4\r\n", 38, guid),
 	   "image id: the GUID in any case, line end aside");

@@ -33,19 +33,19 @@ static void put(char *text, size_t *n, size_t cap)
 }
 
 /* AP k's pair and CPU k's scan, figures that differ by CPU. */
-static struct tp_preos_pair pair_of(uint32_t k)
+static struct tp_sc_pair pair_of(uint32_t k)
 {
-	return (struct tp_preos_pair){ .apic = BSP_APIC + 1 + 3 * k, .lo_ticks = -(int64_t)k - 40,
+	return (struct tp_sc_pair){ .apic = BSP_APIC + 1 + 3 * k, .lo_ticks = -(int64_t)k - 40,
 				       .hi_ticks = (int64_t)k % 17, .rtt_ticks = 900 + k,
 				       .samples = 200 + k, .consistent = (int)(k & 1),
 				       .adjust = { .present = (int)(k % 3 != 0), .value = -(int64_t)k } };
 }
 
-static struct tp_hwlat_word_cpu scan_of(uint32_t k)
+static struct tp_sc_cpu scan_of(uint32_t k)
 {
 	uint32_t apic = k ? BSP_APIC + 1 + 3 * (k - 1) : BSP_APIC;
 
-	return (struct tp_hwlat_word_cpu){ .apic = apic, .reported = k % 100 != 99,
+	return (struct tp_sc_cpu){ .apic = apic, .reported = k % 100 != 99,
 					   .coverage_ppm = k % 100 != 99 ? 990000 + k : 0,
 					   .count = k % 100 != 99 ? k : 0,
 					   .max_ns = k % 100 != 99 ? 1000 * k : 0,
@@ -58,11 +58,11 @@ static struct tp_hwlat_word_cpu scan_of(uint32_t k)
 static size_t stub_records(char *text, size_t cap)
 {
 	size_t n = 0;
-	struct tp_preos_adjust none = { 0 };
+	struct tp_sc_adjust none = { 0 };
 	struct tp_stub_values v = { .tsc_hz = 2445407644 };
 
 	tp_rec_begin(&r, TP_STUB_HANDOFF);
-	tp_stub_handoff(&r, &v, 0);
+	tp_stub_handoff(&r, &v);
 	put(text, &n, cap);
 
 	tp_rec_begin(&r, TP_SC_TSCSYNC);
@@ -71,7 +71,7 @@ static size_t stub_records(char *text, size_t cap)
 	tp_sc_adjust_keys(&r, &none);
 	put(text, &n, cap);
 	for (uint32_t k = 0; k < CPUS - 1; k++) {
-		struct tp_preos_pair e = pair_of(k);
+		struct tp_sc_pair e = pair_of(k);
 
 		tp_rec_begin(&r, TP_SC_TSCSYNC);
 		tp_rec_str(&r, TP_SC_WHAT, TP_SC_PAIR);
@@ -82,7 +82,7 @@ static size_t stub_records(char *text, size_t cap)
 		put(text, &n, cap);
 	}
 	for (uint32_t k = 0; k < CPUS; k++) {
-		struct tp_hwlat_word_cpu c = scan_of(k);
+		struct tp_sc_cpu c = scan_of(k);
 
 		tp_rec_begin(&r, TP_SC_HWLAT);
 		tp_rec_str(&r, TP_SC_WHAT, TP_SC_CPU);
@@ -100,7 +100,7 @@ static size_t stub_records(char *text, size_t cap)
 	return n;
 }
 
-static int same_pair(const struct tp_preos_pair *a, const struct tp_preos_pair *b)
+static int same_pair(const struct tp_sc_pair *a, const struct tp_sc_pair *b)
 {
 	return a->apic == b->apic && a->lo_ticks == b->lo_ticks && a->hi_ticks == b->hi_ticks &&
 	       a->rtt_ticks == b->rtt_ticks && a->samples == b->samples &&
@@ -108,7 +108,7 @@ static int same_pair(const struct tp_preos_pair *a, const struct tp_preos_pair *
 	       (!a->adjust.present || a->adjust.value == b->adjust.value);
 }
 
-static int same_cpu(const struct tp_hwlat_word_cpu *a, const struct tp_hwlat_word_cpu *b)
+static int same_cpu(const struct tp_sc_cpu *a, const struct tp_sc_cpu *b)
 {
 	return !memcmp(a, b, sizeof(*a));
 }
@@ -117,7 +117,7 @@ static int same_cpu(const struct tp_hwlat_word_cpu *a, const struct tp_hwlat_wor
 static void across(const char *text, size_t n, struct stubcpus *s, struct opt_errors *errs)
 {
 	static uint8_t a[4u << 20];
-	static struct options o;
+	static struct stub_handoff st;
 	struct stubfile_report rep;
 	struct tp_cpio c;
 	size_t len = 0;
@@ -126,11 +126,10 @@ static void across(const char *text, size_t n, struct stubcpus *s, struct opt_er
 	tp_cpio_init(&c, a, sizeof(a));
 	tp_cpio_stub(&c, text, n);
 	t = c.overflow ? NULL : tp_cpio_find(a, c.len, TP_STUB_FILE, &len);
-	options_defaults(&o);
-	o.stub_cpus = s;
+	st = (struct stub_handoff){ .cpus = s };
 	*errs = (struct opt_errors){ 0 };
 	if (t)
-		stubfile_apply(&o, t, len, errs, 0, &rep);
+		stubfile_apply(&st, t, len, errs, 0, &rep);
 }
 
 static void test_every_cpu(const char *text, size_t n)
@@ -141,12 +140,12 @@ static void test_every_cpu(const char *text, size_t n)
 
 	across(text, n, &s, &errs);
 	for (uint32_t k = 0; k < CPUS - 1 && k < s.preos.n; k++) {
-		struct tp_preos_pair want = pair_of(k);
+		struct tp_sc_pair want = pair_of(k);
 
 		pairs += same_pair(&s.preos.pair[k], &want);
 	}
 	for (uint32_t k = 0; k < CPUS && k < s.scan.n; k++) {
-		struct tp_hwlat_word_cpu want = scan_of(k);
+		struct tp_sc_cpu want = scan_of(k);
 
 		scans += same_cpu(&s.scan.cpu[k], &want);
 	}
@@ -194,7 +193,7 @@ static void pair_rec(uint64_t a, uint64_t b, int64_t lo, int64_t hi, uint64_t rt
 
 static void cpu_rec(uint32_t apic, int reported, uint32_t coverage_ppm)
 {
-	struct tp_hwlat_word_cpu c = { .apic = apic, .reported = reported,
+	struct tp_sc_cpu c = { .apic = apic, .reported = reported,
 				       .coverage_ppm = coverage_ppm };
 
 	tp_rec_begin(&r, TP_SC_HWLAT);

@@ -41,7 +41,7 @@ static size_t stub_records(char *out, size_t cap)
 	n += (size_t)snprintf(out + n, cap - n, "%s", l);
 	tp_rec_begin(&r, TP_STUB_HANDOFF);
 	tp_stub_handoff(&r, &(struct tp_stub_values){ .tsc_hz = 2096019976, .tsc_ref = "hpet",
-		.boot_tsc = "1:2:3:4:5:6", .firmware = "00010000:00020046:EDK%20II" }, 0);
+		.boot_tsc = "1:2:3:4:5:6", .firmware = "00010000:00020046:EDK%20II" });
 	l = tp_rec_finish(&r);
 	n += (size_t)snprintf(out + n, cap - n, "%s", l);
 	return n;
@@ -109,18 +109,19 @@ static void test_gnu_cpio(const char *recs, size_t n)
 
 static void test_reader(const char *recs, size_t n)
 {
-	struct options o;
+	static struct stub_handoff o;
 	struct opt_errors errs = { 0 };
 	struct stubfile_report rep = { 0 };
 	static char text[8192];
 
-	options_defaults(&o);
 	stubfile_apply(&o, recs, n, &errs, keep, &rep);
 	ok(rep.records == 3 && rep.refused == 0 && rep.values == 4 && errs.n == 0,
 	   "3 records, 4 values taken, no error (%u, %u, %zu)", rep.records, rep.values, errs.n);
 	ok(kept_len == n && !memcmp(kept, recs, n), "every record kept as it stands");
-	ok(o.tsc_hz == 2096019976 && !strcmp(o.tsc_ref, "hpet") && !strcmp(o.boot_tsc, "1:2:3:4:5:6") &&
-	   !strcmp(o.firmware, "00010000:00020046:EDK%20II"), "the values arrive equal");
+	ok(o.tsc_hz == 2096019976 && !strcmp(o.tsc_ref, "hpet") && o.have_boot_tsc &&
+	   o.boot_tsc.entry == 1 && o.boot_tsc.handover == 6 && o.have_firmware &&
+	   !strcmp(o.firmware.vendor, "EDK II") && o.firmware.uefi == 0x20046,
+	   "the values arrive equal, typed");
 
 	/* a forged record (its CRC wrong) and a record cut short */
 	memcpy(text, recs, n);
@@ -128,7 +129,6 @@ static void test_reader(const char *recs, size_t n)
 	memcpy(text + n + 55, recs + n - 40, 40);
 	kept_len = 0;
 	errs.n = 0;
-	options_defaults(&o);
 	stubfile_apply(&o, text, n + 95, &errs, keep, &rep);
 	ok(o.tsc_hz == 2096019976 && errs.n == 2 && kept_len == n,
 	   "a forged record and a fragment: refused by name, the stub's kept (%zu errors)", errs.n);

@@ -1,74 +1,48 @@
 // SPDX-License-Identifier: MIT
-/* Unit tests of probe tsc's pure parts: tsc_calib hand-over, kernel log lines, ppm. */
+/* Unit tests of probe tsc's pure parts: the stub's figure from ctx->stub, kernel log lines, ppm. */
+#include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "../../userland/kmsg.h"
 #include "../../userland/options.h"
+#include "../../userland/sink.h"
+#include "../../userland/stubvals.h"
 #include "../../userland/tsccal.h"
 #include "../../userland/tscref.h"
 #include "../../userland/probes/tsc.h"
 #include "../../userland/probes/tsc_impl.h"
 #include "tap.h"
 
-static void test_calib(void)
+/* The stub's figure as probe tsc takes it from ctx->stub: its calib records, its tsc_hz. */
+static void test_stub_figures(void)
 {
-	struct tsc_calib_entry e[TSC_CALIB_MAX];
-	size_t n;
-	char many[1024] = "";
+	int devnull = open("/dev/null", O_WRONLY);
+	struct stub_handoff st = { .found = 1, .n_calib = 2,
+				   .calib = { { "hpet", 2893012345, 1.5 }, { "pit", 2893010000, 3 } } };
+	struct tsc_figures f = { 0 };
 
-	n = tsc_calib_parse(
-	    "hpet:2893012345:12,pmtimer:2893010000:40,pit:2892990000:150,cpuid16:2900000000:0", e,
-	    TSC_CALIB_MAX);
-	is_int(n, 4, "calib: the documented example has 4 entries");
-	is_str(e[0].ref, "hpet", "calib: ref of the first");
-	is_int(e[0].hz, 2893012345LL, "calib: hz of the first");
-	is_near(e[0].spread_ppm, 12, 0, "calib: spread of the first");
-	ok(!e[0].error[0] && !e[3].error[0], "calib: no error on good entries");
-	is_str(e[3].ref, "cpuid16", "calib: digits in a ref");
-	is_int(e[3].hz, 2900000000LL, "calib: hz of the last");
-
-	is_int(tsc_calib_parse("", e, TSC_CALIB_MAX), 0, "calib: empty string, no entry");
-	is_int(tsc_calib_parse(0, e, TSC_CALIB_MAX), 0, "calib: NULL, no entry");
-	is_int(tsc_calib_parse("hpet:2893012345:1.5,", e, TSC_CALIB_MAX), 1,
-	       "calib: trailing comma tolerated");
-	is_near(e[0].spread_ppm, 1.5, 1e-12, "calib: fractional spread");
-	is_int(tsc_calib_parse(",,hpet:2893012345:1,,", e, TSC_CALIB_MAX), 1,
-	       "calib: empty items skipped");
-
-	n = tsc_calib_parse("hpet,pit:abc:1,pmtimer:2893010000:-3,HPET:2893012345:1,a:b:c:d,uefi:"
-			    "12:0,:2893012345:0,"
-			    "stall:2893012345:,pm:2893012345:x,cpuid15:2893012345:7",
-			    e, TSC_CALIB_MAX);
-	is_int(n, 10, "calib: malformed entries are kept, each with its error");
-	ok(strstr(e[0].error, "fewer than 3") != 0, "calib: 'hpet' -> fewer than 3 fields (%s)",
-	   e[0].error);
-	ok(strstr(e[1].error, "hz not an integer") != 0, "calib: 'pit:abc:1' -> hz not an integer");
-	ok(strstr(e[2].error, "spread_ppm") != 0, "calib: negative spread rejected");
-	ok(strstr(e[3].error, "[a-z0-9_]") != 0, "calib: upper-case ref rejected");
-	ok(strstr(e[4].error, "more than 3") != 0, "calib: 4 fields rejected");
-	ok(strstr(e[5].error, "out of range") != 0, "calib: 12 Hz out of range");
-	ok(strstr(e[6].error, "empty") != 0, "calib: empty ref rejected");
-	ok(e[7].error[0] != 0, "calib: empty spread rejected");
-	ok(e[8].error[0] != 0, "calib: non-numeric spread rejected");
-	ok(!e[9].error[0] && e[9].hz == 2893012345LL, "calib: a good entry after bad ones");
-	is_str(e[1].text, "pit:abc:1", "calib: the bad entry's text is kept for the message");
-	ok(!e[1].ref[0] && e[1].hz == 0, "calib: a bad entry has no figure");
-
-	is_int(tsc_calib_parse("x:99999999999999999999999:1", e, TSC_CALIB_MAX), 1,
-	       "calib: huge hz parsed as one entry");
-	ok(e[0].error[0] != 0, "calib: huge hz -> error, not overflow");
-	is_int(tsc_calib_parse("averyveryverylongname:2893012345:1", e, TSC_CALIB_MAX), 1,
-	       "calib: long ref");
-	ok(e[0].error[0] != 0, "calib: ref longer than 15 rejected");
-
-	for (int i = 0; i < TSC_CALIB_MAX + 3; i++)
-		strcat(many, "hpet:2893012345:1,");
-	n = tsc_calib_parse(many, e, TSC_CALIB_MAX);
-	is_int(n, TSC_CALIB_MAX, "calib: never more than the array");
-	ok(strstr(e[TSC_CALIB_MAX - 1].error, "too many") != 0,
-	   "calib: the last slot says entries were dropped");
+	sink_set_outputs(&devnull, 1, 1);	/* the records and the table said */
+	tsc_stub_figures(&st, &f);
+	ok(f.stub_hz == 2893012345 && f.stub_ref && !strcmp(f.stub_ref, "hpet"),
+	   "no tsc_ref: the first measured reference's figure");
+	snprintf(st.tsc_ref, sizeof(st.tsc_ref), "pit");
+	f = (struct tsc_figures){ 0 };
+	tsc_stub_figures(&st, &f);
+	ok(f.stub_hz == 2893010000 && !strcmp(f.stub_ref, "pit"), "tsc_ref pit: the PIT's figure");
+	st.tsc_hz = 2893011111;
+	f = (struct tsc_figures){ 0 };
+	tsc_stub_figures(&st, &f);
+	ok(f.stub_hz == 2893011111 && !strcmp(f.stub_ref, "pit"),
+	   "the stub's tsc_hz is the figure it chose, over its calib records");
+	st = (struct stub_handoff){ 0 };
+	f = (struct tsc_figures){ 0 };
+	tsc_stub_figures(&st, &f);
+	ok(!(f.stub_hz > 0), "no stub file: no stub figure");
+	close(devnull);
 }
 
 static void test_kmsg(void)
@@ -338,7 +312,7 @@ int main(void)
 {
 	test_user_calib();
 	test_derivation();
-	test_calib();
+	test_stub_figures();
 	test_kmsg();
 	test_ppm();
 	test_cmdline();

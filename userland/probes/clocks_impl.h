@@ -211,7 +211,7 @@ struct clk_slot {
 /* The suite's shared memory for clocks' rounds (ctx->state). */
 struct clk_state {
 	int calibrated, vdso_done;
-	struct tsc_calib tsc;		/* round 1's calibration, every round's ticks */
+	struct tsc_rate tsc;		/* round 1's calibration, every round's ticks */
 	int trace_rc;
 	struct plan plan;		/* a round's share of the profile's plan */
 	size_t nb;			/* batches a slot holds: the plan's max_batches */

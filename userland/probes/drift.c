@@ -569,7 +569,7 @@ static enum probe_status run(struct probe_ctx *ctx)
 	      hz, ctx->tsc.source ? ctx->tsc.source : "none");
 	if (sysinfo_current_clocksource(rf.cs, sizeof(rf.cs)) <= 0)
 		rf.cs[0] = 0;
-	kernel_figure(&rf, ctx->opt->tsc_hz);
+	kernel_figure(&rf, ctx->stub->tsc_hz);
 	if (!rf.k.khz)
 		emit_skip(P, "drift vs kernel", rf.kmsg_why);
 	drift_mono_mark(&mono0);

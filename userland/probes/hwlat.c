@@ -29,29 +29,29 @@ static int opt_thresh_us;	/* hwlat-tracer-min-us */
 struct cpu_row {
 	int cpu;
 	int64_t apic;
-	const struct tp_hwlat_word_cpu *pre;	/* NULL: no stub_hwlat record for it */
+	const struct tp_sc_cpu *pre;	/* NULL: no stub_hwlat record for it */
 	struct hwlat_trace_cpu tr;
 	int traced;
 };
 
 /* The stub's scan, every CPU of its file: 0, or -1 with why. */
-static int preos_load(const struct options *o, struct tp_sc_scan *w, char *why, size_t len)
+static int preos_load(const struct stub_handoff *st, struct tp_sc_scan *w, char *why, size_t len)
 {
-	if (!o->stub_cpus) {
-		snprintf(why, len, "no pre-OS scan: not booted by the timeprobe stub");
+	if (!st->cpus) {
+		snprintf(why, len, "no pre-OS scan: no stub file (stub.tp1), not booted by the timeprobe stub");
 		return -1;
 	}
-	if (!o->stub_cpus->scan.have_summary) {
+	if (!st->cpus->scan.have_summary) {
 		snprintf(why, len, "no pre-OS scan: the stub's file holds no scan "
 			 "(timeprobe.hwlat_ms=0 or no calibration: see its stub_hwlat summary)");
 		return -1;
 	}
-	*w = o->stub_cpus->scan;
+	*w = st->cpus->scan;
 	return 0;
 }
 
 static void rec_pre(struct tp_rec *r, const struct tp_sc_scan *w,
-		    const struct tp_hwlat_word_cpu *p)
+		    const struct tp_sc_cpu *p)
 {
 	tp_rec_bool(r, "preos_reported", p->reported);
 	if (!p->reported)
@@ -175,7 +175,7 @@ static enum probe_status run(struct probe_ctx *ctx)
 	int have_pre, n = 0, traced = 0, thresh_us;
 	uint64_t tracer_max = 0;
 
-	have_pre = !preos_load(ctx->opt, &w, why, sizeof(why));
+	have_pre = !preos_load(ctx->stub, &w, why, sizeof(why));
 	if (!have_pre)
 		emit_skip(PROBE, "pre-os", why);
 	thresh_us = opt_thresh_us ? opt_thresh_us : have_pre ? (int)w.thresh_us : 1;

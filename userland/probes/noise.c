@@ -25,6 +25,7 @@
 #include "../options.h"
 #include "../probe.h"
 #include "../stats.h"
+#include "../stubcpus.h"
 #include "../sysinfo.h"
 #include "../timeutil.h"
 #include "noise.h"
@@ -206,7 +207,7 @@ static void pct_us(char *buf, size_t len, double ns, double p, size_t n)
 }
 
 /* The stub's pre-OS scan of one CPU beside it (docs/probes/hwlat.md): max and share lost. */
-static void preos_cols(char *buf, size_t len, const struct tp_hwlat_word_cpu *pre,
+static void preos_cols(char *buf, size_t len, const struct tp_sc_cpu *pre,
 		       uint32_t window_ms)
 {
 	if (pre && pre->reported && window_ms)
@@ -217,7 +218,7 @@ static void preos_cols(char *buf, size_t len, const struct tp_hwlat_word_cpu *pr
 }
 
 static void human_row(const char *name, const struct noise_stats *s,
-		      const struct tp_hwlat_word_cpu *pre, uint32_t window_ms)
+		      const struct tp_sc_cpu *pre, uint32_t window_ms)
 {
 	char p50[24], p99[24], p999[24], po[32];
 
@@ -349,7 +350,7 @@ static void emit_smi_record(uint64_t n, int cpus, int changed, int64_t duration_
 
 static void emit_stats(const char *name, int cpu, const struct noise_stats *s,
 		       const struct loghist *h, const struct probe_ctx *ctx, uint64_t reads,
-		       long nivcsw, int threshold_ns, const struct tp_hwlat_word_cpu *pre,
+		       long nivcsw, int threshold_ns, const struct tp_sc_cpu *pre,
 		       uint32_t window_ms)
 {
 	struct tp_rec r;
@@ -387,7 +388,7 @@ struct noise_cpu_acc {
 
 struct noise_pool {
 	int calibrated;
-	struct tsc_calib tsc;		/* round 1's: every round's ticks are the same ns */
+	struct tsc_rate tsc;		/* round 1's: every round's ticks are the same ns */
 	int cap;			/* CPUs it holds */
 	size_t per_cpu;			/* gaps kept per CPU */
 	struct noise_irqsum irq, soft;
@@ -445,12 +446,12 @@ struct noise_run {
 	struct loghist *h;	/* one per CPU, then the machine's */
 	struct irqstat_table irq0, irq1, soft0, soft1;
 	struct irqstat_smi *smi;	/* [0] before the spin, [1] after */
-	struct tp_hwlat_word *pre;	/* the stub's pre-OS scan; n = 0: none */
+	const struct tp_sc_scan *pre;	/* the stub's pre-OS scan; n = 0: none */
 	struct cpu_map *map;		/* Linux CPUs to APIC IDs, the scan's names */
 };
 
 /* The stub's pre-OS scan of Linux CPU cpu, or NULL (no stub, no scan, no such APIC). */
-static const struct tp_hwlat_word_cpu *preos_of(const struct noise_run *nr, int cpu)
+static const struct tp_sc_cpu *preos_of(const struct noise_run *nr, int cpu)
 {
 	const struct cpu_entry *e = sysinfo_cpu_map_find(nr->map, cpu);
 
@@ -746,10 +747,10 @@ static int spin_ms;		/* --noise-ms=; 0: the profile's */
 enum probe_status noise_probe_run(struct probe_ctx *ctx)
 {
 	static struct irqstat_smi smi[2];	/* 6 KiB */
-	static struct tp_hwlat_word pre;
+	static const struct tp_sc_scan none;
 	static struct cpu_map map;
 	struct noise_run nr = {
-		.ctx = ctx, .smi = smi, .pre = &pre, .map = &map,
+		.ctx = ctx, .smi = smi, .pre = &none, .map = &map,
 		.threshold_ns = threshold_ns > 0 ? threshold_ns : 1000,
 	};
 	/* in rounds, each spins its share */
@@ -769,11 +770,9 @@ enum probe_status noise_probe_run(struct probe_ctx *ctx)
 			  "no TSC calibration (stub hand-over absent, user calibration failed)");
 		return PROBE_SKIPPED;
 	}
-	/* the pre-OS columns: a refused word is the hwlat probe's to report */
-	if (!ctx->opt->hwlat_preos[0] ||
-	    tp_hwlat_word_parse(ctx->opt->hwlat_preos, strlen(ctx->opt->hwlat_preos), &pre) ||
-	    sysinfo_cpu_map_read(&map))
-		pre.n = 0;
+	/* the pre-OS columns: the stub's per-CPU scan records (ctx->stub), when there are some */
+	if (ctx->stub->cpus && ctx->stub->cpus->scan.have_summary && !sysinfo_cpu_map_read(&map))
+		nr.pre = &ctx->stub->cpus->scan;
 	if (sched_getaffinity(0, sizeof(set), &set)) {
 		emit_error(P, 0, "sched_getaffinity failed");
 		return PROBE_FAILED;

@@ -3,9 +3,9 @@
  * Probe `tsc`: how fast the TSC runs, by three hands, and whether it is one
  * clock across the CPUs.
  *
- *  1. the stub's calibrations against HPET, ACPI PM timer, PIT, UEFI Stall,
- *     CPUID 0x15/0x16 and leaf 0x40000010, handed over on the command line
- *     (timeprobe.tsc_hz, tsc_ref, tsc_calib; docs/stub.md);
+ *  1. the stub's calibrations against HPET, ACPI PM timer, PIT and UEFI
+ *     Stall, read once from its file (ctx->stub: tsc_hz, tsc_ref and its
+ *     `calib` records; docs/stub.md);
  *  2. the kernel's, from its log (arch/x86/kernel/tsc.c: "Detected ... MHz",
  *     "Refined TSC clocksource calibration", "Marking TSC unstable");
  *  3. our own against CLOCK_MONOTONIC_RAW (tsccal.c);
@@ -141,8 +141,8 @@ enum probe_status tsc_probe_run(struct probe_ctx *ctx)
 	}
 	emit_human("  %-7s %-20s %17s  %10s\n", "source", "ref", "tsc_hz", "spread_ppm");
 	tsc_log_read(&log);
-	tsc_derive(&f, &log, early_khz, ctx->opt->tsc_hz);
-	tsc_stub_figures(ctx->opt, &f);
+	tsc_derive(&f, &log, early_khz, ctx->stub->tsc_hz);
+	tsc_stub_figures(ctx->stub, &f);
 	tsc_kernel_figures(&log, early_khz, &f);
 	tsc_log_free(&log);
 	tsc_user_figures(ctx, &f);

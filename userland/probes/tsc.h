@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Probe `tsc`: the pure parts, tested on the host (tests/unit/test_tsc.c):
- * the stub's hand-over list, which figures are measurements, ppm
+ * which figures are measurements, ppm
  * arithmetic (the kernel's log lines: ../tsckmsg.h).
  */
 #ifndef TP_PROBE_TSC_H
@@ -9,25 +9,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-
-/* ---- the stub's timeprobe.tsc_calib=ref:hz:spread_ppm,... ---- */
-#define TSC_CALIB_MAX 16
-
-struct tsc_calib_entry {
-	char ref[16]; /* [a-z0-9_], e.g. "hpet", "pmtimer", "cpuid16" */
-	int64_t hz;
-	double spread_ppm; /* >= 0 */
-	char text[48];	   /* the entry as given, cut to fit */
-	char error[80];	   /* non-empty: malformed, and why; ref/hz unset */
-};
-
-/*
- * Splits S at commas and parses each "ref:hz:spread_ppm". A malformed entry
- * is kept with its error set, so the caller can say which one was bad;
- * parsing goes on with the next. Entries past MAX are dropped, the last slot
- * then says so. Returns the number of entries written (0 for an empty S).
- */
-size_t tsc_calib_parse(const char *s, struct tsc_calib_entry *e, size_t max);
 
 /* ---- which figures are independent measurements ---- */
 enum tsc_fig { TSC_FIG_STUB, TSC_FIG_KERNEL, TSC_FIG_USER, TSC_FIGS };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Probe `tsc`: its three figures of the TSC's rate and how far they agree
- * (the stub's from the command line, our own against CLOCK_MONOTONIC_RAW;
+ * (the stub's from its file, ctx->stub; our own against CLOCK_MONOTONIC_RAW;
  * the kernel's come from tsc_kmsg.c), and which of them are measurements
  * and which were taken from another (tsc_derivation()).
  */
@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../common/handoff.h"
 #include "../emit.h"
 #include "../stats.h"
 #include "../sysinfo.h"
@@ -19,53 +18,6 @@
 #include "tsc_impl.h"
 
 /* ---- pure parts (tsc.h) ---- */
-
-static void calib_error(struct tsc_calib_entry *e, const char *why)
-{
-	snprintf(e->error, sizeof(e->error), "%s", why);
-	e->ref[0] = 0;
-	e->hz = 0;
-	e->spread_ppm = 0;
-}
-
-/* One "ref:hz:spread_ppm" of LEN bytes at P, by the one parser (common/handoff.c). */
-static void calib_one(const char *p, size_t len, struct tsc_calib_entry *e)
-{
-	struct tp_calib_item it;
-	const char *why;
-
-	memset(e, 0, sizeof(*e));
-	snprintf(e->text, sizeof(e->text), "%.*s",
-		 (int)(len < sizeof(e->text) - 1 ? len : sizeof(e->text) - 1), p);
-	why = tp_calib_item_parse(p, len, &it);
-	if (why)
-		return calib_error(e, why);
-	snprintf(e->ref, sizeof(e->ref), "%s", it.ref);
-	e->hz = it.hz;
-	e->spread_ppm = (double)it.spread_mppm / 1000;
-}
-
-size_t tsc_calib_parse(const char *s, struct tsc_calib_entry *e, size_t max)
-{
-	size_t n = 0;
-
-	if (!s || !max)
-		return 0;
-	while (*s) {
-		size_t len = strcspn(s, ",");
-
-		if (n == max) {
-			calib_error(&e[max - 1], "too many entries, the rest dropped");
-			break;
-		}
-		if (len) /* tolerate ",," and a trailing comma */
-			calib_one(s, len, &e[n++]);
-		s += len;
-		if (*s == ',')
-			s++;
-	}
-	return n;
-}
 
 double tsc_ppm_offset(double a, double b)
 {
@@ -167,35 +119,26 @@ void tsc_human_calib(const char *source, const char *ref, double hz, double spre
 		emit_human("  %-7s %-20s %14.0f Hz  %10s\n", source, ref, hz, "-");
 }
 
-void tsc_stub_figures(const struct options *o, struct tsc_figures *f)
+void tsc_stub_figures(const struct stub_handoff *st, struct tsc_figures *f)
 {
-	static struct tsc_calib_entry e[TSC_CALIB_MAX];
-	size_t n = tsc_calib_parse(o->tsc_calib, e, TSC_CALIB_MAX);
-	const char *chosen = o->tsc_ref[0] ? o->tsc_ref : 0;
+	const char *chosen = st->tsc_ref[0] ? st->tsc_ref : 0;
 	int any = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		char why[160];
-		int is_chosen;
+	for (size_t i = 0; i < st->n_calib; i++) {
+		const struct stub_calib *c = &st->calib[i];
+		int is_chosen = chosen && !strcmp(chosen, c->ref);
 
-		if (e[i].error[0]) {
-			snprintf(why, sizeof(why), "timeprobe.tsc_calib entry \"%s\": %s",
-				 e[i].text, e[i].error);
-			emit_error(P, "stub calibration", why);
-			continue;
-		}
-		is_chosen = chosen && !strcmp(chosen, e[i].ref);
-		emit_calib(f, e[i].ref, (double)e[i].hz, e[i].spread_ppm, is_chosen);
-		tsc_human_calib("stub", e[i].ref, (double)e[i].hz, e[i].spread_ppm);
+		emit_calib(f, c->ref, (double)c->hz, c->spread_ppm, is_chosen);
+		tsc_human_calib("stub", c->ref, (double)c->hz, c->spread_ppm);
 		if (is_chosen || (!f->stub_hz && !chosen)) {
-			f->stub_hz = (double)e[i].hz;
-			f->stub_ref = e[i].ref;
+			f->stub_hz = (double)c->hz;
+			f->stub_ref = c->ref;
 		}
 		any = 1;
 	}
-	/* timeprobe.tsc_hz is the figure the stub chose; it wins over the list */
-	if (o->tsc_hz > 0) {
-		f->stub_hz = (double)o->tsc_hz;
+	/* the stub's tsc_hz is the figure it chose; it wins over its calib records */
+	if (st->tsc_hz > 0) {
+		f->stub_hz = (double)st->tsc_hz;
 		f->stub_ref = chosen ? chosen : "unknown";
 		if (!any) {
 			emit_calib(f, f->stub_ref, f->stub_hz, NAN, 1);
@@ -205,9 +148,9 @@ void tsc_stub_figures(const struct options *o, struct tsc_figures *f)
 	}
 	if (!any)
 		emit_skip(P, "stub calibration",
-			  o->tsc_calib[0] ? "timeprobe.tsc_calib held no valid entry"
-					  : "no timeprobe.tsc_hz/tsc_calib on the command line "
-					    "(not booted through the stub)");
+			  st->found ? "the stub's file (stub.tp1) holds no tsc_hz and no measured "
+				      "calib record (every reference failed)"
+				    : STUB_NONE);
 }
 
 /* tsc_early_khz= comes from the suite's options (the contract's row, either

@@ -49,7 +49,7 @@ void tsc_human_calib(const char *source, const char *ref, double hz, double spre
  * from the kernel's final figure, tsc_early_khz= (0: none) and the clocksources. */
 void tsc_derive(struct tsc_figures *f, const struct tsc_log *log, int64_t early_khz,
 		int64_t stub_hz);
-void tsc_stub_figures(const struct options *o, struct tsc_figures *f);
+void tsc_stub_figures(const struct stub_handoff *st, struct tsc_figures *f);
 void tsc_user_figures(struct probe_ctx *ctx, struct tsc_figures *f);
 void tsc_agreement(const struct tsc_figures *f);
 

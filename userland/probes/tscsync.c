@@ -462,7 +462,7 @@ static enum probe_status run(struct probe_ctx *ctx)
 	else
 		tscsync_emit_skip("offset", TSCSYNC_POSTBOOT,
 				  "one CPU online (or allowed to this process): no pair to compare");
-	p = tscsync_preos_records(ctx->opt, &names, &pre, hz);
+	p = tscsync_preos_records(ctx->stub, &names, &pre, hz);
 	tscsync_adjust_now(cpus, n, &names.cpuinfo, now);
 	if (n >= 2) {
 		human_matrix("offset", cpus, n, m, hz, 0);

@@ -5,7 +5,7 @@
  *   tscsync.c        the probe: the round trips after boot, their records,
  *                    the matrices, the summary, the registry row
  *   tscsync_preos.c  before the OS and IA32_TSC_ADJUST: the stub's
- *                    timeprobe.tsc_preos (common/handoff.h) as records on
+ *                    stub_tscsync records (ctx->stub, common/stubcpu.h) on
  *                    Linux CPU numbers, each CPU's IA32_TSC_ADJUST as the
  *                    stub found it and as it is now (x86), the table of both
  *
@@ -83,12 +83,12 @@ struct preos {
 };
 
 /*
- * The stub's pairs (its file's stub_tscsync records, o->stub_cpus) mapped
+ * The stub's pairs (its file's stub_tscsync records, st->cpus) mapped
  * through map into p, and emitted: its pairs and IA32_TSC_ADJUST values as `pre-os` records, or one
  * `pre-os` skip saying why there are none. Returns p, or NULL (the skip).
  */
-const struct preos *tscsync_preos_records(const struct options *o, const struct cpu_names *names,
-					  struct preos *p, double hz);
+const struct preos *tscsync_preos_records(const struct stub_handoff *st,
+					  const struct cpu_names *names, struct preos *p, double hz);
 
 /*
  * IA32_TSC_ADJUST of each of cpus[] now (msr.h), into now[]: a `post-boot`

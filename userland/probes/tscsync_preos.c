@@ -20,22 +20,23 @@
 #include "tscsync_impl.h"
 
 /* The stub's pairs mapped: 0, or -1 with why (a skip's reason). */
-static int preos_load(const struct options *o, const struct cpu_names *names, struct preos *p,
-		      char *why, size_t len)
+static int preos_load(const struct stub_handoff *st, const struct cpu_names *names,
+		      struct preos *p, char *why, size_t len)
 {
-	if (!o->stub_cpus) {
-		snprintf(why, len, "no pre-OS figures: not booted by the timeprobe stub");
+	if (!st->cpus) {
+		snprintf(why, len, "no pre-OS figures: no stub file (stub.tp1), not booted by the "
+			 "timeprobe stub");
 		return -1;
 	}
-	if (!o->stub_cpus->preos.have_bsp) {
+	if (!st->cpus->preos.have_bsp) {
 		snprintf(why, len, "no pre-OS figures: the stub's file holds no stub_tscsync bsp "
 			 "record (its per-CPU step did not run: see its stub_tscsync summary)");
 		return -1;
 	}
-	p->w = o->stub_cpus->preos;
+	p->w = st->cpus->preos;
 	p->bsp_cpu = hwid_cpu_of(names, p->w.bsp_apic);
 	for (size_t i = 0; i < p->w.n; i++) {
-		const struct tp_preos_pair *e = &p->w.pair[i];
+		const struct tp_sc_pair *e = &p->w.pair[i];
 		struct cell *c = &p->c[i];
 
 		p->cpu[i] = hwid_cpu_of(names, e->apic);
@@ -79,7 +80,7 @@ static void emit_adjust(const char *when, int cpu, int64_t apic, const struct ad
 	emit_end(&r);
 }
 
-static struct adj preos_adj(const struct tp_preos_adjust *a)
+static struct adj preos_adj(const struct tp_sc_adjust *a)
 {
 	return (struct adj){ a->present ? ADJ_VALUE : ADJ_NONE, a->value };
 }
@@ -108,12 +109,12 @@ static void preos_emit(const struct preos *p, double hz)
 	}
 }
 
-const struct preos *tscsync_preos_records(const struct options *o, const struct cpu_names *names,
-					  struct preos *p, double hz)
+const struct preos *tscsync_preos_records(const struct stub_handoff *st,
+					  const struct cpu_names *names, struct preos *p, double hz)
 {
 	char why[256];
 
-	if (preos_load(o, names, p, why, sizeof(why))) {
+	if (preos_load(st, names, p, why, sizeof(why))) {
 		tscsync_emit_skip("pre-os", TSCSYNC_PREOS, why);
 		return NULL;
 	}
