@@ -7,8 +7,9 @@ PREFIX-N-b.log in DIR (tools/aa-pairs.sh makes them):
     abstudy.py ab DIR PREFIX CASES      each case's figure of run B scaled:
                                         whether its row leads, per pair
 
-CASES is a file of lines `PROBE TAB RESULT TAB KEY TAB FACTOR` (RESULT `*`:
-every result of PROBE with KEY). The key and its `KEY_ci95` interval are
+CASES is a file of lines `PROBE TAB RESULT TAB KEYS TAB FACTOR` (RESULT `*`:
+every result of PROBE with the key; KEYS one key or several joined by `,`,
+all scaled, the first judged). Each key and its `KEY_ci95` interval are
 scaled in every record of that result, the run's and each round's, and the
 CRCs redone (tools/tp1rec.py), as a real change would move them. Each
 comparison is `tp-report --label=A,B A.log B.log` (TP_REPORT, else
@@ -34,14 +35,14 @@ def tp_report(*args):
     return subprocess.run(cmd + list(args), capture_output=True, text=True).stdout
 
 
-def judged(a, b, probe, result, key):
-    """Whether any figure KEY of PROBE's RESULT leads in `tp-report
+def judged(a, b, probe, result, keys):
+    """Whether any figure of KEYS of PROBE's RESULT leads in `tp-report
     --format=json A B`, and the least detectable ratio printed for them."""
     doc = json.loads(tp_report("--format=json", a, b))
     figs, led, det = doc["figures"], False, None
     for row in doc["comparison"]["rows"]:
         f = figs[row["figure"]]
-        if f["probe"] != probe or f["figure"] != key or (result != "*" and f["result"] != result):
+        if f["probe"] != probe or f["figure"] not in keys or (result != "*" and f["result"] != result):
             continue
         led = led or bool(row.get("leads", [None, False])[1])
         d = row.get("detectable", [None, None])[1]
@@ -88,15 +89,18 @@ def pairs(d, prefix):
     return sorted(ns)
 
 
-def scaled(path, probe, result, key, f, out):
-    """PATH with KEY (and KEY_ci95) of PROBE's RESULT times F, into OUT."""
+def scaled(path, probe, result, keys, f, out):
+    """PATH with each of KEYS (and its KEY_ci95) of PROBE's RESULT times F, into OUT."""
     with open(path, encoding="utf-8", errors="replace") as src:
         recs = records(src.read())[0]
     with open(out, "w", encoding="utf-8") as dst:
         for r in recs:
-            if (r.get("type") == "result" and r.get("probe") == probe
-                    and (result == "*" or r.get("name") == result)
-                    and isinstance(r.get(key), (int, float))):
+            if (r.get("type") != "result" or r.get("probe") != probe
+                    or (result != "*" and r.get("name") != result)):
+                keys_here = []
+            else:
+                keys_here = [k for k in keys if isinstance(r.get(k), (int, float))]
+            for key in keys_here:
                 r[key] = r[key] * f
                 ci = r.get(key + "_ci95")
                 if isinstance(ci, list) and len(ci) == 3:
@@ -125,16 +129,17 @@ def ab(d, prefix, cases):
         for line in cf:
             if not line.strip() or line.startswith("#"):
                 continue
-            probe, result, key, f = line.rstrip("\n").split("\t")
+            probe, result, keys, f = line.rstrip("\n").split("\t")
+            keys = keys.split(",")
             hits, dets = 0, []
             for n in ns:
                 base = os.path.join(d, "%s-%d" % (prefix, n))
                 b = os.path.join(tmp, "b.log")
-                scaled(base + "-b.log", probe, result, key, float(f), b)
-                led, det = judged(base + "-a.log", b, probe, result, key)
+                scaled(base + "-b.log", probe, result, keys, float(f), b)
+                led, det = judged(base + "-a.log", b, probe, result, keys)
                 hits += led
                 dets.append("%.3gx" % det if det else "-")
-            print("| %s %s %s x%s | %d of %d | %s |" % (probe, result, key, f, hits, len(ns),
+            print("| %s %s %s x%s | %d of %d | %s |" % (probe, result, ",".join(keys), f, hits, len(ns),
                                                    ", ".join(dets)))
 
 
