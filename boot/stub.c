@@ -74,8 +74,6 @@ struct tp_stub {
 	CHAR16 path16[TP_CMDLINE_MAX + 1];
 };
 
-/* ~20 KiB of buffers: static rather than on the firmware's stack. */
-static struct tp_stub stub;
 
 /*
  * One failure, said twice: a line for people ("<text> <file>: Not Found (EFI
@@ -1191,12 +1189,22 @@ static EFI_STATUS boot_embedded(struct tp_stub *s)
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
 	uint64_t entry_tsc = tp_counter();	/* first: the boot timeline's stub entry */
-	struct tp_stub *s = &stub;
+	struct tp_stub *s;
 	uint32_t rounds, ms;
 	EFI_STATUS status;
 
-	s->boot_tsc.entry = entry_tsc;
 	InitializeLib(image, st);
+	/*
+	 * ~45 KiB of buffers, from the pool: neither on the firmware's stack
+	 * nor as zeros in the file (a static lands in .data, and in every
+	 * copy of the single EFI file)
+	 */
+	s = AllocateZeroPool(sizeof(*s));
+	if (!s) {
+		Print(L"timeprobe: stub: out of memory for its %d bytes of buffers\r\n", (int)sizeof(*s));
+		return EFI_OUT_OF_RESOURCES;
+	}
+	s->boot_tsc.entry = entry_tsc;
 	s->image = image;
 	s->st = st;
 	tp_con_init(&s->con, st);
