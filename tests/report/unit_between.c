@@ -56,13 +56,16 @@ static void test_quasi_poisson(void)
 static void test_detectable(void)
 {
 	/* exp((1.959964 + 0.841621) 0.1) */
-	is_near(between_detectable(0.1, 0.05, 1, 0.8, 0, 0), 1.323340, 1e-5,
+	is_near(between_detectable(0.1, 0.05, 1, 0.8, 0, 0, 0), 1.323340, 1e-5,
 		"detectable: sd 0.1, one figure: exp(0.280159) = 1.3233x");
-	is_near(between_detectable(0.1, 0.05, 10, 0.8, 0, 0), exp((2.807034 + 0.841621) * 0.1), 1e-5,
+	is_near(between_detectable(0.1, 0.05, 10, 0.8, 0, 0, 0), exp((2.807034 + 0.841621) * 0.1), 1e-5,
 		"detectable: sd 0.1, ten figures: 1.4403x");
-	is_near(between_detectable(0.01, 0.05, 1, 0.8, log(1.05), 0.0196),
+	is_near(between_detectable(0.01, 0.05, 1, 0.8, log(1.05), 0.0196, 0),
 		exp(log(1.05) + 0.0196 + 0.841621 * 0.01), 1e-5,
 		"detectable: a small sd is held up by the band and the interval");
+	/* Student's t at 10 df: t_{0.975} 2.228139, t_{0.80} (one-sided) 0.879058 */
+	is_near(between_detectable(0.1, 0.05, 1, 0.8, 0, 0, 10), exp((2.228139 + 0.879058) * 0.1), 1e-4,
+		"detectable: sd 0.1 of 10 df: Student's quantiles, 1.3644x");
 }
 
 int main(void)

@@ -88,9 +88,12 @@ int between_quasi_poisson(const double *ca, const double *ta, size_t na, const d
 }
 
 double between_detectable(double sd_diff, double alpha, size_t m, double power, double band,
-			  double half)
+			  double half, double df)
 {
-	double za = between_z(alpha / 2 / (double)(m ? m : 1)), zp = between_z(1 - power);
+	double level = alpha / (double)(m ? m : 1);
+	/* the test's own quantiles: a t of few df asks for more than the normal's */
+	double za = df > 0 ? student_quantile(level, df) : between_z(level / 2);
+	double zp = df > 0 ? student_quantile(2 * (1 - power), df) : between_z(1 - power);
 
 	return exp(fmax(za * sd_diff, band + half) + zp * sd_diff);
 }

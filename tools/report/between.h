@@ -49,11 +49,12 @@ int between_quasi_poisson(const double *ca, const double *ta, size_t na, const d
  * The smallest factor a two-sided test at alpha / m (m figures tested at
  * once, Bonferroni: Benjamini-Hochberg is never stricter) detects with
  * probability power, where the log ratio's estimate has standard deviation
- * sd_diff and must also pass band (the log of the practical band) plus
- * half (its interval's half-width): exp(max(z_{1-alpha/2m} sd, band +
- * half) + z_power sd).
+ * sd_diff with df degrees of freedom (the test's own: Student's t; 0:
+ * known, the normal) and must also pass band (the log of the practical
+ * band) plus half (its interval's half-width): exp(max(t_{1-alpha/2m} sd,
+ * band + half) + t_power sd).
  */
 double between_detectable(double sd_diff, double alpha, size_t m, double power, double band,
-			  double half);
+			  double half, double df);
 
 #endif

@@ -409,6 +409,6 @@ static int judge_one(const struct report *rp, const struct figure *fg, size_t r,
 double judge_detectable(const struct judgement *j)
 {
 	if (j->how == JUDGE_INTERVALS || j->how == JUDGE_COUNTS)
-		return between_detectable(j->sd, j->alpha, j->m, 0.8, j->band, j->half);
+		return between_detectable(j->sd, j->alpha, j->m, 0.8, j->band, j->half, j->df);
 	return exp(j->half + j->band);
 }
