@@ -94,7 +94,7 @@ static const struct schema_row schema[] = {
 	{ "stub*", "*", C, "what the firmware stub found and did" },
 	/* their lengths are the stub's choice; what varies is a window retried (calib's retried) */
 	{ "boot", "stub_calibration_us", B, "the stub's calibration: its references' rounds of windows, and any window it retried" },
-	{ "boot", "stub_hwlat_us", B, "the pre-OS scan: the length timeprobe.hwlat_preos= gave it" },
+	{ "boot", "stub_hwlat_us", B, "the pre-OS scan: the length timeprobe.hwlat_ms= gave it" },
 	{ "boot", "*_us", F, "a boot phase or span in us (TSC over the stub's frequency)" },
 	{ "boot", "*", C, "the boot timeline: the clock, its frequency, how to read it" },
 	{ "upload", "*", C, "the results file or the figures sent to a server after the run: URL, status, bytes, tries" },
