@@ -83,12 +83,16 @@ ok(fp.get("firmware_vendor") == stub.get("firmware_vendor") and stub.get("firmwa
    (fp.get("firmware_vendor"), fp.get("firmware_revision"), fp.get("uefi_revision"), stub))
 
 att = [r for r in suite if r["type"] == "attribution"]
-# one after each probe, or after each round of a probe in rounds (yield), carrying it
+# one after each probe, or after each round of a probe in rounds (clocks and yield
+# split), carrying it; round k of every probe before round k + 1 of any (a whole
+# probe runs in round 1)
 seq = [(r.get("for_probe"), r.get("round")) for r in att]
-yr = [k for p, k in seq if p == "yield"]
-ok(seq[:1] == [("clocks", None)] and [p for p, _ in seq[1:]] == ["yield"] * len(yr)
-   and (yr == [None] or yr == list(range(1, len(yr) + 1))),
-   "one attribution record per probe run (per round of yield), in order", seq)
+order = list(dict.fromkeys(p for p, _ in seq))
+each = {p: [k for q, k in seq if q == p] for p in order}
+ok(order == ["clocks", "yield"]
+   and all(ks == [None] or ks == list(range(1, len(ks) + 1)) for ks in each.values())
+   and seq == sorted(seq, key=lambda t: (t[1] or 1, order.index(t[0]))),
+   "one attribution record per probe run (per round of a split probe), rounds interleaved", seq)
 ok(all(isinstance(r.get("machine_context_switches"), int) for r in att), "the machine's context switches counted")
 ok(all(isinstance(r.get("own_vol_ctxsw"), int) and isinstance(r.get("own_invol_ctxsw"), int)
        and r["own_vol_ctxsw"] + r["own_invol_ctxsw"] <= r["machine_context_switches"] for r in att),

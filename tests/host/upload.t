@@ -23,7 +23,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tp1 import BUILD, ROOT, diag, done, ok, records  # noqa: E402
+from tp1 import BUILD, ROOT, diag, done, ok, records, test_data  # noqa: E402
 from labserve import NGINX, PUSHGW, free_port, start_nginx, start_pushgateway, stop_all, stop_on_signals  # noqa: E402
 
 TIMEPROBE = os.path.join(BUILD, "timeprobe")
@@ -127,8 +127,11 @@ def check_words():
 
 def check_load(port, www):
 	"""LOAD_N concurrent `timeprobe upload`s of real captures, each to its own folder."""
-	caps = sorted(os.path.join(ROOT, "tests", "data", f) for f in os.listdir(os.path.join(ROOT, "tests", "data"))
+	data = test_data()
+	caps = sorted(os.path.join(data, f) for f in os.listdir(data)
 		      if re.match(r"aa-host\d?-.*\.log$", f))[:8]
+	if not ok(len(caps) == 8, "load: eight real captures to send (tests/data's aa-host sets)", caps):
+		return
 	t0 = time.monotonic()
 	procs = [subprocess.Popen([TIMEPROBE, "upload", "http://127.0.0.1:%d/load/%d/" % (port, i),
 				   caps[i % len(caps)]], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
