@@ -31,6 +31,7 @@ static void print_runs_table(FILE *f, const struct report *rp, enum style style)
 	struct table *t = table_new(ARRAY_SIZE(titles), titles);
 	struct sbuf b = { 0 };
 
+	t->fold = 1;	/* read at 120 columns: what does not fit folds into a table below */
 	for (size_t i = 0; i < rp->nruns; i++) {
 		const struct run *run = &rp->runs[i];
 		size_t row = table_row(t);
