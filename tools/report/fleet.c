@@ -161,31 +161,14 @@ static void add_run(struct fleet *fl, const struct report *rp, size_t ri)
 	}
 }
 
-struct fleet_reading {
-	struct splitter *split;
-	const char *path;
-};
-
-static void on_record(void *ctx, const struct rec *r)
-{
-	struct fleet_reading *rd = ctx;
-
-	/* a run's keys records come before its results: its declaration classifies them */
-	keys_note_record(r->obj, rd->path);
-	report_add_record(rd->split, r->obj, r->type);
-	json_decref(r->obj);
-}
-
 /* One file into the fleet through a report of its own. Its first run's index, or -1. */
 static long read_file(struct fleet *fl, const char *path)
 {
 	struct report rp = { 0 };
-	struct fleet_reading rd = { report_file_begin(&rp, path), path };
 	struct scan_stats st = { 0 };
 	long first = (long)fl->nruns;
-	int err = scan_file(path, fl->max_input, on_record, &rd, &st);
+	int err = report_read_path(&rp, path, fl->max_input, &st);
 
-	report_file_end(rd.split);
 	fl->files++;
 	if (err || !rp.nruns) {
 		fprintf(stderr, "report: --fleet: %s: %s\n", path,

@@ -170,30 +170,13 @@ static void add_run(struct history *h, const struct report *rp, size_t ri)
 	}
 }
 
-struct reading {
-	struct splitter *split;
-	const char *path;
-};
-
-static void on_record(void *ctx, const struct rec *r)
-{
-	struct reading *rd = ctx;
-
-	/* a run's keys records come before its results: its declaration classifies them */
-	keys_note_record(r->obj, rd->path);
-	report_add_record(rd->split, r->obj, r->type);
-	json_decref(r->obj);
-}
-
 /* One file into the history through a report of its own, freed after. */
 static void read_file(struct history *h, const char *path)
 {
 	struct report rp = { 0 };
-	struct reading rd = { report_file_begin(&rp, path), path };
 	struct scan_stats st = { 0 };
-	int err = scan_file(path, h->max_input, on_record, &rd, &st);
+	int err = report_read_path(&rp, path, h->max_input, &st);
 
-	report_file_end(rd.split);
 	h->files++;
 	if (err || !rp.nruns) {
 		warn_visible("report: --history: %s: %s\n", path,

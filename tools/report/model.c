@@ -763,3 +763,28 @@ void report_free(struct report *rp)
 	free(rp->figs);
 	memset(rp, 0, sizeof(*rp));
 }
+
+struct reading {
+	struct splitter *split;
+	const char *path;
+};
+
+static void on_record(void *ctx, const struct rec *r)
+{
+	struct reading *rd = ctx;
+
+	/* a run's keys records come before its results: its declaration classifies them */
+	keys_note_record(r->obj, rd->path);
+	report_add_record(rd->split, r->obj, r->type);
+	json_decref(r->obj);
+}
+
+int report_read_path(struct report *rp, const char *path, unsigned long long max_input,
+		     struct scan_stats *st)
+{
+	struct reading rd = { report_file_begin(rp, path), path };
+	int err = scan_file(path, max_input, on_record, &rd, st);
+
+	report_file_end(rd.split);
+	return err;
+}

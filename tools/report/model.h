@@ -89,6 +89,14 @@ struct splitter *report_file_begin(struct report *rp, const char *file);
 void report_add_record(struct splitter *s, json_t *rec, const char *type);
 void report_file_end(struct splitter *s);
 
+/*
+ * One whole file into rp, read from path (at most max_input bytes; 0: no
+ * cap): report_file_begin(), every record (its keys records noted first),
+ * report_file_end(). scan_file()'s result; *st its counts.
+ */
+int report_read_path(struct report *rp, const char *path, unsigned long long max_input,
+		     struct scan_stats *st);
+
 /* The same for a list of records read already. */
 void report_add_file(struct report *rp, const char *file, const struct rec_list *recs);
 
