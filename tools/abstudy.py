@@ -6,6 +6,11 @@ PREFIX-N-b.log in DIR (tools/aa-pairs.sh makes them):
     abstudy.py aa DIR PREFIX            each pair as it is: the rows that lead
     abstudy.py ab DIR PREFIX CASES      each case's figure of run B scaled:
                                         whether its row leads, per pair
+    abstudy.py power DIR PREFIX CASES   what any test of one run a side could
+                                        see: per case, the spread of the
+                                        figure's log between the two runs of
+                                        each pair, and the power of a z test
+                                        that knew it exactly
 
 CASES is a file of lines `PROBE TAB RESULT TAB KEYS TAB FACTOR` (RESULT `*`:
 every result of PROBE with the key; KEYS one key or several joined by `,`,
@@ -19,8 +24,10 @@ lead's rows from its text, a case's verdict and detectable ratio from its
 Prints one markdown table; exits 2 on a usage error."""
 import glob
 import json
+import math
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -143,11 +150,69 @@ def ab(d, prefix, cases):
                                                    ", ".join(dets)))
 
 
+def run_values(path, probe, result, key):
+    """{ident: value} of KEY in PATH's run-level records (no "round") of
+    PROBE's RESULT; ident the record's path and clocksource (clocks has one
+    name on several paths)."""
+    out = {}
+    with open(path, encoding="utf-8", errors="replace") as src:
+        for r in records(src.read())[0]:
+            if (r.get("type") == "result" and r.get("probe") == probe and r.get("name") == result
+                    and "round" not in r and isinstance(r.get(key), (int, float)) and r[key] > 0):
+                out[(r.get("path"), r.get("clocksource"))] = r[key]
+    return out
+
+
+def power_of(shift, sd, alpha):
+    """Two-sided z test at ALPHA of a log shift SHIFT whose difference has
+    standard deviation SD: the chance it is found."""
+    z = statistics.NormalDist().inv_cdf(1 - alpha / 2)
+    phi = statistics.NormalDist().cdf
+    return phi(abs(shift) / sd - z) + phi(-abs(shift) / sd - z)
+
+
+def power(d, prefix, cases):
+    """Per case, its steadiest figure: the standard deviation of log(B/A)
+    over the identical pairs, and the power at the factor of a test that
+    knew it, at 5 % (one test alone) and at 5 % over six probes."""
+    print("| case | pairs | sd of log(B/A), steadiest figure | power at 5 % | at 5 %/6 |")
+    print("| --- | --: | --: | --: | --: |")
+    ns = pairs(d, prefix)
+    with open(cases, encoding="utf-8") as cf:
+        for line in cf:
+            if not line.strip() or line.startswith("#"):
+                continue
+            probe, result, keys, f = line.rstrip("\n").split("\t")
+            best = None
+            for key in keys.split(","):
+                diffs = {}
+                for n in ns:
+                    base = os.path.join(d, "%s-%d" % (prefix, n))
+                    a = run_values(base + "-a.log", probe, result, key)
+                    b = run_values(base + "-b.log", probe, result, key)
+                    for ident in set(a) & set(b):
+                        diffs.setdefault((key, ident), []).append(math.log(b[ident] / a[ident]))
+                for k, v in diffs.items():
+                    if len(v) >= 3:
+                        sd = statistics.stdev(v)
+                        if best is None or sd < best[1]:
+                            best = (k, sd, len(v))
+            if best is None:
+                print("| %s %s %s x%s | 0 | - | - | - |" % (probe, result, keys, f))
+                continue
+            shift = math.log(float(f))
+            print("| %s %s %s x%s | %d | %.3f (%s) | %.0f %% | %.0f %% |" % (
+                probe, result, keys, f, best[2], best[1], best[0][0],
+                100 * power_of(shift, best[1], 0.05), 100 * power_of(shift, best[1], 0.05 / 6)))
+
+
 def main(argv):
     if len(argv) == 4 and argv[1] == "aa":
         aa(argv[2], argv[3])
     elif len(argv) == 5 and argv[1] == "ab":
         ab(argv[2], argv[3], argv[4])
+    elif len(argv) == 5 and argv[1] == "power":
+        power(argv[2], argv[3], argv[4])
     else:
         sys.stderr.write(__doc__)
         return 2

@@ -40,10 +40,10 @@ lead() {
 	sed -n '/^Figures furthest/,/^$/p' "$TMP/out" | sed '1d;/^$/d' >"$TMP/lead-all"
 	# the notes under the table, each wrapped at 120 columns (continued after four spaces):
 	# one line each again
-	awk '/^  \((how|detectable|cannot|not comparable|no floor|both runs|the runs booted)/ {
+	awk '/^  \((how|detectable|cannot|not comparable|no floor|both runs|the runs booted|maxima by)/ {
 		if (n) print l; n = 1; l = $0; next }
 	     /^    / && n { sub(/^    /, ""); l = l " " $0; next }
 	     { if (n) print l; n = 0 } END { if (n) print l }' "$TMP/lead-all" >"$TMP/lead-note"
-	awk '/^  \((how|detectable|cannot|not comparable|no floor|both runs|the runs booted)/ { n = 1; next }
+	awk '/^  \((how|detectable|cannot|not comparable|no floor|both runs|the runs booted|maxima by)/ { n = 1; next }
 	     /^    / && n { next } { n = 0; print }' "$TMP/lead-all" >"$TMP/lead"
 }

@@ -14,10 +14,24 @@ static void test_component(void)
 {
 	double x[] = { 0, 0.1, 0.2 }, w[] = { 0.002, 0.004, 0.003 }, big[] = { 0.02, 0.02, 0.02 };
 
-	/* mean 0.1, squares 0.01 + 0 + 0.01 over 2: 0.01; less the mean within, 0.003 */
-	is_near(between_component(x, w, 3), 0.007, 1e-12, "component: 0.01 between less 0.003 within");
+	double wild[] = { 0, 0.01, -0.01, 0.02, 1.0 }, wildw[] = { 0.001, 0.001, 0.001, 0.001, 0.5 };
+	double nowx[] = { 0, 0.1, 0.2 }, now[] = { 0.002, 0, 0.003 };
+
+	/*
+	 * Paule-Mandel: t with sum (x - m_t)^2 / (w + t) = 2, m_t the mean
+	 * weighed by 1 / (w + t); solved by hand (bisection to 1e-16):
+	 * 0.0075075705, where the moments give 0.01 - 0.003 = 0.007
+	 */
+	is_near(between_component(x, w, 3), 0.0075075705472861, 1e-9,
+		"component: Paule-Mandel's t, 0.0075076");
 	is_near(between_component(x, NULL, 3), 0.01, 1e-12, "component: no within part: the variance");
 	is_near(between_component(x, big, 3), 0, 0, "component: floored at 0 when within explains all");
+	/* one wild run whose own rounds say so: the moments make 0.097 of it */
+	is_near(between_component(wild, wildw, 5), 0, 0,
+		"component: a wild run with its own wide w adds nothing between runs");
+	/* a run without a within part: the moments, 0.01 less (0.002 + 0.003) / 3 */
+	is_near(between_component(nowx, now, 3), 0.01 - 0.005 / 3, 1e-12,
+		"component: a run without its w: the moments");
 	ok(isnan(between_component(x, w, 1)), "component: one run says nothing (NAN)");
 }
 

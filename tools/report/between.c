@@ -5,12 +5,11 @@
 #include "between.h"
 #include "student.h"
 
-double between_component(const double *x, const double *w, size_t n)
+/* The method of moments: the x's sample variance less the mean of the w, at least 0. */
+static double moments(const double *x, const double *w, size_t n)
 {
 	double mean = 0, ss = 0, within = 0;
 
-	if (n < 2)
-		return NAN;
 	for (size_t i = 0; i < n; i++)
 		mean += x[i] / (double)n;
 	for (size_t i = 0; i < n; i++) {
@@ -18,6 +17,47 @@ double between_component(const double *x, const double *w, size_t n)
 		within += (w ? w[i] : 0) / (double)n;
 	}
 	return fmax(0, ss / (double)(n - 1) - within);
+}
+
+/* Paule and Mandel's Q at t: the squares about the mean weighed by 1 / (w + t), less n - 1. */
+static double pm_excess(const double *x, const double *w, size_t n, double t)
+{
+	double sw = 0, sx = 0, q = 0, mean;
+
+	for (size_t i = 0; i < n; i++) {
+		sw += 1 / (w[i] + t);
+		sx += x[i] / (w[i] + t);
+	}
+	mean = sx / sw;
+	for (size_t i = 0; i < n; i++)
+		q += (x[i] - mean) * (x[i] - mean) / (w[i] + t);
+	return q - (double)(n - 1);
+}
+
+double between_component(const double *x, const double *w, size_t n)
+{
+	double lo = 0, hi;
+
+	if (n < 2)
+		return NAN;
+	for (size_t i = 0; w && i < n; i++)
+		if (!(w[i] > 0) || !isfinite(w[i]))
+			return moments(x, w, n);
+	if (!w)
+		return moments(x, w, n);
+	/* Paule and Mandel: the t at which the weighed Q is its expectation, n - 1 */
+	if (pm_excess(x, w, n, 0) <= 0)
+		return 0;
+	hi = moments(x, NULL, n);	/* there Q <= n - 1 whatever the w */
+	for (int i = 0; i < 100 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (pm_excess(x, w, n, mid) > 0)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
 }
 
 double between_z(double p)

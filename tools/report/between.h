@@ -14,10 +14,14 @@
 /*
  * The variance that persists across whole runs, from n runs of one
  * configuration: x[i] a run's value (a log), w[i] the variance of x[i]
- * within its run (its own standard error squared; 0: none known). The
- * one-way variance component: the sample variance of the x (the between-run
- * mean square over the runs' size) less the mean of the w, floored at 0.
- * NAN when n < 2.
+ * within its run (its own standard error squared; 0: none known). Where
+ * every run has its w: Paule and Mandel's estimate, the t at which the
+ * squares about the mean, each run weighed by 1 / (w + t), add up to their
+ * expectation n - 1 (a run with one wild round, whose own w says so, weighs
+ * little; a run whose w is small by chance does not outweigh the rest,
+ * as in DerSimonian and Laird's). Else the one-way variance component: the
+ * sample variance of the x less the mean of the w. At least 0; NAN when
+ * n < 2.
  */
 double between_component(const double *x, const double *w, size_t n);
 

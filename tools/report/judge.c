@@ -250,7 +250,11 @@ static void extremes(const struct report *rp, const struct figure *fg, size_t r,
 	free(y);
 	*j = (struct judgement){ .how = JUDGE_EXTREMES, .lr = rk.shift, .p = rk.p, .floor = 1,
 				 .band = j->band, .lo = rk.lo, .hi = rk.hi,
-				 .half = (rk.hi - rk.lo) / 2 };
+				 .half = (rk.hi - rk.lo) / 2, .rounds = { m, n } };
+	/* all of one side's ranks above the other's: 2 of the C(m + n, m) orders */
+	j->p_best = 2;
+	for (size_t i = 1; i <= m; i++)
+		j->p_best *= (double)i / (double)(n + i);
 }
 
 static int by_p(const void *x, const void *y)

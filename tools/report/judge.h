@@ -65,6 +65,8 @@ struct judgement {
 	double df;		/* its degrees of freedom */
 	size_t m;		/* the figures of its probe tested with it (Benjamini-Hochberg's family) */
 	double alpha;		/* the level that family is tested at (judge_alpha()) */
+	double p_best;		/* EXTREMES: the smallest p its rounds allow (2 / C(m + n, m)) */
+	size_t rounds[2];	/* EXTREMES: the rounds of run 0 and of run r */
 };
 
 

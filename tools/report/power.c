@@ -125,6 +125,28 @@ static void print_list(FILE *f, const struct report *rp, enum style style, enum 
 	json_decref(seen);
 }
 
+/*
+ * Where a maximum is judged by its rounds' ranks and those rounds cannot
+ * reach the level its probe's family asks of one figure alone (alpha / m):
+ * that it cannot lead, once, with the first such figure's numbers.
+ */
+static void print_extremes_blind(FILE *f, const struct report *rp)
+{
+	for (size_t i = 0; i < rp->nfigs; i++) {
+		struct judgement j;
+
+		judge(rp, &rp->figs[i], rp->nruns - 1, &j);
+		if (j.how != JUDGE_EXTREMES || !j.m || !(j.p_best > j.alpha / (double)j.m))
+			continue;
+		fprintf(f, "  (maxima by their rounds' ranks: %zu rounds against %zu reach p %.2g at best, "
+			"above the %.2g their probe's family of %zu asks of one figure alone, so a maximum "
+			"that moves alone does not lead here; several runs a side, or more rounds "
+			"(timeprobe.rounds=, --rounds=), let it)\n", j.rounds[0], j.rounds[1], j.p_best,
+			j.alpha / (double)j.m, j.m);
+		return;
+	}
+}
+
 void lead_print_note(FILE *f, const struct report *rp, enum style style)
 {
 	struct power_line pl = { f, style, 0 };
@@ -150,6 +172,7 @@ void lead_print_note(FILE *f, const struct report *rp, enum style style)
 			"floor is learnt from a busy machine and a run's iterations share its "
 			"neighbours, so no figure compares by ratio; run several a side (--label) or on "
 			"an idle machine)\n", CONDITIONS_BUSY_PCT);
+	print_extremes_blind(f, rp);
 	print_list(f, rp, style, JUDGE_CANNOT, "  (cannot compare: single runs without a between-run "
 		   "term for their env (make noise-floor, then --floors) or with one beyond 4x, a "
 		   "maximum without rounds, or both runs busy: ");

@@ -619,8 +619,9 @@ static const struct probe_key yield_keys[] = {
 	PKEY_FIG("invol_ctxsw", "count", PK_LOWER, "involuntary context switches",
 		 .ci = PK_CI_NONE, .kind = PK_KIND_COUNT),
 	PKEY_BUDGET("duration_ms", "ms", "time measured"),
-	PKEY_FIG("start_spread_ms", "ms", PK_LOWER, "how far apart the threads started",
-		 .ci = PK_CI_NONE),
+	PKEY_FIG("start_spread_ms", "ms", PK_LOWER,
+		 "how far apart the threads started: the last start less the first, an extreme",
+		 .ci = PK_CI_NONE, .kind = PK_KIND_MAX),
 	PKEY_CTX("requested_ms", "ms", "time asked for"),
 	PKEY_CTX("creator_policy", 0, "the main thread's policy while it started and stopped the threads"),
 };

@@ -184,8 +184,9 @@ static int read_log(const char *path, int *loaded)
 /*
  * s's pooled component, its degrees of freedom, the mean within part and
  * the runs behind it; 0: under 2 runs in every group. The degrees of
- * freedom are the runs less one per group, shrunk by the residuals'
- * kurtosis k as a variance estimate's are (Box: 2 (n - 1) / (k - 1), n - 1
+ * freedom are the runs less one per group, shrunk by the kurtosis k of the
+ * residuals about the weighed mean, each over its run's own deviation
+ * sqrt(w + component), as a variance estimate's are (Box: 2 (n - 1) / (k - 1), n - 1
  * for a normal's 3): identical runs' tails are long (a run now and then far
  * off), and a term of few degrees of freedom is tested by Student's t with
  * as few, whose tails are as long.
@@ -197,17 +198,23 @@ static int pool(const struct seen *s, double *var, unsigned *df, double *within,
 	*df = *runs = 0;
 	for (size_t g = 0; g < s->ngroups; g++) {
 		const struct in_group *gr = &s->groups[g];
-		double mean = 0;
+		double tau2, mean = 0, wt = 0;
 
 		if (gr->n < 2)
 			continue;
-		sum += (double)(gr->n - 1) * between_component(gr->x, gr->w, gr->n);
+		tau2 = between_component(gr->x, gr->w, gr->n);
+		sum += (double)(gr->n - 1) * tau2;
 		for (size_t i = 0; i < gr->n; i++) {
+			double v = gr->w[i] + tau2;
+
 			wsum += gr->w[i];
-			mean += gr->x[i] / (double)gr->n;
+			mean += v > 0 ? gr->x[i] / v : gr->x[i];
+			wt += v > 0 ? 1 / v : 1;
 		}
-		for (size_t i = 0; i < gr->n; i++) {
-			double d2 = (gr->x[i] - mean) * (gr->x[i] - mean);
+		mean /= wt;
+		for (size_t i = 0; i < gr->n; i++) {	/* each residual in its own run's units */
+			double v = gr->w[i] + tau2;
+			double d2 = (gr->x[i] - mean) * (gr->x[i] - mean) / (v > 0 ? v : 1);
 
 			m2 += d2;
 			m4 += d2 * d2;
