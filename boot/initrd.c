@@ -129,7 +129,7 @@ static EFI_STATUS each_initrd(const char *line, initrd_word_fn *fn, void *ctx)
 	return EFI_SUCCESS;
 }
 
-/* take_initrds' count of named files and the words it keeps. */
+/* tp_initrd_take's count of named files and the words it keeps. */
 struct take {
 	int embedded;			/* .initrd serves: no word is kept */
 	unsigned int named;
@@ -219,7 +219,7 @@ static EFI_STATUS check_all(struct tp_stub *s)
  * A user's initrd= file is passed on whatever it holds, but one the stub
  * cannot see to end cleanly (common/newc.h: compressed, malformed, or
  * reaching into run/timeprobe/) may hide or replace the stub's file from
- * PID 1: a stub_warning says so. The digest PID 1 checks (initrd_register)
+ * PID 1: a stub_warning says so. The digest PID 1 checks (tp_initrd_register)
  * keeps the figures safe either way.
  */
 static void check_archive(struct tp_stub *s, const void *p, UINTN n)
