@@ -21,6 +21,8 @@
 #define TP_ARCH_BOOT_FILE "BOOTAA64.EFI"
 /* the counter the stub calibrates (arm64.h) */
 #define TP_ARCH_COUNTER "CNTVCT_EL0"
+/* what the stub's messages call that counter's calibration ("no ... calibration") */
+#define TP_ARCH_CALIBRATED "counter"
 /* tsc_early_khz= is an x86 kernel parameter: not added on arm64 */
 #define TP_ARCH_TSC_EARLY 0
 /* how the per-CPU step reaches the other CPUs (arm64/mp.c) */
@@ -32,6 +34,7 @@
 #define TP_ARCH_CONSOLE "console=tty0 console=ttyS0,115200"
 #define TP_ARCH_BOOT_FILE "BOOTX64.EFI"
 #define TP_ARCH_COUNTER "TSC"
+#define TP_ARCH_CALIBRATED "TSC"
 #define TP_ARCH_TSC_EARLY 1
 #define TP_ARCH_MP_VIA " (MP services)"
 #endif

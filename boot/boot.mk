@@ -70,7 +70,7 @@ BOOT_ARCH_SRCS := boot/tsc.c boot/measure.c boot/mp.c boot/hwlat.c
 endif
 BOOT_EFI_LIBS := -lefi -lgnuefi
 
-BOOT_EFI_SRCS := boot/stub.c boot/initrd.c boot/console.c boot/calib.c boot/cmdfile.c boot/cmdline.c boot/mpshare.c \
+BOOT_EFI_SRCS := boot/stub.c boot/file.c boot/kernel.c boot/initrd.c boot/digest.c boot/spcrcon.c boot/cmdload.c boot/cmdbuild.c boot/options.c boot/console.c boot/calib.c boot/cmdfile.c boot/cmdline.c boot/mpshare.c \
 	boot/devpath.c boot/efitext.c boot/ucs2.c boot/pe.c boot/spcr.c boot/efiacpi.c boot/edges.c \
 	boot/hwlatrec.c boot/hwlatrun.c $(BOOT_ARCH_SRCS) \
 	$(wildcard common/*.c)

@@ -5,6 +5,7 @@
 
 #include "../common/buf.h"
 #include "console.h"
+#include "efitext.h"
 
 /* UEFI 2.10, 10.3.4.10 UART Device Path: messaging type 3, subtype 14 */
 static int node_is_uart(const EFI_DEVICE_PATH *n)
@@ -300,4 +301,52 @@ void tp_con_emit(struct tp_console *c)
 	}
 	write_text_out(c->conout, line, c->rec.len);
 	write_serial(c->serial, line, c->rec.len);
+}
+
+void tp_con_error(struct tp_console *c, const char *key, const char *what, const char *file,
+		  EFI_STATUS status)
+{
+	char m[256];
+	struct tp_buf b;
+	struct tp_rec *r;
+
+	tp_buf_init(&b, m, sizeof(m));
+	tp_buf_puts(&b, what);
+	if (file) {
+		tp_buf_puts(&b, " ");
+		tp_buf_puts(&b, file);
+	}
+	tp_buf_puts(&b, ": ");
+	tp_buf_puts(&b, tp_efi_status_str(status));
+	tp_buf_puts(&b, " (EFI status 0x");
+	tp_buf_puthex(&b, status, 1);
+	tp_buf_puts(&b, ")");
+	tp_con_msg(c, m);
+
+	r = tp_con_rec(c, "stub_error");
+	tp_rec_str(r, "what", key);
+	if (file)
+		tp_rec_str(r, "file", file);
+	tp_rec_str(r, "status", tp_efi_status_str(status));
+	tp_rec_uint(r, "status_code", status);
+	tp_con_emit(c);
+}
+
+struct tp_rec *tp_con_warn(struct tp_console *c, const char *key, const char *file,
+			   const char *text)
+{
+	char m[256];
+	struct tp_buf b;
+	struct tp_rec *r;
+
+	tp_buf_init(&b, m, sizeof(m));
+	tp_buf_puts(&b, "WARNING: ");
+	tp_buf_puts(&b, file);
+	tp_buf_puts(&b, ": ");
+	tp_buf_puts(&b, text);
+	tp_con_msg(c, m);
+	r = tp_con_rec(c, "stub_warning");
+	tp_rec_str(r, "what", key);
+	tp_rec_str(r, "file", file);
+	return r;
 }

@@ -49,4 +49,18 @@ void tp_con_hex(struct tp_rec *r, const char *key, uint64_t v);
 /* Prints the record and keeps a copy in c->kept. */
 void tp_con_emit(struct tp_console *c);
 
+/*
+ * One failure, said twice: a line for people ("<what> <file>: Not Found (EFI
+ * status 0x800000000000000e)") and a stub_error record (what: key) for
+ * programs. file may be NULL.
+ */
+void tp_con_error(struct tp_console *c, const char *key, const char *what, const char *file,
+		  EFI_STATUS status);
+/*
+ * "WARNING: <file>: <text>" on screen and a stub_warning record (what: key,
+ * file) left open for its own keys: finish it with tp_con_emit().
+ */
+struct tp_rec *tp_con_warn(struct tp_console *c, const char *key, const char *file,
+			   const char *text);
+
 #endif

@@ -12,8 +12,8 @@
 #include "../common/acpi.h"
 
 /*
- * The ACPI root from the EFI configuration table (also used by stub.c for
- * the SPCR). Returns NULL, or why there is no usable RSDP.
+ * The ACPI root from the EFI configuration table (also used by spcrcon.c
+ * for the SPCR). Returns NULL, or why there is no usable RSDP.
  */
 const char *tp_efi_acpi_root(EFI_SYSTEM_TABLE *st, struct tp_acpi_root *root);
 /* tp_acpi_map_fn for boot services: physical memory is identity-mapped. */

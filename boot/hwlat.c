@@ -122,17 +122,8 @@ void tp_hwlat_scan(EFI_SYSTEM_TABLE *st, uint64_t tsc_hz, uint32_t window_ms,
 	struct tp_mp_services *mp = NULL;
 	EFI_STATUS status;
 
-	*rep = (struct tp_hwlat_report){ .window_ms = window_ms, .thresh_us = thresh_us,
-					 .tsc_hz = tsc_hz, .ref = *ref };
-	if (!window_ms) {
-		rep->why = "timeprobe.hwlat_ms=0: no pre-OS latency scan";
+	if (tp_hwlat_plan(rep, tsc_hz, window_ms, thresh_us, ref))
 		return;
-	}
-	if (tsc_hz < 1000000) {
-		rep->why = "no TSC calibration: no pre-OS latency scan";
-		return;
-	}
-	rep->window_ticks = tp_muldiv64(window_ms, tsc_hz, 1000, 0);
 	rep->smi_readable = smi_readable();
 	/* UEFI 2.10, 7.3 LocateProtocol */
 	status = uefi_call_wrapper(st->BootServices->LocateProtocol, 3, &guid, NULL, (void **)&mp);

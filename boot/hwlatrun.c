@@ -3,6 +3,7 @@
 #include <efi.h>
 #include <efilib.h>
 
+#include "../common/x86clock.h"
 #include "hwlatrun.h"
 #include "mpshare.h"
 
@@ -67,6 +68,23 @@ static struct tp_hwlat_slot *alloc_slots(struct tp_hwlat_report *rep)
 int tp_hwlat_reported(const struct tp_hwlat_report *rep, uint32_t i)
 {
 	return i < rep->nslots && __atomic_load_n(&rep->slot[i].state, __ATOMIC_ACQUIRE) == SLOT_DONE;
+}
+
+int tp_hwlat_plan(struct tp_hwlat_report *rep, uint64_t tsc_hz, uint32_t window_ms,
+		  uint32_t thresh_us, const struct tp_hwlat_ref *ref)
+{
+	*rep = (struct tp_hwlat_report){ .window_ms = window_ms, .thresh_us = thresh_us,
+					 .tsc_hz = tsc_hz, .ref = *ref };
+	if (!window_ms) {
+		rep->why = "timeprobe.hwlat_ms=0: no pre-OS latency scan";
+		return -1;
+	}
+	if (tsc_hz < 1000000) {
+		rep->why = "no " TP_ARCH_CALIBRATED " calibration: no pre-OS latency scan";
+		return -1;
+	}
+	rep->window_ticks = tp_muldiv64(window_ms, tsc_hz, 1000, 0);
+	return 0;
 }
 
 void tp_hwlat_prepare(struct hwlat_run *r, struct tp_hwlat_report *rep, int stuck)

@@ -145,6 +145,14 @@ static inline __attribute__((always_inline)) void tp_hwlat_ap(struct hwlat_run *
 }
 
 /*
+ * *rep begun for a scan of window_ms at tsc_hz (both architectures'
+ * tp_hwlat_scan): 0, or -1 with rep->why when there is none to run (a
+ * window of 0, or no calibration of the counter).
+ */
+int tp_hwlat_plan(struct tp_hwlat_report *rep, uint64_t tsc_hz, uint32_t window_ms,
+		  uint32_t thresh_us, const struct tp_hwlat_ref *ref);
+
+/*
  * Fresh slots from the pool and the plan, the BSP in slot 0,
  * rep->aps_expected APs to come (fewer when the pool is short: the others
  * move to aps_over_cap).

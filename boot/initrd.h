@@ -40,21 +40,37 @@ struct tp_initrd {
 	UINTN size;
 	const void *base;	/* the initramfs: .initrd or the initrd= files read */
 	UINTN base_size;
-	void *composed;		/* data, allocated by tp_initrd_compose() */
+	void *composed;		/* data, allocated by tp_initrd_register() */
 	struct tp_initrd_path path;
 	EFI_HANDLE handle;
 };
 
-/* rd->data: rd->base, NULs to 4 bytes, the cpio holding file[0..len). */
-EFI_STATUS tp_initrd_compose(struct tp_initrd *rd, const void *file, UINTN len);
+struct tp_stub;
 
 /*
- * Installs the handle serving rd->data. Fails with EFI_ALREADY_STARTED
- * when a loader before us registered an initrd the same way (UEFI 2.10,
- * 7.3 InstallMultipleProtocolInterfaces: a device path already present on
- * another handle).
+ * The initramfs is the stub's to serve (LINUX_EFI_INITRD_MEDIA_GUID), so
+ * no word of the kernel's line may name one: Linux's EFI stub finds
+ * initrd= anywhere in its line (drivers/firmware/efi/libstub/file.c,
+ * find_file_option). The user's initrd= words are kept in
+ * s->initrd_words for the stub to read (none when .initrd is embedded);
+ * every word holding initrd= leaves s->user, and one that holds it
+ * inside (xinitrd=, a="initrd=...") is said.
  */
-EFI_STATUS tp_initrd_install(struct tp_initrd *rd);
+void tp_initrd_take(struct tp_stub *s);
+
+/*
+ * s->initrd.base: the .initrd section, or every initrd= file taken (each
+ * must exist; one that is not a clean newc archive is said), joined at
+ * 4-byte boundaries into *buf, which the caller frees. What fails is said.
+ */
+EFI_STATUS tp_initrd_gather(struct tp_stub *s, void **buf);
+
+/*
+ * The initramfs with the stub's file (every record so far) appended,
+ * served to Linux, and the file's digest handed over (digest.h); what
+ * fails is said, naming what (the kernel).
+ */
+EFI_STATUS tp_initrd_register(struct tp_stub *s, const char *what);
 
 /* Uninstalls the handle (the kernel came back) and frees what compose made. */
 void tp_initrd_remove(struct tp_initrd *rd);

@@ -77,8 +77,6 @@ static void run_pair(struct tp_mp_services *mp, uint64_t ticks_per_ms, struct mp
 {
 	uint64_t t_start = tp_rdtsc();
 	EFI_EVENT ev = NULL;
-	EFI_TPL old;
-	int rc = 0;
 
 	*p->ln = (struct mp_line){ .idle_ticks = MP_AP_IDLE_MS * ticks_per_ms };
 	tscsync_init(&p->s);
@@ -101,16 +99,8 @@ static void run_pair(struct tp_mp_services *mp, uint64_t ticks_per_ms, struct mp
 		}
 		__builtin_ia32_pause();
 	}
-	if (!p->why) {
-		/* no firmware timer interrupt on the BSP while it calls */
-		old = uefi_call_wrapper(BS->RaiseTPL, 1, TPL_HIGH_LEVEL);
-		rc = tp_rt_call(&p->ln->rt, ticks_per_ms, &p->s);
-		uefi_call_wrapper(BS->RestoreTPL, 1, old);
-	}
-	__atomic_store_n(&p->ln->rt.seq, MP_STOP, __ATOMIC_RELEASE);
-	p->stopped_early = rc != 0;
-	if (!p->why && p->s.samples <= p->s.rejected)
-		p->why = rc ? "the AP did not answer within 100 ms" : "no usable round trip";
+	p->stopped_early = tp_rt_pair(&p->ln->rt, ticks_per_ms, &p->s, &p->why,
+				       "the AP did not answer within 100 ms");
 	p->finish_seen = wait_finish(ev);
 	p->duration_ms = (tp_rdtsc() - t_start) / ticks_per_ms;
 out:
@@ -122,21 +112,6 @@ static void rec_adjust(struct tp_rec *r, int present, uint64_t value)
 	struct tp_sc_adjust a = { .present = present, .value = (int64_t)value };
 
 	tp_sc_adjust_keys(r, &a);
-}
-
-static void rec_status(struct tp_rec *r, const char *why, EFI_STATUS status)
-{
-	char m[160];
-	struct tp_buf b;
-
-	tp_buf_init(&b, m, sizeof(m));
-	tp_buf_puts(&b, why);
-	if (EFI_ERROR(status)) {
-		tp_buf_puts(&b, ": ");
-		tp_buf_puts(&b, tp_efi_status_str(status));
-	}
-	tp_rec_bool(r, "absent", 1);
-	tp_rec_str(r, "reason", m);
 }
 
 /* The stub_tscsync record of one AP, and a line for people. */
@@ -151,13 +126,11 @@ static void say_pair(struct tp_console *con, uint32_t bsp_apic, const struct mp_
 	tp_rec_uint(r, "processor", p->number);
 	tp_rec_uint(r, "apic_a", bsp_apic);
 	tp_rec_uint(r, "apic_b", p->info.processor_id);
-	if (p->why || tscsync_interval(&p->s, &iv)) {
-		rec_status(r, p->why ? p->why : "no usable round trip", p->status);
+	if (tp_rt_pair_keys(r, p->why, EFI_ERROR(p->status) ? tp_efi_status_str(p->status) : NULL,
+			    &p->s, p->stopped_early, &iv)) {
 		tp_con_emit(con);
 		return;
 	}
-	tp_rt_rec(r, &p->s, &iv);
-	tp_rec_bool(r, "stopped_early", p->stopped_early);
 	tp_rec_bool(r, "finish_signalled", p->finish_seen);
 	tp_rec_uint(r, "duration_ms", p->duration_ms);
 	rec_adjust(r, (int)p->ln->has_adjust, p->ln->adjust);
@@ -166,13 +139,8 @@ static void say_pair(struct tp_console *con, uint32_t bsp_apic, const struct mp_
 	tp_buf_init(&b, m, sizeof(m));
 	tp_buf_puts(&b, "pre-OS TSC of APIC ");
 	tp_buf_putu(&b, p->info.processor_id);
-	tp_buf_puts(&b, " minus the BSP's: ");
-	tp_buf_puti(&b, iv.lo_ticks);
-	tp_buf_puts(&b, " .. ");
-	tp_buf_puti(&b, iv.hi_ticks);
-	tp_buf_puts(&b, " ticks (");
-	tp_buf_putu(&b, p->s.samples);
-	tp_buf_puts(&b, " round trips, tightest ");
+	tp_rt_pair_text(&b, "BSP's", &p->s, &iv);
+	tp_buf_puts(&b, ", tightest ");
 	tp_buf_puti(&b, p->s.min_rtt_ticks);
 	tp_buf_puts(&b, ")");
 	tp_con_msg(con, m);
@@ -190,17 +158,14 @@ static void say_summary(struct tp_console *con, const char *why, EFI_STATUS stat
 
 	tp_rec_str(r, "what", "summary");
 	if (why) {
-		rec_status(r, why, status);
+		tp_mp_absent(r, why, EFI_ERROR(status) ? tp_efi_status_str(status) : NULL);
 		tp_con_emit(con);
 		return;
 	}
 	tp_rec_uint(r, "processors", c->processors);
 	tp_rec_uint(r, "enabled", c->enabled);
 	tp_rec_uint(r, "bsp_processor", c->bsp);
-	tp_rec_uint(r, "aps_measured", c->measured);
-	tp_rec_uint(r, "aps_failed", c->failed);
-	tp_rec_uint(r, "aps_disabled", c->disabled);
-	tp_rec_uint(r, "aps_over_cap", c->over_cap);
+	tp_mp_count_keys(r, c->measured, c->failed, c->disabled, c->over_cap);
 	tp_rec_uint(r, "max_aps", c->max_aps);
 	tp_rec_uint(r, "tsc_hz", tsc_hz);
 	tp_con_emit(con);

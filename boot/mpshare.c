@@ -69,3 +69,71 @@ void tp_rt_rec(struct tp_rec *r, const struct tscsync_bounds *s, const struct ts
 	tp_sc_pair_keys(r, &e);
 	tp_rec_uint(r, "rejected", s->rejected);
 }
+
+int tp_rt_pair(struct tp_rt *rt, uint64_t ticks_per_ms, struct tscsync_bounds *s,
+	       const char **why, const char *unanswered)
+{
+	EFI_TPL old;
+	int rc = 0;
+
+	if (!*why) {
+		/* no firmware timer interrupt on A while it calls */
+		old = uefi_call_wrapper(BS->RaiseTPL, 1, TPL_HIGH_LEVEL);
+		rc = tp_rt_call(rt, ticks_per_ms, s);
+		uefi_call_wrapper(BS->RestoreTPL, 1, old);
+	}
+	__atomic_store_n(&rt->seq, MP_STOP, __ATOMIC_RELEASE);
+	if (!*why && s->samples <= s->rejected)
+		*why = rc ? unanswered : "no usable round trip";
+	return rc != 0;
+}
+
+void tp_mp_absent(struct tp_rec *r, const char *why, const char *err)
+{
+	char m[160];
+	struct tp_buf b;
+
+	tp_buf_init(&b, m, sizeof(m));
+	tp_buf_puts(&b, why);
+	if (err) {
+		tp_buf_puts(&b, ": ");
+		tp_buf_puts(&b, err);
+	}
+	tp_rec_bool(r, "absent", 1);
+	tp_rec_str(r, "reason", m);
+}
+
+int tp_rt_pair_keys(struct tp_rec *r, const char *why, const char *err,
+		    const struct tscsync_bounds *s, int stopped_early, struct tscsync_interval *iv)
+{
+	if (!why && !tscsync_interval(s, iv)) {
+		tp_rt_rec(r, s, iv);
+		tp_rec_bool(r, "stopped_early", stopped_early);
+		return 0;
+	}
+	tp_mp_absent(r, why ? why : "no usable round trip", err);
+	return -1;
+}
+
+void tp_rt_pair_text(struct tp_buf *b, const char *whose, const struct tscsync_bounds *s,
+		     const struct tscsync_interval *iv)
+{
+	tp_buf_puts(b, " minus the ");
+	tp_buf_puts(b, whose);
+	tp_buf_puts(b, ": ");
+	tp_buf_puti(b, iv->lo_ticks);
+	tp_buf_puts(b, " .. ");
+	tp_buf_puti(b, iv->hi_ticks);
+	tp_buf_puts(b, " ticks (");
+	tp_buf_putu(b, s->samples);
+	tp_buf_puts(b, " round trips");
+}
+
+void tp_mp_count_keys(struct tp_rec *r, uint64_t measured, uint64_t failed, uint64_t disabled,
+		      uint64_t over_cap)
+{
+	tp_rec_uint(r, "aps_measured", measured);
+	tp_rec_uint(r, "aps_failed", failed);
+	tp_rec_uint(r, "aps_disabled", disabled);
+	tp_rec_uint(r, "aps_over_cap", over_cap);
+}

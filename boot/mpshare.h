@@ -3,8 +3,9 @@
  * What the per-CPU step of both architectures shares (mp.c on x86 through
  * MP services, arm64/mp.c through PSCI): the round trip on one cache line
  * between the BSP (A) and an AP (B), timed on the architecture's counter
- * (arch.h: the TSC between LFENCEs, or CNTVCT_EL0 after an ISB), and the
- * keys a measured pair gives its stub_tscsync record (common/stubcpu.h).
+ * (arch.h: the TSC between LFENCEs, or CNTVCT_EL0 after an ISB), A's side
+ * of one pair, and the pair record: the keys a pair gives its stub_tscsync
+ * record, measured (common/stubcpu.h) or absent, and its line's interval.
  * The spins are inlined: the AP's procedure calls
  * nothing of ours (on x86 the firmware calls it with the Microsoft ABI).
  */
@@ -13,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "../common/buf.h"
 #include "../common/handoff.h"
 #include "../common/record.h"
 #include "../common/tscsync.h"
@@ -86,5 +88,34 @@ int tp_rt_call(struct tp_rt *rt, uint64_t ticks_per_ms, struct tscsync_bounds *s
 
 /* A measured pair's keys (common/stubcpu.h: lo_ticks .. excludes_zero, then rejected) into r. */
 void tp_rt_rec(struct tp_rec *r, const struct tscsync_bounds *s, const struct tscsync_interval *iv);
+
+/*
+ * A's side of one pair once B was started: unless *why already says why
+ * not, the round trips into s with no firmware timer interrupt on A
+ * (TPL_HIGH_LEVEL); then MP_STOP for B. *why, when no round trip is
+ * usable: unanswered (an answer did not come) or "no usable round trip".
+ * Returns 1 when an answer did not come (stopped_early).
+ */
+int tp_rt_pair(struct tp_rt *rt, uint64_t ticks_per_ms, struct tscsync_bounds *s,
+	       const char **why, const char *unanswered);
+
+/* A stub_tscsync record's absent and reason: why, and ": err" after it unless err is NULL. */
+void tp_mp_absent(struct tp_rec *r, const char *why, const char *err);
+
+/*
+ * A pair's keys after its identity in its stub_tscsync record: the interval
+ * (tp_rt_rec) and stopped_early, returning 0 with *iv; or absent and the
+ * reason (tp_mp_absent: why, else "no usable round trip"), returning -1.
+ */
+int tp_rt_pair_keys(struct tp_rec *r, const char *why, const char *err,
+		    const struct tscsync_bounds *s, int stopped_early, struct tscsync_interval *iv);
+
+/* The summary's aps_measured, aps_failed, aps_disabled and aps_over_cap keys. */
+void tp_mp_count_keys(struct tp_rec *r, uint64_t measured, uint64_t failed, uint64_t disabled,
+		      uint64_t over_cap);
+
+/* " minus the <whose>: LO .. HI ticks (N round trips" for a pair's line for people. */
+void tp_rt_pair_text(struct tp_buf *b, const char *whose, const struct tscsync_bounds *s,
+		     const struct tscsync_interval *iv);
 
 #endif

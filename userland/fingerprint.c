@@ -3,17 +3,14 @@
  * The run's fingerprint; see fingerprint.h. Sources are CPUID, /proc/cpuinfo,
  * sysfs (/sys/hypervisor, /sys/devices/system/clocksource, /sys/firmware/efi,
  * /sys/class/dmi/id), uname, the stub's and the launcher's command-line words,
- * on a host the kernel's own .config, and the kernel's TSC figure from its
+ * on a host the kernel's own .config (kconfig.c), and the kernel's TSC figure from its
  * log (null with the reason when the log has wrapped past it).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -24,6 +21,7 @@
 #include "dmalat.h"
 #include "emit.h"
 #include "fingerprint.h"
+#include "kconfig.h"
 #include "kmsg.h"
 #include "libcinfo.h"
 #include "../common/x86clock.h"
@@ -54,64 +52,6 @@ void fingerprint_signature(uint32_t eax, struct fingerprint_signature *s)
 	s->family = family;
 	s->model = model;
 	s->stepping = eax & 0xf;
-}
-
-int fingerprint_kconfig_word(const char *kc, const char *name, char *buf, size_t len)
-{
-	size_t n = strlen(name);
-
-	buf[0] = 0;
-	for (const char *p = kc; p && *p; p = strchr(p, ','), p = p ? p + 1 : 0) {
-		if (strncmp(p, name, n) || p[n] != ':')
-			continue;
-		snprintf(buf, len, "%.*s", (int)strcspn(p + n + 1, ","), p + n + 1);
-		return 1;
-	}
-	return 0;
-}
-
-/* "CONFIG_X=value" at the start of a line: a pointer to value, or NULL. */
-static const char *config_line(const char *config, const char *opt)
-{
-	size_t n = strlen(opt);
-
-	for (const char *l = config; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : 0)
-		if (!strncmp(l, opt, n) && l[n] == '=')
-			return l + n + 1;
-	return 0;
-}
-
-int fingerprint_config_hz(const char *config, int *hz)
-{
-	const char *v = config_line(config, "CONFIG_HZ");
-
-	if (!v || *v < '1' || *v > '9')
-		return 0;
-	*hz = atoi(v);
-	return 1;
-}
-
-int fingerprint_config_preempt(const char *config, const char **model)
-{
-	/* kernel/Kconfig.preempt: one of these is =y; DYNAMIC lets the boot
-	 * choose, PREEMPT_RT replaces them */
-	static const struct {
-		const char *opt, *word;
-	} order[] = {
-		{ "CONFIG_PREEMPT_RT", "rt" }, { "CONFIG_PREEMPT_DYNAMIC", "dynamic" },
-		{ "CONFIG_PREEMPT", "full" }, { "CONFIG_PREEMPT_VOLUNTARY", "voluntary" },
-		{ "CONFIG_PREEMPT_NONE", "none" },
-	};
-
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		const char *v = config_line(config, order[i].opt);
-
-		if (v && *v == 'y') {
-			*model = order[i].word;
-			return 1;
-		}
-	}
-	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -446,100 +386,6 @@ static void fingerprint_firmware(struct tp_rec *r, struct missing *ms,
 		note_missing(ms, "dmi", dmi_rc, "no /sys/class/dmi/id (no SMBIOS table, or CONFIG_DMIID off)");
 }
 
-#define CONFIG_MAX (1 << 20)
-
-/* Up to CONFIG_MAX - 1 bytes of fd, NUL-terminated (the rest read and
- * dropped, so a writer at the other end never blocks); NULL: no memory. */
-static char *read_fd_text(int fd)
-{
-	char *text = malloc(CONFIG_MAX), sink[4096];
-	size_t n = 0;
-	ssize_t got;
-
-	if (!text)
-		return 0;
-	while ((got = read(fd, n < CONFIG_MAX - 1 ? text + n : sink,
-			   n < CONFIG_MAX - 1 ? CONFIG_MAX - 1 - n : sizeof(sink))) > 0 ||
-	       (got < 0 && errno == EINTR))
-		if (got > 0 && n < CONFIG_MAX - 1)
-			n += (size_t)got;
-	text[n] = 0;
-	return text;
-}
-
-/* The kernel's .config on a host (/boot/config-RELEASE); NULL if unreadable. */
-static char *boot_config(const char *release, int *rc)
-{
-	char path[320], *text;
-	int fd;
-
-	snprintf(path, sizeof(path), "/boot/config-%s", release);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		*rc = -errno;
-		return 0;
-	}
-	text = read_fd_text(fd);
-	*rc = text ? 0 : -ENOMEM;
-	close(fd);
-	return text;
-}
-
-/*
- * The running kernel's .config from /proc/config.gz (CONFIG_IKCONFIG_PROC),
- * decompressed by `gzip -dc` (no shell, a fixed argv): the static musl build
- * links no zlib. NULL if unreadable, *rc says why.
- */
-static char *proc_config(int *rc)
-{
-	static char *const argv[] = { "gzip", "-dc", "/proc/config.gz", 0 };
-	posix_spawn_file_actions_t fa;
-	char *text = 0;
-	int fd[2], st = 0;
-	pid_t pid;
-
-	if (access(argv[2], R_OK) || pipe2(fd, O_CLOEXEC)) {
-		*rc = -errno;
-		return 0;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	*rc = -posix_spawnp(&pid, argv[0], &fa, 0, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(fd[1]);
-	if (!*rc) {
-		text = read_fd_text(fd[0]);
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		*rc = !text ? -ENOMEM : WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -EIO;
-	}
-	close(fd[0]);
-	if (*rc) {
-		free(text);
-		text = 0;
-	}
-	return text;
-}
-
-/* The host kernel's .config: /proc/config.gz, else /boot/config-RELEASE;
- * *from names the one read, or both tried and why they failed. */
-static char *host_config(const char *release, const char **from, int *rc)
-{
-	static char why[160];
-	char *text = proc_config(rc);
-	int rc_proc = *rc;
-
-	*from = "/proc/config.gz";
-	if (text || (text = boot_config(release, rc))) {
-		*from = text && rc_proc ? "/boot/config-RELEASE" : *from;
-		return text;
-	}
-	snprintf(why, sizeof(why), "/proc/config.gz (gzip -dc): %s; /boot/config-RELEASE: %s",
-		 strerror(-rc_proc), strerror(-*rc));
-	*from = why;
-	return 0;
-}
-
 int fingerprint_hz_from_res(int64_t res_ns, int *hz)
 {
 	/* the coarse clocks advance once a tick: their resolution is
@@ -577,27 +423,27 @@ static void fingerprint_kernel_build(struct tp_rec *r, struct missing *ms, const
 	int rc, hz;	/* rc: host_config's, said in from */
 
 	if (o->kconfig[0]) {
-		if (fingerprint_kconfig_word(o->kconfig, "hz", word, sizeof(word)))
+		if (kconfig_word(o->kconfig, "hz", word, sizeof(word)))
 			tp_rec_int(r, "kernel_hz", atoi(word));
 		else
 			miss(r, ms, "kernel_hz", 0, "kconfig word without hz:");
 		tp_rec_str(r, "kernel_hz_source", "kconfig word");
-		if (fingerprint_kconfig_word(o->kconfig, "preempt", word, sizeof(word)))
+		if (kconfig_word(o->kconfig, "preempt", word, sizeof(word)))
 			tp_rec_str(r, "kernel_preempt", word);
 		else
 			miss(r, ms, "kernel_preempt", 0, "kconfig word without preempt:");
 		tp_rec_str(r, "kernel_config_from", "kconfig word");
 		return;
 	}
-	config = host_config(release, &from, &rc);
+	config = kconfig_host(release, &from, &rc);
 	snprintf(why, sizeof(why), "no CONFIG_HZ in %s", from);
-	if (config && fingerprint_config_hz(config, &hz)) {
+	if (config && kconfig_hz(config, &hz)) {
 		tp_rec_int(r, "kernel_hz", hz);
 		tp_rec_str(r, "kernel_hz_source", from);
 	} else
 		derived_hz(r, ms, config ? why : from);
 	snprintf(why, sizeof(why), "no CONFIG_PREEMPT* in %s", from);
-	if (config && fingerprint_config_preempt(config, &model))
+	if (config && kconfig_preempt(config, &model))
 		tp_rec_str(r, "kernel_preempt", model);
 	else
 		miss(r, ms, "kernel_preempt", 0, config ? why : from);

@@ -28,18 +28,9 @@ struct fingerprint_signature {
 };
 void fingerprint_signature(uint32_t eax, struct fingerprint_signature *s);
 
-/* The value of NAME in the build's kconfig word "hz:250,preempt:none". */
-int fingerprint_kconfig_word(const char *kc, const char *name, char *buf, size_t len);
-
 /* HZ from the coarse clocks' resolution in ns (one tick); 1, or 0 when
  * res_ns is no tick length (HZ outside 24..10000). */
 int fingerprint_hz_from_res(int64_t res_ns, int *hz);
-
-/* From a kernel .config text (/proc/config.gz, /boot/config-RELEASE): CONFIG_HZ, and the
- * preemption model as the kconfig word names it (none, voluntary, full,
- * dynamic, rt); 1 found, 0 not. */
-int fingerprint_config_hz(const char *config, int *hz);
-int fingerprint_config_preempt(const char *config, const char **model);
 
 /* The CPU's vendor string (CPUID 0): "GenuineIntel", "AuthenticAMD"; "" off x86. */
 void fingerprint_cpu_vendor(char out[13]);

@@ -12,7 +12,6 @@
 #include <efi.h>
 #include <efilib.h>
 
-#include "../../common/x86clock.h"
 #include "../hwlatrun.h"
 #include "../mpshare.h"
 #include "ap.h"
@@ -115,17 +114,8 @@ void tp_hwlat_scan(EFI_SYSTEM_TABLE *st, uint64_t tsc_hz, uint32_t window_ms,
 	static struct tp_ap_cpus c;
 	const char *why;
 
-	*rep = (struct tp_hwlat_report){ .window_ms = window_ms, .thresh_us = thresh_us,
-					 .tsc_hz = tsc_hz, .ref = *ref };
-	if (!window_ms) {
-		rep->why = "timeprobe.hwlat_ms=0: no pre-OS latency scan";
+	if (tp_hwlat_plan(rep, tsc_hz, window_ms, thresh_us, ref))
 		return;
-	}
-	if (tsc_hz < 1000000) {
-		rep->why = "no counter calibration: no pre-OS latency scan";
-		return;
-	}
-	rep->window_ticks = tp_muldiv64(window_ms, tsc_hz, 1000, 0);
 	if ((why = tp_ap_find(st, &c)) != NULL) {
 		scan(NULL, rep, stuck);
 		rep->why = why;

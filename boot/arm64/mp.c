@@ -76,9 +76,6 @@ static void ap_answer(void *arg)
 static void run_pair(struct arm_mp *m, size_t slot, struct arm_pair *p)
 {
 	uint64_t t0 = tp_cntvct();
-	EFI_TPL old;
-	int rc = 0;
-
 	struct tp_ap_kit *kit = &m->slot[slot].kit;
 
 	p->ln = &m->slot[slot].ln;
@@ -93,33 +90,10 @@ static void run_pair(struct arm_mp *m, size_t slot, struct arm_pair *p)
 	p->started = 1;
 	if (tp_rt_spin(&p->ln->ready, 1, MP_READY_MS * m->ticks_per_ms))
 		p->why = "the CPU did not reach our code within 1 s";
-	if (!p->why) {
-		/* no firmware timer interrupt on the boot CPU while it calls */
-		old = uefi_call_wrapper(BS->RaiseTPL, 1, TPL_HIGH_LEVEL);
-		rc = tp_rt_call(&p->ln->rt, m->ticks_per_ms, &p->s);
-		uefi_call_wrapper(BS->RestoreTPL, 1, old);
-	}
-	__atomic_store_n(&p->ln->rt.seq, MP_STOP, __ATOMIC_RELEASE);
-	p->stopped_early = rc != 0;
-	if (!p->why && p->s.samples <= p->s.rejected)
-		p->why = rc ? "the CPU did not answer within 100 ms" : "no usable round trip";
+	p->stopped_early = tp_rt_pair(&p->ln->rt, m->ticks_per_ms, &p->s, &p->why,
+				       "the CPU did not answer within 100 ms");
 	p->off_again = tp_ap_wait_off(m->hvc, p->cpu.mpidr, m->ticks_per_ms, MP_OFF_MS);
 	p->duration_ms = (tp_cntvct() - t0) / m->ticks_per_ms;
-}
-
-static void rec_absent(struct tp_rec *r, const char *why, int64_t psci_rc)
-{
-	char t[160];
-	struct tp_buf b;
-
-	tp_buf_init(&b, t, sizeof(t));
-	tp_buf_puts(&b, why);
-	if (psci_rc) {
-		tp_buf_puts(&b, ": ");
-		tp_buf_puts(&b, tp_psci_err(psci_rc));
-	}
-	tp_rec_bool(r, "absent", 1);
-	tp_rec_str(r, "reason", t);
 }
 
 /* The CPU's identity and its CNTFRQ_EL0 against the boot CPU's, once it answered. */
@@ -145,14 +119,9 @@ static void say_pair(struct tp_console *con, const struct arm_mp *m, const struc
 	rec_identity(r, m, p);
 	if (p->started)
 		tp_rec_bool(r, "off_again", p->off_again);
-	if (p->why || tscsync_interval(&p->s, &iv)) {
-		rec_absent(r, p->why ? p->why : "no usable round trip", p->psci_rc);
-		tp_con_emit(con);
-		return;
-	}
-	tp_rt_rec(r, &p->s, &iv);
-	tp_rec_bool(r, "stopped_early", p->stopped_early);
-	tp_rec_uint(r, "duration_ms", p->duration_ms);
+	if (!tp_rt_pair_keys(r, p->why, p->psci_rc ? tp_psci_err(p->psci_rc) : NULL, &p->s,
+			     p->stopped_early, &iv))
+		tp_rec_uint(r, "duration_ms", p->duration_ms);
 	tp_con_emit(con);
 }
 
@@ -170,13 +139,8 @@ static void tell_pair(struct tp_console *con, const struct arm_pair *p)
 		tp_buf_puts(&b, ": not measured: ");
 		tp_buf_puts(&b, p->why ? p->why : "no usable round trip");
 	} else {
-		tp_buf_puts(&b, " minus the boot CPU's: ");
-		tp_buf_puti(&b, iv.lo_ticks);
-		tp_buf_puts(&b, " .. ");
-		tp_buf_puti(&b, iv.hi_ticks);
-		tp_buf_puts(&b, " ticks (");
-		tp_buf_putu(&b, p->s.samples);
-		tp_buf_puts(&b, " round trips)");
+		tp_rt_pair_text(&b, "boot CPU's", &p->s, &iv);
+		tp_buf_puts(&b, ")");
 	}
 	if (p->started && !p->off_again)
 		tp_buf_puts(&b, "; WARNING: PSCI does not report it off again");
@@ -229,17 +193,14 @@ static void say_summary(struct tp_console *con, const char *why, const struct ar
 	tp_rec_str(r, "what", "summary");
 	tp_rec_str(r, "counter", "CNTVCT_EL0");
 	if (why) {
-		rec_absent(r, why, 0);
+		tp_mp_absent(r, why, NULL);
 		tp_con_emit(con);
 		return;
 	}
 	tp_rec_str(r, "via", "PSCI CPU_ON");
 	tp_rec_str(r, "conduit", m->hvc ? "hvc" : "smc");
 	tp_rec_uint(r, "processors", m->cpus);
-	tp_rec_uint(r, "aps_measured", m->measured);
-	tp_rec_uint(r, "aps_failed", m->failed);
-	tp_rec_uint(r, "aps_disabled", m->disabled);
-	tp_rec_uint(r, "aps_over_cap", m->over_cap);
+	tp_mp_count_keys(r, m->measured, m->failed, m->disabled, m->over_cap);
 	tp_rec_uint(r, "aps_not_off", m->not_off);
 	tp_rec_uint(r, "max_aps", m->max_aps);
 	tp_rec_uint(r, "cntfrq_hz", m->cntfrq);

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * The fingerprint's pure parts (userland/fingerprint.c) on recorded inputs:
+ * The fingerprint's pure parts (userland/fingerprint.c, kconfig.c) on recorded inputs:
  * CPUID signatures of real CPUs, a /proc/cpuinfo block from a KVM guest,
  * the build's kconfig word, a Debian kernel's .config excerpt.
  */
 #include <string.h>
 
 #include "../../userland/fingerprint.h"
+#include "../../userland/kconfig.h"
 #include "../../userland/sysinfo.h"
 #include "tap.h"
 
@@ -76,13 +77,13 @@ static void test_kconfig(void)
 {
 	char b[32];
 
-	ok(fingerprint_kconfig_word("hz:250,preempt:none,nohz:idle", "hz", b, sizeof(b)) && !strcmp(b, "250"), "hz:250");
-	ok(fingerprint_kconfig_word("hz:250,preempt:none,nohz:idle", "preempt", b, sizeof(b)) && !strcmp(b, "none"),
+	ok(kconfig_word("hz:250,preempt:none,nohz:idle", "hz", b, sizeof(b)) && !strcmp(b, "250"), "hz:250");
+	ok(kconfig_word("hz:250,preempt:none,nohz:idle", "preempt", b, sizeof(b)) && !strcmp(b, "none"),
 	   "preempt:none");
-	ok(fingerprint_kconfig_word("hz:250,preempt:none,nohz:idle", "nohz", b, sizeof(b)) && !strcmp(b, "idle"),
+	ok(kconfig_word("hz:250,preempt:none,nohz:idle", "nohz", b, sizeof(b)) && !strcmp(b, "idle"),
 	   "the last word");
-	ok(!fingerprint_kconfig_word("hzz:1,preempt:full", "hz", b, sizeof(b)), "a longer key is not hz");
-	ok(!fingerprint_kconfig_word("", "hz", b, sizeof(b)) && !b[0], "no word");
+	ok(!kconfig_word("hzz:1,preempt:full", "hz", b, sizeof(b)), "a longer key is not hz");
+	ok(!kconfig_word("", "hz", b, sizeof(b)) && !b[0], "no word");
 }
 
 /* Debian's 6.1 amd64 .config, the lines that matter. */
@@ -100,15 +101,15 @@ static void test_config(void)
 	const char *m = 0;
 	int hz = 0;
 
-	ok(fingerprint_config_hz(config_debian, &hz) && hz == 250, "CONFIG_HZ=250, not CONFIG_HZ_250");
-	ok(fingerprint_config_preempt(config_debian, &m) && !strcmp(m, "dynamic"),
+	ok(kconfig_hz(config_debian, &hz) && hz == 250, "CONFIG_HZ=250, not CONFIG_HZ_250");
+	ok(kconfig_preempt(config_debian, &m) && !strcmp(m, "dynamic"),
 	   "PREEMPT_DYNAMIC wins over the VOLUNTARY default it boots with");
-	ok(fingerprint_config_preempt("CONFIG_PREEMPT_NONE=y\n# CONFIG_PREEMPT is not set\n", &m) &&
+	ok(kconfig_preempt("CONFIG_PREEMPT_NONE=y\n# CONFIG_PREEMPT is not set\n", &m) &&
 	   !strcmp(m, "none"), "none");
-	ok(fingerprint_config_preempt("CONFIG_PREEMPT=y\nCONFIG_PREEMPT_COUNT=y\n", &m) && !strcmp(m, "full"),
+	ok(kconfig_preempt("CONFIG_PREEMPT=y\nCONFIG_PREEMPT_COUNT=y\n", &m) && !strcmp(m, "full"),
 	   "full; PREEMPT_COUNT is not PREEMPT");
-	ok(!fingerprint_config_preempt("CONFIG_HZ=100\n", &m), "no preemption line: not found");
-	ok(!fingerprint_config_hz("# CONFIG_HZ is not set\n", &hz), "no CONFIG_HZ: not found");
+	ok(!kconfig_preempt("CONFIG_HZ=100\n", &m), "no preemption line: not found");
+	ok(!kconfig_hz("# CONFIG_HZ is not set\n", &hz), "no CONFIG_HZ: not found");
 }
 
 /* A 6.18 kernel's /proc/config.gz, decompressed: the lines that matter.
@@ -132,8 +133,8 @@ static void test_proc_config_and_derived_hz(void)
 	const char *m = 0;
 	int hz = 0;
 
-	ok(fingerprint_config_hz(config_proc, &hz) && hz == 250, "/proc/config.gz text: CONFIG_HZ=250");
-	ok(fingerprint_config_preempt(config_proc, &m) && !strcmp(m, "dynamic"),
+	ok(kconfig_hz(config_proc, &hz) && hz == 250, "/proc/config.gz text: CONFIG_HZ=250");
+	ok(kconfig_preempt(config_proc, &m) && !strcmp(m, "dynamic"),
 	   "/proc/config.gz text: PREEMPT_DYNAMIC over PREEMPT_NONE=y: dynamic");
 	ok(fingerprint_hz_from_res(4000000, &hz) && hz == 250, "4 ms coarse resolution: HZ 250");
 	ok(fingerprint_hz_from_res(3333333, &hz) && hz == 300, "3.333333 ms: HZ 300");

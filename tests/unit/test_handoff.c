@@ -157,9 +157,9 @@ static void make_extras(void)
 static char taken[TP_CMDLINE_MAX + 1];
 
 /*
- * The stub's path: cmdline.txt bytes to the kernel's line (stub.c: the
- * check, the initrd= words taken and dropped, Linux's init limits, the
- * final line).
+ * The stub's path: cmdline.txt bytes to the kernel's line (cmdbuild.c:
+ * the check; initrd.c: the initrd= words taken and dropped; cmdbuild.c:
+ * Linux's init limits, the final line).
  */
 static const char *stub_line(const void *file, size_t n, const struct tp_cmdline_env *env,
 			     struct tp_cmdline_final *f)
