@@ -212,7 +212,11 @@ static void reason_declared(struct readiness *rd, const struct probe_reason *d)
 	}
 }
 
-/* The TSC's rate against each independent reference after boot, from the pre-OS consensus. */
+/*
+ * The TSC's rate against each reference after boot, from the pre-OS
+ * consensus: judged where its record says the reference is independent
+ * of the TSC, else shown with the record's reason.
+ */
 static void reasons_per_clock(struct readiness *rd, const struct probe_reason *d, double base)
 {
 	for (size_t i = 0; i < rd->f.npost; i++) {
@@ -220,6 +224,13 @@ static void reasons_per_clock(struct readiness *rd, const struct probe_reason *d
 		struct readiness_reason *it = reason(rd, &d->rule, rd->f.post_from[i]);
 
 		judge(it, (c->tsc_hz / base - 1) * 1e6, "");
+		snprintf(it->reference, sizeof(it->reference), "%s", c->name);
+		it->independent = c->independent;
+		if (c->independent != 1) {
+			it->pass = RD_NOT_MEASURED;
+			snprintf(it->why, sizeof(it->why), "%s", c->why[0] ? c->why :
+				 "its record does not say whether it is independent of the TSC");
+		}
 		if (rd->wrong && !strcmp(rd->wrong, c->name)) {
 			it->pass = RD_NOT_MEASURED;
 			snprintf(it->why, sizeof(it->why),

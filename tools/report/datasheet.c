@@ -75,10 +75,32 @@ static void on_stub(struct sheet *s, const json_t *r)
 }
 
 /*
+ * The user calibration's uncertainty: its spread where its record says
+ * CLOCK_MONOTONIC_RAW is independent of the TSC (tscref.c decided, probe
+ * tsc wrote it), else null with the record's reason.
+ */
+static void user_ppm(struct sheet *s, const json_t *r)
+{
+	const json_t *ind = json_object_get(r, "independent");
+	char from[448];
+
+	if (json_is_true(ind)) {
+		put(s, "tsc_freq_ppm", json_real(num(r, "spread_ppm")), "calib (tsc, user): spread_ppm, "
+		    "against a reference independent of the TSC");
+		return;
+	}
+	snprintf(from, sizeof(from), "null: calib (tsc, user) is against %s, %s of the TSC: %s",
+		 str(r, "ref"), json_is_false(ind) ? "not independent" : "not known whether independent",
+		 *str(r, "why") ? str(r, "why") : "its record does not say");
+	put(s, "tsc_freq_ppm", json_null(), from);
+}
+
+/*
  * Probe tsc's calib records, where no calib_summary came first (a results
  * file holds only the suite's records): the stub's chosen figure as the
  * suite received it, with that reference's spread; or on a host the
- * suite's own calibration against CLOCK_MONOTONIC_RAW (not independent).
+ * suite's own calibration against CLOCK_MONOTONIC_RAW, its uncertainty
+ * only where that is independent of the TSC (user_ppm()).
  */
 static void on_probe_calib(struct sheet *s, const json_t *r)
 {
@@ -96,19 +118,32 @@ static void on_probe_calib(struct sheet *s, const json_t *r)
 		snprintf(from, sizeof(from), "calib (tsc, user): tsc_hz against %s, derived from "
 			 "the kernel's clock", str(r, "ref"));
 	put(s, "tsc_freq_khz", json_integer((json_int_t)llround(hz / 1000)), from);
-	put(s, "tsc_freq_ppm", json_real(num(r, "spread_ppm")),
-	    stub ? "calib (tsc, stub): spread_ppm of the chosen reference"
-		 : "calib (tsc, user): spread_ppm");
+	if (stub)
+		put(s, "tsc_freq_ppm", json_real(num(r, "spread_ppm")),
+		    "calib (tsc, stub): spread_ppm of the chosen reference");
+	else
+		user_ppm(s, r);
 }
 
-/* rec with ", independent of the TSC: yes|no|not known". */
-static const char *independence(char *rec, size_t n, const json_t *r)
+/*
+ * The record's word on its reference (drift's, from tscref.c; never
+ * decided here): drift_independent.REF true, false or null, and rec with
+ * ", independent of the TSC: yes|no|not known".
+ */
+static const char *independence(struct sheet *s, char *rec, size_t n, const json_t *r)
 {
 	const json_t *ind = json_object_get(r, "independent");
+	json_t *g = json_object_get(s->out, "drift_independent");
 	size_t len = strlen(rec);
 
 	snprintf(rec + len, n - len, ", independent of the TSC: %s",
 		 json_is_true(ind) ? "yes" : json_is_false(ind) ? "no" : "not known");
+	if (!g) {
+		g = json_object();
+		put(s, "drift_independent", g, "result drift: each drift vs REF's independent");
+	}
+	json_object_set_new(g, str(r, "ref"), json_is_boolean(ind) ? json_boolean(json_is_true(ind))
+								    : json_null());
 	return rec;
 }
 
@@ -125,7 +160,7 @@ static void on_result(struct sheet *s, const json_t *r)
 		    "result tscsync: tscsync summary, max_abs_offset_ns + max_bound_ns");
 	else if (!strcmp(probe, "drift") && json_is_number(json_object_get(r, "freq_ppm")))
 		put_in(s, "drift_ppm", str(r, "ref"), num(r, "freq_ppm"),
-		       independence(rec, sizeof(rec), r));
+		       independence(s, rec, sizeof(rec), r));
 	else if (!strcmp(probe, "drift") && json_is_number(json_object_get(r, "ns_per_read")))
 		put_in(s, "read_cost_ns", str(r, "counter"),
 		       num(r, "ns_per_read"), rec);

@@ -173,6 +173,19 @@ void tsc_derive(struct tsc_figures *f, const struct tsc_log *log, int64_t early_
 	tsc_derivation(&in, f->derived);
 }
 
+/* Whether CLOCK_MONOTONIC_RAW, our calibration's reference, is independent
+ * of the TSC on this run (tscref.h): the datasheet reads it from the record. */
+static void rec_raw_reference(struct tp_rec *r)
+{
+	char cs[64] = "", why[320];
+	struct tscref_run run = { cs, 0, sysinfo_cpu_has_flag("hypervisor") };
+
+	if (sysinfo_current_clocksource(cs, sizeof(cs)) <= 0)
+		cs[0] = 0;
+	tscref_rec(r, "CLOCK_MONOTONIC_RAW",
+		   tscref_counter_independent(&run, "CLOCK_MONOTONIC_RAW", why, sizeof(why)), why);
+}
+
 /* Our own calibration: the one every probe shares (tsccal.h), pinned to
  * the CPU we are on, failed rounds left out and counted. */
 void tsc_user_figures(struct probe_ctx *ctx, struct tsc_figures *f)
@@ -195,6 +208,7 @@ void tsc_user_figures(struct probe_ctx *ctx, struct tsc_figures *f)
 	tp_rec_int(&r, "round_ms", round_ms);
 	tp_rec_int(&r, "cpu", c.cpu);
 	tsc_rec_deps(&r, f, TSC_FIG_USER);
+	rec_raw_reference(&r);
 	emit_end(&r);
 	tsc_human_calib("user", "CLOCK_MONOTONIC_RAW", c.hz, c.hz > 0 ? c.spread_ppm : NAN);
 	if (c.failed)
