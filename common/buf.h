@@ -10,6 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The text of a constant, for a message that names it: "longer than "
+ * TP_STR(TP_URL_MAX) " bytes" cannot go stale when the limit moves
+ * (tests/build/error-limits.t). The constant must be a plain decimal.
+ */
+#define TP_STR_(x) #x
+#define TP_STR(x) TP_STR_(x)
+
 struct tp_buf {
 	char *s;
 	size_t cap;		/* bytes at s, including the NUL */
