@@ -2,7 +2,8 @@
 /*
  * A bounded string builder: never overflows, remembers that it would have.
  * Freestanding C (no libc), shared by the UEFI stub and the suite; every
- * formatter of the command-line contract (common/handoff.h) writes into one.
+ * formatter of the values the stub hands over in its file (common/handoff.h)
+ * and of the command line (common/words.h) writes into one.
  */
 #ifndef TP_COMMON_BUF_H
 #define TP_COMMON_BUF_H
