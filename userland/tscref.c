@@ -254,6 +254,21 @@ int tscref_counter_independent(const struct tscref_run *run, const char *counter
 	return 1;
 }
 
+/* What a source of tscref_counts() is, in words. */
+static const char *source_name(const char *src)
+{
+	static const struct { const char *src, *name; } names[] = {
+		{ "host", "the host's clock (under a hypervisor or an emulator)" },
+		{ "hpet", "the HPET" }, { "pmtimer", "the PM timer" }, { "pit", "the PIT" },
+		{ "cpuid", "CPUID's claim" },
+	};
+
+	for (size_t i = 0; i < N(names); i++)
+		if (!strcmp(src, names[i].src))
+			return names[i].name;
+	return src;
+}
+
 int tscref_ppm_independent(const struct tscref_run *run, const char *counter,
 			   const char *figure_ref, char *why, size_t len)
 {
@@ -270,8 +285,8 @@ int tscref_ppm_independent(const struct tscref_run *run, const char *counter,
 		return 0;
 	}
 	if (src && fig && !strcmp(src, fig)) {
-		snprintf(why, len, "circular: the figure compared with was measured against %s, "
-			 "which counts the same clock as %s here (%s)", figure_ref, counter, how);
+		snprintf(why, len, "circular: %s and %s, which the figure compared with was measured "
+			 "against, both count %s", counter, figure_ref, source_name(src));
 		return 0;
 	}
 	if (ind > 0 && !figure_ref)
