@@ -219,6 +219,8 @@ static void reason_declared(struct readiness *rd, const struct probe_reason *d)
  */
 static void reasons_per_clock(struct readiness *rd, const struct probe_reason *d, double base)
 {
+	int independent = 0;
+
 	for (size_t i = 0; i < rd->f.npost; i++) {
 		const struct readiness_clock *c = &rd->f.post[i];
 		struct readiness_reason *it = reason(rd, &d->rule, rd->f.post_from[i]);
@@ -226,6 +228,7 @@ static void reasons_per_clock(struct readiness *rd, const struct probe_reason *d
 		judge(it, (c->tsc_hz / base - 1) * 1e6, "");
 		snprintf(it->reference, sizeof(it->reference), "%s", c->name);
 		it->independent = c->independent;
+		independent |= c->independent == 1;
 		if (c->independent != 1) {
 			it->pass = RD_NOT_MEASURED;
 			snprintf(it->why, sizeof(it->why), "%s", c->why[0] ? c->why :
@@ -237,7 +240,8 @@ static void reasons_per_clock(struct readiness *rd, const struct probe_reason *d
 				 "the vote names %s off: not held against the TSC", c->name);
 		}
 	}
-	if (!rd->f.npost)
+	/* none independent: why the platform counters gave none, when they said */
+	if (!rd->f.npost || (!independent && rd->f.post_why[0]))
 		judge(reason(rd, &d->rule, d->from), NAN,
 		      rd->f.post_why[0] ? rd->f.post_why : d->absent);
 }
