@@ -220,6 +220,15 @@ const char *tscref_counts(const struct tscref_run *run, const char *ref, char *h
 		return raw_counts(run, how, len);
 	if (listed(platform, N(platform), ref))
 		return platform_counts(run, ref, how, len);
+	if (!strcmp(ref, "stall")) {
+#if defined(__aarch64__)	/* as boot/arm64/calib.c says of it */
+		snprintf(how, len, "stall: UEFI Stall() on arm64 counts the generic timer");
+		return "cntvct";
+#else
+		snprintf(how, len, "stall: UEFI Stall(), the firmware's timer: not known which counter");
+		return 0;
+#endif
+	}
 	if (!strcmp(ref, "kvm-clock")) {
 		snprintf(how, len, "kvm-clock: the hypervisor's figure of the host's TSC (kvmclock, "
 			 "CPUID 0x40000010), by which the host's clock counts");

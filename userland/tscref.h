@@ -73,6 +73,8 @@ struct tscref_run {
  * Hyper-V's TSC page the TSC; hpet, acpi_pm, pit that counter); the HPET,
  * the PM timer and the PIT a counter of their own, but under a hypervisor
  * or an emulator the host's clock ("host", as QEMU and KVM emulate them);
+ * UEFI Stall() ("stall") the generic timer's counter on arm64, not known
+ * on x86;
  * a figure taken from CPUID 0x15/0x16 the CPU's claim ("cpuid"), which
  * under a hypervisor is the host's, as is the hypervisor's own figure
  * ("kvm-clock": kvmclock, CPUID 0x40000010). NULL: not known. how: the

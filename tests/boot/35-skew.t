@@ -96,6 +96,10 @@ def independence(text, rd, ds):
        "the verdict judges the drift only against an independent reference", item)
     ok(ds.get("drift_independent") == rates, "the datasheet says of every reference what "
        "drift says", (ds.get("drift_independent"), rates))
+    ok("tsc_freq_ppm" in ds and ds["tsc_freq_ppm"] is None and "not known whether independent"
+       in ds.get("from", {}).get("tsc_freq_ppm", ""), "TCG: the datasheet's tsc_freq_ppm is null, "
+       "saying why (the stub's reference is the host's clock)", (ds.get("tsc_freq_ppm"),
+                                                                 ds.get("from")))
 
 
 rd, text = one("hpet")

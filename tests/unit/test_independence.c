@@ -10,6 +10,8 @@
  * HPET (every counter there is the host's clock: none independent); a
  * host on kvm-clock (CLOCK_MONOTONIC_RAW is the TSC, no platform counter);
  * a machine on tsc with an HPET and a PM timer (both independent, RAW not).
+ * The datasheet's tsc_freq_ppm is the calibration's uncertainty only where
+ * its reference is independent, else null with the record's reason.
  */
 #include <jansson.h>
 #include <math.h>
@@ -57,25 +59,35 @@ static void add(struct tp_rec *r)
 	}
 }
 
-/* The TSC's frequency: the stub's summary, or probe tsc's calibration against RAW. */
+/* The calibration's reference: the stub's chosen (the HPET), or RAW for probe tsc's own. */
+static const char *calib_ref(const struct machine *m)
+{
+	return m->stub ? "hpet" : "CLOCK_MONOTONIC_RAW";
+}
+
+/*
+ * The TSC's frequency: the stub's summary and probe tsc's copy of its
+ * chosen calib record, or probe tsc's own calibration against RAW; each
+ * calib record with its reference's independence, as probe tsc writes it.
+ */
 static void frequency(const struct machine *m)
 {
 	struct tp_rec r;
 	char why[320];
 
-	if (m->stub) {
+	if (m->stub)
 		rec("{\"type\":\"calib_summary\",\"tsc_hz\":2600000000,\"chosen\":\"hpet\","
 		    "\"max_disagreement_ppm\":3}");
-		return;
-	}
 	tp_rec_begin(&r, "calib");
 	tp_rec_str(&r, "probe", "tsc");
-	tp_rec_str(&r, "source", "user");
-	tp_rec_str(&r, "ref", "CLOCK_MONOTONIC_RAW");
+	tp_rec_str(&r, "source", m->stub ? "stub" : "user");
+	tp_rec_str(&r, "ref", calib_ref(m));
 	tp_rec_int(&r, "tsc_hz", (int64_t)HZ);
 	tp_rec_number(&r, "spread_ppm", "0.4");
-	tscref_rec(&r, "CLOCK_MONOTONIC_RAW",
-		   tscref_counter_independent(&m->run, "CLOCK_MONOTONIC_RAW", why, sizeof(why)), why);
+	if (m->stub)
+		tp_rec_bool(&r, "chosen", 1);
+	tscref_rec(&r, calib_ref(m),
+		   tscref_counter_independent(&m->run, calib_ref(m), why, sizeof(why)), why);
 	add(&r);
 }
 
@@ -198,10 +210,8 @@ static void datasheet_agrees(const struct machine *m, const int *ind, const char
 		ok(ind[k] < 0 ? json_is_null(v) : json_is_boolean(v) && json_is_true(v) == ind[k],
 		   "%s: the datasheet says of %s what drift says", m->name, m->refs[k]);
 	}
-	if (m->stub)
-		ok(json_is_number(ppm), "%s: tsc_freq_ppm from the stub's references", m->name);
-	else if (tscref_counter_independent(&m->run, "CLOCK_MONOTONIC_RAW", why, sizeof(why)) == 1)
-		ok(json_is_number(ppm), "%s: tsc_freq_ppm, RAW independent", m->name);
+	if (tscref_counter_independent(&m->run, calib_ref(m), why, sizeof(why)) == 1)
+		ok(json_is_number(ppm), "%s: tsc_freq_ppm, %s independent", m->name, calib_ref(m));
 	else
 		ok(json_is_null(ppm) && from && strstr(from, why),
 		   "%s: tsc_freq_ppm null, with the reason: %s", m->name, from ? from : "(none)");

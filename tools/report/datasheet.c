@@ -75,32 +75,33 @@ static void on_stub(struct sheet *s, const json_t *r)
 }
 
 /*
- * The user calibration's uncertainty: its spread where its record says
- * CLOCK_MONOTONIC_RAW is independent of the TSC (tscref.c decided, probe
- * tsc wrote it), else null with the record's reason.
+ * tsc_freq_ppm null, saying why, where probe tsc's calib record r says its
+ * reference is not independent of the TSC, or not known (tscref.c decided,
+ * probe tsc wrote it; never decided here); absent: as absent_ok says (a
+ * record older than the key). 1 when it did.
  */
-static void user_ppm(struct sheet *s, const json_t *r)
+static int not_independent(struct sheet *s, const json_t *r, int absent_ok)
 {
 	const json_t *ind = json_object_get(r, "independent");
 	char from[448];
 
-	if (json_is_true(ind)) {
-		put(s, "tsc_freq_ppm", json_real(num(r, "spread_ppm")), "calib (tsc, user): spread_ppm, "
-		    "against a reference independent of the TSC");
-		return;
-	}
-	snprintf(from, sizeof(from), "null: calib (tsc, user) is against %s, %s of the TSC: %s",
-		 str(r, "ref"), json_is_false(ind) ? "not independent" : "not known whether independent",
+	if (json_is_true(ind) || (!ind && absent_ok))
+		return 0;
+	snprintf(from, sizeof(from), "null: calib (tsc, %s) is against %s, %s of the TSC: %s",
+		 str(r, "source"), str(r, "ref"),
+		 json_is_false(ind) ? "not independent" : "not known whether independent",
 		 *str(r, "why") ? str(r, "why") : "its record does not say");
 	put(s, "tsc_freq_ppm", json_null(), from);
+	return 1;
 }
 
 /*
- * Probe tsc's calib records, where no calib_summary came first (a results
+ * Probe tsc's calib records. Where no calib_summary came first (a results
  * file holds only the suite's records): the stub's chosen figure as the
  * suite received it, with that reference's spread; or on a host the
- * suite's own calibration against CLOCK_MONOTONIC_RAW, its uncertainty
- * only where that is independent of the TSC (user_ppm()).
+ * suite's own calibration against CLOCK_MONOTONIC_RAW; either uncertainty
+ * only where its reference is independent of the TSC. Where the stub's
+ * summary came first, its chosen reference's record can only null it.
  */
 static void on_probe_calib(struct sheet *s, const json_t *r)
 {
@@ -108,6 +109,10 @@ static void on_probe_calib(struct sheet *s, const json_t *r)
 	int stub = !strcmp(str(r, "source"), "stub") && json_is_true(json_object_get(r, "chosen"));
 	char from[128];
 
+	if (stub && s->chosen[0] && !strcmp(str(r, "ref"), s->chosen)) {
+		not_independent(s, r, 1);
+		return;
+	}
 	if (json_object_get(s->out, "tsc_freq_khz") || !(hz > 0) ||
 	    (!stub && strcmp(str(r, "source"), "user")))
 		return;
@@ -118,11 +123,10 @@ static void on_probe_calib(struct sheet *s, const json_t *r)
 		snprintf(from, sizeof(from), "calib (tsc, user): tsc_hz against %s, derived from "
 			 "the kernel's clock", str(r, "ref"));
 	put(s, "tsc_freq_khz", json_integer((json_int_t)llround(hz / 1000)), from);
-	if (stub)
+	if (!not_independent(s, r, stub))
 		put(s, "tsc_freq_ppm", json_real(num(r, "spread_ppm")),
-		    "calib (tsc, stub): spread_ppm of the chosen reference");
-	else
-		user_ppm(s, r);
+		    stub ? "calib (tsc, stub): spread_ppm of the chosen reference"
+			 : "calib (tsc, user): spread_ppm, against a reference independent of the TSC");
 }
 
 /*
@@ -193,7 +197,7 @@ static void finish(struct sheet *s)
 	json_t *ppm = json_object_get(s->out, "tsc_freq_ppm");
 	double spread = num(s->spread, s->chosen);
 
-	if (s->chosen[0] && ppm && spread > json_number_value(ppm)) {
+	if (s->chosen[0] && json_is_number(ppm) && spread > json_number_value(ppm)) {
 		json_object_set_new(s->out, "tsc_freq_ppm", json_real(spread));
 		json_object_set_new(s->from, "tsc_freq_ppm", json_string(
 			"calib (stub): spread_ppm of the chosen reference, above the references' "
