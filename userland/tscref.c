@@ -201,7 +201,8 @@ static const char *raw_counts(const struct tscref_run *run, char *how, size_t le
 	for (size_t i = 0; i < N(own_counter); i++)
 		if (!strcmp(cs, own_counter[i].cs)) {
 			src = platform_counts(run, own_counter[i].ref, sub, sizeof(sub));
-			snprintf(how, len, "clocksource %s: CLOCK_MONOTONIC_RAW counts %s", cs, sub);
+			snprintf(how, len, "clocksource %s: CLOCK_MONOTONIC_RAW counts %s", cs,
+				 sub);
 			return src;
 		}
 	snprintf(how, len, "clocksource %s: not known whether it reads the counter measured", cs);
@@ -225,19 +226,20 @@ const char *tscref_counts(const struct tscref_run *run, const char *ref, char *h
 		snprintf(how, len, "stall: UEFI Stall() on arm64 counts the generic timer");
 		return "cntvct";
 #else
-		snprintf(how, len, "stall: UEFI Stall(), the firmware's timer: not known which counter");
+		snprintf(how, len, "stall: UEFI Stall(), the firmware's timer: not known which "
+			 "counter");
 		return 0;
 #endif
 	}
 	if (!strcmp(ref, "kvm-clock")) {
-		snprintf(how, len, "kvm-clock: the hypervisor's figure of the host's TSC (kvmclock, "
-			 "CPUID 0x40000010), by which the host's clock counts");
+		snprintf(how, len, "kvm-clock: the hypervisor's figure of the host's TSC "
+			 "(kvmclock, CPUID 0x40000010), by which the host's clock counts");
 		return "host";
 	}
 	if (!strcmp(ref, "cpuid")) {
-		snprintf(how, len, run->guest ? "cpuid: CPUID 0x15/0x16 under a hypervisor, the "
-			 "host's figure" : "cpuid: CPUID 0x15/0x16, the CPU's claim, measured against "
-			 "no counter");
+		snprintf(how, len, "%s", run->guest ?
+			 "cpuid: CPUID 0x15/0x16 under a hypervisor, the host's figure" :
+			 "cpuid: CPUID 0x15/0x16, the CPU's claim, measured against no counter");
 		return run->guest ? "host" : "cpuid";
 	}
 	snprintf(how, len, "%s: not known what it counts", ref);
@@ -294,8 +296,8 @@ int tscref_ppm_independent(const struct tscref_run *run, const char *counter,
 		return 0;
 	}
 	if (src && fig && !strcmp(src, fig)) {
-		snprintf(why, len, "circular: %s and %s, which the figure compared with was measured "
-			 "against, both count %s", counter, figure_ref, source_name(src));
+		snprintf(why, len, "circular: %s and %s, which the figure compared with was "
+			 "measured against, both count %s", counter, figure_ref, source_name(src));
 		return 0;
 	}
 	if (ind > 0 && !figure_ref)

@@ -63,7 +63,8 @@ int tscref_early_is_user(int64_t early_khz, int64_t stub_hz);
 struct tscref_run {
 	const char *cs;		/* the clocksource over the run; NULL or "": unread or it changed */
 	const char *cs_why;	/* why cs is "" (NULL: it could not be read) */
-	int guest;		/* under a hypervisor or an emulator (CPUID.1:ECX[31], flag "hypervisor") */
+	int guest;		/* under a hypervisor or an emulator: CPUID.1:ECX[31],
+				 * /proc/cpuinfo's flag "hypervisor" */
 };
 
 /*

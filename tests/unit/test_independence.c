@@ -231,8 +231,8 @@ static void one(const struct machine *m, const char *dir)
 	frequency(m);
 	for (size_t k = 0; k < NREFS && m->refs[k]; k++) {
 		ind[k] = drift(m, m->refs[k], 0.1 * (double)(k + 1));
-		ok(ind[k] == m->want[k], "%s: %s, independent %d (tscref.c: %d)", m->name, m->refs[k],
-		   m->want[k], ind[k]);
+		ok(ind[k] == m->want[k], "%s: %s, independent %d (tscref.c: %d)", m->name,
+		   m->refs[k], m->want[k], ind[k]);
 	}
 	readiness_agrees(m, ind, &rd);
 	verdict_agrees(m, ind, &v);

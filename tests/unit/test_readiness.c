@@ -297,7 +297,8 @@ static void keys_declared(void)
 			const struct probe_fact *d = &p->facts[k];
 			const char *keys[] = {
 				d->key, d->where[0].key, d->where[1].key, d->one_origin_key,
-				d->name_key, d->unc_key, d->lo_key, d->hi_key, d->independent_key, d->why_key,
+				d->name_key, d->unc_key, d->lo_key, d->hi_key, d->independent_key,
+				d->why_key,
 			};
 
 			ok(d->key && d->fact > RF_NONE && d->fact < RF_COUNT,

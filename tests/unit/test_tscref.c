@@ -93,6 +93,8 @@ static void typed_early_khz(void)
 		   !strcmp(k.ref, "cpuid"), "no calibration line: CPUID or an MSR");
 }
 
+#define RAW "CLOCK_MONOTONIC_RAW"
+
 /* A machine (no hypervisor) whose clocksource is cs. */
 static const struct tscref_run *on(const char *cs)
 {
@@ -106,28 +108,29 @@ static void independence(void)
 {
 	char why[192];
 
-	is_int(tscref_counter_independent(on("tsc"), "CLOCK_MONOTONIC_RAW", why, sizeof(why)), 0,
+	is_int(tscref_counter_independent(on("tsc"), RAW, why, sizeof(why)), 0,
 	       "RAW under clocksource tsc: not independent");
 	ok(!strncmp(why, TSCREF_CIRCULAR_RAW, strlen(TSCREF_CIRCULAR_RAW)), "and says circular: %s", why);
-	is_int(tscref_counter_independent(on("kvm-clock"), "CLOCK_MONOTONIC_RAW", why, sizeof(why)), 0,
+	is_int(tscref_counter_independent(on("kvm-clock"), RAW, why, sizeof(why)), 0,
 	       "RAW under kvm-clock (the TSC scaled by the hypervisor's figure): not independent");
-	is_int(tscref_counter_independent(on("arch_sys_counter"), "CLOCK_MONOTONIC_RAW", why, sizeof(why)), 0,
+	is_int(tscref_counter_independent(on("arch_sys_counter"), RAW, why, sizeof(why)), 0,
 	       "RAW under arch_sys_counter (arm64: the generic timer's counter): not independent");
 	ok(tscref_circular_raw(why) && strstr(why, "CNTVCT_EL0"), "and says circular, naming the counter: %s", why);
-	is_int(tscref_counter_independent(on("some_board_timer"), "CLOCK_MONOTONIC_RAW", why, sizeof(why)), -1,
+	is_int(tscref_counter_independent(on("some_board_timer"), RAW, why, sizeof(why)), -1,
 	       "RAW under a clocksource not listed: not known");
 	ok(!tscref_circular_raw(why), "and not called circular: %s", why);
-	is_int(tscref_counter_independent(on("hpet"), "CLOCK_MONOTONIC_RAW", why, sizeof(why)), 1,
+	is_int(tscref_counter_independent(on("hpet"), RAW, why, sizeof(why)), 1,
 	       "RAW under clocksource hpet: independent");
-	is_int(tscref_counter_independent(on("jiffies"), "CLOCK_MONOTONIC_RAW", why, sizeof(why)), -1,
+	is_int(tscref_counter_independent(on("jiffies"), RAW, why, sizeof(why)), -1,
 	       "RAW under jiffies: not known");
-	is_int(tscref_counter_independent(on(""), "CLOCK_MONOTONIC_RAW", why, sizeof(why)), -1,
+	is_int(tscref_counter_independent(on(""), RAW, why, sizeof(why)), -1,
 	       "clocksource unread: not known");
-	is_int(tscref_counter_independent(on("tsc"), "hpet", why, sizeof(why)), 1, "hpet: independent");
+	is_int(tscref_counter_independent(on("tsc"), "hpet", why, sizeof(why)), 1,
+	       "hpet: independent");
 
-	is_int(tscref_ppm_independent(on("tsc"), "hpet", "CLOCK_MONOTONIC_RAW", why, sizeof(why)), 1,
+	is_int(tscref_ppm_independent(on("tsc"), "hpet", RAW, why, sizeof(why)), 1,
 	       "hpet against our calibration through RAW: independent");
-	is_int(tscref_ppm_independent(on("hpet"), "CLOCK_MONOTONIC_RAW", "CLOCK_MONOTONIC_RAW", why,
+	is_int(tscref_ppm_independent(on("hpet"), RAW, RAW, why,
 				      sizeof(why)), 0,
 	       "RAW against a calibration through the same RAW: circular even under hpet");
 	ok(!strncmp(why, "circular: ", 10), "and says circular: %s", why);
@@ -137,12 +140,12 @@ static void independence(void)
 	       "PM timer against a PIT figure: independent");
 	is_int(tscref_ppm_independent(on("tsc"), "hpet", 0, why, sizeof(why)), -1,
 	       "against a figure of unknown origin: not known");
-	is_int(tscref_ppm_independent(on("tsc"), "CLOCK_MONOTONIC_RAW", "pit", why, sizeof(why)), 0,
+	is_int(tscref_ppm_independent(on("tsc"), RAW, "pit", why, sizeof(why)), 0,
 	       "RAW under tsc against any figure: circular");
-	is_int(tscref_ppm_independent(on("hpet"), "CLOCK_MONOTONIC_RAW", "hpet", why, sizeof(why)), 0,
+	is_int(tscref_ppm_independent(on("hpet"), RAW, "hpet", why, sizeof(why)), 0,
 	       "RAW under clocksource hpet against a figure measured against hpet: circular");
 	ok(strstr(why, "both count the HPET") != NULL, "and says both count the HPET: %s", why);
-	is_int(tscref_ppm_independent(on("acpi_pm"), "CLOCK_MONOTONIC_RAW", "hpet", why, sizeof(why)),
+	is_int(tscref_ppm_independent(on("acpi_pm"), RAW, "hpet", why, sizeof(why)),
 	       1, "RAW under acpi_pm against an HPET figure: independent");
 	is_int(tscref_ppm_independent(on("tsc"), "hpet", "cpuid", why, sizeof(why)), 1,
 	       "hpet against CPUID's claim on a machine: independent");
@@ -161,7 +164,7 @@ static void guest(void)
 	ok(!strncmp(why, "not known: ", 11), "and says not known: %s", why);
 	is_int(tscref_ppm_independent(&run, "pmtimer", "hpet", why, sizeof(why)), 0,
 	       "guest: the PM timer against an HPET figure, one host clock: circular");
-	is_int(tscref_ppm_independent(&run, "CLOCK_MONOTONIC_RAW", "pmtimer", why, sizeof(why)), 0,
+	is_int(tscref_ppm_independent(&run, RAW, "pmtimer", why, sizeof(why)), 0,
 	       "guest: RAW under hpet against a PM timer figure: circular");
 	is_int(tscref_ppm_independent(&run, "hpet", "kvm-clock", why, sizeof(why)), 0,
 	       "guest: hpet against the hypervisor's figure: circular");

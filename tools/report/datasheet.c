@@ -126,7 +126,8 @@ static void on_probe_calib(struct sheet *s, const json_t *r)
 	if (!not_independent(s, r, stub))
 		put(s, "tsc_freq_ppm", json_real(num(r, "spread_ppm")),
 		    stub ? "calib (tsc, stub): spread_ppm of the chosen reference"
-			 : "calib (tsc, user): spread_ppm, against a reference independent of the TSC");
+			 : "calib (tsc, user): spread_ppm, against a reference independent of the "
+			   "TSC");
 }
 
 /*
