@@ -195,6 +195,8 @@ $(B)/tests/linux_next_arg.h: $(LINUX_SRC_TAR)
 	} > $@.tmp
 	grep -q 'static char \*next_arg' $@.tmp && grep -q 'static const unsigned char _ctype' $@.tmp
 	mv $@.tmp $@
+# test_independence runs tp-report's datasheet on its made-up records.
+$(B)/tests/test_independence: $(B)/tp-report
 $(B)/tests/test_nextarg: $(B)/tests/linux_next_arg.h
 $(B)/tests/test_nextarg: UNIT_EXTRA_CFLAGS = -I$(B)/tests
 

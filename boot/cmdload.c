@@ -59,7 +59,7 @@ static void clean_user(struct tp_stub *s, const void *text, size_t size, const c
 	if (rep.encoding != TP_ENC_UTF8)
 		say_decoded(s, &rep, what);
 	if (rep.long_words) {
-		r = tp_con_warn(&s->con, "cmdline_long_word", what, "a word longer than 2047 bytes dropped, "
+		r = tp_con_warn(&s->con, "cmdline_long_word", what, "a word longer than " TP_STR(TP_CMDLINE_MAX) " bytes dropped, "
 			 "the other words kept");
 		tp_rec_uint(r, "words", rep.long_words);
 		tp_rec_uint(r, "word_bytes", rep.long_word_bytes);
@@ -67,7 +67,7 @@ static void clean_user(struct tp_stub *s, const void *text, size_t size, const c
 		tp_con_emit(&s->con);
 	}
 	if (rep.cut_words) {
-		r = tp_con_warn(&s->con, "cmdline_file_cut", what, "holds more than 2047 bytes of parameters: "
+		r = tp_con_warn(&s->con, "cmdline_file_cut", what, "holds more than " TP_STR(TP_CMDLINE_MAX) " bytes of parameters: "
 			 "cut at a word boundary");
 		tp_rec_uint(r, "limit", TP_CMDLINE_MAX);
 		tp_rec_uint(r, "file_bytes", size);

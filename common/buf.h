@@ -2,13 +2,22 @@
 /*
  * A bounded string builder: never overflows, remembers that it would have.
  * Freestanding C (no libc), shared by the UEFI stub and the suite; every
- * formatter of the command-line contract (common/handoff.h) writes into one.
+ * formatter of the values the stub hands over in its file (common/handoff.h)
+ * and of the command line (common/words.h) writes into one.
  */
 #ifndef TP_COMMON_BUF_H
 #define TP_COMMON_BUF_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+/*
+ * The text of a constant, for a message that names it: "longer than "
+ * TP_STR(TP_URL_MAX) " bytes" cannot go stale when the limit moves
+ * (tests/build/error-limits.t). The constant must be a plain decimal.
+ */
+#define TP_STR_(x) #x
+#define TP_STR(x) TP_STR_(x)
 
 struct tp_buf {
 	char *s;

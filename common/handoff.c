@@ -69,7 +69,7 @@ void tp_calib_list_add(struct tp_buf *b, const char *ref, uint64_t hz, uint32_t 
 const char *tp_calib_ref_check(const char *s, size_t n)
 {
 	if (!n || n > TP_CALIB_REF_MAX)
-		return "a reference's name is 1 to 15 bytes";
+		return "a reference's name is 1 to " TP_STR(TP_CALIB_REF_MAX) " bytes";
 	for (size_t i = 0; i < n; i++)
 		if (!(s[i] >= 'a' && s[i] <= 'z') && !is_digit(s[i]) && s[i] != '_')
 			return "a reference's name is [a-z0-9_]";
@@ -149,8 +149,8 @@ const char *tp_bootpart_parse(const char *s, size_t n, struct tp_bootpart *bp)
 	if (n >= 4 && tp_streqn(s, 4, "mbr:")) {
 		if (n < 14 || s[12] != ':' || hex_u64(s + 4, 8, &sig))
 			return "mbr: wants <8 hex digits>:<partition>";
-		if (dec_u64(s + 13, n - 13, &part) || part < 1 || part > 255)
-			return "mbr: partition number not 1..255";
+		if (dec_u64(s + 13, n - 13, &part) || part < 1 || part > TP_MBR_PART_MAX)
+			return "mbr: partition number not 1.." TP_STR(TP_MBR_PART_MAX);
 		bp->kind = TP_BOOTPART_MBR;
 		bp->mbr_sig = (uint32_t)sig;
 		bp->part = (uint32_t)part;
@@ -255,7 +255,7 @@ const char *tp_firmware_parse(const char *s, size_t n, struct tp_firmware *fw)
 		unsigned char c = (unsigned char)s[i];
 
 		if (o >= TP_FW_VENDOR_MAX)
-			return "vendor longer than 64 bytes";
+			return "vendor longer than " TP_STR(TP_FW_VENDOR_MAX) " bytes";
 		if (c != '%') {
 			if (!fw_plain(c))
 				return "vendor has a character that should be %-encoded";

@@ -48,11 +48,14 @@ int tp_guid_parse(const char *s, size_t n, uint8_t guid[16]);
 
 enum tp_bootpart_kind { TP_BOOTPART_UNKNOWN, TP_BOOTPART_GPT, TP_BOOTPART_MBR };
 
+/* The largest MBR partition number Linux names (PARTUUID=SSSSSSSS-NN, NN in hex: 255). */
+#define TP_MBR_PART_MAX 255
+
 struct tp_bootpart {
 	enum tp_bootpart_kind kind;
 	uint8_t guid[16];	/* GPT: the partition's unique GUID */
 	uint32_t mbr_sig;	/* MBR: the disk signature (offset 440, LE) */
-	uint32_t part;		/* MBR: partition number 1..255 */
+	uint32_t part;		/* MBR: partition number 1..TP_MBR_PART_MAX */
 };
 
 void tp_bootpart_fmt(struct tp_buf *b, const struct tp_bootpart *bp);

@@ -51,7 +51,8 @@ struct tp_hwlat_gap {
 
 /* One CPU's scan; zeroed by the BSP, filled by that CPU alone. */
 struct tp_hwlat_cpu {
-	uint32_t apic;			/* the CPU's APIC ID, from CPUID */
+	uint32_t apic;			/* the CPU's hardware ID, tp_cpu_id(): its APIC ID
+					 * from CPUID on x86, MPIDR_EL1 packed on arm64 */
 	uint32_t has_smi;		/* IA32_SMI_COUNT read before and after */
 	uint64_t smi_before, smi_after;
 	uint64_t samples;		/* TSC reads */

@@ -5,7 +5,8 @@
  * MPIDR (ACPI 6.5, 5.2.12.14), and the FADT's ARM_BOOT_ARCH flags, which
  * say whether the firmware implements PSCI and whether it is called with
  * HVC or SMC (ACPI 6.5, 5.2.9.4). Freestanding, used by the arm64 stub
- * (boot/arm64/mp.c), tested on the host (tests/unit/test_madt.c).
+ * (boot/arm64/ap.c, which finds the CPUs that mp.c and hwlat.c start),
+ * tested on the host (tests/unit/test_madt.c).
  */
 #ifndef TP_COMMON_MADT_H
 #define TP_COMMON_MADT_H

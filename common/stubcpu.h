@@ -134,7 +134,7 @@ void tp_sc_scan_keys(struct tp_rec *r, const char *id_key, const struct tp_sc_cp
 /* Every pair the file holds (the suite's side; the summary's fields, more room). */
 struct tp_sc_preos {
 	int have_bsp;		/* the `bsp` record was read */
-	uint32_t bsp_apic;
+	uint32_t bsp_apic;	/* the BSP's hardware ID (x86 APIC ID, arm64 packed MPIDR) */
 	struct tp_sc_adjust bsp_adjust;
 	size_t n;		/* measured pairs */
 	struct tp_sc_pair pair[TP_STUB_CPUS_MAX - 1];

@@ -52,7 +52,7 @@ static const char *parse_host(const char *s, size_t n, size_t *len, struct tp_ur
 	if (i == 0)
 		return "no host after http://";
 	if (i > TP_URL_HOST_MAX)
-		return "the host is longer than 253 characters";
+		return "the host is longer than " TP_STR(TP_URL_HOST_MAX) " characters";
 	if (s[0] == '.' || s[0] == '-' || s[i - 1] == '-')
 		return "the host starts or ends with '.' or '-'";
 	for (size_t k = 0; k + 1 < i; k++)
@@ -78,8 +78,8 @@ static const char *parse_port(const char *s, size_t n, size_t *len, struct tp_ur
 	}
 	if (i == 1 || (i < n && s[i] != '/'))
 		return "the port is not a number";
-	if (i > 6 || v < 1 || v > 65535)
-		return "the port is not in 1..65535";
+	if (i > 6 || v < 1 || v > TP_URL_PORT_MAX)
+		return "the port is not in 1.." TP_STR(TP_URL_PORT_MAX);
 	u->port = v;
 	*len = i;
 	return 0;
@@ -125,7 +125,7 @@ const char *tp_url_parse(const char *s, size_t n, struct tp_url *u)
 	if (!starts(s, n, "http://"))
 		return "not an http://HOST[:PORT]/PATH URL";
 	if (n > TP_URL_MAX)
-		return "the URL is longer than 200 characters";
+		return "the URL is longer than " TP_STR(TP_URL_MAX) " characters";
 	s += 7, n -= 7;
 	u->port = 80;
 	if ((why = parse_host(s, n, &k, u)))

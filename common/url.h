@@ -15,6 +15,7 @@
 
 #define TP_URL_MAX 200		/* longest URL in bytes */
 #define TP_URL_HOST_MAX 253	/* a DNS name's longest text form */
+#define TP_URL_PORT_MAX 65535	/* a TCP port's largest number (RFC 793) */
 
 struct tp_url {
 	char host[TP_URL_HOST_MAX + 1];

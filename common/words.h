@@ -4,8 +4,9 @@
  * reads from, the kernel command line, from cmdline.txt through the UEFI
  * stub to PID 1 (docs/stub.md, "Command line hand-off"). Each row says who
  * writes the word, who reads it, its type and bounds, its default and its
- * one-line help. The stub reads its options and writes its results through
- * it; the suite parses every timeprobe.* word through it; `timeprobe help`
+ * one-line help. The stub reads its options through it (its results go in
+ * its file, common/stubfile.h, not on the line); the suite parses every
+ * timeprobe.* word through it; `timeprobe help`
  * and README's options table are printed from it.
  *
  * As the kernel keeps each boot parameter in one place, a word is added

@@ -2,9 +2,10 @@
 /*
  * The run's fingerprint; see fingerprint.h. Sources are CPUID, /proc/cpuinfo,
  * sysfs (/sys/hypervisor, /sys/devices/system/clocksource, /sys/firmware/efi,
- * /sys/class/dmi/id), uname, the stub's and the launcher's command-line words,
- * on a host the kernel's own .config (kconfig.c), and the kernel's TSC figure from its
- * log (null with the reason when the log has wrapped past it).
+ * /sys/class/dmi/id), uname, the stub's file (stub.tp1), the launcher's word
+ * in the SMBIOS OEM strings (timeprobe.accel=), on a host the kernel's own
+ * .config (kconfig.c), and the kernel's TSC figure from its log (null with
+ * the reason when the log has wrapped past it).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -495,7 +496,6 @@ static void fingerprint_kernel(struct tp_rec *r, struct missing *ms, const struc
 	fingerprint_kernel_tsc(r, ms, st);
 }
 
-/* What the launcher handed over on the command line, and the stub in its file. */
 /* The idle driver, governor and deepest state (cpuidle.h), and the latency
  * limit in force (dmalat.h, the run's request and others'): wake-ups depend on them. */
 static void fingerprint_idle(struct tp_rec *r, struct missing *ms)
@@ -554,6 +554,10 @@ static const char *stub_none(const struct stub_handoff *st, const char *what)
 	return st->found ? what : STUB_NONE;
 }
 
+/*
+ * What the launcher handed over (timeprobe.accel=, in the SMBIOS OEM
+ * strings, smbios.h) and the stub in its file (stub.tp1, stubread.h).
+ */
 static void fingerprint_handed_over(struct tp_rec *r, struct missing *ms, const struct options *o,
 				    const struct stub_handoff *st)
 {

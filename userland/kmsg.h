@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The kernel log: kmsg_read_all() copies every message still buffered,
- * oldest first, afresh on each call (fingerprint.c, drift and tsc each make
- * one); kmsg_message() strips a line's prefix. See kmsg.c.
+ * oldest first, afresh on each call (fingerprint.c, mpidr.c and the probes
+ * drift, tsc and counter each make one); kmsg_message() strips a line's
+ * prefix. See kmsg.c.
  */
 #ifndef TP_KMSG_H
 #define TP_KMSG_H

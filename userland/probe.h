@@ -208,8 +208,9 @@ struct probe_verdict {
  * PP_FIRST, PP_SUM). one_origin_key: a list that names key when its two
  * sides are one figure. A clock of a vote (RF_CLOCK_*): its name is
  * name_key's string, its rate key's, its uncertainty |unc_key| or half of
- * hi_key - lo_key; one that is not a platform reference counts after boot
- * only when independent_key is true. RF_POSTBOOT_WHY: key is the text,
+ * hi_key - lo_key; after boot, whether its reference is independent of the
+ * TSC is independent_key's answer (true, false, null: the record's, which
+ * tscref.c decided), why_key's its reason. RF_POSTBOOT_WHY: key is the text,
  * name_key's string after name_prefix the reference it is about.
  */
 struct probe_fact {
@@ -221,7 +222,7 @@ struct probe_fact {
 	const char *one_origin_key;
 	const char *name_key, *name_prefix;
 	const char *unc_key, *lo_key, *hi_key;
-	const char *independent_key;
+	const char *independent_key, *why_key;
 };
 
 /*

@@ -212,21 +212,36 @@ static void reason_declared(struct readiness *rd, const struct probe_reason *d)
 	}
 }
 
-/* The TSC's rate against each independent reference after boot, from the pre-OS consensus. */
+/*
+ * The TSC's rate against each reference after boot, from the pre-OS
+ * consensus: judged where its record says the reference is independent
+ * of the TSC, else shown with the record's reason.
+ */
 static void reasons_per_clock(struct readiness *rd, const struct probe_reason *d, double base)
 {
+	int independent = 0;
+
 	for (size_t i = 0; i < rd->f.npost; i++) {
 		const struct readiness_clock *c = &rd->f.post[i];
 		struct readiness_reason *it = reason(rd, &d->rule, rd->f.post_from[i]);
 
 		judge(it, (c->tsc_hz / base - 1) * 1e6, "");
+		snprintf(it->reference, sizeof(it->reference), "%s", c->name);
+		it->independent = c->independent;
+		independent |= c->independent == 1;
+		if (c->independent != 1) {
+			it->pass = RD_NOT_MEASURED;
+			snprintf(it->why, sizeof(it->why), "%s", c->why[0] ? c->why :
+				 "its record does not say whether it is independent of the TSC");
+		}
 		if (rd->wrong && !strcmp(rd->wrong, c->name)) {
 			it->pass = RD_NOT_MEASURED;
 			snprintf(it->why, sizeof(it->why),
 				 "the vote names %s off: not held against the TSC", c->name);
 		}
 	}
-	if (!rd->f.npost)
+	/* none independent: why the platform counters gave none, when they said */
+	if (!rd->f.npost || (!independent && rd->f.post_why[0]))
 		judge(reason(rd, &d->rule, d->from), NAN,
 		      rd->f.post_why[0] ? rd->f.post_why : d->absent);
 }

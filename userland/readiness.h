@@ -54,7 +54,7 @@ enum readiness_fact {
 	RF_ADJUST_CHANGED,	/* CPUs whose IA32_TSC_ADJUST moved */
 	RF_COUNTER_BAD,		/* reads that went back or bore an erratum's signature */
 	RF_CLOCK_PREOS,		/* a reference the stub measured the TSC against */
-	RF_CLOCK_POSTBOOT,	/* one measured after boot */
+	RF_CLOCK_POSTBOOT,	/* one measured after boot, with its independence */
 	RF_POSTBOOT_WHY,	/* why one has none */
 	RF_COUNT
 };
@@ -65,6 +65,8 @@ struct readiness_reason {
 	double value;
 	char from[READINESS_TEXT];	/* the record it came from */
 	char why[READINESS_TEXT];	/* not measured, or not held against the TSC: why */
+	char reference[24];		/* a per-clock reason: its reference ("": none) */
+	int independent;		/* ... and the record's answer: 1, 0, -1 (not known) */
 };
 
 /* One clock in a vote: its name and its own rate error in ppm, with its uncertainty. */
@@ -72,6 +74,8 @@ struct readiness_clock {
 	char name[24];
 	double tsc_hz;		/* the TSC's rate measured against it */
 	double unc_ppm;
+	int independent;	/* after boot: the record's answer, 1, 0, -1 (not known) */
+	char why[READINESS_TEXT];	/* ... and its reason */
 };
 
 /* What the records say, before any judgement (NAN: absent). */

@@ -27,18 +27,20 @@ static void facts_init(struct readiness_facts *f)
 		f->v[i] = NAN;
 }
 
-static void add_clock(struct readiness_clock *c, size_t *n, const char *name, double hz,
-		      double unc)
+/* The new clock name, NULL when the list is full, it has no rate or is a repeat. */
+static struct readiness_clock *add_clock(struct readiness_clock *c, size_t *n, const char *name,
+					 double hz, double unc)
 {
 	if (*n >= READINESS_CLOCKS || !(hz > 0))
-		return;
+		return NULL;
 	for (size_t i = 0; i < *n; i++)
 		if (!strcmp(c[i].name, name))
-			return;	/* a repeat of the suite: the first iteration's */
+			return NULL;	/* a repeat of the suite: the first iteration's */
 	snprintf(c[*n].name, sizeof(c[*n].name), "%s", name);
 	c[*n].tsc_hz = hz;
 	c[*n].unc_ppm = isfinite(unc) ? fabs(unc) : 0;
-	(*n)++;
+	c[*n].independent = -1;
+	return &c[(*n)++];
 }
 
 /* A number, or true/false as 1/0. */
@@ -56,15 +58,16 @@ static int number(const struct rec_view *r, const char *key, double *v)
 
 /*
  * A reference's clock (RF_CLOCK_*): the TSC's rate against it. After
- * boot, the platform references, and any other counter the record finds
- * independent of the TSC; not a comparison of two references.
+ * boot, every counter measured, with the record's word on whether it is
+ * independent of the TSC (drift's, from tscref.c: not decided here); not
+ * a comparison of two references.
  */
 static void clock_fact(struct readiness_facts *f, const struct probe_fact *d,
 		       const struct rec_view *r, const char *from)
 {
 	char name[24];
 	double hz, unc = 0, lo = 0, hi = 0;
-	int indep = 0;
+	struct readiness_clock *c;
 
 	if (!recread_str(r, d->name_key, name, sizeof(name)) || !recread_num(r, d->key, &hz))
 		return;
@@ -79,13 +82,13 @@ static void clock_fact(struct readiness_facts *f, const struct probe_fact *d,
 		add_clock(f->pre, &f->npre, name, hz, unc);
 		return;
 	}
-	if (d->independent_key)
-		recread_bool(r, d->independent_key, &indep);
-	if (!readiness_is_platform(name) && indep != 1)
-		return;
 	if (f->npost < READINESS_CLOCKS)
 		snprintf(f->post_from[f->npost], sizeof(f->post_from[0]), "%s", from);
-	add_clock(f->post, &f->npost, name, hz, unc);
+	c = add_clock(f->post, &f->npost, name, hz, unc);
+	if (c && d->independent_key)
+		recread_bool(r, d->independent_key, &c->independent);
+	if (c && d->why_key)
+		recread_str(r, d->why_key, c->why, sizeof(c->why));
 }
 
 /* Why a platform reference has no clock after boot: "hpet: ...; pmtimer: ...". */

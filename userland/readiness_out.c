@@ -28,6 +28,13 @@ static void record_reason(struct tp_rec *r, const struct readiness_reason *it)
 		tp_rec_bool(r, "passed", it->pass == RD_PASSED);
 	if (it->why[0])
 		tp_rec_str(r, "why", it->why);
+	if (it->reference[0]) {
+		tp_rec_str(r, "reference", it->reference);
+		if (it->independent < 0)
+			tp_rec_null(r, "independent");
+		else
+			tp_rec_bool(r, "independent", it->independent);
+	}
 	tp_rec_obj_end(r);
 }
 

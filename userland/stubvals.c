@@ -51,6 +51,16 @@ static double calib_spread(const struct rec_view *r)
 	return NAN;
 }
 
+/* Why a calib record's tsc_hz is refused, its bounds printed from their constants. */
+static const char *hz_range(void)
+{
+	static char why[80];
+
+	snprintf(why, sizeof(why), "calib: tsc_hz is not an integer in %lld..%lld",
+		 (long long)TP_CALIB_HZ_MIN, (long long)TP_CALIB_HZ_MAX);
+	return why;
+}
+
 const char *stubvals_calib(struct stub_handoff *st, const struct rec_view *r)
 {
 	struct stub_calib c = { .spread_ppm = NAN };
@@ -66,10 +76,10 @@ const char *stubvals_calib(struct stub_handoff *st, const struct rec_view *r)
 		return 0;	/* a nominal figure (CPUID, the hypervisor's, CNTFRQ_EL0) */
 	if (!recread_str(r, TP_CALIB_REF, ref, sizeof(ref)) || strlen(ref) >= sizeof(ref) - 1 ||
 	    tp_calib_ref_check(ref, strlen(ref)))
-		return "calib: ref is not [a-z0-9_], 1 to 15 bytes";
+		return "calib: ref is not [a-z0-9_], 1 to " TP_STR(TP_CALIB_REF_MAX) " bytes";
 	memcpy(c.ref, ref, strlen(ref) + 1);
 	if (hz != floor(hz) || hz < TP_CALIB_HZ_MIN || hz > TP_CALIB_HZ_MAX)
-		return "calib: tsc_hz is not an integer in 1e6..1e11";
+		return hz_range();
 	c.hz = (int64_t)hz;
 	c.spread_ppm = calib_spread(r);
 	if (!(c.spread_ppm >= 0) && !isnan(c.spread_ppm))
@@ -78,7 +88,8 @@ const char *stubvals_calib(struct stub_handoff *st, const struct rec_view *r)
 		if (!strcmp(st->calib[i].ref, c.ref))
 			return "calib: a reference given twice; the first kept";
 	if (st->n_calib == STUB_CALIB_MAX)
-		return "calib: more than 16 measured references; the rest ignored";
+		return "calib: more than " TP_STR(STUB_CALIB_MAX) " measured references; the rest "
+		       "ignored";
 	st->calib[st->n_calib++] = c;
 	return 0;
 }

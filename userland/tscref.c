@@ -5,6 +5,7 @@
 
 #include "tsckmsg.h"
 #include "tscref.h"
+#include "../common/record.h"
 #include "../common/words.h"
 
 /* ------------------------------------------------------------------ */
@@ -138,14 +139,21 @@ static const char *const tsc_derived[] = { "tsc", "tsc-early", "kvm-clock", "xen
  * CPU's CNTVCT_EL0, or a memory-mapped frame of the same counter).
  */
 static const char *const generic_timer[] = { "arch_sys_counter", "arch_mem_counter" };
-/* Clocksources with a counter of their own. */
-static const char *const own_counter[] = { "hpet", "acpi_pm", "pit" };
+/* Clocksources with a counter of their own, and drift's name of that counter. */
+static const struct { const char *cs, *ref; } own_counter[] = {
+	{ "hpet", "hpet" }, { "acpi_pm", "pmtimer" }, { "pit", "pit" },
+};
+/* The platform counters, by drift's and the stub's names. */
+static const char *const platform[] = { "hpet", "pmtimer", "pit" };
 
-static int listed(const char *const *list, size_t n, const char *s)
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The entry of list equal to s, NULL when none. */
+static const char *listed(const char *const *list, size_t n, const char *s)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(list[i], s))
-			return 1;
+			return list[i];
 	return 0;
 }
 
@@ -155,38 +163,130 @@ int tscref_circular_raw(const char *why)
 	       !strncmp(why, TSCREF_CIRCULAR_RAW_GT, strlen(TSCREF_CIRCULAR_RAW_GT));
 }
 
-int tscref_counter_independent(const char *counter, const char *cs, char *why, size_t len)
+/* A platform counter: its own, or under a hypervisor or an emulator the host's clock. */
+static const char *platform_counts(const struct tscref_run *run, const char *ref, char *how,
+				   size_t len)
 {
-	if (strcmp(counter, "CLOCK_MONOTONIC_RAW")) {
-		snprintf(why, len, "%s: a counter of its own, not the TSC", counter);
-		return 1;
+	if (run->guest) {
+		snprintf(how, len, "%s: under a hypervisor or an emulator, the host's clock (QEMU "
+			 "and KVM count it from the host's own clock, often the host's TSC)", ref);
+		return "host";
 	}
-	if (!cs || !*cs) {
-		snprintf(why, len, "the clocksource could not be read: CLOCK_MONOTONIC_RAW may be the TSC");
-		return -1;
-	}
-	if (listed(tsc_derived, sizeof(tsc_derived) / sizeof(tsc_derived[0]), cs)) {
-		snprintf(why, len, TSCREF_CIRCULAR_RAW " (clocksource %s: the TSC scaled by %s figure)",
-			 cs, strncmp(cs, "tsc", 3) ? "the hypervisor's" : "the kernel's");
-		return 0;
-	}
-	if (listed(generic_timer, sizeof(generic_timer) / sizeof(generic_timer[0]), cs)) {
-		snprintf(why, len, TSCREF_CIRCULAR_RAW_GT " (clocksource %s: the counter scaled "
-			 "by the kernel's figure, CNTFRQ_EL0)", cs);
-		return 0;
-	}
-	if (listed(own_counter, sizeof(own_counter) / sizeof(own_counter[0]), cs)) {
-		snprintf(why, len, "clocksource %s: CLOCK_MONOTONIC_RAW counts a counter of its own", cs);
-		return 1;
-	}
-	snprintf(why, len, "clocksource %s: not known whether it reads the counter measured", cs);
-	return -1;
+	snprintf(how, len, "%s: a counter of its own, not the TSC", ref);
+	return listed(platform, N(platform), ref);
 }
 
-int tscref_ppm_independent(const char *counter, const char *cs, const char *figure_ref,
-			   char *why, size_t len)
+/* CLOCK_MONOTONIC_RAW: what its clocksource counts. */
+static const char *raw_counts(const struct tscref_run *run, char *how, size_t len)
 {
-	int ind = tscref_counter_independent(counter, cs, why, len);
+	const char *cs = run->cs;
+	char sub[160];
+	const char *src;
+
+	if (!cs || !*cs) {
+		snprintf(how, len, "%s", run->cs_why && *run->cs_why ? run->cs_why :
+			 "the clocksource could not be read: CLOCK_MONOTONIC_RAW may be the TSC");
+		return 0;
+	}
+	if (listed(tsc_derived, N(tsc_derived), cs)) {
+		snprintf(how, len, TSCREF_CIRCULAR_RAW " (clocksource %s: the TSC scaled by %s figure)",
+			 cs, strncmp(cs, "tsc", 3) ? "the hypervisor's" : "the kernel's");
+		return "tsc";
+	}
+	if (listed(generic_timer, N(generic_timer), cs)) {
+		snprintf(how, len, TSCREF_CIRCULAR_RAW_GT " (clocksource %s: the counter scaled "
+			 "by the kernel's figure, CNTFRQ_EL0)", cs);
+		return "cntvct";
+	}
+	for (size_t i = 0; i < N(own_counter); i++)
+		if (!strcmp(cs, own_counter[i].cs)) {
+			src = platform_counts(run, own_counter[i].ref, sub, sizeof(sub));
+			snprintf(how, len, "clocksource %s: CLOCK_MONOTONIC_RAW counts %s", cs,
+				 sub);
+			return src;
+		}
+	snprintf(how, len, "clocksource %s: not known whether it reads the counter measured", cs);
+	return 0;
+}
+
+const char *tscref_counts(const struct tscref_run *run, const char *ref, char *how, size_t len)
+{
+	const char *self = !strcmp(ref, "tsc") ? "tsc" : !strcmp(ref, "cntvct") ? "cntvct" : 0;
+
+	if (self) {
+		snprintf(how, len, "%s: the counter measured itself", self);
+		return self;
+	}
+	if (!strcmp(ref, "CLOCK_MONOTONIC_RAW"))
+		return raw_counts(run, how, len);
+	if (listed(platform, N(platform), ref))
+		return platform_counts(run, ref, how, len);
+	if (!strcmp(ref, "stall")) {
+#if defined(__aarch64__)	/* as boot/arm64/calib.c says of it */
+		snprintf(how, len, "stall: UEFI Stall() on arm64 counts the generic timer");
+		return "cntvct";
+#else
+		snprintf(how, len, "stall: UEFI Stall(), the firmware's timer: not known which "
+			 "counter");
+		return 0;
+#endif
+	}
+	if (!strcmp(ref, "kvm-clock")) {
+		snprintf(how, len, "kvm-clock: the hypervisor's figure of the host's TSC "
+			 "(kvmclock, CPUID 0x40000010), by which the host's clock counts");
+		return "host";
+	}
+	if (!strcmp(ref, "cpuid")) {
+		snprintf(how, len, "%s", run->guest ?
+			 "cpuid: CPUID 0x15/0x16 under a hypervisor, the host's figure" :
+			 "cpuid: CPUID 0x15/0x16, the CPU's claim, measured against no counter");
+		return run->guest ? "host" : "cpuid";
+	}
+	snprintf(how, len, "%s: not known what it counts", ref);
+	return 0;
+}
+
+int tscref_counter_independent(const struct tscref_run *run, const char *counter, char *why,
+			       size_t len)
+{
+	const char *src = tscref_counts(run, counter, why, len);
+
+	if (!src)
+		return -1;
+	if (!strcmp(src, "tsc") || !strcmp(src, "cntvct"))
+		return 0;
+	if (!strcmp(src, "host")) {
+		char how[224];
+
+		snprintf(how, sizeof(how), "%s", why);
+		snprintf(why, len, "not known: %s", how);
+		return -1;
+	}
+	return 1;
+}
+
+/* What a source of tscref_counts() is, in words. */
+static const char *source_name(const char *src)
+{
+	static const struct { const char *src, *name; } names[] = {
+		{ "host", "the host's clock (under a hypervisor or an emulator)" },
+		{ "hpet", "the HPET" }, { "pmtimer", "the PM timer" }, { "pit", "the PIT" },
+		{ "cpuid", "CPUID's claim" },
+	};
+
+	for (size_t i = 0; i < N(names); i++)
+		if (!strcmp(src, names[i].src))
+			return names[i].name;
+	return src;
+}
+
+int tscref_ppm_independent(const struct tscref_run *run, const char *counter,
+			   const char *figure_ref, char *why, size_t len)
+{
+	int ind = tscref_counter_independent(run, counter, why, len);
+	char how[224];
+	const char *src = tscref_counts(run, counter, how, sizeof(how));
+	const char *fig = figure_ref ? tscref_counts(run, figure_ref, how, sizeof(how)) : 0;
 
 	if (!ind)
 		return 0;
@@ -195,10 +295,28 @@ int tscref_ppm_independent(const char *counter, const char *cs, const char *figu
 			 counter);
 		return 0;
 	}
-	if (!figure_ref && ind > 0) {
+	if (src && fig && !strcmp(src, fig)) {
+		snprintf(why, len, "circular: %s and %s, which the figure compared with was "
+			 "measured against, both count %s", counter, figure_ref, source_name(src));
+		return 0;
+	}
+	if (ind > 0 && !figure_ref)
 		snprintf(why, len, "%s; not known what the figure compared with was measured against",
 			 counter);
+	else if (ind > 0 && !fig)
+		snprintf(why, len, "%s; not known what %s, which the figure compared with was "
+			 "measured against, counts", counter, figure_ref);
+	if (ind > 0 && !fig)
 		return -1;
-	}
 	return ind;
+}
+
+void tscref_rec(struct tp_rec *r, const char *reference, int ind, const char *why)
+{
+	tp_rec_str(r, "reference", reference);
+	if (ind < 0)
+		tp_rec_null(r, "independent");
+	else
+		tp_rec_bool(r, "independent", ind);
+	tp_rec_str(r, "why", why);
 }

@@ -54,19 +54,58 @@ int tscref_ktsc_parse(const char *log, int64_t stub_hz, struct ktsc *k);
  * stub_hz (0: no stub), tp_tsc_early_khz(): a person set it. */
 int tscref_early_is_user(int64_t early_khz, int64_t stub_hz);
 
-/* 1, 0 or -1 (not known): is counter (drift's names: "CLOCK_MONOTONIC_RAW",
- * "hpet", "pmtimer") independent of the TSC under clocksource cs (NULL or
- * "": unread)? why: one line, starting "circular: " when it is not. */
-int tscref_counter_independent(const char *counter, const char *cs, char *why, size_t len);
+/*
+ * What a run knows that decides what each reference counts: the chain
+ * tscref_counts() follows. drift fills it from the machine (its
+ * clocksource before and after the run, CPUID's hypervisor bit); the unit
+ * test builds it for the three cases (tests/unit/test_independence.c).
+ */
+struct tscref_run {
+	const char *cs;		/* the clocksource over the run; NULL or "": unread or it changed */
+	const char *cs_why;	/* why cs is "" (NULL: it could not be read) */
+	int guest;		/* under a hypervisor or an emulator: CPUID.1:ECX[31],
+				 * /proc/cpuinfo's flag "hypervisor" */
+};
 
 /*
- * A TSC rate measured against counter, compared with a figure that was
- * itself measured against figure_ref (the stub's or our calibration's
- * reference; the kernel's ktsc.ref; NULL: unknown): is the comparison
- * independent of what it measures? Not when the counter derives from the
- * TSC, nor when the figure came from the same counter. 1, 0, -1; why.
+ * What ref counts on this run, the one place that follows the chain: the
+ * TSC itself ("tsc"); the generic timer's counter on arm64 ("cntvct");
+ * CLOCK_MONOTONIC_RAW what its clocksource counts (tsc, kvm-clock, xen and
+ * Hyper-V's TSC page the TSC; hpet, acpi_pm, pit that counter); the HPET,
+ * the PM timer and the PIT a counter of their own, but under a hypervisor
+ * or an emulator the host's clock ("host", as QEMU and KVM emulate them);
+ * UEFI Stall() ("stall") the generic timer's counter on arm64, not known
+ * on x86;
+ * a figure taken from CPUID 0x15/0x16 the CPU's claim ("cpuid"), which
+ * under a hypervisor is the host's, as is the hypervisor's own figure
+ * ("kvm-clock": kvmclock, CPUID 0x40000010). NULL: not known. how: the
+ * step in words.
  */
-int tscref_ppm_independent(const char *counter, const char *cs, const char *figure_ref,
-			   char *why, size_t len);
+const char *tscref_counts(const struct tscref_run *run, const char *ref, char *how, size_t len);
+
+/* 1, 0 or -1 (not known): is counter (drift's names: "CLOCK_MONOTONIC_RAW",
+ * "hpet", "pmtimer") independent of the TSC on this run, by itself (what a
+ * stability figure needs)? why: one line, starting "circular: " when it is not. */
+int tscref_counter_independent(const struct tscref_run *run, const char *counter, char *why,
+			       size_t len);
+
+/*
+ * The answer every consumer reads (drift writes it into each rate's
+ * record as `independent` and `why`; the readiness block, the verdict and
+ * tp-report's datasheet read it from there): is the TSC's rate measured
+ * against counter, compared with a figure itself measured against
+ * figure_ref (the stub's or our calibration's reference, the kernel's
+ * ktsc.ref; NULL: not known), independent of the TSC? Not when the counter
+ * counts the TSC, nor when it counts the same clock as figure_ref (under
+ * clocksource hpet, CLOCK_MONOTONIC_RAW is the HPET; under an emulator the
+ * HPET and the PM timer are both the host's clock). 1, 0, -1; why.
+ */
+int tscref_ppm_independent(const struct tscref_run *run, const char *counter,
+			   const char *figure_ref, char *why, size_t len);
+
+struct tp_rec;
+
+/* The answer into a record: reference, independent (true, false or null: ind < 0) and why. */
+void tscref_rec(struct tp_rec *r, const char *reference, int ind, const char *why);
 
 #endif

@@ -235,10 +235,12 @@ static void judge(struct verdict *v, const struct skips *s, const struct summary
 			continue;
 		}
 		it->word = verdict_word_of(it->lim, it->value);
-		if (it->independent == 0) {
+		/* a reference's independence is its record's word (drift's, from tscref.c) */
+		if (it->d->independent_key ? it->independent != 1 : it->independent == 0) {
 			it->word = VW_UNKNOWN;
 			if (!it->why[0])
-				snprintf(it->why, sizeof(it->why),
+				snprintf(it->why, sizeof(it->why), "%s", it->d->independent_key ?
+					 "its record does not say the reference is independent" :
 					 "the two figures share an origin");
 		}
 	}
@@ -295,6 +297,8 @@ void verdict_record(struct tp_rec *r, const struct verdict *v)
 			tp_rec_str(r, "why", it->why);
 		if (it->independent >= 0)
 			tp_rec_bool(r, "independent", it->independent);
+		else if (it->d->independent_key && it->measured)
+			tp_rec_null(r, "independent");
 		if (isfinite(it->n)) {
 			emit_rec_double(r, "p999_ns", it->p999_ns);
 			emit_rec_double(r, "n", it->n);

@@ -8,9 +8,12 @@ and the PIT in turn (one short boot each: probes tsc and drift, quick, no
 pre-OS scan). The word crosses cmdline.txt -> stub (its calib record says
 the skew) -> kernel line -> PID 1 (the record says it). Under TCG there is
 no invariant TSC: the answer is `not safe`, naming the bit. The ppm the vote
-measured is a diagnostic, never a pass/fail."""
+measured is a diagnostic, never a pass/fail. On the HPET's boot, drift's
+records, the readiness record and block, the verdict and tp-report's
+datasheet say the same of every reference's independence of the TSC."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -61,8 +64,47 @@ def datasheet(text):
         (summ[-1].get("tsc_hz", 0) if summ else 0)
 
 
+def independence(text, rd, ds):
+    """Every reference's independence of the TSC, as drift's rate records say
+    it (tscref.c decided), is what the readiness record and block, the
+    verdict and the datasheet say: they read it, never decide it. Under TCG
+    every counter is the host's clock: none is independent."""
+    suite = suite_records(records(text)[0])
+    rates = {r["ref"]: r.get("independent") for r in suite if r["type"] == "result"
+             and r.get("probe") == "drift" and "freq_ppm" in r}
+    ok(set(rates) == {"CLOCK_MONOTONIC_RAW", "hpet", "pmtimer"},
+       "drift: the TSC's rate against RAW, the HPET and the PM timer", rates)
+    ok(rates and all(v is False for v in rates.values()),
+       "TCG: drift calls no reference independent (the host's clock, the stub's figure's)", rates)
+    per = {r.get("reference"): r.get("independent") for r in rd.get("reasons", [])
+           if r.get("item") == "drift_ppm" and "reference" in r}
+    ok(per == rates, "readiness says of every reference what drift says", (per, rates))
+    judged = [r["reference"] for r in rd.get("reasons", []) if r.get("item") == "drift_ppm"
+              and r.get("passed") is not None]
+    ok(all(rates.get(ref) is True for ref in judged),
+       "readiness judges the TSC only against independent references", judged)
+    block = text[text.find("== tsc=reliable? =="):text.find("== verdict ==")]
+    passed = re.findall(r"^  (?:pass|FAIL) +TSC rate against an independent reference.*drift vs (\S+)",
+                        block, re.M)
+    ok(all(rates.get(ref) is True for ref in passed),
+       "its block passes or fails no reference drift does not call independent", passed)
+    item = (first(suite, "verdict").get("items") or {}).get("tsc_drift_ppm", {})
+    ref = next((k for k in rates if "drift vs %s" % k in item.get("from", "")), None)
+    ok(ref and item.get("independent") == rates[ref],
+       "the verdict says of its reference (%s) what drift says" % ref, item)
+    ok((item.get("word") == "unknown") == (True not in rates.values()),
+       "the verdict judges the drift only against an independent reference", item)
+    ok(ds.get("drift_independent") == rates, "the datasheet says of every reference what "
+       "drift says", (ds.get("drift_independent"), rates))
+    ok("tsc_freq_ppm" in ds and ds["tsc_freq_ppm"] is None and "not known whether independent"
+       in ds.get("from", {}).get("tsc_freq_ppm", ""), "TCG: the datasheet's tsc_freq_ppm is null, "
+       "saying why (the stub's reference is the host's clock)", (ds.get("tsc_freq_ppm"),
+                                                                 ds.get("from")))
+
+
 rd, text = one("hpet")
 p, ds, stub_hz = datasheet(text)
+independence(text, rd, ds)
 ok(p.returncode == 0 and stub_hz and abs(ds.get("tsc_freq_khz", 0) * 1000 - stub_hz) <= 1000,
    "tp-report --datasheet: tsc_freq_khz within 1 kHz of the stub's chosen frequency",
    (p.stderr, ds, stub_hz))

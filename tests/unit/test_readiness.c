@@ -298,6 +298,7 @@ static void keys_declared(void)
 			const char *keys[] = {
 				d->key, d->where[0].key, d->where[1].key, d->one_origin_key,
 				d->name_key, d->unc_key, d->lo_key, d->hi_key, d->independent_key,
+				d->why_key,
 			};
 
 			ok(d->key && d->fact > RF_NONE && d->fact < RF_COUNT,

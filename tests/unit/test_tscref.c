@@ -93,43 +93,85 @@ static void typed_early_khz(void)
 		   !strcmp(k.ref, "cpuid"), "no calibration line: CPUID or an MSR");
 }
 
+#define RAW "CLOCK_MONOTONIC_RAW"
+
+/* A machine (no hypervisor) whose clocksource is cs. */
+static const struct tscref_run *on(const char *cs)
+{
+	static struct tscref_run run;
+
+	run = (struct tscref_run){ cs, 0, 0 };
+	return &run;
+}
+
 static void independence(void)
 {
 	char why[192];
 
-	is_int(tscref_counter_independent("CLOCK_MONOTONIC_RAW", "tsc", why, sizeof(why)), 0,
+	is_int(tscref_counter_independent(on("tsc"), RAW, why, sizeof(why)), 0,
 	       "RAW under clocksource tsc: not independent");
 	ok(!strncmp(why, TSCREF_CIRCULAR_RAW, strlen(TSCREF_CIRCULAR_RAW)), "and says circular: %s", why);
-	is_int(tscref_counter_independent("CLOCK_MONOTONIC_RAW", "kvm-clock", why, sizeof(why)), 0,
+	is_int(tscref_counter_independent(on("kvm-clock"), RAW, why, sizeof(why)), 0,
 	       "RAW under kvm-clock (the TSC scaled by the hypervisor's figure): not independent");
-	is_int(tscref_counter_independent("CLOCK_MONOTONIC_RAW", "arch_sys_counter", why, sizeof(why)), 0,
+	is_int(tscref_counter_independent(on("arch_sys_counter"), RAW, why, sizeof(why)), 0,
 	       "RAW under arch_sys_counter (arm64: the generic timer's counter): not independent");
 	ok(tscref_circular_raw(why) && strstr(why, "CNTVCT_EL0"), "and says circular, naming the counter: %s", why);
-	is_int(tscref_counter_independent("CLOCK_MONOTONIC_RAW", "some_board_timer", why, sizeof(why)), -1,
+	is_int(tscref_counter_independent(on("some_board_timer"), RAW, why, sizeof(why)), -1,
 	       "RAW under a clocksource not listed: not known");
 	ok(!tscref_circular_raw(why), "and not called circular: %s", why);
-	is_int(tscref_counter_independent("CLOCK_MONOTONIC_RAW", "hpet", why, sizeof(why)), 1,
+	is_int(tscref_counter_independent(on("hpet"), RAW, why, sizeof(why)), 1,
 	       "RAW under clocksource hpet: independent");
-	is_int(tscref_counter_independent("CLOCK_MONOTONIC_RAW", "jiffies", why, sizeof(why)), -1,
+	is_int(tscref_counter_independent(on("jiffies"), RAW, why, sizeof(why)), -1,
 	       "RAW under jiffies: not known");
-	is_int(tscref_counter_independent("CLOCK_MONOTONIC_RAW", "", why, sizeof(why)), -1,
+	is_int(tscref_counter_independent(on(""), RAW, why, sizeof(why)), -1,
 	       "clocksource unread: not known");
-	is_int(tscref_counter_independent("hpet", "tsc", why, sizeof(why)), 1, "hpet: independent");
+	is_int(tscref_counter_independent(on("tsc"), "hpet", why, sizeof(why)), 1,
+	       "hpet: independent");
 
-	is_int(tscref_ppm_independent("hpet", "tsc", "CLOCK_MONOTONIC_RAW", why, sizeof(why)), 1,
+	is_int(tscref_ppm_independent(on("tsc"), "hpet", RAW, why, sizeof(why)), 1,
 	       "hpet against our calibration through RAW: independent");
-	is_int(tscref_ppm_independent("CLOCK_MONOTONIC_RAW", "hpet", "CLOCK_MONOTONIC_RAW", why,
+	is_int(tscref_ppm_independent(on("hpet"), RAW, RAW, why,
 				      sizeof(why)), 0,
 	       "RAW against a calibration through the same RAW: circular even under hpet");
 	ok(!strncmp(why, "circular: ", 10), "and says circular: %s", why);
-	is_int(tscref_ppm_independent("hpet", "tsc", "hpet", why, sizeof(why)), 0,
+	is_int(tscref_ppm_independent(on("tsc"), "hpet", "hpet", why, sizeof(why)), 0,
 	       "hpet against the kernel's figure refined against hpet: not independent");
-	is_int(tscref_ppm_independent("pmtimer", "tsc", "pit", why, sizeof(why)), 1,
+	is_int(tscref_ppm_independent(on("tsc"), "pmtimer", "pit", why, sizeof(why)), 1,
 	       "PM timer against a PIT figure: independent");
-	is_int(tscref_ppm_independent("hpet", "tsc", 0, why, sizeof(why)), -1,
+	is_int(tscref_ppm_independent(on("tsc"), "hpet", 0, why, sizeof(why)), -1,
 	       "against a figure of unknown origin: not known");
-	is_int(tscref_ppm_independent("CLOCK_MONOTONIC_RAW", "tsc", "pit", why, sizeof(why)), 0,
+	is_int(tscref_ppm_independent(on("tsc"), RAW, "pit", why, sizeof(why)), 0,
 	       "RAW under tsc against any figure: circular");
+	is_int(tscref_ppm_independent(on("hpet"), RAW, "hpet", why, sizeof(why)), 0,
+	       "RAW under clocksource hpet against a figure measured against hpet: circular");
+	ok(strstr(why, "both count the HPET") != NULL, "and says both count the HPET: %s", why);
+	is_int(tscref_ppm_independent(on("acpi_pm"), RAW, "hpet", why, sizeof(why)),
+	       1, "RAW under acpi_pm against an HPET figure: independent");
+	is_int(tscref_ppm_independent(on("tsc"), "hpet", "cpuid", why, sizeof(why)), 1,
+	       "hpet against CPUID's claim on a machine: independent");
+	is_int(tscref_ppm_independent(on("tsc"), "hpet", "stall", why, sizeof(why)), -1,
+	       "against a figure from UEFI Stall(): not known what it counts");
+}
+
+/* Under a hypervisor or an emulator the platform counters are the host's clock. */
+static void guest(void)
+{
+	struct tscref_run run = { "hpet", 0, 1 };
+	char why[320];
+
+	is_int(tscref_counter_independent(&run, "hpet", why, sizeof(why)), -1,
+	       "guest: hpet by itself, not known (the host's clock)");
+	ok(!strncmp(why, "not known: ", 11), "and says not known: %s", why);
+	is_int(tscref_ppm_independent(&run, "pmtimer", "hpet", why, sizeof(why)), 0,
+	       "guest: the PM timer against an HPET figure, one host clock: circular");
+	is_int(tscref_ppm_independent(&run, RAW, "pmtimer", why, sizeof(why)), 0,
+	       "guest: RAW under hpet against a PM timer figure: circular");
+	is_int(tscref_ppm_independent(&run, "hpet", "kvm-clock", why, sizeof(why)), 0,
+	       "guest: hpet against the hypervisor's figure: circular");
+	is_int(tscref_ppm_independent(&run, "hpet", "cpuid", why, sizeof(why)), 0,
+	       "guest: hpet against the hypervisor's CPUID: circular");
+	is_int(tscref_ppm_independent(&run, "hpet", "pit", why, sizeof(why)), 0,
+	       "guest: hpet against a PIT figure: circular");
 }
 
 int main(void)
@@ -137,5 +179,6 @@ int main(void)
 	kernel_figure();
 	typed_early_khz();
 	independence();
+	guest();
 	return tap_done();
 }

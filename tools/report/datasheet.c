@@ -75,10 +75,33 @@ static void on_stub(struct sheet *s, const json_t *r)
 }
 
 /*
- * Probe tsc's calib records, where no calib_summary came first (a results
+ * tsc_freq_ppm null, saying why, where probe tsc's calib record r says its
+ * reference is not independent of the TSC, or not known (tscref.c decided,
+ * probe tsc wrote it; never decided here); absent: as absent_ok says (a
+ * record older than the key). 1 when it did.
+ */
+static int not_independent(struct sheet *s, const json_t *r, int absent_ok)
+{
+	const json_t *ind = json_object_get(r, "independent");
+	char from[448];
+
+	if (json_is_true(ind) || (!ind && absent_ok))
+		return 0;
+	snprintf(from, sizeof(from), "null: calib (tsc, %s) is against %s, %s of the TSC: %s",
+		 str(r, "source"), str(r, "ref"),
+		 json_is_false(ind) ? "not independent" : "not known whether independent",
+		 *str(r, "why") ? str(r, "why") : "its record does not say");
+	put(s, "tsc_freq_ppm", json_null(), from);
+	return 1;
+}
+
+/*
+ * Probe tsc's calib records. Where no calib_summary came first (a results
  * file holds only the suite's records): the stub's chosen figure as the
  * suite received it, with that reference's spread; or on a host the
- * suite's own calibration against CLOCK_MONOTONIC_RAW (not independent).
+ * suite's own calibration against CLOCK_MONOTONIC_RAW; either uncertainty
+ * only where its reference is independent of the TSC. Where the stub's
+ * summary came first, its chosen reference's record can only null it.
  */
 static void on_probe_calib(struct sheet *s, const json_t *r)
 {
@@ -86,6 +109,10 @@ static void on_probe_calib(struct sheet *s, const json_t *r)
 	int stub = !strcmp(str(r, "source"), "stub") && json_is_true(json_object_get(r, "chosen"));
 	char from[128];
 
+	if (stub && s->chosen[0] && !strcmp(str(r, "ref"), s->chosen)) {
+		not_independent(s, r, 1);
+		return;
+	}
 	if (json_object_get(s->out, "tsc_freq_khz") || !(hz > 0) ||
 	    (!stub && strcmp(str(r, "source"), "user")))
 		return;
@@ -96,19 +123,32 @@ static void on_probe_calib(struct sheet *s, const json_t *r)
 		snprintf(from, sizeof(from), "calib (tsc, user): tsc_hz against %s, derived from "
 			 "the kernel's clock", str(r, "ref"));
 	put(s, "tsc_freq_khz", json_integer((json_int_t)llround(hz / 1000)), from);
-	put(s, "tsc_freq_ppm", json_real(num(r, "spread_ppm")),
-	    stub ? "calib (tsc, stub): spread_ppm of the chosen reference"
-		 : "calib (tsc, user): spread_ppm");
+	if (!not_independent(s, r, stub))
+		put(s, "tsc_freq_ppm", json_real(num(r, "spread_ppm")),
+		    stub ? "calib (tsc, stub): spread_ppm of the chosen reference"
+			 : "calib (tsc, user): spread_ppm, against a reference independent of the "
+			   "TSC");
 }
 
-/* rec with ", independent of the TSC: yes|no|not known". */
-static const char *independence(char *rec, size_t n, const json_t *r)
+/*
+ * The record's word on its reference (drift's, from tscref.c; never
+ * decided here): drift_independent.REF true, false or null, and rec with
+ * ", independent of the TSC: yes|no|not known".
+ */
+static const char *independence(struct sheet *s, char *rec, size_t n, const json_t *r)
 {
 	const json_t *ind = json_object_get(r, "independent");
+	json_t *g = json_object_get(s->out, "drift_independent");
 	size_t len = strlen(rec);
 
 	snprintf(rec + len, n - len, ", independent of the TSC: %s",
 		 json_is_true(ind) ? "yes" : json_is_false(ind) ? "no" : "not known");
+	if (!g) {
+		g = json_object();
+		put(s, "drift_independent", g, "result drift: each drift vs REF's independent");
+	}
+	json_object_set_new(g, str(r, "ref"), json_is_boolean(ind) ? json_boolean(json_is_true(ind))
+								    : json_null());
 	return rec;
 }
 
@@ -125,7 +165,7 @@ static void on_result(struct sheet *s, const json_t *r)
 		    "result tscsync: tscsync summary, max_abs_offset_ns + max_bound_ns");
 	else if (!strcmp(probe, "drift") && json_is_number(json_object_get(r, "freq_ppm")))
 		put_in(s, "drift_ppm", str(r, "ref"), num(r, "freq_ppm"),
-		       independence(rec, sizeof(rec), r));
+		       independence(s, rec, sizeof(rec), r));
 	else if (!strcmp(probe, "drift") && json_is_number(json_object_get(r, "ns_per_read")))
 		put_in(s, "read_cost_ns", str(r, "counter"),
 		       num(r, "ns_per_read"), rec);
@@ -158,7 +198,7 @@ static void finish(struct sheet *s)
 	json_t *ppm = json_object_get(s->out, "tsc_freq_ppm");
 	double spread = num(s->spread, s->chosen);
 
-	if (s->chosen[0] && ppm && spread > json_number_value(ppm)) {
+	if (s->chosen[0] && json_is_number(ppm) && spread > json_number_value(ppm)) {
 		json_object_set_new(s->out, "tsc_freq_ppm", json_real(spread));
 		json_object_set_new(s->from, "tsc_freq_ppm", json_string(
 			"calib (stub): spread_ppm of the chosen reference, above the references' "

@@ -46,6 +46,7 @@ static int drift_s;	/* --drift-s=; 0: the profile's */
 struct refs {
 	char cs[64];		/* "": unread, or it changed during the run */
 	char cs_why[128];	/* why cs is "" */
+	int guest;		/* under a hypervisor or an emulator (tscref.h) */
 	struct ktsc k;		/* k.khz 0: none, kmsg_why says why */
 	char kmsg_why[256];
 };
@@ -199,37 +200,24 @@ static double adev_slope(const double *tau, const double *a, size_t nm, size_t i
 }
 
 /*
- * Is the TSC's rate against counter independent of the TSC (tscref.h)?
- * compared: as compared with a figure measured against figure_ref (NULL:
- * not known); else by the counter alone. Not known while the clocksource
- * was not one clock over the run. 1, 0, -1; why.
+ * Is the TSC's rate against counter independent of the TSC on this run
+ * (tscref.h, the one place that decides)? compared: as compared with a
+ * figure measured against figure_ref (NULL: not known); else by the
+ * counter alone. 1, 0, -1; why.
  */
 static int independence(const struct refs *rf, const char *counter, int compared,
 			const char *figure_ref, char *why, size_t len)
 {
-	if (!rf->cs[0] && rf->cs_why[0] && !strcmp(counter, "CLOCK_MONOTONIC_RAW")) {
-		snprintf(why, len, "%s", rf->cs_why);
-		return -1;
-	}
-	return compared ? tscref_ppm_independent(counter, rf->cs, figure_ref, why, len)
-			  : tscref_counter_independent(counter, rf->cs, why, len);
-}
+	struct tscref_run run = { rf->cs, rf->cs_why, rf->guest };
 
-/* reference, independent (true, false or null) and why. */
-static void rec_independent(struct tp_rec *r, const char *reference, int ind, const char *why)
-{
-	tp_rec_str(r, "reference", reference);
-	if (ind < 0)
-		tp_rec_null(r, "independent");
-	else
-		tp_rec_bool(r, "independent", ind);
-	tp_rec_str(r, "why", why);
+	return compared ? tscref_ppm_independent(&run, counter, figure_ref, why, len)
+			  : tscref_counter_independent(&run, counter, why, len);
 }
 
 /* One record and one line per tau: the deviation, its edf and 68 % interval. */
 static void emit_adev(const char *ref, const struct refs *rf, const double *x, size_t n)
 {
-	char why[192];
+	char why[320];
 	int ind = independence(rf, ref, 0, 0, why, sizeof(why));
 	double tau0 = (double)DRIFT_TAU0_NS / NS_PER_S, tau[DRIFT_TAUS_MAX], a[DRIFT_TAUS_MAX];
 	size_t ms[DRIFT_TAUS_MAX], terms[DRIFT_TAUS_MAX], nm = drift_taus(n, ms);
@@ -258,7 +246,7 @@ static void emit_adev(const char *ref, const struct refs *rf, const double *x, s
 		tp_rec_str(&r, "noise", adev_noise_name(noise));
 		emit_rec_double(&r, "slope", slope);
 		tp_rec_uint(&r, "n", terms[i]);
-		rec_independent(&r, ref, ind, why);
+		tscref_rec(&r, ref, ind, why);
 		emit_end(&r);
 		emit_human("    tau %8.2f s   adev %10.3e  (68 %%: %9.3e .. %9.3e, edf %6.1f, %s)\n",
 		      tau[i], a[i], lo, hi, edf, adev_noise_name(noise));
@@ -277,7 +265,7 @@ static void emit_fit(const struct series *s, size_t n, const struct drift_fit *f
 		     const struct probe_ctx *ctx, const struct refs *rf, uint64_t missed)
 {
 	struct tp_rec r;
-	char name[64], why[192];
+	char name[64], why[320];
 	int ind = independence(rf, s->c.name, 1, nominal_ref(ctx), why, sizeof(why));
 	double *w = malloc(n * sizeof(double));
 	struct summary sw = { 0 };
@@ -309,7 +297,7 @@ static void emit_fit(const struct series *s, size_t n, const struct drift_fit *f
 	emit_rec_double(&r, "bracket_median_ns", sw.p50);
 	emit_rec_double(&r, "bracket_max_ns", sw.max);
 	tp_rec_str(&r, "clocksource", rf->cs[0] ? rf->cs : "unknown");
-	rec_independent(&r, s->c.name, ind, why);
+	tscref_rec(&r, s->c.name, ind, why);
 	emit_end(&r);
 	emit_human("  %-20s %14.0f Hz %+10.2f ppm %+10.3f ppm/min  (windows %+.2f..%+.2f ppm, "
 	      "bracket %.0f ns)\n", s->c.name, f->tsc_hz, f->ppm, f->trend_ppm_min,
@@ -334,7 +322,7 @@ static void emit_kernel(const struct series *s, const struct drift_fit *f, const
 			const struct probe_ctx *ctx)
 {
 	struct tp_rec r;
-	char name[96], why[192];
+	char name[96], why[320];
 	double kernel_hz = (double)rf->k.khz * 1000, ppm = (f->tsc_hz - kernel_hz) / kernel_hz * 1e6;
 	int ind = independence(rf, s->c.name, 1, kernel_ref(rf, ctx), why, sizeof(why));
 
@@ -346,7 +334,7 @@ static void emit_kernel(const struct series *s, const struct drift_fit *f, const
 	tp_rec_str(&r, "kernel_hz_from", rf->k.from);
 	tp_rec_str(&r, "kernel_line", rf->k.line);
 	emit_rec_exact(&r, "kernel_ppm", ppm);
-	rec_independent(&r, "kernel", ind, why);
+	tscref_rec(&r, "kernel", ind, why);
 	emit_end(&r);
 	/* a circular CLOCK_MONOTONIC_RAW was said under its rate already */
 	emit_human("    against the kernel's %.3f MHz (%s): %+.2f ppm (the log's kHz is %.2f ppm)%s%s\n",
@@ -380,7 +368,7 @@ static void emit_between(const struct series *a, const struct drift_fit *fa,
 	tp_rec_str(&r, "against", b->c.name);
 	emit_rec_exact(&r, "counter_ppm", ppm);
 	emit_rec_exact(&r, "counter_spread_ppm", spread);
-	rec_independent(&r, b->c.name, -1, DRIFT_SAME_CRYSTAL);
+	tscref_rec(&r, b->c.name, -1, DRIFT_SAME_CRYSTAL);
 	emit_end(&r);
 	emit_human("  %s against %s: %+.3f ppm (windows' spread %.3f ppm; %s)\n", a->c.name,
 		   b->c.name, ppm, spread, "often one crystal: consistency, not truth");
@@ -569,6 +557,7 @@ static enum probe_status run(struct probe_ctx *ctx)
 	      hz, ctx->tsc.source ? ctx->tsc.source : "none");
 	if (sysinfo_current_clocksource(rf.cs, sizeof(rf.cs)) <= 0)
 		rf.cs[0] = 0;
+	rf.guest = sysinfo_cpu_has_flag("hypervisor");
 	kernel_figure(&rf, ctx->stub->tsc_hz);
 	if (!rf.k.khz)
 		emit_skip(P, "drift vs kernel", rf.kmsg_why);
@@ -683,7 +672,7 @@ static const struct probe_verdict drift_verdict[] = {
 static const struct probe_fact drift_facts[] = {
 	{ .fact = RF_CLOCK_POSTBOOT, .key = "tsc_hz", .where = { RW_HAS("freq_ppm") },
 	  .name_key = "ref", .lo_key = "window_ppm_min", .hi_key = "window_ppm_max",
-	  .independent_key = "independent" },
+	  .independent_key = "independent", .why_key = "why" },
 	{ .fact = RF_STUB_HZ, .key = "stub_hz", .where = { RW_HAS("freq_ppm") }, .pick = PP_FIRST },
 	{ .fact = RF_POSTBOOT_WHY, .record = "skip", .key = "reason", .name_key = "name",
 	  .name_prefix = "drift vs " },

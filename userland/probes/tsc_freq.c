@@ -94,6 +94,18 @@ void tsc_rec_deps(struct tp_rec *r, const struct tsc_figures *f, int fig)
 	tp_rec_arr_end(r);
 }
 
+/* Whether a calibration's reference ref is independent of the TSC on this
+ * run (tscref.h): the datasheet reads it from the record. */
+static void rec_reference(struct tp_rec *r, const char *ref)
+{
+	char cs[64] = "", why[320];
+	struct tscref_run run = { cs, 0, sysinfo_cpu_has_flag("hypervisor") };
+
+	if (sysinfo_current_clocksource(cs, sizeof(cs)) <= 0)
+		cs[0] = 0;
+	tscref_rec(r, ref, tscref_counter_independent(&run, ref, why, sizeof(why)), why);
+}
+
 static void emit_calib(const struct tsc_figures *f, const char *ref, double hz, double spread,
 		       int chosen)
 {
@@ -108,6 +120,7 @@ static void emit_calib(const struct tsc_figures *f, const char *ref, double hz, 
 	if (chosen >= 0)
 		tp_rec_bool(&r, "chosen", chosen);
 	tsc_rec_deps(&r, f, TSC_FIG_STUB);
+	rec_reference(&r, ref);
 	emit_end(&r);
 }
 
@@ -195,6 +208,7 @@ void tsc_user_figures(struct probe_ctx *ctx, struct tsc_figures *f)
 	tp_rec_int(&r, "round_ms", round_ms);
 	tp_rec_int(&r, "cpu", c.cpu);
 	tsc_rec_deps(&r, f, TSC_FIG_USER);
+	rec_reference(&r, "CLOCK_MONOTONIC_RAW");
 	emit_end(&r);
 	tsc_human_calib("user", "CLOCK_MONOTONIC_RAW", c.hz, c.hz > 0 ? c.spread_ppm : NAN);
 	if (c.failed)
