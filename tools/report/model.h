@@ -90,12 +90,33 @@ void report_add_record(struct splitter *s, json_t *rec, const char *type);
 void report_file_end(struct splitter *s);
 
 /*
- * One whole file into rp, read from path (at most max_input bytes; 0: no
- * cap): report_file_begin(), every record (its keys records noted first),
- * report_file_end(). scan_file()'s result; *st its counts.
+ * How report_read_file() reads. max_input: bytes of the file read at
+ * most. keys_only: each record's keys declaration is noted, nothing
+ * goes into the report (--check-keys). seen, when set, sees each record
+ * after that (a keys record's own variant, the schema's unknown keys, the
+ * heap), and may set st->full: the records after it are dropped unread.
  */
-int report_read_path(struct report *rp, const char *path, unsigned long long max_input,
+struct read_opts {
+	unsigned long long max_input;
+	int keys_only;
+	void (*seen)(void *ctx, const json_t *rec, const char *type, struct scan_stats *st);
+	void *ctx;
+};
+
+/*
+ * The one reader of a results file: report_file_begin(), every record as
+ * it is scanned (its keys record noted first, so that its declaration
+ * classifies the results after it; keys_note_record()), report_file_end().
+ * report_finish() then resolves the records into figures, each with its
+ * declaration found once (struct figure's decl). scan_file()'s result; *st
+ * its counts.
+ */
+int report_read_file(struct report *rp, const char *path, const struct read_opts *o,
 		     struct scan_stats *st);
+
+/* The same for a log held in memory (the fuzz target's), named name. */
+void report_read_buffer(struct report *rp, const char *name, const char *buf, size_t len,
+			const struct read_opts *o, struct scan_stats *st);
 
 /* The same for a list of records read already. */
 void report_add_file(struct report *rp, const char *file, const struct rec_list *recs);
