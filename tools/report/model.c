@@ -636,7 +636,10 @@ static void add_result_figures(struct report *rp, size_t ri, const struct result
 			f->ci = xcalloc(rp->nruns, sizeof(*f->ci));
 			f->values = NULL;	/* sides.c's */
 			f->decl = keys_find(r->probe, key);
+			f->cls = f->decl ? f->decl->cls : schema_lookup(r->probe, NULL, key);
+			f->what = keys_what(r->probe, key);
 			f->uncert = keys_ci(r->probe, key);
+			f->kind = keys_kind(r->probe, key);
 			json_object_set_new(index, fid, json_integer((json_int_t)rp->nfigs));
 			rp->nfigs++;
 		} else {

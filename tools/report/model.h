@@ -54,6 +54,9 @@ struct fig_ci {
 
 struct figure {
 	const struct key_decl *decl;	/* its probe's declaration of key, found once; NULL: none */
+	enum key_class cls;	/* decl's class, else its record type's row (calib, attribution) */
+	const char *what;	/* its probe's one line for key (keys_what()); NULL: none */
+	enum key_kind kind;	/* what kind of number it is (keys_kind()) */
 	enum key_ci uncert;	/* how sure a run is of it (keys_ci()) */
 	const char *id;		/* the result's id */
 	const char *probe;
