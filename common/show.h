@@ -14,12 +14,19 @@
 /*
  * The figure a clocksource change asks about (docs/comparing.md, "When a
  * figure leads"): the result called name whose identity holds ident
- * ("key=value"), its figure key, in its as-booted row.
+ * ("key=value"), its figure key, in its as-booted row. The probe's
+ * as-booted rows: a result whose identity's booted_key is the clocksource
+ * the run booted gets a second id with it replaced by "as booted", and
+ * route_key's route_direct (the vDSO) counted as route_as (libc): that is
+ * part of the answer, not of the question; a result with skip_key (a
+ * platform counter's read, not through the clocksource) gets none.
  */
 struct show_clock {
 	const char *name;
 	const char *ident;
 	const char *key;
+	const char *booted_key, *skip_key;
+	const char *route_key, *route_direct, *route_as;
 };
 
 /*

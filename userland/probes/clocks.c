@@ -507,9 +507,14 @@ static const struct probe_verdict clocks_verdict[] = {
 	  .context_key = "clocksource" },
 };
 
-/* What a clocksource change asks (docs/comparing.md): the default clock's cost through libc. */
+/*
+ * What a clocksource change asks (docs/comparing.md): the default clock's
+ * cost through libc, in the rows of the clocksource each run booted.
+ */
 static const struct show_clock clocks_default_clock = {
 	"clock_gettime(CLOCK_MONOTONIC)", "path=libc", "ns_per_call",
+	.booted_key = "clocksource", .skip_key = "counter",
+	.route_key = "path", .route_direct = "vdso", .route_as = "libc",
 };
 
 /* Its table: dearest clock first. */

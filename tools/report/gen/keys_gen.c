@@ -129,7 +129,8 @@ static void c_literals(const char *const *s, size_t n)
 static void print_clock(size_t i, const struct show_clock *c)
 {
 	printf("static const struct show_clock clock_%zu = { ", i);
-	c_literals((const char *const[]){ c->name, c->ident, c->key }, 3);
+	c_literals((const char *const[]){ c->name, c->ident, c->key, c->booted_key, c->skip_key,
+					  c->route_key, c->route_direct, c->route_as }, 8);
 	printf(" };\n");
 }
 
