@@ -28,7 +28,6 @@ HIST = ("a histogram's quantiles by the records' naming rule (docs/records.md, "
         "\"hist\"): any probe's histogram is drawn with them")
 DATASHEET = ("datasheet contributions not yet declared by their probes: datasheet.c "
              "is being changed for which reference is independent (issue 52, item 3)")
-CALIB = "a row of the calib or attribution record's schema, the writers' own (schema.c)"
 ALLOWED = {
     "clocksource": (["export_pts.c", "format_compare.c", "format_run.c", "history.c",
                      "lead.c", "lead_words.c", "model.c"], RUN_HEADER),
@@ -41,7 +40,7 @@ ALLOWED = {
     "tsc_reliable": (["export_facts.c", "export_openmetrics.c", "gate.c", "readiness.c",
                       "datasheet.c"], READINESS),
     "when": (["readiness.c"], READINESS),
-    "ref": (["readiness.c", "datasheet.c", "schema.c"],
+    "ref": (["readiness.c", "datasheet.c"],
             "the reference a tsc_readiness vote or a calib record names"),
     "n": (["fleet_html.c", "fleet_print.c", "format_data.c", "format_run.c", "verdict.c",
            "ratio.c"],
@@ -61,9 +60,7 @@ ALLOWED = {
     "counter": (["openmetrics.c", "datasheet.c"],
                 "OpenMetrics calls probe counter hwcounter: its own word for a metric type; "
                 + DATASHEET),
-    "tsc_hz": (["schema.c", "datasheet.c"], CALIB + "; " + DATASHEET),
-    "rejected": (["schema.c"], CALIB),
-    "smis": (["schema.c"], CALIB),
+    "tsc_hz": (["datasheet.c"], DATASHEET),
 }
 for k in ("p50_ns", "p99_ns", "max_ns", "p50_gap_ns", "p99_gap_ns", "p999_gap_ns", "max_gap_ns"):
     ALLOWED[k] = (["plot_hist.c"], HIST)
