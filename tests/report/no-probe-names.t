@@ -58,8 +58,8 @@ ALLOWED = {
     "hist": (["plot_hist.c", "result.c"], "any result's histogram object (docs/records.md)"),
     "per_s": (["openmetrics.c"], "a unit's token in a key's name, any probe's (openmetrics.c)"),
     "counter": (["openmetrics.c", "datasheet.c"],
-                "OpenMetrics calls probe counter hwcounter: its own word for a metric type; "
-                + DATASHEET),
+                "OpenMetrics' own word for a metric type, replaced in any metric name "
+                "(openmetrics.c's type_words), not the probe; " + DATASHEET),
     "tsc_hz": (["datasheet.c"], DATASHEET),
 }
 for k in ("p50_ns", "p99_ns", "max_ns", "p50_gap_ns", "p99_gap_ns", "p999_gap_ns", "max_gap_ns"):
