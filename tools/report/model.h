@@ -94,10 +94,11 @@ void report_file_end(struct splitter *s);
 
 /*
  * How report_read_file() reads. max_input: bytes of the file read at
- * most. keys_only: each record's keys declaration is noted, nothing
- * goes into the report (--check-keys). seen, when set, sees each record
- * after that (a keys record's own variant, the schema's unknown keys, the
- * heap), and may set st->full: the records after it are dropped unread.
+ * most. keys_only: each record's keys declaration is noted, nothing goes
+ * into a report (--check-keys, --datasheet; rp may be NULL). seen, when
+ * set, sees each record after that (a keys record's variant, the schema's
+ * unknown keys, the datasheet's figures, the heap), and may set st->full:
+ * the records after it are dropped, and reading stops at the next chunk.
  */
 struct read_opts {
 	unsigned long long max_input;
