@@ -130,3 +130,36 @@ void tp_cpio_stub(struct tp_cpio *c, const void *data, size_t n)
 	tp_cpio_file(c, TP_STUB_FILE, data, n);
 	tp_cpio_end(c);
 }
+
+/* What the keys of the stub's records are (calib also the suite's probe tsc writes) (common/recdecl.h): rows tried in order. */
+const struct tp_rec_key tp_stub_rec_keys[] = {
+	{ "calib", "source", TP_KEY_ID, "stub, kernel or user" },
+	{ "calib", "ref", TP_KEY_ID, "the reference clock" },
+	{ "calib", "*_hz", TP_KEY_FIGURE, "frequencies: TSC, reference, crystal" },
+	{ "calib", "*_ppm", TP_KEY_FIGURE, "spread and outlier limit" },
+	{ "calib", "rejected", TP_KEY_FIGURE, "rounds rejected" },
+	{ "calib", "retried", TP_KEY_FIGURE, "rounds retried" },
+	{ "calib", "failed_rounds", TP_KEY_FIGURE, "user rounds without a figure, left out" },
+	{ "calib", "derived_from", TP_KEY_CONTEXT, "the figure or source it was taken from" },
+	{ "calib", "independent_of", TP_KEY_CONTEXT, "the figures of another origin" },
+	{ "calib", "duration_us", TP_KEY_BUDGET, "time calibrating" },
+	{ "calib", "log_us", TP_KEY_FIGURE, "kernel log time of the message" },
+	{ "calib", "base_mhz", TP_KEY_FIGURE, "CPUID 0x16 base frequency" },
+	{ "calib", "numerator", TP_KEY_FIGURE, "CPUID 0x15 EBX" },
+	{ "calib", "denominator", TP_KEY_FIGURE, "CPUID 0x15 EAX" },
+	{ "calib", "period_fs", TP_KEY_FIGURE, "HPET period" },
+	{ "calib", "rounds", TP_KEY_CONTEXT, "rounds asked for" },
+	{ "calib", "*window_ms", TP_KEY_CONTEXT, "length of one round" },
+	{ "calib", "round_ms", TP_KEY_CONTEXT, "length of one round" },
+	{ "calib", "latch", TP_KEY_CONTEXT, "PIT count" },
+	{ "calib", "bits", TP_KEY_CONTEXT, "PM timer width" },
+	{ "calib", "space", TP_KEY_CONTEXT, "PM timer address space" },
+	{ "calib", "*", TP_KEY_CONTEXT, "what the reference is and whether it worked" },
+	{ "calib_summary", "source", TP_KEY_ID, "stub" },
+	{ "calib_summary", "tsc_hz", TP_KEY_FIGURE, "the chosen frequency" },
+	{ "calib_summary", "*_ppm", TP_KEY_FIGURE, "disagreement between hardware references" },
+	{ "calib_summary", "hardware_refs", TP_KEY_FIGURE, "hardware references that worked" },
+	{ "calib_summary", "*", TP_KEY_CONTEXT, "the choice and how it was made" },
+	{ "stub*", "*", TP_KEY_CONTEXT, "what the firmware stub found and did" },
+	TP_REC_KEYS_END,
+};

@@ -27,6 +27,7 @@
 
 #include "newc.h"
 #include "record.h"
+#include "recdecl.h"
 
 /* Where the file is, as the cpio names it (no leading '/') and as PID 1 opens it. */
 #define TP_STUB_DIR "run/timeprobe"
@@ -121,5 +122,8 @@ void tp_cpio_file(struct tp_cpio *c, const char *name, const void *data, size_t 
 void tp_cpio_end(struct tp_cpio *c);
 /* The stub's whole archive: TP_STUB_DIR's two levels, TP_STUB_FILE with data, trailer. */
 void tp_cpio_stub(struct tp_cpio *c, const void *data, size_t n);
+
+/* What each key of its records is (common/recdecl.h): rows of docs/records.md. */
+extern const struct tp_rec_key tp_stub_rec_keys[];
 
 #endif

@@ -434,3 +434,22 @@ void attribution_end(struct attribution *a, const char *probe, int line)
 	snap_free(b);
 	snap_free(x);
 }
+
+/* What the keys of an attribution record are (common/recdecl.h): rows tried in order. */
+const struct tp_rec_key attribution_rec_keys[] = {
+	{ "attribution", "for_probe", TP_KEY_ID, "the probe it was measured around" },
+	{ "attribution", "ran_ms", TP_KEY_BUDGET, "the window the counts cover (report: their rates)" },
+	/* the probe's own share leads; the whole machine's is shown beside it, never leads */
+	{ "attribution", "own_cpus", TP_KEY_CONTEXT, "the CPUs the probe was pinned to (isolcpus=)" },
+	{ "attribution", "own_*ctxsw", TP_KEY_FIGURE, "the probe's own (voluntary, involuntary) context switches: its process tree (getrusage RUSAGE_CHILDREN)" },
+	{ "attribution", "own_cpu_ms", TP_KEY_FIGURE, "the probe's own CPU time, user + system: its process tree (getrusage RUSAGE_CHILDREN)" },
+	{ "attribution", "own_migrations", TP_KEY_FIGURE, "older captures: the probe's tree's moves between CPUs (an inherited perf counter; now machine_migrations)" },
+	{ "attribution", "own_cpus_*", TP_KEY_FIGURE, "interrupts, softirqs on the CPUs the probe was pinned to" },
+	{ "attribution", "machine_*", TP_KEY_BUDGET, "the whole machine's context switches (/proc/stat ctxt), interrupts, softirqs: never leads" },
+	{ "attribution", "irq:*", TP_KEY_BUDGET, "the whole machine's interrupts from one source (/proc/interrupts): never leads" },
+	{ "attribution", "softirq:*", TP_KEY_BUDGET, "the whole machine's softirqs of one kind (/proc/softirqs): never leads" },
+	{ "attribution", "context_switches", TP_KEY_BUDGET, "older captures: machine_context_switches" },
+	{ "attribution", "smis", TP_KEY_FIGURE, "SMIs on every online CPU (MSR_SMI_COUNT); each stops the probe too; null: missing says why" },
+	{ "attribution", "*", TP_KEY_CONTEXT, "the window, the CPUs read, what is missing and why" },
+	TP_REC_KEYS_END,
+};

@@ -21,6 +21,7 @@
 #include <sys/types.h>
 
 #include "irqstat.h"
+#include "../common/recdecl.h"
 
 struct attribution_snap {
 	struct irqstat_table irq, soft;
@@ -78,5 +79,8 @@ void attribution_cpulist(const int *cpus, int n, char *buf, size_t len);
 
 /* 1210 as "1 210" (SI digit groups, as the human tables write counts). */
 void attribution_group(uint64_t v, char *buf, size_t len);
+
+/* What each key of its records is (common/recdecl.h): rows of docs/records.md. */
+extern const struct tp_rec_key attribution_rec_keys[];
 
 #endif

@@ -126,3 +126,13 @@ void boottime_emit(const struct stub_handoff *st)
 	sink_emit(&r);
 	say(&t);
 }
+
+/* What the keys of the boot record are (common/recdecl.h): rows tried in order. */
+const struct tp_rec_key boottime_rec_keys[] = {
+	/* their lengths are the stub's choice; what varies is a window retried (calib's retried) */
+	{ "boot", "stub_calibration_us", TP_KEY_BUDGET, "the stub's calibration: its references' rounds of windows, and any window it retried" },
+	{ "boot", "stub_hwlat_us", TP_KEY_BUDGET, "the pre-OS scan: the length timeprobe.hwlat_ms= gave it" },
+	{ "boot", "*_us", TP_KEY_FIGURE, "a boot phase or span in us (TSC over the stub's frequency)" },
+	{ "boot", "*", TP_KEY_CONTEXT, "the boot timeline: the clock, its frequency, how to read it" },
+	TP_REC_KEYS_END,
+};

@@ -17,6 +17,7 @@
 
 #include "../common/handoff.h"
 #include "stubvals.h"
+#include "../common/recdecl.h"
 
 enum boot_phase {
 	BP_FIRMWARE,		/* reset -> stub entry */
@@ -53,5 +54,8 @@ void boottime_mark_pid1(void);
 
 /* The `boot` record and a line for people, from the stub's figures (its boot_tsc, tsc_hz). */
 void boottime_emit(const struct stub_handoff *st);
+
+/* What each key of its records is (common/recdecl.h): rows of docs/records.md. */
+extern const struct tp_rec_key boottime_rec_keys[];
 
 #endif

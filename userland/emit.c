@@ -124,3 +124,13 @@ void emit_human(const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 }
+
+/* What the keys of skip, error and warning records are (common/recdecl.h): rows tried in order. */
+const struct tp_rec_key emit_rec_keys[] = {
+	{ "skip", "*", TP_KEY_CONTEXT, "the reason and the error" },
+	{ "error", "option", TP_KEY_ID, "a bad option's name" },
+	{ "error", "*", TP_KEY_CONTEXT, "the reason, signal, exit status, limits" },
+	{ "warning", "option", TP_KEY_ID, "an option's old spelling, taken" },
+	{ "warning", "*", TP_KEY_CONTEXT, "the value, and the option's new name" },
+	TP_REC_KEYS_END,
+};

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include "../common/record.h"
+#include "../common/recdecl.h"
 
 /*
  * The one context field, set by the suite for each iteration: every record
@@ -48,5 +49,8 @@ void emit_error(const char *probe, const char *name, const char *reason);
 
 /* Human output (tables): printf to stdout; nothing while a round is set. */
 void emit_human(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* What each key of its records is (common/recdecl.h): rows of docs/records.md. */
+extern const struct tp_rec_key emit_rec_keys[];
 
 #endif

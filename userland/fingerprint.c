@@ -664,3 +664,9 @@ void fingerprint_emit(const struct options *o, const struct stub_handoff *st, co
 	sink_emit(&r);
 	sink_human("fingerprint FAILED: %s\n", supervise_outcome_name(sr.out));
 }
+
+/* What the keys of the fingerprint record are (common/recdecl.h): rows tried in order. */
+const struct tp_rec_key fingerprint_rec_keys[] = {
+	{ "fingerprint", "*", TP_KEY_CONTEXT, "what the machine is: CPU, hypervisor, TSC, clocks, firmware, kernel; missing says why a field is null" },
+	TP_REC_KEYS_END,
+};

@@ -16,6 +16,7 @@
 
 #include "options.h"
 #include "stubvals.h"
+#include "../common/recdecl.h"
 
 /* Gathers and emits the record (and one human line) in a supervised child. */
 void fingerprint_emit(const struct options *o, const struct stub_handoff *st, const char *env);
@@ -34,5 +35,8 @@ int fingerprint_hz_from_res(int64_t res_ns, int *hz);
 
 /* The CPU's vendor string (CPUID 0): "GenuineIntel", "AuthenticAMD"; "" off x86. */
 void fingerprint_cpu_vendor(char out[13]);
+
+/* What each key of its records is (common/recdecl.h): rows of docs/records.md. */
+extern const struct tp_rec_key fingerprint_rec_keys[];
 
 #endif

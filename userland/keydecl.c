@@ -90,3 +90,9 @@ void keydecl_record(struct tp_rec *r, const struct probe *p)
 		tp_rec_str(r, "whole", p->rounds.whole ? p->rounds.whole : "not said");
 	}
 }
+
+/* What the keys of a keys record are (common/recdecl.h): rows tried in order. */
+const struct tp_rec_key keydecl_rec_keys[] = {
+	{ "keys", "*", TP_KEY_CONTEXT, "a probe's key declaration: the rows of its result records in this table" },
+	TP_REC_KEYS_END,
+};

@@ -11,6 +11,7 @@
 
 #include "probe.h"
 #include "../common/record.h"
+#include "../common/recdecl.h"
 
 /*
  * Begins and fills {"type":"keys","for_probe":NAME,"keys":{KEY:[class, unit,
@@ -29,5 +30,8 @@ const char *keydecl_ci_name(enum probe_key_ci c);
 
 /* A figure's kind as the records name it ("value", "count", "max", "context"); NULL: unsaid. */
 const char *keydecl_kind_name(enum probe_key_kind k);
+
+/* What each key of its records is (common/recdecl.h): rows of docs/records.md. */
+extern const struct tp_rec_key keydecl_rec_keys[];
 
 #endif

@@ -22,6 +22,7 @@
 #include "supervise.h"
 #include "stubvals.h"
 #include "tsccal.h"
+#include "../common/show.h"
 #include "../common/verdict.h"
 #include "../common/words.h"
 
@@ -306,6 +307,11 @@ struct probe {
 	size_t n_reasons;
 	int inject;		/* fault injection: runs only when named by inject= */
 	struct probe_rounds rounds;
+	/*
+	 * How the report shows its results (common/show.h): the default
+	 * clock's figure, its table's layout, its series plot; zero: none.
+	 */
+	struct show_decl show;
 };
 
 /* This child's share of a budget of total_ns: the whole, or 1/rounds of it. */

@@ -24,6 +24,7 @@
 #include "../common/readiness.h"
 #include "../common/record.h"
 #include "../common/skew.h"
+#include "../common/recdecl.h"
 
 #define READINESS_REASONS 16
 #define READINESS_CLOCKS 6
@@ -162,5 +163,8 @@ int readiness_sockets(void);
 
 /* Gathers from the suite's kept records, prints the block and emits the record. */
 void readiness_emit(const struct tp_skew *skew);
+
+/* What each key of its records is (common/recdecl.h): rows of docs/records.md. */
+extern const struct tp_rec_key readiness_rec_keys[];
 
 #endif

@@ -201,3 +201,9 @@ void readiness_emit(const struct tp_skew *skew)
 	readiness_record(&r, &rd);
 	sink_emit(&r);
 }
+
+/* What the keys of the tsc_readiness record are (common/recdecl.h): rows tried in order. */
+const struct tp_rec_key readiness_rec_keys[] = {
+	{ "tsc_readiness", "*", TP_KEY_CONTEXT, "is tsc=reliable safe: the answer, its reasons, the kernel words, the reference the vote named (docs/readiness.md)" },
+	TP_REC_KEYS_END,
+};

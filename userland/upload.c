@@ -177,3 +177,9 @@ int upload_push(const char *url, const char *records, size_t rlen, const char *t
 	snprintf(path, sizeof(path), "%s%smetrics/job/timeprobe/instance/%s", u.path, slash(&u), id);
 	return put("figures", &u, path, "text/plain; version=0.0.4", text, len, start);
 }
+
+/* What the keys of an upload record are (common/recdecl.h): rows tried in order. */
+const struct tp_rec_key upload_rec_keys[] = {
+	{ "upload", "*", TP_KEY_CONTEXT, "the results file or the figures sent to a server after the run: URL, status, bytes, tries" },
+	TP_REC_KEYS_END,
+};

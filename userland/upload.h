@@ -11,6 +11,7 @@
 #define TP_UPLOAD_H
 
 #include <stddef.h>
+#include "../common/recdecl.h"
 
 /* The announced limit of one transfer, its tries and their backoff included. */
 #define UPLOAD_LIMIT_S 60
@@ -28,5 +29,8 @@ int upload_results(const char *url, const char *data, size_t len);
  * the run record in records[0..rlen). 0 when stored.
  */
 int upload_push(const char *url, const char *records, size_t rlen, const char *text, size_t len);
+
+/* What each key of its records is (common/recdecl.h): rows of docs/records.md. */
+extern const struct tp_rec_key upload_rec_keys[];
 
 #endif

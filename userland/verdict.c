@@ -358,3 +358,10 @@ void verdict_emit(const struct summary_row *rows, size_t nrows)
 	verdict_record(&r, &v);
 	sink_emit(&r);
 }
+
+/* What the keys of the verdict record are (common/recdecl.h): rows tried in order. */
+const struct tp_rec_key verdict_rec_keys[] = {
+	{ "verdict", "emulated*", TP_KEY_CONTEXT, "tcg or hypervisor, and which: the figures are the emulator's (null: neither)" },
+	{ "verdict", "items", TP_KEY_CONTEXT, "each figure people act on: its value, unit, word (docs/verdict.md), where it came from or why not" },
+	TP_REC_KEYS_END,
+};

@@ -20,6 +20,7 @@
 #include "../common/verdict.h"
 #include "probe.h"
 #include "summary.h"
+#include "../common/recdecl.h"
 
 #define VERDICT_ITEMS 16
 #define VERDICT_TEXT 160
@@ -83,5 +84,8 @@ void verdict_record(struct tp_rec *r, const struct verdict *v);
 
 /* The verdict of the run so far (sink_saved()): its block and record through the sink. */
 void verdict_emit(const struct summary_row *rows, size_t nrows);
+
+/* What each key of its records is (common/recdecl.h): rows of docs/records.md. */
+extern const struct tp_rec_key verdict_rec_keys[];
 
 #endif

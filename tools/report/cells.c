@@ -53,18 +53,22 @@ void fmt_heading(FILE *f, enum style style, int level, const char *text)
 	fputs(style == STYLE_MARKDOWN ? "\n\n" : "\n", f);
 }
 
-double fmt_unit_ns(const char *probe, const char *key)
+double fmt_decl_unit_ns(const struct key_decl *d)
 {
 	static const struct {
 		const char *unit;
 		double ns;
 	} units[] = { { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
-	const struct key_decl *d = keys_find(probe, key);
 
 	for (size_t i = 0; d && d->unit && i < ARRAY_SIZE(units); i++)
 		if (!strcmp(d->unit, units[i].unit))
 			return units[i].ns;
 	return 0;
+}
+
+double fmt_unit_ns(const char *probe, const char *key)
+{
+	return fmt_decl_unit_ns(keys_find(probe, key));
 }
 
 void fmt_value(char *buf, size_t n, double v, double unit_ns)
@@ -137,7 +141,7 @@ void fmt_figure_cells(struct table *t, size_t row, size_t c, const struct report
 		      const struct figure *fg)
 {
 	char cell[2 * NUM_MAX + 8];
-	double unit_ns = fmt_unit_ns(fg->probe, fg->key);
+	double unit_ns = fmt_decl_unit_ns(fg->decl);
 
 	for (size_t r = 0; r < rp->nruns; r++) {
 		const struct agg *a = &fg->per_run[r], *base = &fg->per_run[0];

@@ -30,6 +30,9 @@ void fmt_heading(FILE *f, enum style style, int level, const char *text);
  */
 double fmt_unit_ns(const char *probe, const char *key);
 
+/* The same of a declaration found already (a figure's decl); NULL: 0. */
+double fmt_decl_unit_ns(const struct key_decl *d);
+
 /* v in a unit of unit_ns ns, scaled for a person: "35.05 µs", "2.4 ms"; unit_ns 0: fmt_num(). */
 void fmt_value(char *buf, size_t n, double v, double unit_ns);
 

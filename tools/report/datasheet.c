@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "datasheet.h"
+#include "model.h"
 #include "outfile.h"
-#include "scan.h"
 #include "util.h"
 
 #define DATASHEET_FORMAT "timeprobe-datasheet"
@@ -171,25 +171,23 @@ static void on_result(struct sheet *s, const json_t *r)
 		       num(r, "ns_per_read"), rec);
 }
 
-static void on_record(void *ctx, const struct rec *rc)
+static void on_record(void *ctx, const json_t *rec, const char *type, struct scan_stats *st)
 {
 	struct sheet *s = ctx;
-	const char *type = rc->type;
 
+	(void)st;
 	s->runs += !strcmp(type, "run");
 	if (s->runs > 1)
-		goto out;
-	if (!strcmp(type, "calib") && !strcmp(str(rc->obj, "probe"), "tsc"))
-		on_probe_calib(s, rc->obj);
+		return;
+	if (!strcmp(type, "calib") && !strcmp(str(rec, "probe"), "tsc"))
+		on_probe_calib(s, rec);
 	else if (!strcmp(type, "calib") || !strcmp(type, "calib_summary"))
-		on_stub(s, rc->obj);
+		on_stub(s, rec);
 	else if (!strcmp(type, "result"))
-		on_result(s, rc->obj);
+		on_result(s, rec);
 	else if (!strcmp(type, "tsc_readiness"))
-		put(s, "tsc_reliable", json_string(str(rc->obj, "tsc_reliable")),
+		put(s, "tsc_reliable", json_string(str(rec, "tsc_reliable")),
 		    "tsc_readiness: tsc_reliable");
-out:
-	json_decref(rc->obj);
 }
 
 /* The stub's uncertainty is at least its chosen reference's own spread. */
@@ -227,7 +225,8 @@ int datasheet_write(const char *out, const char *log, unsigned long long max_inp
 {
 	struct sheet s = { json_object(), json_object(), 0, json_object(), "" };
 	struct scan_stats st = { 0 };
-	int err = scan_file(log, max_input, on_record, &s, &st), rc = 1;
+	struct read_opts o = { max_input, 1, on_record, &s };	/* read, not kept */
+	int err = report_read_file(NULL, log, &o, &st), rc = 1;
 
 	if (err)
 		fprintf(stderr, "report: --datasheet: %s: %s\n", log, strerror(-err));

@@ -185,7 +185,7 @@ static char *run_labels_of(const struct run *run)
 /* HELP for a figure: the probe's own line for the key, else what it is called. */
 static char *figure_help(const struct figure *fg, const struct key_decl *decl)
 {
-	const char *what = keys_what(fg->probe, fg->key);
+	const char *what = fg->what;
 	struct sbuf b = { 0 };
 
 	sbuf_addf(&b, "%s: %s", fg->probe, what ? what : fg->key);

@@ -166,8 +166,9 @@ static long read_file(struct fleet *fl, const char *path)
 {
 	struct report rp = { 0 };
 	struct scan_stats st = { 0 };
+	struct read_opts o = { .max_input = fl->max_input };
 	long first = (long)fl->nruns;
-	int err = report_read_path(&rp, path, fl->max_input, &st);
+	int err = report_read_file(&rp, path, &o, &st);
 
 	fl->files++;
 	if (err || !rp.nruns) {

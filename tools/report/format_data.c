@@ -70,7 +70,7 @@ void print_csv(FILE *f, const struct report *rp)
 		for (size_t r = 0; r < rp->nruns; r++) {
 			const struct agg *a = &fg->per_run[r], *base = &fg->per_run[0];
 			int ratio = a->n && base->n && base->mean != 0 &&
-				    !schema_signed(fg->probe, fg->key);
+				    !(fg->decl && fg->decl->dir == KEY_DIR_ZERO);
 
 			fprintf(f, "%zu,", r + 1);
 			csv_field(f, rp->runs[r].label, 0);

@@ -16,6 +16,7 @@
 #include "schema.h"
 #include "lead.h"
 #include "lineup.h"
+#include "show.h"
 #include "sides.h"
 #include "table.h"
 #include "util.h"
@@ -99,50 +100,11 @@ static void print_head(FILE *f, const struct run *run, enum style style)
 
 /* --- one run's tables ----------------------------------------------------- */
 
-struct col_spec {
-	const char *title;
-	const char *pat;	/* fnmatch() pattern for the key */
-	const char *pat2;	/* a second key shown in the same cell ... */
-	const char *mid, *end;	/* ... as "first MID second END" */
-};
-
 /*
- * Layouts the appliance uses for some probes; columns whose keys a probe did
- * not write are left out, and keys no column names follow as generic columns.
+ * A probe's layout is its own declaration (show.h); columns whose keys it
+ * did not write are left out, and keys no column names follow as generic
+ * columns.
  */
-#define COL(title, pat) { title, pat, NULL, NULL, NULL }
-#define COL2(title, pat, pat2, mid, end) { title, pat, pat2, mid, end }
-
-static const struct layout {
-	const char *probe;
-	const char *sort_key;	/* rows by this figure's mean ... */
-	int descending;		/* ... dearest first */
-	struct col_spec cols[8];
-} layouts[] = {
-	{ "clocks", "ns_per_call", 1, {
-		COL("per call", "ns_per_call"),
-		COL("ticks/call", "ticks_per_call"),
-		COL("resolution", "resolution*"),
-		COL("granularity", "granularity*"),
-		COL2("user/sys", "user*", "sys*", "/", ""),
-		COL("ctxsw", "ctxsw*"),
-		COL("path", "path"),
-	} },
-	{ "itimer", NULL, 0, {
-		COL("timer", "timer"),
-		COL("load", "load"),
-		COL("requested", "requested_us"),
-		COL("claimed", "claimed_us"),
-		COL2("actual (accuracy)", "actual_us", "accuracy_pct", " (", " %)"),
-	} },
-	{ "yield", "threads", 0, {
-		COL("threads", "threads"),
-		COL("total/s", "total_per_s"),
-		COL("avg", "avg*"),
-		COL("zero-work", "zero*"),
-		COL("variance", "*variance*"),
-	} },
-};
 
 /* Layout columns must match at least this many keys to be worth using. */
 #define LAYOUT_MIN_COLS 2
@@ -151,7 +113,7 @@ struct col {
 	const char *title;
 	const char *key;
 	const char *key2;
-	const struct col_spec *spec;	/* how key2 joins key */
+	const struct show_col *spec;	/* how key2 joins key */
 	int numeric;
 };
 
@@ -161,7 +123,7 @@ struct probe_cols {
 };
 
 static void add_col(struct probe_cols *pc, const char *title, const char *key, const char *key2,
-		    const struct col_spec *spec, int numeric)
+		    const struct show_col *spec, int numeric)
 {
 	grow(&pc->v, &pc->cap, pc->n + 1, sizeof(*pc->v));
 	pc->v[pc->n++] = (struct col){ title, key, key2, spec, numeric };
@@ -210,12 +172,11 @@ static const char *claim(json_t *keys, json_t *claimed, const char *pat)
 	return NULL;
 }
 
-static const struct layout *find_layout(const char *probe)
+static const struct show_layout *find_layout(const char *probe)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(layouts); i++)
-		if (!strcmp(layouts[i].probe, probe))
-			return &layouts[i];
-	return NULL;
+	const struct show_decl *d = show_find(probe);
+
+	return d ? d->layout : NULL;
 }
 
 /*
@@ -263,7 +224,7 @@ static int has_namesakes(const struct run *run, const size_t *idx, size_t n)
 	return dup;
 }
 
-static void probe_columns(json_t *keys, const struct layout *lay, json_t *figs, const char *probe,
+static void probe_columns(json_t *keys, const struct show_layout *lay, json_t *figs, const char *probe,
 			  int full, int ident_in_name, struct probe_cols *pc)
 {
 	json_t *claimed = json_object();
@@ -273,7 +234,7 @@ static void probe_columns(json_t *keys, const struct layout *lay, json_t *figs, 
 	/* the row's name first: what a folded table repeats */
 	add_col(pc, "name", NULL, NULL, NULL, 0);
 	for (size_t i = 0; lay && i < ARRAY_SIZE(lay->cols) && lay->cols[i].title; i++) {
-		const struct col_spec *cs = &lay->cols[i];
+		const struct show_col *cs = &lay->cols[i];
 		const char *k = claim(keys, claimed, cs->pat);
 		const char *k2 = k ? claim(keys, claimed, cs->pat2) : NULL;
 
@@ -374,7 +335,7 @@ static void print_probe(FILE *f, const struct run *run, const size_t *idx, size_
 			enum style style, int full)
 {
 	const char *probe = run->res[idx[0]].probe;
-	const struct layout *lay = find_layout(probe);
+	const struct show_layout *lay = find_layout(probe);
 	json_t *keys = probe_keys(run, idx, n);
 	struct probe_cols pc = { 0 };
 	struct sort_row *rows = xcalloc(n, sizeof(*rows));
@@ -572,12 +533,12 @@ static void print_spread(FILE *f, const struct report *rp, size_t ri, enum style
 		table_setf(t, row, 0, "  %s", fg->key);
 		table_setf(t, row, 1, "%zu", a->n);
 		for (size_t k = 0; k < ARRAY_SIZE(vals); k++) {
-			fmt_value(num, sizeof(num), vals[k], fmt_unit_ns(fg->probe, fg->key));
+			fmt_value(num, sizeof(num), vals[k], fmt_decl_unit_ns(fg->decl));
 			table_set(t, row, 2 + k, num);
 		}
 		/* an interval's iterations combine into their intersection, not a mean */
 		if (a->combine != COMBINE_MEAN) {
-			fmt_agg_in(num, sizeof(num), a, fmt_unit_ns(fg->probe, fg->key));
+			fmt_agg_in(num, sizeof(num), a, fmt_decl_unit_ns(fg->decl));
 			table_set(t, row, 2, num);
 			table_set(t, row, 6, "-");
 		} else if (a->mean != 0)

@@ -94,6 +94,14 @@ static void fix_crcs(char *buf, size_t size)
 	}
 }
 
+/* The schema check on every record, as --check-keys makes it. */
+static void unknown_keys(void *unknown, const json_t *rec, const char *type, struct scan_stats *st)
+{
+	(void)type;
+	(void)st;
+	schema_unknown_keys(rec, unknown);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *sink;
@@ -102,9 +110,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	static char *const labels[] = { "A", "" };
 	struct source src = { .path = "fuzz" };
-	struct rec_list recs = { 0 };
 	struct report rp = { 0 };
 	json_t *unknown = json_object();
+	struct read_opts ro = { .seen = unknown_keys, .ctx = unknown };
 
 	char *buf = xmalloc(size + 1);
 
@@ -113,15 +121,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data, size);
 	if (size && data[0] & 1)
 		fix_crcs(buf, size);
-	scan_buffer(buf, size, &recs, &src.st);
+	report_read_buffer(&rp, src.path, buf, size, &ro, &src.st);
 	free(buf);
-	for (size_t i = 0; i < recs.n; i++)
-		keys_note_record(recs.v[i].obj, src.path);
-	for (size_t i = 0; i < recs.n; i++)
-		schema_unknown_keys(recs.v[i].obj, unknown);
 	json_decref(unknown);
-	report_add_file(&rp, src.path, &recs);
-	rec_list_free(&recs);
 	report_finish(&rp, labels, size & 1 ? 2 : 0);
 	for (size_t i = 0; i < ARRAY_SIZE(formats); i++) {
 		struct out_opts o = { .format = formats[i], .tables = 1 };

@@ -175,7 +175,8 @@ static void read_file(struct history *h, const char *path)
 {
 	struct report rp = { 0 };
 	struct scan_stats st = { 0 };
-	int err = report_read_path(&rp, path, h->max_input, &st);
+	struct read_opts o = { .max_input = h->max_input };
+	int err = report_read_file(&rp, path, &o, &st);
 
 	h->files++;
 	if (err || !rp.nruns) {

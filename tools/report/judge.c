@@ -373,7 +373,7 @@ static int judge_one(const struct report *rp, const struct figure *fg, size_t r,
 {
 	const struct agg *a = &fg->per_run[r], *b = &fg->per_run[0];
 
-	enum key_kind kind = keys_kind(fg->probe, fg->key);
+	enum key_kind kind = fg->kind;
 	int single_side = a->n <= 1 || b->n <= 1;
 
 	*j = (struct judgement){ .how = JUDGE_NOT, .p = NAN, .floor = 1, .band = band_of(fg),

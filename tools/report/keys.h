@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "../../common/record.h"
+#include "../../common/recdecl.h"
 #include "../../common/verdict.h"
 
 #include "schema.h"
@@ -120,6 +121,8 @@ void keys_forget_logs(void);
 /* Made at build time by tools/report/gen/keys_gen.c (build/report/keys_builtin.c). */
 extern const char *const keys_builtin[];	/* keys records as JSON, NULL-terminated */
 extern const char *const keys_builtin_what[][3];	/* probe, key, what; NULL-terminated */
+/* The keys of the records no probe writes, as their writers declare them, in their order. */
+extern const struct tp_rec_key rec_keys_builtin[];	/* a row of type NULL ends it */
 /* The verdict's items as the probes declare them (their words, bounds and source), in its order. */
 extern const struct verdict_limit verdict_limits[];
 extern const size_t verdict_limit_count;

@@ -324,7 +324,7 @@ static double attribution_score(const struct report *rp, const struct figure *fg
 double lead_figure_score(const struct report *rp, const struct figure *fg)
 {
 	const struct agg *base = &fg->per_run[0];
-	enum key_kind kind = keys_kind(fg->probe, fg->key);
+	enum key_kind kind = fg->kind;
 	double best = 0;
 
 	if (!ratio_may_lead(rp, fg))

@@ -22,7 +22,7 @@ static const char *change_word(const struct figure *fg, double ratio)
 	const char *u = fg->decl ? fg->decl->unit : NULL;
 	int up = ratio > 1;
 
-	if (keys_kind(fg->probe, fg->key) == KEY_KIND_COUNT || !strcmp(fg->probe, ATTRIBUTION))
+	if (fg->kind == KEY_KIND_COUNT || !strcmp(fg->probe, ATTRIBUTION))
 		return up ? "more often" : "less often";
 	if (u && (!strcmp(u, "ns") || !strcmp(u, "us") || !strcmp(u, "ms")) && fg->decl &&
 	    fg->decl->dir == KEY_DIR_LOWER)

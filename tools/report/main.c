@@ -402,11 +402,8 @@ static void say_limits(const struct source *s, unsigned long long max_input)
 }
 
 struct reading {
-	struct splitter *split;	/* records go to the report ... */
-	json_t *unknown;	/* ... or, with --check-keys, only their keys here */
-	const char *path;
+	json_t *unknown;	/* --check-keys: the records' unknown keys go here, not to the report */
 	size_t keep_max;	/* the heap the report may reach while reading (keep_limit()) */
-	struct scan_stats *st;	/* st->full set once it has */
 };
 
 /* The heap in use now (glibc: what malloc handed out and was not freed). */
@@ -417,23 +414,16 @@ static size_t heap_in_use(void)
 	return mi.uordblks + mi.hblkhd;
 }
 
-static void on_record(void *ctx, const struct rec *r)
+/* Each record once the reader has it: --check-keys's unknown keys; st->full once the heap has. */
+static void seen(void *ctx, const json_t *rec, const char *type, struct scan_stats *st)
 {
 	struct reading *rd = ctx;
 
-	if (rd->st->full) {
-		json_decref(r->obj);
-		return;
-	}
-	/* a run's keys records come before its results: its declaration classifies them */
-	keys_note_record(r->obj, rd->path);
+	(void)type;
 	if (rd->unknown)
-		schema_unknown_keys(r->obj, rd->unknown);
-	else
-		report_add_record(rd->split, r->obj, r->type);
-	json_decref(r->obj);
+		schema_unknown_keys(rec, rd->unknown);
 	if (heap_in_use() > rd->keep_max)
-		rd->st->full = 1;
+		st->full = 1;
 }
 
 /*
@@ -463,12 +453,10 @@ static size_t keep_limit(const char *const *files, size_t n, unsigned long long 
 static int read_source(struct report *rp, struct source *s, json_t *unknown,
 		       unsigned long long max_input, size_t keep_max)
 {
-	struct reading rd = { unknown ? NULL : report_file_begin(rp, s->path), unknown, s->path,
-			      keep_max, &s->st };
+	struct reading rd = { unknown, keep_max };
+	struct read_opts o = { max_input, unknown != NULL, seen, &rd };
 
-	s->err = scan_file(s->path, max_input, on_record, &rd, &s->st);
-	if (rd.split)
-		report_file_end(rd.split);
+	s->err = report_read_file(rp, s->path, &o, &s->st);
 	if (s->err) {
 		fprintf(stderr, "report: %s: %s\n", s->path, strerror(-s->err));
 		return 1;

@@ -636,7 +636,10 @@ static void add_result_figures(struct report *rp, size_t ri, const struct result
 			f->ci = xcalloc(rp->nruns, sizeof(*f->ci));
 			f->values = NULL;	/* sides.c's */
 			f->decl = keys_find(r->probe, key);
+			f->cls = f->decl ? f->decl->cls : schema_lookup(r->probe, NULL, key);
+			f->what = keys_what(r->probe, key);
 			f->uncert = keys_ci(r->probe, key);
+			f->kind = keys_kind(r->probe, key);
 			json_object_set_new(index, fid, json_integer((json_int_t)rp->nfigs));
 			rp->nfigs++;
 		} else {
@@ -765,26 +768,54 @@ void report_free(struct report *rp)
 }
 
 struct reading {
-	struct splitter *split;
+	struct splitter *split;	/* NULL: keys only */
 	const char *path;
+	const struct read_opts *o;
+	struct scan_stats *st;
 };
 
-static void on_record(void *ctx, const struct rec *r)
+static void read_record(void *ctx, const struct rec *r)
 {
 	struct reading *rd = ctx;
 
-	/* a run's keys records come before its results: its declaration classifies them */
-	keys_note_record(r->obj, rd->path);
-	report_add_record(rd->split, r->obj, r->type);
+	if (!rd->st->full) {
+		/* a run's keys records come before its results: its declaration classifies them */
+		keys_note_record(r->obj, rd->path);
+		if (rd->split)
+			report_add_record(rd->split, r->obj, r->type);
+		if (rd->o->seen)
+			rd->o->seen(rd->o->ctx, r->obj, r->type, rd->st);
+	}
 	json_decref(r->obj);
 }
 
-int report_read_path(struct report *rp, const char *path, unsigned long long max_input,
+static struct reading read_begin(struct report *rp, const char *path, const struct read_opts *o,
+				 struct scan_stats *st)
+{
+	struct reading rd = { o->keys_only ? NULL : report_file_begin(rp, path), path, o, st };
+
+	return rd;
+}
+
+int report_read_file(struct report *rp, const char *path, const struct read_opts *o,
 		     struct scan_stats *st)
 {
-	struct reading rd = { report_file_begin(rp, path), path };
-	int err = scan_file(path, max_input, on_record, &rd, st);
+	struct reading rd = read_begin(rp, path, o, st);
+	int err = scan_file(path, o->max_input, read_record, &rd, st);
 
-	report_file_end(rd.split);
+	if (rd.split)
+		report_file_end(rd.split);
 	return err;
+}
+
+void report_read_buffer(struct report *rp, const char *name, const char *buf, size_t len,
+			const struct read_opts *o, struct scan_stats *st)
+{
+	struct reading rd = read_begin(rp, name, o, st);
+	struct scanner *sc = scan_open(read_record, &rd, st);
+
+	scan_feed(sc, buf, len);
+	scan_close(sc);
+	if (rd.split)
+		report_file_end(rd.split);
 }

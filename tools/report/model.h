@@ -54,6 +54,9 @@ struct fig_ci {
 
 struct figure {
 	const struct key_decl *decl;	/* its probe's declaration of key, found once; NULL: none */
+	enum key_class cls;	/* decl's class, else its record type's row (calib, attribution) */
+	const char *what;	/* its probe's one line for key (keys_what()); NULL: none */
+	enum key_kind kind;	/* what kind of number it is (keys_kind()) */
 	enum key_ci uncert;	/* how sure a run is of it (keys_ci()) */
 	const char *id;		/* the result's id */
 	const char *probe;
@@ -90,12 +93,34 @@ void report_add_record(struct splitter *s, json_t *rec, const char *type);
 void report_file_end(struct splitter *s);
 
 /*
- * One whole file into rp, read from path (at most max_input bytes; 0: no
- * cap): report_file_begin(), every record (its keys records noted first),
- * report_file_end(). scan_file()'s result; *st its counts.
+ * How report_read_file() reads. max_input: bytes of the file read at
+ * most. keys_only: each record's keys declaration is noted, nothing goes
+ * into a report (--check-keys, --datasheet; rp may be NULL). seen, when
+ * set, sees each record after that (a keys record's variant, the schema's
+ * unknown keys, the datasheet's figures, the heap), and may set st->full:
+ * the records after it are dropped, and reading stops at the next chunk.
  */
-int report_read_path(struct report *rp, const char *path, unsigned long long max_input,
+struct read_opts {
+	unsigned long long max_input;
+	int keys_only;
+	void (*seen)(void *ctx, const json_t *rec, const char *type, struct scan_stats *st);
+	void *ctx;
+};
+
+/*
+ * The one reader of a results file: report_file_begin(), every record as
+ * it is scanned (its keys record noted first, so that its declaration
+ * classifies the results after it; keys_note_record()), report_file_end().
+ * report_finish() then resolves the records into figures, each with its
+ * declaration found once (struct figure's decl). scan_file()'s result; *st
+ * its counts.
+ */
+int report_read_file(struct report *rp, const char *path, const struct read_opts *o,
 		     struct scan_stats *st);
+
+/* The same for a log held in memory (the fuzz target's), named name. */
+void report_read_buffer(struct report *rp, const char *name, const char *buf, size_t len,
+			const struct read_opts *o, struct scan_stats *st);
 
 /* The same for a list of records read already. */
 void report_add_file(struct report *rp, const char *file, const struct rec_list *recs);

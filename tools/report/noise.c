@@ -167,7 +167,7 @@ double noise_outlier_floor(const struct report *rp, const struct figure *fg, siz
 
 	if (measured)
 		*measured = f.runs > 0;
-	kind = keys_kind(fg->probe, fg->key);
+	kind = fg->kind;
 	/* context never; a count or a maximum of one run has no ratio to judge (judge.h) */
 	if (kind == KEY_KIND_CONTEXT || kind == KEY_KIND_COUNT || kind == KEY_KIND_MAX)
 		return INFINITY;

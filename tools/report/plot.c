@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Plots with gnuplot; see plot.h. Series of points (yield, Allan deviation)
- * and tscsync's offsets are drawn here, histograms in plot_hist.c, bars in
+ * and the offsets of CPU pairs (tscsync's), as the probes declare them
+ * (show.h), are drawn here, histograms in plot_hist.c, bars in
  * plot_bars.c, all through plotter.c; running gnuplot is here.
  */
 #include <dirent.h>
@@ -18,6 +19,7 @@
 #include "plot_bars.h"
 #include "plot_hist.h"
 #include "plotter.h"
+#include "show.h"
 
 /* --- series of (x, y) points: yield and Allan deviation --------------------- */
 
@@ -32,33 +34,8 @@ static int cmp_point(const void *a, const void *b)
 	return (x->x > y->x) - (x->x < y->x);
 }
 
-struct series_spec {
-	const char *probe;
-	const char *base;	/* file names */
-	const char *title, *xlabel, *ylabel;
-	const char *xkey, *ykey;
-	const char *const split[3];	/* string or number keys: one series per value */
-	int logx, logy;
-	const char *lokey, *hikey;	/* y's interval, drawn as error bars; NULL: none */
-	const char *caption;
-};
-
-static const struct series_spec series_specs[] = {
-	{ "yield", "yield", "sched_yield throughput", "threads", "yields per second, all threads (1/s)",
-	  "threads", "total_per_s", { NULL }, 0, 0, NULL, NULL,
-	  "sched_yield calls per second of all threads together against the number of threads; "
-	  "higher is better." },
-	/* drift's "adev REF tau Ts" results: one line per reference and run, each
-	 * tau with its 68 % interval where the capture has one (adev_lo, adev_hi) */
-	{ "drift", "adev", "Allan deviation of the TSC against each reference (68 % intervals)",
-	  "tau (s)", "overlapping Allan deviation (dimensionless)", "tau_s", "adev", { "ref" }, 1, 1,
-	  "adev_lo", "adev_hi",
-	  "Overlapping Allan deviation of the TSC's rate against each reference over the averaging "
-	  "time tau, log-log; error bars: 68 % intervals where the capture has them." },
-};
-
 /* y's interval from the spec's keys; y itself where there is none (no bar). */
-static void point_interval(const struct result *r, const struct series_spec *s, struct point *pt)
+static void point_interval(const struct result *r, const struct show_series *s, struct point *pt)
 {
 	double lo = s->lokey ? rec_num(r, s->lokey) : NAN, hi = s->hikey ? rec_num(r, s->hikey) : NAN;
 	int usable = isfinite(lo) && isfinite(hi) && lo <= pt->y && hi >= pt->y && (!s->logy || lo > 0);
@@ -68,7 +45,7 @@ static void point_interval(const struct result *r, const struct series_spec *s, 
 }
 
 static void series_name(struct sbuf *b, const struct run *run, const struct result *r,
-			const struct series_spec *s)
+			const struct show_series *s)
 {
 	json_t *first = r->first;
 
@@ -83,7 +60,8 @@ static void series_name(struct sbuf *b, const struct run *run, const struct resu
 	}
 }
 
-static void plot_series(struct plotter *p, const struct series_spec *s)
+/* A probe's series plot, as it declares it (show.h). */
+static void plot_series(struct plotter *p, const char *probe, const struct show_series *s)
 {
 	const struct report *rp = p->rp;
 	json_t *series = json_object();	/* name -> index into pts */
@@ -105,7 +83,7 @@ static void plot_series(struct plotter *p, const struct series_spec *s)
 			json_t *idx;
 			size_t k;
 
-			if (strcmp(r->probe, s->probe) || !isfinite(pt.x) || !isfinite(pt.y) ||
+			if (strcmp(r->probe, probe) || !isfinite(pt.x) || !isfinite(pt.y) ||
 			    (s->logx && pt.x <= 0) || (s->logy && pt.y <= 0))
 				continue;
 			point_interval(r, s, &pt);
@@ -172,12 +150,12 @@ out:
 }
 
 
-/* --- tscsync: the offset of each ordered CPU pair, its bound as error bars - */
+/* --- pairs: the offset of each ordered CPU pair, its bound as error bars --- */
 
 /* CPU numbers beyond this are a corrupt record, not a CPU. */
 #define PLOT_CPU_MAX 65535
 
-/* A CPU number of a tscsync pair result, or -1: only integers in range make a point. */
+/* A CPU number of a pair result, or -1: only integers in range make a point. */
 static long rec_cpu(const struct result *r, const char *key)
 {
 	json_t *v = json_object_get(r->first, key);
@@ -192,16 +170,22 @@ struct cpu_pair {
 	long a, b;
 };
 
-/* A post-boot pair (the stub's pre-OS pairs, `when` "pre-os", are not plotted). */
-static int pair_of(const struct result *r, struct cpu_pair *p)
+/* What the pairs plot draws: the probe's results as sp declares them. */
+struct pairs_of {
+	const char *probe;
+	const struct show_pairs *sp;
+};
+
+/* A pair of the plot (tscsync's pre-OS pairs, `when` "pre-os", are not plotted). */
+static int pair_of(const struct result *r, const struct pairs_of *po, struct cpu_pair *p)
 {
-	json_t *when = json_object_get(r->first, "when");
+	json_t *when = json_object_get(r->first, po->sp->when_key);
 	const char *w = json_string_value(when);
 
-	if (strcmp(r->probe, "tscsync") || (when && (!w || strcmp(w, "post-boot"))))
+	if (strcmp(r->probe, po->probe) || (when && (!w || strcmp(w, po->sp->when))))
 		return 0;
-	p->a = rec_cpu(r, "cpu_a");
-	p->b = rec_cpu(r, "cpu_b");
+	p->a = rec_cpu(r, po->sp->a_key);
+	p->b = rec_cpu(r, po->sp->b_key);
 	return p->a >= 0 && p->b >= 0;
 }
 
@@ -215,7 +199,8 @@ static int cmp_pair(const void *x, const void *y)
 }
 
 /* Every ordered pair any run measured, sorted: row A, then column B, as the probe prints them. */
-static struct cpu_pair *tscsync_pairs(const struct report *rp, size_t *npairs)
+static struct cpu_pair *all_pairs(const struct report *rp, const struct pairs_of *po,
+				  size_t *npairs)
 {
 	json_t *seen = json_object();
 	struct cpu_pair *pairs = NULL, p;
@@ -226,7 +211,7 @@ static struct cpu_pair *tscsync_pairs(const struct report *rp, size_t *npairs)
 		for (size_t i = 0; i < rp->runs[ri].nres; i++) {
 			char key[48];
 
-			if (!pair_of(&rp->runs[ri].res[i], &p))
+			if (!pair_of(&rp->runs[ri].res[i], po, &p))
 				continue;
 			snprintf(key, sizeof(key), "%ld>%ld", p.a, p.b);
 			if (json_object_get(seen, key))
@@ -242,8 +227,9 @@ static struct cpu_pair *tscsync_pairs(const struct report *rp, size_t *npairs)
 	return pairs;
 }
 
-/* Writes run's offset and bound for pair p ("-" for none); 1 if it had them. */
-static int tscsync_cells(FILE *dat, const struct run *run, struct cpu_pair p)
+/* Writes run's value and bound for pair p ("-" for none); 1 if it had them. */
+static int pair_cells(FILE *dat, const struct run *run, const struct pairs_of *po,
+		      struct cpu_pair p)
 {
 	struct cpu_pair q;
 
@@ -251,10 +237,10 @@ static int tscsync_cells(FILE *dat, const struct run *run, struct cpu_pair p)
 		const struct result *r = &run->res[i];
 		double off, bound;
 
-		if (!pair_of(r, &q) || q.a != p.a || q.b != p.b)
+		if (!pair_of(r, po, &q) || q.a != p.a || q.b != p.b)
 			continue;
-		off = rec_num(r, "offset_ns");
-		bound = rec_num(r, "bound_ns");
+		off = rec_num(r, po->sp->key);
+		bound = rec_num(r, po->sp->bound_key);
 		if (!isfinite(off) || !isfinite(bound) || bound < 0)
 			break;
 		fprintf(dat, "\t%.10g\t%.10g", off, bound);
@@ -264,14 +250,14 @@ static int tscsync_cells(FILE *dat, const struct run *run, struct cpu_pair p)
 	return 0;
 }
 
-static void tscsync_script(FILE *gp, const struct report *rp, const struct cpu_pair *pairs,
-			   size_t npairs, const int *has)
+static void pairs_script(FILE *gp, const struct report *rp, const struct show_pairs *sp,
+			 const struct cpu_pair *pairs, size_t npairs, const int *has)
 {
 	struct sbuf b = { 0 };
 	size_t shown = 0;
-	char *title = plot_title(rp, "Counter offset between CPUs (TSC, or CNTVCT on arm64): B - A, error bars: the proven bound");
+	char *title = plot_title(rp, sp->title), *dat = xasprintf("%s.dat", sp->base);
 
-	gp_begin(gp, "tscsync", title, "ordered pair A>B", "offset (ns)", 0);
+	gp_begin(gp, sp->base, title, sp->xlabel, sp->ylabel, 0);
 	free(title);
 	fputs("set xzeroaxis lt -1\nset bars small\nset xtics rotate by -35\n", gp);
 	fprintf(gp, "set xrange [-0.5:%zu.5]\nset xtics (", npairs - 1);
@@ -290,25 +276,27 @@ static void tscsync_script(FILE *gp, const struct report *rp, const struct cpu_p
 		if (!has[r])
 			continue;
 		fputs(shown++ ? ", \\\n\t" : "", gp);
-		gp_str(gp, "tscsync.dat");
+		gp_str(gp, dat);
 		fprintf(gp, " using ($1%+.4f):%zu:%zu with yerrorbars pointtype 7 title ", dx,
 			2 + 2 * r, 3 + 2 * r);
 		gp_str(gp, rp->runs[r].label);
 	}
+	free(dat);
 	sbuf_free(&b);
 }
 
-static void plot_tscsync(struct plotter *p)
+/* The .dat file: a line per pair, then per run its value and bound. 1 if it failed. */
+static int pairs_dat(struct plotter *p, const struct pairs_of *po, const struct cpu_pair *pairs,
+		     size_t npairs, int *has)
 {
 	const struct report *rp = p->rp;
-	size_t npairs;
-	struct cpu_pair *pairs = tscsync_pairs(rp, &npairs);
-	int *has = xcalloc(rp->nruns, sizeof(*has));
-	FILE *dat, *gp;
+	char *name = xasprintf("%s.dat", po->sp->base);
+	FILE *dat = plot_open(p, name);
 
-	if (!npairs || !(dat = plot_open(p, "tscsync.dat")))
-		goto out;
-	fputs("# x\tthen per run: offset_ns bound_ns", dat);
+	free(name);
+	if (!dat)
+		return 1;
+	fprintf(dat, "# x\tthen per run: %s %s", po->sp->key, po->sp->bound_key);
 	for (size_t r = 0; r < rp->nruns; r++) {
 		fputs("\n# run ", dat);
 		dat_str(dat, rp->runs[r].label, SIZE_MAX);
@@ -317,17 +305,28 @@ static void plot_tscsync(struct plotter *p)
 	for (size_t k = 0; k < npairs; k++) {
 		fprintf(dat, "%zu", k);
 		for (size_t r = 0; r < rp->nruns; r++)
-			has[r] |= tscsync_cells(dat, &rp->runs[r], pairs[k]);
+			has[r] |= pair_cells(dat, &rp->runs[r], po, pairs[k]);
 		fputc('\n', dat);
 	}
-	if (plot_close(p, dat) || !(gp = plot_open(p, "tscsync.gp")))
-		goto out;
-	tscsync_script(gp, rp, pairs, npairs, has);
-	gp_end(p, gp, "tscsync", "The counter offset of each ordered CPU pair (the TSC, or CNTVCT_EL0 "
-	       "on arm64, of B minus that of A, in ns) with the bound the round trips prove as "
-	       "error bars; runs side by side.", 0, NULL);
-	plot_close(p, gp);
-out:
+	return plot_close(p, dat) != 0;
+}
+
+static void plot_pairs(struct plotter *p, const char *probe, const struct show_pairs *sp)
+{
+	const struct report *rp = p->rp;
+	const struct pairs_of po = { probe, sp };
+	size_t npairs;
+	struct cpu_pair *pairs = all_pairs(rp, &po, &npairs);
+	int *has = xcalloc(rp->nruns, sizeof(*has));
+	char *name = xasprintf("%s.gp", sp->base);
+	FILE *gp;
+
+	if (npairs && !pairs_dat(p, &po, pairs, npairs, has) && (gp = plot_open(p, name))) {
+		pairs_script(gp, rp, sp, pairs, npairs, has);
+		gp_end(p, gp, sp->base, sp->caption, 0, NULL);
+		plot_close(p, gp);
+	}
+	free(name);
 	free(has);
 	free(pairs);
 }
@@ -451,11 +450,15 @@ int plot_write(const struct report *rp, const char *dir, struct charts *out)
 		fprintf(stderr, "report: --plot=%s: %s\n", dir, strerror(-err));
 		return -1;
 	}
-	plot_clocks(&p);
-	plot_itimer(&p);
-	for (size_t i = 0; i < ARRAY_SIZE(series_specs); i++)
-		plot_series(&p, &series_specs[i]);
-	plot_tscsync(&p);
+	for (const struct show_of *s = show_builtin; s->probe; s++)
+		if (s->d.bars)
+			plot_bars(&p, s->probe, s->d.bars);
+	for (const struct show_of *s = show_builtin; s->probe; s++)
+		if (s->d.series)
+			plot_series(&p, s->probe, s->d.series);
+	for (const struct show_of *s = show_builtin; s->probe; s++)
+		if (s->d.pairs)
+			plot_pairs(&p, s->probe, s->d.pairs);
 	plot_hists(&p);
 	return p.failed ? -1 : (int)out->n;
 }

@@ -180,27 +180,39 @@ out:
 	free(gpf);
 }
 
-/* --- clock read cost ------------------------------------------------------- */
+/* --- by name: a row per result, grouped by name -------------------------- */
 
-/* "MONOTONIC vdso tsc" for clock_gettime(CLOCK_MONOTONIC) path=vdso clocksource=tsc */
-static void clock_label(struct sbuf *b, const struct figure *fg)
+/* s less pre before it and post after it, when it has both: its length, *s moved. */
+static size_t strip_around(const char **s, const char *pre, const char *post)
 {
-	static const char prefix[] = "clock_gettime(CLOCK_";
-	const char *name = fg->name;
-	size_t n = strlen(name);
+	size_t n = strlen(*s), npre = pre ? strlen(pre) : 0, npost = post ? strlen(post) : 0;
 
-	if (!strncmp(name, prefix, sizeof(prefix) - 1) && n >= sizeof(prefix) && name[n - 1] == ')') {
-		name += sizeof(prefix) - 1;
-		n -= sizeof(prefix);
+	if (npre + npost && n >= npre + npost && !strncmp(*s, pre ? pre : "", npre) &&
+	    !strcmp(*s + n - npost, post ? post : "")) {
+		*s += npre;
+		n -= npre + npost;
 	}
+	return n;
+}
+
+/*
+ * "MONOTONIC vdso tsc" for clock_gettime(CLOCK_MONOTONIC) path=vdso
+ * clocksource=tsc: the name less the declared words around it, then the
+ * values of the identity's "k=v k=v" but skip_ident's.
+ */
+static void name_label(struct sbuf *b, const struct figure *fg, const struct show_bars *sb)
+{
+	const char *name = fg->name;
+	size_t n = strip_around(&name, sb->name_pre, sb->name_post);
+
 	sbuf_add(b, name, n);
 	for (const char *p = fg->ident; *p; ) {
 		const char *eq = strchr(p, '='), *sp = strchr(p, ' ');
-		/* clock_id repeats the clock's name as a number */
-		int skip = eq && (!sp || eq < sp) && !strncmp(p, "clock_id=", 9);
+		int skip = eq && (!sp || eq < sp) && sb->skip_ident &&
+			   (size_t)(eq - p) == strlen(sb->skip_ident) &&
+			   !strncmp(p, sb->skip_ident, (size_t)(eq - p));
 		size_t len;
 
-		/* the values of "k=v k=v": "vdso tsc" */
 		if (eq && (!sp || eq < sp))
 			p = eq + 1;
 		len = sp ? (size_t)(sp - p) : strlen(p);
@@ -222,18 +234,21 @@ static size_t group_of(const struct groups *g, size_t k)
 	return grp;
 }
 
-/* A row every run measured above 0: a log axis has no place for 0 (nor gnuplot a range). */
-static int clock_row(const struct report *rp, const struct figure *fg)
+static int is_bar(const struct figure *fg, const char *probe, const struct show_bars *sb)
 {
-	if (strcmp(fg->probe, "clocks") || strcmp(fg->key, "ns_per_call"))
-		return 0;
+	return !strcmp(fg->probe, probe) && !strcmp(fg->key, sb->key);
+}
+
+/* A row every run measured above 0: a log axis has no place for 0 (nor gnuplot a range). */
+static int measured_row(const struct report *rp, const struct figure *fg)
+{
 	for (size_t r = 0; r < rp->nruns; r++)
 		if (!fg->per_run[r].n || !(fg->per_run[r].mean > 0) || !isfinite(fg->per_run[r].mean))
 			return 0;
 	return 1;
 }
 
-void plot_clocks(struct plotter *p)
+static void bars_by_name(struct plotter *p, const char *probe, const struct show_bars *sb)
 {
 	const struct report *rp = p->rp;
 	const char **names = xcalloc(rp->nfigs + 1, sizeof(*names));
@@ -245,31 +260,31 @@ void plot_clocks(struct plotter *p)
 	char *title, *caption;
 
 	for (size_t i = 0; i < rp->nfigs; i++) {
-		all += !strcmp(rp->figs[i].probe, "clocks") && !strcmp(rp->figs[i].key, "ns_per_call");
-		if (n < max_rows && clock_row(rp, &rp->figs[i])) {
+		int bar = is_bar(&rp->figs[i], probe, sb);
+
+		all += bar;
+		if (n < max_rows && bar && measured_row(rp, &rp->figs[i])) {
 			names[n] = rp->figs[i].name;
 			at[n++] = i;
 		}
 	}
-	/* grouped by clock, each group in the order first seen */
+	/* grouped by name, each group in the order first seen */
 	group_strings(names, n, &g);
 	for (size_t k = 0; k < n; k++) {
 		const struct figure *fg = &rp->figs[at[g.idx[k]]];
 
 		sbuf_reset(&b);
-		clock_label(&b, fg);
+		name_label(&b, fg, sb);
 		panel_row(&pn, rp->nruns, b.s, g.n ? group_of(&g, k) : 0);
 		for (size_t r = 0; r < rp->nruns; r++)
 			pn.v[(pn.nrows - 1) * rp->nruns + r] = fg->per_run[r].mean;
 	}
 	if (n) {
-		pn.title = xstrdup("grouped by clock; each row: clock, path, clocksource");
-		title = plot_title(rp, "Clock read cost (ns per call, log scale)");
-		caption = xasprintf("Cost of one clock read in ns per call (log scale), one bar per "
-				    "run, rows grouped by clock; only the %zu of %zu rows every run "
-				    "measured above 0%s.", n, all,
-				    n == max_rows ? ", as many as one chart can hold" : "");
-		bars_chart(p, "clocks", &pn, 1, title, "ns per call (log scale)", caption, NULL);
+		pn.title = xstrdup(sb->group_title ? sb->group_title : "");
+		title = plot_title(rp, sb->title);
+		caption = xasprintf("%s; only the %zu of %zu rows every run measured above 0%s.",
+				    sb->caption, n, all, n == max_rows ? ", as many as one chart can hold" : "");
+		bars_chart(p, sb->base, &pn, 1, title, sb->xlabel, caption, NULL);
 		free(title);
 		free(caption);
 	}
@@ -280,7 +295,7 @@ void plot_clocks(struct plotter *p)
 	free(at);
 }
 
-/* --- itimer accuracy: a panel per requested interval ----------------------- */
+/* --- by panel: a panel per value of a key ---------------------------------- */
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -289,18 +304,19 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* "ITIMER_REAL load 4": the result's timer and load. */
-static void itimer_label(struct sbuf *b, const struct result *r)
+/* "ITIMER_REAL load 4": the result's label_key, then label_num_key's name and value. */
+static void panel_label(struct sbuf *b, const struct result *r, const struct show_bars *sb)
 {
-	json_t *timer = json_object_get(r->first, "timer"), *load = json_object_get(r->first, "load");
+	json_t *label = sb->label_key ? json_object_get(r->first, sb->label_key) : NULL;
+	json_t *num = sb->label_num_key ? json_object_get(r->first, sb->label_num_key) : NULL;
 
-	sbuf_adds(b, json_is_string(timer) ? json_string_value(timer) : r->name);
-	if (json_is_number(load))
-		sbuf_addf(b, " load %g", json_num(load));
+	sbuf_adds(b, json_is_string(label) ? json_string_value(label) : r->name);
+	if (json_is_number(num))
+		sbuf_addf(b, " %s %g", sb->label_num_key, json_num(num));
 }
 
 /* Row label's row in pn, added if new. */
-static size_t itimer_row(struct panel *pn, size_t nruns, const char *label)
+static size_t panel_find_row(struct panel *pn, size_t nruns, const char *label)
 {
 	for (size_t i = 0; i < pn->nrows; i++)
 		if (!strcmp(pn->labels[i], label))
@@ -309,8 +325,16 @@ static size_t itimer_row(struct panel *pn, size_t nruns, const char *label)
 	return pn->nrows - 1;
 }
 
-/* The distinct requested intervals of the itimer results, ascending. */
-static double *itimer_intervals(const struct report *rp, size_t *n)
+/* A result with a bar: the probe's, its panel key finite, its value above 0. */
+static int panel_bar(const struct result *r, const char *probe, const struct show_bars *sb)
+{
+	return !strcmp(r->probe, probe) && isfinite(rec_num(r, sb->panel_key)) &&
+	       rec_num(r, sb->key) > 0;
+}
+
+/* The distinct values of the panel key, ascending. */
+static double *panel_values(const struct report *rp, const char *probe, const struct show_bars *sb,
+			    size_t *n)
 {
 	double *v = NULL;
 	size_t cap = 0;
@@ -319,17 +343,16 @@ static double *itimer_intervals(const struct report *rp, size_t *n)
 	for (size_t ri = 0; ri < rp->nruns; ri++)
 		for (size_t i = 0; i < rp->runs[ri].nres; i++) {
 			const struct result *r = &rp->runs[ri].res[i];
-			double us = rec_num(r, "requested_us");
+			double x = rec_num(r, sb->panel_key);
 			size_t k;
 
-			if (strcmp(r->probe, "itimer") || !isfinite(us) ||
-			    !(rec_num(r, "accuracy_pct") > 0))
+			if (!panel_bar(r, probe, sb))
 				continue;
-			for (k = 0; k < *n && v[k] != us; k++)
+			for (k = 0; k < *n && v[k] != x; k++)
 				;
 			if (k == *n) {
 				grow(&v, &cap, *n + 1, sizeof(*v));
-				v[(*n)++] = us;
+				v[(*n)++] = x;
 			}
 		}
 	if (*n)
@@ -337,44 +360,52 @@ static double *itimer_intervals(const struct report *rp, size_t *n)
 	return v;
 }
 
-void plot_itimer(struct plotter *p)
+static void bars_by_panel(struct plotter *p, const char *probe, const struct show_bars *sb)
 {
 	const struct report *rp = p->rp;
 	size_t n;
-	double *us = itimer_intervals(rp, &n);
+	double *pv = panel_values(rp, probe, sb, &n);
 	struct panel *pn = xcalloc(n ? n : 1, sizeof(*pn));
 	struct sbuf b = { 0 };
-	char *title;
+	char *title, *mark = NULL;
 
 	for (size_t k = 0; k < n; k++)
-		pn[k].title = xasprintf("requested interval %g µs: actual / requested (%%)", us[k]);
+		pn[k].title = xasprintf("%s%g%s", sb->panel_pre ? sb->panel_pre : "", pv[k],
+					sb->panel_post ? sb->panel_post : "");
 	for (size_t ri = 0; ri < rp->nruns; ri++)
 		for (size_t i = 0; i < rp->runs[ri].nres; i++) {
 			const struct result *r = &rp->runs[ri].res[i];
-			double req = rec_num(r, "requested_us"), pct = rec_num(r, "accuracy_pct");
 			size_t k, row;
 
-			if (strcmp(r->probe, "itimer") || !isfinite(req) || !(pct > 0))
+			if (!panel_bar(r, probe, sb))
 				continue;
-			for (k = 0; us[k] != req; k++)
+			for (k = 0; pv[k] != rec_num(r, sb->panel_key); k++)
 				;
 			sbuf_reset(&b);
-			itimer_label(&b, r);
-			row = itimer_row(&pn[k], rp->nruns, b.s);	/* may move pn[k].v */
-			pn[k].v[row * rp->nruns + ri] = pct;
+			panel_label(&b, r, sb);
+			row = panel_find_row(&pn[k], rp->nruns, b.s);	/* may move pn[k].v */
+			pn[k].v[row * rp->nruns + ri] = rec_num(r, sb->key);
 		}
 	if (n) {
-		title = plot_title(rp, "Interval timer accuracy (actual / requested, %)");
-		bars_chart(p, "itimer", pn, n, title, "actual / requested interval (%, log scale)",
-			   "Interval timer accuracy: the interval each timer delivered as a percentage "
-			   "of the one requested (100 % is exact; dashed line), one panel per requested "
-			   "interval, one bar per run.",
-			   "set arrow 1 from 100, graph 0 to 100, graph 1 nohead dt 2 lw 1.5 lc rgb 'black'\n");
+		title = plot_title(rp, sb->title);
+		if (sb->mark_x != 0)
+			mark = xasprintf("set arrow 1 from %g, graph 0 to %g, graph 1 nohead dt 2 lw 1.5 "
+					 "lc rgb 'black'\n", sb->mark_x, sb->mark_x);
+		bars_chart(p, sb->base, pn, n, title, sb->xlabel, sb->caption, mark);
 		free(title);
+		free(mark);
 	}
 	for (size_t k = 0; k < n; k++)
 		panel_free(&pn[k]);
 	free(pn);
-	free(us);
+	free(pv);
 	sbuf_free(&b);
+}
+
+void plot_bars(struct plotter *p, const char *probe, const struct show_bars *sb)
+{
+	if (sb->kind == SHOW_BARS_BY_NAME)
+		bars_by_name(p, probe, sb);
+	else if (sb->kind == SHOW_BARS_BY_PANEL)
+		bars_by_panel(p, probe, sb);
 }

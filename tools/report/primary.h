@@ -10,8 +10,8 @@
 
 /*
  * The figure a clocksource change asks about: reading the default clock
- * as booted (clocks' clock_gettime(CLOCK_MONOTONIC) through libc,
- * ns_per_call, in its as-booted row); NULL when the report has none.
+ * as booted (the figure a probe declares as its default_clock, show.h, in
+ * its as-booted row); NULL when the report has none.
  */
 const struct figure *primary_booted_clock(const struct report *rp);
 

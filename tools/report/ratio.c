@@ -156,7 +156,7 @@ int ratio_may_lead(const struct report *rp, const struct figure *fg)
 		return 0;
 	/* calib and attribution results: by their record type's rows */
 	if (!d)
-		return schema_lookup(fg->probe, NULL, fg->key) != KEY_BUDGET;
+		return fg->cls != KEY_BUDGET;
 	return d->cls == KEY_FIGURE && !((d->same_as || d->max_of) && shown_elsewhere(rp, fg, d));
 }
 

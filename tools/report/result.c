@@ -7,6 +7,7 @@
 
 #include "result.h"
 #include "schema.h"
+#include "show.h"
 #include "util.h"
 
 int key_is_ident(const json_t *rec, const char *key, const json_t *val)
@@ -98,19 +99,30 @@ char *result_id(const json_t *rec, char **ident)
 	return sbuf_take(&id);
 }
 
+/* The probe's declaration of its as-booted rows (show.h), or NULL: it has none. */
+static const struct show_clock *booted_decl(const char *probe)
+{
+	const struct show_decl *d = show_find(probe);
+
+	return d && d->default_clock && d->default_clock->booted_key ? d->default_clock : NULL;
+}
+
 int result_as_booted(struct result *r, const char *booted)
 {
-	json_t *cs = json_object_get(r->first, "clocksource"), *copy;
-	json_t *path = json_object_get(r->first, "path");
+	const struct show_clock *c = booted_decl(r->probe);
+	json_t *cs = c ? json_object_get(r->first, c->booted_key) : NULL, *copy;
+	json_t *route = c && c->route_key ? json_object_get(r->first, c->route_key) : NULL;
 
 	if (r->booted_id || !json_is_string(cs) || strcmp(json_string_value(cs), booted) ||
-	    !key_is_ident(r->first, "clocksource", cs) || json_object_get(r->first, "counter"))
+	    !key_is_ident(r->first, c->booted_key, cs) ||
+	    (c->skip_key && json_object_get(r->first, c->skip_key)))
 		return 0;
 	/* a shallow copy: the first record's values, keys replaced */
 	copy = json_copy(r->first);
-	json_object_set_new(copy, "clocksource", json_string(AS_BOOTED));
-	if (json_is_string(path) && !strcmp(json_string_value(path), "vdso"))
-		json_object_set_new(copy, "path", json_string("libc"));
+	json_object_set_new(copy, c->booted_key, json_string(AS_BOOTED));
+	if (json_is_string(route) && c->route_direct && c->route_as &&
+	    !strcmp(json_string_value(route), c->route_direct))
+		json_object_set_new(copy, c->route_key, json_string(c->route_as));
 	r->booted_id = result_id(copy, &r->booted_ident);
 	json_decref(copy);
 	return 1;

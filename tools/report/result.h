@@ -100,7 +100,7 @@ struct result {
 
 /*
  * Is this key of rec part of its result's identity (a parameter such as
- * "path", "timer", "load", "threads"), or a figure? The identity schema
+ * a clock's path, a timer, a load, a thread count), or a figure? The identity schema
  * (schema.h) says which; probe and name are the id's first parts anyway.
  */
 int key_is_ident(const json_t *rec, const char *key, const json_t *val);
@@ -116,13 +116,13 @@ char *result_id(const json_t *rec, char **ident);
 #define AS_BOOTED "as booted"
 
 /*
- * When r's identity includes a clocksource equal to booted (the run's),
- * sets r->booted_id and r->booted_ident: its id and ident with that
- * clocksource replaced by AS_BOOTED, and a clock read through libc keyed by
- * that route ("path":"libc") whether the vDSO served it ("vdso") or not:
- * that is part of the answer, not of the question. A platform counter's
- * read (a record with "counter") does not go through the clocksource and
- * gets none. Returns whether it set them.
+ * When r's probe declares as-booted rows (show.h, struct show_clock) and
+ * r's identity includes a clocksource equal to booted (the run's), sets
+ * r->booted_id and r->booted_ident: its id and ident with that clocksource
+ * replaced by AS_BOOTED, and a clock read through libc keyed by that route
+ * whether the vDSO served it or not: that is part of the answer, not of
+ * the question. A platform counter's read does not go through the
+ * clocksource and gets none. Returns whether it set them.
  */
 int result_as_booted(struct result *r, const char *booted);
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The identity schema; see schema.h. A probe's result keys are its own
- * declaration (keys.h: struct probe_key in the probe's file); the rows
- * here are the records no probe declares, by record type.
+ * declaration (keys.h: struct probe_key in the probe's file); the keys of
+ * the records no probe writes are their writers' rows (common/recdecl.h,
+ * through keys.h's rec_keys_builtin); the rows here are the frame's: every
+ * record's, and the run and end records that open and close a run.
  */
 #include <fnmatch.h>
 #include <string.h>
@@ -35,69 +37,9 @@ static const struct schema_row schema[] = {
 	{ "*", "name", I, "what was measured, as a person writes it" },
 	/* here: each probe's declaration of its result records' keys (keys.h) */
 
-	{ "calib", "source", I, "stub, kernel or user" },
-	{ "calib", "ref", I, "the reference clock" },
-	{ "calib", "*_hz", F, "frequencies: TSC, reference, crystal" },
-	{ "calib", "*_ppm", F, "spread and outlier limit" },
-	{ "calib", "rejected", F, "rounds rejected" },
-	{ "calib", "retried", F, "rounds retried" },
-	{ "calib", "failed_rounds", F, "user rounds without a figure, left out" },
-	{ "calib", "derived_from", C, "the figure or source it was taken from" },
-	{ "calib", "independent_of", C, "the figures of another origin" },
-	{ "calib", "duration_us", B, "time calibrating" },
-	{ "calib", "log_us", F, "kernel log time of the message" },
-	{ "calib", "base_mhz", F, "CPUID 0x16 base frequency" },
-	{ "calib", "numerator", F, "CPUID 0x15 EBX" },
-	{ "calib", "denominator", F, "CPUID 0x15 EAX" },
-	{ "calib", "period_fs", F, "HPET period" },
-	{ "calib", "rounds", C, "rounds asked for" },
-	{ "calib", "*window_ms", C, "length of one round" },
-	{ "calib", "round_ms", C, "length of one round" },
-	{ "calib", "latch", C, "PIT count" },
-	{ "calib", "bits", C, "PM timer width" },
-	{ "calib", "space", C, "PM timer address space" },
-	{ "calib", "*", C, "what the reference is and whether it worked" },
-
-	{ "calib_summary", "source", I, "stub" },
-	{ "calib_summary", "tsc_hz", F, "the chosen frequency" },
-	{ "calib_summary", "*_ppm", F, "disagreement between hardware references" },
-	{ "calib_summary", "hardware_refs", F, "hardware references that worked" },
-	{ "calib_summary", "*", C, "the choice and how it was made" },
-
-	{ "skip", "*", C, "the reason and the error" },
-	{ "error", "option", I, "a bad option's name" },
-	{ "error", "*", C, "the reason, signal, exit status, limits" },
-	{ "warning", "option", I, "an option's old spelling, taken" },
-	{ "warning", "*", C, "the value, and the option's new name" },
-
+	/* then the rows of the records no probe writes, by their writers (keys.h: rec_keys_builtin) */
 	{ "run", "*", C, "where and how the suite ran: the header of a run" },
-	{ "keys", "*", C, "a probe's key declaration: the rows of its result records in this table" },
-	{ "attribution", "for_probe", I, "the probe it was measured around" },
-	{ "attribution", "ran_ms", B, "the window the counts cover (report: their rates)" },
-	/* the probe's own share leads; the whole machine's is shown beside it, never leads */
-	{ "attribution", "own_cpus", C, "the CPUs the probe was pinned to (isolcpus=)" },
-	{ "attribution", "own_*ctxsw", F, "the probe's own (voluntary, involuntary) context switches: its process tree (getrusage RUSAGE_CHILDREN)" },
-	{ "attribution", "own_cpu_ms", F, "the probe's own CPU time, user + system: its process tree (getrusage RUSAGE_CHILDREN)" },
-	{ "attribution", "own_migrations", F, "older captures: the probe's tree's moves between CPUs (an inherited perf counter; now machine_migrations)" },
-	{ "attribution", "own_cpus_*", F, "interrupts, softirqs on the CPUs the probe was pinned to" },
-	{ "attribution", "machine_*", B, "the whole machine's context switches (/proc/stat ctxt), interrupts, softirqs: never leads" },
-	{ "attribution", "irq:*", B, "the whole machine's interrupts from one source (/proc/interrupts): never leads" },
-	{ "attribution", "softirq:*", B, "the whole machine's softirqs of one kind (/proc/softirqs): never leads" },
-	{ "attribution", "context_switches", B, "older captures: machine_context_switches" },
-	{ "attribution", "smis", F, "SMIs on every online CPU (MSR_SMI_COUNT); each stops the probe too; null: missing says why" },
-	{ "attribution", "*", C, "the window, the CPUs read, what is missing and why" },
-	{ "fingerprint", "*", C, "what the machine is: CPU, hypervisor, TSC, clocks, firmware, kernel; missing says why a field is null" },
 	{ "end", "*", C, "probe counts and records written" },
-	{ "verdict", "emulated*", C, "tcg or hypervisor, and which: the figures are the emulator's (null: neither)" },
-	{ "verdict", "items", C, "each figure people act on: its value, unit, word (docs/verdict.md), where it came from or why not" },
-	{ "tsc_readiness", "*", C, "is tsc=reliable safe: the answer, its reasons, the kernel words, the reference the vote named (docs/readiness.md)" },
-	{ "stub*", "*", C, "what the firmware stub found and did" },
-	/* their lengths are the stub's choice; what varies is a window retried (calib's retried) */
-	{ "boot", "stub_calibration_us", B, "the stub's calibration: its references' rounds of windows, and any window it retried" },
-	{ "boot", "stub_hwlat_us", B, "the pre-OS scan: the length timeprobe.hwlat_ms= gave it" },
-	{ "boot", "*_us", F, "a boot phase or span in us (TSC over the stub's frequency)" },
-	{ "boot", "*", C, "the boot timeline: the clock, its frequency, how to read it" },
-	{ "upload", "*", C, "the results file or the figures sent to a server after the run: URL, status, bytes, tries" },
 };
 
 
@@ -132,6 +74,13 @@ static enum key_class declared(const char *type, const char *probe, const char *
 	return KEY_UNKNOWN;
 }
 
+/* A writer's class as the schema names it. */
+static enum key_class class_of(enum tp_key_class c)
+{
+	return c == TP_KEY_ID ? KEY_ID : c == TP_KEY_FIGURE ? KEY_FIGURE :
+	       c == TP_KEY_BUDGET ? KEY_BUDGET : c == TP_KEY_CONTEXT ? KEY_CONTEXT : KEY_UNKNOWN;
+}
+
 static enum key_class lookup(const char *type, const char *probe, const char *key)
 {
 	enum key_class c = declared(type, probe, key);
@@ -139,6 +88,9 @@ static enum key_class lookup(const char *type, const char *probe, const char *ke
 	for (size_t i = 0; c == KEY_UNKNOWN && i < ARRAY_SIZE(schema); i++)
 		if (!fnmatch(schema[i].type, type, 0) && !fnmatch(schema[i].key, key, 0))
 			c = schema[i].cls;
+	for (const struct tp_rec_key *w = rec_keys_builtin; c == KEY_UNKNOWN && w->type; w++)
+		if (!fnmatch(w->type, type, 0) && !fnmatch(w->key, key, 0))
+			c = class_of(w->cls);
 	return c;
 }
 
@@ -300,9 +252,14 @@ void schema_print_markdown(FILE *f)
 	for (size_t i = 0; i < ARRAY_SIZE(schema); i++) {
 		const struct schema_row *r = &schema[i];
 
-		/* the probes' declarations after the rows for every record */
-		if (i && !strcmp(schema[i - 1].type, "*") && strcmp(r->type, "*"))
+		/* the probes' declarations after the rows for every record, then the writers' rows */
+		if (i && !strcmp(schema[i - 1].type, "*") && strcmp(r->type, "*")) {
 			keys_foreach_builtin(md_declared, f);
+			for (const struct tp_rec_key *w = rec_keys_builtin; w->type; w++) {
+				md_row(f, w->type, NULL, w->key, class_of(w->cls), NULL, NULL);
+				fprintf(f, "%s |\n", w->why);
+			}
+		}
 		md_row(f, r->type, NULL, r->key, r->cls, NULL, NULL);
 		fprintf(f, "%s |\n", r->why);
 	}

@@ -507,6 +507,38 @@ static const struct probe_verdict clocks_verdict[] = {
 	  .context_key = "clocksource" },
 };
 
+/*
+ * What a clocksource change asks (docs/comparing.md): the default clock's
+ * cost through libc, in the rows of the clocksource each run booted.
+ */
+static const struct show_clock clocks_default_clock = {
+	"clock_gettime(CLOCK_MONOTONIC)", "path=libc", "ns_per_call",
+	.booted_key = "clocksource", .skip_key = "counter",
+	.route_key = "path", .route_direct = "vdso", .route_as = "libc",
+};
+
+/* Its table: dearest clock first. */
+static const struct show_layout clocks_layout = { "ns_per_call", 1, {
+	SHOW_COL("per call", "ns_per_call"),
+	SHOW_COL("ticks/call", "ticks_per_call"),
+	SHOW_COL("resolution", "resolution*"),
+	SHOW_COL("granularity", "granularity*"),
+	SHOW_COL2("user/sys", "user*", "sys*", "/", ""),
+	SHOW_COL("ctxsw", "ctxsw*"),
+	SHOW_COL("path", "path"),
+} };
+
+/* Its chart: each clock's cost, a row per clock, path and clocksource, grouped by clock. */
+static const struct show_bars clocks_bars = {
+	.kind = SHOW_BARS_BY_NAME, .base = "clocks", .key = "ns_per_call",
+	.title = "Clock read cost (ns per call, log scale)", .xlabel = "ns per call (log scale)",
+	.caption = "Cost of one clock read in ns per call (log scale), one bar per run, rows "
+		   "grouped by clock",
+	.group_title = "grouped by clock; each row: clock, path, clocksource",
+	/* clock_id repeats the clock's name as a number */
+	.name_pre = "clock_gettime(CLOCK_", .name_post = ")", .skip_ident = "clock_id",
+};
+
 const struct probe clocks_probe = {
 	.name = "clocks", .summary = "cost, resolution and behaviour of every way to read the time",
 	.run = clocks_probe_run, .limit_quick_s = 60, .limit_full_s = 600, .expect_ms = expect_ms,
@@ -514,4 +546,6 @@ const struct probe clocks_probe = {
 	PROBE_KEYS(clocks_keys),
 	PROBE_VERDICT(clocks_verdict),
 	.rounds = { .min_round_ms = 300, .state_bytes = clocks_state_bytes },
+	.show = { .default_clock = &clocks_default_clock, .layout = &clocks_layout,
+		  .bars = &clocks_bars },
 };

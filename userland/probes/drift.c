@@ -686,6 +686,18 @@ static const struct probe_reason drift_reasons[] = {
 	  .absent = "no counter independent of the TSC (probe drift not run, or none open)" },
 };
 
+/*
+ * Its "adev REF tau Ts" results: one line per reference and run, each tau
+ * with its 68 % interval where the capture has one (adev_lo, adev_hi).
+ */
+static const struct show_series drift_series = {
+	"adev", "Allan deviation of the TSC against each reference (68 % intervals)",
+	"tau (s)", "overlapping Allan deviation (dimensionless)", "tau_s", "adev", { "ref" }, 1, 1,
+	"adev_lo", "adev_hi",
+	"Overlapping Allan deviation of the TSC's rate against each reference over the averaging "
+	"time tau, log-log; error bars: 68 % intervals where the capture has them.",
+};
+
 const struct probe drift_probe = {
 	.name = "drift",
 	.summary = "TSC against CLOCK_MONOTONIC_RAW, HPET and PM timer: ppm, trend, Allan deviation; "
@@ -699,4 +711,5 @@ const struct probe drift_probe = {
 	PROBE_REASONS(drift_reasons),
 	.rounds = { .whole = "rates, trends and Allan deviation need one long window: its "
 			    "longest tau is a quarter of it" },
+	.show = { .series = &drift_series },
 };

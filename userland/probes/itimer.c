@@ -756,6 +756,28 @@ static const struct probe_verdict itimer_verdict[] = {
 	  .where = { RW_IS("timer", "ITIMER_REAL") } },
 };
 
+/* Its table: each timer's interval as asked, claimed and delivered. */
+static const struct show_layout itimer_layout = { 0, 0, {
+	SHOW_COL("timer", "timer"),
+	SHOW_COL("load", "load"),
+	SHOW_COL("requested", "requested_us"),
+	SHOW_COL("claimed", "claimed_us"),
+	SHOW_COL2("actual (accuracy)", "actual_us", "accuracy_pct", " (", " %)"),
+} };
+
+/* Its chart: each timer's accuracy, a panel per requested interval, 100 % marked. */
+static const struct show_bars itimer_bars = {
+	.kind = SHOW_BARS_BY_PANEL, .base = "itimer", .key = "accuracy_pct",
+	.title = "Interval timer accuracy (actual / requested, %)",
+	.xlabel = "actual / requested interval (%, log scale)",
+	.caption = "Interval timer accuracy: the interval each timer delivered as a percentage of "
+		   "the one requested (100 % is exact; dashed line), one panel per requested "
+		   "interval, one bar per run.",
+	.panel_key = "requested_us", .panel_pre = "requested interval ",
+	.panel_post = " µs: actual / requested (%)",
+	.label_key = "timer", .label_num_key = "load", .mark_x = 100,
+};
+
 const struct probe itimer_probe = {
 	.name = "itimer",
 	.summary = "setitimer: requested vs claimed vs actual interval, with load (timer-perf.c, 2008)",
@@ -764,4 +786,5 @@ const struct probe itimer_probe = {
 	PROBE_KEYS(itimer_keys),
 	PROBE_VERDICT(itimer_verdict),
 	.rounds = { .min_round_ms = 1000, .state_bytes = state_bytes },
+	.show = { .layout = &itimer_layout, .bars = &itimer_bars },
 };

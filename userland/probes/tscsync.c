@@ -574,6 +574,18 @@ static const struct probe_reason tscsync_reasons[] = {
 	  .absent = "no stub figures to compare with" },
 };
 
+/* Its plot: each post-boot pair's offset, the proven bound as error bars (pre-OS pairs not). */
+static const struct show_pairs tscsync_pairs = {
+	.base = "tscsync", .a_key = "cpu_a", .b_key = "cpu_b", .key = "offset_ns",
+	.bound_key = "bound_ns", .when_key = "when", .when = "post-boot",
+	.title = "Counter offset between CPUs (TSC, or CNTVCT on arm64): B - A, error bars: the "
+		 "proven bound",
+	.xlabel = "ordered pair A>B", .ylabel = "offset (ns)",
+	.caption = "The counter offset of each ordered CPU pair (the TSC, or CNTVCT_EL0 on arm64, "
+		   "of B minus that of A, in ns) with the bound the round trips prove as error "
+		   "bars; runs side by side.",
+};
+
 const struct probe tscsync_probe = {
 	.name = "tscsync",
 	.summary = "counter (TSC, CNTVCT_EL0) offset of every CPU against every other, bounded by round trips",
@@ -585,4 +597,5 @@ const struct probe tscsync_probe = {
 	PROBE_REASONS(tscsync_reasons),
 	.rounds = { .whole = "each pair bounds its offset from every round trip of one "
 			    "window: a shorter window only widens the bound" },
+	.show = { .pairs = &tscsync_pairs },
 };

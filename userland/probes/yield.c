@@ -626,10 +626,27 @@ static const struct probe_key yield_keys[] = {
 	PKEY_CTX("creator_policy", 0, "the main thread's policy while it started and stopped the threads"),
 };
 
+/* Its table, by thread count, and its throughput against the thread count. */
+static const struct show_layout yield_layout = { "threads", 0, {
+	SHOW_COL("threads", "threads"),
+	SHOW_COL("total/s", "total_per_s"),
+	SHOW_COL("avg", "avg*"),
+	SHOW_COL("zero-work", "zero*"),
+	SHOW_COL("variance", "*variance*"),
+} };
+
+static const struct show_series yield_series = {
+	"yield", "sched_yield throughput", "threads", "yields per second, all threads (1/s)",
+	"threads", "total_per_s", { 0 }, 0, 0, 0, 0,
+	"sched_yield calls per second of all threads together against the number of threads; "
+	"higher is better.",
+};
+
 const struct probe yield_probe = {
 	.name = "yield", .summary = "sched_yield() work of N threads together (threads.c, lkml 1999)",
 	.run = yield_probe_run, .limit_quick_s = 30, .limit_full_s = 120, .expect_ms = expect_ms,
 	PROBE_OPTS(yield_opts), PROBE_FIGURES("ns_per_yield", "total_per_s"),
 	PROBE_KEYS(yield_keys),
 	.rounds = { .min_round_ms = 100, .state_bytes = state_bytes },
+	.show = { .layout = &yield_layout, .series = &yield_series },
 };

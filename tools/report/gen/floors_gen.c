@@ -128,24 +128,15 @@ static int sample(const struct report *rp, const struct figure *fg, double *x, d
 	return 1;
 }
 
-struct reading {
-	struct splitter *split;
-	const char *path;
-	json_t *groups;	/* probe -> group */
-};
-
-static void on_record(void *ctx, const struct rec *r)
+/* A keys record's probe into groups (probe -> group), by the variant it declares. */
+static void note_group(void *groups, const json_t *rec, const char *type, struct scan_stats *st)
 {
-	struct reading *rd = ctx;
-	const char *type = json_string_value(json_object_get(r->obj, "type"));
-	const char *probe = json_string_value(json_object_get(r->obj, "for_probe"));
+	const char *probe = json_string_value(json_object_get(rec, "for_probe"));
 
+	(void)st;
 	if (type && !strcmp(type, "keys") && probe)
-		json_object_set_new(rd->groups, probe,
-				    json_integer(variant_of(probe, json_object_get(r->obj, "keys"))));
-	keys_note_record(r->obj, rd->path);
-	report_add_record(rd->split, r->obj, type);
-	json_decref(r->obj);
+		json_object_set_new(groups, probe,
+				    json_integer(variant_of(probe, json_object_get(rec, "keys"))));
 }
 
 /* One log into seen; *loaded when left out; 1, with a line, when it does not fit. */
@@ -153,12 +144,12 @@ static int read_log(const char *path, int *loaded)
 {
 	struct report rp = { 0 };
 	struct scan_stats st = { 0 };
-	struct reading rd = { report_file_begin(&rp, path), path, json_object() };
-	int err = scan_file(path, LOG_MAX_BYTES, on_record, &rd, &st);
+	json_t *groups = json_object();
+	struct read_opts o = { .max_input = LOG_MAX_BYTES, .seen = note_group, .ctx = groups };
+	int err = report_read_file(&rp, path, &o, &st);
 	char buf[NOISE_ENV_MAX];
 	const char *env;
 
-	report_file_end(rd.split);
 	rp.booted_always = 1;	/* a clocksource change compares the as-booted rows */
 	report_finish(&rp, NULL, 0);
 	if (err || st.capped || scan_corrupt(&st) || rp.nruns != 1 ||
@@ -168,14 +159,14 @@ static int read_log(const char *path, int *loaded)
 		err = 1;
 	} else if (!(*loaded = noise_run_loaded(&rp.runs[0]))) {
 		for (size_t i = 0; i < rp.nfigs; i++) {
-			json_t *g = json_object_get(rd.groups, rp.figs[i].probe);
+			json_t *g = json_object_get(groups, rp.figs[i].probe);
 			double x, w;
 
 			if (sample(&rp, &rp.figs[i], &x, &w))
 				note(env, g ? (unsigned)json_integer_value(g) : 0, &rp.figs[i], x, w);
 		}
 	}
-	json_decref(rd.groups);
+	json_decref(groups);
 	report_free(&rp);
 	keys_forget_logs();	/* the next log declares its own keys */
 	return err != 0;
