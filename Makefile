@@ -216,9 +216,11 @@ kernel: $(B)/kernel/bzImage
 
 # ---- initramfs (gen_init_cpio from the kernel source, no root needed) ----
 # gen_init_cpio.c comes out of the kernel tarball once, then from the kernel
-# cache (tools/gen-init-cpio.sh).
+# cache (tools/gen-init-cpio.sh). After the kernel (order only): a kernel
+# built here has extracted the tarball by then, and the file is copied out
+# of that tree instead of decompressed a second time beside it (make -j).
 GEN_INIT_CPIO := $(B)/tools/gen_init_cpio
-$(GEN_INIT_CPIO): tools/gen-init-cpio.sh
+$(GEN_INIT_CPIO): tools/gen-init-cpio.sh | $(B)/kernel/bzImage
 	@mkdir -p $(@D)
 	sh tools/gen-init-cpio.sh $(B)/tools/gen_init_cpio.c
 	$(CC) -O2 -o $@ $(B)/tools/gen_init_cpio.c
@@ -287,9 +289,11 @@ image-arm64: deps
 		build/arm64/timeprobe.efi
 
 # The image's words depend on the accelerator (tools/run.sh), so the script
-# builds it, with the make that runs this one.
+# builds it, with the make that runs this one: on every CPU (-j`nproc`)
+# unless make was given a -j.
 run: deps
-	@PROFILE=$(call sq,$(PROFILE)) APPEND=$(call sq,$(APPEND)) FAIL_ON=$(call sq,$(FAIL_ON)) MAKE=$(call sq,$(SCRIPT_MAKE)) \
+	@case " $$MAKEFLAGS" in *" -j"*) ;; *) MAKEFLAGS="$$MAKEFLAGS -j$$(nproc)"; export MAKEFLAGS ;; esac; \
+	PROFILE=$(call sq,$(PROFILE)) APPEND=$(call sq,$(APPEND)) FAIL_ON=$(call sq,$(FAIL_ON)) MAKE=$(call sq,$(SCRIPT_MAKE)) \
 		sh tools/run.sh $(call sq,$(B)/timeprobe.img) $(call sq,$(QEMU_MACHINE)) $(call sq,$(QEMU_CPUS))
 
 # README's options tables are rewritten from `timeprobe help markdown`, which
