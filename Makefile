@@ -73,6 +73,9 @@ $(if $(arm64_refused),$(error make $(arm64_refused): not for ARCH=arm64: $(ARM64
 endif
 
 CC ?= gcc
+# The CPUs make run and make test build on: /proc/cpuinfo's processors, read
+# by make itself (make -n runs nothing), 2 when it has none.
+JOBS ?= $(patsubst 0,2,$(words $(filter processor,$(file </proc/cpuinfo))))
 # $(call sq,WORD): WORD quoted for the shell, as one word whatever it holds
 # (spaces, quotes): '...' with each ' written '\''.
 sq = '$(subst ','\'',$(1))'
@@ -289,10 +292,10 @@ image-arm64: deps
 		build/arm64/timeprobe.efi
 
 # The image's words depend on the accelerator (tools/run.sh), so the script
-# builds it, with the make that runs this one: on every CPU (-j`nproc`)
+# builds it, with the make that runs this one: on every CPU (-j$(JOBS))
 # unless make was given a -j.
 run: deps
-	@case " $$MAKEFLAGS" in *" -j"*) ;; *) MAKEFLAGS="$$MAKEFLAGS -j$$(nproc)"; export MAKEFLAGS ;; esac; \
+	@case " $$MAKEFLAGS" in *" -j"*) ;; *) MAKEFLAGS="$$MAKEFLAGS -j$(JOBS)"; export MAKEFLAGS ;; esac; \
 	PROFILE=$(call sq,$(PROFILE)) APPEND=$(call sq,$(APPEND)) FAIL_ON=$(call sq,$(FAIL_ON)) MAKE=$(call sq,$(SCRIPT_MAKE)) \
 		sh tools/run.sh $(call sq,$(B)/timeprobe.img) $(call sq,$(QEMU_MACHINE)) $(call sq,$(QEMU_CPUS))
 
@@ -333,15 +336,22 @@ test-boot: image efi image-arm64
 # One run of tools/prove-all.sh, so CI reads one summary; the fuzzer's short
 # run first. `image` builds tp-report itself: naming `report` beside it
 # would run its generators twice at once, in one folder.
+# What make test and make test-all build, in one make on every CPU: the x86
+# appliance, tp-report, the single file, tp-usbwrite, the unit tests, the
+# fuzzer, and the arm64 appliance beside them (its two kernels build at
+# once when not cached). The arm64 make starts once build/timeprobe is
+# built: it checks the arm64 image's words with it (WORDS_CHECK).
+TEST_BUILD := $(B)/timeprobe.img report efi usbwrite $(UNIT_TESTS) test-image-arm64 \
+	$(if $(REPORT_HAVE_FUZZ_CC),$(REPORT_FUZZ))
+.PHONY: test-image-arm64
+test-image-arm64: $(B)/timeprobe
+	$(MAKE) image-arm64
+
 test: deps
 	@echo "test: KVM or TCG (tools/accel.sh: boots the firmware under KVM once per machine)"
 	@sh tools/accel.sh >/dev/null
-	@echo "test: building the x86 appliance (kernel cached or built, minutes) and tp-report"
-	$(MAKE) image
-	@echo "test: the single file, tp-usbwrite, the unit tests"
-	$(MAKE) efi usbwrite $(UNIT_TESTS)
-	@echo "test: building the arm64 appliance (cross: kernel cached or built, minutes)"
-	$(MAKE) image-arm64
+	@echo "test: building both appliances (each kernel cached or built, minutes), tp-report, the unit tests, on $(JOBS) CPUs"
+	$(MAKE) -j$(JOBS) $(TEST_BUILD)
 	@echo "test: the report fuzzer's short run"
 	$(MAKE) fuzz-report-quick
 	$(PROVE_ALL) $(BOOT_TESTS_QUICK) $(BUILD_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(UNIT_TESTS)
@@ -349,12 +359,8 @@ test: deps
 test-all: deps
 	@echo "test-all: KVM or TCG (tools/accel.sh: boots the firmware under KVM once per machine)"
 	@sh tools/accel.sh >/dev/null
-	@echo "test-all: building the x86 appliance (kernel cached or built, minutes) and tp-report"
-	$(MAKE) image
-	@echo "test-all: the single file, tp-usbwrite, the unit tests"
-	$(MAKE) efi usbwrite $(UNIT_TESTS)
-	@echo "test-all: building the arm64 appliance (cross: kernel cached or built, minutes)"
-	$(MAKE) image-arm64
+	@echo "test-all: building both appliances (each kernel cached or built, minutes), tp-report, the unit tests, on $(JOBS) CPUs"
+	$(MAKE) -j$(JOBS) $(TEST_BUILD)
 	@echo "test-all: the report fuzzer's long run"
 	$(MAKE) fuzz-report-long
 	REPRO_KERNEL=1 $(PROVE_ALL) $(BOOT_TESTS) $(BUILD_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(UNIT_TESTS)
