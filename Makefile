@@ -317,11 +317,12 @@ HOST_SCRIPTS := $(sort $(wildcard tests/host/*.t))
 # all relative, as gnu-efi's self-relocation needs (stub-relocs.t).
 BUILD_TESTS := $(sort $(wildcard tests/build/*.t))
 
-# tools/prove-all.sh runs the boot tests (QEMU guests of QEMU_CPUS CPUs) a
-# CPUS / QEMU_CPUS at a time and the other files beside them on the CPUs
-# left (CPUS: PROVE_JOBS=N, else nproc); a .t with a "# timing:" or
-# "# alone:" line runs alone after the rest. One summary at the end, with
-# every file's time and the slowest ten.
+# tools/prove-all.sh runs the boot tests (QEMU guests, about half a CPU
+# each under TCG) CPUS at a time and the other files beside them CPUS / 2
+# at a time (CPUS: PROVE_JOBS=N, else nproc), each set longest first
+# (tests/prove-times.txt); a .t with a "# timing:" or "# alone:" line runs
+# alone after the rest. One summary at the end, with every file's wall and
+# CPU time and the slowest ten.
 PROVE_ALL := sh tools/prove-all.sh
 
 test-unit: $(UNIT_TESTS)
