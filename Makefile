@@ -58,6 +58,7 @@ ARM64_NOT.test := $(arm64_both)
 ARM64_NOT.test-all := $(arm64_both)
 ARM64_NOT.test-boot := $(arm64_both)
 ARM64_NOT.test-host := $(arm64_both)
+ARM64_NOT.test-image-arm64 := $(arm64_both)
 ARM64_NOT.test-unit := the unit tests run on this host against the x86 stub; run make test-unit
 ARM64_NOT.boot-tests := $(ARM64_NOT.test-unit)
 ARM64_NOT.test-lava := the LAVA jobs describe an x86 QEMU (q35, OVMF, arch amd64); run make test-lava
@@ -317,7 +318,7 @@ HOST_SCRIPTS := $(sort $(wildcard tests/host/*.t))
 # all relative, as gnu-efi's self-relocation needs (stub-relocs.t).
 BUILD_TESTS := $(sort $(wildcard tests/build/*.t))
 
-# tools/prove-all.sh runs the boot tests (QEMU guests, about half a CPU
+# tools/prove-all.sh runs the boot tests (QEMU guests, about one CPU busy
 # each under TCG) CPUS at a time and the other files beside them CPUS / 2
 # at a time (CPUS: PROVE_JOBS=N, else nproc), each set longest first
 # (tests/prove-times.txt); a .t with a "# timing:" or "# alone:" line runs

@@ -11,8 +11,11 @@
 # boot tests (tests/boot/) run CPUS at a time (PROVE_BOOT_JOBS overrides),
 # and beside them the rest run CPUS / 2 at a time (at least one), CPUS
 # being PROVE_JOBS or else nproc: a boot test's guest under TCG keeps about
-# half a CPU busy whatever its vCPUs (a quick boot of 2 vCPUs: 36 s of CPU
-# in 63 s), most of it waiting on its own timers. Each set runs longest
+# one CPU busy on average, whatever its vCPUs, much of it waiting on its
+# own timers and the firmware's (prove --timer at load 10 to 16, CPU over
+# wall: 10-q35.t 56 s / 210 s, 63-cmdline-file.t 164 / 339, 30-hpet-off.t
+# 96 / 73), so one guest per CPU fills the CPUs a guest per two CPUs left
+# idle once the other files are done. Each set runs longest
 # first, by tests/prove-times.txt (SECONDS FILE a line, a past run's times;
 # the files it does not name after those, in the order given); this run's
 # times go to build/prove-times.txt when build/ exists, to refresh it. The boot tests'
