@@ -220,11 +220,9 @@ kernel: $(B)/kernel/bzImage
 
 # ---- initramfs (gen_init_cpio from the kernel source, no root needed) ----
 # gen_init_cpio.c comes out of the kernel tarball once, then from the kernel
-# cache (tools/gen-init-cpio.sh). After the kernel (order only): a kernel
-# built here has extracted the tarball by then, and the file is copied out
-# of that tree instead of decompressed a second time beside it (make -j).
+# cache (tools/gen-init-cpio.sh).
 GEN_INIT_CPIO := $(B)/tools/gen_init_cpio
-$(GEN_INIT_CPIO): tools/gen-init-cpio.sh | $(B)/kernel/bzImage
+$(GEN_INIT_CPIO): tools/gen-init-cpio.sh
 	@mkdir -p $(@D)
 	sh tools/gen-init-cpio.sh $(B)/tools/gen_init_cpio.c
 	$(CC) -O2 -o $@ $(B)/tools/gen_init_cpio.c
