@@ -333,12 +333,10 @@ test-host: userland report usbwrite $(UNIT_TESTS)
 test-boot: image efi image-arm64
 	$(PROVE_ALL) $(BOOT_TESTS_QUICK)
 
-# One run of tools/prove-all.sh, so CI reads one summary; the fuzzer's short
-# run first. `image` builds tp-report itself: naming `report` beside it
-# would run its generators twice at once, in one folder.
-# What make test and make test-all build, in one make on every CPU: the x86
+# What make test and make test-all build, in one make on every CPU (one
+# make: tp-report's generators run once, not in two makes at once): the x86
 # appliance, tp-report, the single file, tp-usbwrite, the unit tests, the
-# fuzzer, and the arm64 appliance beside them (its two kernels build at
+# fuzzer, and the arm64 appliance beside them (the two kernels build at
 # once when not cached). The arm64 make starts once build/timeprobe is
 # built: it checks the arm64 image's words with it (WORDS_CHECK).
 TEST_BUILD := $(B)/timeprobe.img report efi usbwrite $(UNIT_TESTS) test-image-arm64 \
@@ -347,6 +345,8 @@ TEST_BUILD := $(B)/timeprobe.img report efi usbwrite $(UNIT_TESTS) test-image-ar
 test-image-arm64: $(B)/timeprobe
 	$(MAKE) image-arm64
 
+# One run of tools/prove-all.sh, so CI reads one summary; the fuzzer's short
+# run first.
 test: deps
 	@echo "test: KVM or TCG (tools/accel.sh: boots the firmware under KVM once per machine)"
 	@sh tools/accel.sh >/dev/null
