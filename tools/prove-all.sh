@@ -15,13 +15,13 @@
 # own timers and the firmware's (prove --timer at load 10 to 16, CPU over
 # wall: 10-q35.t 56 s / 210 s, 63-cmdline-file.t 164 / 339, 30-hpet-off.t
 # 96 / 73), so one guest per CPU fills the CPUs a guest per two CPUs left
-# idle once the other files are done. Each set runs longest
-# first, by tests/prove-times.txt (SECONDS FILE a line, a past run's times;
-# the files it does not name after those, in the order given); this run's
-# times go to build/prove-times.txt when build/ exists, to refresh it. The boot tests'
-# output is shown as they end, the rest's once they all have. Every file's
-# time is printed (prove --timer), the slowest ten at the end, then one
-# summary for the whole run:
+# idle once the other files are done. Each set runs longest first, by
+# tests/prove-times.txt (SECONDS FILE a line, a past run's times; the files
+# it does not name after those, in the order given); this run's times go
+# to build/prove-times.txt when build/ exists, to refresh it. The boot
+# tests' output is shown as they end, the rest's once they all have. Every
+# file's wall and CPU time is printed (prove --timer), the slowest ten at
+# the end, then one summary for the whole run:
 #
 #   prove-all: N files (B boot tests, -jJ; R others, -jK; A alone), T tests in S s: N passed, 0 failed
 #   prove-all: N passed, 0 failed
@@ -91,7 +91,7 @@ part alone | tee "$tmp/alone.out"
 
 # Every file's time: its "[hh:mm:ss] FILE .." line, then its timer line,
 # "ok N ms ( U usr S sys + CU cusr CS csys = C CPU)": wall and CPU seconds
-# (the CPU time is what a loaded machine does not change).
+# (the CPU time is what a loaded machine changes least).
 cat "$tmp"/*.out 2>/dev/null | awk '
 	/^\[[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\] / { f = $2 }
 	/^ok +[0-9]+ ms/ && f != "" {
