@@ -58,6 +58,7 @@ ARM64_NOT.test := $(arm64_both)
 ARM64_NOT.test-all := $(arm64_both)
 ARM64_NOT.test-boot := $(arm64_both)
 ARM64_NOT.test-host := $(arm64_both)
+ARM64_NOT.test-image-arm64 := $(arm64_both)
 ARM64_NOT.test-unit := the unit tests run on this host against the x86 stub; run make test-unit
 ARM64_NOT.boot-tests := $(ARM64_NOT.test-unit)
 ARM64_NOT.test-lava := the LAVA jobs describe an x86 QEMU (q35, OVMF, arch amd64); run make test-lava
@@ -73,6 +74,9 @@ $(if $(arm64_refused),$(error make $(arm64_refused): not for ARCH=arm64: $(ARM64
 endif
 
 CC ?= gcc
+# The CPUs make run and make test build on: /proc/cpuinfo's processors, read
+# by make itself (make -n runs nothing), 2 when it has none.
+JOBS ?= $(patsubst 0,2,$(words $(filter processor,$(file </proc/cpuinfo))))
 # $(call sq,WORD): WORD quoted for the shell, as one word whatever it holds
 # (spaces, quotes): '...' with each ' written '\''.
 sq = '$(subst ','\'',$(1))'
@@ -289,9 +293,11 @@ image-arm64: deps
 		build/arm64/timeprobe.efi
 
 # The image's words depend on the accelerator (tools/run.sh), so the script
-# builds it, with the make that runs this one.
+# builds it, with the make that runs this one: on every CPU (-j$(JOBS))
+# unless make was given a -j.
 run: deps
-	@PROFILE=$(call sq,$(PROFILE)) APPEND=$(call sq,$(APPEND)) FAIL_ON=$(call sq,$(FAIL_ON)) MAKE=$(call sq,$(SCRIPT_MAKE)) \
+	@case " $$MAKEFLAGS" in *" -j"*) ;; *) MAKEFLAGS="$$MAKEFLAGS -j$(JOBS)"; export MAKEFLAGS ;; esac; \
+	PROFILE=$(call sq,$(PROFILE)) APPEND=$(call sq,$(APPEND)) FAIL_ON=$(call sq,$(FAIL_ON)) MAKE=$(call sq,$(SCRIPT_MAKE)) \
 		sh tools/run.sh $(call sq,$(B)/timeprobe.img) $(call sq,$(QEMU_MACHINE)) $(call sq,$(QEMU_CPUS))
 
 # README's options tables are rewritten from `timeprobe help markdown`, which
@@ -312,11 +318,12 @@ HOST_SCRIPTS := $(sort $(wildcard tests/host/*.t))
 # all relative, as gnu-efi's self-relocation needs (stub-relocs.t).
 BUILD_TESTS := $(sort $(wildcard tests/build/*.t))
 
-# tools/prove-all.sh runs the boot tests (QEMU guests of QEMU_CPUS CPUs) a
-# CPUS / QEMU_CPUS at a time and the other files beside them on the CPUs
-# left (CPUS: PROVE_JOBS=N, else nproc); a .t with a "# timing:" or
-# "# alone:" line runs alone after the rest. One summary at the end, with
-# every file's time and the slowest ten.
+# tools/prove-all.sh runs the boot tests (QEMU guests, about one CPU busy
+# each under TCG) CPUS at a time and the other files beside them CPUS / 2
+# at a time (CPUS: PROVE_JOBS=N, else nproc), each set longest first
+# (tests/prove-times.txt); a .t with a "# timing:" or "# alone:" line runs
+# alone after the rest. One summary at the end, with every file's wall and
+# CPU time and the slowest ten.
 PROVE_ALL := sh tools/prove-all.sh
 
 test-unit: $(UNIT_TESTS)
@@ -328,18 +335,25 @@ test-host: userland report usbwrite $(UNIT_TESTS)
 test-boot: image efi image-arm64
 	$(PROVE_ALL) $(BOOT_TESTS_QUICK)
 
+# What make test and make test-all build, in one make on every CPU (one
+# make: tp-report's generators run once, not in two makes at once): the x86
+# appliance, tp-report, the single file, tp-usbwrite, the unit tests, the
+# fuzzer, and the arm64 appliance beside them (the two kernels build at
+# once when not cached). The arm64 make starts once build/timeprobe is
+# built: it checks the arm64 image's words with it (WORDS_CHECK).
+TEST_BUILD := $(B)/timeprobe.img report efi usbwrite $(UNIT_TESTS) test-image-arm64 \
+	$(if $(REPORT_HAVE_FUZZ_CC),$(REPORT_FUZZ))
+.PHONY: test-image-arm64
+test-image-arm64: $(B)/timeprobe
+	$(MAKE) image-arm64
+
 # One run of tools/prove-all.sh, so CI reads one summary; the fuzzer's short
-# run first. `image` builds tp-report itself: naming `report` beside it
-# would run its generators twice at once, in one folder.
+# run first.
 test: deps
 	@echo "test: KVM or TCG (tools/accel.sh: boots the firmware under KVM once per machine)"
 	@sh tools/accel.sh >/dev/null
-	@echo "test: building the x86 appliance (kernel cached or built, minutes) and tp-report"
-	$(MAKE) image
-	@echo "test: the single file, tp-usbwrite, the unit tests"
-	$(MAKE) efi usbwrite $(UNIT_TESTS)
-	@echo "test: building the arm64 appliance (cross: kernel cached or built, minutes)"
-	$(MAKE) image-arm64
+	@echo "test: building both appliances (each kernel cached or built, minutes), tp-report, the unit tests, on $(JOBS) CPUs"
+	$(MAKE) -j$(JOBS) $(TEST_BUILD)
 	@echo "test: the report fuzzer's short run"
 	$(MAKE) fuzz-report-quick
 	$(PROVE_ALL) $(BOOT_TESTS_QUICK) $(BUILD_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(UNIT_TESTS)
@@ -347,12 +361,8 @@ test: deps
 test-all: deps
 	@echo "test-all: KVM or TCG (tools/accel.sh: boots the firmware under KVM once per machine)"
 	@sh tools/accel.sh >/dev/null
-	@echo "test-all: building the x86 appliance (kernel cached or built, minutes) and tp-report"
-	$(MAKE) image
-	@echo "test-all: the single file, tp-usbwrite, the unit tests"
-	$(MAKE) efi usbwrite $(UNIT_TESTS)
-	@echo "test-all: building the arm64 appliance (cross: kernel cached or built, minutes)"
-	$(MAKE) image-arm64
+	@echo "test-all: building both appliances (each kernel cached or built, minutes), tp-report, the unit tests, on $(JOBS) CPUs"
+	$(MAKE) -j$(JOBS) $(TEST_BUILD)
 	@echo "test-all: the report fuzzer's long run"
 	$(MAKE) fuzz-report-long
 	REPRO_KERNEL=1 $(PROVE_ALL) $(BOOT_TESTS) $(BUILD_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(UNIT_TESTS)

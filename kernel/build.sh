@@ -36,6 +36,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 cache=${TIMEPROBE_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/timeprobe}
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 jobs=$(nproc 2>/dev/null || echo 2)
+# The kernel's makes run their own -j: not the calling make's jobserver
+# (make test's -j) nor its command line's variables (ARCH=, B=...).
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 # The architecture: base fragment, kernel ARCH, cross compiler, image target.
 case ${ARCH:-x86} in
@@ -89,18 +92,48 @@ mkdir -p "$cache"
 exec 9>"$dir.lock"
 flock 9
 
+# What the extraction leaves out: no x86 or arm64 tinyconfig-based kernel
+# (base or variant) builds it. tools/perf and tools/testing whole (no
+# Kconfig sources them); the C, assembly and device trees of the other
+# architectures and of the large drivers never configured (DRM's GPUs,
+# media, sound, staging, wireless), and the prose of Documentation: their
+# Kconfig, Kbuild and Makefiles stay (Kconfig reads every file it sources,
+# crypto/Kconfig each architecture's). About 700 MB of the 1.3 GB.
+tar_excludes() {
+	printf -- '--anchored\n--no-wildcards-match-slash\n'
+	printf -- '--exclude=*/tools/perf\n--exclude=*/tools/testing\n--wildcards-match-slash\n'
+	for d in alpha arc arm csky hexagon ia64 loongarch m68k microblaze mips nios2 openrisc \
+		parisc powerpc riscv s390 sh sparc um xtensa; do
+		printf -- '--exclude=*/arch/%s/*.%s\n' "$d" '[chS]' "$d" dts "$d" dtsi
+	done
+	for d in drivers/gpu/drm/amd drivers/gpu/drm/i915 drivers/gpu/drm/nouveau drivers/gpu/drm/radeon \
+		drivers/media sound drivers/staging drivers/net/wireless; do
+		printf -- '--exclude=*/%s/*.[ch]\n' "$d"
+	done
+	for e in rst txt yaml svg; do
+		printf -- '--exclude=*/Documentation/*.%s\n' "$e"
+	done
+}
+
 # The source tree to build: KERNEL_SRC, or the tarball extracted once.
 source_tree() {
 	if [ -n "${KERNEL_SRC:-}" ]; then
 		src=$(cd "$KERNEL_SRC" && pwd)
 	else
 		src="$cache/src-$(echo "$srcid" | cut -c5-20)"
+		# one extraction at a time: the x86 and arm64 builds share the tree
+		exec 8>"$src.lock"
+		flock 8
 		if [ ! -f "$src/.extracted" ]; then
 			echo "kernel: extracting $tarball"
 			rm -rf "$src" && mkdir -p "$src"
-			tar -xf "$tarball" -C "$src" --strip-components=1
+			set -f # the patterns reach tar as they are
+			# shellcheck disable=SC2046 # one option a line, none with a blank
+			tar -xf "$tarball" -C "$src" --strip-components=1 $(tar_excludes)
+			set +f
 			touch "$src/.extracted"
 		fi
+		flock -u 8
 	fi
 }
 

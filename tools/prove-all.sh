@@ -8,13 +8,20 @@
 # could disturb, says so with a line starting "# timing:" (and why); one that
 # rewrites what other tests read (the build's own outputs), with "# alone:".
 # Those run alone, one after another, after the rest. Of the others, the
-# boot tests (tests/boot/: each a QEMU guest of QEMU_CPUS CPUs, default 2)
-# run CPUS / QEMU_CPUS at a time (at least one), and beside them the rest
-# run on the CPUs left (at least one), CPUS being PROVE_JOBS or else nproc;
-# each set in the order given (the longest first is best). The boot tests'
-# output is shown as they end, the rest's once they all have. Every file's
-# time is printed (prove --timer), the slowest ten at the end, then one
-# summary for the whole run:
+# boot tests (tests/boot/) run CPUS at a time (PROVE_BOOT_JOBS overrides),
+# and beside them the rest run CPUS / 2 at a time (at least one), CPUS
+# being PROVE_JOBS or else nproc: a boot test's guest under TCG keeps about
+# one CPU busy on average, whatever its vCPUs, much of it waiting on its
+# own timers and the firmware's (prove --timer at load 10 to 16, CPU over
+# wall: 10-q35.t 56 s / 210 s, 63-cmdline-file.t 164 / 339, 30-hpet-off.t
+# 96 / 73), so one guest per CPU fills the CPUs a guest per two CPUs left
+# idle once the other files are done. Each set runs longest first, by
+# tests/prove-times.txt (SECONDS FILE a line, a past run's times; the files
+# it does not name after those, in the order given); this run's times go
+# to build/prove-times.txt when build/ exists, to refresh it. The boot
+# tests' output is shown as they end, the rest's once they all have. Every
+# file's wall and CPU time is printed (prove --timer), the slowest ten at
+# the end, then one summary for the whole run:
 #
 #   prove-all: N files (B boot tests, -jJ; R others, -jK; A alone), T tests in S s: N passed, 0 failed
 #   prove-all: N passed, 0 failed
@@ -48,12 +55,21 @@ for f in "$@"; do
 	*) echo "$f" >>"$tmp/rest" ;;
 	esac
 done
-qemu_cpus=${QEMU_CPUS:-2}
-case $qemu_cpus in '' | *[!0-9]* | 0) qemu_cpus=2 ;; esac
-boot_jobs=$((jobs / qemu_cpus))
-[ "$boot_jobs" -ge 1 ] || boot_jobs=1
-rest_jobs=$((jobs - boot_jobs))
+boot_jobs=${PROVE_BOOT_JOBS:-$jobs}
+case $boot_jobs in '' | *[!0-9]* | 0) boot_jobs=$jobs ;; esac
+rest_jobs=$((jobs / 2))
 [ "$rest_jobs" -ge 1 ] || rest_jobs=1
+
+# Each set longest first: the files tests/prove-times.txt names, by its
+# seconds, then the others in the order given.
+times_in=$(dirname "$0")/../tests/prove-times.txt
+for name in alone boot rest; do
+	[ -f "$times_in" ] || break
+	awk 'NR == FNR { if ($1 ~ /^[0-9.]+$/) t[$NF] = $1; next }
+		{ printf "%s\t%d\t%s\n", ($0 in t) ? t[$0] : -1, FNR, $0 }' "$times_in" "$tmp/$name" |
+		sort -t "$(printf '\t')" -k1,1gr -k2,2n | cut -f3 >"$tmp/$name.sorted"
+	mv "$tmp/$name.sorted" "$tmp/$name"
+done
 
 # part NAME PROVE-ARGS...: prove on the files of $tmp/NAME; its output to
 # $tmp/NAME.out, its own summary lines renamed to this part's.
@@ -73,13 +89,20 @@ wait
 cat "$tmp/rest.out"
 part alone | tee "$tmp/alone.out"
 
-# Every file's time: its "[hh:mm:ss] FILE .." line, then its timer line.
+# Every file's time: its "[hh:mm:ss] FILE .." line, then its timer line,
+# "ok N ms ( U usr S sys + CU cusr CS csys = C CPU)": wall and CPU seconds
+# (the CPU time is what a loaded machine changes least).
 cat "$tmp"/*.out 2>/dev/null | awk '
 	/^\[[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\] / { f = $2 }
-	/^ok +[0-9]+ ms/ && f != "" { printf "%8.1f s  %s\n", $2 / 1000, f; f = "" }
+	/^ok +[0-9]+ ms/ && f != "" {
+		cpu = "?"
+		for (i = 3; i < NF; i++) if ($(i + 1) == "CPU)") cpu = sprintf("%.1f", $i)
+		printf "%8.1f s %7s s CPU  %s\n", $2 / 1000, cpu, f; f = ""
+	}
 ' | sort -rn >"$tmp/times"
-echo "prove-all: the slowest ten files:"
+echo "prove-all: the slowest ten files (wall, CPU of the file and its children):"
 head -n 10 "$tmp/times"
+[ ! -d build ] || cp "$tmp/times" build/prove-times.txt
 
 # The counts: prove's "Files=N, Tests=M," and its summary's failed files.
 cat "$tmp"/*.out 2>/dev/null | awk -v boot="$(wc -l <"$tmp/boot")" -v rest="$(wc -l <"$tmp/rest")" \

@@ -18,6 +18,7 @@ makedry_setup
 # target: what its refusal must say (besides "make TARGET: not for ARCH=arm64:")
 refused="test:run_it_without_ARCH=arm64 test-all:run_it_without_ARCH=arm64
 test-boot:run_it_without_ARCH=arm64 test-host:run_it_without_ARCH=arm64
+test-image-arm64:run_it_without_ARCH=arm64
 test-unit:run_make_test-unit boot-tests:run_make_test-unit test-lava:run_make_test-lava
 compare:run_it_without_ARCH=arm64 bench:run_it_without_ARCH=arm64
 readme-options:run_it_without_ARCH=arm64 noise-floor:run_it_without_ARCH=arm64

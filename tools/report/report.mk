@@ -69,10 +69,22 @@ $(REPORT_OBJDIR)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(REPORT_CC) $(REPORT_CFLAGS) -c $< -o $@
 
+# It needs the probe tables and the record builder, no sanitizers: on x86
+# it links the appliance's own musl objects (built for /init anyway, and
+# run here: same CPU); an arm64 build's musl objects cannot run on this
+# host, so it links the host library the unit tests use.
+ifeq ($(ARCH),x86)
+REPORT_KEYS_GEN_OBJ := $(filter-out $(B)/musl/userland/main.o,$(USERLAND_OBJ))
+$(REPORT_KEYS_GEN): tools/report/gen/keys_gen.c $(REPORT_KEYS_GEN_OBJ) | $(MUSL_UAPI)/.done
+	@mkdir -p $(@D)
+	$(MUSL_CC) $(CFLAGS_COMMON) -D_GNU_SOURCE -isystem $(MUSL_UAPI) -static -o $@ $< \
+		$(REPORT_KEYS_GEN_OBJ) -lm -lpthread
+else
 $(REPORT_KEYS_GEN): tools/report/gen/keys_gen.c $(USERLAND_HOST_LIB) $(STUB_HOST_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -o $@ $< -Wl,--start-group $(USERLAND_HOST_LIB) $(STUB_HOST_LIB) \
 		-Wl,--end-group $(HOST_LIBS)
+endif
 
 # rewritten only when it changed, so tp-report is not relinked for nothing
 $(REPORT_KEYS_C): $(REPORT_KEYS_GEN)
