@@ -300,8 +300,9 @@ readme-options: $(B)/timeprobe
 
 # ---- tests ----
 # Boot tests named 9x-*.t are slow (kernel variants, the calibration under load):
-# make test-all runs them; so does it 69-net-upload.t (the net kernel, two netboots).
-BOOT_TESTS_QUICK := $(filter-out tests/boot/9% tests/boot/69-net-upload.t,$(BOOT_TESTS))
+# make test-all runs them; so does it 69-net-upload.t (the net kernel, two netboots)
+# and 72-lab-doc.t (docs/lab.md run as written: three servers, the net kernel, a netboot).
+BOOT_TESTS_QUICK := $(filter-out tests/boot/9% tests/boot/69-net-upload.t tests/boot/72-lab-doc.t,$(BOOT_TESTS))
 HOST_SCRIPTS := $(sort $(wildcard tests/host/*.t))
 # Checks of the tree and its build: the layers' includes (layers.t), who
 # calls whom in userland/ (cycles.t), make -n of every target (make-dry.t),
