@@ -247,6 +247,12 @@ initramfs: $(B)/initramfs.img
 ifeq ($(ARCH),x86)
 WORDS_CHECK := build/timeprobe
 TIMEPROBE_CHECK := $(CURDIR)/build/timeprobe
+# Built in another folder (B=...), the checker is still build/timeprobe:
+# a make of its own makes it there (docs/lab.md builds in the lab's folder).
+ifneq ($(B),build)
+build/timeprobe: FORCE
+	$(MAKE) B=build build/timeprobe
+endif
 else
 WORDS_CHECK :=
 TIMEPROBE_CHECK := $(if $(wildcard build/timeprobe),$(CURDIR)/build/timeprobe)
