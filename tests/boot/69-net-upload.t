@@ -61,11 +61,6 @@ def netboot(port, push_port):
     return status, text
 
 
-def record_lines(text):
-    """The record lines of a log or file, as printed (escapes and CR removed)."""
-    return [l for l in (ANSI.sub("", x).rstrip("\r") for x in text.splitlines()) if l.startswith("TP1 {")]
-
-
 def uploaded(port, push_port, www):
     status, text = netboot(port, push_port)
     plain = ANSI.sub("", text)

@@ -4,7 +4,7 @@ tests/boot/69-net-upload.t; docs/lab.md): Debian's nginx with a private
 configuration in a scratch folder (WebDAV PUT, create_full_put_path; a 404
 and a 500 location) and prometheus-pushgateway, each on a free port. Every
 server started here is stopped by stop_all(), which the tests call whatever
-ends them."""
+ends them. free_port() and stop() serve tests/lib/scrape.py too."""
 import os
 import shutil
 import signal
@@ -19,8 +19,9 @@ servers = []
 
 
 def stop(p):
-	"""Stops one server started here (and waits for it)."""
-	if p.poll() is None:
+	"""Stops one server (and waits for it); None is nothing to stop.
+	tests/lib/scrape.py's servers stop here too."""
+	if p and p.poll() is None:
 		p.terminate()
 		try:
 			p.wait(10)

@@ -14,7 +14,6 @@ ns_per_call (1e-9 s each); 1 when not (why on stdout); 77 with the reason
 on stdout when either program is missing or cannot start (a skip)."""
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -25,15 +24,11 @@ import json
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 from tp1rec import records  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from labserve import free_port, stop  # noqa: E402
 
 METRIC = "timeprobe_clocks_per_call_seconds"
 SKIP = 77
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_ready(proc, url, secs=30):
@@ -58,16 +53,6 @@ def start(argv, url, log):
     with open(log) as f:
         last = f.read().strip().splitlines()[-1:] or ["(no output)"]
     return None, last[0]
-
-
-def stop(proc):
-    if proc and proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def query(url, q):

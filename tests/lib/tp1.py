@@ -106,6 +106,11 @@ def check_keys(text):
     return "" if r.returncode == 0 else (r.stdout + r.stderr).strip()
 
 
+def record_lines(text):
+    """The record lines of a log or file, as printed (escapes and CR removed), in order."""
+    return [l for l in (ANSI.sub("", x).rstrip("\r") for x in text.splitlines()) if l.startswith("TP1 {")]
+
+
 def first(recs, rtype):
     """The first record of a type, or {}."""
     return next((r for r in recs if r["type"] == rtype), {})
