@@ -12,7 +12,6 @@
  */
 #include <math.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>

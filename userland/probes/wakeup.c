@@ -29,8 +29,6 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
-#include <sched.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>

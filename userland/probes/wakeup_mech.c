@@ -11,13 +11,10 @@
 #include <mqueue.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/select.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../timeutil.h"
