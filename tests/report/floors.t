@@ -6,7 +6,7 @@
 # only a regular file of valid lines, each refusal with its reason.
 . "$(dirname "$0")/lib.sh"
 
-GEN=$(dirname "$TP_REPORT")/report/floors_gen
+GEN=${TP_FLOORS_GEN:-$(dirname "$TP_REPORT")/report/floors_gen}	# beside tp-report, or named
 D=$(sh tests/lib/testdata.sh) || exit 1	# tests/data, its sets of runs extracted
 F=tools/report/floors.tsv
 
@@ -19,7 +19,8 @@ if [ -x "$GEN" ] && [ -f "$1" ]; then
 	pass $? "$F is floors_gen's estimate from the $# runs tests/data/aa-*.log (make noise-floor-table)"
 	diff "$TMP/floors.tsv" $F | head -20 | sed 's/^/# /'
 else
-	skip "floors_gen or tests/data/aa-*.log absent: the table cannot be checked here"
+	[ -x "$GEN" ] && why="tests/data/aa-*.log absent" || why="no floors_gen at $GEN (TP_FLOORS_GEN=PATH names one)"
+	skip "$why: the table cannot be checked here"
 fi
 rows=$(grep -vc '^#' $F)
 [ "$rows" -gt 0 ] && [ "$(wc -c <$F)" -lt 262144 ] &&
