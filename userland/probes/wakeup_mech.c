@@ -296,6 +296,31 @@ static int r_mq_timedreceive(const struct wcfg *c, struct wout *o, char *why, si
 	return rc;
 }
 
+/* A periodic timer's first expiry one period from now, absolute; *start is now. */
+static struct itimerspec periodic_its(const struct wcfg *c, int64_t *start)
+{
+	struct itimerspec its;
+
+	*start = mono_ns();
+	its.it_value = ns_ts(*start + c->period_ns);
+	its.it_interval = ns_ts(c->period_ns);
+	return its;
+}
+
+/* One wake-up at now that took `periods` expiries (1 + the overruns): its
+ * latency against *expected, which moves on; 1 once the wall cap is past. */
+static int periodic_took(const struct wcfg *c, struct wout *o, int64_t start, int64_t now,
+			 int64_t *expected, uint64_t periods)
+{
+	o->lat[o->n++] = now - *expected;
+	o->overruns += periods - 1;
+	*expected += (int64_t)periods * c->period_ns;
+	if (now - start <= c->wall_cap_ns)
+		return 0;
+	o->stopped_early = 1;
+	return 1;
+}
+
 /* POSIX timer, periodic, first expiry absolute; the signal is blocked and
  * taken with sigwaitinfo(), as cyclictest does. The kernel re-arms the
  * timer when the signal is taken and reports the periods it skipped in
@@ -304,7 +329,7 @@ static int posix_timer(const struct wcfg *c, struct wout *o, char *why, size_t l
 {
 	int signo = SIGRTMIN;
 	struct sigevent sev = { .sigev_notify = thread_id ? SIGEV_THREAD_ID : SIGEV_SIGNAL, .sigev_signo = signo };
-	struct itimerspec its = { 0 };
+	struct itimerspec its;
 	struct timespec zero = { 0 };
 	int64_t start, expected;
 	timer_t tid;
@@ -323,16 +348,13 @@ static int posix_timer(const struct wcfg *c, struct wout *o, char *why, size_t l
 			rc = 1;
 		return rc;
 	}
-	start = mono_ns();
+	its = periodic_its(c, &start);
 	expected = start + c->period_ns;
-	its.it_value = ns_ts(expected);
-	its.it_interval = ns_ts(c->period_ns);
 	if (timer_settime(tid, TIMER_ABSTIME, &its, 0) < 0) {
 		rc = fail(why, len, "timer_settime");
 		goto out;
 	}
 	for (size_t i = 0; i < c->samples; i++) {
-		int64_t now, lat;
 		uint64_t over;
 
 		if (sigwaitinfo(&set, &si) < 0) {
@@ -343,16 +365,9 @@ static int posix_timer(const struct wcfg *c, struct wout *o, char *why, size_t l
 			rc = fail(why, len, "sigwaitinfo");
 			goto out;
 		}
-		now = mono_ns();
-		lat = now - expected;
 		over = si.si_overrun > 0 ? (uint64_t)si.si_overrun : 0;
-		o->lat[o->n++] = lat;
-		o->overruns += over;
-		expected += (int64_t)(1 + over) * c->period_ns;
-		if (now - start > c->wall_cap_ns) {
-			o->stopped_early = 1;
+		if (periodic_took(c, o, start, mono_ns(), &expected, 1 + over))
 			break;
-		}
 	}
 out:
 	timer_delete(tid);
@@ -376,24 +391,21 @@ static int r_timer_tid(const struct wcfg *c, struct wout *o, char *why, size_t l
 static int r_timerfd(const struct wcfg *c, struct wout *o, char *why, size_t len)
 {
 	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC), rc = 0;
-	struct itimerspec its = { 0 };
+	struct itimerspec its;
 	int64_t start, expected;
 
 	if (fd < 0) {
 		rc = fail(why, len, "timerfd_create");
 		return rc == -ENOSYS || rc == -EINVAL ? 1 : rc;
 	}
-	start = mono_ns();
+	its = periodic_its(c, &start);
 	expected = start + c->period_ns;
-	its.it_value = ns_ts(expected);
-	its.it_interval = ns_ts(c->period_ns);
 	if (timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, 0) < 0) {
 		rc = fail(why, len, "timerfd_settime");
 		goto out;
 	}
 	for (size_t i = 0; i < c->samples; i++) {
 		uint64_t exp = 0;
-		int64_t now;
 
 		if (read(fd, &exp, sizeof(exp)) != (ssize_t)sizeof(exp) || !exp) {
 			if (errno == EINTR) {
@@ -403,14 +415,8 @@ static int r_timerfd(const struct wcfg *c, struct wout *o, char *why, size_t len
 			rc = fail(why, len, "read(timerfd)");
 			goto out;
 		}
-		now = mono_ns();
-		o->lat[o->n++] = now - expected;
-		o->overruns += exp - 1;
-		expected += (int64_t)exp * c->period_ns;
-		if (now - start > c->wall_cap_ns) {
-			o->stopped_early = 1;
+		if (periodic_took(c, o, start, mono_ns(), &expected, exp))
 			break;
-		}
 	}
 out:
 	close(fd);
