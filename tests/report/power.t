@@ -280,10 +280,11 @@ sed -n '/^What changed/{n;N;p}' "$TMP/out" | tr -d '\n' | grep -q \
 	'^  clocksource hpet → acpi_pm, a setting: the default clock as booted (clock_gettime(CLOCK_MONOTONIC) through libc) *0.50x cheaper: 1528.7 → 758.89 ns; identical boots vary by up to [0-9.]*x here, so its size is not established$' &&
 	grep -q '^  (no figure differs from default by more than its noise)$' "$TMP/out"
 pass $? "fresh-r-tcg pair 2: the changed clocksource and its clock read named first, not as a lead"
-# wakeup's maxima by 5 rounds' ranks cannot reach their family's level: the note says so
+# wakeup's maxima by 5 rounds' ranks cannot reach the level one figure alone must (alpha / (results x
+# statistics of its result), family.h): the note says so
 "$TP_REPORT" --label=a,b $D/fresh-r-1-a.log $D/fresh-r-1-b.log >"$TMP/out"
 tr -d '\n' <"$TMP/out" | sed 's/  */ /g' |
-	grep -q "(maxima by their rounds' ranks: 5 rounds against 5 reach p 0.0079 at best, above the [0-9.e-]* their probe's family of [0-9]* asks of one figure alone, so a maximum that moves alone does not lead here"
+	grep -q "(maxima by their rounds' ranks: 5 rounds against 5 reach p 0.0079 at best, above the [0-9.e-]* that [0-9]* results of their probe, [0-9]* statistics in this one's, ask of one figure alone, so a maximum that moves alone does not lead here"
 pass $? "fresh-r: the note says a maximum of 5 rounds a side cannot lead alone"
 # identical runs (one clocksource) never get that line
 "$TP_REPORT" --label=a,b $D/fresh-r-tcg-hpet-1.log $D/fresh-r-tcg-hpet-2.log >"$TMP/out"

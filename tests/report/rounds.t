@@ -71,6 +71,40 @@ sed -n '/^What changed/,/^$/p;/^Figures furthest/,/^$/{/^  [a-z]/d;p}' "$TMP/out
 pass $? "no line of the lead in words or of the notes under its table is over 120 columns"
 wide "$TMP/lead-both" | sed 's/^/# /'
 
+# one hypothesis per result (tools/report/family.h): A and B with yield's "2 threads" cut to its
+# one statistic total_per_s, so the probe has 3 results, of 1, 6 and 6 tested statistics.
+# x1.52 on that one: the test's own p (about 0.002 here) passes its result's Simes at
+# 0.0125 / 3 results; a flat Benjamini-Hochberg over the probe's 13 statistics would ask
+# 0.0125 / 13 = 0.00096, and did not lead it (before issue 46's per-result test). The same
+# x1.52 on 10 threads' total_per_s, alone in a result of six, must reach 0.0125 / 18: no lead.
+only() {	# LOG NAME KEY: LOG with NAME's numbers other than KEY (and KEY_ci95) left out
+	python3 - "$@" <<'PY'
+import sys
+sys.path.insert(0, "tools")
+from tp1rec import record_line, records
+name, keep = sys.argv[2], sys.argv[3]
+for r in records(open(sys.argv[1], errors="replace").read())[0]:
+    if r.get("type") == "result" and r.get("name") == name:
+        for k in [k for k, v in r.items() if isinstance(v, (int, float)) and not isinstance(v, bool)
+                  and k not in (keep, "round", "threads") and not k.startswith(keep + "_")]:
+            del r[k]
+    print(record_line(r))
+PY
+}
+only "$TMP/a.log" "2 threads" total_per_s >"$TMP/a1.log"
+rounds $D/fresh-quiet-1-b.log "2 threads" total_per_s 1.52 >"$TMP/b2.log"
+only "$TMP/b2.log" "2 threads" total_per_s >"$TMP/b2-1.log"
+lead --label=A,B "$TMP/a1.log" "$TMP/b2-1.log"
+grep -Eq "^  yield +2 threads: total_per_s " "$TMP/lead"
+pass $? "a result of one statistic at x1.52 among results of six: selected, its row leads"
+diag "$TMP/lead"
+rounds $D/fresh-quiet-1-b.log "10 threads" total_per_s 1.52 >"$TMP/b10.log"
+only "$TMP/b10.log" "2 threads" total_per_s >"$TMP/b10-1.log"
+lead --label=A,B "$TMP/a1.log" "$TMP/b10-1.log"
+[ "$(cat "$TMP/lead")" = "  (no figure differs from A by more than its noise)" ]
+pass $? "one statistic of a result of six at x1.52, moving alone: not selected, no row leads"
+diag "$TMP/lead"
+
 # counts: switch's involuntary switches 0 in every round of A, 44 over B's five
 rounds $D/fresh-quiet-1-a.log x x 1 invol_ctxsw >"$TMP/a0.log"
 rounds $D/fresh-quiet-1-b.log x x events invol_ctxsw >"$TMP/b44.log"

@@ -50,8 +50,9 @@ int between_quasi_poisson(const double *ca, const double *ta, size_t na, const d
 			  const double *tb, size_t nb, double extra, struct between_qp *out);
 
 /*
- * The smallest factor a two-sided test at alpha / m (m figures tested at
- * once, Bonferroni: Benjamini-Hochberg is never stricter) detects with
+ * The smallest factor a two-sided test at alpha / m (the most a test of m
+ * figures at once asks of one: family.h's of a figure that moves alone,
+ * m its probe's results times its result's statistics) detects with
  * probability power, where the log ratio's estimate has standard deviation
  * sd_diff with df degrees of freedom (the test's own: Student's t; 0:
  * known, the normal) and must also pass band (the log of the practical

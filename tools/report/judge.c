@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "between.h"
+#include "family.h"
 #include "judge.h"
 #include "keys.h"
 #include "noise.h"
@@ -257,17 +258,10 @@ static void extremes(const struct report *rp, const struct figure *fg, size_t r,
 		j->p_best *= (double)i / (double)(n + i);
 }
 
-static int by_p(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
-}
-
 static int judge_one(const struct report *rp, const struct figure *fg, size_t r,
 		     struct judgement *j);
 
-/* Is j one of its probe's many tests (Benjamini-Hochberg's family)? */
+/* Is j one of its probe's many tests (family.h's procedure)? */
 static int in_family(const struct judgement *j)
 {
 	return !j->primary && (j->how == JUDGE_WELCH || j->how == JUDGE_INTERVALS ||
@@ -276,51 +270,95 @@ static int in_family(const struct judgement *j)
 
 /*
  * Many figures are tested at once, so a p below 0.05 comes up by chance in
- * about one test of twenty: Benjamini and Hochberg's step-up rule keeps the
- * expected share of false leads among a probe's leads at alpha (each probe
- * a family: its figures measure one thing; alpha judge_alpha()'s). The
- * largest p_(k) <= k / m alpha over the m tests of probe's figures between
- * run 0 and run r; -1 when none passes; *m the family's size. Cached per
- * report (its id), run and probe (figures are sorted by probe).
+ * about one test of twenty. One hypothesis per result ("did this result
+ * change?"), its statistics the views of it: Benjamini and Bogomolov's
+ * procedure (family.h; Simes within a result, Benjamini-Hochberg across a
+ * probe's results at judge_alpha()'s level, then within each selected
+ * result at alpha R / m). A result is what the probe's record declares one
+ * (its identity keys: fg->result_rank, the same id), never a name known
+ * here. The outcome for the figures of probe between run 0 and run r, from
+ * its first figure (figures are sorted by probe), cached per report (its
+ * id), run and probe.
  */
-static double fdr_threshold(const struct report *rp, size_t r, const char *probe, size_t *mp)
-{
-	static unsigned c_id, c_gen;
-	static size_t c_r, c_m;
-	static char *c_probe;
-	static double c_thr;
-	double *p, thr = -1, alpha;
-	size_t m = 0;
+struct family_cache {
+	unsigned id, gen;
+	size_t r, first, n;	/* the probe's figures: rp->figs[first .. first + n) */
+	int *tested, *pass;	/* per figure of the probe */
+	size_t *size;		/* its result's tested statistics */
+	struct family_outcome out;
+};
 
-	if (rp->id && c_id == rp->id && c_r == r && c_gen == keys_generation() && c_probe &&
-	    !strcmp(c_probe, probe)) {
-		*mp = c_m;
-		return c_thr;
-	}
-	alpha = judge_alpha(rp, r);
-	p = xcalloc(rp->nfigs + 1, sizeof(*p));
-	for (size_t i = 0; i < rp->nfigs; i++) {
+static void family_fill(const struct report *rp, size_t r, size_t first, struct family_cache *c)
+{
+	size_t n = 0, k = 0;
+	double *p;
+	size_t *group, *size;
+	int *pass;
+
+	while (first + n < rp->nfigs && !strcmp(rp->figs[first + n].probe, rp->figs[first].probe))
+		n++;
+	free(c->tested);
+	free(c->pass);
+	free(c->size);
+	*c = (struct family_cache){ .id = rp->id, .gen = keys_generation(), .r = r, .first = first,
+				    .n = n, .tested = xcalloc(n + 1, sizeof(int)),
+				    .pass = xcalloc(n + 1, sizeof(int)),
+				    .size = xcalloc(n + 1, sizeof(size_t)) };
+	p = xcalloc(n + 1, sizeof(*p));
+	group = xcalloc(n + 1, sizeof(*group));
+	size = xcalloc(n + 1, sizeof(*size));
+	pass = xcalloc(n + 1, sizeof(*pass));
+	for (size_t i = 0; i < n; i++) {
 		struct judgement j;
 
-		if (strcmp(rp->figs[i].probe, probe))
+		judge_one(rp, &rp->figs[first + i], r, &j);
+		if (!in_family(&j))
 			continue;
-		judge_one(rp, &rp->figs[i], r, &j);
-		if (in_family(&j))
-			p[m++] = j.p;
+		c->tested[i] = 1;
+		p[k] = isnan(j.p) ? 1 : j.p;
+		group[k++] = rp->figs[first + i].result_rank;
 	}
-	qsort(p, m, sizeof(*p), by_p);
-	for (size_t k = 0; k < m; k++)
-		if (p[k] <= (double)(k + 1) / (double)m * alpha)
-			thr = p[k];
+	family_select(p, group, k, judge_alpha(rp, r), pass, size, &c->out);
+	for (size_t i = 0, t = 0; i < n; i++)
+		if (c->tested[i]) {
+			c->pass[i] = pass[t];
+			c->size[i] = size[t++];
+		}
 	free(p);
-	c_id = rp->id;
-	c_r = r;
-	c_gen = keys_generation();
-	free(c_probe);
-	c_probe = xstrdup(probe);
-	c_thr = thr;
-	*mp = c_m = m;
-	return thr;
+	free(group);
+	free(size);
+	free(pass);
+}
+
+/* fg's index in rp->figs: fg is one of them (every caller judges rp's own). */
+static size_t fig_index(const struct report *rp, const struct figure *fg)
+{
+	for (size_t i = 0; i < rp->nfigs; i++)
+		if (&rp->figs[i] == fg || (rp->figs[i].id == fg->id && rp->figs[i].key == fg->key))
+			return i;
+	return rp->nfigs;
+}
+
+/* Does tested fg pass its probe's procedure between run 0 and run r? Fills j's m, results, stats. */
+static int family_passes(const struct report *rp, const struct figure *fg, size_t r,
+			 struct judgement *j)
+{
+	static struct family_cache c;
+	size_t i = fg >= rp->figs && fg < rp->figs + rp->nfigs ? (size_t)(fg - rp->figs) :
+								  fig_index(rp, fg), first = i;
+
+	if (i >= rp->nfigs)
+		return 0;
+	if (!(rp->id && c.id == rp->id && c.gen == keys_generation() && c.r == r && c.first <= i &&
+	      i < c.first + c.n && c.tested)) {
+		while (first && !strcmp(rp->figs[first - 1].probe, fg->probe))
+			first--;
+		family_fill(rp, r, first, &c);
+	}
+	j->results = c.out.families;
+	j->stats = c.size[i - c.first] ? c.size[i - c.first] : 1;
+	j->m = j->results * j->stats;
+	return c.pass[i - c.first];
 }
 
 double judge_alpha(const struct report *rp, size_t r)
@@ -360,10 +398,10 @@ int judge(const struct report *rp, const struct figure *fg, size_t r, struct jud
 	int leads = judge_one(rp, fg, r, j);
 
 	if (in_family(j)) {
-		double thr = fdr_threshold(rp, r, fg->probe, &j->m);
+		int passes = family_passes(rp, fg, r, j);
 
 		j->alpha = judge_alpha(rp, r);
-		return leads && j->p <= thr;
+		return leads && passes;
 	}
 	return leads;
 }

@@ -5,13 +5,14 @@
  * practical band around 1. The interval comes from what was measured:
  * - both sides repeated (--repeat, or several runs a side): Welch's t on
  *   the logs of the iterations' (or runs') values, its p-value shown, and
- *   Benjamini-Hochberg's rule over all the figures tested so (the
- *   comparison's own question, primary_question(), primary.h, alone, by ranks where
- *   each side has enough runs);
+ *   one hypothesis per result over its probe's results (family.h:
+ *   Simes within a result, Benjamini-Hochberg across them; the
+ *   comparison's own question, primary_question(), primary.h, alone, by
+ *   ranks where each side has enough runs);
  * - else (one run a side) the run's rounds as its samples (Welch's t on
  *   their logs), or where it has none its own interval (KEY_ci95, keys.h),
  *   plus twice the between-run variance identical runs show for the figure
- *   in their env (noise.h), Benjamini-Hochberg over each probe's figures;
+ *   in their env (noise.h), tested per result as above;
  *   an event count by its rates, quasi-Poisson over the rounds (between.h);
  *   a maximum by its rounds' maxima, Mann-Whitney (ranks.h); a figure its
  *   probe declares context never.
@@ -63,8 +64,13 @@ struct judgement {
 	int primary;		/* the comparison's own question (primary_question(), primary.h) */
 	double sd;		/* INTERVALS, COUNTS: the standard deviation of lr's estimate */
 	double df;		/* its degrees of freedom */
-	size_t m;		/* the figures of its probe tested with it (Benjamini-Hochberg's family) */
-	double alpha;		/* the level that family is tested at (judge_alpha()) */
+	/*
+	 * Its probe's procedure (family.h): the results with a tested
+	 * statistic, the tested statistics of its own result, and m, their
+	 * product: alpha / m is what it must reach when it moves alone
+	 */
+	size_t results, stats, m;
+	double alpha;		/* the level the probe's results are tested at (judge_alpha()) */
 	double p_best;		/* EXTREMES: the smallest p its rounds allow (2 / C(m + n, m)) */
 	size_t rounds[2];	/* EXTREMES: the rounds of run 0 and of run r */
 };
@@ -83,14 +89,17 @@ int judge(const struct report *rp, const struct figure *fg, size_t r, struct jud
 
 /*
  * The smallest factor (>= 1) j's comparison detects in 80 % of pairs
- * (docs/comparing.md): exp(max(z_{1-alpha/2m} sd, band + half) + z_0.8 sd)
- * for one run a side (between.h), m its probe's tested figures, alpha the
+ * (docs/comparing.md): exp(max(t_{1-alpha/2m} sd, band + half) + t_0.8 sd)
+ * for one run a side (between.h), alpha / m the level family.h's procedure
+ * asks of it when it moves alone (m its probe's tested results times its
+ * own result's tested statistics: any other figure moving with it only
+ * lowers what it must reach, so the factor holds in every case), alpha the
  * comparison's per probe; exp(half + band) for the rest.
  */
 double judge_detectable(const struct judgement *j);
 
 /*
- * The level each probe's Benjamini-Hochberg family is tested at: JUDGE_ALPHA
+ * The level each probe's results are tested at (family.h): JUDGE_ALPHA
  * over the probes with a tested figure in the comparison of run r, so that
  * identical single runs lead with any row in at most JUDGE_ALPHA of pairs;
  * JUDGE_ALPHA where a side pools several runs (sides.h).

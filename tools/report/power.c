@@ -127,7 +127,8 @@ static void print_list(FILE *f, const struct report *rp, enum style style, enum 
 
 /*
  * Where a maximum is judged by its rounds' ranks and those rounds cannot
- * reach the level its probe's family asks of one figure alone (alpha / m):
+ * reach the level its probe's procedure asks of one figure alone (alpha / m,
+ * judge.h):
  * that it cannot lead, once, with the first such figure's numbers.
  */
 static void print_extremes_blind(FILE *f, const struct report *rp)
@@ -139,10 +140,10 @@ static void print_extremes_blind(FILE *f, const struct report *rp)
 		if (j.how != JUDGE_EXTREMES || !j.m || !(j.p_best > j.alpha / (double)j.m))
 			continue;
 		fprintf(f, "  (maxima by their rounds' ranks: %zu rounds against %zu reach p %.2g at best, "
-			"above the %.2g their probe's family of %zu asks of one figure alone, so a maximum "
-			"that moves alone does not lead here; several runs a side, or more rounds "
-			"(timeprobe.rounds=, --rounds=), let it)\n", j.rounds[0], j.rounds[1], j.p_best,
-			j.alpha / (double)j.m, j.m);
+			"above the %.2g that %zu results of their probe, %zu statistics in this one's, ask "
+			"of one figure alone, so a maximum that moves alone does not lead here; several "
+			"runs a side, or more rounds (timeprobe.rounds=, --rounds=), let it)\n",
+			j.rounds[0], j.rounds[1], j.p_best, j.alpha / (double)j.m, j.results, j.stats);
 		return;
 	}
 }
@@ -155,7 +156,9 @@ void lead_print_note(FILE *f, const struct report *rp, enum style style)
 		"the figure's between-run variance from %u identical quiet runs (tools/report/floors.tsv), "
 		"Welch's t; event counts as rates per second, quasi-Poisson over the rounds; maxima by "
 		"their rounds' ranks (Mann-Whitney); several runs a side: Welch's t on the runs; p "
-		"shown, Benjamini-Hochberg over each probe's figures; a figure leads when its 95 %% "
+		"shown; one hypothesis per result: Simes over its statistics, Benjamini-Hochberg over "
+		"each probe's results, then within each selected one (Benjamini and Bogomolov); a "
+		"figure leads when its 95 %% "
 		"interval also excludes 1 -/+ %.0f %% (counts %.0f %%), ranked by the ratio)\n",
 		noise_builtin_runs(), JUDGE_BAND * 100, JUDGE_BAND_COUNT * 100);
 	each_probe(rp, print_power, &pl);
