@@ -148,9 +148,9 @@ def ref(src, like_probe=False):
     was built; None without a compiler. like_probe: static with musl-gcc as
     the probe is, when there is one (glibc registers rseq for each thread,
     which the kernel updates on every switch)."""
-    exe = os.path.join(WORK, os.path.basename(src)[:-2])
     for cc, how in ((["musl-gcc", "-static"], "musl-gcc -static -O2") if like_probe else (None, None),
                     ([os.environ.get("CC", "cc")], "cc -O2")):
+        exe = os.path.join(WORK, os.path.basename(src)[:-2] + ("" if how == "cc -O2" else "-musl"))
         if cc and shutil.which(cc[0]) and not subprocess.run([*cc, "-O2", "-pthread", "-o", exe,
                                                                 src]).returncode:
             return exe, how
@@ -199,7 +199,21 @@ PAIRS = [
      "peer_get": yield_peer,
      "why": "threads of one process against processes, every call a switch on both sides: a "
             "switch between threads keeps the address space, one between processes changes it, "
-            "and stress-ng's loop counts and checks more per call, so ours is expected below 1"},
+            "stress-ng is built with glibc (rseq, updated on every switch) and its loop counts "
+            "and checks more per call, so ours is expected below 1; yield-proc pairs the first "
+            "two alike, what this row has beyond it is stress-ng's loop"},
+    {"name": "yield-proc", "figure": "CPU time per sched_yield() call, %d threads / %d processes "
+                                     "of the minimal loop built as stress-ng is, all on CPU 0, "
+                                     "each call a switch (ns)" % (YIELDERS, YIELDERS),
+     "ours": [*YIELD_PIN, *ours("yield", "--yield-threads=%d" % YIELDERS)],
+     "get": key("yield", "%d threads" % YIELDERS, "ns_per_yield"),
+     "share": switch_share("yield", "%d threads" % YIELDERS),
+     "need": "cc", "peer": None, "peer_get": number(r"cpu_ns_per_yield ([\d.]+)"),
+     "peer_share": number(r"switches_per_yield ([\d.]+)"),
+     "why": "stress-ng's shape without stress-ng: tools/bench/yield_ref.c's loop in forked "
+            "processes, built with the system's compiler and libc as the distribution's "
+            "stress-ng is; what is left is the switch of address space and the libc's per-switch "
+            "work, so ours is expected below 1"},
     {"name": "yield-ref", "figure": "CPU time per sched_yield() call, %d threads each side, "
                                     "all on CPU 0, each call a switch (ns)" % YIELDERS,
      "ours": [*YIELD_PIN, *ours("yield", "--yield-threads=%d" % YIELDERS)],
@@ -271,6 +285,10 @@ def main():
         if pair["name"] == "yield-ref":
             exe, how = ref(YIELD_SRC, like_probe=True)
             pair["peer"] = [*YIELD_PIN, exe, str(YIELDERS), "3"]
+            pair["why"] += " (built with %s)" % how
+        if pair["name"] == "yield-proc":
+            exe, how = ref(YIELD_SRC)
+            pair["peer"] = [*YIELD_PIN, exe, str(YIELDERS), "3", "processes"]
             pair["why"] += " (built with %s)" % how
         if not shutil.which(pair["need"]) or None in pair["peer"]:
             line = "peers: SKIP %s: %s not installed" % (pair["name"], pair["need"])
