@@ -157,6 +157,22 @@ def ref(src, like_probe=False):
     return None, None
 
 
+def yield_pair(name, figure, why, **peer):
+    """A yield pair: ours YIELDERS threads on CPU 0 (YIELD_PIN), read as CPU
+    time per call and the share of calls that switched; PEER names the
+    other side (need, peer, peer_get, and peer_share where it says one)."""
+    who = "%d threads" % YIELDERS
+    return {"name": name, "figure": figure + ", all on CPU 0, each call a switch (ns)",
+            "ours": [*YIELD_PIN, *ours("yield", "--yield-threads=%d" % YIELDERS)],
+            "get": key("yield", who, "ns_per_yield"), "share": switch_share("yield", who),
+            "why": why, **peer}
+
+
+# yield_ref's side of a yield pair; its command is set in main(), once it is built.
+YIELD_REF_PEER = {"need": "cc", "peer": None, "peer_get": number(r"cpu_ns_per_yield ([\d.]+)"),
+                  "peer_share": number(r"switches_per_yield ([\d.]+)")}
+
+
 CT_JSON = os.path.join(WORK, "cyclictest.json")
 PAIRS = [
     {"name": "switch", "figure": "pipe round trip, processes on one CPU (us)",
@@ -189,42 +205,27 @@ PAIRS = [
      "need": "oslat", "peer": ["oslat", "-D", "3"], "peer_get": noise_oslat,
      "why": "gaps of 2 us or more on every CPU, counted alike (oslat's labels from 3 up); "
             "oslat times its loop with the TSC, ours with its own calibrated counter"},
-    {"name": "yield", "figure": "CPU time per sched_yield() call, %d threads / stress-ng's %d "
-                                "yielder processes, all on CPU 0, each call a switch (ns)"
-                                % (YIELDERS, YIELDERS),
-     "ours": [*YIELD_PIN, *ours("yield", "--yield-threads=%d" % YIELDERS)],
-     "get": key("yield", "%d threads" % YIELDERS, "ns_per_yield"),
-     "share": switch_share("yield", "%d threads" % YIELDERS),
-     "need": "stress-ng", "peer": [*YIELD_PIN, "stress-ng", "--yield", "1", "--metrics", "-t", "3"],
-     "peer_get": yield_peer,
-     "why": "threads of one process against processes, every call a switch on both sides: a "
-            "switch between threads keeps the address space, one between processes changes it, "
-            "stress-ng is built with glibc (rseq, updated on every switch) and its loop counts "
-            "and checks more per call, so ours is expected below 1; yield-proc pairs the first "
-            "two alike, what this row has beyond it is stress-ng's loop"},
-    {"name": "yield-proc", "figure": "CPU time per sched_yield() call, %d threads / %d processes "
-                                     "of the minimal loop built as stress-ng is, all on CPU 0, "
-                                     "each call a switch (ns)" % (YIELDERS, YIELDERS),
-     "ours": [*YIELD_PIN, *ours("yield", "--yield-threads=%d" % YIELDERS)],
-     "get": key("yield", "%d threads" % YIELDERS, "ns_per_yield"),
-     "share": switch_share("yield", "%d threads" % YIELDERS),
-     "need": "cc", "peer": None, "peer_get": number(r"cpu_ns_per_yield ([\d.]+)"),
-     "peer_share": number(r"switches_per_yield ([\d.]+)"),
-     "why": "stress-ng's shape without stress-ng: tools/bench/yield_ref.c's loop in forked "
-            "processes, built with the system's compiler and libc as the distribution's "
-            "stress-ng is; what is left is the switch of address space and the libc's per-switch "
-            "work, so ours is expected below 1"},
-    {"name": "yield-ref", "figure": "CPU time per sched_yield() call, %d threads each side, "
-                                    "all on CPU 0, each call a switch (ns)" % YIELDERS,
-     "ours": [*YIELD_PIN, *ours("yield", "--yield-threads=%d" % YIELDERS)],
-     "get": key("yield", "%d threads" % YIELDERS, "ns_per_yield"),
-     "share": switch_share("yield", "%d threads" % YIELDERS),
-     "need": "cc", "peer": None, "peer_get": number(r"cpu_ns_per_yield ([\d.]+)"),
-     "peer_share": number(r"switches_per_yield ([\d.]+)"),
-     "why": "the same loop with nothing around it (tools/bench/yield_ref.c), built as the probe "
-            "is, the same threads on the same CPU, both SCHED_OTHER while they yield; what is "
-            "left is the probe's own bookkeeping: a count on its own cache line and the phase "
-            "word read per call, and its main thread's ten sub-window wake-ups"},
+    yield_pair("yield", "CPU time per sched_yield() call, %d threads / stress-ng's %d yielder "
+                        "processes" % (YIELDERS, YIELDERS),
+               "threads of one process against processes, every call a switch on both sides: a "
+               "switch between threads keeps the address space, one between processes changes "
+               "it, stress-ng is built with glibc (rseq, updated on every switch) and its loop "
+               "counts and checks more per call, so ours is expected below 1; yield-proc pairs "
+               "the first two alike, what this row has beyond it is stress-ng's loop",
+               need="stress-ng", peer=[*YIELD_PIN, "stress-ng", "--yield", "1", "--metrics", "-t", "3"],
+               peer_get=yield_peer),
+    yield_pair("yield-proc", "CPU time per sched_yield() call, %d threads / %d processes of the "
+                             "minimal loop built as stress-ng is" % (YIELDERS, YIELDERS),
+               "stress-ng's shape without stress-ng: tools/bench/yield_ref.c's loop in forked "
+               "processes, built with the system's compiler and libc as the distribution's "
+               "stress-ng is; what is left is the switch of address space and the libc's "
+               "per-switch work, so ours is expected below 1", **YIELD_REF_PEER),
+    yield_pair("yield-ref", "CPU time per sched_yield() call, %d threads each side" % YIELDERS,
+               "the same loop with nothing around it (tools/bench/yield_ref.c), built as the "
+               "probe is, the same threads on the same CPU, both SCHED_OTHER while they yield; "
+               "what is left is the probe's own bookkeeping: a count on its own cache line and "
+               "the phase word read per call, and its main thread's ten sub-window wake-ups",
+               **YIELD_REF_PEER),
     {"name": "sleep", "figure": "clock_nanosleep relative 1000 us: mean latency (us)",
      "ours": ours("wakeup", "--wakeup-us=1000"),
      "get": key("wakeup", "clock_nanosleep relative 1000us", "avg_ns", 1e-3),
