@@ -52,8 +52,8 @@ def run(cmd, timeout=300):
     return p.stdout
 
 
-def ours(probe, *opts):
-    return [BIN, "run", "--probes=" + probe, "--profile=quick", "--save=off", *opts]
+def ours(probe, *opts, profile="quick"):
+    return [BIN, "run", "--probes=" + probe, "--profile=" + profile, "--save=off", *opts]
 
 
 def result(out, probe, name):
@@ -158,12 +158,13 @@ def ref(src, like_probe=False):
 
 
 def yield_pair(name, figure, why, **peer):
-    """A yield pair: ours YIELDERS threads on CPU 0 (YIELD_PIN), read as CPU
-    time per call and the share of calls that switched; PEER names the
-    other side (need, peer, peer_get, and peer_share where it says one)."""
+    """A yield pair: ours YIELDERS threads on CPU 0 (YIELD_PIN) for profile
+    full's 3 s, as long as every peer runs, read as CPU time per call and the
+    share of calls that switched; PEER names the other side (need, peer,
+    peer_get, and peer_share where it says one)."""
     who = "%d threads" % YIELDERS
     return {"name": name, "figure": figure + ", all on CPU 0, each call a switch (ns)",
-            "ours": [*YIELD_PIN, *ours("yield", "--yield-threads=%d" % YIELDERS)],
+            "ours": [*YIELD_PIN, *ours("yield", "--yield-threads=%d" % YIELDERS, profile="full")],
             "get": key("yield", who, "ns_per_yield"), "share": switch_share("yield", who),
             "why": why, **peer}
 
