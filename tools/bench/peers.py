@@ -148,11 +148,12 @@ def ref(src, like_probe=False):
     was built; None without a compiler. like_probe: static with musl-gcc as
     the probe is, when there is one (glibc registers rseq for each thread,
     which the kernel updates on every switch)."""
-    for cc, how in ((["musl-gcc", "-static"], "musl-gcc -static -O2") if like_probe else (None, None),
-                    ([os.environ.get("CC", "cc")], "cc -O2")):
-        exe = os.path.join(WORK, os.path.basename(src)[:-2] + ("" if how == "cc -O2" else "-musl"))
-        if cc and shutil.which(cc[0]) and not subprocess.run([*cc, "-O2", "-pthread", "-o", exe,
-                                                                src]).returncode:
+    builds = [(["musl-gcc", "-static"], "musl-gcc -static -O2", "-musl")] if like_probe else []
+    builds.append(([os.environ.get("CC", "cc")], "cc -O2", ""))
+    for cc, how, suffix in builds:
+        exe = os.path.join(WORK, os.path.basename(src)[:-2] + suffix)
+        if shutil.which(cc[0]) and not subprocess.run([*cc, "-O2", "-pthread", "-o", exe,
+                                                       src]).returncode:
             return exe, how
     return None, None
 
