@@ -33,13 +33,14 @@ BEGIN, END = "<!-- peers: written by tools/bench/peers.sh -->", "<!-- peers end 
 NSLEEP_SRC = os.path.join(HERE, "nsleep_lat_ref.c")
 YIELD_SRC = os.path.join(HERE, "yield_ref.c")
 # The yield pairs run every side on one CPU. A sched_yield() by a thread
-# alone on its CPU returns without switching, at about a third of the cost
+# alone on its CPU returns without switching, at about 40 % of the cost
 # of one that switches, so a CPU-time-per-call figure is a mix set by where
 # the scheduler placed the yielders: unpinned, 4 yielders on 2 CPUs sat 3
-# and 1 for stretches (ours, stress-ng's and yield_ref's alike), and the
-# share of calls that switched went from 0.3 to 1.0 from run to run. On one
-# CPU every call switches, on every side. stress-ng's yield stressor runs 2
-# yielders per CPU it may use (2 here), ours and yield_ref as many threads.
+# and 1 for stretches (seen for ours and stress-ng's; yield_ref's share says
+# the same), and the share of calls that switched went from 0.3 to 1.0 from
+# run to run. On one CPU every call switches, on every side. stress-ng's
+# yield stressor runs 2 yielders per CPU it may use (2 on the one), ours and
+# yield_ref as many.
 YIELD_PIN = ["taskset", "-c", "0"]
 YIELDERS = 2
 # The wake-up pair: cyclictest's settings, taken by ours too.

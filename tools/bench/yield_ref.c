@@ -7,7 +7,7 @@
  * what is left between it and the probe is the probe's own bookkeeping.
  * It also prints the share of calls that switched (involuntary context
  * switches / calls, as the probe's invol_ctxsw / total_yields): a call by a
- * thread alone on its CPU returns without switching and costs about a third
+ * thread alone on its CPU returns without switching and costs about 40 %
  * of one that switches, so two figures compare only at the same share.
  * With `processes` the yielders are forked processes instead (stress-ng's
  * yield stressor's shape), their CPU time and switches the children's.
