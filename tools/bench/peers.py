@@ -10,6 +10,7 @@ docs/benchmarks.md between its "peers" markers (tools/bench/peers.sh;
 Benchmarks, not tests: nothing here passes or fails.
 
 Environment: TIMEPROBE=build/timeprobe ROUNDS=5 PAIRS="switch clocks ..."
+(a subset only prints: the doc's table is written by a run of every pair)
 DOC=docs/benchmarks.md (DOC=none: print only)."""
 import json
 import os
@@ -31,10 +32,17 @@ WORK = tempfile.mkdtemp(prefix="tp-peers.")
 BEGIN, END = "<!-- peers: written by tools/bench/peers.sh -->", "<!-- peers end -->"
 NSLEEP_SRC = os.path.join(HERE, "nsleep_lat_ref.c")
 YIELD_SRC = os.path.join(HERE, "yield_ref.c")
-# The yield pairs: stress-ng's yield stressor runs 2 yielders per CPU (4 on
-# 2 CPUs, whatever --yield's count: one instance of 4 or two of 2), each
-# switching on every call; ours runs as many threads, so both switch alike.
-YIELDERS = 2 * (os.cpu_count() or 1)
+# The yield pairs run every side on one CPU. A sched_yield() by a thread
+# alone on its CPU returns without switching, at about 40 % of the cost
+# of one that switches, so a CPU-time-per-call figure is a mix set by where
+# the scheduler placed the yielders: unpinned, 4 yielders on 2 CPUs sat 3
+# and 1 for stretches (seen for ours and stress-ng's; yield_ref's share says
+# the same), and the share of calls that switched went from 0.3 to 1.0 from
+# run to run. On one CPU every call switches, on every side. stress-ng's
+# yield stressor runs 2 yielders per CPU it may use (2 on the one), ours and
+# yield_ref as many.
+YIELD_PIN = ["taskset", "-c", "0"]
+YIELDERS = 2
 # The wake-up pair: cyclictest's settings, taken by ours too.
 WAKE_US, WAKE_PRIO, WAKE_SAMPLES = 1000, 80, 200
 
@@ -45,8 +53,8 @@ def run(cmd, timeout=300):
     return p.stdout
 
 
-def ours(probe, *opts):
-    return [BIN, "run", "--probes=" + probe, "--profile=quick", "--save=off", *opts]
+def ours(probe, *opts, profile="quick"):
+    return [BIN, "run", "--probes=" + probe, "--profile=" + profile, "--save=off", *opts]
 
 
 def result(out, probe, name):
@@ -127,13 +135,45 @@ def yield_peer(out):
     return 1e9 / float(m.group(1)) if m and float(m.group(1)) > 0 else None
 
 
-def ref(src):
-    """A reference loop of tools/bench, built in the work folder; None without a compiler."""
-    cc = shutil.which(os.environ.get("CC", "cc"))
-    exe = os.path.join(WORK, os.path.basename(src)[:-2])
-    if not cc or subprocess.run([cc, "-O2", "-pthread", "-o", exe, src]).returncode:
-        return None
-    return exe
+def switch_share(probe, name):
+    """The share of ours' calls that switched: invol_ctxsw / total_yields of its record."""
+    def get(out):
+        r = result(out, probe, name)
+        n, sw = r.get("total_yields"), r.get("invol_ctxsw")
+        return sw / n if isinstance(n, (int, float)) and n and isinstance(sw, (int, float)) else None
+    return get
+
+
+def ref(src, like_probe=False):
+    """A reference loop of tools/bench, built in the work folder, and how it
+    was built; None without a compiler. like_probe: static with musl-gcc as
+    the probe is, when there is one (glibc registers rseq for each thread,
+    which the kernel updates on every switch)."""
+    builds = [(["musl-gcc", "-static"], "musl-gcc -static -O2", "-musl")] if like_probe else []
+    builds.append(([os.environ.get("CC", "cc")], "cc -O2", ""))
+    for cc, how, suffix in builds:
+        exe = os.path.join(WORK, os.path.basename(src)[:-2] + suffix)
+        if shutil.which(cc[0]) and not subprocess.run([*cc, "-O2", "-pthread", "-o", exe,
+                                                       src]).returncode:
+            return exe, how
+    return None, None
+
+
+def yield_pair(name, figure, why, **peer):
+    """A yield pair: ours YIELDERS threads on CPU 0 (YIELD_PIN) for profile
+    full's 3 s, as long as every peer runs, read as CPU time per call and the
+    share of calls that switched; PEER names the other side (need, peer,
+    peer_get, and peer_share where it says one)."""
+    who = "%d threads" % YIELDERS
+    return {"name": name, "figure": figure + ", all on CPU 0, each call a switch (ns)",
+            "ours": [*YIELD_PIN, *ours("yield", "--yield-threads=%d" % YIELDERS, profile="full")],
+            "get": key("yield", who, "ns_per_yield"), "share": switch_share("yield", who),
+            "why": why, **peer}
+
+
+# yield_ref's side of a yield pair; its command is set in main(), once it is built.
+YIELD_REF_PEER = {"need": "cc", "peer": None, "peer_get": number(r"cpu_ns_per_yield ([\d.]+)"),
+                  "peer_share": number(r"switches_per_yield ([\d.]+)")}
 
 
 CT_JSON = os.path.join(WORK, "cyclictest.json")
@@ -168,21 +208,27 @@ PAIRS = [
      "need": "oslat", "peer": ["oslat", "-D", "3"], "peer_get": noise_oslat,
      "why": "gaps of 2 us or more on every CPU, counted alike (oslat's labels from 3 up); "
             "oslat times its loop with the TSC, ours with its own calibrated counter"},
-    {"name": "yield", "figure": "CPU time per sched_yield() call, %d threads / stress-ng's %d "
-                                "yielders, 2 a CPU, switching on every call (ns)" % (YIELDERS, YIELDERS),
-     "ours": ours("yield", "--yield-threads=%d" % YIELDERS),
-     "get": key("yield", "%d threads" % YIELDERS, "ns_per_yield"),
-     "need": "stress-ng", "peer": ["stress-ng", "--yield", "1", "--metrics", "-t", "3"],
-     "peer_get": yield_peer,
-     "why": "threads of one process against processes: a switch between threads keeps the "
-            "address space, one between processes changes it, so ours is expected below 1"},
-    {"name": "yield-ref", "figure": "CPU time per sched_yield() call, %d threads each side (ns)"
-                                    % YIELDERS,
-     "ours": ours("yield", "--yield-threads=%d" % YIELDERS),
-     "get": key("yield", "%d threads" % YIELDERS, "ns_per_yield"),
-     "need": "cc", "peer": None, "peer_get": number(r"cpu_ns_per_yield ([\d.]+)"),
-     "why": "the same loop with nothing around it (tools/bench/yield_ref.c): what is left is "
-            "the probe's own bookkeeping"},
+    yield_pair("yield", "CPU time per sched_yield() call, %d threads / stress-ng's %d yielder "
+                        "processes" % (YIELDERS, YIELDERS),
+               "threads of one process against processes, every call a switch on both sides: a "
+               "switch between threads keeps the address space, one between processes changes "
+               "it, stress-ng is built with glibc (rseq, updated on every switch) and its loop "
+               "counts and checks more per call, so ours is expected below 1; yield-proc pairs "
+               "the first two alike, what this row has beyond it is stress-ng's loop",
+               need="stress-ng", peer=[*YIELD_PIN, "stress-ng", "--yield", "1", "--metrics", "-t", "3"],
+               peer_get=yield_peer),
+    yield_pair("yield-proc", "CPU time per sched_yield() call, %d threads / %d processes of the "
+                             "minimal loop built as stress-ng is" % (YIELDERS, YIELDERS),
+               "stress-ng's shape without stress-ng: tools/bench/yield_ref.c's loop in forked "
+               "processes, built with the system's compiler and libc as the distribution's "
+               "stress-ng is; what is left is the switch of address space and the libc's "
+               "per-switch work, so ours is expected below 1", **YIELD_REF_PEER),
+    yield_pair("yield-ref", "CPU time per sched_yield() call, %d threads each side" % YIELDERS,
+               "the same loop with nothing around it (tools/bench/yield_ref.c), built as the "
+               "probe is, the same threads on the same CPU, both SCHED_OTHER while they yield; "
+               "what is left is the probe's own bookkeeping: a count on its own cache line and "
+               "the phase word read per call, and its main thread's ten sub-window wake-ups",
+               **YIELD_REF_PEER),
     {"name": "sleep", "figure": "clock_nanosleep relative 1000 us: mean latency (us)",
      "ours": ours("wakeup", "--wakeup-us=1000"),
      "get": key("wakeup", "clock_nanosleep relative 1000us", "avg_ns", 1e-3),
@@ -193,16 +239,29 @@ PAIRS = [
 
 
 def measure(pair):
-    """ROUNDS interleaved rounds: (ours list, peer list) of numbers or None."""
+    """ROUNDS interleaved rounds: (ours outputs, peer outputs)."""
     a, b = [], []
     for r in range(ROUNDS):
         order = ("ours", "peer") if r % 2 == 0 else ("peer", "ours")
         for side in order:
             if side == "ours":
-                a.append(pair["get"](run(pair["ours"])))
+                a.append(run(pair["ours"]))
             else:
-                b.append(pair["peer_get"](run(pair["peer"])))
+                b.append(run(pair["peer"]))
     return a, b
+
+
+def shares(pair, outs_a, outs_b):
+    """What a pair also says of each side's rounds (the yield pairs: the
+    median share of calls that switched), or ''."""
+    if "share" not in pair:
+        return ""
+    said = []
+    for side, get, outs in (("timeprobe", pair["share"], outs_a),
+                            ("peer", pair.get("peer_share"), outs_b)):
+        got = [v for v in map(get, outs) if v is not None] if get else []
+        said.append("%s %s" % (side, "%.2f" % statistics.median(got) if got else "not reported"))
+    return "; share of calls that switched (median): " + ", ".join(said)
 
 
 def loadavg():
@@ -226,16 +285,23 @@ def main():
         if pair["name"] not in wanted:
             continue
         if pair["name"] == "sleep":
-            pair["peer"] = [ref(NSLEEP_SRC), "1000", str(WAKE_SAMPLES)]
+            pair["peer"] = [ref(NSLEEP_SRC)[0], "1000", str(WAKE_SAMPLES)]
         if pair["name"] == "yield-ref":
-            pair["peer"] = [ref(YIELD_SRC), str(YIELDERS), "3"]
-        if not shutil.which(pair["need"]) or pair["peer"][0] is None:
+            exe, how = ref(YIELD_SRC, like_probe=True)
+            pair["peer"] = [*YIELD_PIN, exe, str(YIELDERS), "3"]
+            pair["why"] += " (built with %s)" % how
+        if pair["name"] == "yield-proc":
+            exe, how = ref(YIELD_SRC)
+            pair["peer"] = [*YIELD_PIN, exe, str(YIELDERS), "3", "processes"]
+            pair["why"] += " (built with %s)" % how
+        if not shutil.which(pair["need"]) or None in pair["peer"]:
             line = "peers: SKIP %s: %s not installed" % (pair["name"], pair["need"])
             print(line, flush=True)
             lines.append(line)
             continue
         print("peers: %s, %d rounds ..." % (pair["name"], ROUNDS), flush=True)
-        a, b = measure(pair)
+        outs_a, outs_b = measure(pair)
+        a, b = [pair["get"](o) for o in outs_a], [pair["peer_get"](o) for o in outs_b]
         ratios = [x / y for x, y in zip(a, b) if x is not None and y and y > 0]
         got_a = [x for x in a if x is not None]
         got_b = [y for y in b if y is not None]
@@ -244,7 +310,8 @@ def main():
                "%.2f" % statistics.median(ratios) if ratios else "-",
                "%.2f" % min(ratios) if ratios else "-", "%.2f" % max(ratios) if ratios else "-",
                len(ratios), " ".join(pair["ours"]).replace(BIN, "timeprobe"),
-               " ".join(pair["peer"]).replace(WORK + "/", ""), pair["why"])
+               " ".join(pair["peer"]).replace(WORK + "/", ""),
+               pair["why"] + shares(pair, outs_a, outs_b))
         rows.append(row)
         print("  %-7s ours %s, peer %s, ratio %s (min %s, max %s, %d rounds)" % (row[:1] + row[2:8]),
               flush=True)
@@ -260,9 +327,11 @@ def main():
             "timeprobe and peer: each side's median.\n\n%s\nCommands, and what each pair pairs:\n\n%s%s%s\n"
             % (BEGIN, ROUNDS, os.uname().machine, os.cpu_count(), os.uname().release, load0,
                load1, table, cmds, ("\nSkipped:\n\n" + skips) if skips else "", END))
-    print(table)
-    if DOC != "none":
+    print(table + "\n" + cmds)
+    if DOC != "none" and set(wanted) >= {p["name"] for p in PAIRS}:
         write_doc(text)
+    elif DOC != "none":
+        print("peers: only some pairs ran; %s left as it was (the rows are above)" % DOC)
     shutil.rmtree(WORK, ignore_errors=True)
 
 

@@ -5,8 +5,10 @@
 # docs/benchmarks.md ("Peer agreement"). The pairs and how each figure is
 # read are in tools/bench/peers.py. Peers: perf (linux-perf), stress-ng,
 # cyclictest and oslat (rt-tests), a C compiler for the selftests' sleep
-# loop; installed here when missing and this is root with apt-get, else a
-# skip line for each pair without its peer.
+# loop and the minimal yield loop (and musl-gcc, to build that loop as the
+# probe is built; without it, cc, and the row says so); installed here when
+# missing and this is root with apt-get, else a skip line for each pair
+# without its peer.
 set -eu
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	for p in perf:linux-perf stress-ng:stress-ng cyclictest:rt-tests oslat:rt-tests; do
