@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tp1 import BIN, done, ok, run_probe, timing  # noqa: E402
+from tp1 import BIN, diag, done, ok, run_probe, timing  # noqa: E402
 
 TIMERS = ["ITIMER_REAL", "ITIMER_VIRTUAL", "ITIMER_PROF", "timer_create CLOCK_THREAD_CPUTIME_ID"]
 
@@ -56,6 +56,20 @@ ok(rnd and all(sum(of(r, "cpu_span_ns")) == r["cpu_span_ns"] and sum(of(r, "wall
                for r in res if len(of(r, "signals")) > 1),
    "rounds: the run's spans, intervals, min and max are its rounds' together",
    [(r["name"], r["round"], r["signals"], r["cpu_span_ns"]) for r in rnd][:9])
+# in rounds each round's budget is what the rounds' spans so far lack of its
+# part (itimer.c, round_budget_ns()): a CPU timer's rounds together span the
+# quick budget (200 ms of CPU time, docs/probes/itimer.md) past by at most
+# the last window's overshoot and closing signal, two intervals; rounds of
+# 200 ms / R each went past by up to two intervals every round. CPU time
+# stops while the probe waits for a CPU, so a loaded host moves neither.
+BUDGET_NS = 200e6
+cpu_rounds = [r for r in res if len(of(r, "signals")) > 1 and r["timer"] != "ITIMER_REAL"]
+ok(cpu_rounds and all(BUDGET_NS <= r["cpu_span_ns"] <= BUDGET_NS + 2 * r["max_us"] * 1000 for r in cpu_rounds),
+   "rounds: a CPU timer's rounds together span its budget, past by at most two intervals",
+   [(r["name"], r["cpu_span_ns"], r["max_us"]) for r in cpu_rounds])
+diag("rounds past the budget on the timer's own clock, ms: %s" % ", ".join(
+    "%s %.1f" % (r["name"], ((r["wall_span_ns"] if r["timer"] == "ITIMER_REAL" else r["cpu_span_ns"]) - BUDGET_NS) / 1e6)
+    for r in res if len(of(r, "signals")) > 1))
 missing = []
 for t in TIMERS:
     for us in (10000, 1000, 100):

@@ -570,6 +570,25 @@ static size_t round_min_signals(const struct probe_ctx *ctx)
 	return r > 1 ? (n - 1 + r - 1) / r + 1 : n;
 }
 
+/*
+ * This round's budget on the timer's own clock (the wall for ITIMER_REAL,
+ * else the thread's CPU time): what the rounds' spans so far (POOL) lack of
+ * ROUND/ROUNDS of the run's. A window ends past its budget, and its closing
+ * signal adds one more interval; each round's excess comes off the next, so
+ * that the rounds together span the run's budget as one window does (not an
+ * interval or two more per round), at least one interval a round.
+ */
+static int64_t round_budget_ns(const struct probe_ctx *ctx, const struct itimer_pool *pool, int real)
+{
+	int64_t due, done;
+
+	if (!pool || ctx->rounds <= 1)
+		return BUDGET_NS(ctx);
+	due = BUDGET_NS(ctx) / ctx->rounds * ctx->round;
+	done = real ? pool->wall_span_ns : pool->cpu_span_ns;
+	return due > done ? due - done : 0;
+}
+
 /* The last round: each load, timer and interval's run record over every round. */
 static int emit_pooled(const struct itimer_pool *pool, const int *loads, size_t nloads, const int64_t *us,
 		       size_t nus)
@@ -602,7 +621,6 @@ enum probe_status itimer_probe_run(struct probe_ctx *ctx)
 	int loads[ITIMER_MAX_LOADS];
 	size_t nus = itimer_intervals(&intervals_us, ctx->quick, us, MAX_INTERVALS);
 	size_t nloads = itimer_loads(burners, ctx->appliance, ctx->ncpu, loads);
-	int64_t budget_ns = probe_round_ns(ctx, BUDGET_NS(ctx));
 	size_t min_signals = round_min_signals(ctx);
 	int64_t *cpu = calloc(MAX_STAMPS, sizeof(*cpu));
 	int64_t *wall = calloc(MAX_STAMPS, sizeof(*wall));
@@ -638,7 +656,9 @@ enum probe_status itimer_probe_run(struct probe_ctx *ctx)
 		for (size_t t = 0; t < NTIMERS; t++) {
 			table_head(&timers[t], loads[l]);
 			for (size_t i = 0; i < nus; i++) {
+				struct itimer_pool *p = pool ? &pool[(l * NTIMERS + t) * nus + i] : 0;
 				int64_t want = us[i] * NS_PER_US * (int64_t)min_signals;
+				int64_t budget_ns = round_budget_ns(ctx, p, timers[t].clock == CLOCK_MONOTONIC);
 				struct itimer_cfg c = {
 					.t = &timers[t], .requested_us = us[i],
 					.budget_ns = budget_ns, .min_signals = min_signals, .chunk = chunk,
@@ -653,8 +673,8 @@ enum probe_status itimer_probe_run(struct probe_ctx *ctx)
 						+ 500 * NS_PER_MS;
 				measure(&c, cpu, wall, cap < MAX_STAMPS ? cap : MAX_STAMPS, &o);
 				emit_one(&c, loads[l], &o);
-				if (pool)
-					pool_add(&pool[(l * NTIMERS + t) * nus + i], &o);
+				if (p)
+					pool_add(p, &o);
 				measured += !o.err && o.st.intervals;
 			}
 		}
