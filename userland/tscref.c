@@ -129,19 +129,29 @@ int tscref_ktsc_parse(const char *log, int64_t stub_hz, struct ktsc *k)
 /* ------------------------------------------------------------------ */
 /* Independence                                                        */
 
-/* Clocksources that read the TSC: the kernel's own, and the paravirtual
- * clocks that scale it by the hypervisor's figure (pvclock, Hyper-V's TSC page). */
-static const char *const tsc_derived[] = { "tsc", "tsc-early", "kvm-clock", "xen",
-					   "hyperv_clocksource_tsc_page" };
 /*
- * Clocksources that read the Arm generic timer's system counter, the one
- * the suite measures on arm64 (drivers/clocksource/arm_arch_timer.c: the
- * CPU's CNTVCT_EL0, or a memory-mapped frame of the same counter).
+ * Every clocksource known, what it counts (tscref_counts()'s words) and,
+ * for those that read the CPU's own counter, whose figure scales it into
+ * CLOCK_MONOTONIC_RAW: the kernel's (tsc_khz, or on arm64 CNTFRQ_EL0), or
+ * the hypervisor's (kvm-clock's and Xen's pvclock, Hyper-V's TSC page),
+ * named by the clocksource. The generic timer's clocksources read the
+ * counter the suite measures on arm64 (drivers/clocksource/arm_arch_timer.c:
+ * the CPU's CNTVCT_EL0, or a memory-mapped frame of the same counter); the
+ * others a counter of their own, by drift's name of it.
  */
-static const char *const generic_timer[] = { "arch_sys_counter", "arch_mem_counter" };
-/* Clocksources with a counter of their own, and drift's name of that counter. */
-static const struct { const char *cs, *ref; } own_counter[] = {
-	{ "hpet", "hpet" }, { "acpi_pm", "pmtimer" }, { "pit", "pit" },
+static const struct clocksource {
+	const char *cs, *counts, *scaled_by;
+} clocksources[] = {
+	{ "tsc", "tsc", "kernel" },
+	{ "tsc-early", "tsc", "kernel" },
+	{ "kvm-clock", "tsc", "kvm-clock" },
+	{ "xen", "tsc", "xen" },
+	{ "hyperv_clocksource_tsc_page", "tsc", "hyperv_clocksource_tsc_page" },
+	{ "arch_sys_counter", "cntvct", "kernel" },
+	{ "arch_mem_counter", "cntvct", "kernel" },
+	{ "hpet", "hpet", 0 },
+	{ "acpi_pm", "pmtimer", 0 },
+	{ "pit", "pit", 0 },
 };
 /* The platform counters, by drift's and the stub's names. */
 static const char *const platform[] = { "hpet", "pmtimer", "pit" };
@@ -155,6 +165,22 @@ static const char *listed(const char *const *list, size_t n, const char *s)
 		if (!strcmp(list[i], s))
 			return list[i];
 	return 0;
+}
+
+/* cs's row of clocksources[], NULL when none. */
+static const struct clocksource *clocksource(const char *cs)
+{
+	for (size_t i = 0; cs && i < N(clocksources); i++)
+		if (!strcmp(clocksources[i].cs, cs))
+			return &clocksources[i];
+	return 0;
+}
+
+const char *tscref_raw_scaled_by(const char *cs)
+{
+	const struct clocksource *c = clocksource(cs);
+
+	return c ? c->scaled_by : 0;
 }
 
 int tscref_circular_raw(const char *why)
@@ -182,29 +208,29 @@ static const char *raw_counts(const struct tscref_run *run, char *how, size_t le
 	const char *cs = run->cs;
 	char sub[160];
 	const char *src;
+	const struct clocksource *c;
 
 	if (!cs || !*cs) {
 		snprintf(how, len, "%s", run->cs_why && *run->cs_why ? run->cs_why :
 			 "the clocksource could not be read: CLOCK_MONOTONIC_RAW may be the TSC");
 		return 0;
 	}
-	if (listed(tsc_derived, N(tsc_derived), cs)) {
+	c = clocksource(cs);
+	if (c && c->scaled_by && !strcmp(c->counts, "tsc")) {
 		snprintf(how, len, TSCREF_CIRCULAR_RAW " (clocksource %s: the TSC scaled by %s figure)",
-			 cs, strncmp(cs, "tsc", 3) ? "the hypervisor's" : "the kernel's");
+			 cs, strcmp(c->scaled_by, "kernel") ? "the hypervisor's" : "the kernel's");
 		return "tsc";
 	}
-	if (listed(generic_timer, N(generic_timer), cs)) {
+	if (c && c->scaled_by) {
 		snprintf(how, len, TSCREF_CIRCULAR_RAW_GT " (clocksource %s: the counter scaled "
 			 "by the kernel's figure, CNTFRQ_EL0)", cs);
 		return "cntvct";
 	}
-	for (size_t i = 0; i < N(own_counter); i++)
-		if (!strcmp(cs, own_counter[i].cs)) {
-			src = platform_counts(run, own_counter[i].ref, sub, sizeof(sub));
-			snprintf(how, len, "clocksource %s: CLOCK_MONOTONIC_RAW counts %s", cs,
-				 sub);
-			return src;
-		}
+	if (c) {
+		src = platform_counts(run, c->counts, sub, sizeof(sub));
+		snprintf(how, len, "clocksource %s: CLOCK_MONOTONIC_RAW counts %s", cs, sub);
+		return src;
+	}
 	snprintf(how, len, "clocksource %s: not known whether it reads the counter measured", cs);
 	return 0;
 }

@@ -83,6 +83,15 @@ struct tscref_run {
  */
 const char *tscref_counts(const struct tscref_run *run, const char *ref, char *how, size_t len);
 
+/*
+ * Whose figure scales the CPU's counter into CLOCK_MONOTONIC_RAW under
+ * clocksource cs, from the table tscref_counts() follows: "kernel" (tsc,
+ * tsc-early; arm64's generic timer), or the hypervisor's, named by the
+ * clocksource ("kvm-clock", "xen", "hyperv_clocksource_tsc_page"). NULL:
+ * CLOCK_MONOTONIC_RAW counts another counter, or cs (NULL) is not known.
+ */
+const char *tscref_raw_scaled_by(const char *cs);
+
 /* 1, 0 or -1 (not known): is counter (drift's names: "CLOCK_MONOTONIC_RAW",
  * "hpet", "pmtimer") independent of the TSC on this run, by itself (what a
  * stability figure needs)? why: one line, starting "circular: " when it is not. */

@@ -259,6 +259,40 @@ static void test_user_calib(void)
 	ok(c.hz == 2e9 && c.spread_ppm == 0 && c.failed == 0, "user calib: one good round, spread 0");
 }
 
+/* The user figure is taken from another exactly when tscref.c says
+ * CLOCK_MONOTONIC_RAW counts the TSC, including the clocksources the
+ * probe's own list once missed (tsc-early, xen). */
+static void test_derivation_agrees(void)
+{
+	static const char *const cs[] = { "tsc", "tsc-early", "kvm-clock", "xen",
+		"hyperv_clocksource_tsc_page", "hpet", "acpi_pm", "pit", "jiffies" };
+	const char *d[TSC_FIGS];
+	struct tsc_deps_in in = { 0 };
+	char why[320];
+	int agree = 1;
+
+	for (size_t i = 0; i < sizeof(cs) / sizeof(cs[0]); i++) {
+		struct tscref_run run = { cs[i], 0, 0 };
+		int circular = tscref_counter_independent(&run, "CLOCK_MONOTONIC_RAW", why,
+							  sizeof(why)) == 0;
+
+		in.clocksource = cs[i];
+		tsc_derivation(&in, d);
+		if (circular != (d[TSC_FIG_USER] != 0)) {
+			printf("# %s: tscref circular %d, derived %s\n", cs[i], circular,
+			     d[TSC_FIG_USER] ? d[TSC_FIG_USER] : "(measured)");
+			agree = 0;
+		}
+	}
+	ok(agree, "derivation: the user figure is derived wherever tscref.c calls RAW circular");
+	in.clocksource = "tsc-early";
+	tsc_derivation(&in, d);
+	is_str(d[TSC_FIG_USER], "kernel", "derivation: tsc-early, the TSC scaled by the kernel's figure");
+	in.clocksource = "xen";
+	tsc_derivation(&in, d);
+	is_str(d[TSC_FIG_USER], "xen", "derivation: xen, the TSC scaled by the hypervisor's figure");
+}
+
 static void test_derivation(void)
 {
 	const char *d[TSC_FIGS];
@@ -306,6 +340,9 @@ static void test_derivation(void)
 	in.kvm_clock = 0;
 	tsc_derivation(&in, d);
 	ok(!d[2], "derivation: no clocksource known, user measured");
+	/* one definition (issue 52): the user figure is derived exactly where
+	 * tscref.c calls CLOCK_MONOTONIC_RAW circular */
+	test_derivation_agrees();
 }
 
 int main(void)

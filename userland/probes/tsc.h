@@ -23,13 +23,14 @@ struct tsc_deps_in {
 /*
  * What each figure was taken from rather than measured: derived[i] is NULL
  * for a measurement of its own, else "stub", "kernel", "typed" or
- * "kvm-clock". The stub always measures. The kernel's figure is the stub's
+ * the hypervisor's clocksource ("kvm-clock", tscref_raw_scaled_by()). The stub always measures. The kernel's figure is the stub's
  * with the stub's tsc_early_khz=, the typed figure ("typed") with a value
  * a person set (issue 50: the origin is the value's, not the word's), else
  * the hypervisor's under kvm-clock (kvm_get_tsc_khz()
  * as x86_platform.calibrate_tsc). The user figure counts TSC ticks across
- * CLOCK_MONOTONIC_RAW, which under clocksource tsc is those ticks scaled by
- * the kernel's own figure, under kvm-clock by the host's.
+ * CLOCK_MONOTONIC_RAW, which under clocksource tsc (or tsc-early) is those
+ * ticks scaled by the kernel's own figure, under kvm-clock (xen, Hyper-V's
+ * TSC page) by the host's: tscref_raw_scaled_by() decides, not this file.
  */
 void tsc_derivation(const struct tsc_deps_in *in, const char *derived[TSC_FIGS]);
 

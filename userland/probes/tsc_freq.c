@@ -41,15 +41,12 @@ const char *const tsc_fig_name[TSC_FIGS] = {"stub", "kernel", "user"};
 
 void tsc_derivation(const struct tsc_deps_in *in, const char *derived[TSC_FIGS])
 {
-	const char *cs = in->clocksource ? in->clocksource : "";
-
 	derived[TSC_FIG_STUB] = 0;
 	derived[TSC_FIG_KERNEL] = in->kernel_is_early ? (in->early_is_user ? "typed" : "stub")
 				  : in->kvm_clock      ? "kvm-clock"
 						       : 0;
-	derived[TSC_FIG_USER] = !strcmp(cs, "tsc")	   ? "kernel"
-				: !strcmp(cs, "kvm-clock") ? "kvm-clock"
-							   : 0;
+	/* what tscref.c, the one place, says scales the TSC under the clocksource */
+	derived[TSC_FIG_USER] = tscref_raw_scaled_by(in->clocksource);
 }
 
 const char *tsc_origin(const char *const derived[TSC_FIGS], int i)
