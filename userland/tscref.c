@@ -6,6 +6,7 @@
 #include "tsckmsg.h"
 #include "tscref.h"
 #include "../common/record.h"
+#include "../common/refsource.h"
 #include "../common/words.h"
 
 /* ------------------------------------------------------------------ */
@@ -238,6 +239,7 @@ static const char *raw_counts(const struct tscref_run *run, char *how, size_t le
 const char *tscref_counts(const struct tscref_run *run, const char *ref, char *how, size_t len)
 {
 	const char *self = !strcmp(ref, "tsc") ? "tsc" : !strcmp(ref, "cntvct") ? "cntvct" : 0;
+	const struct tp_refsource *fw;
 
 	if (self) {
 		snprintf(how, len, "%s: the counter measured itself", self);
@@ -247,15 +249,9 @@ const char *tscref_counts(const struct tscref_run *run, const char *ref, char *h
 		return raw_counts(run, how, len);
 	if (listed(platform, N(platform), ref))
 		return platform_counts(run, ref, how, len);
-	if (!strcmp(ref, "stall")) {
-#if defined(__aarch64__)	/* as boot/arm64/calib.c says of it */
-		snprintf(how, len, "stall: UEFI Stall() on arm64 counts the generic timer");
-		return "cntvct";
-#else
-		snprintf(how, len, "stall: UEFI Stall(), the firmware's timer: not known which "
-			 "counter");
-		return 0;
-#endif
+	if ((fw = tp_refsource(ref)) != NULL) {	/* common/refsource.c, as the stub says of it */
+		snprintf(how, len, "%s: %s", ref, fw->why);
+		return fw->counts;
 	}
 	if (!strcmp(ref, "kvm-clock")) {
 		snprintf(how, len, "kvm-clock: the hypervisor's figure of the host's TSC "
@@ -276,19 +272,15 @@ int tscref_counter_independent(const struct tscref_run *run, const char *counter
 			       size_t len)
 {
 	const char *src = tscref_counts(run, counter, why, len);
+	int ind = tp_counts_independent(src);	/* common/refsource.h */
 
-	if (!src)
-		return -1;
-	if (!strcmp(src, "tsc") || !strcmp(src, "cntvct"))
-		return 0;
-	if (!strcmp(src, "host")) {
+	if (src && ind < 0) {	/* the host's clock */
 		char how[224];
 
 		snprintf(how, sizeof(how), "%s", why);
 		snprintf(why, len, "not known: %s", how);
-		return -1;
 	}
-	return 1;
+	return ind;
 }
 
 /* What a source of tscref_counts() is, in words. */

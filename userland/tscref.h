@@ -74,8 +74,8 @@ struct tscref_run {
  * Hyper-V's TSC page the TSC; hpet, acpi_pm, pit that counter); the HPET,
  * the PM timer and the PIT a counter of their own, but under a hypervisor
  * or an emulator the host's clock ("host", as QEMU and KVM emulate them);
- * UEFI Stall() ("stall") the generic timer's counter on arm64, not known
- * on x86;
+ * the firmware's references (UEFI Stall(), on arm64 the RTC and the GTDT's
+ * timers) what common/refsource.c, which the arm64 stub reads too, says;
  * a figure taken from CPUID 0x15/0x16 the CPU's claim ("cpuid"), which
  * under a hypervisor is the host's, as is the hypervisor's own figure
  * ("kvm-clock": kvmclock, CPUID 0x40000010). NULL: not known. how: the
@@ -94,7 +94,8 @@ const char *tscref_raw_scaled_by(const char *cs);
 
 /* 1, 0 or -1 (not known): is counter (drift's names: "CLOCK_MONOTONIC_RAW",
  * "hpet", "pmtimer") independent of the TSC on this run, by itself (what a
- * stability figure needs)? why: one line, starting "circular: " when it is not. */
+ * stability figure needs)? what it counts decides (tp_counts_independent(),
+ * common/refsource.h). why: one line, starting "circular: " when it is not. */
 int tscref_counter_independent(const struct tscref_run *run, const char *counter, char *why,
 			       size_t len);
 

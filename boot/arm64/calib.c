@@ -13,7 +13,9 @@
  *    tell which, so its independence is null, with why.
  * The ACPI GTDT's memory-mapped timers are listed and said not to be
  * independent (the same system counter). The x86 references (HPET, PM timer,
- * PIT, CPUID) get a calib record that says they are x86 only. See
+ * PIT, CPUID) get a calib record that says they are x86 only. What each
+ * reference counts, and so its independence, is common/refsource.c's to
+ * say (userland/tscref.c reads the same rows), not this file's. See
  * docs/arm64.md.
  */
 #include <efi.h>
@@ -23,6 +25,7 @@
 #include "../../common/gtdt.h"
 #include "../../common/buf.h"
 #include "../../common/handoff.h"
+#include "../../common/refsource.h"
 #include "../../common/stubfile.h"
 #include "../arm64.h"
 #include "../edges.h"
@@ -36,6 +39,34 @@
 
 static const char *const x86_refs[] = { "hpet", "pmtimer", "pit", "cpuid15", "cpuid16",
 					"hypervisor" };
+
+/*
+ * ref's independence of CNTVCT_EL0 as common/refsource.c defines it (the
+ * one definition, which userland/tscref.c reads too): true, false with
+ * why_not_independent, or null with why; with_why 0 leaves the words out.
+ */
+static void independence(struct tp_rec *r, const char *ref, int with_why)
+{
+	const struct tp_refsource *src = tp_refsource(ref);
+	int ind = tp_counts_independent(src ? src->counts : NULL);
+
+	if (ind < 0)
+		tp_rec_null(r, "independent");
+	else
+		tp_rec_bool(r, "independent", ind);
+	if (with_why && src && ind == 0)
+		tp_rec_str(r, "why_not_independent", src->why);
+	else if (with_why && src && ind < 0)
+		tp_rec_str(r, "why", src->why);
+}
+
+/* 1 when ref worked and counts a counter other than CNTVCT_EL0 (refsource.h). */
+static uint32_t counts_independent(const struct tp_ref_result *ref)
+{
+	const struct tp_refsource *src = tp_refsource(ref->name);
+
+	return ref->present && src && tp_counts_independent(src->counts) == 1;
+}
 
 /* The claim itself, with the CPU it was read on. */
 static void cntfrq_record(struct tp_console *con, uint64_t cntfrq)
@@ -88,9 +119,7 @@ static void stall_ref(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rou
 		/* Stall waits at least its time: the spread bounds a round */
 		versus_cntfrq(r, out->res.tsc_hz, cntfrq, out->res.spread_ppm);
 	}
-	tp_rec_bool(r, "independent", 0);
-	tp_rec_str(r, "why_not_independent", "UEFI Stall on arm64 counts the generic timer "
-					     "itself (edk2 ArmArchTimerLib)");
+	independence(r, "stall", 1);
 	tp_con_emit(con);
 }
 
@@ -163,10 +192,7 @@ static void rtc_ref(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint64_t cntfr
 		tp_rec_uint(r, TP_CALIB_WINDOW_S, tp_rtc_elapsed(start, sec));
 		versus_cntfrq(r, rate.hz, cntfrq, rate.bound_ppm);
 	}
-	tp_rec_null(r, "independent");
-	tp_rec_str(r, "why", "not known: the RTC is a device of its own on most boards, but some "
-		   "firmware (the Raspberry Pi's UEFI) answers GetTime() from this counter, and "
-		   "under QEMU both follow the host's clocks");
+	independence(r, "rtc", 1);
 	tp_con_emit(con);
 }
 
@@ -190,11 +216,10 @@ static void gtdt_record(struct tp_console *con, EFI_SYSTEM_TABLE *st)
 	}
 	tp_rec_bool(r, "absent", 1);
 	if (!why)
-		why = g.platform_timers ? "every GTDT timer is driven by the system counter itself: "
-					  "no independent reference" :
+		why = g.platform_timers ? tp_refsource("gtdt")->why :
 					  "the GTDT lists no memory-mapped timer";
 	tp_rec_str(r, "reason", why);
-	tp_rec_bool(r, "independent", 0);
+	independence(r, "gtdt", 0);
 	tp_con_emit(con);
 }
 
@@ -266,7 +291,9 @@ void tp_tsc_calibrate(struct tp_console *con, EFI_SYSTEM_TABLE *st, uint32_t rou
 	choose(rep, &rtc, rtc_bound, &rep->ref[TP_REF_STALL], cntfrq);
 	rep->max_disagreement_ppm = 0;	/* one independent reference at most */
 	rep->invariant_tsc = 1;		/* the system counter runs at a fixed rate */
-	summary_record(con, rep, cntfrq, 0, rounds, ms);	/* the RTC's is not known */
+	summary_record(con, rep, cntfrq,
+		       counts_independent(&rep->ref[TP_REF_STALL]) + counts_independent(&rtc), rounds,
+		       ms);
 	if (!rep->chosen)
 		tp_con_msg(con, "WARNING: CNTFRQ_EL0 is 0 and no reference worked");
 }
