@@ -227,58 +227,67 @@ static size_t dashes_at(const char *line, size_t n)
 	return n;
 }
 
+/* How much of user (ul bytes) fits beside the stub's words, e_len bytes: all
+ * of it, or cut at a word boundary, the words left out counted in rep. */
+static size_t user_room(const char *user, size_t ul, size_t e_len, struct tp_cmdline_report *rep)
+{
+	size_t room = TP_CMDLINE_MAX - e_len, keep = 0, pos = 0, wl;
+	const char *w;
+
+	if (ul + e_len <= TP_CMDLINE_MAX)
+		return ul;
+	while ((wl = tp_line_word(user, &pos, &w)) != 0) {
+		if ((size_t)(w - user) + wl <= room)
+			keep = (size_t)(w - user) + wl;
+		else
+			rep->user_words_dropped++;
+	}
+	return keep;
+}
+
+/* The line: user[0..dd), the stub's words ess[0..e_len), then user's from its
+ * "--" (at dd) to keep. */
+static void put_line(struct tp_buf *b, const char *user, size_t dd, size_t keep,
+		     const char *ess, size_t e_len)
+{
+	tp_buf_putn(b, user, dd);
+	/* no leading space when cmdline.txt was empty (or began with "--") */
+	if (e_len)
+		tp_buf_putn(b, ess + (b->len ? 0 : 1), e_len - (b->len ? 0 : 1));
+	if (dd < keep) {
+		size_t from = dd;
+
+		while (from < keep && tp_line_blank(user[from]))
+			from++;
+		if (b->len)
+			tp_buf_putc(b, ' ');
+		tp_buf_putn(b, user + from, keep - from);
+	}
+}
+
 int tp_cmdline_assemble(char *out, size_t cap, const char *user,
 			const struct tp_cmdline_extras *x, struct tp_cmdline_report *rep)
 {
 	char ess[128];
 	struct tp_buf e, b;
-	size_t ul = tp_strlen(user), keep, pos, dd;
-	int dropped = 0;
+	size_t ul = tp_strlen(user), keep, dd;
 
 	*rep = (struct tp_cmdline_report){ 0 };
 	if (cap < TP_CMDLINE_MAX + 1)
 		return -1;
 	tp_buf_init(&e, ess, sizeof(ess));
 	stub_words(&e, user, x, rep);
-
 	/* What fits of the user's line, cut at a word boundary; the stub's words always. */
-	keep = ul;
-	if (keep + e.len > TP_CMDLINE_MAX) {
-		size_t room = TP_CMDLINE_MAX - e.len;
-		const char *w;
-		size_t wl;
-
-		keep = 0;
-		pos = 0;
-		while ((wl = tp_line_word(user, &pos, &w)) != 0) {
-			if ((size_t)(w - user) + wl <= room)
-				keep = (size_t)(w - user) + wl;
-			else
-				rep->user_words_dropped++;
-		}
-		dropped = 1;
-	}
+	keep = user_room(user, ul, e.len, rep);
 	/* Linux reads no parameter after "--" (init/main.c): the stub's go before it */
 	dd = dashes_at(user ? user : "", keep);
 	rep->before_dashes = dd < keep;
 	tp_buf_init(&b, out, cap);
-	tp_buf_putn(&b, user ? user : "", dd);
-	/* no leading space when cmdline.txt was empty (or began with "--") */
-	if (e.len)
-		tp_buf_putn(&b, ess + (b.len ? 0 : 1), e.len - (b.len ? 0 : 1));
-	if (dd < keep) {
-		size_t from = dd;
-
-		while (from < keep && tp_line_blank(user[from]))
-			from++;
-		if (b.len)
-			tp_buf_putc(&b, ' ');
-		tp_buf_putn(&b, user + from, keep - from);
-	}
+	put_line(&b, user ? user : "", dd, keep, ess, e.len);
 	/* a blank cut off before "--" may have been a UTF-8 continuation byte */
 	tp_cmdline_utf8_repair(out);
 	rep->len = b.len;
-	return dropped;
+	return ul + e.len > TP_CMDLINE_MAX;	/* 1: the user's line was cut */
 }
 
 /* ---- what Linux takes from the line for init ---- */

@@ -227,19 +227,16 @@ static void say_summary(struct tp_console *con, const struct tp_hwlat_report *re
 		say_hidden(con, rep);
 }
 
-void tp_hwlat_say(struct tp_console *con, struct tp_hwlat_report *rep)
+/*
+ * The merge over the CPUs that reported: a copy of their slots (the BSP's
+ * alone when no memory), merged; their `shared` counts go back to the slots
+ * in say_cpus(). Returns the copy, &rep->slot[0].cpu in the fallback.
+ */
+static struct tp_hwlat_cpu *merge_cpus(struct tp_console *con, struct tp_hwlat_report *rep)
 {
-	struct tp_hwlat_cpu *cpus;
-	uint32_t reported = 0, n = 0, min_cov = 1000000;
-	uint64_t max_ticks = 0;
+	struct tp_hwlat_cpu *cpus = AllocatePool(rep->nslots * sizeof(*cpus));
+	uint32_t n = 0;
 
-	if (!rep->scanned) {
-		tp_con_msg(con, rep->why);
-		say_summary(con, rep, 0, 0, 0);
-		return;
-	}
-	/* the merge over the CPUs that reported; their `shared` counts go back to the slots */
-	cpus = AllocatePool(rep->nslots * sizeof(*cpus));
 	if (!cpus) {
 		tp_con_msg(con, "WARNING: pre-OS latency scan: no memory to merge the CPUs' gaps: "
 				"the BSP's alone");
@@ -251,7 +248,21 @@ void tp_hwlat_say(struct tp_console *con, struct tp_hwlat_report *rep)
 			cpus[n++] = rep->slot[i].cpu;
 	tp_hwlat_merge(cpus, n, tp_muldiv64(HWLAT_MERGE_SLACK_US, rep->tsc_hz, 1000000, 0),
 		       &rep->merge);
-	n = 0;
+	return cpus;
+}
+
+/* What say_cpus() found over the CPUs that reported, for the summary. */
+struct say_tally {
+	uint32_t reported, min_cov;
+	uint64_t max_ticks;
+};
+
+/* Each slot's CPU, the merged copy put back first, or that it did not report. */
+static void say_cpus(struct tp_console *con, struct tp_hwlat_report *rep,
+		     const struct tp_hwlat_cpu *cpus, struct say_tally *t)
+{
+	uint32_t n = 0;
+
 	for (uint32_t i = 0; i < rep->nslots; i++) {
 		const struct tp_hwlat_cpu *c = &rep->slot[i].cpu;
 
@@ -262,11 +273,25 @@ void tp_hwlat_say(struct tp_console *con, struct tp_hwlat_report *rep)
 		}
 		rep->slot[i].cpu = cpus[n++];
 		say_cpu(con, rep, i);
-		reported++;
-		max_ticks = c->max_ticks > max_ticks ? c->max_ticks : max_ticks;
-		if (tp_hwlat_coverage_ppm(c, rep->window_ticks) < min_cov)
-			min_cov = tp_hwlat_coverage_ppm(c, rep->window_ticks);
+		t->reported++;
+		t->max_ticks = c->max_ticks > t->max_ticks ? c->max_ticks : t->max_ticks;
+		if (tp_hwlat_coverage_ppm(c, rep->window_ticks) < t->min_cov)
+			t->min_cov = tp_hwlat_coverage_ppm(c, rep->window_ticks);
 	}
+}
+
+void tp_hwlat_say(struct tp_console *con, struct tp_hwlat_report *rep)
+{
+	struct tp_hwlat_cpu *cpus;
+	struct say_tally t = { 0, 1000000, 0 };
+
+	if (!rep->scanned) {
+		tp_con_msg(con, rep->why);
+		say_summary(con, rep, 0, 0, 0);
+		return;
+	}
+	cpus = merge_cpus(con, rep);
+	say_cpus(con, rep, cpus, &t);
 	for (uint32_t k = 0; k < rep->aps_expected; k++)
 		if (!has_slot(rep, rep->expected_apic[k])) {
 			say_missing(con, rep->expected_apic[k], "did not report: it never started "
@@ -274,7 +299,7 @@ void tp_hwlat_say(struct tp_console *con, struct tp_hwlat_report *rep)
 		}
 	if (rep->why)
 		tp_con_msg(con, rep->why);
-	say_summary(con, rep, reported, max_ticks, reported ? min_cov : 0);
+	say_summary(con, rep, t.reported, t.max_ticks, t.reported ? t.min_cov : 0);
 	if (cpus != &rep->slot[0].cpu)
 		FreePool(cpus);
 }

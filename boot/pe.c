@@ -38,28 +38,39 @@ static int in_range(uint64_t off, uint64_t n, uint64_t len)
 	return off <= len && n <= len - off;
 }
 
-int tp_pe_find_section(const void *base, size_t len, enum tp_pe_layout layout,
-		       const char *name, struct tp_pe_section *sec, const char **why)
-{
-	const uint8_t *p = base;
-	uint32_t pe, opt, table, image_size;
-	uint64_t limit = len;
-	uint16_t nsec, opt_len, magic;
+/* What the headers say of the section table (pe_headers()). */
+struct pe_table {
+	uint32_t table;		/* the section table's offset */
+	uint32_t image_size;	/* SizeOfImage */
+	uint16_t nsec;		/* NumberOfSections */
+};
 
-	sec->data = 0;
-	sec->size = 0;
-	*why = 0;
+/* The MZ and PE signatures and the optional header of the image p (len bytes). */
+static int pe_signatures(const uint8_t *p, size_t len, uint32_t *pe, const char **why)
+{
 	if (!p || len < 0x40 || p[0] != 'M' || p[1] != 'Z') {
 		*why = "no MZ signature";
 		return -1;
 	}
-	pe = le32(p + 0x3c);
-	if (!in_range(pe, COFF_HDR_END, len) || p[pe] != 'P' || p[pe + 1] != 'E' || p[pe + 2] ||
-	    p[pe + 3]) {
+	*pe = le32(p + 0x3c);
+	if (!in_range(*pe, COFF_HDR_END, len) || p[*pe] != 'P' || p[*pe + 1] != 'E' ||
+	    p[*pe + 2] || p[*pe + 3]) {
 		*why = "no PE signature at e_lfanew";
 		return -2;
 	}
-	nsec = le16(p + pe + COFF_NUMBER_OF_SECTIONS);
+	return 0;
+}
+
+/* The headers up to the section table, checked to lie inside the image. */
+static int pe_headers(const uint8_t *p, size_t len, struct pe_table *t, const char **why)
+{
+	uint32_t pe, opt;
+	uint16_t opt_len, magic;
+	int rc = pe_signatures(p, len, &pe, why);
+
+	if (rc < 0)
+		return rc;
+	t->nsec = le16(p + pe + COFF_NUMBER_OF_SECTIONS);
 	opt_len = le16(p + pe + COFF_SIZE_OF_OPT_HEADER);
 	opt = pe + COFF_HDR_END;
 	if (opt_len < OPT_SIZE_OF_HEADERS + 4 || !in_range(opt, opt_len, len)) {
@@ -71,37 +82,61 @@ int tp_pe_find_section(const void *base, size_t len, enum tp_pe_layout layout,
 		*why = "unknown optional header magic";
 		return -4;
 	}
-	if (nsec > TP_PE_MAX_SECTIONS) {
+	if (t->nsec > TP_PE_MAX_SECTIONS) {
 		*why = "more than 96 sections";
 		return -5;
 	}
-	table = opt + opt_len;
-	if (!in_range(table, (uint64_t)nsec * SEC_ENTRY_LEN, len)) {
+	t->table = opt + opt_len;
+	if (!in_range(t->table, (uint64_t)t->nsec * SEC_ENTRY_LEN, len)) {
 		*why = "section table outside the image";
 		return -6;
 	}
-	image_size = le32(p + opt + OPT_SIZE_OF_IMAGE);
+	t->image_size = le32(p + opt + OPT_SIZE_OF_IMAGE);
+	return 0;
+}
+
+/* Where the section whose table entry is s lies in the layout: *off, *n bytes. */
+static void section_span(const uint8_t *s, enum tp_pe_layout layout, uint32_t *off, uint32_t *n)
+{
+	uint32_t vsize = le32(s + SEC_VIRTUAL_SIZE);
+
+	if (layout == TP_PE_LOADED) {
+		/* the loader zero-fills VirtualSize beyond SizeOfRawData */
+		*off = le32(s + SEC_VIRTUAL_ADDRESS);
+		*n = vsize;
+	} else {
+		uint32_t raw = le32(s + SEC_SIZE_OF_RAW_DATA);
+
+		*off = le32(s + SEC_POINTER_TO_RAW_DATA);
+		/* PE format 4: VirtualSize 0 means SizeOfRawData; raw data
+		 * is padded to FileAlignment, VirtualSize is exact */
+		*n = vsize && vsize < raw ? vsize : raw;
+	}
+}
+
+int tp_pe_find_section(const void *base, size_t len, enum tp_pe_layout layout,
+		       const char *name, struct tp_pe_section *sec, const char **why)
+{
+	const uint8_t *p = base;
+	struct pe_table t;
+	uint64_t limit = len;
+	int rc;
+
+	sec->data = 0;
+	sec->size = 0;
+	*why = 0;
+	if ((rc = pe_headers(p, len, &t, why)) < 0)
+		return rc;
 	/* A loaded image spans SizeOfImage bytes; never read past either end. */
-	if (layout == TP_PE_LOADED && image_size < limit)
-		limit = image_size;
-	for (uint16_t i = 0; i < nsec; i++) {
-		const uint8_t *s = p + table + (size_t)i * SEC_ENTRY_LEN;
-		uint32_t vsize = le32(s + SEC_VIRTUAL_SIZE), off, n;
+	if (layout == TP_PE_LOADED && t.image_size < limit)
+		limit = t.image_size;
+	for (uint16_t i = 0; i < t.nsec; i++) {
+		const uint8_t *s = p + t.table + (size_t)i * SEC_ENTRY_LEN;
+		uint32_t off, n;
 
 		if (!name_eq(s, name))
 			continue;
-		if (layout == TP_PE_LOADED) {
-			/* the loader zero-fills VirtualSize beyond SizeOfRawData */
-			off = le32(s + SEC_VIRTUAL_ADDRESS);
-			n = vsize;
-		} else {
-			uint32_t raw = le32(s + SEC_SIZE_OF_RAW_DATA);
-
-			off = le32(s + SEC_POINTER_TO_RAW_DATA);
-			/* PE format 4: VirtualSize 0 means SizeOfRawData; raw data
-			 * is padded to FileAlignment, VirtualSize is exact */
-			n = vsize && vsize < raw ? vsize : raw;
-		}
+		section_span(s, layout, &off, &n);
 		if (!in_range(off, n, limit)) {
 			*why = "section outside the image";
 			return -7;
@@ -140,17 +175,12 @@ int tp_payload_find(const void *base, size_t len, enum tp_pe_layout layout,
 #define LINUX_ARM64_MAGIC_OFF 0x38
 #define LINUX_ARM64_MAGIC 0x644d5241u
 
-int tp_kernel_check(const void *buf, size_t len, struct tp_kernel_info *ki, const char **why)
+/* The PE headers a kernel needs (systemd's linux.c): its signatures, this
+ * architecture's machine, PE32+, an EFI application. */
+static int kernel_pe(const uint8_t *p, size_t len, struct tp_kernel_info *ki, const char **why)
 {
-	const uint8_t *p = buf;
 	uint32_t pe;
 
-	ki->machine = 0;
-	ki->subsystem = 0;
-	ki->is_linux = 0;
-	ki->boot_protocol = 0;
-	ki->version[0] = 0;
-	*why = 0;
 	if (!p || len < 0x40 || p[0] != 'M' || p[1] != 'Z') {
 		*why = "no MZ signature";
 		return -1;
@@ -179,26 +209,54 @@ int tp_kernel_check(const void *buf, size_t len, struct tp_kernel_info *ki, cons
 		*why = "PE subsystem is not EFI application";
 		return -6;
 	}
+	return 0;
+}
+
+/* The x86 boot protocol's kernel_version string (an offset from 0x200 of a
+ * NUL-terminated string; kv 0: none), printable bytes only, into ki->version. */
+static void kernel_version(const uint8_t *p, size_t len, uint32_t kv, struct tp_kernel_info *ki)
+{
+	size_t n = 0;
+
+	if (kv) {
+		kv += 0x200;
+		while (kv + n < len && n < sizeof(ki->version) - 1 && p[kv + n] >= 0x20 &&
+		       p[kv + n] < 0x7f) {
+			ki->version[n] = (char)p[kv + n];
+			n++;
+		}
+	}
+	ki->version[n] = 0;
+}
+
+/* Whether the image is Linux's: the x86 boot protocol's "HdrS" (with its
+ * version and the kernel's), or the arm64 Image header's magic. */
+static void kernel_linux(const uint8_t *p, size_t len, struct tp_kernel_info *ki)
+{
 	if (len > LINUX_HDR_KVER_OFF + 2 && p[0x202] == 'H' && p[0x203] == 'd' &&
 	    p[0x204] == 'r' && p[0x205] == 'S') {
-		uint32_t kv = (uint32_t)(p[LINUX_HDR_KVER_OFF] | p[LINUX_HDR_KVER_OFF + 1] << 8);
-		size_t n = 0;
-
 		ki->is_linux = 1;
 		ki->boot_protocol =
 			(uint16_t)(p[LINUX_HDR_VERSION_OFF] | p[LINUX_HDR_VERSION_OFF + 1] << 8);
-		/* kernel_version: offset from 0x200 of a NUL-terminated string */
-		if (kv) {
-			kv += 0x200;
-			while (kv + n < len && n < sizeof(ki->version) - 1 && p[kv + n] >= 0x20 &&
-			       p[kv + n] < 0x7f) {
-				ki->version[n] = (char)p[kv + n];
-				n++;
-			}
-		}
-		ki->version[n] = 0;
+		kernel_version(p, len,
+			       (uint32_t)(p[LINUX_HDR_KVER_OFF] | p[LINUX_HDR_KVER_OFF + 1] << 8), ki);
 	} else if (le32(p + LINUX_ARM64_MAGIC_OFF) == LINUX_ARM64_MAGIC) {
 		ki->is_linux = 1;	/* the arm64 header carries no version string */
 	}
+}
+
+int tp_kernel_check(const void *buf, size_t len, struct tp_kernel_info *ki, const char **why)
+{
+	int rc;
+
+	ki->machine = 0;
+	ki->subsystem = 0;
+	ki->is_linux = 0;
+	ki->boot_protocol = 0;
+	ki->version[0] = 0;
+	*why = 0;
+	if ((rc = kernel_pe(buf, len, ki, why)) < 0)
+		return rc;
+	kernel_linux(buf, len, ki);
 	return 0;
 }
