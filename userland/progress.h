@@ -5,7 +5,7 @@
  * adds them up and prints the total at the start, and while a probe runs a
  * line "[4/10] drift 1:40 of ~5:00": in place on a terminal (each second),
  * as plain lines elsewhere (every PROGRESS_EVERY_MS from the probe's start;
- * the serial console keeps them). Where the lines go is the sink's
+ * the serial console keeps them, and nothing of a run is silent for longer). Where the lines go is the sink's
  * (sink_set_progress()). The arithmetic and the text are pure functions,
  * tested in tests/unit/test_progress.c.
  */
@@ -17,7 +17,7 @@
 
 #include "probe.h"
 
-#define PROGRESS_EVERY_MS 10000	/* plain lines: one per 10 s of a probe */
+#define PROGRESS_EVERY_MS 5000	/* plain lines: one per 5 s of a probe */
 #define PROGRESS_INPLACE_MS 1000	/* a terminal's line: redrawn each second */
 
 /* m:ss below an hour, h:mm:ss from there; ms rounded to the nearest second. */

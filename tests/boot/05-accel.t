@@ -61,8 +61,7 @@ for mode, sign in (("abort", "QEMU exited with status"), ("internal-error", "KVM
     diag("%s: ACCEL=kvm refused in %.1f s" % (mode, secs3))
     if mode == "internal-error":
         # the appliance boots on TCG all the same, and says so in its run record
-        img = image_copy("accel", "timeprobe.profile=quick timeprobe.probes=clocks "
-                         "timeprobe.clocks-sweep=0")
+        img = image_copy("accel", QUICK)
         status, secs, text = boot(img, "q35", timeout=900, env=env)
         ok(status == 0, "a KVM that stops in the firmware: the appliance boots on TCG and "
            "powers off", text[-2000:])

@@ -48,7 +48,7 @@ if files:
        "(from its file)" % len(stub), [r["type"] for r in saved[:len(stub) + 1]])
 
 # a second boot adds a second file, never overwriting
-set_cmdline(img, "timeprobe.profile=quick timeprobe.probes=clocks")
+set_cmdline(img, QUICK)
 status, _, text = boot(img, "q35", timeout=900)
 ok(status == 0, "second boot: QEMU exited by itself")
 files2 = esp_list(img)

@@ -15,7 +15,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import *  # noqa
 from tpimage import *  # noqa
 
-QUICK = "timeprobe.profile=quick timeprobe.probes=clocks"
 d = test_dir()
 com1 = spcr_table(os.path.join(d, "spcr-com1.bin"))
 

@@ -14,7 +14,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import *  # noqa
 from tpimage import *  # noqa
 
-QUICK = "timeprobe.profile=quick timeprobe.probes=clocks"
 efi = single_efi("netboot", efi_default_cmdline() + " " + QUICK)
 tftp = test_dir("tftp")
 shutil.copyfile(efi, os.path.join(tftp, "timeprobe.efi"))

@@ -23,8 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import *  # noqa
 from tpimage import *  # noqa
 
-QUICK = "timeprobe.profile=quick timeprobe.probes=clocks"
-SMBIOS_QUICK = ["-smbios", "type=11,value=timeprobe.profile=quick,value=timeprobe.probes=clocks"]
+SMBIOS_QUICK = ["-smbios", "type=11," + ",".join("value=" + w for w in QUICK.split())]
 
 
 def warnings(recs, what):

@@ -36,7 +36,7 @@ default = esp_read(IMAGE, "/EFI/timeprobe/cmdline.txt").strip().encode()
 
 # 1. 40 words joined by NBSP, then a quoted "--" (S1) and an init argument.
 nbsp = "\u00a0".join("v%d=1" % i for i in range(40)).encode()
-suite, recs, plain = run("words-nbsp", default + b" timeprobe.profile=quick timeprobe.probes=clocks "
+suite, recs, plain = run("words-nbsp", default + b" " + QUICK.encode() + b" "
                          b"timeprobe.calib-rounds=3 " + nbsp + b' "--" initarg\n')
 iw = [r for r in recs if r["type"] == "stub_warning" and r.get("what") == "cmdline_init_words"]
 ok(iw and iw[0].get("envs_dropped") == 10,

@@ -20,11 +20,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from tp1 import *  # noqa
 from tpimage import *  # noqa
 
-APPEND = "timeprobe.profile=quick timeprobe.probes=clocks"
 FORMATS = ("vmdk", "vdi", "vhdx")
 d = test_dir("vm")
 
-img = image_copy("vm-source", APPEND)
+img = image_copy("vm-source", QUICK)
 r = subprocess.run(["sh", os.path.join(ROOT, "tools/mkvm.sh"), img, os.path.join(d, "timeprobe")],
                    capture_output=True, text=True)
 ok(r.returncode == 0, "tools/mkvm.sh made the three disks and the .vmx", r.stdout + r.stderr)
