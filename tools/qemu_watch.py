@@ -53,6 +53,9 @@ EXIT_NOT_STARTED = 123
 EXIT_TIMEOUT = 124
 EXIT_STOPPED = 125
 EXIT_PANIC = 122
+# Until the guest's first output (the firmware starting, 5 to 20 s under
+# TCG), a line on stderr this often says the launcher is still waiting.
+WAIT_NOTE_S = 5
 
 
 class Watch:
@@ -138,15 +141,28 @@ def tell(what, watch):
     sys.stderr.flush()
 
 
+def wait_note(start, now, noted):
+    """Before the guest's first output: a line every WAIT_NOTE_S s; the notes so far."""
+    if now - start < (noted + 1) * WAIT_NOTE_S:
+        return noted
+    sys.stderr.write("qemu-run: no output from the guest yet, %d s after QEMU started "
+                     "(the firmware is starting)\n" % (now - start))
+    sys.stderr.flush()
+    return noted + 1
+
+
 def watch_output(proc, out, silence_s, timeout_s, started=None):
     watch = Watch(silence_s, started)
     start = last = time.monotonic()
     fd = proc.stdout.fileno()
-    why, status = None, None
+    why, status, noted, heard = None, None, 0, False
     while why is None:
         ready, _, _ = select.select([fd], [], [], 1.0)
         now = time.monotonic()
+        if not ready and not heard:
+            noted = wait_note(start, now, noted)
         if ready:
+            heard = True
             data = os.read(fd, 65536)
             if not data:
                 status = proc.wait()

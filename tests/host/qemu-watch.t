@@ -69,6 +69,16 @@ if os.path.exists(BIN):
 else:
     skip("the suite's announcement", "no %s (make userland)" % BIN)
 
+# Before the guest's first output: one waiting note per WAIT_NOTE_S s (clock fed by hand).
+import io  # noqa: E402
+N = qw.WAIT_NOTE_S
+saved, sys.stderr = sys.stderr, io.StringIO()
+counts = [qw.wait_note(0, N - 0.1, 0), qw.wait_note(0, N, 0), qw.wait_note(0, N + 1, 1),
+          qw.wait_note(0, 2 * N, 1)]
+notes, sys.stderr = sys.stderr.getvalue(), saved
+ok(counts == [0, 1, 1, 2] and notes.count("no output from the guest yet") == 2
+   and "%d s after QEMU started" % N in notes,
+   "a waiting note at each %d s before the first output, none between" % N, (counts, notes))
 
 # --- whole runs with stand-in commands ---
 def watch(script, *args, timeout=60):
@@ -113,6 +123,9 @@ ok(r.returncode == qw.EXIT_NOT_STARTED, "--started: so is an internal error befo
 r = watch("echo BdsDxe: loading; exit 3", "--started", "BdsDxe:")
 ok(r.returncode == 3 and not r.stderr, "--started: after the mark, the command's own status", r.stderr)
 log = os.path.join(BUILD, "tests", "qemu-watch.log")
+r = watch("echo hi; sleep %d; echo bye" % (N + 1))
+ok(r.returncode == 0 and b"no output from the guest yet" not in r.stderr,
+   "once the guest has spoken, its silence gets no waiting note", r.stderr)
 os.makedirs(os.path.dirname(log), exist_ok=True)
 r = watch("printf 'a\\rb\\n'", "--log", log)
 ok(r.returncode == 0 and open(log, "rb").read() == b"a\rb\n" and r.stdout == b"",
