@@ -524,3 +524,15 @@ const struct tp_word *options_row(size_t i)
 
 	return row_at(i, &r) ? r.w : 0;
 }
+
+size_t int_list_or(const struct int_list *asked, const int64_t *dflt, size_t ndflt, int64_t *out,
+		   size_t max)
+{
+	const int64_t *src = asked && asked->n ? asked->v : dflt;
+	size_t n = asked && asked->n ? asked->n : ndflt;
+
+	if (n > max)
+		n = max;
+	memcpy(out, src, n * sizeof(*out));
+	return n;
+}

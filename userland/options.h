@@ -30,6 +30,10 @@ struct int_list {
 	int64_t v[OPT_LIST_MAX];
 };
 
+/* The values asked for, else the defaults dflt[0..ndflt), at most max into out; how many. */
+size_t int_list_or(const struct int_list *asked, const int64_t *dflt, size_t ndflt, int64_t *out,
+		   size_t max);
+
 struct name_list {
 	size_t n;
 	char v[OPT_LIST_MAX][24];

@@ -86,17 +86,8 @@ uint64_t wakeup_missed_periods(int64_t latency_ns, int64_t period_ns)
 size_t wakeup_periods(const struct int_list *asked, int64_t *us, size_t max)
 {
 	static const int64_t dflt[] = { 1000, 100 };
-	const int64_t *src = dflt;
-	size_t n = 2;
 
-	if (asked && asked->n) {
-		src = asked->v;
-		n = asked->n;
-	}
-	if (n > max)
-		n = max;
-	memcpy(us, src, n * sizeof(*us));
-	return n;
+	return int_list_or(asked, dflt, sizeof(dflt) / sizeof(*dflt), us, max);
 }
 
 size_t wakeup_samples(int quick, int64_t period_us)
