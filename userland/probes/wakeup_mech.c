@@ -296,13 +296,15 @@ static int r_mq_timedreceive(const struct wcfg *c, struct wout *o, char *why, si
 	return rc;
 }
 
-/* A periodic timer's first expiry one period from now, absolute; *start is now. */
-static struct itimerspec periodic_its(const struct wcfg *c, int64_t *start)
+/* A periodic timer's first expiry one period from now, absolute: *start is
+ * now, *expected that first expiry. */
+static struct itimerspec periodic_its(const struct wcfg *c, int64_t *start, int64_t *expected)
 {
 	struct itimerspec its;
 
 	*start = mono_ns();
-	its.it_value = ns_ts(*start + c->period_ns);
+	*expected = *start + c->period_ns;
+	its.it_value = ns_ts(*expected);
 	its.it_interval = ns_ts(c->period_ns);
 	return its;
 }
@@ -348,8 +350,7 @@ static int posix_timer(const struct wcfg *c, struct wout *o, char *why, size_t l
 			rc = 1;
 		return rc;
 	}
-	its = periodic_its(c, &start);
-	expected = start + c->period_ns;
+	its = periodic_its(c, &start, &expected);
 	if (timer_settime(tid, TIMER_ABSTIME, &its, 0) < 0) {
 		rc = fail(why, len, "timer_settime");
 		goto out;
@@ -398,8 +399,7 @@ static int r_timerfd(const struct wcfg *c, struct wout *o, char *why, size_t len
 		rc = fail(why, len, "timerfd_create");
 		return rc == -ENOSYS || rc == -EINVAL ? 1 : rc;
 	}
-	its = periodic_its(c, &start);
-	expected = start + c->period_ns;
+	its = periodic_its(c, &start, &expected);
 	if (timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, 0) < 0) {
 		rc = fail(why, len, "timerfd_settime");
 		goto out;
