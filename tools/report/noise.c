@@ -98,8 +98,8 @@ static int by_double(const void *a, const void *b)
  * Attribution's sources are named per machine: its probe's widest is no
  * floor for a source never measured.
  */
-static struct noise_floor measured_in(const char *env, const char *probe, const char *result,
-				      const char *key)
+static struct noise_floor measured_scan(const char *env, const char *probe, const char *result,
+					const char *key)
 {
 	const struct noise_floor *t = table_for(env);
 	struct noise_floor of_key = { 0 }, of_probe = { 0 }, own = { 0 };
@@ -131,6 +131,51 @@ static struct noise_floor measured_in(const char *env, const char *probe, const 
 	if (!strcmp(probe, ATTRIBUTION))
 		of_probe.runs = 0;
 	return own.runs ? own : of_key.runs ? of_key : of_probe;
+}
+
+/*
+ * measured_scan()'s answers, remembered: the lead asks again for the same
+ * figures (its rank, its family, its words), and each scan reads the whole
+ * table. Keyed by env, probe, result and key joined by 0x1f (names are
+ * printable ASCII); emptied when the user's floors change (noise_load_floors(),
+ * noise_free_floors()).
+ */
+static json_t *memo_index;
+static struct noise_floor *memo;
+static size_t nmemo, capmemo;
+
+static void memo_forget(void)
+{
+	json_decref(memo_index);
+	memo_index = NULL;
+	free(memo);
+	memo = NULL;
+	nmemo = capmemo = 0;
+}
+
+static struct noise_floor measured_in(const char *env, const char *probe, const char *result,
+				      const char *key)
+{
+	char *k;
+	json_t *at;
+	struct noise_floor nf;
+
+	if (!env)
+		return (struct noise_floor){ 0 };
+	k = xasprintf("%s\x1f%s\x1f%s\x1f%s", env, probe, result, key);
+	if (!memo_index)
+		memo_index = json_object();
+	at = json_object_get(memo_index, k);
+	if (at) {
+		free(k);
+		return memo[json_integer_value(at)];
+	}
+	nf = measured_scan(env, probe, result, key);
+	grow(&memo, &capmemo, nmemo + 1, sizeof(*memo));
+	memo[nmemo] = nf;
+	json_object_set_new(memo_index, k, json_integer((json_int_t)nmemo++));
+	free(k);
+	return nf;
 }
 
 /* The larger of run 0's and run r's envs' floors of fg; runs 0: none. */
@@ -209,6 +254,7 @@ static void free_table(struct noise_floor **t, size_t *n)
 
 void noise_free_floors(void)
 {
+	memo_forget();
 	free_table(&user_floors, &nuser);
 	free_table(&builtin, &nbuiltin);
 }
@@ -389,6 +435,7 @@ int noise_load_floors(const char *path)
 	len = fread(text, 1, (size_t)st.st_size, f);
 	fclose(f);
 	noise_free_floors();
+	memo_forget();
 	rc = parse_text(path, text, len, &user_floors, &nuser, &runs);
 	free(text);
 	return rc;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Student's t distribution; see student.h. */
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "student.h"
 
@@ -54,7 +56,7 @@ double student_p(double t, double df)
 	return beta_inc(df / 2, 0.5, df / (df + t * t));
 }
 
-double student_quantile(double p, double df)
+static double quantile_search(double p, double df)
 {
 	double lo = 0, hi = 2;
 
@@ -71,4 +73,33 @@ double student_quantile(double p, double df)
 			hi = mid;
 	}
 	return (lo + hi) / 2;
+}
+
+/*
+ * quantile_search()'s answers, remembered by (p, df) in a table of 256
+ * slots, each holding the last pair that hashed to it: the lead asks for
+ * the same few quantiles (its level at each figure's df) thousands of
+ * times, and each search evaluates the beta function 60 times or more.
+ */
+#define QUANTILE_SLOTS 256
+
+double student_quantile(double p, double df)
+{
+	static struct {
+		double p, df, t;
+		int set;
+	} slot[QUANTILE_SLOTS];
+	uint64_t bp, bd;
+	size_t h;
+
+	memcpy(&bp, &p, sizeof(bp));
+	memcpy(&bd, &df, sizeof(bd));
+	h = (size_t)(((bp * 0x9e3779b97f4a7c15ULL) ^ (bd * 0xc2b2ae3d27d4eb4fULL)) >> 56);
+	if (!slot[h].set || slot[h].p != p || slot[h].df != df) {
+		slot[h].p = p;
+		slot[h].df = df;
+		slot[h].t = quantile_search(p, df);
+		slot[h].set = 1;
+	}
+	return slot[h].t;
 }
