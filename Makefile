@@ -102,12 +102,21 @@ UNIT_TESTS :=
 HOST_TESTS :=
 BOOT_TESTS := $(sort $(wildcard tests/boot/*.t))
 
-.PHONY: all deps userland kernel initramfs image image-arm64 run test test-unit test-host test-boot \
+.PHONY: all deps deps-test userland kernel initramfs image image-arm64 run test test-unit test-host test-boot \
 	test-all bench fuzz clean readme-options
 
 all: image
 
 deps:
+	@sh tools/deps.sh
+
+# make test's packages with its kernels built beside apt: the kernel's own
+# packages first, then both kernels start into the cache in the background
+# (tools/kernels-ahead.sh; not with KERNEL_IMAGE or KERNEL_IMAGE_ARM64 given)
+# while apt installs the rest; the build waits on each kernel's lock.
+deps-test:
+	@sh tools/deps.sh --kernel
+	@$(if $(KERNEL_IMAGE)$(KERNEL_IMAGE_ARM64),:,sh tools/kernels-ahead.sh $(call sq,$(B)/ahead) $(KVARIANT))
 	@sh tools/deps.sh
 
 # ---- userland: the static probe suite ----
@@ -358,14 +367,14 @@ test-image-arm64: $(B)/timeprobe
 # run (REPORT_FUZZ_QUICK_S of one CPU) is a goal of the build's make, run as
 # soon as the fuzzer is built, beside the rest of the build: on its own it
 # left the other CPU idle for its seconds.
-test: deps
+test: deps-test
 	@echo "test: KVM or TCG (tools/accel.sh: boots the firmware under KVM once per machine)"
 	@sh tools/accel.sh >/dev/null
 	@echo "test: building both appliances (each kernel cached or built, minutes), tp-report, the unit tests, on $(JOBS) CPUs, and the report fuzzer's short run beside them"
 	$(MAKE) -j$(JOBS) $(TEST_BUILD) fuzz-report-quick
 	$(PROVE_ALL) $(BOOT_TESTS_QUICK) $(BUILD_TESTS) $(HOST_SCRIPTS) $(HOST_TESTS) $(UNIT_TESTS)
 
-test-all: deps
+test-all: deps-test
 	@echo "test-all: KVM or TCG (tools/accel.sh: boots the firmware under KVM once per machine)"
 	@sh tools/accel.sh >/dev/null
 	@echo "test-all: building both appliances (each kernel cached or built, minutes), tp-report, the unit tests, on $(JOBS) CPUs"

@@ -8,7 +8,7 @@
 # debhelper, lintian, bash-completion: make deb, and the tests of the package and the
 # completion, tests/host/install.t and tests/boot/97-deb.t).
 # As root it runs apt-get; otherwise it prints the exact command.
-#   tools/deps.sh [extra-package...]
+#   tools/deps.sh [--kernel] [extra-package...]
 # The arm64 appliance (make ARCH=arm64; make test boots it) needs the cross
 # tools and, from the arm64 architecture (dpkg --add-architecture arm64),
 # musl-dev:arm64 (Multi-Arch: same, beside the amd64 one; it brings
@@ -16,13 +16,25 @@
 # (not Multi-Arch): tools/gnu-efi-arm64.sh unpacks it into the build.
 set -eu
 
-pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
-gnu-efi musl-tools ovmf qemu-system-x86 linux-source-6.1 mtools dosfstools gdisk
+# What kernel/build.sh needs for both appliances' kernels (--kernel): make
+# test installs these first and starts the kernels (tools/kernels-ahead.sh)
+# before apt fetches the rest.
+kernel_pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
+linux-source-6.1 gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu"
+only_kernel=
+if [ "${1:-}" = --kernel ]; then
+	shift
+	only_kernel=1
+	pkgs="$kernel_pkgs $*"
+else
+	pkgs="$kernel_pkgs
+gnu-efi musl-tools ovmf qemu-system-x86 mtools dosfstools gdisk
 libjansson-dev zlib1g-dev python3 perl gnuplot-nox clang libclang-rt-14-dev xorriso sbsigntool openssl jq lava-common
 qemu-utils util-linux strace python3-jsonschema libxml2-utils chromium prometheus prometheus-node-exporter
-gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu linux-libc-dev-arm64-cross
+linux-libc-dev-arm64-cross
 qemu-system-arm qemu-efi-aarch64 musl-dev:arm64 debhelper lintian bash-completion nginx
 prometheus-pushgateway $*"
+fi
 
 missing=
 for p in $pkgs; do
@@ -31,6 +43,7 @@ done
 [ -z "$missing" ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then
+	[ -z "$only_kernel" ] || exit 0 # the whole list's call names them all, once
 	echo "timeprobe needs these Debian packages:$missing" >&2
 	echo "install them with:  sudo dpkg --add-architecture arm64 && sudo apt-get update && sudo apt-get install -y$missing" >&2
 	exit 1
