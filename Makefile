@@ -110,11 +110,14 @@ all: image
 deps:
 	@sh tools/deps.sh
 
-# make test's packages with its kernels built beside apt: the kernel's own
-# packages first, then both kernels start into the cache in the background
-# (tools/kernels-ahead.sh; not with KERNEL_IMAGE or KERNEL_IMAGE_ARM64 given)
-# while apt installs the rest; the build waits on each kernel's lock.
+# make test's packages with its kernels built beside apt: as root, the
+# kernel's own packages first, then both kernels start into the cache in the
+# background (tools/kernels-ahead.sh; not with KERNEL_IMAGE or
+# KERNEL_IMAGE_ARM64 given) while apt installs the rest; the build waits on
+# each kernel's lock. Not root: every package must be there before anything
+# starts (tools/deps.sh prints the command otherwise).
 deps-test:
+	@[ "$$(id -u)" = 0 ] || sh tools/deps.sh
 	@sh tools/deps.sh --kernel
 	@$(if $(KERNEL_IMAGE)$(KERNEL_IMAGE_ARM64),:,sh tools/kernels-ahead.sh $(call sq,$(B)/ahead) $(KVARIANT))
 	@sh tools/deps.sh

@@ -21,10 +21,8 @@ set -eu
 # before apt fetches the rest.
 kernel_pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
 linux-source-6.1 gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu"
-only_kernel=
 if [ "${1:-}" = --kernel ]; then
 	shift
-	only_kernel=1
 	pkgs="$kernel_pkgs $*"
 else
 	pkgs="$kernel_pkgs
@@ -43,7 +41,6 @@ done
 [ -z "$missing" ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then
-	[ -z "$only_kernel" ] || exit 0 # the whole list's call names them all, once
 	echo "timeprobe needs these Debian packages:$missing" >&2
 	echo "install them with:  sudo dpkg --add-architecture arm64 && sudo apt-get update && sudo apt-get install -y$missing" >&2
 	exit 1
