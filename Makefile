@@ -56,6 +56,7 @@ arm64_host := it runs the suite on this host, and the arm64 build is cross-compi
 	another CPU; run it without ARCH=arm64 (the appliance: make ARCH=arm64 run)
 ARM64_NOT.test := $(arm64_both)
 ARM64_NOT.test-all := $(arm64_both)
+ARM64_NOT.deps-test := $(arm64_both)
 ARM64_NOT.test-boot := $(arm64_both)
 ARM64_NOT.test-host := $(arm64_both)
 ARM64_NOT.test-image-arm64 := $(arm64_both)

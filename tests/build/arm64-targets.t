@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../.." || exit 1
 makedry_setup
 
 # target: what its refusal must say (besides "make TARGET: not for ARCH=arm64:")
-refused="test:run_it_without_ARCH=arm64 test-all:run_it_without_ARCH=arm64
+refused="test:run_it_without_ARCH=arm64 test-all:run_it_without_ARCH=arm64 deps-test:run_it_without_ARCH=arm64
 test-boot:run_it_without_ARCH=arm64 test-host:run_it_without_ARCH=arm64
 test-image-arm64:run_it_without_ARCH=arm64
 test-unit:run_make_test-unit boot-tests:run_make_test-unit test-lava:run_make_test-lava
