@@ -89,7 +89,7 @@ def watch(script, *args, timeout=60):
 r = watch("echo hello; exit 3")
 ok(r.returncode == 3 and r.stdout == b"hello\n", "a command that ends: its output and status pass through",
    r)
-r = watch("echo line one; echo line two; sleep 600", "--silence", "2")
+r = watch("echo line one; echo line two; exec sleep 600", "--silence", "2")
 ok(r.returncode == qw.EXIT_STOPPED, "a silent command is ended with status 125", r.returncode)
 err = r.stderr.decode()
 ok("no serial output for" in err and "qemu-run: | line two" in err, "the reason and the last lines on stderr",
@@ -98,11 +98,11 @@ r = watch("echo 'timeprobe: done; holding this screen, then powering off, limit 
           "--silence", "1")
 ok(r.returncode == 0 and r.stdout.endswith(b"bye\n"),
    "an announced hold silent past the base allowance ends normally", r)
-r = watch("echo KVM internal error. Suberror: 1; sleep 600", "--silence", "300")
+r = watch("echo KVM internal error. Suberror: 1; exec sleep 600", "--silence", "300")
 ok(r.returncode == qw.EXIT_STOPPED and "KVM internal error" in r.stderr.decode(),
    "a KVM internal error ends the command long before the silence allowance", r.stderr)
 r = watch("echo '[ 9.1] Kernel panic - not syncing: Too many boot env vars at k30'; "
-          "echo '---[ end Kernel panic'; sleep 600", "--silence", "300")
+          "echo '---[ end Kernel panic'; exec sleep 600", "--silence", "300")
 ok(r.returncode == qw.EXIT_PANIC and "kernel panicked" in r.stderr.decode(),
    "a kernel panic ends the command at once with status 122", r.stderr)
 r = watch("echo 'Kernel panic - not syncing: Attempted to kill init!'; exit 0")
@@ -118,7 +118,7 @@ r = watch("echo 'error: failed to set MSR'; exit 1", "--started", "BdsDxe:")
 ok(r.returncode == qw.EXIT_NOT_STARTED and "before printing 'BdsDxe:'" in r.stderr.decode()
    and "qemu-run: | error: failed to set MSR" in r.stderr.decode(),
    "--started: a failure before the mark is status 123, said with the last lines", r.stderr)
-r = watch("echo KVM internal error. Suberror: 1; sleep 600", "--started", "BdsDxe:")
+r = watch("echo KVM internal error. Suberror: 1; exec sleep 600", "--started", "BdsDxe:")
 ok(r.returncode == qw.EXIT_NOT_STARTED, "--started: so is an internal error before it", r.stderr)
 r = watch("echo BdsDxe: loading; exit 3", "--started", "BdsDxe:")
 ok(r.returncode == 3 and not r.stderr, "--started: after the mark, the command's own status", r.stderr)
