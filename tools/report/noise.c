@@ -136,9 +136,9 @@ static struct noise_floor measured_scan(const char *env, const char *probe, cons
 /*
  * measured_scan()'s answers, remembered: the lead asks again for the same
  * figures (its rank, its family, its words), and each scan reads the whole
- * table. Keyed by env, probe, result and key joined by 0x1f (names are
- * printable ASCII); emptied when the user's floors change (noise_load_floors(),
- * noise_free_floors()).
+ * table. Keyed by env, probe, result and key, each after its length (names
+ * from a record may hold any character: no separator is safe); emptied when
+ * the user's floors change (noise_load_floors(), noise_free_floors()).
  */
 static json_t *memo_index;
 static struct noise_floor *memo;
@@ -162,7 +162,8 @@ static struct noise_floor measured_in(const char *env, const char *probe, const 
 
 	if (!env)
 		return (struct noise_floor){ 0 };
-	k = xasprintf("%s\x1f%s\x1f%s\x1f%s", env, probe, result, key);
+	k = xasprintf("%zu %s%zu %s%zu %s%zu %s", strlen(env), env, strlen(probe), probe,
+		      strlen(result), result, strlen(key), key);
 	if (!memo_index)
 		memo_index = json_object();
 	at = json_object_get(memo_index, k);
