@@ -21,18 +21,17 @@ set -eu
 # before apt fetches the rest.
 kernel_pkgs="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
 linux-source-6.1 gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu"
-if [ "${1:-}" = --kernel ]; then
-	shift
-	pkgs="$kernel_pkgs $*"
-else
-	pkgs="$kernel_pkgs
-gnu-efi musl-tools ovmf qemu-system-x86 mtools dosfstools gdisk
+rest="gnu-efi musl-tools ovmf qemu-system-x86 mtools dosfstools gdisk
 libjansson-dev zlib1g-dev python3 perl gnuplot-nox clang libclang-rt-14-dev xorriso sbsigntool openssl jq lava-common
 qemu-utils util-linux strace python3-jsonschema libxml2-utils chromium prometheus prometheus-node-exporter
 linux-libc-dev-arm64-cross
 qemu-system-arm qemu-efi-aarch64 musl-dev:arm64 debhelper lintian bash-completion nginx
-prometheus-pushgateway $*"
+prometheus-pushgateway"
+if [ "${1:-}" = --kernel ]; then
+	shift
+	rest=
 fi
+pkgs="$kernel_pkgs $rest $*"
 
 missing=
 for p in $pkgs; do
